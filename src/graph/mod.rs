@@ -1,0 +1,7 @@
+//! The saved model: nodes, links, parameters, editor layout, and validation.
+
+pub mod model;
+pub mod validate;
+
+pub use model::{Graph, Link, Node, NodeId, FORMAT_VERSION};
+pub use validate::{topological_order, validate, GraphError};

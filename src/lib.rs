@@ -1,0 +1,10 @@
+//! PlanetGraph: design procedural planets with a node graph that builds seamless cube-sphere
+//! surfaces.
+//!
+//! The domain (`planet`, `ops`, `graph`, `eval`, `io`) never imports egui or wgpu; `render`
+//! holds the wgpu planet renderer, `editor` and `app` the egui user interface, `cli` the
+//! headless commands.
+
+pub mod planet;
+pub mod ops;
+pub mod graph;

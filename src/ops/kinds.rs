@@ -1,0 +1,389 @@
+//! The closed set of node kinds and their declarative metadata (category, ports, parameters).
+
+use super::params::{ParamDef, ParamSpec};
+use serde::{Deserialize, Serialize};
+
+/// Every node kind PlanetGraph knows. Adding one fails to compile until it is handled in
+/// [`NodeKind::meta`] and in the evaluator's dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum NodeKind {
+    /// Same value everywhere.
+    Constant,
+    /// Coherent noise sampled on the unit sphere.
+    Noise,
+    /// Repeated random plane cuts (seed 001).
+    FaultPlanet,
+    /// Latitude of each cell.
+    Latitude,
+    /// a + b.
+    Add,
+    /// a - b.
+    Subtract,
+    /// a * b.
+    Multiply,
+    /// a / b, safe at zero.
+    Divide,
+    /// min(a, b).
+    Min,
+    /// max(a, b).
+    Max,
+    /// Mix of a and b by a mask.
+    Blend,
+    /// Signed power a^b.
+    Power,
+    /// x * scale + bias.
+    ScaleBias,
+    /// |x|.
+    Abs,
+    /// Mirror around a pivot.
+    Invert,
+    /// Clamp to [min, max].
+    Clamp,
+    /// Stretch to a target range.
+    Normalize,
+    /// Through a user curve.
+    Curve,
+    /// Terraces.
+    Terrace,
+    /// Seam-aware Gaussian-like blur with a radius in degrees of arc.
+    Blur,
+    /// Box filter with a user matrix (seed 003).
+    BoxFilter,
+    /// Surface gradient as a tangent vector field.
+    Gradient,
+    /// Length of a vector field.
+    VectorLength,
+    /// Thumbnail of the state at this point.
+    Preview,
+    /// The planet: elevation in metres, radius, sea level.
+    Planet,
+}
+
+/// Menu category of a node kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Category {
+    /// Nodes without inputs that make a field.
+    Sources,
+    /// Nodes that combine two or more fields.
+    Combine,
+    /// Nodes that change one field.
+    Modify,
+    /// Nodes that show a state.
+    Display,
+    /// The planet output.
+    Output,
+}
+
+impl Category {
+    /// Name in the node finder.
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Sources => "Sources",
+            Category::Combine => "Combine",
+            Category::Modify => "Modify",
+            Category::Display => "Display",
+            Category::Output => "Output",
+        }
+    }
+}
+
+/// Data type of a port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PortType {
+    /// A scalar per cell.
+    Field,
+    /// A tangent 3D vector per cell.
+    Vector,
+}
+
+impl PortType {
+    /// Name shown to the user.
+    pub fn name(self) -> &'static str {
+        match self {
+            PortType::Field => "field",
+            PortType::Vector => "vector",
+        }
+    }
+}
+
+/// A named, typed port.
+#[derive(Debug, Clone, Copy)]
+pub struct PortDef {
+    /// Port name (as used in links of graph files).
+    pub name: &'static str,
+    /// Port type.
+    pub ty: PortType,
+}
+
+/// Everything the editor, the validator and the evaluator need to know about a kind.
+#[derive(Debug, Clone, Copy)]
+pub struct NodeMeta {
+    /// Label in the finder and the node title.
+    pub label: &'static str,
+    /// Finder category.
+    pub category: Category,
+    /// One-line description.
+    pub description: &'static str,
+    /// Input ports.
+    pub inputs: &'static [PortDef],
+    /// Output ports.
+    pub outputs: &'static [PortDef],
+    /// Parameters.
+    pub params: &'static [ParamDef],
+}
+
+const F: PortType = PortType::Field;
+const OUT: &[PortDef] = &[PortDef { name: "out", ty: F }];
+const IN_X: &[PortDef] = &[PortDef { name: "in", ty: F }];
+const IN_AB: &[PortDef] = &[PortDef { name: "a", ty: F }, PortDef { name: "b", ty: F }];
+
+const fn float(name: &'static str, label: &'static str, default: f32, min: f32, max: f32, unit: &'static str, speed: f32, tooltip: &'static str) -> ParamDef {
+    ParamDef { name, label, spec: ParamSpec::Float { default, min, max, unit, speed }, tooltip }
+}
+const fn int(name: &'static str, label: &'static str, default: i64, min: i64, max: i64, tooltip: &'static str) -> ParamDef {
+    ParamDef { name, label, spec: ParamSpec::Int { default, min, max }, tooltip }
+}
+const fn seed(default: u32) -> ParamDef {
+    ParamDef { name: "seed", label: "Seed", spec: ParamSpec::Seed { default }, tooltip: "Random seed: the same seed always gives the same result." }
+}
+const fn choice(name: &'static str, label: &'static str, default: &'static str, options: &'static [&'static str], tooltip: &'static str) -> ParamDef {
+    ParamDef { name, label, spec: ParamSpec::Choice { default, options }, tooltip }
+}
+
+/// Noise types of the Noise node.
+pub const NOISE_TYPES: &[&str] = &["fBm", "Perlin", "OpenSimplex", "SuperSimplex", "Billow", "Ridged", "Worley"];
+/// Worley distance functions.
+pub const WORLEY_DISTANCES: &[&str] = &["Euclidean", "EuclideanSquared", "Manhattan", "Chebyshev"];
+/// Worley return types.
+pub const WORLEY_RETURNS: &[&str] = &["Value", "Distance"];
+/// Fault planet variants (seed 001).
+pub const FAULT_VARIANTS: &[&str] = &["Random inner point", "Through centre"];
+
+const NOISE_PARAMS: &[ParamDef] = &[
+    choice("type", "Type", "fBm", NOISE_TYPES, "Noise function. fBm, Billow and Ridged sum octaves of Perlin noise; Worley is cellular noise."),
+    float("frequency", "Frequency", 4.0, 0.1, 512.0, "/planet", 0.05, "Features per planet: about how many bumps fit around the equator. Independent of resolution."),
+    int("octaves", "Octaves", 6, 1, 12, "Number of summed octaves (fBm, Billow, Ridged). Each octave adds finer detail."),
+    float("persistence", "Persistence", 0.5, 0.0, 1.0, "", 0.005, "Amplitude factor from one octave to the next (fBm, Billow, Ridged)."),
+    float("lacunarity", "Lacunarity", 2.0, 1.0, 4.0, "", 0.01, "Frequency factor from one octave to the next (fBm, Billow, Ridged)."),
+    float("amplitude", "Amplitude", 1.0, 0.0, 10.0, "", 0.01, "Output is multiplied by this; the noise itself lies in about -1..1."),
+    choice("worley_distance", "Worley distance", "Euclidean", WORLEY_DISTANCES, "Distance function of Worley noise."),
+    choice("worley_return", "Worley returns", "Value", WORLEY_RETURNS, "Value: a random value per cell (flat patches); Distance: distance to the nearest feature point."),
+    seed(1),
+];
+
+impl NodeKind {
+    /// All kinds, in menu order.
+    pub const ALL: [NodeKind; 25] = [
+        NodeKind::Constant,
+        NodeKind::Noise,
+        NodeKind::FaultPlanet,
+        NodeKind::Latitude,
+        NodeKind::Add,
+        NodeKind::Subtract,
+        NodeKind::Multiply,
+        NodeKind::Divide,
+        NodeKind::Min,
+        NodeKind::Max,
+        NodeKind::Blend,
+        NodeKind::Power,
+        NodeKind::ScaleBias,
+        NodeKind::Abs,
+        NodeKind::Invert,
+        NodeKind::Clamp,
+        NodeKind::Normalize,
+        NodeKind::Curve,
+        NodeKind::Terrace,
+        NodeKind::Blur,
+        NodeKind::BoxFilter,
+        NodeKind::Gradient,
+        NodeKind::VectorLength,
+        NodeKind::Preview,
+        NodeKind::Planet,
+    ];
+
+    /// Declarative metadata of the kind.
+    pub fn meta(self) -> NodeMeta {
+        use Category::*;
+        let m = |label, category, description, inputs, outputs, params| NodeMeta { label, category, description, inputs, outputs, params };
+        match self {
+            NodeKind::Constant => m("Constant", Sources, "The same value on the whole planet.", &[], OUT, const { &[float("value", "Value", 0.0, -100.0, 100.0, "", 0.01, "The value of every cell.")] }),
+            NodeKind::Noise => m("Noise", Sources, "Coherent noise sampled at each cell's point on the unit sphere, hence seamless.", &[], OUT, NOISE_PARAMS),
+            NodeKind::FaultPlanet => m(
+                "Fault planet",
+                Sources,
+                "Seed 001: repeated random plane cuts raise one side of the planet and lower the other.",
+                &[],
+                OUT,
+                const { &[
+                    choice("variant", "Variant", "Random inner point", FAULT_VARIANTS, "Through centre: the original method (the far side mirrors the near side with land and sea swapped). Random inner point: the fix, planes through a random point inside the planet with a random sign."),
+                    int("cuts", "Cuts", 1000, 1, 20000, "Number of plane cuts: about 100 give continents, 1000 mountains and islands, 10000 complex coasts."),
+                    float("step", "Step height", 0.01, 0.0001, 1.0, "", 0.0005, "Height added on one side of each cut and removed on the other (unitless)."),
+                    seed(7),
+                ] },
+            ),
+            NodeKind::Latitude => m(
+                "Latitude",
+                Sources,
+                "Latitude of each cell: -1 at the south pole, 0 at the equator, 1 at the north pole (or absolute).",
+                &[],
+                OUT,
+                const { &[choice("mode", "Mode", "Absolute", &["Signed", "Absolute"], "Signed: latitude / 90 deg in -1..1. Absolute: |latitude| / 90 deg in 0..1, for polar caps.")] },
+            ),
+            NodeKind::Add => m("Add", Combine, "a + b", IN_AB, OUT, &[]),
+            NodeKind::Subtract => m("Subtract", Combine, "a - b", IN_AB, OUT, &[]),
+            NodeKind::Multiply => m("Multiply", Combine, "a * b", IN_AB, OUT, &[]),
+            NodeKind::Divide => m("Divide", Combine, "a / b; where |b| is below epsilon the result is 0.", IN_AB, OUT, const { &[float("epsilon", "Epsilon", 1e-6, 0.0, 1.0, "", 1e-5, "Divisors closer to zero than this give 0 instead of a huge value.")] }),
+            NodeKind::Min => m("Min", Combine, "The smaller of a and b.", IN_AB, OUT, &[]),
+            NodeKind::Max => m("Max", Combine, "The larger of a and b.", IN_AB, OUT, &[]),
+            NodeKind::Blend => m(
+                "Blend",
+                Combine,
+                "a where the mask is 0, b where it is 1, mixed in between (mask clamped to 0..1).",
+                &[PortDef { name: "a", ty: F }, PortDef { name: "b", ty: F }, PortDef { name: "mask", ty: F }],
+                OUT,
+                &[],
+            ),
+            NodeKind::Power => m("Power", Combine, "sign(a) |a|^b: a to the power b, keeping a's sign.", IN_AB, OUT, &[]),
+            NodeKind::ScaleBias => m(
+                "Scale and bias",
+                Modify,
+                "x * scale + bias",
+                IN_X,
+                OUT,
+                const { &[float("scale", "Scale", 1.0, -100.0, 100.0, "", 0.01, "Multiplier."), float("bias", "Bias", 0.0, -100.0, 100.0, "", 0.01, "Added after scaling.")] },
+            ),
+            NodeKind::Abs => m("Abs", Modify, "|x|", IN_X, OUT, &[]),
+            NodeKind::Invert => m("Invert", Modify, "Mirrors values around a pivot: 2 pivot - x.", IN_X, OUT, const { &[float("pivot", "Pivot", 0.0, -100.0, 100.0, "", 0.01, "Value that stays where it is.")] }),
+            NodeKind::Clamp => m(
+                "Clamp",
+                Modify,
+                "Limits values to [min, max].",
+                IN_X,
+                OUT,
+                const { &[float("min", "Min", -1.0, -100.0, 100.0, "", 0.01, "Lower limit."), float("max", "Max", 1.0, -100.0, 100.0, "", 0.01, "Upper limit (if below min, min wins).")] },
+            ),
+            NodeKind::Normalize => m(
+                "Normalize",
+                Modify,
+                "Stretches the field linearly so its smallest value becomes min and its largest max.",
+                IN_X,
+                OUT,
+                const { &[float("min", "Min", -1.0, -100.0, 100.0, "", 0.01, "Target of the smallest value."), float("max", "Max", 1.0, -100.0, 100.0, "", 0.01, "Target of the largest value.")] },
+            ),
+            NodeKind::Curve => m(
+                "Curve",
+                Modify,
+                "Maps values through a smooth monotone curve through editable control points (x in, y out).",
+                IN_X,
+                OUT,
+                const { &[ParamDef {
+                    name: "curve",
+                    label: "Curve",
+                    spec: ParamSpec::Curve { default: &[[-1.0, -1.0], [0.0, 0.0], [1.0, 1.0]] },
+                    tooltip: "Drag points to move them, double-click to add one, right-click a point to remove it. Values outside the first and last x continue flat.",
+                }] },
+            ),
+            NodeKind::Terrace => m(
+                "Terrace",
+                Modify,
+                "Flattens values into steps between the field's minimum and maximum.",
+                IN_X,
+                OUT,
+                const { &[
+                    int("steps", "Steps", 8, 1, 100, "Number of terraces between the lowest and highest value."),
+                    float("smoothness", "Smoothness", 0.3, 0.0, 1.0, "", 0.005, "0: hard steps; 1: no terracing."),
+                ] },
+            ),
+            NodeKind::Blur => m(
+                "Blur",
+                Modify,
+                "Seam-aware smoothing (repeated diffusion, close to a Gaussian) with a radius in degrees of arc.",
+                IN_X,
+                OUT,
+                const { &[float("radius", "Radius", 1.0, 0.0, 30.0, "deg", 0.02, "Standard deviation of the blur in degrees of arc on the planet (1 deg is about 111 km on Earth). Independent of resolution.")] },
+            ),
+            NodeKind::BoxFilter => m(
+                "Box filter",
+                Modify,
+                "Seed 003: each value becomes the weighted sum of its neighbourhood divided by the sum of the weights.",
+                IN_X,
+                OUT,
+                const { &[
+                    ParamDef {
+                        name: "matrix",
+                        label: "Matrix",
+                        spec: ParamSpec::Matrix { default: &[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0] },
+                        tooltip: "Weights of an odd-sized square neighbourhood (3x3 to 9x9). All ones: mean blur. If the weights sum to zero (edge detection) the sum is not divided.",
+                    },
+                    int("iterations", "Iterations", 2, 0, 200, "Passes at the reference resolution of 128 cells per face edge; scaled with the square of the resolution so the planet looks the same at any resolution."),
+                ] },
+            ),
+            NodeKind::Gradient => m(
+                "Gradient",
+                Modify,
+                "The direction and steepness of the surface: a tangent vector per cell, in field units per radian.",
+                IN_X,
+                &[PortDef { name: "out", ty: PortType::Vector }],
+                &[],
+            ),
+            NodeKind::VectorLength => m("Vector length", Modify, "Length of each vector (for example slope steepness from a Gradient).", &[PortDef { name: "in", ty: PortType::Vector }], OUT, &[]),
+            NodeKind::Preview => m(
+                "Preview",
+                Display,
+                "Shows a thumbnail of the field at this point, at preview resolution.",
+                IN_X,
+                &[],
+                const { &[
+                    choice("view", "View", "Map", &["Map", "Globe"], "Map: equirectangular (longitude across, north up). Globe: the planet seen from the front (+Z)."),
+                    choice("ramp", "Colours", "Hypsometric", &["Hypsometric", "Grey"], "Hypsometric: blue below 0, green to brown to white above. Grey: black at the minimum, white at the maximum."),
+                ] },
+            ),
+            NodeKind::Planet => m(
+                "Planet",
+                Output,
+                "The planet the viewport shows and build exports. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres.",
+                &[PortDef { name: "elevation", ty: F }],
+                &[PortDef { name: "out", ty: F }],
+                const { &[
+                    float("radius_km", "Radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Planet radius in kilometres (Earth: 6371)."),
+                    float("sea_level", "Sea level", 0.0, -1.0, 1.0, "", 0.005, "Input value that becomes 0 m. Lower it for more land."),
+                    float("max_elevation_m", "Highest peak", 6000.0, 1.0, 50000.0, "m", 10.0, "Elevation in metres of input value 1 (values above are clamped)."),
+                    float("max_depth_m", "Deepest ocean", 7000.0, 1.0, 50000.0, "m", 10.0, "Depth in metres below sea level of input value -1 (values below are clamped)."),
+                ] },
+            ),
+        }
+    }
+
+    /// Finds a parameter definition by name.
+    pub fn param(self, name: &str) -> Option<ParamDef> {
+        self.meta().params.iter().find(|p| p.name == name).copied()
+    }
+
+    /// Whether the node is random (shows a seed field).
+    pub fn is_random(self) -> bool {
+        self.param("seed").is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_is_consistent() {
+        for k in NodeKind::ALL {
+            let m = k.meta();
+            for p in m.params {
+                assert!(p.check(&p.default_value()).is_ok(), "{k:?}.{}: default out of range", p.name);
+                assert!(!p.tooltip.is_empty());
+            }
+            let mut names: Vec<_> = m.params.iter().map(|p| p.name).collect();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), m.params.len(), "{k:?}: duplicate parameter");
+            if m.category == Category::Sources {
+                assert!(m.inputs.is_empty());
+            }
+        }
+    }
+}

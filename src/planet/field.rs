@@ -1,0 +1,212 @@
+//! `Field`: one `f32` per cell of a cube-sphere (6 x n x n), the unit every node passes around.
+
+use super::coords::{dir_to_face_ab, wrap_cell, Cell};
+use super::face::Face;
+use glam::Vec3;
+use rayon::prelude::*;
+
+/// A scalar value per cell of a cube-sphere with `n` cells per face edge, stored face by face,
+/// row-major (`face * n * n + j * n + i`). Units are those of the producing node (elevation
+/// fields are unitless until the Planet output maps them to metres).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    n: usize,
+    data: Vec<f32>,
+}
+
+impl Field {
+    /// A field of resolution `n` filled with `value`.
+    pub fn filled(n: usize, value: f32) -> Field {
+        Field { n, data: vec![value; 6 * n * n] }
+    }
+
+    /// Wraps existing data; `data.len()` must be `6 n^2`.
+    pub fn from_vec(n: usize, data: Vec<f32>) -> Option<Field> {
+        (data.len() == 6 * n * n).then_some(Field { n, data })
+    }
+
+    /// A field whose value at each cell is `f(cell direction)`, computed in parallel.
+    pub fn from_fn_dir(n: usize, f: impl Fn(Vec3) -> f32 + Sync) -> Field {
+        let mut out = Field::filled(n, 0.0);
+        out.data.par_chunks_mut(n).enumerate().for_each(|(row, chunk)| {
+            let face = Face::from_index(row / n).unwrap_or(Face::Bottom);
+            let j = row % n;
+            for (i, v) in chunk.iter_mut().enumerate() {
+                *v = f(Cell { face, i, j }.direction(n));
+            }
+        });
+        out
+    }
+
+    /// Cells per face edge.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// All values.
+    pub fn data(&self) -> &[f32] {
+        &self.data
+    }
+
+    /// All values, mutable.
+    pub fn data_mut(&mut self) -> &mut [f32] {
+        &mut self.data
+    }
+
+    /// Consumes the field and returns its values.
+    pub fn into_vec(self) -> Vec<f32> {
+        self.data
+    }
+
+    /// Value of one cell.
+    pub fn get(&self, c: Cell) -> f32 {
+        self.data[c.index(self.n)]
+    }
+
+    /// Applies `f` to every value in parallel.
+    pub fn map(&self, f: impl Fn(f32) -> f32 + Sync) -> Field {
+        Field { n: self.n, data: self.data.par_iter().map(|&v| f(v)).collect() }
+    }
+
+    /// Combines two fields of the same resolution value by value.
+    pub fn zip(&self, other: &Field, f: impl Fn(f32, f32) -> f32 + Sync) -> Field {
+        debug_assert_eq!(self.n, other.n);
+        Field { n: self.n, data: self.data.par_iter().zip(other.data.par_iter()).map(|(&a, &b)| f(a, b)).collect() }
+    }
+
+    /// Smallest and largest value (ignores NaN). `(0, 0)` for an empty field.
+    pub fn min_max(&self) -> (f32, f32) {
+        let (lo, hi) = self.data.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        if lo > hi {
+            (0.0, 0.0)
+        } else {
+            (lo, hi)
+        }
+    }
+
+    /// Value at cell position `(i, j)` of `face`, where the position may lie one axis outside
+    /// the face (wrapped across the seam). Over a cube corner the nearest in-face cell is used.
+    pub fn get_wrapped(&self, face: Face, i: i64, j: i64) -> f32 {
+        let n = self.n as i64;
+        match wrap_cell(face, i, j, self.n) {
+            Some(c) => self.get(c),
+            None => {
+                let c = Cell { face, i: i.clamp(0, n - 1) as usize, j: j.clamp(0, n - 1) as usize };
+                self.get(c)
+            }
+        }
+    }
+
+    /// Bilinear sample at face coordinates `(a, b)`, seamless across face edges.
+    pub fn sample_ab(&self, face: Face, a: f32, b: f32) -> f32 {
+        let n = self.n as f32;
+        let x = a * n - 0.5;
+        let y = b * n - 0.5;
+        let (x0, y0) = (x.floor(), y.floor());
+        let (tx, ty) = (x - x0, y - y0);
+        let (i0, j0) = (x0 as i64, y0 as i64);
+        let v00 = self.get_wrapped(face, i0, j0);
+        let v10 = self.get_wrapped(face, i0 + 1, j0);
+        let v01 = self.get_wrapped(face, i0, j0 + 1);
+        let v11 = self.get_wrapped(face, i0 + 1, j0 + 1);
+        let top = v00 + (v10 - v00) * tx;
+        let bottom = v01 + (v11 - v01) * tx;
+        top + (bottom - top) * ty
+    }
+
+    /// Bilinear sample in the direction `dir` (need not be normalised, must not be zero).
+    pub fn sample_dir(&self, dir: Vec3) -> f32 {
+        let (face, a, b) = dir_to_face_ab(dir);
+        self.sample_ab(face, a, b)
+    }
+
+    /// This field at resolution `m`: block average when `n` is a multiple of `m`, otherwise
+    /// bilinear sampling at the new cell centres. Both use the shared face parameterisation.
+    pub fn resample(&self, m: usize) -> Field {
+        if m == self.n {
+            return self.clone();
+        }
+        let n = self.n;
+        let mut out = Field::filled(m, 0.0);
+        if n > m && n % m == 0 {
+            let k = n / m;
+            let inv = 1.0 / (k * k) as f32;
+            out.data.par_chunks_mut(m).enumerate().for_each(|(row, chunk)| {
+                let (face, j) = (row / m, row % m);
+                for (i, v) in chunk.iter_mut().enumerate() {
+                    let mut s = 0.0;
+                    for dj in 0..k {
+                        let base = face * n * n + (j * k + dj) * n + i * k;
+                        s += self.data[base..base + k].iter().sum::<f32>();
+                    }
+                    *v = s * inv;
+                }
+            });
+        } else {
+            out.data.par_chunks_mut(m).enumerate().for_each(|(row, chunk)| {
+                let face = Face::from_index(row / m).unwrap_or(Face::Bottom);
+                let j = row % m;
+                for (i, v) in chunk.iter_mut().enumerate() {
+                    let (a, b) = Cell { face, i, j }.center_ab(m);
+                    *v = self.sample_ab(face, a, b);
+                }
+            });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planet::coords::face_ab_to_dir;
+
+    fn smooth(d: Vec3) -> f32 {
+        (3.0 * d.x).sin() + d.y * d.z + 0.5 * (2.0 * d.z).cos()
+    }
+
+    #[test]
+    fn sampling_is_continuous_across_every_seam() {
+        let f = Field::from_fn_dir(64, smooth);
+        // Walk along great circles that cross every face edge and check there is no jump.
+        let mut worst: f32 = 0.0;
+        for axis in [Vec3::X, Vec3::Y, Vec3::Z, Vec3::new(1.0, 1.0, 0.3).normalize(), Vec3::new(-0.2, 1.0, 1.0).normalize()] {
+            let (u, v) = axis.any_orthonormal_pair();
+            let steps = 4000;
+            let mut prev = f.sample_dir(u);
+            for k in 1..=steps {
+                let t = k as f32 / steps as f32 * std::f32::consts::TAU;
+                let d = u * t.cos() + v * t.sin();
+                let s = f.sample_dir(d);
+                worst = worst.max((s - prev).abs());
+                prev = s;
+            }
+        }
+        // Step length is 0.0016 rad; the function's slope is at most ~4, cells are 0.025 rad.
+        assert!(worst < 0.03, "largest jump between neighbouring samples: {worst}");
+    }
+
+    #[test]
+    fn sampling_matches_the_function_near_corners() {
+        let f = Field::from_fn_dir(64, smooth);
+        for face in Face::ALL {
+            for (a, b) in [(0.001, 0.001), (0.999, 0.001), (0.001, 0.999), (0.999, 0.999), (0.5, 0.0), (1.0, 0.5)] {
+                let d = face_ab_to_dir(face, a, b, true);
+                assert!((f.sample_dir(d) - smooth(d)).abs() < 0.06, "{face:?} {a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn resample_down_and_up_keeps_the_shape() {
+        let f = Field::from_fn_dir(128, smooth);
+        let small = f.resample(32);
+        let exact = Field::from_fn_dir(32, smooth);
+        let err = small.data().iter().zip(exact.data()).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+        assert!(err < 0.02, "{err}");
+        let up = small.resample(48);
+        let exact48 = Field::from_fn_dir(48, smooth);
+        let err = up.data().iter().zip(exact48.data()).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+        assert!(err < 0.05, "{err}");
+    }
+}
