@@ -8,3 +8,9 @@
 pub mod planet;
 pub mod ops;
 pub mod graph;
+pub mod eval;
+pub mod io;
+pub mod appearance;
+pub mod render;
+pub mod cli;
+pub mod app;

@@ -1,1 +1,24 @@
-fn main() {}
+//! `planetgraph`: argument parsing and dispatch only.
+
+use clap::Parser;
+use planetgraph::cli::{self, Cli, CliError, Command};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let args = Cli::parse();
+    let result: Result<(), CliError> = match &args.command {
+        Some(Command::Build(a)) => cli::build::run(a),
+        Some(Command::Render(a)) => cli::render::run(a),
+        Some(Command::Check { file }) => cli::check::run(file),
+        Some(Command::Bench { quick }) => cli::bench::run(*quick),
+        None => planetgraph::app::run_editor(args.file.as_deref()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {:#}", e.error);
+            ExitCode::from(e.code)
+        }
+    }
+}

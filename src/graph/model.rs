@@ -9,6 +9,7 @@ pub const FORMAT_VERSION: u32 = 1;
 
 /// Stable node id, unique within a graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct NodeId(pub u32);
 
 impl std::fmt::Display for NodeId {

@@ -1,0 +1,109 @@
+// PlanetGraph planet shader: elevation colour ramp (mirrors src/appearance.rs) or face colours,
+// Lambert lighting with a directional light, and a line pass for the wireframe overlay.
+
+struct Uniforms {
+    view_proj: mat4x4<f32>,
+    // xyz: direction towards the light (unit), w: ambient term.
+    light: vec4<f32>,
+    // x: deepest ocean (m), y: highest peak (m), z: colour mode (0 elevation, 1 faces), w: unused.
+    ramp: vec4<f32>,
+    // Wireframe line colour (linear RGB) and outward offset factor in w.
+    line: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> u: Uniforms;
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) elevation: f32,
+    @location(3) face: u32,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) normal: vec3<f32>,
+    @location(1) elevation: f32,
+    @location(2) @interpolate(flat) face: u32,
+};
+
+@vertex
+fn vs_main(v: VertexIn) -> VertexOut {
+    var out: VertexOut;
+    out.clip = u.view_proj * vec4<f32>(v.position, 1.0);
+    out.normal = v.normal;
+    out.elevation = v.elevation;
+    out.face = v.face;
+    return out;
+}
+
+fn ramp3(c0: vec3<f32>, c1: vec3<f32>, t0: f32, t1: f32, t: f32) -> vec3<f32> {
+    return mix(c0, c1, clamp((t - t0) / max(t1 - t0, 1e-6), 0.0, 1.0));
+}
+
+// sRGB-ish ramp colours, the same stops as appearance::hypsometric.
+fn hypsometric(e: f32) -> vec3<f32> {
+    if (e < 0.0) {
+        let t = clamp(-e / max(u.ramp.x, 1.0), 0.0, 1.0);
+        if (t < 0.25) {
+            return ramp3(vec3<f32>(0.36, 0.62, 0.78), vec3<f32>(0.11, 0.33, 0.60), 0.0, 0.25, t);
+        }
+        return ramp3(vec3<f32>(0.11, 0.33, 0.60), vec3<f32>(0.02, 0.07, 0.24), 0.25, 1.0, t);
+    }
+    let t = clamp(e / max(u.ramp.y, 1.0), 0.0, 1.0);
+    if (t < 0.12) {
+        return ramp3(vec3<f32>(0.33, 0.55, 0.29), vec3<f32>(0.50, 0.64, 0.35), 0.0, 0.12, t);
+    }
+    if (t < 0.3) {
+        return ramp3(vec3<f32>(0.50, 0.64, 0.35), vec3<f32>(0.78, 0.72, 0.47), 0.12, 0.3, t);
+    }
+    if (t < 0.55) {
+        return ramp3(vec3<f32>(0.78, 0.72, 0.47), vec3<f32>(0.58, 0.44, 0.30), 0.3, 0.55, t);
+    }
+    if (t < 0.75) {
+        return ramp3(vec3<f32>(0.58, 0.44, 0.30), vec3<f32>(0.50, 0.46, 0.44), 0.55, 0.75, t);
+    }
+    return ramp3(vec3<f32>(0.50, 0.46, 0.44), vec3<f32>(0.96, 0.96, 0.98), 0.75, 0.9, t);
+}
+
+fn face_colour(f: u32) -> vec3<f32> {
+    switch f {
+        case 0u: { return vec3<f32>(0.85, 0.30, 0.30); }
+        case 1u: { return vec3<f32>(0.30, 0.75, 0.35); }
+        case 2u: { return vec3<f32>(0.30, 0.45, 0.90); }
+        case 3u: { return vec3<f32>(0.90, 0.80, 0.30); }
+        case 4u: { return vec3<f32>(0.85, 0.40, 0.85); }
+        default: { return vec3<f32>(0.35, 0.85, 0.85); }
+    }
+}
+
+@fragment
+fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
+    var base: vec3<f32>;
+    if (u.ramp.z > 0.5) {
+        base = face_colour(v.face);
+    } else {
+        base = hypsometric(v.elevation);
+    }
+    let n = normalize(v.normal);
+    let lambert = max(dot(n, u.light.xyz), 0.0);
+    let shade = u.light.w + (1.0 - u.light.w) * lambert;
+    // The ramp is written in sRGB; the target is an sRGB texture, so convert to linear first.
+    let linear = pow(base, vec3<f32>(2.2));
+    return vec4<f32>(linear * shade, 1.0);
+}
+
+@vertex
+fn vs_line(v: VertexIn) -> VertexOut {
+    var out: VertexOut;
+    out.clip = u.view_proj * vec4<f32>(v.position * u.line.w, 1.0);
+    out.normal = v.normal;
+    out.elevation = v.elevation;
+    out.face = v.face;
+    return out;
+}
+
+@fragment
+fn fs_line(v: VertexOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(u.line.rgb, 1.0);
+}

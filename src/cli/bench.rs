@@ -1,0 +1,90 @@
+//! `planetgraph bench`: the figures the issues ask for, as `NAME VALUE UNIT` lines (medians).
+
+use super::build::build_graph;
+use super::CliError;
+use crate::eval::{Evaluator, Progress};
+use crate::graph::default_graph;
+use crate::ops::noise::{noise_radius, FastFbm};
+use crate::ops::{NodeKind, ParamValue};
+use crate::planet::{Cell, Field};
+use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn time_ms(f: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+fn print(name: &str, value: f64, unit: &str) {
+    println!("{name} {value:.2} {unit}");
+}
+
+/// Runs every benchmark; `quick` uses fewer repetitions.
+pub fn run(quick: bool) -> Result<(), CliError> {
+    let reps = if quick { 1 } else { 5 };
+    let cancel = AtomicBool::new(false);
+    let progress = Progress::default();
+    let g = default_graph();
+
+    let cold: Vec<f64> = (0..reps).map(|_| time_ms(|| drop(Evaluator::new().evaluate(&g, 128, &cancel, &progress)))).collect();
+    print("eval_cold_default_n128", median(cold), "ms");
+
+    let planet = g.first_of(NodeKind::Planet).map(|n| n.id);
+    let source = g.nodes.iter().find(|n| n.kind.meta().category == crate::ops::Category::Sources).map(|n| n.id);
+    for (name, node, param) in [("eval_after_output_param_n128", planet, "sea_level"), ("eval_after_source_param_n128", source, "frequency")] {
+        let Some(id) = node else { continue };
+        let mut ev = Evaluator::new();
+        let mut g2 = g.clone();
+        ev.evaluate(&g2, 128, &cancel, &progress);
+        let base = match g2.node(id).and_then(|n| n.params.get(param)) {
+            Some(ParamValue::Float(v)) => *v,
+            _ => 0.0,
+        };
+        let times: Vec<f64> = (0..reps.max(3))
+            .map(|k| {
+                g2.set_param(id, param, ParamValue::Float(base + 0.001 * (k + 1) as f32));
+                time_ms(|| drop(ev.evaluate(&g2, 128, &cancel, &progress)))
+            })
+            .collect();
+        print(name, median(times), "ms");
+    }
+
+    let dir = std::env::temp_dir().join(format!("planetgraph-bench-{}", std::process::id()));
+    let builds: Vec<f64> = (0..if quick { 1 } else { 3 })
+        .map(|_| time_ms(|| drop(build_graph(&g, Path::new("default.ron"), &dir, 512, &cancel))))
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    print("build_default_n512", median(builds), "ms");
+
+    let n = 256;
+    let cells = (6 * n * n) as f64;
+    let r = noise_radius(4.0);
+    let fast = FastFbm::new(3, 8, 0.5, 2.0);
+    let ours: Vec<f64> = (0..reps.max(3))
+        .map(|_| time_ms(|| drop(Field::from_fn_dir(n, |d| fast.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32))))
+        .collect();
+    print("noise_fbm8_ns_per_cell", median(ours) * 1e6 / cells, "ns");
+    let reference = Fbm::<Perlin>::new(3).set_octaves(8).set_persistence(0.5).set_lacunarity(2.0).set_frequency(1.0);
+    let dirs: Vec<glam::Vec3> = (0..6 * n * n).map(|c| Cell::from_index(c, n).direction(n)).collect();
+    let base: Vec<f64> = (0..if quick { 1 } else { 3 })
+        .map(|_| {
+            time_ms(|| {
+                let mut out = vec![0.0f32; dirs.len()];
+                for (o, d) in out.iter_mut().zip(&dirs) {
+                    *o = reference.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32;
+                }
+                std::hint::black_box(out);
+            })
+        })
+        .collect();
+    print("noise_fbm8_baseline_ns_per_cell", median(base) * 1e6 / cells, "ns");
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! `planetgraph build FILE --out DIR`: headless evaluation and export, with progress on stderr
+//! and Ctrl+C to cancel.
+
+use super::{with_threads, BuildArgs, CliError};
+use crate::eval::{compile_for, memory, Evaluator, Progress};
+use crate::graph::Graph;
+use crate::io::export::{export_default, Manifest};
+use crate::io::{load_graph, Strictness};
+use crate::ops::output::PlanetSettings;
+use crate::ops::{NodeKind, Params};
+use anyhow::anyhow;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+/// The process-wide cancel flag that Ctrl+C sets.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let f = Arc::new(AtomicBool::new(false));
+        let g = f.clone();
+        let _ = ctrlc::set_handler(move || g.store(true, Ordering::Relaxed));
+        f
+    })
+    .clone()
+}
+
+/// Evaluates what the first Planet node needs at resolution `n`; returns the elevation in
+/// metres, the planet settings and per-node timings.
+pub fn evaluate_planet(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<(crate::planet::Field, PlanetSettings, BTreeMap<String, f64>), CliError> {
+    let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{}: the graph has no Planet output node", path.display())))?;
+    let program = compile_for(g, &[planet.id]);
+    memory::check_fits(n, program.steps.len()).map_err(CliError::input)?;
+    let mut ev = Evaluator::new();
+    let res = ev.run_program(&program, n, cancel, progress);
+    if res.cancelled {
+        return Err(CliError::internal(anyhow!("cancelled")));
+    }
+    if let Some((id, msg)) = res.errors.iter().next() {
+        let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());
+        return Err(CliError::input(anyhow!("{}: {label}: {msg}", path.display())));
+    }
+    let field = res.field(planet.id).ok_or_else(|| CliError::internal(anyhow!("the Planet node produced nothing")))?;
+    let settings = PlanetSettings::from_params(&Params::new(NodeKind::Planet, &planet.params));
+    let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
+    Ok(((**field).clone(), settings, timings))
+}
+
+/// Builds `g` into `out`; the core of the `build` command (also used by tests and bench).
+pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &AtomicBool) -> Result<Manifest, CliError> {
+    let progress = Arc::new(Progress::default());
+    let done = Arc::new(AtomicBool::new(false));
+    let ticker = {
+        let (p, d) = (progress.clone(), done.clone());
+        std::thread::spawn(move || {
+            let mut last = usize::MAX;
+            while !d.load(Ordering::Relaxed) {
+                let (k, t) = (p.done.load(Ordering::Relaxed), p.total.load(Ordering::Relaxed));
+                if k != last && t > 0 {
+                    eprintln!("evaluating: {k}/{t} nodes");
+                    last = k;
+                }
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        })
+    };
+    let result = evaluate_planet(g, path, n, cancel, &progress);
+    done.store(true, Ordering::Relaxed);
+    let _ = ticker.join();
+    let (field, settings, timings) = result?;
+    eprintln!("writing exports to {}", out.display());
+    export_default(out, &path.display().to_string(), &field, &settings, timings).map_err(CliError::internal)
+}
+
+/// Runs the `build` command.
+pub fn run(args: &BuildArgs) -> Result<(), CliError> {
+    let g = load_graph(&args.file, Strictness::Complete).map_err(CliError::input)?;
+    let cancel = interrupt_flag();
+    let n = args.resolution as usize;
+    let t = std::time::Instant::now();
+    let manifest = with_threads(args.threads, || build_graph(&g, &args.file, &args.out, n, &cancel))??;
+    for f in &manifest.files {
+        println!("{}/{} ({} x {}, {})", args.out.display(), f.path, f.width, f.height, f.kind);
+    }
+    println!("{}/manifest.json", args.out.display());
+    eprintln!("built {} at {n} cells per face edge in {:.0} ms", args.file.display(), t.elapsed().as_secs_f64() * 1e3);
+    Ok(())
+}

@@ -1,0 +1,21 @@
+//! `planetgraph check FILE`.
+
+use super::CliError;
+use crate::eval::compile;
+use crate::io::{load_graph, Strictness};
+use std::path::Path;
+
+/// Loads and compiles the graph; prints a summary.
+pub fn run(file: &Path) -> Result<(), CliError> {
+    let g = load_graph(file, Strictness::Complete).map_err(CliError::input)?;
+    let program = compile(&g);
+    if let Some((id, msg)) = program.errors.iter().next() {
+        let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());
+        return Err(CliError::input(anyhow::anyhow!("{}: {label}: {msg}", file.display())));
+    }
+    if g.first_of(crate::ops::NodeKind::Planet).is_none() {
+        return Err(CliError::input(anyhow::anyhow!("{}: the graph has no Planet output node, so there is nothing to build", file.display())));
+    }
+    println!("{}: ok ({} nodes, {} links)", file.display(), g.nodes.len(), g.links.len());
+    Ok(())
+}

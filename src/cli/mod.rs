@@ -1,0 +1,110 @@
+//! The command line: argument definitions and the headless commands.
+
+pub mod bench;
+pub mod build;
+pub mod check;
+pub mod render;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Largest accepted resolution (cells per face edge); memory is checked separately.
+pub const MAX_RESOLUTION: u32 = 16384;
+
+/// PlanetGraph: design procedural planets with a node graph.
+#[derive(Debug, Parser)]
+#[command(name = "planetgraph", version, about, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// Graph file to open in the editor (the built-in default graph if omitted).
+    pub file: Option<PathBuf>,
+    /// Headless command.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Headless commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Evaluate a graph and write its exports and manifest.json into a folder.
+    Build(BuildArgs),
+    /// Render the planet as the viewport shows it into a PNG, offscreen.
+    Render(RenderArgs),
+    /// Validate a graph: exit 0 if it loads and compiles, else 2 with the problem.
+    Check {
+        /// Graph file.
+        file: PathBuf,
+    },
+    /// Run the built-in benchmarks and print `NAME VALUE UNIT` lines.
+    Bench {
+        /// Fewer repetitions (for a smoke test).
+        #[arg(long)]
+        quick: bool,
+    },
+}
+
+/// Arguments of `build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Graph file.
+    pub file: PathBuf,
+    /// Output folder (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Cells per cube-face edge (6 N^2 cells).
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=MAX_RESOLUTION as i64))]
+    pub resolution: u32,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+/// Arguments of `render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Graph file.
+    pub file: PathBuf,
+    /// Output PNG.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Image width in pixels.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(16..=8192))]
+    pub width: u32,
+    /// Image height in pixels.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(16..=8192))]
+    pub height: u32,
+    /// Cells per cube-face edge of the evaluation.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=MAX_RESOLUTION as i64))]
+    pub resolution: u32,
+}
+
+/// An error with the exit code it should produce (2: bad input, 1: internal failure).
+#[derive(Debug)]
+pub struct CliError {
+    /// Process exit code.
+    pub code: u8,
+    /// What happened.
+    pub error: anyhow::Error,
+}
+
+impl CliError {
+    /// Bad input (exit 2).
+    pub fn input(e: impl Into<anyhow::Error>) -> CliError {
+        CliError { code: 2, error: e.into() }
+    }
+
+    /// Internal failure (exit 1).
+    pub fn internal(e: impl Into<anyhow::Error>) -> CliError {
+        CliError { code: 1, error: e.into() }
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` threads (or the global pool).
+pub fn with_threads<T: Send>(threads: Option<u32>, f: impl FnOnce() -> T + Send) -> Result<T, CliError> {
+    match threads {
+        None => Ok(f()),
+        Some(t) => {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(t as usize).build().map_err(CliError::internal)?;
+            Ok(pool.install(f))
+        }
+    }
+}

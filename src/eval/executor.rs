@@ -1,0 +1,150 @@
+//! Running a program: per-node cache keyed by (kind, parameters, input keys, resolution),
+//! cancellation, progress and per-node timings.
+
+use super::program::{compile, Program};
+use crate::graph::{Graph, NodeId};
+use crate::ops::{self, OpContext, OpError, Params, Value};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::Hasher;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Shared progress counters of a running evaluation (nodes done / nodes to run).
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Steps finished.
+    pub done: AtomicUsize,
+    /// Steps in the program.
+    pub total: AtomicUsize,
+}
+
+/// What an evaluation produced.
+#[derive(Debug, Clone, Default)]
+pub struct EvalResult {
+    /// Cells per face edge.
+    pub n: usize,
+    /// Output values per node that ran (a Preview's value is the field it shows).
+    pub outputs: BTreeMap<NodeId, Arc<Vec<Value>>>,
+    /// Error message per node that could not run.
+    pub errors: BTreeMap<NodeId, String>,
+    /// Milliseconds per node computed in this run (cached nodes are absent).
+    pub timings_ms: BTreeMap<NodeId, f64>,
+    /// Nodes served from the cache.
+    pub cached: usize,
+    /// Whole evaluation in milliseconds.
+    pub total_ms: f64,
+    /// True when a cancellation stopped the run (outputs are then incomplete).
+    pub cancelled: bool,
+}
+
+impl EvalResult {
+    /// The first output of a node as a field.
+    pub fn field(&self, id: NodeId) -> Option<&Arc<crate::planet::Field>> {
+        self.outputs.get(&id)?.first()?.as_field()
+    }
+}
+
+/// Evaluates graphs and keeps results of recent runs for reuse.
+#[derive(Default)]
+pub struct Evaluator {
+    cache: HashMap<u64, (Arc<Vec<Value>>, u64)>,
+    run: u64,
+}
+
+impl Evaluator {
+    /// A new evaluator with an empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Drops every cached result.
+    pub fn clear(&mut self) {
+        self.cache.clear();
+    }
+
+    /// Number of cached node results.
+    pub fn cached_entries(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// Compiles and evaluates `g` at resolution `n`.
+    pub fn evaluate(&mut self, g: &Graph, n: usize, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+        let program = compile(g);
+        self.run_program(&program, n, cancel, progress)
+    }
+
+    /// Evaluates a compiled program at resolution `n`.
+    pub fn run_program(&mut self, program: &Program, n: usize, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+        let start = Instant::now();
+        self.run += 1;
+        let mut res = EvalResult { n, errors: program.errors.clone(), ..Default::default() };
+        progress.total.store(program.steps.len(), Ordering::Relaxed);
+        progress.done.store(0, Ordering::Relaxed);
+        let mut keys: HashMap<NodeId, u64> = HashMap::new();
+        let ctx = OpContext { n, cancel };
+        for step in &program.steps {
+            let mut h = DefaultHasher::new();
+            h.write(format!("{:?}", step.kind).as_bytes());
+            h.write_usize(n);
+            let mut bytes = Vec::new();
+            for (name, v) in &step.params {
+                bytes.extend(name.as_bytes());
+                v.hash_into(&mut bytes);
+            }
+            h.write(&bytes);
+            let mut inputs = Vec::with_capacity(step.inputs.len());
+            let mut missing = None;
+            for &(src, idx) in &step.inputs {
+                h.write_u64(keys.get(&src).copied().unwrap_or(0));
+                h.write_usize(idx);
+                match res.outputs.get(&src).and_then(|o| o.get(idx)) {
+                    Some(v) => inputs.push(v.clone()),
+                    None => missing = Some(src),
+                }
+            }
+            if let Some(src) = missing {
+                if !res.errors.contains_key(&step.id) {
+                    res.errors.insert(step.id, format!("waiting for node {src}, which produced nothing"));
+                }
+                continue;
+            }
+            let key = h.finish();
+            keys.insert(step.id, key);
+            if let Some((v, used)) = self.cache.get_mut(&key) {
+                *used = self.run;
+                res.outputs.insert(step.id, v.clone());
+                res.cached += 1;
+                progress.done.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            let t = Instant::now();
+            let params = Params::new(step.kind, &step.params);
+            match ops::run(step.kind, &params, &inputs, &ctx) {
+                Ok(out) => {
+                    let out = Arc::new(out);
+                    self.cache.insert(key, (out.clone(), self.run));
+                    res.outputs.insert(step.id, out);
+                    res.timings_ms.insert(step.id, t.elapsed().as_secs_f64() * 1e3);
+                }
+                Err(OpError::Cancelled) => {
+                    res.cancelled = true;
+                    break;
+                }
+                Err(OpError::Invalid(m)) => {
+                    res.errors.insert(step.id, m);
+                }
+            }
+            progress.done.fetch_add(1, Ordering::Relaxed);
+        }
+        if cancel.load(Ordering::Relaxed) {
+            res.cancelled = true;
+        }
+        // Keep what this run and the previous one used (previews and viewport alternate).
+        let keep_from = self.run.saturating_sub(1);
+        self.cache.retain(|_, (_, used)| *used >= keep_from);
+        res.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        res
+    }
+}

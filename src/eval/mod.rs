@@ -1,0 +1,11 @@
+//! Evaluation: compile a graph to a program and run it with a per-node cache, cancellation
+//! and progress; a background worker for the editor; the memory guard for large builds.
+
+pub mod executor;
+pub mod memory;
+pub mod program;
+pub mod worker;
+
+pub use executor::{EvalResult, Evaluator, Progress};
+pub use program::{compile, compile_for, Program};
+pub use worker::EvalWorker;

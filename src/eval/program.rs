@@ -1,0 +1,94 @@
+//! Compiling a graph into a flat program: validation, dependency order, the nodes each sink
+//! needs, and which nodes cannot run because of an error upstream.
+
+use crate::graph::{topological_order, validate, Graph, NodeId};
+use crate::ops::{NodeKind, ParamValue};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One node to run: its kind, parameters and where its inputs come from.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// The node.
+    pub id: NodeId,
+    /// Its kind.
+    pub kind: NodeKind,
+    /// Its parameter values.
+    pub params: BTreeMap<String, ParamValue>,
+    /// For each input port in order: producing node and its output index.
+    pub inputs: Vec<(NodeId, usize)>,
+}
+
+/// A compiled graph: runnable steps in order, and the errors of nodes that cannot run.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    /// Steps in dependency order.
+    pub steps: Vec<Step>,
+    /// Error message per node that cannot run (its own problem or one upstream).
+    pub errors: BTreeMap<NodeId, String>,
+}
+
+impl Program {
+    /// Whether nothing is wrong anywhere in the graph.
+    pub fn is_clean(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+fn is_sink(kind: NodeKind) -> bool {
+    matches!(kind, NodeKind::Preview | NodeKind::Planet)
+}
+
+/// Compiles `g`. Nodes with errors and everything downstream of them are left out (with a
+/// message); so are nodes no Preview or Planet node needs. The rest still runs.
+pub fn compile(g: &Graph) -> Program {
+    let sinks: Vec<NodeId> = g.nodes.iter().filter(|n| is_sink(n.kind)).map(|n| n.id).collect();
+    compile_for(g, &sinks)
+}
+
+/// Like [`compile`], but runs only what the nodes in `targets` need.
+pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
+    let mut errors: BTreeMap<NodeId, String> = BTreeMap::new();
+    for e in validate(g) {
+        let id = e.node.unwrap_or(NodeId(0));
+        errors.entry(id).and_modify(|m| {
+            m.push_str("; ");
+            m.push_str(&e.message);
+        }).or_insert(e.message);
+    }
+    let order = topological_order(g);
+    // Propagate "upstream error" in order.
+    for &id in &order {
+        if errors.contains_key(&id) {
+            continue;
+        }
+        if let Some(bad) = g.links.iter().filter(|l| l.to == id).map(|l| l.from).find(|f| errors.contains_key(f)) {
+            let label = g.node(bad).map(|n| n.describe()).unwrap_or_else(|| bad.to_string());
+            errors.insert(id, format!("waiting for {label}, which has an error"));
+        }
+    }
+    // Nodes needed by sinks.
+    let mut needed = BTreeSet::new();
+    let mut stack: Vec<NodeId> = targets.to_vec();
+    while let Some(id) = stack.pop() {
+        if needed.insert(id) {
+            stack.extend(g.links.iter().filter(|l| l.to == id).map(|l| l.from));
+        }
+    }
+    let mut steps = Vec::new();
+    for id in order {
+        if errors.contains_key(&id) || !needed.contains(&id) {
+            continue;
+        }
+        let Some(node) = g.node(id) else { continue };
+        let meta = node.kind.meta();
+        let mut inputs = Vec::new();
+        for port in meta.inputs {
+            let Some(l) = g.links.iter().find(|l| l.to == id && l.input == port.name) else { continue };
+            let Some(src) = g.node(l.from) else { continue };
+            let idx = src.kind.meta().outputs.iter().position(|o| o.name == l.output).unwrap_or(0);
+            inputs.push((l.from, idx));
+        }
+        steps.push(Step { id, kind: node.kind, params: node.params.clone(), inputs });
+    }
+    Program { steps, errors }
+}

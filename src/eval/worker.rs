@@ -1,0 +1,120 @@
+//! A background thread that evaluates graphs for the editor: a newer request cancels the one
+//! still running, results come back over a channel, the UI never waits.
+
+use super::executor::{EvalResult, Evaluator, Progress};
+use crate::graph::Graph;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// A request: evaluate `graph` at each resolution in turn (coarse first).
+struct Job {
+    graph: Graph,
+    resolutions: Vec<usize>,
+    generation: u64,
+    cancel: Arc<AtomicBool>,
+}
+
+/// One finished evaluation.
+#[derive(Debug)]
+pub struct WorkerResult {
+    /// Which request it answers (increasing).
+    pub generation: u64,
+    /// The result.
+    pub result: EvalResult,
+}
+
+/// The evaluation thread and its channels.
+pub struct EvalWorker {
+    jobs: Option<Sender<Job>>,
+    results: Receiver<WorkerResult>,
+    current_cancel: Arc<AtomicBool>,
+    generation: u64,
+    /// Progress of the evaluation in flight.
+    pub progress: Arc<Progress>,
+    busy: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl EvalWorker {
+    /// Starts the thread; `notify` is called after each result (for example to repaint).
+    pub fn start(notify: Arc<dyn Fn() + Send + Sync>) -> EvalWorker {
+        let (job_tx, job_rx) = channel::<Job>();
+        let (res_tx, res_rx) = channel::<WorkerResult>();
+        let progress = Arc::new(Progress::default());
+        let busy = Arc::new(AtomicBool::new(false));
+        let (p, b) = (progress.clone(), busy.clone());
+        let handle = std::thread::Builder::new()
+            .name("planetgraph-eval".into())
+            .spawn(move || {
+                let mut evaluator = Evaluator::new();
+                while let Ok(mut job) = job_rx.recv() {
+                    // Only the newest request matters.
+                    while let Ok(newer) = job_rx.try_recv() {
+                        job = newer;
+                    }
+                    b.store(true, Ordering::Relaxed);
+                    for &n in &job.resolutions {
+                        if job.cancel.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let result = evaluator.evaluate(&job.graph, n, &job.cancel, &p);
+                        let cancelled = result.cancelled;
+                        if res_tx.send(WorkerResult { generation: job.generation, result }).is_err() {
+                            return;
+                        }
+                        notify();
+                        if cancelled {
+                            break;
+                        }
+                    }
+                    b.store(false, Ordering::Relaxed);
+                    notify();
+                }
+            })
+            .ok();
+        EvalWorker { jobs: Some(job_tx), results: res_rx, current_cancel: Arc::new(AtomicBool::new(false)), generation: 0, progress, busy, handle }
+    }
+
+    /// Requests an evaluation, cancelling the one in flight. Returns its generation.
+    pub fn request(&mut self, graph: Graph, resolutions: Vec<usize>) -> u64 {
+        self.current_cancel.store(true, Ordering::Relaxed);
+        self.current_cancel = Arc::new(AtomicBool::new(false));
+        self.generation += 1;
+        if let Some(tx) = &self.jobs {
+            let _ = tx.send(Job { graph, resolutions, generation: self.generation, cancel: self.current_cancel.clone() });
+        }
+        self.generation
+    }
+
+    /// Cancels the evaluation in flight.
+    pub fn cancel(&self) {
+        self.current_cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// Results that arrived since the last call.
+    pub fn poll(&self) -> Vec<WorkerResult> {
+        self.results.try_iter().collect()
+    }
+
+    /// Whether an evaluation is running.
+    pub fn is_busy(&self) -> bool {
+        self.busy.load(Ordering::Relaxed)
+    }
+
+    /// The generation of the newest request.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+}
+
+impl Drop for EvalWorker {
+    fn drop(&mut self) {
+        self.current_cancel.store(true, Ordering::Relaxed);
+        self.jobs = None;
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Reading and writing graph files (RON). Errors name the file and the line/column or node;
+//! saving writes a temporary file beside the target and renames it, so a crash mid-save never
+//! destroys the previous file.
+
+use crate::graph::{validate, Graph, GraphError, FORMAT_VERSION};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why a graph file could not be used.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{path}: cannot read the file: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The file is not UTF-8 text.
+    #[error("{path}: not a text file (invalid UTF-8 at byte {offset}); graph files are RON text")]
+    NotText {
+        /// The file.
+        path: PathBuf,
+        /// First bad byte.
+        offset: usize,
+    },
+    /// The RON text does not describe a graph.
+    #[error("{path}:{line}:{column}: {message}")]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the parser expected.
+        message: String,
+    },
+    /// A format version this program does not know.
+    #[error("{path}: format version {found} is not supported (this PlanetGraph reads versions 1 to {FORMAT_VERSION})")]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// Version found in the file.
+        found: u32,
+    },
+    /// The graph is well-formed RON but its nodes or links are wrong.
+    #[error("{path}: {}", .errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Every problem, each naming its node.
+        errors: Vec<GraphError>,
+    },
+}
+
+/// Why saving failed (the previous file is untouched).
+#[derive(Debug, Error)]
+#[error("{path}: cannot save: {source}")]
+pub struct SaveError {
+    /// The target file.
+    pub path: PathBuf,
+    /// The OS error.
+    pub source: std::io::Error,
+}
+
+/// How strictly to check a loaded graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strictness {
+    /// Everything must be valid, including every input connected (`check`, `build`, `render`).
+    Complete,
+    /// Structure must be valid, but unconnected inputs are allowed (the editor opens work in
+    /// progress and shows those errors on the nodes).
+    Editable,
+}
+
+/// Parses graph text; `path` is only used in messages.
+pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Graph, LoadError> {
+    let mut g: Graph = ron::from_str(text).map_err(|e| LoadError::Syntax {
+        path: path.to_path_buf(),
+        line: e.position.line.max(1),
+        column: e.position.col.max(1),
+        message: e.code.to_string(),
+    })?;
+    if g.version == 0 || g.version > FORMAT_VERSION {
+        return Err(LoadError::Version { path: path.to_path_buf(), found: g.version });
+    }
+    migrate(&mut g);
+    let errors: Vec<GraphError> = validate(&g)
+        .into_iter()
+        .filter(|e| strictness == Strictness::Complete || !e.message.ends_with("is not connected"))
+        .collect();
+    if !errors.is_empty() {
+        return Err(LoadError::Invalid { path: path.to_path_buf(), errors });
+    }
+    g.normalize();
+    Ok(g)
+}
+
+/// Brings an older file up to [`FORMAT_VERSION`] (version 1 is the first; nothing to do yet).
+fn migrate(g: &mut Graph) {
+    g.version = FORMAT_VERSION;
+}
+
+/// Reads and parses a graph file.
+pub fn load_graph(path: &Path, strictness: Strictness) -> Result<Graph, LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| LoadError::NotText { path: path.to_path_buf(), offset: e.valid_up_to() })?;
+    parse_graph(text, path, strictness)
+}
+
+/// The RON text of a graph (sorted, pretty, with a format version).
+pub fn to_ron_string(g: &Graph) -> String {
+    let mut g = g.clone();
+    g.normalize();
+    let cfg = ron::ser::PrettyConfig::new().depth_limit(4).indentor("  ".to_string()).struct_names(false);
+    ron::ser::to_string_pretty(&g, cfg).unwrap_or_default()
+}
+
+/// Writes `text` to `path` atomically: a temporary file in the same folder, flushed, then
+/// renamed over the target.
+pub fn write_atomic(path: &Path, text: &[u8]) -> Result<(), SaveError> {
+    let err = |source| SaveError { path: path.to_path_buf(), source };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "graph".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(err)
+}
+
+/// Saves a graph to `path` atomically.
+pub fn save_graph(path: &Path, g: &Graph) -> Result<(), SaveError> {
+    write_atomic(path, to_ron_string(g).as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::NodeKind;
+
+    #[test]
+    fn syntax_errors_have_line_and_column() {
+        let text = "(\n  version: 1,\n  nodes: [\n    (id: 1, kind: Noize),\n  ],\n)";
+        let e = parse_graph(text, Path::new("x.ron"), Strictness::Complete).expect_err("bad kind");
+        let s = e.to_string();
+        assert!(s.starts_with("x.ron:4:"), "{s}");
+        assert!(s.contains("Noize"), "{s}");
+    }
+
+    #[test]
+    fn round_trip_and_versions() {
+        let mut g = Graph::default();
+        let a = g.add_node(NodeKind::Noise, (10.0, 20.0));
+        let p = g.add_node(NodeKind::Planet, (200.0, 20.0));
+        g.connect(a, "out", p, "elevation");
+        let text = to_ron_string(&g);
+        let back = parse_graph(&text, Path::new("g.ron"), Strictness::Complete).expect("valid");
+        assert_eq!(back, g);
+        let newer = text.replace("version: 1", "version: 99");
+        assert!(matches!(parse_graph(&newer, Path::new("g.ron"), Strictness::Complete), Err(LoadError::Version { found: 99, .. })));
+    }
+
+    #[test]
+    fn incomplete_graphs_open_in_the_editor_only() {
+        let mut g = Graph::default();
+        g.add_node(NodeKind::Add, (0.0, 0.0));
+        let text = to_ron_string(&g);
+        assert!(parse_graph(&text, Path::new("g.ron"), Strictness::Editable).is_ok());
+        let e = parse_graph(&text, Path::new("g.ron"), Strictness::Complete).expect_err("unconnected");
+        assert!(e.to_string().contains("Add #1: input 'a' is not connected"), "{e}");
+    }
+
+    #[test]
+    fn atomic_save_replaces_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("p.ron");
+        std::fs::write(&path, "old").expect("write");
+        let mut g = Graph::default();
+        g.add_node(NodeKind::Constant, (0.0, 0.0));
+        save_graph(&path, &g).expect("save");
+        assert_eq!(load_graph(&path, Strictness::Complete).ok(), Some(g));
+        let names: Vec<_> = std::fs::read_dir(dir.path()).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        // Saving into a folder that does not exist fails and says where.
+        let bad = dir.path().join("missing").join("x.ron");
+        assert!(save_graph(&bad, &g).expect_err("no folder").to_string().contains("missing"));
+    }
+}

@@ -1,0 +1,31 @@
+//! Plain-old-data structs shared with the shader (bytemuck), in one place.
+
+use bytemuck::{Pod, Zeroable};
+
+/// One mesh vertex.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable)]
+pub struct Vertex {
+    /// Position in planet radii.
+    pub position: [f32; 3],
+    /// Unit surface normal.
+    pub normal: [f32; 3],
+    /// Elevation in metres relative to sea level.
+    pub elevation: f32,
+    /// Cube face 0..6.
+    pub face: u32,
+}
+
+/// Uniform block of `shaders/planet.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable)]
+pub struct Uniforms {
+    /// Column-major view-projection matrix.
+    pub view_proj: [[f32; 4]; 4],
+    /// Direction towards the light (xyz) and ambient term (w).
+    pub light: [f32; 4],
+    /// Deepest ocean (m), highest peak (m), colour mode (0 elevation, 1 faces), unused.
+    pub ramp: [f32; 4],
+    /// Wireframe colour (linear RGB) and outward scale of line vertices.
+    pub line: [f32; 4],
+}

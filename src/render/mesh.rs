@@ -1,0 +1,135 @@
+//! Builds the cube-sphere mesh of the planet from an elevation field (CPU only, no GPU types
+//! beyond the vertex struct).
+
+use super::gpu_types::Vertex;
+use crate::planet::{face_ab_to_cube, Face, Field};
+use glam::Vec3;
+use rayon::prelude::*;
+
+/// How to build the mesh (the viewport's inspection modes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeshOptions {
+    /// Quads per face edge.
+    pub resolution: usize,
+    /// Vertical exaggeration of the relief (1 = true scale).
+    pub exaggeration: f32,
+    /// Project the cube onto the sphere (off: show the cube).
+    pub spherical: bool,
+    /// Use the tangent warp for the grid (off: linear face grid).
+    pub warped: bool,
+    /// Show the sea as a flat surface at sea level.
+    pub ocean_surface: bool,
+}
+
+impl Default for MeshOptions {
+    fn default() -> Self {
+        MeshOptions { resolution: 128, exaggeration: 20.0, spherical: true, warped: true, ocean_surface: true }
+    }
+}
+
+/// Vertices and index lists (triangles and wireframe lines).
+#[derive(Debug, Clone, Default)]
+pub struct PlanetMesh {
+    /// All vertices, face by face, `(resolution + 1)^2` per face.
+    pub vertices: Vec<Vertex>,
+    /// Triangle list.
+    pub triangles: Vec<u32>,
+    /// Line list of the grid (every `line_step` quads).
+    pub lines: Vec<u32>,
+}
+
+/// Builds the mesh for `elevation_m` (metres) on a planet of `radius_km`.
+pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> PlanetMesh {
+    let m = opts.resolution.max(1);
+    let scale = opts.exaggeration / (radius_km.max(1.0) * 1000.0);
+    let height = |d: Vec3| {
+        let e = elevation_m.sample_dir(d);
+        let shown = if opts.ocean_surface { e.max(0.0) } else { e };
+        (e, 1.0 + shown * scale)
+    };
+    let verts_per_face = (m + 1) * (m + 1);
+    let vertices: Vec<Vertex> = (0..6 * verts_per_face)
+        .into_par_iter()
+        .map(|k| {
+            let face = Face::from_index(k / verts_per_face).unwrap_or(Face::Bottom);
+            let r = k % verts_per_face;
+            let (a, b) = ((r % (m + 1)) as f32 / m as f32, (r / (m + 1)) as f32 / m as f32);
+            let cube = face_ab_to_cube(face, a, b, opts.warped);
+            let dir = cube.normalize();
+            let base = if opts.spherical { dir } else { cube };
+            let (e, h) = height(dir);
+            // Normal from the displaced surface around the point (seam-free: sampled by direction).
+            let (t1, t2) = dir.any_orthonormal_pair();
+            let eps = 0.5 / m as f32;
+            let p = |d: Vec3| d.normalize() * height(d.normalize()).1;
+            let du = p(dir + t1 * eps) - p(dir - t1 * eps);
+            let dv = p(dir + t2 * eps) - p(dir - t2 * eps);
+            let mut normal = du.cross(dv).normalize_or_zero();
+            if normal.dot(dir) < 0.0 {
+                normal = -normal;
+            }
+            if !opts.spherical {
+                normal = face.normal();
+            }
+            Vertex { position: (base * h).to_array(), normal: normal.to_array(), elevation: e, face: face.index() as u32 }
+        })
+        .collect();
+    let mut triangles = Vec::with_capacity(6 * m * m * 6);
+    let mut lines = Vec::new();
+    let line_step = (m / 16).max(1);
+    for f in 0..6 {
+        let base = (f * verts_per_face) as u32;
+        let at = |i: usize, j: usize| base + (j * (m + 1) + i) as u32;
+        for j in 0..m {
+            for i in 0..m {
+                // right x down points inward, so (i,j) -> (i,j+1) -> (i+1,j) is counter-clockwise
+                // seen from outside.
+                let (v00, v10, v01, v11) = (at(i, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1));
+                triangles.extend([v00, v01, v10, v10, v01, v11]);
+            }
+        }
+        for j in (0..=m).step_by(line_step) {
+            for i in 0..m {
+                lines.extend([at(i, j), at(i + 1, j)]);
+            }
+        }
+        for i in (0..=m).step_by(line_step) {
+            for j in 0..m {
+                lines.extend([at(i, j), at(i, j + 1)]);
+            }
+        }
+    }
+    PlanetMesh { vertices, triangles, lines }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn triangles_face_outwards_and_mesh_is_closed() {
+        let f = Field::filled(8, 0.0);
+        let mesh = build_mesh(&f, 6371.0, &MeshOptions { resolution: 4, ..Default::default() });
+        assert_eq!(mesh.vertices.len(), 6 * 25);
+        for t in mesh.triangles.chunks(3) {
+            let p = |k: u32| Vec3::from(mesh.vertices[k as usize].position);
+            let (a, b, c) = (p(t[0]), p(t[1]), p(t[2]));
+            let n = (b - a).cross(c - a);
+            assert!(n.dot(a + b + c) > 0.0, "counter-clockwise seen from outside");
+        }
+        for v in &mesh.vertices {
+            assert!((Vec3::from(v.position).length() - 1.0).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn relief_is_exaggerated_and_the_sea_is_flat() {
+        let f = Field::from_fn_dir(16, |d| if d.z > 0.0 { 5000.0 } else { -3000.0 });
+        let mesh = build_mesh(&f, 6371.0, &MeshOptions { resolution: 8, exaggeration: 10.0, ..Default::default() });
+        let front = mesh.vertices.iter().find(|v| v.position[2] > 0.99).expect("front centre");
+        assert!((Vec3::from(front.position).length() - (1.0 + 5000.0 * 10.0 / 6_371_000.0)).abs() < 1e-4);
+        let back = mesh.vertices.iter().find(|v| v.position[2] < -0.99).expect("back centre");
+        assert!((Vec3::from(back.position).length() - 1.0).abs() < 1e-6);
+        assert!(back.elevation < 0.0);
+    }
+}

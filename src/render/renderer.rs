@@ -1,0 +1,289 @@
+//! The planet renderer: draws the mesh into its own colour + depth target, used by the editor
+//! viewport (shown as an egui texture) and by `planetgraph render` and tests (read back).
+
+use super::camera::OrbitCamera;
+use super::gpu_types::{Uniforms, Vertex};
+use super::mesh::PlanetMesh;
+use thiserror::Error;
+use wgpu::util::DeviceExt;
+
+/// Colour format of the render target.
+pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// The planet shader source.
+pub const SHADER_SOURCE: &str = include_str!("../../shaders/planet.wgsl");
+
+/// Rendering failed.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    /// No GPU or software adapter is available.
+    #[error("no graphics adapter found (install a Vulkan driver, for example Mesa's lavapipe: apt-get install mesa-vulkan-drivers)")]
+    NoAdapter,
+    /// The device could not be created.
+    #[error("cannot open the graphics device: {0}")]
+    Device(String),
+    /// Reading the image back failed.
+    #[error("cannot read the rendered image back: {0}")]
+    Readback(String),
+}
+
+/// What to draw besides the mesh.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewSettings {
+    /// The camera.
+    pub camera: OrbitCamera,
+    /// Colour each cube face differently instead of by elevation.
+    pub colour_by_face: bool,
+    /// Draw the grid lines.
+    pub wireframe: bool,
+    /// Deepest ocean in metres (colour ramp).
+    pub max_depth_m: f32,
+    /// Highest peak in metres (colour ramp).
+    pub max_elevation_m: f32,
+}
+
+impl Default for ViewSettings {
+    fn default() -> Self {
+        ViewSettings { camera: OrbitCamera::default(), colour_by_face: false, wireframe: false, max_depth_m: 7000.0, max_elevation_m: 6000.0 }
+    }
+}
+
+struct MeshBuffers {
+    vertices: wgpu::Buffer,
+    triangles: wgpu::Buffer,
+    triangle_count: u32,
+    lines: wgpu::Buffer,
+    line_count: u32,
+}
+
+struct Target {
+    color: wgpu::Texture,
+    color_view: wgpu::TextureView,
+    depth_view: wgpu::TextureView,
+    size: (u32, u32),
+}
+
+/// GPU state of the planet renderer. Takes the device as a parameter everywhere so the app
+/// (eframe's device) and headless rendering share one code path.
+pub struct PlanetRenderer {
+    pipeline: wgpu::RenderPipeline,
+    line_pipeline: wgpu::RenderPipeline,
+    uniforms: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    mesh: Option<MeshBuffers>,
+    target: Option<Target>,
+}
+
+impl PlanetRenderer {
+    /// Creates pipelines on `device`.
+    pub fn new(device: &wgpu::Device) -> PlanetRenderer {
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("planet.wgsl"), source: wgpu::ShaderSource::Wgsl(SHADER_SOURCE.into()) });
+        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("planet uniforms"),
+            size: std::mem::size_of::<Uniforms>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("planet bind group layout"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
+                count: None,
+            }],
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("planet bind group"),
+            layout: &layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: uniforms.as_entire_binding() }],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("planet pipeline layout"), bind_group_layouts: &[&layout], push_constant_ranges: &[] });
+        let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32, 3 => Uint32];
+        let buffers = [wgpu::VertexBufferLayout { array_stride: std::mem::size_of::<Vertex>() as u64, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes }];
+        let make = |vs: &str, fs: &str, topology: wgpu::PrimitiveTopology, cull: Option<wgpu::Face>| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(fs),
+                layout: Some(&pipeline_layout),
+                vertex: wgpu::VertexState { module: &shader, entry_point: vs, compilation_options: Default::default(), buffers: &buffers },
+                fragment: Some(wgpu::FragmentState {
+                    module: &shader,
+                    entry_point: fs,
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState { format: COLOR_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+                }),
+                primitive: wgpu::PrimitiveState { topology, front_face: wgpu::FrontFace::Ccw, cull_mode: cull, ..Default::default() },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: true,
+                    depth_compare: wgpu::CompareFunction::LessEqual,
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: Default::default(),
+                multiview: None,
+                cache: None,
+            })
+        };
+        let pipeline = make("vs_main", "fs_main", wgpu::PrimitiveTopology::TriangleList, Some(wgpu::Face::Back));
+        let line_pipeline = make("vs_line", "fs_line", wgpu::PrimitiveTopology::LineList, None);
+        PlanetRenderer { pipeline, line_pipeline, uniforms, bind_group, mesh: None, target: None }
+    }
+
+    /// Uploads a new mesh.
+    pub fn set_mesh(&mut self, device: &wgpu::Device, mesh: &PlanetMesh) {
+        let buf = |label, contents: &[u8], usage| device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage });
+        self.mesh = Some(MeshBuffers {
+            vertices: buf("planet vertices", bytemuck::cast_slice(&mesh.vertices), wgpu::BufferUsages::VERTEX),
+            triangles: buf("planet triangles", bytemuck::cast_slice(&mesh.triangles), wgpu::BufferUsages::INDEX),
+            triangle_count: mesh.triangles.len() as u32,
+            lines: buf("planet lines", bytemuck::cast_slice(&mesh.lines), wgpu::BufferUsages::INDEX),
+            line_count: mesh.lines.len() as u32,
+        });
+    }
+
+    /// Whether a mesh has been uploaded.
+    pub fn has_mesh(&self) -> bool {
+        self.mesh.is_some()
+    }
+
+    fn ensure_target(&mut self, device: &wgpu::Device, width: u32, height: u32) -> bool {
+        if self.target.as_ref().map(|t| t.size) == Some((width, height)) {
+            return false;
+        }
+        let tex = |label, format, usage| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let color = tex("planet colour", COLOR_FORMAT, wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC);
+        let depth = tex("planet depth", DEPTH_FORMAT, wgpu::TextureUsages::RENDER_ATTACHMENT);
+        let color_view = color.create_view(&Default::default());
+        let depth_view = depth.create_view(&Default::default());
+        self.target = Some(Target { color, color_view, depth_view, size: (width, height) });
+        true
+    }
+
+    /// Draws into the internal `width` x `height` target. Returns true when the target texture
+    /// was (re)created, so a caller that shows it must re-register it.
+    pub fn render(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, width: u32, height: u32, view: &ViewSettings) -> bool {
+        let (width, height) = (width.max(1), height.max(1));
+        let recreated = self.ensure_target(device, width, height);
+        let u = Uniforms {
+            view_proj: view.camera.view_proj(width as f32 / height as f32).to_cols_array_2d(),
+            light: {
+                let l = glam::Vec3::new(0.6, 0.5, 0.8).normalize();
+                [l.x, l.y, l.z, 0.12]
+            },
+            ramp: [view.max_depth_m, view.max_elevation_m, if view.colour_by_face { 1.0 } else { 0.0 }, 0.0],
+            line: [0.02, 0.02, 0.02, 1.0015],
+        };
+        queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
+        let Some(target) = &self.target else { return recreated };
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("planet") });
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("planet pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target.color_view,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color { r: 0.008, g: 0.009, b: 0.015, a: 1.0 }), store: wgpu::StoreOp::Store },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &target.depth_view,
+                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+            });
+            if let Some(mesh) = &self.mesh {
+                pass.set_bind_group(0, &self.bind_group, &[]);
+                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                pass.set_pipeline(&self.pipeline);
+                pass.set_index_buffer(mesh.triangles.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(0..mesh.triangle_count, 0, 0..1);
+                if view.wireframe {
+                    pass.set_pipeline(&self.line_pipeline);
+                    pass.set_index_buffer(mesh.lines.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(0..mesh.line_count, 0, 0..1);
+                }
+            }
+        }
+        queue.submit([encoder.finish()]);
+        recreated
+    }
+
+    /// The colour target view (after [`Self::render`]).
+    pub fn target_view(&self) -> Option<&wgpu::TextureView> {
+        self.target.as_ref().map(|t| &t.color_view)
+    }
+
+    /// Reads the last rendered image back as RGBA8 (sRGB) rows.
+    pub fn read_pixels(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<(u32, u32, Vec<u8>), RenderError> {
+        let target = self.target.as_ref().ok_or_else(|| RenderError::Readback("nothing rendered yet".into()))?;
+        let (w, h) = target.size;
+        let row = 4 * w;
+        let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: (padded * h) as u64,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
+        encoder.copy_texture_to_buffer(
+            wgpu::ImageCopyTexture { texture: &target.color, mip_level: 0, origin: wgpu::Origin3d::ZERO, aspect: wgpu::TextureAspect::All },
+            wgpu::ImageCopyBuffer { buffer: &buffer, layout: wgpu::ImageDataLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(h) } },
+            wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+        );
+        queue.submit([encoder.finish()]);
+        let slice = buffer.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        device.poll(wgpu::Maintain::Wait);
+        rx.recv_timeout(std::time::Duration::from_secs(60))
+            .map_err(|e| RenderError::Readback(e.to_string()))?
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        let data = slice.get_mapped_range();
+        let mut out = Vec::with_capacity((row * h) as usize);
+        for r in 0..h {
+            let start = (r * padded) as usize;
+            out.extend_from_slice(&data[start..start + row as usize]);
+        }
+        drop(data);
+        buffer.unmap();
+        Ok((w, h, out))
+    }
+}
+
+/// Opens a device without a window (any adapter, software included).
+pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue), RenderError> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor { backends: wgpu::Backends::all(), ..Default::default() });
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        power_preference: wgpu::PowerPreference::HighPerformance,
+        force_fallback_adapter: false,
+        compatible_surface: None,
+    }))
+    .ok_or(RenderError::NoAdapter)?;
+    pollster::block_on(adapter.request_device(
+        &wgpu::DeviceDescriptor {
+            label: Some("planetgraph headless"),
+            required_features: wgpu::Features::empty(),
+            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+            memory_hints: Default::default(),
+        },
+        None,
+    ))
+    .map_err(|e| RenderError::Device(e.to_string()))
+}
