@@ -13,4 +13,5 @@ pub mod io;
 pub mod appearance;
 pub mod render;
 pub mod cli;
+pub mod editor;
 pub mod app;

@@ -1,7 +1,42 @@
-//! The eframe application (placeholder while the editor is written).
+//! The eframe application: orchestration of the document, editor, evaluation worker and
+//! viewport. `document` holds no UI types.
+
+pub mod document;
+pub mod planet_app;
+pub mod previews;
+pub mod viewport;
+
+pub use document::Document;
+pub use planet_app::PlanetApp;
+
 use crate::cli::CliError;
+use crate::graph::default_graph;
+use anyhow::anyhow;
 use std::path::Path;
-/// Opens the editor.
-pub fn run_editor(_file: Option<&Path>) -> Result<(), CliError> {
-    Err(CliError::internal(anyhow::anyhow!("editor not built yet")))
+
+/// Opens the editor window with `file` or the built-in default graph.
+pub fn run_editor(file: Option<&Path>) -> Result<(), CliError> {
+    let doc = match file {
+        Some(p) => Document::open(p).map_err(CliError::input)?,
+        None => Document::new(default_graph(), None),
+    };
+    #[cfg(target_os = "linux")]
+    if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        return Err(CliError::internal(anyhow!(
+            "no display found (DISPLAY and WAYLAND_DISPLAY are unset), so the editor cannot open; to build a planet without a window use `planetgraph build FILE.ron --out DIR`"
+        )));
+    }
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default().with_inner_size([1600.0, 900.0]).with_min_inner_size([800.0, 500.0]).with_title(doc.title()),
+        renderer: eframe::Renderer::Wgpu,
+        ..Default::default()
+    };
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        eframe::run_native("PlanetGraph", options, Box::new(move |cc| Ok(Box::new(PlanetApp::new(doc, &cc.egui_ctx)))))
+    }));
+    match result {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(CliError::internal(anyhow!("cannot start the editor: {e}. Without a display or a GPU adapter, use `planetgraph build FILE.ron --out DIR`"))),
+        Err(_) => Err(CliError::internal(anyhow!("the editor stopped unexpectedly while starting; without a display or a GPU adapter, use `planetgraph build FILE.ron --out DIR`"))),
+    }
 }

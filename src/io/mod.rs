@@ -3,4 +3,4 @@
 pub mod export;
 pub mod graph_file;
 
-pub use graph_file::{load_graph, parse_graph, save_graph, to_ron_string, LoadError, Strictness};
+pub use graph_file::{load_graph, parse_graph, save_graph, to_ron_string, LoadError, SaveError, Strictness};

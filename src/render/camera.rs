@@ -17,7 +17,7 @@ pub struct OrbitCamera {
 
 impl Default for OrbitCamera {
     fn default() -> Self {
-        OrbitCamera { yaw: 0.5, pitch: 0.35, distance: 3.2, fov_y: 0.7 }
+        OrbitCamera { yaw: 0.5, pitch: 0.35, distance: 3.9, fov_y: 0.7 }
     }
 }
 

@@ -1,0 +1,184 @@
+//! The open document: the graph, its file, unsaved state and undo/redo history. No UI types.
+
+use crate::graph::{Graph, NodeId};
+use crate::io::{load_graph, save_graph, LoadError, SaveError, Strictness};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How an edit relates to the previous one, for merging parameter drags into one undo step.
+#[derive(Debug, Clone, PartialEq)]
+enum EditKind {
+    Param(NodeId, String),
+    Layout,
+    Other,
+}
+
+/// The graph being edited with its history.
+pub struct Document {
+    /// The committed graph (what is evaluated and saved).
+    pub graph: Graph,
+    /// The file it came from or was saved to.
+    pub path: Option<PathBuf>,
+    saved: Graph,
+    undo: Vec<Graph>,
+    redo: Vec<Graph>,
+    last_edit: Option<(EditKind, Instant)>,
+}
+
+/// Edits closer together than this on the same parameter merge into one undo step.
+const MERGE_WINDOW: Duration = Duration::from_millis(800);
+
+fn classify(old: &Graph, new: &Graph) -> EditKind {
+    if old.nodes == new.nodes && old.links == new.links {
+        return EditKind::Layout;
+    }
+    if old.links != new.links || old.nodes.len() != new.nodes.len() {
+        return EditKind::Other;
+    }
+    let mut changed = None;
+    for (a, b) in old.nodes.iter().zip(&new.nodes) {
+        if a.id != b.id || a.kind != b.kind {
+            return EditKind::Other;
+        }
+        for (k, v) in &b.params {
+            if a.params.get(k) != Some(v) {
+                if changed.is_some() {
+                    return EditKind::Other;
+                }
+                changed = Some((b.id, k.clone()));
+            }
+        }
+    }
+    changed.map(|(id, k)| EditKind::Param(id, k)).unwrap_or(EditKind::Other)
+}
+
+impl Document {
+    /// A new, unsaved document.
+    pub fn new(graph: Graph, path: Option<PathBuf>) -> Document {
+        Document { saved: graph.clone(), graph, path, undo: Vec::new(), redo: Vec::new(), last_edit: None }
+    }
+
+    /// Opens a file (structure must be valid; unconnected inputs are allowed).
+    pub fn open(path: &Path) -> Result<Document, LoadError> {
+        let g = load_graph(path, Strictness::Editable)?;
+        Ok(Document::new(g, Some(path.to_path_buf())))
+    }
+
+    /// Whether the graph differs from the file.
+    pub fn is_dirty(&self) -> bool {
+        self.graph != self.saved
+    }
+
+    /// File name for the title ("untitled" if never saved).
+    pub fn title(&self) -> String {
+        let name = self.path.as_ref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "untitled".into());
+        format!("{}{name} - PlanetGraph", if self.is_dirty() { "* " } else { "" })
+    }
+
+    /// Records `new` as the current graph. A parameter dragged on (`merge_allowed`) or edited
+    /// again within a moment merges into the previous undo step. Returns true when the graph
+    /// content (not only the layout) changed.
+    pub fn commit(&mut self, new: Graph, merge_allowed: bool) -> bool {
+        if new == self.graph {
+            return false;
+        }
+        let kind = classify(&self.graph, &new);
+        let content = kind != EditKind::Layout;
+        let merge = match (&self.last_edit, &kind) {
+            (Some((k, t)), EditKind::Param(..) | EditKind::Layout) => *k == kind && (merge_allowed || t.elapsed() < MERGE_WINDOW),
+            _ => false,
+        };
+        if !merge {
+            self.undo.push(std::mem::replace(&mut self.graph, new));
+            if self.undo.len() > 500 {
+                self.undo.remove(0);
+            }
+        } else {
+            self.graph = new;
+        }
+        self.redo.clear();
+        self.last_edit = Some((kind, Instant::now()));
+        content
+    }
+
+    /// Takes back the last edit; true if there was one.
+    pub fn undo(&mut self) -> bool {
+        match self.undo.pop() {
+            Some(prev) => {
+                self.redo.push(std::mem::replace(&mut self.graph, prev));
+                self.last_edit = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Re-applies an undone edit; true if there was one.
+    pub fn redo(&mut self) -> bool {
+        match self.redo.pop() {
+            Some(next) => {
+                self.undo.push(std::mem::replace(&mut self.graph, next));
+                self.last_edit = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether undo / redo are possible.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Whether redo is possible.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Saves to `path` (atomically) and remembers it.
+    pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
+        save_graph(path, &self.graph)?;
+        self.path = Some(path.to_path_buf());
+        self.saved = self.graph.clone();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::{NodeKind, ParamValue};
+
+    #[test]
+    fn undo_redo_and_parameter_drags_merge() {
+        let mut d = Document::new(Graph::default(), None);
+        let mut g = d.graph.clone();
+        let id = g.add_node(NodeKind::Constant, (0.0, 0.0));
+        assert!(d.commit(g.clone(), false));
+        for k in 0..10 {
+            g.set_param(id, "value", ParamValue::Float(k as f32));
+            d.commit(g.clone(), true);
+        }
+        assert!(d.is_dirty());
+        assert!(d.undo(), "one step for the whole drag");
+        assert_eq!(d.graph.node(id).and_then(|n| n.params.get("value")), Some(&ParamValue::Float(0.0)));
+        assert!(d.undo());
+        assert!(d.graph.nodes.is_empty());
+        assert!(!d.undo());
+        assert!(d.redo() && d.redo());
+        assert_eq!(d.graph.node(id).and_then(|n| n.params.get("value")), Some(&ParamValue::Float(9.0)));
+        assert!(!d.redo());
+    }
+}
+
+impl Document {
+    /// Takes node positions that changed without an edit (the editor's zoom rescales them):
+    /// no undo step, and no unsaved-changes marker if there was none.
+    pub fn set_view_layout(&mut self, layout: std::collections::BTreeMap<NodeId, (f32, f32)>) {
+        let clean = !self.is_dirty();
+        self.graph.layout = layout.clone();
+        if clean {
+            self.saved.layout = layout;
+        }
+    }
+}

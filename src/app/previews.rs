@@ -1,0 +1,56 @@
+//! Thumbnails of Preview nodes: an equirectangular map or a small globe, coloured with the
+//! hypsometric ramp (0 is sea level) or in grey.
+
+use crate::appearance::{grey, hypsometric};
+use crate::planet::projection::{equirect_pixel_dir, equirectangular};
+use crate::planet::Field;
+use glam::Vec3;
+
+/// Thumbnail width of the map view in pixels (height is half).
+pub const MAP_WIDTH: usize = 160;
+/// Thumbnail size of the globe view in pixels.
+pub const GLOBE_SIZE: usize = 110;
+
+fn colour(v: f32, lo: f32, hi: f32, hypso: bool) -> [u8; 3] {
+    if hypso {
+        // Fields are unitless: stretch so the largest magnitude spans the ramp.
+        let s = lo.abs().max(hi.abs()).max(1e-6);
+        let t = v / s;
+        hypsometric(if t < 0.0 { t * 7000.0 } else { t * 6000.0 }, 7000.0, 6000.0)
+    } else {
+        grey(v, lo, hi)
+    }
+}
+
+/// RGB pixels `(width, height, rgb)` of a preview.
+pub fn preview_pixels(field: &Field, globe: bool, hypso: bool) -> (usize, usize, Vec<u8>) {
+    let (lo, hi) = field.min_max();
+    if globe {
+        let s = GLOBE_SIZE;
+        let light = Vec3::new(-0.4, 0.5, 0.77).normalize();
+        let mut rgb = vec![12u8; s * s * 3];
+        for r in 0..s {
+            for c in 0..s {
+                let x = (c as f32 + 0.5) / s as f32 * 2.0 - 1.0;
+                let y = 1.0 - (r as f32 + 0.5) / s as f32 * 2.0;
+                let d2 = x * x + y * y;
+                if d2 >= 1.0 {
+                    continue;
+                }
+                let d = Vec3::new(x, y, (1.0 - d2).sqrt());
+                let k = 0.25 + 0.75 * d.dot(light).max(0.0);
+                let px = colour(field.sample_dir(d), lo, hi, hypso);
+                let o = (r * s + c) * 3;
+                for ch in 0..3 {
+                    rgb[o + ch] = (px[ch] as f32 * k) as u8;
+                }
+            }
+        }
+        (s, s, rgb)
+    } else {
+        let (w, h) = (MAP_WIDTH, MAP_WIDTH / 2);
+        let _ = equirect_pixel_dir;
+        let img = equirectangular(field, w, h);
+        (w, h, img.iter().flat_map(|&v| colour(v, lo, hi, hypso)).collect())
+    }
+}

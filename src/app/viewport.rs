@@ -1,0 +1,136 @@
+//! The planet viewport panel: inspection controls, orbit camera input, and the wgpu render
+//! shown as an egui texture.
+
+use crate::ops::output::PlanetSettings;
+use crate::planet::Field;
+use crate::render::{build_mesh, MeshOptions, OrbitCamera, PlanetRenderer, ViewSettings};
+use std::sync::Arc;
+
+/// Viewport state.
+pub struct Viewport {
+    /// Camera and colour modes.
+    pub view: ViewSettings,
+    /// Mesh modes.
+    pub mesh: MeshOptions,
+    field: Option<(Arc<Field>, PlanetSettings)>,
+    mesh_dirty: bool,
+    needs_render: bool,
+    renderer: Option<PlanetRenderer>,
+    texture: Option<egui::TextureId>,
+    last_size: (u32, u32),
+}
+
+impl Default for Viewport {
+    fn default() -> Self {
+        Viewport { view: ViewSettings::default(), mesh: MeshOptions::default(), field: None, mesh_dirty: false, needs_render: true, renderer: None, texture: None, last_size: (0, 0) }
+    }
+}
+
+impl Viewport {
+    /// Shows a new planet (elevation in metres).
+    pub fn set_field(&mut self, field: Arc<Field>, planet: PlanetSettings) {
+        self.view.max_depth_m = planet.max_depth_m;
+        self.view.max_elevation_m = planet.max_elevation_m;
+        self.field = Some((field, planet));
+        self.mesh_dirty = true;
+    }
+
+    /// Resolution of the field shown, if any.
+    pub fn field_resolution(&self) -> Option<usize> {
+        self.field.as_ref().map(|(f, _)| f.n())
+    }
+
+    /// Resets the camera.
+    pub fn reset_view(&mut self) {
+        self.view.camera = OrbitCamera::default();
+        self.needs_render = true;
+    }
+
+    /// The control rows above the picture.
+    pub fn controls(&mut self, ui: &mut egui::Ui) {
+        let before = (self.view, self.mesh);
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Relief").on_hover_text("Vertical exaggeration of the elevation (1 = true scale)");
+            ui.add(egui::DragValue::new(&mut self.mesh.exaggeration).range(0.0..=200.0).speed(0.2).suffix(" x")).on_hover_text("Vertical exaggeration of the elevation (1 = true scale)");
+            ui.checkbox(&mut self.view.colour_by_face, "Faces").on_hover_text("Colour each cube face (seed 000 inspection mode)");
+            ui.checkbox(&mut self.view.wireframe, "Wireframe").on_hover_text("Show the cube-sphere grid (every few quads)");
+            ui.checkbox(&mut self.mesh.spherical, "Sphere").on_hover_text("Normalise the cube onto the sphere (off: show the cube)");
+            ui.checkbox(&mut self.mesh.warped, "Warp").on_hover_text("Tangent warp of the face grid (theta = 0.86873); off: linear grid, crowded cells at face edges");
+            ui.checkbox(&mut self.mesh.ocean_surface, "Sea").on_hover_text("Draw the sea as a flat surface at sea level");
+            egui::ComboBox::from_id_salt("mesh_res").selected_text(format!("mesh {}", self.mesh.resolution)).show_ui(ui, |ui| {
+                for r in [32usize, 64, 128, 256] {
+                    ui.selectable_value(&mut self.mesh.resolution, r, format!("{r} quads per face edge"));
+                }
+            }).response.on_hover_text("Mesh resolution of the viewport (quads per cube-face edge)");
+            if ui.button("Reset view").on_hover_text("Back to the default camera (double-click the planet)").clicked() {
+                self.reset_view();
+            }
+        });
+        if before.1 != self.mesh {
+            self.mesh_dirty = true;
+        }
+        if before.0 != self.view {
+            self.needs_render = true;
+        }
+    }
+
+    /// The picture: rendered with the GPU when there is one, else a map as a fallback.
+    pub fn picture(&mut self, ui: &mut egui::Ui, gpu: Option<&egui_wgpu::RenderState>) {
+        let (rect, response) = ui.allocate_exact_size(ui.available_size().max(egui::vec2(32.0, 32.0)), egui::Sense::click_and_drag());
+        if response.dragged() {
+            let d = response.drag_delta();
+            self.view.camera.orbit(d.x, d.y);
+            self.needs_render = true;
+        }
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                self.view.camera.zoom(scroll);
+                self.needs_render = true;
+            }
+        }
+        if response.double_clicked() {
+            self.reset_view();
+        }
+        let Some(gpu) = gpu else {
+            ui.painter().rect_filled(rect, 0.0, egui::Color32::from_gray(10));
+            ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, "No GPU renderer available", egui::FontId::proportional(16.0), egui::Color32::GRAY);
+            return;
+        };
+        let renderer = self.renderer.get_or_insert_with(|| PlanetRenderer::new(&gpu.device));
+        if self.mesh_dirty {
+            if let Some((f, p)) = &self.field {
+                renderer.set_mesh(&gpu.device, &build_mesh(f, p.radius_km, &self.mesh));
+            }
+            self.mesh_dirty = false;
+            self.needs_render = true;
+        }
+        let ppp = ui.ctx().pixels_per_point();
+        let size = ((rect.width() * ppp) as u32, (rect.height() * ppp) as u32);
+        if size != self.last_size {
+            self.needs_render = true;
+            self.last_size = size;
+        }
+        if self.needs_render && renderer.has_mesh() {
+            let recreated = renderer.render(&gpu.device, &gpu.queue, size.0, size.1, &self.view);
+            if let Some(view) = renderer.target_view() {
+                let mut r = gpu.renderer.write();
+                match self.texture {
+                    Some(id) if recreated => r.update_egui_texture_from_wgpu_texture(&gpu.device, view, wgpu::FilterMode::Linear, id),
+                    Some(_) => {}
+                    None => self.texture = Some(r.register_native_texture(&gpu.device, view, wgpu::FilterMode::Linear)),
+                }
+            }
+            self.needs_render = false;
+        }
+        match self.texture {
+            Some(id) => {
+                ui.painter().image(id, rect, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);
+            }
+            None => {
+                ui.painter().rect_filled(rect, 0.0, egui::Color32::from_gray(10));
+                ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, "Evaluating…", egui::FontId::proportional(16.0), egui::Color32::GRAY);
+            }
+        }
+    }
+}

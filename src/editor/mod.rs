@@ -1,0 +1,9 @@
+//! The node editor: the only module that imports egui_node_graph2. Implements the library's
+//! traits for the domain types and bridges editor state <-> saved graph.
+
+pub mod bridge;
+pub mod types;
+pub mod widgets;
+
+pub use bridge::{assign_new_ids, from_editor, to_editor};
+pub use types::{AllKinds, EdState, EditorState};

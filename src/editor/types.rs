@@ -1,0 +1,168 @@
+//! The egui_node_graph2 types of PlanetGraph and their trait implementations.
+
+use super::widgets::param_widget;
+use crate::graph::NodeId as DomainId;
+use crate::ops::{Category, NodeKind, ParamValue, PortType};
+use egui_node_graph2::{DataTypeTrait, Graph, GraphEditorState, NodeDataTrait, NodeId, NodeResponse, NodeTemplateIter, NodeTemplateTrait, UserResponseTrait, WidgetValueTrait};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// Port and parameter types in the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdType {
+    /// A link port carrying a domain value of this type.
+    Port(PortType),
+    /// An inline parameter (never linked).
+    Param,
+}
+
+/// The value stored on an editor input: a parameter value, or nothing for link ports.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EdValue(pub Option<ParamValue>);
+
+/// Per-node data: the domain id and kind.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EdNode {
+    /// Stable id of the node in the saved graph.
+    pub id: DomainId,
+    /// Kind.
+    pub kind: NodeKind,
+}
+
+/// A finder entry: one node kind.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EdTemplate(pub NodeKind);
+
+/// Editor responses beyond the library's own (none needed: edits are found by diffing).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EdResponse {}
+
+impl UserResponseTrait for EdResponse {}
+
+/// What the editor shows besides the graph: per-node errors, previews and timings.
+#[derive(Default)]
+pub struct EdState {
+    /// Error message per node.
+    pub errors: HashMap<DomainId, String>,
+    /// Preview thumbnails per Preview node.
+    pub previews: HashMap<DomainId, egui::TextureHandle>,
+    /// Milliseconds of the last computation per node.
+    pub timings: HashMap<DomainId, f64>,
+}
+
+/// The library's editor state with PlanetGraph's types.
+pub type EditorState = GraphEditorState<EdNode, EdType, EdValue, EdTemplate, EdState>;
+/// The library's graph with PlanetGraph's types.
+pub type EdGraph = Graph<EdNode, EdType, EdValue>;
+
+/// Title-bar colour of a category.
+pub fn category_colour(c: Category) -> egui::Color32 {
+    match c {
+        Category::Sources => egui::Color32::from_rgb(46, 96, 64),
+        Category::Combine => egui::Color32::from_rgb(54, 76, 120),
+        Category::Modify => egui::Color32::from_rgb(104, 74, 46),
+        Category::Display => egui::Color32::from_rgb(88, 60, 112),
+        Category::Output => egui::Color32::from_rgb(120, 100, 40),
+    }
+}
+
+impl DataTypeTrait<EdState> for EdType {
+    fn data_type_color(&self, _: &mut EdState) -> egui::Color32 {
+        match self {
+            EdType::Port(PortType::Field) => egui::Color32::from_rgb(110, 190, 120),
+            EdType::Port(PortType::Vector) => egui::Color32::from_rgb(220, 170, 70),
+            EdType::Param => egui::Color32::GRAY,
+        }
+    }
+
+    fn name(&self) -> Cow<'_, str> {
+        match self {
+            EdType::Port(p) => Cow::Borrowed(p.name()),
+            EdType::Param => Cow::Borrowed("parameter"),
+        }
+    }
+}
+
+/// All templates, for the finder.
+pub struct AllKinds;
+
+impl NodeTemplateIter for AllKinds {
+    type Item = EdTemplate;
+    fn all_kinds(&self) -> Vec<EdTemplate> {
+        NodeKind::ALL.iter().map(|&k| EdTemplate(k)).collect()
+    }
+}
+
+impl NodeTemplateTrait for EdTemplate {
+    type NodeData = EdNode;
+    type DataType = EdType;
+    type ValueType = EdValue;
+    type UserState = EdState;
+    type CategoryType = &'static str;
+
+    fn node_finder_label(&self, _: &mut EdState) -> Cow<'_, str> {
+        Cow::Borrowed(self.0.meta().label)
+    }
+
+    fn node_finder_categories(&self, _: &mut EdState) -> Vec<&'static str> {
+        vec![self.0.meta().category.name()]
+    }
+
+    fn node_graph_label(&self, _: &mut EdState) -> String {
+        self.0.meta().label.to_string()
+    }
+
+    fn user_data(&self, _: &mut EdState) -> EdNode {
+        // The id is assigned when the node is added (see `bridge::assign_new_ids`).
+        EdNode { id: DomainId(0), kind: self.0 }
+    }
+
+    fn build_node(&self, graph: &mut EdGraph, _: &mut EdState, node_id: NodeId) {
+        super::bridge::add_ports(graph, node_id, self.0, None);
+    }
+}
+
+impl WidgetValueTrait for EdValue {
+    type Response = EdResponse;
+    type UserState = EdState;
+    type NodeData = EdNode;
+
+    fn value_widget(&mut self, param_name: &str, _node_id: NodeId, ui: &mut egui::Ui, _: &mut EdState, node: &EdNode) -> Vec<EdResponse> {
+        match (&mut self.0, node.kind.param(param_name)) {
+            (Some(value), Some(def)) => param_widget(ui, &def, value, node.id),
+            _ => {
+                ui.label(param_name);
+            }
+        }
+        Vec::new()
+    }
+}
+
+impl NodeDataTrait for EdNode {
+    type Response = EdResponse;
+    type UserState = EdState;
+    type DataType = EdType;
+    type ValueType = EdValue;
+
+    fn bottom_ui(&self, ui: &mut egui::Ui, _node_id: NodeId, _graph: &EdGraph, state: &mut EdState) -> Vec<NodeResponse<EdResponse, EdNode>> {
+        if let Some(tex) = state.previews.get(&self.id) {
+            let size = tex.size_vec2();
+            let w = 170.0f32.min(size.x * 2.0);
+            ui.add(egui::Image::new((tex.id(), egui::vec2(w, w * size.y / size.x))).rounding(3.0));
+        }
+        if let Some(err) = state.errors.get(&self.id) {
+            ui.add(egui::Label::new(egui::RichText::new(format!("⚠ {err}")).color(egui::Color32::from_rgb(255, 120, 110)).small()).wrap());
+        } else if let Some(ms) = state.timings.get(&self.id) {
+            ui.label(egui::RichText::new(format!("{ms:.1} ms")).small().weak());
+        }
+        Vec::new()
+    }
+
+    fn titlebar_color(&self, _ui: &egui::Ui, _node_id: NodeId, _graph: &EdGraph, state: &mut EdState) -> Option<egui::Color32> {
+        if state.errors.contains_key(&self.id) {
+            Some(egui::Color32::from_rgb(140, 40, 40))
+        } else {
+            Some(category_colour(self.kind.meta().category))
+        }
+    }
+}

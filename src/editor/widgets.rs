@@ -1,0 +1,147 @@
+//! Inline parameter widgets: sliders with ranges and units, seeds with a randomize button,
+//! choices, the curve editor and the matrix editor. Every widget carries the tooltip.
+
+use crate::graph::NodeId;
+use crate::ops::{ParamDef, ParamSpec, ParamValue};
+use egui::{pos2, vec2, Color32, Sense, Stroke};
+
+/// Draws the widget of one parameter.
+pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, value: &mut ParamValue, node: NodeId) {
+    let tip = def.tooltip;
+    match (def.spec, value) {
+        (ParamSpec::Float { min, max, unit, speed, .. }, ParamValue::Float(v)) => {
+            ui.horizontal(|ui| {
+                ui.label(def.label).on_hover_text(tip);
+                let suffix = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+                ui.add(egui::DragValue::new(v).range(min..=max).speed(speed).suffix(suffix).max_decimals(4)).on_hover_text(tip);
+            });
+        }
+        (ParamSpec::Int { min, max, .. }, ParamValue::Int(v)) => {
+            ui.horizontal(|ui| {
+                ui.label(def.label).on_hover_text(tip);
+                ui.add(egui::DragValue::new(v).range(min..=max).speed(0.1)).on_hover_text(tip);
+            });
+        }
+        (ParamSpec::Bool { .. }, ParamValue::Bool(b)) => {
+            ui.checkbox(b, def.label).on_hover_text(tip);
+        }
+        (ParamSpec::Seed { .. }, ParamValue::Seed(s)) => {
+            ui.horizontal(|ui| {
+                ui.label(def.label).on_hover_text(tip);
+                ui.add(egui::DragValue::new(s).speed(1.0)).on_hover_text(tip);
+                if ui.small_button("🎲").on_hover_text("Randomize the seed").clicked() {
+                    *s = random_seed(*s, node);
+                }
+            });
+        }
+        (ParamSpec::Choice { options, .. }, ParamValue::Choice(c)) => {
+            ui.horizontal(|ui| {
+                ui.label(def.label).on_hover_text(tip);
+                egui::ComboBox::from_id_salt((node, def.name)).selected_text(c.as_str()).width(100.0).show_ui(ui, |ui| {
+                    for o in options {
+                        ui.selectable_value(c, o.to_string(), *o);
+                    }
+                });
+            });
+        }
+        (ParamSpec::Curve { .. }, ParamValue::Curve(pts)) => {
+            ui.label(def.label).on_hover_text(tip);
+            curve_editor(ui, pts, (node, def.name)).on_hover_text(tip);
+        }
+        (ParamSpec::Matrix { .. }, ParamValue::Matrix(m)) => {
+            ui.label(def.label).on_hover_text(tip);
+            matrix_editor(ui, m);
+        }
+        (_, v) => {
+            ui.label(format!("{}: {}", def.label, v.type_name())).on_hover_text(tip);
+        }
+    }
+}
+
+/// A new seed, different from `old`, derived from the clock (reproducible once chosen).
+pub fn random_seed(old: u32, node: NodeId) -> u32 {
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+    let mut rng = crate::ops::rng::Rng::new(old ^ node.0.rotate_left(16), t);
+    let s = (rng.next_u64() % 100_000) as u32;
+    if s == old {
+        s + 1
+    } else {
+        s
+    }
+}
+
+/// The curve editor: x and y in [-1, 1]; drag points, double-click to add, right-click to
+/// remove (at least two points stay).
+pub fn curve_editor(ui: &mut egui::Ui, pts: &mut Vec<[f32; 2]>, id: impl std::hash::Hash) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(vec2(160.0, 110.0), Sense::click_and_drag());
+    let id = ui.make_persistent_id(id);
+    let to_screen = |p: [f32; 2]| pos2(rect.left() + (p[0] + 1.0) * 0.5 * rect.width(), rect.bottom() - (p[1] + 1.0) * 0.5 * rect.height());
+    let from_screen = |s: egui::Pos2| [((s.x - rect.left()) / rect.width() * 2.0 - 1.0).clamp(-1.0, 1.0), ((rect.bottom() - s.y) / rect.height() * 2.0 - 1.0).clamp(-1.0, 1.0)];
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, Color32::from_gray(28));
+    painter.line_segment([pos2(rect.center().x, rect.top()), pos2(rect.center().x, rect.bottom())], Stroke::new(1.0, Color32::from_gray(50)));
+    painter.line_segment([pos2(rect.left(), rect.center().y), pos2(rect.right(), rect.center().y)], Stroke::new(1.0, Color32::from_gray(50)));
+    let curve = crate::ops::modify::MonotoneCurve::new(pts);
+    let line: Vec<egui::Pos2> = (0..=64).map(|k| {
+        let x = -1.0 + k as f32 / 32.0;
+        to_screen([x, curve.eval(x).clamp(-1.0, 1.0)])
+    }).collect();
+    painter.add(egui::Shape::line(line, Stroke::new(1.5, Color32::from_rgb(120, 200, 255))));
+    let pointer = response.interact_pointer_pos().or(response.hover_pos());
+    let nearest = pointer.and_then(|p| {
+        pts.iter().enumerate().map(|(i, q)| (i, to_screen(*q).distance(p))).filter(|(_, d)| *d < 10.0).min_by(|a, b| a.1.total_cmp(&b.1)).map(|(i, _)| i)
+    });
+    let mut dragging: Option<usize> = ui.data(|d| d.get_temp(id));
+    if response.drag_started() {
+        dragging = nearest;
+    }
+    if let (Some(i), Some(p)) = (dragging, response.interact_pointer_pos()) {
+        if response.dragged() && i < pts.len() {
+            pts[i] = from_screen(p);
+        }
+    }
+    if response.drag_stopped() {
+        dragging = None;
+        pts.sort_by(|a, b| a[0].total_cmp(&b[0]));
+    }
+    ui.data_mut(|d| d.insert_temp(id, dragging));
+    if response.double_clicked() {
+        if let Some(p) = pointer {
+            pts.push(from_screen(p));
+            pts.sort_by(|a, b| a[0].total_cmp(&b[0]));
+        }
+    }
+    if response.secondary_clicked() && pts.len() > 2 {
+        if let Some(i) = nearest {
+            pts.remove(i);
+        }
+    }
+    for (i, p) in pts.iter().enumerate() {
+        let c = if Some(i) == nearest { Color32::WHITE } else { Color32::from_rgb(255, 200, 90) };
+        painter.circle_filled(to_screen(*p), 3.5, c);
+    }
+    response
+}
+
+/// The matrix editor: size 3/5/7 and one drag value per weight.
+pub fn matrix_editor(ui: &mut egui::Ui, m: &mut Vec<f32>) {
+    let k = (m.len() as f64).sqrt() as usize;
+    ui.horizontal(|ui| {
+        for size in [3usize, 5, 7] {
+            if ui.selectable_label(k == size, format!("{size}x{size}")).on_hover_text("Matrix size (resets the weights to ones)").clicked() && k != size {
+                *m = vec![1.0; size * size];
+            }
+        }
+    });
+    let k = (m.len() as f64).sqrt() as usize;
+    egui::Grid::new(ui.next_auto_id()).spacing(vec2(2.0, 2.0)).show(ui, |ui| {
+        for r in 0..k {
+            for c in 0..k {
+                if let Some(v) = m.get_mut(r * k + c) {
+                    ui.add(egui::DragValue::new(v).speed(0.05).max_decimals(2));
+                }
+            }
+            ui.end_row();
+        }
+    });
+}
