@@ -63,6 +63,8 @@ pub struct PlanetApp {
 impl PlanetApp {
     /// Creates the app for a document; evaluation starts at once.
     pub fn new(doc: Document, ctx: &egui::Context) -> PlanetApp {
+        // Labels must not capture clicks and drags meant for the nodes they sit on.
+        ctx.style_mut(|s| s.interaction.selectable_labels = false);
         let repaint = ctx.clone();
         let worker = EvalWorker::start(Arc::new(move || repaint.request_repaint()));
         let editor = to_editor(&doc.graph);

@@ -51,10 +51,10 @@ pub struct BuildArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Cells per cube-face edge (6 N^2 cells).
-    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=MAX_RESOLUTION as i64))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=MAX_RESOLUTION as i64))]
     pub resolution: u32,
     /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }
 
@@ -73,7 +73,7 @@ pub struct RenderArgs {
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(16..=8192))]
     pub height: u32,
     /// Cells per cube-face edge of the evaluation.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=MAX_RESOLUTION as i64))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=MAX_RESOLUTION as i64))]
     pub resolution: u32,
 }
 

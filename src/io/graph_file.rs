@@ -98,9 +98,15 @@ pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Gr
     Ok(g)
 }
 
-/// Brings an older file up to [`FORMAT_VERSION`] (version 1 is the first; nothing to do yet).
+/// Brings an older file up to [`FORMAT_VERSION`] (version 1 is the first, so only the
+/// defaults of parameters a file leaves out are filled in).
 fn migrate(g: &mut Graph) {
     g.version = FORMAT_VERSION;
+    for n in &mut g.nodes {
+        for d in n.kind.meta().params {
+            n.params.entry(d.name.to_string()).or_insert_with(|| d.default_value());
+        }
+    }
 }
 
 /// Reads and parses a graph file.
@@ -188,7 +194,7 @@ mod tests {
         let mut g = Graph::default();
         g.add_node(NodeKind::Constant, (0.0, 0.0));
         save_graph(&path, &g).expect("save");
-        assert_eq!(load_graph(&path, Strictness::Complete).ok(), Some(g));
+        assert_eq!(load_graph(&path, Strictness::Complete).ok(), Some(g.clone()));
         let names: Vec<_> = std::fs::read_dir(dir.path()).expect("dir").map(|e| e.expect("entry").file_name()).collect();
         assert_eq!(names.len(), 1, "{names:?}");
         // Saving into a folder that does not exist fails and says where.

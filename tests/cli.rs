@@ -1,0 +1,132 @@
+//! The command line: build writes 16-bit PNGs of the right sizes and a manifest; check and
+//! every command give exit code 2 with a message naming file and line or node for bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_planetgraph"))
+}
+
+fn graph(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs").join(name)
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("run planetgraph")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+#[test]
+fn build_writes_sized_16_bit_pngs_and_a_manifest() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let o = run(&["build", graph("default.ron").to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "24", "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let eq = image::open(out.join("elevation_equirect.png")).expect("equirect png");
+    assert_eq!((eq.width(), eq.height()), (96, 48));
+    assert!(matches!(eq, image::DynamicImage::ImageLuma16(_)), "16-bit grey");
+    for (i, name) in ["front", "right", "back", "left", "top", "bottom"].iter().enumerate() {
+        let f = image::open(out.join(format!("elevation_face{i}_{name}.png"))).expect("face png");
+        assert_eq!((f.width(), f.height()), (24, 24));
+        assert!(matches!(f, image::DynamicImage::ImageLuma16(_)));
+    }
+    let colour = image::open(out.join("colour_equirect.png")).expect("colour png");
+    assert_eq!((colour.width(), colour.height()), (96, 48));
+    let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).expect("manifest")).expect("json");
+    assert_eq!(manifest["resolution"], 24);
+    let files = manifest["files"].as_array().expect("files");
+    assert_eq!(files.len(), 8);
+    assert_eq!(files[0]["value_range_m"], serde_json::json!([-7000.0, 6000.0]));
+    assert!(manifest["conventions"]["top_face"].as_str().is_some());
+    assert!(!manifest["timings_ms"].as_object().expect("timings").is_empty());
+}
+
+#[test]
+fn check_accepts_every_example() {
+    for name in ["default.ron", "fault_planet.ron", "fault_planet_mirrored.ron", "terraced_highlands.ron"] {
+        let o = run(&["check", graph(name).to_str().expect("path")]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn bad_graph_files_exit_2_with_a_located_message() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let good = std::fs::read_to_string(graph("default.ron")).expect("default");
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("truncated.ron", good.as_bytes()[..good.len() / 2].to_vec(), "truncated.ron:"),
+        ("binary.ron", vec![0x89, b'P', b'N', b'G', 0xff, 0xfe, 0, 1, 2], "not a text file"),
+        ("empty.ron", Vec::new(), "empty.ron:1:"),
+        ("wrong_type.ron", good.replace("\"octaves\": Int(9)", "\"octaves\": Float(9.0)").into_bytes(), "Noise #1: parameter 'octaves' must be Int, found Float"),
+        ("bad_kind.ron", good.replace("kind: Multiply", "kind: Multiplyy").into_bytes(), "bad_kind.ron:7:"),
+        ("range.ron", good.replace("\"octaves\": Int(9)", "\"octaves\": Int(900)").into_bytes(), "Noise #1: parameter 'octaves' = 900 is outside 1..12"),
+        ("dangling.ron", good.replace("(from: 4, output: \"out\", to: 5, input: \"b\")", "(from: 40, output: \"out\", to: 5, input: \"b\")").into_bytes(), "refers to node #40"),
+        ("cycle.ron", good.replace("(from: 1, output: \"out\", to: 3, input: \"in\")", "(from: 5, output: \"out\", to: 3, input: \"in\")").into_bytes(), "cycle"),
+        ("unconnected.ron", good.replace("    (from: 2, output: \"out\", to: 4, input: \"a\"),\n", "").into_bytes(), "Multiply #4: input 'a' is not connected"),
+        ("version.ron", good.replace("version: 1", "version: 7").into_bytes(), "format version 7"),
+    ];
+    let out_png = dir.path().join("o.png");
+    let out_png = out_png.to_str().expect("path");
+    for (name, bytes, expect) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).expect("write");
+        for cmd in ["check", "build", "render"] {
+            let mut args = vec![cmd, path.to_str().expect("path")];
+            if cmd != "check" {
+                args.extend(["--out", out_png]);
+                args.extend(["--resolution", "8"]);
+            }
+            let o = run(&args);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {name}: {err}");
+            assert!(err.contains(expect), "{cmd} {name}: expected '{expect}' in: {err}");
+            assert!(!err.contains("panicked"), "{cmd} {name}: {err}");
+        }
+    }
+    let o = run(&["check", dir.path().join("missing.ron").to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing.ron: cannot read the file"));
+}
+
+#[test]
+fn bad_command_line_values_exit_2() {
+    let g = graph("default.ron");
+    let g = g.to_str().expect("path");
+    for res in ["0", "-5", "abc", "99999999", "1e3"] {
+        let o = run(&["build", g, "--out", "/tmp/never", "--resolution", res]);
+        assert_eq!(o.status.code(), Some(2), "resolution {res}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--resolution"), "{}", stderr(&o));
+    }
+    let o = run(&["build", g, "--out", "/tmp/never", "--threads", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    // Too large for memory: refused before allocating, with a clear message.
+    let o = run(&["build", g, "--out", "/tmp/never", "--resolution", "16384"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("MiB"), "{}", stderr(&o));
+    let o = run(&["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn editor_without_display_points_to_build() {
+    let o = bin().env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY").output().expect("run");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("planetgraph build"), "{}", stderr(&o));
+}
+
+#[test]
+fn bench_quick_prints_every_figure() {
+    let o = run(&["bench", "--quick"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for name in ["eval_cold_default_n128", "eval_after_output_param_n128", "eval_after_source_param_n128", "build_default_n512", "noise_fbm8_ns_per_cell", "noise_fbm8_baseline_ns_per_cell"] {
+        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} missing in {text}"));
+        let parts: Vec<_> = line.split_whitespace().collect();
+        assert_eq!(parts.len(), 3, "{line}");
+        assert!(parts[1].parse::<f64>().expect("number") > 0.0);
+    }
+}

@@ -1,0 +1,133 @@
+//! Every file in graphs/: loads, round-trips through RON and the editor bridge, compiles and
+//! evaluates; the default graph makes land and sea; determinism; preview vs build; the cache.
+
+use planetgraph::editor::{from_editor, to_editor};
+use planetgraph::eval::{Evaluator, Progress};
+use planetgraph::graph::{default_graph, Graph};
+use planetgraph::io::{load_graph, parse_graph, to_ron_string, Strictness};
+use planetgraph::ops::{NodeKind, ParamValue};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+fn graph_files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs"))
+        .expect("graphs folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn eval(g: &Graph, n: usize) -> planetgraph::eval::EvalResult {
+    Evaluator::new().evaluate(g, n, &AtomicBool::new(false), &Progress::default())
+}
+
+fn planet_field(g: &Graph, n: usize) -> planetgraph::planet::Field {
+    let id = g.first_of(NodeKind::Planet).expect("planet node").id;
+    let r = eval(g, n);
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    (**r.field(id).expect("planet output")).clone()
+}
+
+#[test]
+fn every_graph_file_round_trips_and_evaluates() {
+    let files = graph_files();
+    assert!(files.len() >= 4, "{files:?}");
+    for f in files {
+        let g = load_graph(&f, Strictness::Complete).unwrap_or_else(|e| panic!("{e}"));
+        let text = to_ron_string(&g);
+        let again = parse_graph(&text, &f, Strictness::Complete).expect("re-parse");
+        assert_eq!(again, g, "RON round trip of {}", f.display());
+        let bridged = from_editor(&to_editor(&g));
+        assert_eq!(bridged, g, "editor bridge round trip of {}", f.display());
+        let r = eval(&g, 16);
+        assert!(r.errors.is_empty(), "{}: {:?}", f.display(), r.errors);
+        assert_eq!(r.outputs.len(), g.nodes.len(), "{}: every node runs", f.display());
+    }
+}
+
+#[test]
+fn default_graph_is_the_shipped_file_and_has_continents_and_oceans() {
+    let shipped = load_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/default.ron"), Strictness::Complete).expect("default.ron");
+    assert_eq!(default_graph(), shipped);
+    let f = planet_field(&shipped, 64);
+    let land = f.data().iter().filter(|&&v| v > 0.0).count() as f32 / f.data().len() as f32;
+    assert!((0.2..0.6).contains(&land), "land fraction {land}");
+    let (lo, hi) = f.min_max();
+    assert!(lo < -2000.0 && hi > 1500.0, "relief {lo}..{hi}");
+}
+
+#[test]
+fn same_output_for_any_thread_count() {
+    for f in graph_files() {
+        let g = load_graph(&f, Strictness::Complete).expect("load");
+        let run = |t| rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("pool").install(|| planet_field(&g, 48));
+        let (one, four) = (run(1), run(4));
+        assert!(one.data().iter().zip(four.data()).all(|(a, b)| a.to_bits() == b.to_bits()), "{}", f.display());
+    }
+}
+
+fn correlation(a: &[f32], b: &[f32]) -> f64 {
+    let n = a.len() as f64;
+    let (ma, mb) = (a.iter().map(|&x| x as f64).sum::<f64>() / n, b.iter().map(|&x| x as f64).sum::<f64>() / n);
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (&x, &y) in a.iter().zip(b) {
+        let (dx, dy) = (x as f64 - ma, y as f64 - mb);
+        sab += dx * dy;
+        saa += dx * dx;
+        sbb += dy * dy;
+    }
+    sab / (saa * sbb).sqrt()
+}
+
+#[test]
+fn preview_shows_the_same_planet_as_the_build() {
+    for f in graph_files() {
+        let g = load_graph(&f, Strictness::Complete).expect("load");
+        let preview = planet_field(&g, 32);
+        let build = planet_field(&g, 128).resample(32);
+        let c = correlation(preview.data(), build.data());
+        assert!(c > 0.95, "{}: correlation {c}", f.display());
+    }
+}
+
+#[test]
+fn changing_the_output_recomputes_only_the_output() {
+    let g = default_graph();
+    let mut ev = Evaluator::new();
+    let (c, p) = (AtomicBool::new(false), Progress::default());
+    let first = ev.evaluate(&g, 32, &c, &p);
+    assert_eq!(first.timings_ms.len(), g.nodes.len());
+    let mut g2 = g.clone();
+    let planet = g.first_of(NodeKind::Planet).expect("planet").id;
+    g2.set_param(planet, "sea_level", ParamValue::Float(0.1));
+    let second = ev.evaluate(&g2, 32, &c, &p);
+    // The planet and the preview behind it are recomputed; the sources come from the cache.
+    let recomputed: Vec<_> = second.timings_ms.keys().copied().collect();
+    assert!(recomputed.contains(&planet));
+    assert!(recomputed.len() <= 2, "{recomputed:?}");
+    assert_eq!(second.cached + recomputed.len(), g.nodes.len());
+}
+
+#[test]
+fn cancellation_stops_an_evaluation() {
+    let g = default_graph();
+    let cancel = AtomicBool::new(true);
+    let r = Evaluator::new().evaluate(&g, 64, &cancel, &Progress::default());
+    assert!(r.cancelled);
+    assert!(r.outputs.is_empty());
+}
+
+#[test]
+fn errors_stay_on_their_node_and_the_rest_runs() {
+    let mut g = default_graph();
+    let add = g.add_node(NodeKind::Add, (0.0, 0.0));
+    let prev = g.add_node(NodeKind::Preview, (0.0, 0.0));
+    g.connect(add, "out", prev, "in");
+    let r = eval(&g, 16);
+    assert_eq!(r.errors.get(&add).map(String::as_str), Some("input 'a' is not connected; input 'b' is not connected"));
+    assert!(r.errors.get(&prev).is_some_and(|m| m.contains("Add #")));
+    let planet = g.first_of(NodeKind::Planet).expect("planet").id;
+    assert!(r.field(planet).is_some(), "the rest of the graph still evaluates");
+}

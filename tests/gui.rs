@@ -1,0 +1,170 @@
+//! Drives the real editor through egui input events (no window): open the node finder, add a
+//! node, connect it, change a parameter, undo, delete.
+
+use egui::{Event, Key, Modifiers, PointerButton, Pos2, RawInput, Rect};
+use planetgraph::app::{Document, PlanetApp};
+use planetgraph::graph::{default_graph, NodeId};
+use planetgraph::ops::{NodeKind, ParamValue};
+
+struct Driver {
+    ctx: egui::Context,
+    app: PlanetApp,
+    time: f64,
+    pointer: Pos2,
+}
+
+impl Driver {
+    fn new() -> Driver {
+        let ctx = egui::Context::default();
+        let app = PlanetApp::new(Document::new(default_graph(), None), &ctx);
+        let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO };
+        d.frames(3);
+        d
+    }
+
+    fn frame_with(&mut self, events: Vec<Event>, modifiers: Modifiers) {
+        self.time += 0.05;
+        let input = RawInput { screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0))), time: Some(self.time), events, modifiers, ..Default::default() };
+        let app = &mut self.app;
+        let _ = self.ctx.run(input, |ctx| app.ui(ctx, None));
+    }
+
+    fn frames(&mut self, n: usize) {
+        for _ in 0..n {
+            self.frame_with(Vec::new(), Modifiers::NONE);
+        }
+    }
+
+    fn move_to(&mut self, p: Pos2) {
+        self.pointer = p;
+        self.frame_with(vec![Event::PointerMoved(p)], Modifiers::NONE);
+    }
+
+    fn button(&mut self, button: PointerButton, pressed: bool) {
+        let pos = self.pointer;
+        self.frame_with(vec![Event::PointerButton { pos, button, pressed, modifiers: Modifiers::NONE }], Modifiers::NONE);
+    }
+
+    fn click(&mut self, p: Pos2, button: PointerButton) {
+        self.move_to(p);
+        self.button(button, true);
+        self.button(button, false);
+    }
+
+    fn drag(&mut self, from: Pos2, to: Pos2) {
+        self.move_to(from);
+        self.button(PointerButton::Primary, true);
+        for k in 1..=6 {
+            self.move_to(from + (to - from) * (k as f32 / 6.0));
+        }
+        self.button(PointerButton::Primary, false);
+        self.frames(2);
+    }
+
+    fn key(&mut self, key: Key, modifiers: Modifiers) {
+        let ev = |pressed| Event::Key { key, physical_key: None, pressed, repeat: false, modifiers };
+        self.frame_with(vec![ev(true)], modifiers);
+        self.frame_with(vec![ev(false)], modifiers);
+    }
+
+    fn wait_for_evaluation(&mut self) {
+        for _ in 0..400 {
+            self.frames(1);
+            if !self.app.is_evaluating() && self.app.last_result.is_some() {
+                self.frames(2);
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        panic!("evaluation did not finish");
+    }
+
+    /// Interactive widget rects of the last frame with the given size test.
+    fn draggables(&self, want: impl Fn(&Rect) -> bool) -> Vec<Rect> {
+        self.ctx.viewport(|vp| {
+            vp.prev_pass.widgets.layers().flat_map(|(_, ws)| ws.iter()).filter(|w| w.sense.drag && want(&w.rect)).map(|w| w.rect).collect()
+        })
+    }
+}
+
+fn is_port(r: &Rect) -> bool {
+    (r.width() - 10.0).abs() < 0.5 && (r.height() - 10.0).abs() < 0.5
+}
+
+#[test]
+fn add_connect_edit_undo_delete_through_the_ui() {
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    let nodes_before = d.app.doc.graph.nodes.len();
+    assert!(d.app.ed_state.previews.len() >= 2, "preview thumbnails exist");
+
+    // Open the finder with a right click on empty canvas, search, press Enter.
+    let spot = Pos2::new(300.0, 640.0);
+    d.click(spot, PointerButton::Secondary);
+    assert!(d.app.editor.node_finder.is_some(), "right click opens the finder");
+    d.frames(1);
+    d.frame_with(vec![Event::Text("scale and".into())], Modifiers::NONE);
+    d.frames(1);
+    d.key(Key::Enter, Modifiers::NONE);
+    d.frames(2);
+    assert_eq!(d.app.doc.graph.nodes.len(), nodes_before + 1, "a node was added");
+    let new = d.app.doc.graph.nodes.iter().find(|n| n.kind == NodeKind::ScaleBias).expect("Scale and bias node").id;
+
+    // Connect Noise #1's output to the new node's input by dragging between the ports.
+    let ports = d.draggables(is_port);
+    let input = *ports.iter().filter(|r| (r.center().x - spot.x).abs() < 30.0 && r.center().y > spot.y && r.center().y < spot.y + 60.0).min_by(|a, b| a.center().y.total_cmp(&b.center().y)).expect("input port of the new node");
+    let noise_out = *ports.iter().filter(|r| r.center().x > 150.0 && r.center().x < 300.0 && r.center().y < 330.0).max_by(|a, b| a.center().y.total_cmp(&b.center().y)).expect("output port of Noise #1");
+    d.drag(noise_out.center(), input.center());
+    let link = d.app.doc.graph.links.iter().find(|l| l.to == new).cloned().expect("the drag made a link");
+    assert_eq!((link.from, link.output.as_str(), link.input.as_str()), (NodeId(1), "out", "in"));
+
+    // Change the Scale parameter by dragging its value.
+    let scale_value = *d
+        .draggables(|r| !is_port(r) && r.width() > 20.0 && r.width() < 110.0 && r.height() < 30.0)
+        .iter()
+        .filter(|r| r.left() > spot.x && r.left() < spot.x + 200.0 && r.center().y > input.center().y + 5.0 && r.center().y < input.center().y + 30.0)
+        .max_by(|a, b| a.left().total_cmp(&b.left()))
+        .expect("Scale drag value");
+    d.drag(scale_value.center(), scale_value.center() + egui::vec2(40.0, 0.0));
+    let scale = d.app.doc.graph.node(new).and_then(|n| n.params.get("scale")).cloned();
+    let Some(ParamValue::Float(s)) = scale else { panic!("scale missing") };
+    assert!(s > 1.05, "dragging changed the parameter: {s}");
+    d.wait_for_evaluation();
+
+    // Undo: the whole drag is one step, then the link, then the node.
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert_eq!(d.app.doc.graph.node(new).and_then(|n| n.params.get("scale")), Some(&ParamValue::Float(1.0)));
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert!(d.app.doc.graph.links.iter().all(|l| l.to != new), "link undone");
+    d.key(Key::Y, Modifiers::COMMAND);
+    assert!(d.app.doc.graph.links.iter().any(|l| l.to == new), "link redone");
+    d.key(Key::Z, Modifiers::COMMAND);
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert!(d.app.doc.graph.node(new).is_none(), "node undone");
+    assert_eq!(d.app.doc.graph, default_graph().tap_layout(&d.app.doc.graph));
+    d.key(Key::Z, Modifiers::SHIFT | Modifiers::COMMAND);
+    assert!(d.app.doc.graph.node(new).is_some(), "redo with Ctrl+Shift+Z");
+
+    // Select the node by clicking its title and delete it with the Delete key.
+    d.click(spot + egui::vec2(30.0, 8.0), PointerButton::Primary);
+    assert_eq!(d.app.editor.selected_nodes.len(), 1, "clicking the title selects");
+    d.key(Key::Delete, Modifiers::NONE);
+    assert!(d.app.doc.graph.node(new).is_none(), "Delete removes the selected node");
+
+    // Shift+A opens the finder at the pointer too.
+    d.move_to(Pos2::new(200.0, 700.0));
+    d.key(Key::A, Modifiers::SHIFT);
+    assert!(d.app.editor.node_finder.is_some());
+}
+
+trait TapLayout {
+    fn tap_layout(self, other: &planetgraph::graph::Graph) -> Self;
+}
+
+impl TapLayout for planetgraph::graph::Graph {
+    /// The graph with `other`'s layout, to compare content only.
+    fn tap_layout(mut self, other: &planetgraph::graph::Graph) -> Self {
+        self.layout = other.layout.clone();
+        self
+    }
+}
