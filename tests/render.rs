@@ -36,10 +36,10 @@ fn offscreen_render_shows_a_planet_disc() {
     };
     let background = at(1, 1);
     let centre = at(48, 48);
-    assert!(background.iter().all(|&c| c < 20), "dark space around the planet: {background:?}");
-    assert!(centre.iter().any(|&c| c > 40), "the planet in the middle: {centre:?}");
+    assert!(background.iter().all(|&c| c < 40), "dark space around the planet: {background:?}");
+    assert!(centre.iter().any(|&c| c > 50), "the planet in the middle: {centre:?}");
     // The disc is round: the four edge midpoints just inside the disc are lit, the corners not.
-    let lit = |p: [u8; 3]| p.iter().any(|&c| c > 30);
+    let lit = |p: [u8; 3]| p.iter().any(|&c| c > 50);
     let inside = [(48, 24), (48, 72), (24, 48), (72, 48)].iter().filter(|&&(x, y)| lit(at(x, y))).count();
     assert!(inside >= 3, "disc covers the middle region");
     assert!(![(2, 2), (93, 2), (2, 93), (93, 93)].iter().any(|&(x, y)| lit(at(x, y))), "corners are space");

@@ -51,29 +51,42 @@ impl FastPerlin {
         FastPerlin { perm }
     }
 
-    #[inline(always)]
-    fn grad(&self, x: isize, y: isize, z: isize, dx: f64, dy: f64, dz: f64) -> f64 {
-        let p = &self.perm;
-        let h = p[(p[(p[(x & 255) as usize] as isize ^ (y & 255)) as usize] as isize ^ (z & 255)) as usize] as usize;
-        let g = GRADIENTS[h & 15];
-        g[0] * dx + g[1] * dy + g[2] * dz
-    }
-
     /// Noise at a point.
     #[inline]
     pub fn get(&self, p: [f64; 3]) -> f64 {
         const SCALE: f64 = 1.154_700_538_379_251_5;
-        let (fx, fy, fz) = (p[0].floor(), p[1].floor(), p[2].floor());
-        let (x, y, z) = (fx as isize, fy as isize, fz as isize);
-        let (dx, dy, dz) = (p[0] - fx, p[1] - fy, p[2] - fz);
-        let g000 = self.grad(x, y, z, dx, dy, dz);
-        let g100 = self.grad(x + 1, y, z, dx - 1.0, dy, dz);
-        let g010 = self.grad(x, y + 1, z, dx, dy - 1.0, dz);
-        let g110 = self.grad(x + 1, y + 1, z, dx - 1.0, dy - 1.0, dz);
-        let g001 = self.grad(x, y, z + 1, dx, dy, dz - 1.0);
-        let g101 = self.grad(x + 1, y, z + 1, dx - 1.0, dy, dz - 1.0);
-        let g011 = self.grad(x, y + 1, z + 1, dx, dy - 1.0, dz - 1.0);
-        let g111 = self.grad(x + 1, y + 1, z + 1, dx - 1.0, dy - 1.0, dz - 1.0);
+        // floor() is a library call without SSE4.1; truncate and correct instead (exact for
+        // the magnitudes noise is sampled at).
+        let fl = |v: f64| {
+            let i = v as isize;
+            if (i as f64) > v {
+                i - 1
+            } else {
+                i
+            }
+        };
+        let (x, y, z) = (fl(p[0]), fl(p[1]), fl(p[2]));
+        let (dx, dy, dz) = (p[0] - x as f64, p[1] - y as f64, p[2] - z as f64);
+        // The noise crate hashes a corner as perm[perm[perm[x] ^ y] ^ z]; share the chain.
+        let t = &self.perm;
+        let (x0, x1) = ((x & 255) as usize, ((x + 1) & 255) as usize);
+        let (y0, y1) = ((y & 255) as usize, ((y + 1) & 255) as usize);
+        let (z0, z1) = ((z & 255) as usize, ((z + 1) & 255) as usize);
+        let (a0, a1) = (t[x0] as usize, t[x1] as usize);
+        let (b00, b01, b10, b11) = (t[a0 ^ y0] as usize, t[a0 ^ y1] as usize, t[a1 ^ y0] as usize, t[a1 ^ y1] as usize);
+        let g = |h: u8, px: f64, py: f64, pz: f64| {
+            let v = GRADIENTS[(h & 15) as usize];
+            v[0] * px + v[1] * py + v[2] * pz
+        };
+        let (ex, ey, ez) = (dx - 1.0, dy - 1.0, dz - 1.0);
+        let g000 = g(t[b00 ^ z0], dx, dy, dz);
+        let g001 = g(t[b00 ^ z1], dx, dy, ez);
+        let g010 = g(t[b01 ^ z0], dx, ey, dz);
+        let g011 = g(t[b01 ^ z1], dx, ey, ez);
+        let g100 = g(t[b10 ^ z0], ex, dy, dz);
+        let g101 = g(t[b10 ^ z1], ex, dy, ez);
+        let g110 = g(t[b11 ^ z0], ex, ey, dz);
+        let g111 = g(t[b11 ^ z1], ex, ey, ez);
         let q = |t: f64| t * t * t * (t * (t * 6.0 - 15.0) + 10.0);
         let (cx, cy, cz) = (q(dx), q(dy), q(dz));
         let lin = |a: f64, b: f64, t: f64| b * t + a * (1.0 - t);
