@@ -55,18 +55,9 @@ impl FastPerlin {
     #[inline]
     pub fn get(&self, p: [f64; 3]) -> f64 {
         const SCALE: f64 = 1.154_700_538_379_251_5;
-        // floor() is a library call without SSE4.1; truncate and correct instead (exact for
-        // the magnitudes noise is sampled at).
-        let fl = |v: f64| {
-            let i = v as isize;
-            if (i as f64) > v {
-                i - 1
-            } else {
-                i
-            }
-        };
-        let (x, y, z) = (fl(p[0]), fl(p[1]), fl(p[2]));
-        let (dx, dy, dz) = (p[0] - x as f64, p[1] - y as f64, p[2] - z as f64);
+        let (fx, fy, fz) = (p[0].floor(), p[1].floor(), p[2].floor());
+        let (x, y, z) = (fx as isize, fy as isize, fz as isize);
+        let (dx, dy, dz) = (p[0] - fx, p[1] - fy, p[2] - fz);
         // The noise crate hashes a corner as perm[perm[perm[x] ^ y] ^ z]; share the chain.
         let t = &self.perm;
         let (x0, x1) = ((x & 255) as usize, ((x + 1) & 255) as usize);
@@ -133,6 +124,46 @@ impl FastFbm {
     }
 }
 
+/// Fills one row of a field (`row` counts rows over all faces) with `amp * fbm(r * dir)`.
+#[inline(always)]
+fn fbm_row(f: &FastFbm, n: usize, row: usize, r: f64, amp: f32, out: &mut [f32]) {
+    let face = crate::planet::Face::from_index(row / n).unwrap_or(crate::planet::Face::Bottom);
+    let j = row % n;
+    for (i, v) in out.iter_mut().enumerate() {
+        let d = crate::planet::Cell { face, i, j }.direction(n);
+        *v = f.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32 * amp;
+    }
+}
+
+/// [`fbm_row`] compiled with SSE4.1, where `floor` is a single instruction instead of a
+/// library call (about 1.3x faster on the development machine).
+///
+/// # Safety
+/// The CPU must support SSE4.1 (checked with `is_x86_feature_detected!` by the caller).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse4.1")]
+unsafe fn fbm_row_sse41(f: &FastFbm, n: usize, row: usize, r: f64, amp: f32, out: &mut [f32]) {
+    fbm_row(f, n, row, r, amp, out)
+}
+
+/// An fBm field at resolution `n`: `amp * fbm(r * direction)` per cell, in parallel rows.
+pub fn fbm_field(f: &FastFbm, n: usize, r: f64, amp: f32) -> Field {
+    use rayon::prelude::*;
+    #[cfg(target_arch = "x86_64")]
+    let sse41 = std::arch::is_x86_feature_detected!("sse4.1");
+    let mut out = Field::filled(n, 0.0);
+    out.data_mut().par_chunks_mut(n).enumerate().for_each(|(row, chunk)| {
+        #[cfg(target_arch = "x86_64")]
+        if sse41 {
+            // SAFETY: SSE4.1 support was detected at run time just above.
+            unsafe { fbm_row_sse41(f, n, row, r, amp, chunk) };
+            return;
+        }
+        fbm_row(f, n, row, r, amp, chunk);
+    });
+    out
+}
+
 /// Radius of the sphere in noise space for `frequency` features around the equator.
 pub fn noise_radius(frequency: f32) -> f64 {
     frequency as f64 / TAU
@@ -152,7 +183,7 @@ pub fn noise_field(p: &Params, ctx: &OpContext) -> Result<Field, OpError> {
     let field = match kind.as_str() {
         "fBm" => {
             let f = FastFbm::new(seed, octaves, persistence, lacunarity);
-            Field::from_fn_dir(ctx.n, |d| f.get(at(d)) as f32 * amp)
+            fbm_field(&f, ctx.n, r, amp)
         }
         "Perlin" => {
             let f = FastPerlin::new(seed);
@@ -212,6 +243,14 @@ mod tests {
                 assert!((reference.get(p) - fast.get(p)).abs() < 1e-12, "seed {seed} at {p:?}");
             }
         }
+    }
+
+    #[test]
+    fn fbm_field_matches_pointwise_evaluation() {
+        let f = FastFbm::new(5, 6, 0.5, 2.0);
+        let field = fbm_field(&f, 12, 0.7, 2.0);
+        let direct = Field::from_fn_dir(12, |d| f.get([d.x as f64 * 0.7, d.y as f64 * 0.7, d.z as f64 * 0.7]) as f32 * 2.0);
+        assert_eq!(field, direct);
     }
 
     #[test]
