@@ -168,3 +168,33 @@ impl TapLayout for planetgraph::graph::Graph {
         self
     }
 }
+
+#[test]
+fn opening_a_bad_file_explains_and_keeps_the_graph() {
+    let mut d = Driver::new();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("broken.ron");
+    std::fs::write(&bad, "(version: 1, nodes: [(id: 1, kind: Noise, params: {\"octaves\": Int(99)})])").expect("write");
+    let before = d.app.doc.graph.clone();
+    d.app.open_path(bad);
+    d.frames(2);
+    let msg = d.app.message().expect("a dialog explains").to_string();
+    assert!(msg.contains("broken.ron") && msg.contains("Noise #1") && msg.contains("outside 1..12"), "{msg}");
+    assert_eq!(d.app.doc.graph, before, "the current graph stays open");
+
+    // A good file opens; an edit marks the title, saving clears the mark and writes the file.
+    let good = dir.path().join("good.ron");
+    planetgraph::io::save_graph(&good, &default_graph()).expect("save");
+    d.app.open_path(good.clone());
+    d.frames(2);
+    assert_eq!(d.app.doc.path.as_deref(), Some(good.as_path()));
+    assert!(!d.app.doc.title().starts_with('*'));
+    let mut g = d.app.doc.graph.clone();
+    g.set_param(NodeId(6), "sea_level", ParamValue::Float(0.2));
+    d.app.doc.commit(g, false);
+    assert!(d.app.doc.title().starts_with("* good.ron"));
+    assert!(d.app.save(false));
+    assert!(!d.app.doc.title().starts_with('*'));
+    let reloaded = planetgraph::io::load_graph(&good, planetgraph::io::Strictness::Complete).expect("reload");
+    assert_eq!(reloaded.node(NodeId(6)).and_then(|n| n.params.get("sea_level")), Some(&ParamValue::Float(0.2)));
+}

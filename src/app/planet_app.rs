@@ -223,6 +223,14 @@ impl PlanetApp {
         }
     }
 
+    /// The text of the message dialog on screen, if any.
+    pub fn message(&self) -> Option<&str> {
+        match &self.dialog {
+            Some(Dialog::Message(m)) => Some(m),
+            _ => None,
+        }
+    }
+
     /// Saves to the current file or asks for one. Returns true when saved.
     pub fn save(&mut self, ask: bool) -> bool {
         let path = match (&self.doc.path, ask) {
