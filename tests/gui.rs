@@ -113,7 +113,7 @@ fn add_connect_edit_undo_delete_through_the_ui() {
     // Connect Noise #1's output to the new node's input by dragging between the ports.
     let ports = d.draggables(is_port);
     let input = *ports.iter().filter(|r| (r.center().x - spot.x).abs() < 30.0 && r.center().y > spot.y && r.center().y < spot.y + 60.0).min_by(|a, b| a.center().y.total_cmp(&b.center().y)).expect("input port of the new node");
-    let noise_out = *ports.iter().filter(|r| r.center().x > 150.0 && r.center().x < 300.0 && r.center().y < 330.0).max_by(|a, b| a.center().y.total_cmp(&b.center().y)).expect("output port of Noise #1");
+    let noise_out = *ports.iter().filter(|r| r.center().x > 120.0 && r.center().x < 235.0 && r.center().y < 300.0).max_by(|a, b| a.center().y.total_cmp(&b.center().y)).expect("output port of Noise #1");
     d.drag(noise_out.center(), input.center());
     let link = d.app.doc.graph.links.iter().find(|l| l.to == new).cloned().expect("the drag made a link");
     assert_eq!((link.from, link.output.as_str(), link.input.as_str()), (NodeId(1), "out", "in"));

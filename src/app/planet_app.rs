@@ -4,7 +4,7 @@
 use super::document::Document;
 use super::previews::preview_pixels;
 use super::viewport::Viewport;
-use crate::editor::{assign_new_ids, from_editor, to_editor, AllKinds, EdState, EditorState};
+use crate::editor::{assign_new_ids, from_editor, to_editor, update_visibility, AllKinds, EdState, EditorState};
 use crate::eval::{EvalResult, EvalWorker};
 use crate::graph::{default_graph, Graph, NodeId};
 use crate::ops::output::PlanetSettings;
@@ -427,6 +427,7 @@ impl PlanetApp {
             self.viewport.controls(ui);
             self.viewport.picture(ui, gpu);
         });
+        update_visibility(&mut self.editor);
         let mut responses = Vec::new();
         egui::CentralPanel::default().frame(egui::Frame::none().fill(egui::Color32::from_gray(24))).show(ctx, |ui| {
             let r = self.editor.draw_graph_editor(ui, AllKinds, &mut self.ed_state, Vec::new());

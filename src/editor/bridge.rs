@@ -87,3 +87,24 @@ pub fn from_editor(s: &EditorState) -> Graph {
     g.normalize();
     g
 }
+
+/// Shows only the parameters that apply to each node's current values (hidden ones keep
+/// their values and are still saved).
+pub fn update_visibility(s: &mut EditorState) {
+    let nodes: Vec<NodeId> = s.graph.nodes.keys().collect();
+    for nid in nodes {
+        let kind = s.graph[nid].user_data.kind;
+        let inputs = s.graph[nid].inputs.clone();
+        let choice = |name: &str| -> Option<String> {
+            let (_, id) = inputs.iter().find(|(n, _)| n == name)?;
+            match &s.graph[*id].value.0 {
+                Some(ParamValue::Choice(c)) => Some(c.clone()),
+                _ => None,
+            }
+        };
+        let shown: Vec<(egui_node_graph2::InputId, bool)> = inputs.iter().map(|(name, id)| (*id, kind.param_applies(name, &choice))).collect();
+        for (id, show) in shown {
+            s.graph[id].shown_inline = show;
+        }
+    }
+}

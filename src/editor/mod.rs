@@ -5,5 +5,5 @@ pub mod bridge;
 pub mod types;
 pub mod widgets;
 
-pub use bridge::{assign_new_ids, from_editor, to_editor};
+pub use bridge::{assign_new_ids, from_editor, to_editor, update_visibility};
 pub use types::{AllKinds, EdState, EditorState};

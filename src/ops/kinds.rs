@@ -359,6 +359,16 @@ impl NodeKind {
         self.meta().params.iter().find(|p| p.name == name).copied()
     }
 
+    /// Whether parameter `name` matters given the node's other values (for example the Worley
+    /// options only for Worley noise); the editor hides those that do not.
+    pub fn param_applies(self, name: &str, choice: impl Fn(&str) -> Option<String>) -> bool {
+        match (self, name) {
+            (NodeKind::Noise, "worley_distance" | "worley_return") => choice("type").as_deref() == Some("Worley"),
+            (NodeKind::Noise, "octaves" | "persistence" | "lacunarity") => matches!(choice("type").as_deref(), Some("fBm" | "Billow" | "Ridged")),
+            _ => true,
+        }
+    }
+
     /// Whether the node is random (shows a seed field).
     pub fn is_random(self) -> bool {
         self.param("seed").is_some()
@@ -368,6 +378,17 @@ impl NodeKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_applicable_parameters_are_shown() {
+        let of = |t: &'static str| move |n: &str| (n == "type").then(|| t.to_string());
+        assert!(NodeKind::Noise.param_applies("worley_return", of("Worley")));
+        assert!(!NodeKind::Noise.param_applies("worley_return", of("fBm")));
+        assert!(NodeKind::Noise.param_applies("octaves", of("Ridged")));
+        assert!(!NodeKind::Noise.param_applies("octaves", of("Perlin")));
+        assert!(NodeKind::Noise.param_applies("frequency", of("Perlin")));
+        assert!(NodeKind::Blur.param_applies("radius", |_: &str| None));
+    }
 
     #[test]
     fn metadata_is_consistent() {
