@@ -3,7 +3,8 @@
 
 use crate::ops::output::PlanetSettings;
 use crate::planet::Field;
-use crate::render::{build_mesh, MeshOptions, OrbitCamera, PlanetRenderer, ViewSettings};
+use crate::render::{build_mesh, MeshOptions, OrbitCamera, PlanetMesh, PlanetRenderer, ViewSettings};
+use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
 
 /// Viewport state.
@@ -18,11 +19,13 @@ pub struct Viewport {
     renderer: Option<PlanetRenderer>,
     texture: Option<egui::TextureId>,
     last_size: (u32, u32),
+    /// A mesh being built on a background thread (the newest request wins).
+    mesh_job: Option<Receiver<PlanetMesh>>,
 }
 
 impl Default for Viewport {
     fn default() -> Self {
-        Viewport { view: ViewSettings::default(), mesh: MeshOptions::default(), field: None, mesh_dirty: false, needs_render: true, renderer: None, texture: None, last_size: (0, 0) }
+        Viewport { view: ViewSettings::default(), mesh: MeshOptions::default(), field: None, mesh_dirty: false, needs_render: true, renderer: None, texture: None, last_size: (0, 0), mesh_job: None }
     }
 }
 
@@ -99,11 +102,28 @@ impl Viewport {
         };
         let renderer = self.renderer.get_or_insert_with(|| PlanetRenderer::new(&gpu.device));
         if self.mesh_dirty {
+            // Build the mesh off the UI thread; the frame keeps showing the previous picture.
             if let Some((f, p)) = &self.field {
-                renderer.set_mesh(&gpu.device, &build_mesh(f, p.radius_km, &self.mesh));
+                let (tx, rx) = channel();
+                let (f, radius, opts, ctx) = (f.clone(), p.radius_km, self.mesh, ui.ctx().clone());
+                std::thread::spawn(move || {
+                    let _ = tx.send(build_mesh(&f, radius, &opts));
+                    ctx.request_repaint();
+                });
+                self.mesh_job = Some(rx);
             }
             self.mesh_dirty = false;
-            self.needs_render = true;
+        }
+        if let Some(rx) = &self.mesh_job {
+            match rx.try_recv() {
+                Ok(mesh) => {
+                    renderer.set_mesh(&gpu.device, &mesh);
+                    self.mesh_job = None;
+                    self.needs_render = true;
+                }
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.mesh_job = None,
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+            }
         }
         let ppp = ui.ctx().pixels_per_point();
         let size = ((rect.width() * ppp) as u32, (rect.height() * ppp) as u32);
