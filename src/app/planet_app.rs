@@ -20,6 +20,7 @@ use std::sync::Arc;
 enum Pending {
     New,
     Open,
+    OpenPath,
     Quit,
 }
 
@@ -28,6 +29,8 @@ enum Pending {
 enum Dialog {
     Unsaved(Pending),
     Message(String),
+    /// Type a file path (for systems without a desktop file-dialog portal).
+    Path { save: bool, text: String },
 }
 
 /// Evaluation resolutions (cells per face edge).
@@ -54,6 +57,8 @@ pub struct PlanetApp {
     /// The newest evaluation result.
     pub last_result: Option<EvalResult>,
     worker: EvalWorker,
+    /// Textures of a replaced document, kept until the frame that drew them is painted.
+    retired_textures: Vec<egui::TextureHandle>,
     dialog: Option<Dialog>,
     allow_close: bool,
     title: String,
@@ -76,6 +81,7 @@ impl PlanetApp {
             viewport: Viewport::default(),
             last_result: None,
             worker,
+            retired_textures: Vec::new(),
             dialog: None,
             allow_close: false,
             title: String::new(),
@@ -109,8 +115,9 @@ impl PlanetApp {
     fn set_document(&mut self, doc: Document) {
         self.doc = doc;
         self.editor = to_editor(&self.doc.graph);
-        self.ed_state = EdState::default();
-        self.viewport = Viewport::default();
+        // The previews may be drawn in this very frame: free them only in the next one.
+        self.retired_textures.extend(std::mem::take(&mut self.ed_state).previews.into_values());
+        self.viewport.clear_field();
         self.request_eval();
     }
 
@@ -208,6 +215,7 @@ impl PlanetApp {
                     self.open_path(path);
                 }
             }
+            Pending::OpenPath => self.dialog = Some(Dialog::Path { save: false, text: String::new() }),
             Pending::Quit => {
                 self.allow_close = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -295,6 +303,10 @@ impl PlanetApp {
                     ui.close_menu();
                     self.try_action(Pending::Open, ctx);
                 }
+                if ui.button("Open path…").on_hover_text("Type the path of a graph file (where no file dialog is available)").clicked() {
+                    ui.close_menu();
+                    self.try_action(Pending::OpenPath, ctx);
+                }
                 if ui.add(egui::Button::new("Save").shortcut_text("Ctrl+S")).clicked() {
                     ui.close_menu();
                     self.save(false);
@@ -302,6 +314,11 @@ impl PlanetApp {
                 if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
                     ui.close_menu();
                     self.save(true);
+                }
+                if ui.button("Save to path…").on_hover_text("Type the path to save to (where no file dialog is available)").clicked() {
+                    ui.close_menu();
+                    let text = self.doc.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+                    self.dialog = Some(Dialog::Path { save: true, text });
                 }
                 ui.separator();
                 if ui.add(egui::Button::new("Quit").shortcut_text("Ctrl+Q")).clicked() {
@@ -387,6 +404,41 @@ impl PlanetApp {
                     }
                 });
             }
+            Dialog::Path { save, mut text } => {
+                let mut done = None;
+                egui::Window::new(if save { "Save to path" } else { "Open path" }).collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+                    let r = ui.add(egui::TextEdit::singleline(&mut text).hint_text("/path/to/planet.ron").desired_width(360.0));
+                    if text.is_empty() && !r.has_focus() {
+                        r.request_focus();
+                    }
+                    let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    ui.horizontal(|ui| {
+                        if ui.button(if save { "Save" } else { "Open" }).clicked() || enter {
+                            done = Some(true);
+                        }
+                        if ui.button("Cancel").clicked() {
+                            done = Some(false);
+                        }
+                    });
+                });
+                self.dialog = Some(Dialog::Path { save, text: text.clone() });
+                match done {
+                    Some(true) if !text.trim().is_empty() => {
+                        self.dialog = None;
+                        let path = PathBuf::from(text.trim());
+                        if save {
+                            match self.doc.save_as(&path) {
+                                Ok(()) => self.status = format!("Saved {}", path.display()),
+                                Err(e) => self.dialog = Some(Dialog::Message(format!("Cannot save.\n\n{e}"))),
+                            }
+                        } else {
+                            self.open_path(path);
+                        }
+                    }
+                    Some(false) => self.dialog = None,
+                    _ => {}
+                }
+            }
             Dialog::Unsaved(action) => {
                 egui::Window::new("Unsaved changes").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
                     ui.label(format!("{} has unsaved changes.", self.doc.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "The graph".into())));
@@ -413,6 +465,7 @@ impl PlanetApp {
     /// One frame of the whole UI. `gpu` is eframe's wgpu state (None in tests: the viewport
     /// then shows a placeholder).
     pub fn ui(&mut self, ctx: &egui::Context, gpu: Option<&egui_wgpu::RenderState>) {
+        self.retired_textures.clear();
         self.apply_results(ctx);
         if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty() {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);

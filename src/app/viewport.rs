@@ -38,6 +38,13 @@ impl Viewport {
         self.mesh_dirty = true;
     }
 
+    /// Forgets the planet (a new document is coming); camera and GPU resources stay.
+    pub fn clear_field(&mut self) {
+        self.field = None;
+        self.mesh_dirty = false;
+        self.mesh_job = None;
+    }
+
     /// Resolution of the field shown, if any.
     pub fn field_resolution(&self) -> Option<usize> {
         self.field.as_ref().map(|(f, _)| f.n())
