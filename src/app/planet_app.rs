@@ -107,8 +107,10 @@ impl PlanetApp {
 
     fn reload_editor(&mut self) {
         let pan = self.editor.pan_zoom.clone();
+        let selected = self.selected_ids();
         self.editor = to_editor(&self.doc.graph);
         self.editor.pan_zoom = pan;
+        self.editor.selected_nodes = self.editor.graph.iter_nodes().filter(|n| selected.contains(&self.editor.graph[*n].user_data.id)).collect();
         self.request_eval();
     }
 
@@ -135,9 +137,14 @@ impl PlanetApp {
         }
     }
 
+    /// Domain ids of the selected nodes.
+    pub fn selected_ids(&self) -> Vec<NodeId> {
+        self.editor.selected_nodes.iter().filter_map(|n| self.editor.graph.nodes.get(*n)).map(|n| n.user_data.id).collect()
+    }
+
     /// Deletes the selected nodes.
     pub fn delete_selected(&mut self) {
-        let ids: Vec<NodeId> = self.editor.selected_nodes.iter().filter_map(|n| self.editor.graph.nodes.get(*n)).map(|n| n.user_data.id).collect();
+        let ids = self.selected_ids();
         if ids.is_empty() {
             return;
         }
@@ -481,6 +488,7 @@ impl PlanetApp {
             self.viewport.picture(ui, gpu);
         });
         update_visibility(&mut self.editor);
+        self.ed_state.selected = self.selected_ids();
         let mut responses = Vec::new();
         egui::CentralPanel::default().frame(egui::Frame::none().fill(egui::Color32::from_gray(24))).show(ctx, |ui| {
             let r = self.editor.draw_graph_editor(ui, AllKinds, &mut self.ed_state, Vec::new());

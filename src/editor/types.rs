@@ -48,6 +48,8 @@ pub struct EdState {
     pub previews: HashMap<DomainId, egui::TextureHandle>,
     /// Milliseconds of the last computation per node.
     pub timings: HashMap<DomainId, f64>,
+    /// Selected nodes (drawn with a brighter title bar).
+    pub selected: Vec<DomainId>,
 }
 
 /// The library's editor state with PlanetGraph's types.
@@ -159,10 +161,11 @@ impl NodeDataTrait for EdNode {
     }
 
     fn titlebar_color(&self, _ui: &egui::Ui, _node_id: NodeId, _graph: &EdGraph, state: &mut EdState) -> Option<egui::Color32> {
-        if state.errors.contains_key(&self.id) {
-            Some(egui::Color32::from_rgb(140, 40, 40))
+        let base = if state.errors.contains_key(&self.id) { egui::Color32::from_rgb(140, 40, 40) } else { category_colour(self.kind.meta().category) };
+        if state.selected.contains(&self.id) {
+            Some(base.lerp_to_gamma(egui::Color32::WHITE, 0.35))
         } else {
-            Some(category_colour(self.kind.meta().category))
+            Some(base)
         }
     }
 }
