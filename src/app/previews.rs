@@ -2,7 +2,7 @@
 //! hypsometric ramp (0 is sea level) or in grey.
 
 use crate::appearance::{grey, hypsometric};
-use crate::planet::projection::{equirect_pixel_dir, equirectangular};
+use crate::planet::projection::equirectangular;
 use crate::planet::Field;
 use glam::Vec3;
 
@@ -49,7 +49,6 @@ pub fn preview_pixels(field: &Field, globe: bool, hypso: bool) -> (usize, usize,
         (s, s, rgb)
     } else {
         let (w, h) = (MAP_WIDTH, MAP_WIDTH / 2);
-        let _ = equirect_pixel_dir;
         let img = equirectangular(field, w, h);
         (w, h, img.iter().flat_map(|&v| colour(v, lo, hi, hypso)).collect())
     }
