@@ -36,7 +36,7 @@ fn every_graph_file_round_trips_and_evaluates() {
     assert!(files.len() >= 4, "{files:?}");
     for f in files {
         let g = load_graph(&f, Strictness::Complete).unwrap_or_else(|e| panic!("{e}"));
-        let text = to_ron_string(&g);
+        let text = to_ron_string(&g).expect("serialise");
         let again = parse_graph(&text, &f, Strictness::Complete).expect("re-parse");
         assert_eq!(again, g, "RON round trip of {}", f.display());
         let bridged = from_editor(&to_editor(&g));

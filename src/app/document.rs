@@ -101,28 +101,27 @@ impl Document {
         content
     }
 
-    /// Takes back the last edit; true if there was one.
-    pub fn undo(&mut self) -> bool {
-        match self.undo.pop() {
-            Some(prev) => {
-                self.redo.push(std::mem::replace(&mut self.graph, prev));
-                self.last_edit = None;
+    /// Makes the top of `from` current and pushes the current graph onto `to`.
+    fn step(graph: &mut Graph, from: &mut Vec<Graph>, to: &mut Vec<Graph>) -> bool {
+        match from.pop() {
+            Some(g) => {
+                to.push(std::mem::replace(graph, g));
                 true
             }
             None => false,
         }
     }
 
+    /// Takes back the last edit; true if there was one.
+    pub fn undo(&mut self) -> bool {
+        self.last_edit = None;
+        Self::step(&mut self.graph, &mut self.undo, &mut self.redo)
+    }
+
     /// Re-applies an undone edit; true if there was one.
     pub fn redo(&mut self) -> bool {
-        match self.redo.pop() {
-            Some(next) => {
-                self.undo.push(std::mem::replace(&mut self.graph, next));
-                self.last_edit = None;
-                true
-            }
-            None => false,
-        }
+        self.last_edit = None;
+        Self::step(&mut self.graph, &mut self.redo, &mut self.undo)
     }
 
     /// Whether undo / redo are possible.
@@ -133,6 +132,16 @@ impl Document {
     /// Whether redo is possible.
     pub fn can_redo(&self) -> bool {
         !self.redo.is_empty()
+    }
+
+    /// Takes node positions that changed without an edit (the editor's zoom rescales them):
+    /// no undo step, and no unsaved-changes marker if there was none.
+    pub fn set_view_layout(&mut self, layout: std::collections::BTreeMap<NodeId, (f32, f32)>) {
+        let clean = !self.is_dirty();
+        self.graph.layout = layout.clone();
+        if clean {
+            self.saved.layout = layout;
+        }
     }
 
     /// Saves to `path` (atomically) and remembers it.
@@ -168,17 +177,5 @@ mod tests {
         assert!(d.redo() && d.redo());
         assert_eq!(d.graph.node(id).and_then(|n| n.params.get("value")), Some(&ParamValue::Float(9.0)));
         assert!(!d.redo());
-    }
-}
-
-impl Document {
-    /// Takes node positions that changed without an edit (the editor's zoom rescales them):
-    /// no undo step, and no unsaved-changes marker if there was none.
-    pub fn set_view_layout(&mut self, layout: std::collections::BTreeMap<NodeId, (f32, f32)>) {
-        let clean = !self.is_dirty();
-        self.graph.layout = layout.clone();
-        if clean {
-            self.saved.layout = layout;
-        }
     }
 }

@@ -167,37 +167,18 @@ impl PlanetApp {
                 self.ed_state.timings.insert(*id, *ms);
             }
             if res.n == self.res.preview {
-                self.update_previews(ctx, &self.doc.graph.clone(), &res);
+                update_previews(ctx, &self.doc.graph, &res, &mut self.ed_state.previews);
             }
+            // Only the newest request's results arrive here, coarse first, so each one refines
+            // the picture.
             if let Some(planet) = self.doc.graph.first_of(NodeKind::Planet) {
                 if let Some(f) = res.field(planet.id) {
                     let settings = PlanetSettings::from_params(&Params::new(NodeKind::Planet, &planet.params));
-                    if res.n >= self.res.viewport || self.viewport.field_resolution().map_or(true, |n| n <= res.n || res.n == self.res.preview) {
-                        self.viewport.set_field(f.clone(), settings);
-                    }
+                    self.viewport.set_field(f.clone(), settings);
                 }
             }
             self.status = format!("Ready: {} at {} cells per face edge in {:.0} ms ({} computed, {} cached)", if res.errors.is_empty() { "evaluated" } else { "evaluated with errors" }, res.n, res.total_ms, res.timings_ms.len(), res.cached);
             self.last_result = Some(res);
-        }
-    }
-
-    fn update_previews(&mut self, ctx: &egui::Context, g: &Graph, res: &EvalResult) {
-        for node in g.nodes.iter().filter(|n| n.kind == NodeKind::Preview) {
-            let Some(field) = res.field(node.id) else {
-                self.ed_state.previews.remove(&node.id);
-                continue;
-            };
-            let p = Params::new(NodeKind::Preview, &node.params);
-            let (w, h, rgb) = preview_pixels(field, p.choice("view") == "Globe", p.choice("ramp") != "Grey");
-            let img = egui::ColorImage::from_rgb([w, h], &rgb);
-            match self.ed_state.previews.get_mut(&node.id) {
-                Some(tex) => tex.set(img, egui::TextureOptions::LINEAR),
-                None => {
-                    let tex = ctx.load_texture(format!("preview-{}", node.id.0), img, egui::TextureOptions::LINEAR);
-                    self.ed_state.previews.insert(node.id, tex);
-                }
-            }
         }
     }
 
@@ -520,6 +501,25 @@ impl PlanetApp {
         let dragging = ctx.input(|i| i.pointer.any_down());
         if self.doc.commit(g, dragging) {
             self.request_eval();
+        }
+    }
+}
+
+/// Refreshes the thumbnail of every Preview node from an evaluation result.
+fn update_previews(ctx: &egui::Context, g: &Graph, res: &EvalResult, previews: &mut std::collections::HashMap<NodeId, egui::TextureHandle>) {
+    for node in g.nodes.iter().filter(|n| n.kind == NodeKind::Preview) {
+        let Some(field) = res.field(node.id) else {
+            previews.remove(&node.id);
+            continue;
+        };
+        let p = Params::new(NodeKind::Preview, &node.params);
+        let (w, h, rgb) = preview_pixels(field, p.choice("view") == "Globe", p.choice("ramp") != "Grey");
+        let img = egui::ColorImage::from_rgb([w, h], &rgb);
+        match previews.get_mut(&node.id) {
+            Some(tex) => tex.set(img, egui::TextureOptions::LINEAR),
+            None => {
+                previews.insert(node.id, ctx.load_texture(format!("preview-{}", node.id.0), img, egui::TextureOptions::LINEAR));
+            }
         }
     }
 }

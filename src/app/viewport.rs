@@ -45,11 +45,6 @@ impl Viewport {
         self.mesh_job = None;
     }
 
-    /// Resolution of the field shown, if any.
-    pub fn field_resolution(&self) -> Option<usize> {
-        self.field.as_ref().map(|(f, _)| f.n())
-    }
-
     /// Resets the camera.
     pub fn reset_view(&mut self) {
         self.view.camera = OrbitCamera::default();

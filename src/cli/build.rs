@@ -27,9 +27,12 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
+/// Elevation in metres, the Planet node's settings and milliseconds per node (`Kind #id`).
+pub type PlanetBuild = (Arc<crate::planet::Field>, PlanetSettings, BTreeMap<String, f64>);
+
 /// Evaluates what the first Planet node needs at resolution `n`; returns the elevation in
 /// metres, the planet settings and per-node timings.
-pub fn evaluate_planet(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<(crate::planet::Field, PlanetSettings, BTreeMap<String, f64>), CliError> {
+pub fn evaluate_planet(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<PlanetBuild, CliError> {
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{}: the graph has no Planet output node", path.display())))?;
     let program = compile_for(g, &[planet.id]);
     memory::check_fits(n, program.steps.len()).map_err(CliError::input)?;
@@ -42,10 +45,10 @@ pub fn evaluate_planet(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, pr
         let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());
         return Err(CliError::input(anyhow!("{}: {label}: {msg}", path.display())));
     }
-    let field = res.field(planet.id).ok_or_else(|| CliError::internal(anyhow!("the Planet node produced nothing")))?;
+    let field = res.field(planet.id).cloned().ok_or_else(|| CliError::internal(anyhow!("the Planet node produced nothing")))?;
     let settings = PlanetSettings::from_params(&Params::new(NodeKind::Planet, &planet.params));
     let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
-    Ok(((**field).clone(), settings, timings))
+    Ok((field, settings, timings))
 }
 
 /// Builds `g` into `out`; the core of the `build` command (also used by tests and bench).

@@ -6,7 +6,7 @@ use crate::graph::{Graph, NodeId};
 use crate::ops::{self, OpContext, OpError, Params, Value};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::Hasher;
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -86,7 +86,7 @@ impl Evaluator {
         let ctx = OpContext { n, cancel };
         for step in &program.steps {
             let mut h = DefaultHasher::new();
-            h.write(format!("{:?}", step.kind).as_bytes());
+            step.kind.hash(&mut h);
             h.write_usize(n);
             let mut bytes = Vec::new();
             for (name, v) in &step.params {

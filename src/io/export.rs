@@ -21,6 +21,14 @@ pub enum ExportError {
         /// OS error.
         source: std::io::Error,
     },
+    /// The manifest could not be serialised.
+    #[error("{path}: {message}")]
+    Manifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// Serialiser message.
+        message: String,
+    },
     /// PNG encoding error.
     #[error("{path}: {message}")]
     Encode {
@@ -176,7 +184,7 @@ pub fn export_default(out: &Path, graph_name: &str, elevation_m: &Field, planet:
         timings_ms,
     };
     let path = out.join("manifest.json");
-    let text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
+    let text = serde_json::to_string_pretty(&manifest).map_err(|e| ExportError::Manifest { path: path.clone(), message: e.to_string() })?;
     super::graph_file::write_atomic(&path, text.as_bytes()).map_err(|e| ExportError::Io { path, source: e.source })?;
     Ok(manifest)
 }

@@ -117,11 +117,11 @@ pub fn load_graph(path: &Path, strictness: Strictness) -> Result<Graph, LoadErro
 }
 
 /// The RON text of a graph (sorted, pretty, with a format version).
-pub fn to_ron_string(g: &Graph) -> String {
+pub fn to_ron_string(g: &Graph) -> Result<String, ron::Error> {
     let mut g = g.clone();
     g.normalize();
     let cfg = ron::ser::PrettyConfig::new().depth_limit(4).indentor("  ".to_string()).struct_names(false);
-    ron::ser::to_string_pretty(&g, cfg).unwrap_or_default()
+    ron::ser::to_string_pretty(&g, cfg)
 }
 
 /// Writes `text` to `path` atomically: a temporary file in the same folder, flushed, then
@@ -144,9 +144,10 @@ pub fn write_atomic(path: &Path, text: &[u8]) -> Result<(), SaveError> {
     result.map_err(err)
 }
 
-/// Saves a graph to `path` atomically.
+/// Saves a graph to `path` atomically. Nothing is written if the graph cannot be serialised.
 pub fn save_graph(path: &Path, g: &Graph) -> Result<(), SaveError> {
-    write_atomic(path, to_ron_string(g).as_bytes())
+    let text = to_ron_string(g).map_err(|e| SaveError { path: path.to_path_buf(), source: std::io::Error::new(std::io::ErrorKind::InvalidData, e) })?;
+    write_atomic(path, text.as_bytes())
 }
 
 #[cfg(test)]
@@ -169,7 +170,7 @@ mod tests {
         let a = g.add_node(NodeKind::Noise, (10.0, 20.0));
         let p = g.add_node(NodeKind::Planet, (200.0, 20.0));
         g.connect(a, "out", p, "elevation");
-        let text = to_ron_string(&g);
+        let text = to_ron_string(&g).expect("serialise");
         let back = parse_graph(&text, Path::new("g.ron"), Strictness::Complete).expect("valid");
         assert_eq!(back, g);
         let newer = text.replace("version: 1", "version: 99");
@@ -180,7 +181,7 @@ mod tests {
     fn incomplete_graphs_open_in_the_editor_only() {
         let mut g = Graph::default();
         g.add_node(NodeKind::Add, (0.0, 0.0));
-        let text = to_ron_string(&g);
+        let text = to_ron_string(&g).expect("serialise");
         assert!(parse_graph(&text, Path::new("g.ron"), Strictness::Editable).is_ok());
         let e = parse_graph(&text, Path::new("g.ron"), Strictness::Complete).expect_err("unconnected");
         assert!(e.to_string().contains("Add #1: input 'a' is not connected"), "{e}");

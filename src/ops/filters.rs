@@ -12,31 +12,30 @@ pub fn cell_angle(n: usize) -> f32 {
     std::f32::consts::FRAC_PI_2 / n as f32
 }
 
-/// One explicit diffusion step `h += k (sum of 4 neighbours - 4 h)`, `k <= 0.25`.
-fn diffuse(src: &Field, k: f32) -> Field {
+/// One explicit diffusion step from `src` into `dst`: `h += k (sum of 4 neighbours - 4 h)`,
+/// `k <= 0.25`.
+fn diffuse(src: &Field, dst: &mut Field, k: f32) {
     let table = neighbour_table(src.n());
     let s = src.data();
-    let mut out = src.clone();
-    out.data_mut().par_iter_mut().enumerate().for_each(|(c, v)| {
+    dst.data_mut().par_iter_mut().enumerate().for_each(|(c, v)| {
         let nb = table.of(c);
         let sum = s[nb[0] as usize] + s[nb[1] as usize] + s[nb[2] as usize] + s[nb[3] as usize];
         *v = s[c] + k * (sum - 4.0 * s[c]);
     });
-    out
 }
 
-/// Diffuses until the added variance is `var` cells^2 per axis.
+/// Diffuses until the added variance is `var` cells^2 per axis (two buffers, swapped).
 fn diffuse_variance(f: &Field, var: f32, ctx: &OpContext) -> Result<Field, OpError> {
     const K: f32 = 0.25; // variance per step per axis = 2 K
     let full = (var / (2.0 * K)).floor() as usize;
     let rest = var - full as f32 * 2.0 * K;
     let mut cur = f.clone();
-    for _ in 0..full {
+    let mut next = Field::filled(f.n(), 0.0);
+    let steps = (0..full).map(|_| K).chain((rest > 1e-6).then_some(rest / 2.0));
+    for k in steps {
         ctx.check()?;
-        cur = diffuse(&cur, K);
-    }
-    if rest > 1e-6 {
-        cur = diffuse(&cur, rest / 2.0);
+        diffuse(&cur, &mut next, k);
+        std::mem::swap(&mut cur, &mut next);
     }
     Ok(cur)
 }
@@ -82,10 +81,11 @@ pub fn box_filter(f: &Field, matrix: &[f32], iterations: i64, ctx: &OpContext) -
     let total: f32 = matrix.iter().sum();
     let normalise = total.abs() > 1e-6;
     let mut cur = f.clone();
+    let mut next = Field::filled(n, 0.0);
     for _ in 0..box_passes(iterations, n) {
         ctx.check()?;
-        let src = cur.data().to_vec();
-        cur.data_mut().par_chunks_mut(n).enumerate().for_each(|(row, line)| {
+        let src = cur.data();
+        next.data_mut().par_chunks_mut(n).enumerate().for_each(|(row, line)| {
             let face = Face::from_index(row / n).unwrap_or(Face::Bottom);
             let j = (row % n) as i64;
             for (i, v) in line.iter_mut().enumerate() {
@@ -109,6 +109,7 @@ pub fn box_filter(f: &Field, matrix: &[f32], iterations: i64, ctx: &OpContext) -
                 *v = if normalise && wsum.abs() > 1e-12 { sum / wsum } else { sum };
             }
         });
+        std::mem::swap(&mut cur, &mut next);
     }
     Ok(cur)
 }
