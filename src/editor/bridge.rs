@@ -99,6 +99,7 @@ pub fn update_visibility(s: &mut EditorState) {
             let (_, id) = inputs.iter().find(|(n, _)| n == name)?;
             match &s.graph[*id].value.0 {
                 Some(ParamValue::Choice(c)) => Some(c.clone()),
+                Some(ParamValue::Bool(b)) => Some(b.to_string()),
                 _ => None,
             }
         };

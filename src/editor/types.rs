@@ -63,6 +63,7 @@ pub fn category_colour(c: Category) -> egui::Color32 {
         Category::Sources => egui::Color32::from_rgb(46, 96, 64),
         Category::Combine => egui::Color32::from_rgb(54, 76, 120),
         Category::Modify => egui::Color32::from_rgb(104, 74, 46),
+        Category::Tectonics => egui::Color32::from_rgb(40, 104, 110),
         Category::Display => egui::Color32::from_rgb(88, 60, 112),
         Category::Output => egui::Color32::from_rgb(120, 100, 40),
     }
@@ -73,6 +74,8 @@ impl DataTypeTrait<EdState> for EdType {
         match self {
             EdType::Port(PortType::Field) => egui::Color32::from_rgb(110, 190, 120),
             EdType::Port(PortType::Vector) => egui::Color32::from_rgb(220, 170, 70),
+            EdType::Port(PortType::Regions) => egui::Color32::from_rgb(90, 170, 220),
+            EdType::Port(PortType::Plates) => egui::Color32::from_rgb(200, 110, 200),
             EdType::Param => egui::Color32::GRAY,
         }
     }

@@ -87,7 +87,9 @@ impl Evaluator {
         for step in &program.steps {
             let mut h = DefaultHasher::new();
             step.kind.hash(&mut h);
-            h.write_usize(n);
+            if !step.kind.resolution_independent() {
+                h.write_usize(n);
+            }
             let mut bytes = Vec::new();
             for (name, v) in &step.params {
                 bytes.extend(name.as_bytes());

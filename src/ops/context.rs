@@ -73,6 +73,11 @@ impl<'a> Params<'a> {
         }
     }
 
+    /// A boolean parameter (false if missing or of another type).
+    pub fn boolean(&self, name: &str) -> bool {
+        matches!(self.get(name), ParamValue::Bool(true))
+    }
+
     /// A seed parameter.
     pub fn seed(&self) -> u32 {
         match self.get("seed") {

@@ -53,6 +53,12 @@ pub enum NodeKind {
     Gradient,
     /// Length of a vector field.
     VectorLength,
+    /// Jittered Voronoi regions on the cube-sphere (seed 000).
+    Regions,
+    /// Plates grown over regions by flood fill (seed 000, Algorithm 3).
+    TectonicPlates,
+    /// Elevation, boundaries and motion from plates (seed 000's elevation modifier, reworked).
+    PlateElevation,
     /// Thumbnail of the state at this point.
     Preview,
     /// The planet: elevation in metres, radius, sea level.
@@ -68,6 +74,8 @@ pub enum Category {
     Combine,
     /// Nodes that change one field.
     Modify,
+    /// Regions, plates and what they raise.
+    Tectonics,
     /// Nodes that show a state.
     Display,
     /// The planet output.
@@ -81,6 +89,7 @@ impl Category {
             Category::Sources => "Sources",
             Category::Combine => "Combine",
             Category::Modify => "Modify",
+            Category::Tectonics => "Tectonics",
             Category::Display => "Display",
             Category::Output => "Output",
         }
@@ -94,6 +103,10 @@ pub enum PortType {
     Field,
     /// A tangent 3D vector per cell.
     Vector,
+    /// A region surface (jittered Voronoi regions).
+    Regions,
+    /// Tectonic plates over a region surface.
+    Plates,
 }
 
 impl PortType {
@@ -102,6 +115,8 @@ impl PortType {
         match self {
             PortType::Field => "field",
             PortType::Vector => "vector",
+            PortType::Regions => "regions",
+            PortType::Plates => "plates",
         }
     }
 }
@@ -143,6 +158,9 @@ const fn float(name: &'static str, label: &'static str, default: f32, min: f32, 
 const fn int(name: &'static str, label: &'static str, default: i64, min: i64, max: i64, tooltip: &'static str) -> ParamDef {
     ParamDef { name, label, spec: ParamSpec::Int { default, min, max }, tooltip }
 }
+const fn boolean(name: &'static str, label: &'static str, default: bool, tooltip: &'static str) -> ParamDef {
+    ParamDef { name, label, spec: ParamSpec::Bool { default }, tooltip }
+}
 const fn seed(default: u32) -> ParamDef {
     ParamDef { name: "seed", label: "Seed", spec: ParamSpec::Seed { default }, tooltip: "Random seed: the same seed always gives the same result." }
 }
@@ -156,6 +174,30 @@ pub const NOISE_TYPES: &[&str] = &["fBm", "Perlin", "OpenSimplex", "SuperSimplex
 pub const WORLEY_DISTANCES: &[&str] = &["Euclidean", "EuclideanSquared", "Manhattan", "Chebyshev"];
 /// Worley return types.
 pub const WORLEY_RETURNS: &[&str] = &["Value", "Distance"];
+/// How Plate elevation sets plate base levels.
+pub const BASE_MODES: &[&str] = &["Land fraction", "Random range"];
+
+const PLATE_ELEVATION_PARAMS: &[ParamDef] = &[
+    choice("base_mode", "Base levels", "Land fraction", BASE_MODES, "Land fraction: continental plates cover about the asked share of the planet, the rest is ocean floor. Random range: seed 000's uniform random level per plate in -range..range."),
+    float("land_fraction", "Land fraction", 0.35, 0.0, 1.0, "", 0.005, "Share of the planet on continental plates (Earth: about 0.35 with shelves). Coasts then move with noise and boundary relief."),
+    float("elevation_range", "Random range", 0.5, 0.0, 1.0, "", 0.005, "Seed 000's elevationRandomRange: plate base levels uniform in -range..range (about half land)."),
+    boolean("collisions", "Plate collisions", true, "Seed 000's usePlateCollisions: raise mountains and trenches where plates converge, rifts and ridges where they part."),
+    float("collision_strength", "Collision strength", 1.0, 0.0, 5.0, "", 0.01, "Seed 000's collisionStrength: multiplies the boundary pressure (which lies in about -2..2)."),
+    float("mountain_height", "Mountain height", 1.1, 0.0, 2.0, "", 0.005, "Height of mountain belts and island arcs at full pressure (1 = the Planet node's highest peak)."),
+    float("mountain_width_km", "Mountain width", 450.0, 10.0, 5000.0, "km", 5.0, "How far from a converging boundary mountains reach, in km on the planet (Andes about 300, Himalaya and Tibet about 800)."),
+    float("trench_depth", "Trench depth", 0.35, 0.0, 2.0, "", 0.005, "Depth of ocean trenches where a lower plate dives under a higher one, at full pressure."),
+    float("trench_width_km", "Trench width", 120.0, 5.0, 2000.0, "km", 2.0, "Width of trenches from the boundary, km."),
+    float("rift_depth", "Rift depth", 0.12, 0.0, 2.0, "", 0.005, "Depth of rift valleys where continental plates part, at full opening speed."),
+    float("ridge_height", "Ridge height", 0.2, 0.0, 2.0, "", 0.005, "Height of mid-ocean ridges where oceanic plates part, at full opening speed."),
+    float("rift_width_km", "Rift width", 150.0, 5.0, 3000.0, "km", 2.0, "Width of rifts from the boundary, km (mid-ocean ridges are twice as wide)."),
+    boolean("noise", "Noise", true, "Seed 000's usePerlin: add 3D fBm noise for varied interiors, coasts, bays and islands."),
+    float("noise_frequency", "Noise frequency", 8.0, 0.5, 128.0, "/planet", 0.05, "Noise features around the equator (also sets the scale of the mountain texture)."),
+    float("noise_strength", "Noise strength", 0.2, 0.0, 1.0, "", 0.002, "Noise amplitude (seed 000's perlinStrength, on this project's -1..1 scale)."),
+    int("smoothing", "Smoothing passes", 2, 0, 20, "Seed 000's low-pass filter of the plate levels over the regions, counted at R = 50 and scaled with (R / 50)^2 so coastal slopes keep their width at any R."),
+    float("radius_km", "Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius used to turn the widths above into angles; keep it equal to the Planet node's radius."),
+    seed(5),
+];
+
 /// Fault planet variants (seed 001).
 pub const FAULT_VARIANTS: &[&str] = &["Random inner point", "Through centre"];
 
@@ -173,7 +215,7 @@ const NOISE_PARAMS: &[ParamDef] = &[
 
 impl NodeKind {
     /// All kinds, in menu order.
-    pub const ALL: [NodeKind; 25] = [
+    pub const ALL: [NodeKind; 28] = [
         NodeKind::Constant,
         NodeKind::Noise,
         NodeKind::FaultPlanet,
@@ -197,6 +239,9 @@ impl NodeKind {
         NodeKind::BoxFilter,
         NodeKind::Gradient,
         NodeKind::VectorLength,
+        NodeKind::Regions,
+        NodeKind::TectonicPlates,
+        NodeKind::PlateElevation,
         NodeKind::Preview,
         NodeKind::Planet,
     ];
@@ -327,6 +372,47 @@ impl NodeKind {
                 &[],
             ),
             NodeKind::VectorLength => m("Vector length", Modify, "Length of each vector (for example slope steepness from a Gradient).", &[PortDef { name: "in", ty: PortType::Vector }], OUT, &[]),
+            NodeKind::Regions => m(
+                "Regions",
+                Tectonics,
+                "Seed 000's region surface: R x R regions per cube face with jittered centroids, a Voronoi diagram on the sphere.",
+                &[],
+                &[PortDef { name: "regions", ty: PortType::Regions }],
+                const { &[
+                    int("resolution", "Regions per face edge", 50, 2, 400, "R: the surface has 6 R^2 regions (R = 50: 15 000 regions, each about 200 km across on Earth)."),
+                    float("jitter", "Jitter", 0.9, 0.0, 1.0, "", 0.005, "How far centroids move from their cell centres: 0 gives a square grid, 1 anywhere in the cell (irregular, natural borders)."),
+                    seed(3),
+                ] },
+            ),
+            NodeKind::TectonicPlates => m(
+                "Tectonic plates",
+                Tectonics,
+                "Seed 000, Algorithm 3: plates grow from random regions by flood fill until every region belongs to one.",
+                &[PortDef { name: "regions", ty: PortType::Regions }],
+                &[PortDef { name: "plates", ty: PortType::Plates }],
+                const { &[
+                    int("plates", "Plates", 50, 1, 5000, "Number of plates (Earth has 7 large and about 50 smaller ones)."),
+                    float("expansion_range", "Expansion range", 0.5, 0.0, 10.0, "", 0.01, "Spread of growth rates: below 1, rates lie in 1-e..1+e (similar plate sizes); from 1 up, in 0..e (a few large plates and many small)."),
+                    boolean("random_driven", "Random growth", true, "On: each expansion claims one random region at the plate's edge (organic shapes). Off: the whole ring around the plate (seed 000's default, blocky shapes)."),
+                    boolean("step_mode", "Step mode", false, "Stop the growth after a number of cycles to watch it; use Step, Play and Reset below. Off: grow until every region has a plate."),
+                    int("cycles", "Cycles", 0, 0, 1_000_000, "Growth cycles run in step mode (0: only the seed regions)."),
+                    seed(11),
+                ] },
+            ),
+            NodeKind::PlateElevation => m(
+                "Plate elevation",
+                Tectonics,
+                "Seed 000's elevation modifier: plate levels, plate motion, collision pressure, noise and smoothing; boundary features (mountains, trenches, rifts, ridges) have widths in km.",
+                &[PortDef { name: "plates", ty: PortType::Plates }],
+                &[
+                    PortDef { name: "elevation", ty: F },
+                    PortDef { name: "plate_id", ty: F },
+                    PortDef { name: "pressure", ty: F },
+                    PortDef { name: "boundary_km", ty: F },
+                    PortDef { name: "motion", ty: PortType::Vector },
+                ],
+                PLATE_ELEVATION_PARAMS,
+            ),
             NodeKind::Preview => m(
                 "Preview",
                 Display,
@@ -365,8 +451,17 @@ impl NodeKind {
         match (self, name) {
             (NodeKind::Noise, "worley_distance" | "worley_return") => choice("type").as_deref() == Some("Worley"),
             (NodeKind::Noise, "octaves" | "persistence" | "lacunarity") => matches!(choice("type").as_deref(), Some("fBm" | "Billow" | "Ridged")),
+            (NodeKind::TectonicPlates, "cycles") => choice("step_mode").as_deref() == Some("true"),
+            (NodeKind::PlateElevation, "land_fraction") => choice("base_mode").as_deref() != Some("Random range"),
+            (NodeKind::PlateElevation, "elevation_range") => choice("base_mode").as_deref() == Some("Random range"),
             _ => true,
         }
+    }
+
+    /// Whether the node's result does not depend on the field resolution (its cached result
+    /// serves every resolution).
+    pub fn resolution_independent(self) -> bool {
+        matches!(self, NodeKind::Regions | NodeKind::TectonicPlates)
     }
 
     /// Whether the node is random (shows a seed field).

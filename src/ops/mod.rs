@@ -11,6 +11,7 @@ pub mod output;
 pub mod params;
 pub mod rng;
 pub mod sources;
+pub mod tectonic;
 pub mod value;
 
 pub use context::{OpContext, OpError, Params};
@@ -55,6 +56,16 @@ pub fn run(kind: NodeKind, p: &Params, inputs: &[Value], ctx: &OpContext) -> Res
         NodeKind::VectorLength => {
             let v = inputs.first().and_then(Value::as_vector).ok_or_else(|| OpError::Invalid("input is not a vector field".into()))?;
             one(filters::vector_length(v))
+        }
+        NodeKind::Regions => Ok(vec![Value::Regions(Arc::new(tectonic::regions(p)))]),
+        NodeKind::TectonicPlates => {
+            let r = inputs.first().and_then(Value::as_regions).ok_or_else(|| OpError::Invalid("input is not a region surface".into()))?;
+            Ok(vec![Value::Plates(Arc::new(tectonic::plates(r.clone(), p)?))])
+        }
+        NodeKind::PlateElevation => {
+            let plates = inputs.first().and_then(Value::as_plates).ok_or_else(|| OpError::Invalid("input is not a set of plates".into()))?;
+            let s = tectonic::plate_elevation(plates, p, ctx)?;
+            Ok(vec![Value::from(s.elevation), Value::from(s.plate_id), Value::from(s.pressure), Value::from(s.boundary_km), Value::Vector(Arc::new(s.motion))])
         }
         NodeKind::Preview => Ok(vec![Value::Field(field_in(inputs, 0)?.clone())]),
         NodeKind::Planet => one(output::PlanetSettings::from_params(p).apply(field_in(inputs, 0)?)),

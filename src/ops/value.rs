@@ -1,6 +1,7 @@
 //! Values that flow along links.
 
-use crate::planet::Field;
+use crate::planet::{Field, RegionSurface};
+use crate::tectonics::Plates;
 use std::sync::Arc;
 
 /// A tangent 3D vector per cell (same layout as [`Field`]).
@@ -19,6 +20,10 @@ pub enum Value {
     Field(Arc<Field>),
     /// Vector field.
     Vector(Arc<VectorField>),
+    /// A region surface.
+    Regions(Arc<RegionSurface>),
+    /// Tectonic plates.
+    Plates(Arc<Plates>),
 }
 
 impl Value {
@@ -26,7 +31,7 @@ impl Value {
     pub fn as_field(&self) -> Option<&Arc<Field>> {
         match self {
             Value::Field(f) => Some(f),
-            Value::Vector(_) => None,
+            _ => None,
         }
     }
 
@@ -34,7 +39,23 @@ impl Value {
     pub fn as_vector(&self) -> Option<&Arc<VectorField>> {
         match self {
             Value::Vector(v) => Some(v),
-            Value::Field(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The region surface, if this is one.
+    pub fn as_regions(&self) -> Option<&Arc<RegionSurface>> {
+        match self {
+            Value::Regions(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The plates, if this is a plate value.
+    pub fn as_plates(&self) -> Option<&Arc<Plates>> {
+        match self {
+            Value::Plates(p) => Some(p),
+            _ => None,
         }
     }
 }
