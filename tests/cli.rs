@@ -47,7 +47,7 @@ fn build_writes_sized_16_bit_pngs_and_a_manifest() {
 
 #[test]
 fn check_accepts_every_example() {
-    for name in ["default.ron", "fault_planet.ron", "fault_planet_mirrored.ron", "terraced_highlands.ron"] {
+    for name in ["default.ron", "noise_continents.ron", "tectonic_r50.ron", "tectonic_r200.ron", "fault_planet.ron", "fault_planet_mirrored.ron", "terraced_highlands.ron"] {
         let o = run(&["check", graph(name).to_str().expect("path")]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
     }
@@ -56,7 +56,7 @@ fn check_accepts_every_example() {
 #[test]
 fn bad_graph_files_exit_2_with_a_located_message() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let good = std::fs::read_to_string(graph("default.ron")).expect("default");
+    let good = std::fs::read_to_string(graph("noise_continents.ron")).expect("noise_continents");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("truncated.ron", good.as_bytes()[..good.len() / 2].to_vec(), "truncated.ron:"),
         ("binary.ron", vec![0x89, b'P', b'N', b'G', 0xff, 0xfe, 0, 1, 2], "not a text file"),

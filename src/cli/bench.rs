@@ -6,7 +6,8 @@ use crate::eval::{Evaluator, Progress};
 use crate::graph::default_graph;
 use crate::ops::noise::{fbm_field, noise_radius, FastFbm};
 use crate::ops::{NodeKind, ParamValue};
-use crate::planet::Cell;
+use crate::planet::{Cell, RegionSurface};
+use crate::tectonics::{plate_elevation, ElevationSettings, PlateSettings, Plates};
 use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -38,9 +39,13 @@ pub fn run(quick: bool) -> Result<(), CliError> {
     print("eval_cold_default_n128", median(cold), "ms");
 
     let planet = g.first_of(NodeKind::Planet).map(|n| n.id);
-    let source = g.nodes.iter().find(|n| n.kind.meta().category == crate::ops::Category::Sources).map(|n| n.id);
-    for (name, node, param) in [("eval_after_output_param_n128", planet, "sea_level"), ("eval_after_source_param_n128", source, "frequency")] {
-        let Some(id) = node else { continue };
+    // The first node without inputs and its first real-valued parameter.
+    let source = g.nodes.iter().find(|n| n.kind.meta().inputs.is_empty()).and_then(|n| {
+        let p = n.kind.meta().params.iter().find(|p| matches!(p.spec, crate::ops::ParamSpec::Float { .. }))?;
+        Some((n.id, p.name))
+    });
+    for (name, node, param) in [("eval_after_output_param_n128", planet.map(|p| (p, "sea_level"))), ("eval_after_source_param_n128", source)].into_iter().filter_map(|(n, x)| Some((n, x?.0, x?.1))) {
+        let id = node;
         let mut ev = Evaluator::new();
         let mut g2 = g.clone();
         ev.evaluate(&g2, 128, &cancel, &progress);
@@ -86,5 +91,28 @@ pub fn run(quick: bool) -> Result<(), CliError> {
         })
         .collect();
     print("noise_fbm8_baseline_ns_per_cell", median(base) * 1e6 / cells, "ns");
+
+    // Tectonics: regions + plates + elevation, at 2.56 cells per region edge (n = 128 for
+    // R = 50, n = 512 for R = 200).
+    for (name, r, plates, n) in [("plates_r50_p50", 50usize, 50usize, 128usize), ("plates_r200_p200", 200, 200, 512)] {
+        let times: Vec<f64> = (0..reps.max(3))
+            .map(|_| {
+                time_ms(|| {
+                    let regions = std::sync::Arc::new(RegionSurface::new(r, 0.9, 3));
+                    let settings = PlateSettings { count: plates, expansion_range: 0.5, random_driven: true, max_cycles: None, seed: 11 };
+                    if let Ok(p) = Plates::grow(regions, &settings) {
+                        std::hint::black_box(plate_elevation(&p, &ElevationSettings::default(), n, &cancel));
+                    }
+                })
+            })
+            .collect();
+        print(name, median(times), "ms");
+    }
+    let regions = RegionSurface::new(50, 0.9, 3);
+    let values: Vec<f32> = (0..regions.len()).map(|i| (i % 7) as f32).collect();
+    let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(regions.rasterize_hard(&values, 1024)))).collect();
+    print("regions_rasterize_n1024", median(times), "ms");
+    let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(regions.rasterize_smooth(&values, 1024)))).collect();
+    print("regions_rasterize_smooth_n1024", median(times), "ms");
     Ok(())
 }

@@ -231,14 +231,20 @@ impl RegionSurface {
 
     /// The smooth blend of [`Self::rasterize_smooth`] at one direction.
     pub fn sample_smooth(&self, values: &[f32], dir: Vec3) -> f32 {
+        self.nearest_and_smooth(values, dir).1
+    }
+
+    /// The nearest region and the smooth blend at one direction, in one pass over the
+    /// candidates.
+    pub fn nearest_and_smooth(&self, values: &[f32], dir: Vec3) -> (usize, f32) {
         let d = dir.normalize_or_zero();
         let radius = SMOOTH_RADIUS_REGIONS * std::f32::consts::FRAC_PI_2 / self.r as f32;
         let inv_r2 = 1.0 / (radius * radius);
         let (mut sum, mut wsum) = (0.0f32, 0.0f32);
-        let mut nearest = (f32::INFINITY, 0usize);
+        let mut nearest = (f32::INFINITY, usize::MAX);
         self.for_candidates(self.cell_of(d), |k| {
             let dd = self.positions[k].distance_squared(d);
-            if dd < nearest.0 {
+            if dd < nearest.0 || (dd == nearest.0 && k < nearest.1) {
                 nearest = (dd, k);
             }
             let t = 1.0 - dd * inv_r2;
@@ -248,11 +254,8 @@ impl RegionSurface {
                 wsum += w;
             }
         });
-        if wsum > 1e-12 {
-            sum / wsum
-        } else {
-            values.get(nearest.1).copied().unwrap_or(0.0)
-        }
+        let v = if wsum > 1e-12 { sum / wsum } else { values.get(nearest.1).copied().unwrap_or(0.0) };
+        (nearest.1, v)
     }
 }
 

@@ -122,7 +122,17 @@ pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel:
     let passes = (s.smoothing_passes as f32 * r_scale * r_scale).round() as usize;
     let base = smoothed_region_base(plates, &motion, passes);
     let cells = 6 * n * n;
-    let cell_region = regions.nearest_per_cell(n);
+    // One pass over the region candidates per cell: nearest region and smooth base level.
+    let per_cell: Vec<(Vec3, u32, f32)> = (0..cells)
+        .into_par_iter()
+        .map(|c| {
+            let x = Cell::from_index(c, n).direction(n);
+            let (r, b) = regions.nearest_and_smooth(&base, x);
+            (x, r as u32, b)
+        })
+        .collect();
+    let dirs: Vec<Vec3> = per_cell.iter().map(|p| p.0).collect();
+    let cell_region: Vec<u32> = per_cell.iter().map(|p| p.1).collect();
     let cell_plate: Vec<u32> = cell_region.iter().map(|&r| plates.plate_of[r as usize]).collect();
     if cancel.load(Ordering::Relaxed) {
         return None;
@@ -130,7 +140,7 @@ pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel:
     // Smooth the boundary values over about 1.5 region widths at R = 50 (about 300 km on
     // Earth), the same distance at any R.
     let values = region_boundary_values(plates, &motion, (4.0 * r_scale * r_scale).round() as usize);
-    let map = boundary_map(n, &cell_plate, &cell_region, plates, &values, cancel)?;
+    let map = boundary_map(n, &dirs, &cell_plate, &cell_region, plates, &values, cancel)?;
     let km_per_rad = s.radius_km.max(1.0);
     let noise = FastFbm::new(s.seed.wrapping_add(101), 8, 0.58, 2.0);
     let noise_r = noise_radius(s.noise_frequency);
@@ -142,8 +152,7 @@ pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel:
     let results: Vec<(f32, f32, f32)> = (0..cells)
         .into_par_iter()
         .map(|c| {
-            let x = Cell::from_index(c, n).direction(n);
-            let mut h = regions.sample_smooth(&base, x);
+            let (x, _, mut h) = per_cell[c];
             let plate = cell_plate[c];
             let dist_km = map.angle[c] * km_per_rad;
             let mut pressure_out = 0.0;
@@ -179,7 +188,7 @@ pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel:
         n,
         data: (0..cells)
             .into_par_iter()
-            .map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, Cell::from_index(c, n).direction(n)).to_array() })
+            .map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, dirs[c]).to_array() })
             .collect(),
     };
     Some(PlateSurface { elevation, plate_id, pressure, boundary_km, motion: motion_field })
