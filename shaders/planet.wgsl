@@ -1,23 +1,29 @@
-// PlanetGraph planet shader: elevation colour ramp (mirrors src/appearance.rs) or face colours,
-// Lambert lighting with a directional light, and a line pass for the wireframe overlay.
+// PlanetGraph planet shader: elevation colour ramp (mirrors src/appearance.rs), face colours or
+// an overlay texture (plates, regions; borders in its alpha), Lambert lighting with a
+// directional light, and line passes for the wireframe and motion arrows.
 
 struct Uniforms {
     view_proj: mat4x4<f32>,
     // xyz: direction towards the light (unit), w: ambient term.
     light: vec4<f32>,
-    // x: deepest ocean (m), y: highest peak (m), z: colour mode (0 elevation, 1 faces), w: unused.
+    // x: deepest ocean (m), y: highest peak (m), z: colour mode (0 elevation, 1 faces,
+    // 2 overlay colours), w: 1 to darken by the overlay's alpha (region borders, centroids).
     ramp: vec4<f32>,
     // Wireframe line colour (linear RGB) and outward offset factor in w.
     line: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> u: Uniforms;
+// Six layers, one per cube face, addressed by face coordinates.
+@group(0) @binding(1) var overlay: texture_2d_array<f32>;
+@group(0) @binding(2) var overlay_sampler: sampler;
 
 struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) elevation: f32,
     @location(3) face: u32,
+    @location(4) uv: vec2<f32>,
 };
 
 struct VertexOut {
@@ -25,6 +31,7 @@ struct VertexOut {
     @location(0) normal: vec3<f32>,
     @location(1) elevation: f32,
     @location(2) @interpolate(flat) face: u32,
+    @location(3) uv: vec2<f32>,
 };
 
 @vertex
@@ -34,6 +41,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
     out.normal = v.normal;
     out.elevation = v.elevation;
     out.face = v.face;
+    out.uv = v.uv;
     return out;
 }
 
@@ -80,10 +88,16 @@ fn face_colour(f: u32) -> vec3<f32> {
 @fragment
 fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     var base: vec3<f32>;
-    if (u.ramp.z > 0.5) {
+    let over = textureSample(overlay, overlay_sampler, v.uv, i32(v.face));
+    if (u.ramp.z > 1.5) {
+        base = over.rgb;
+    } else if (u.ramp.z > 0.5) {
         base = face_colour(v.face);
     } else {
         base = hypsometric(v.elevation);
+    }
+    if (u.ramp.w > 0.5) {
+        base = base * (1.0 - 0.8 * over.a);
     }
     let n = normalize(v.normal);
     let lambert = max(dot(n, u.light.xyz), 0.0);
@@ -100,10 +114,16 @@ fn vs_line(v: VertexIn) -> VertexOut {
     out.normal = v.normal;
     out.elevation = v.elevation;
     out.face = v.face;
+    out.uv = v.uv;
     return out;
 }
 
 @fragment
 fn fs_line(v: VertexOut) -> @location(0) vec4<f32> {
     return vec4<f32>(u.line.rgb, 1.0);
+}
+
+@fragment
+fn fs_arrow(v: VertexOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(1.0, 0.92, 0.35, 1.0);
 }

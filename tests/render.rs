@@ -2,7 +2,8 @@
 //! (runs on lavapipe in CI; skips with a message where no adapter exists).
 
 use planetgraph::planet::Field;
-use planetgraph::render::{headless_device, render_offscreen, MeshOptions, RenderError, ViewSettings, SHADER_SOURCE};
+use planetgraph::eval::TectonicValues;
+use planetgraph::render::{headless_device, render_offscreen, ColourMode, MeshOptions, RenderError, ViewSettings, SHADER_SOURCE};
 
 #[test]
 fn every_shader_validates_with_naga() {
@@ -29,7 +30,7 @@ fn offscreen_render_shows_a_planet_disc() {
         return;
     }
     let field = Field::from_fn_dir(32, |d| if d.x > 0.2 { 2000.0 } else { -3000.0 });
-    let (w, h, px) = render_offscreen(&field, 6371.0, &MeshOptions { resolution: 32, ..Default::default() }, &ViewSettings::default(), 96, 96).expect("render");
+    let (w, h, px) = render_offscreen(&field, 6371.0, &TectonicValues::default(), &MeshOptions { resolution: 32, ..Default::default() }, &ViewSettings::default(), 96, 96).expect("render");
     assert_eq!((w, h, px.len()), (96, 96, 96 * 96 * 4));
     let at = |x: usize, y: usize| {
         let o = (y * 96 + x) * 4;
@@ -58,4 +59,37 @@ fn offscreen_render_shows_a_planet_disc() {
         }
     }
     assert!(blue > 100 && land > 100, "blue {blue}, land {land}");
+}
+
+#[test]
+fn plates_mode_shows_many_plate_colours_with_borders_and_arrows() {
+    if let Err(RenderError::NoAdapter) = headless_device() {
+        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+        return;
+    }
+    use planetgraph::eval::{tectonic_values, Evaluator, Progress};
+    use planetgraph::ops::NodeKind;
+    let g = planetgraph::graph::default_graph();
+    let res = Evaluator::new().evaluate(&g, 48, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
+    let t = tectonic_values(&g, &res);
+    assert!(t.regions.is_some() && t.plates.is_some() && t.motion.is_some());
+    let planet = g.first_of(NodeKind::Planet).expect("planet").id;
+    let field = res.field(planet).expect("planet field");
+    let size = 128;
+    let render = |mode, borders, arrows| {
+        let view = ViewSettings { mode, borders, arrows, ..Default::default() };
+        render_offscreen(field, 6371.0, &t, &MeshOptions { resolution: 48, ..Default::default() }, &view, size, size).expect("render").2
+    };
+    let distinct = |px: &[u8]| px.chunks(4).map(|p| [p[0] / 16, p[1] / 16, p[2] / 16]).collect::<std::collections::HashSet<_>>().len();
+    let plates = render(ColourMode::Plates, false, false);
+    let elevation = render(ColourMode::Elevation, false, false);
+    assert_ne!(plates, elevation);
+    assert!(distinct(&plates) > 20, "many plate colours: {}", distinct(&plates));
+    // Borders darken pixels, arrows add bright yellow ones.
+    let with_borders = render(ColourMode::Plates, true, false);
+    let luminance = |px: &[u8]| px.chunks(4).map(|p| p[0] as u64 + p[1] as u64 + p[2] as u64).sum::<u64>();
+    assert!(luminance(&with_borders) < luminance(&plates));
+    let with_arrows = render(ColourMode::Elevation, false, true);
+    let yellow = |px: &[u8]| px.chunks(4).filter(|p| p[0] > 230 && p[1] > 215 && p[2] < 200).count();
+    assert!(yellow(&with_arrows) > yellow(&elevation) + 50, "arrows drawn");
 }

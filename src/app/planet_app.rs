@@ -177,6 +177,7 @@ impl PlanetApp {
                     self.viewport.set_field(f.clone(), settings);
                 }
             }
+            self.viewport.set_tectonics(crate::eval::tectonic_values(&self.doc.graph, &res));
             self.status = format!("Ready: {} at {} cells per face edge in {:.0} ms ({} computed, {} cached)", if res.errors.is_empty() { "evaluated" } else { "evaluated with errors" }, res.n, res.total_ms, res.timings_ms.len(), res.cached);
             self.last_result = Some(res);
         }

@@ -2,8 +2,10 @@
 //! shown as an egui texture.
 
 use crate::ops::output::PlanetSettings;
+use crate::eval::TectonicValues;
 use crate::planet::Field;
-use crate::render::{build_mesh, MeshOptions, OrbitCamera, PlanetMesh, PlanetRenderer, ViewSettings};
+use crate::render::gpu_types::Vertex;
+use crate::render::{build_mesh, motion_arrows, overlay_image, overlay_size, ColourMode, MeshOptions, OrbitCamera, OverlayImage, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
 
@@ -19,13 +21,38 @@ pub struct Viewport {
     renderer: Option<PlanetRenderer>,
     texture: Option<egui::TextureId>,
     last_size: (u32, u32),
-    /// A mesh being built on a background thread (the newest request wins).
-    mesh_job: Option<Receiver<PlanetMesh>>,
+    /// A mesh (and the motion arrows on it) being built on a background thread (the newest
+    /// request wins).
+    mesh_job: Option<Receiver<(PlanetMesh, Vec<Vertex>)>>,
+    tectonics: TectonicValues,
+    overlay_dirty: bool,
+    overlay_job: Option<Receiver<OverlayImage>>,
+}
+
+fn same<T>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
+    match (a, b) {
+        (Some(x), Some(y)) => Arc::ptr_eq(x, y),
+        (None, None) => true,
+        _ => false,
+    }
 }
 
 impl Default for Viewport {
     fn default() -> Self {
-        Viewport { view: ViewSettings::default(), mesh: MeshOptions::default(), field: None, mesh_dirty: false, needs_render: true, renderer: None, texture: None, last_size: (0, 0), mesh_job: None }
+        Viewport {
+            view: ViewSettings::default(),
+            mesh: MeshOptions::default(),
+            field: None,
+            mesh_dirty: false,
+            needs_render: true,
+            renderer: None,
+            texture: None,
+            last_size: (0, 0),
+            mesh_job: None,
+            tectonics: TectonicValues::default(),
+            overlay_dirty: false,
+            overlay_job: None,
+        }
     }
 }
 
@@ -38,11 +65,25 @@ impl Viewport {
         self.mesh_dirty = true;
     }
 
+    /// Shows new tectonic data in the plates / regions / motion modes (unchanged values are
+    /// recognised and not rebuilt).
+    pub fn set_tectonics(&mut self, t: TectonicValues) {
+        if !same(&t.regions, &self.tectonics.regions) || !same(&t.plates, &self.tectonics.plates) {
+            self.overlay_dirty = true;
+        }
+        if !same(&t.motion, &self.tectonics.motion) {
+            self.mesh_dirty = true;
+        }
+        self.tectonics = t;
+    }
+
     /// Forgets the planet (a new document is coming); camera and GPU resources stay.
     pub fn clear_field(&mut self) {
         self.field = None;
         self.mesh_dirty = false;
         self.mesh_job = None;
+        self.tectonics = TectonicValues::default();
+        self.overlay_dirty = true;
     }
 
     /// Resets the camera.
@@ -57,7 +98,13 @@ impl Viewport {
         ui.horizontal_wrapped(|ui| {
             ui.label("Relief").on_hover_text("Vertical exaggeration of the elevation (1 = true scale)");
             ui.add(egui::DragValue::new(&mut self.mesh.exaggeration).range(0.0..=200.0).speed(0.2).suffix(" x")).on_hover_text("Vertical exaggeration of the elevation (1 = true scale)");
-            ui.checkbox(&mut self.view.colour_by_face, "Faces").on_hover_text("Colour each cube face (seed 000 inspection mode)");
+            egui::ComboBox::from_id_salt("colour_mode").selected_text(self.view.mode.label()).show_ui(ui, |ui| {
+                for m in ColourMode::ALL {
+                    ui.selectable_value(&mut self.view.mode, m, m.label());
+                }
+            }).response.on_hover_text("Colouring: elevation; cube faces; plates (a colour per plate, border regions lighter); regions coloured by their cube face. Plates and regions come from the graph's first Tectonic plates or Regions node.");
+            ui.checkbox(&mut self.view.borders, "Borders").on_hover_text("Region borders and centroids (needs a Regions node in the graph)");
+            ui.checkbox(&mut self.view.arrows, "Motion").on_hover_text("Plate motion vectors as arrows (needs a Plate elevation node)");
             ui.checkbox(&mut self.view.wireframe, "Wireframe").on_hover_text("Show the cube-sphere grid (every few quads)");
             ui.checkbox(&mut self.mesh.spherical, "Sphere").on_hover_text("Normalise the cube onto the sphere (off: show the cube)");
             ui.checkbox(&mut self.mesh.warped, "Warp").on_hover_text("Tangent warp of the face grid (theta = 0.86873); off: linear grid, crowded cells at face edges");
@@ -76,6 +123,9 @@ impl Viewport {
         }
         if before.0 != self.view {
             self.needs_render = true;
+            if before.0.mode != self.view.mode || before.0.borders != self.view.borders {
+                self.overlay_dirty = true;
+            }
         }
     }
 
@@ -107,9 +157,11 @@ impl Viewport {
             // Build the mesh off the UI thread; the frame keeps showing the previous picture.
             if let Some((f, p)) = &self.field {
                 let (tx, rx) = channel();
-                let (f, radius, opts, ctx) = (f.clone(), p.radius_km, self.mesh, ui.ctx().clone());
+                let (f, radius, opts, ctx, motion) = (f.clone(), p.radius_km, self.mesh, ui.ctx().clone(), self.tectonics.motion.clone());
                 std::thread::spawn(move || {
-                    let _ = tx.send(build_mesh(&f, radius, &opts));
+                    let mesh = build_mesh(&f, radius, &opts);
+                    let arrows = motion.map(|m| motion_arrows(&m, &f, radius, opts.exaggeration, opts.ocean_surface, 600)).unwrap_or_default();
+                    let _ = tx.send((mesh, arrows));
                     ctx.request_repaint();
                 });
                 self.mesh_job = Some(rx);
@@ -118,12 +170,45 @@ impl Viewport {
         }
         if let Some(rx) = &self.mesh_job {
             match rx.try_recv() {
-                Ok(mesh) => {
+                Ok((mesh, arrows)) => {
                     renderer.set_mesh(&gpu.device, &mesh);
+                    renderer.set_arrows(&gpu.device, &arrows);
                     self.mesh_job = None;
                     self.needs_render = true;
                 }
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => self.mesh_job = None,
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+            }
+        }
+        if self.overlay_dirty {
+            let wanted = self.view.mode.uses_overlay() || self.view.borders;
+            match (&self.tectonics.regions, wanted) {
+                (Some(regions), true) => {
+                    let (tx, rx) = channel();
+                    let (regions, plates, mode, borders, ctx) = (regions.clone(), self.tectonics.plates.clone(), self.view.mode, self.view.borders, ui.ctx().clone());
+                    std::thread::spawn(move || {
+                        let size = overlay_size(&regions);
+                        let _ = tx.send(overlay_image(&regions, plates.as_deref(), mode, borders, size));
+                        ctx.request_repaint();
+                    });
+                    self.overlay_job = Some(rx);
+                }
+                _ => {
+                    renderer.set_overlay(&gpu.device, &gpu.queue, None);
+                    self.overlay_job = None;
+                    self.needs_render = true;
+                }
+            }
+            self.overlay_dirty = false;
+        }
+        if let Some(rx) = &self.overlay_job {
+            match rx.try_recv() {
+                Ok(img) => {
+                    renderer.set_overlay(&gpu.device, &gpu.queue, Some(&img));
+                    self.overlay_job = None;
+                    self.needs_render = true;
+                }
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.overlay_job = None,
                 Err(std::sync::mpsc::TryRecvError::Empty) => {}
             }
         }

@@ -27,8 +27,17 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
-/// Elevation in metres, the Planet node's settings and milliseconds per node (`Kind #id`).
-pub type PlanetBuild = (Arc<crate::planet::Field>, PlanetSettings, BTreeMap<String, f64>);
+/// What evaluating a graph for its planet gives.
+pub struct PlanetBuild {
+    /// Elevation in metres.
+    pub field: Arc<crate::planet::Field>,
+    /// The Planet node's settings.
+    pub settings: PlanetSettings,
+    /// Milliseconds per node (`Kind #id`).
+    pub timings: BTreeMap<String, f64>,
+    /// The whole evaluation result (for inspection modes).
+    pub result: crate::eval::EvalResult,
+}
 
 /// Evaluates what the first Planet node needs at resolution `n`; returns the elevation in
 /// metres, the planet settings and per-node timings.
@@ -48,7 +57,7 @@ pub fn evaluate_planet(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, pr
     let field = res.field(planet.id).cloned().ok_or_else(|| CliError::internal(anyhow!("the Planet node produced nothing")))?;
     let settings = PlanetSettings::from_params(&Params::new(NodeKind::Planet, &planet.params));
     let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
-    Ok((field, settings, timings))
+    Ok(PlanetBuild { field, settings, timings, result: res })
 }
 
 /// Builds `g` into `out`; the core of the `build` command (also used by tests and bench).
@@ -72,9 +81,9 @@ pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &Atomic
     let result = evaluate_planet(g, path, n, cancel, &progress);
     done.store(true, Ordering::Relaxed);
     let _ = ticker.join();
-    let (field, settings, timings) = result?;
+    let b = result?;
     eprintln!("writing exports to {}", out.display());
-    export_default(out, &path.display().to_string(), &field, &settings, timings).map_err(CliError::internal)
+    export_default(out, &path.display().to_string(), &b.field, &b.settings, b.timings).map_err(CliError::internal)
 }
 
 /// Runs the `build` command.

@@ -75,6 +75,32 @@ pub struct RenderArgs {
     /// Cells per cube-face edge of the evaluation.
     #[arg(long, allow_negative_numbers = true, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=MAX_RESOLUTION as i64))]
     pub resolution: u32,
+    /// Colouring: elevation, faces, plates (one colour per plate, border regions lighter) or
+    /// regions (coloured by cube face).
+    #[arg(long, value_enum, default_value_t = ModeArg::Elevation)]
+    pub mode: ModeArg,
+    /// Darken region borders and mark centroids (needs a Regions node).
+    #[arg(long)]
+    pub borders: bool,
+    /// Draw plate-motion arrows (needs a Plate elevation node).
+    #[arg(long)]
+    pub arrows: bool,
+    /// Camera yaw and pitch in degrees (default: the viewport's start view).
+    #[arg(long, num_args = 2, value_names = ["YAW", "PITCH"], allow_negative_numbers = true)]
+    pub view: Option<Vec<f32>>,
+}
+
+/// Colour modes of `render`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// Hypsometric colours.
+    Elevation,
+    /// One colour per cube face.
+    Faces,
+    /// One colour per plate.
+    Plates,
+    /// Regions coloured by cube face.
+    Regions,
 }
 
 /// An error with the exit code it should produce (2: bad input, 1: internal failure).

@@ -1,19 +1,33 @@
 //! `planetgraph render FILE --out IMAGE.png`: the viewport's picture, offscreen.
 
 use super::build::{evaluate_planet, interrupt_flag};
-use super::{CliError, RenderArgs};
+use super::{CliError, ModeArg, RenderArgs};
 use crate::eval::Progress;
 use crate::io::{load_graph, Strictness};
-use crate::render::{render_offscreen, MeshOptions, ViewSettings};
+use crate::eval::tectonic_values;
+use crate::render::{render_offscreen, ColourMode, MeshOptions, OrbitCamera, ViewSettings};
 
 /// Runs the `render` command.
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let g = load_graph(&args.file, Strictness::Complete).map_err(CliError::input)?;
     let cancel = interrupt_flag();
-    let (field, planet, _) = evaluate_planet(&g, &args.file, args.resolution as usize, &cancel, &Progress::default())?;
+    let b = evaluate_planet(&g, &args.file, args.resolution as usize, &cancel, &Progress::default())?;
+    let planet = b.settings;
     let mesh = MeshOptions { resolution: (args.resolution as usize).clamp(16, 512), ..Default::default() };
-    let view = ViewSettings { max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
-    let (w, h, rgba) = render_offscreen(&field, planet.radius_km, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
+    let mode = match args.mode {
+        ModeArg::Elevation => ColourMode::Elevation,
+        ModeArg::Faces => ColourMode::Faces,
+        ModeArg::Plates => ColourMode::Plates,
+        ModeArg::Regions => ColourMode::Regions,
+    };
+    let mut camera = OrbitCamera::default();
+    if let Some([yaw, pitch]) = args.view.as_deref() {
+        camera.yaw = yaw.to_radians();
+        camera.pitch = pitch.to_radians().clamp(-1.55, 1.55);
+    }
+    let view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
+    let tectonics = tectonic_values(&g, &b.result);
+    let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, &tectonics, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;
     img.save(&args.out).map_err(|e| CliError::internal(anyhow::anyhow!("{}: {e}", args.out.display())))?;
     println!("{} ({w} x {h})", args.out.display());

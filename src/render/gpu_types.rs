@@ -14,6 +14,8 @@ pub struct Vertex {
     pub elevation: f32,
     /// Cube face 0..6.
     pub face: u32,
+    /// Face coordinates `(a, b)` in [0, 1] (overlay texture coordinates).
+    pub uv: [f32; 2],
 }
 
 /// Uniform block of `shaders/planet.wgsl`.
@@ -24,7 +26,8 @@ pub struct Uniforms {
     pub view_proj: [[f32; 4]; 4],
     /// Direction towards the light (xyz) and ambient term (w).
     pub light: [f32; 4],
-    /// Deepest ocean (m), highest peak (m), colour mode (0 elevation, 1 faces), unused.
+    /// Deepest ocean (m), highest peak (m), colour mode (0 elevation, 1 faces, 2 overlay
+    /// colours), overlay darkening on (1) or off (0).
     pub ramp: [f32; 4],
     /// Wireframe colour (linear RGB) and outward scale of line vertices.
     pub line: [f32; 4],

@@ -71,7 +71,7 @@ pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> Pl
             if !opts.spherical {
                 normal = face.normal();
             }
-            Vertex { position: (base * h).to_array(), normal: normal.to_array(), elevation: e, face: face.index() as u32 }
+            Vertex { position: (base * h).to_array(), normal: normal.to_array(), elevation: e, face: face.index() as u32, uv: [a, b] }
         })
         .collect();
     let mut triangles = Vec::with_capacity(6 * m * m * 6);

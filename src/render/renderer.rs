@@ -4,6 +4,7 @@
 use super::camera::OrbitCamera;
 use super::gpu_types::{Uniforms, Vertex};
 use super::mesh::PlanetMesh;
+use super::overlay::{ColourMode, OverlayImage};
 use thiserror::Error;
 use wgpu::util::DeviceExt;
 
@@ -33,8 +34,13 @@ pub enum RenderError {
 pub struct ViewSettings {
     /// The camera.
     pub camera: OrbitCamera,
-    /// Colour each cube face differently instead of by elevation.
-    pub colour_by_face: bool,
+    /// How the surface is coloured.
+    pub mode: ColourMode,
+    /// Darken region borders and centroids (needs an overlay, see
+    /// [`PlanetRenderer::set_overlay`]).
+    pub borders: bool,
+    /// Draw the plate-motion arrows (see [`PlanetRenderer::set_arrows`]).
+    pub arrows: bool,
     /// Draw the grid lines.
     pub wireframe: bool,
     /// Deepest ocean in metres (colour ramp).
@@ -45,7 +51,7 @@ pub struct ViewSettings {
 
 impl Default for ViewSettings {
     fn default() -> Self {
-        ViewSettings { camera: OrbitCamera::default(), colour_by_face: false, wireframe: false, max_depth_m: 7000.0, max_elevation_m: 6000.0 }
+        ViewSettings { camera: OrbitCamera::default(), mode: ColourMode::Elevation, borders: false, arrows: false, wireframe: false, max_depth_m: 7000.0, max_elevation_m: 6000.0 }
     }
 }
 
@@ -69,9 +75,15 @@ struct Target {
 pub struct PlanetRenderer {
     pipeline: wgpu::RenderPipeline,
     line_pipeline: wgpu::RenderPipeline,
+    arrow_pipeline: wgpu::RenderPipeline,
     uniforms: wgpu::Buffer,
+    layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
     bind_group: wgpu::BindGroup,
+    /// Whether a real overlay (not the blank placeholder) is bound.
+    has_overlay: bool,
     mesh: Option<MeshBuffers>,
+    arrows: Option<(wgpu::Buffer, u32)>,
     target: Option<Target>,
 }
 
@@ -87,20 +99,34 @@ impl PlanetRenderer {
         });
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("planet bind group layout"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
-                count: None,
-            }],
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture { sample_type: wgpu::TextureSampleType::Float { filterable: true }, view_dimension: wgpu::TextureViewDimension::D2Array, multisampled: false },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry { binding: 2, visibility: wgpu::ShaderStages::FRAGMENT, ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering), count: None },
+            ],
         });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("planet bind group"),
-            layout: &layout,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: uniforms.as_entire_binding() }],
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("overlay sampler"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            address_mode_u: wgpu::AddressMode::ClampToEdge,
+            address_mode_v: wgpu::AddressMode::ClampToEdge,
+            ..Default::default()
         });
+        let blank = OverlayImage { size: 1, rgba: vec![0; 6 * 4] };
+        let bind_group = Self::overlay_bind_group(device, None, &layout, &uniforms, &sampler, &blank);
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("planet pipeline layout"), bind_group_layouts: &[&layout], push_constant_ranges: &[] });
-        let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32, 3 => Uint32];
+        let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32, 3 => Uint32, 4 => Float32x2];
         let buffers = [wgpu::VertexBufferLayout { array_stride: std::mem::size_of::<Vertex>() as u64, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes }];
         let make = |vs: &str, fs: &str, topology: wgpu::PrimitiveTopology, cull: Option<wgpu::Face>| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -128,7 +154,69 @@ impl PlanetRenderer {
         };
         let pipeline = make("vs_main", "fs_main", wgpu::PrimitiveTopology::TriangleList, Some(wgpu::Face::Back));
         let line_pipeline = make("vs_line", "fs_line", wgpu::PrimitiveTopology::LineList, None);
-        PlanetRenderer { pipeline, line_pipeline, uniforms, bind_group, mesh: None, target: None }
+        let arrow_pipeline = make("vs_line", "fs_arrow", wgpu::PrimitiveTopology::LineList, None);
+        PlanetRenderer { pipeline, line_pipeline, arrow_pipeline, uniforms, layout, sampler, bind_group, has_overlay: false, mesh: None, arrows: None, target: None }
+    }
+
+    fn overlay_bind_group(device: &wgpu::Device, queue: Option<&wgpu::Queue>, layout: &wgpu::BindGroupLayout, uniforms: &wgpu::Buffer, sampler: &wgpu::Sampler, img: &OverlayImage) -> wgpu::BindGroup {
+        let size = wgpu::Extent3d { width: img.size, height: img.size, depth_or_array_layers: 6 };
+        let texture = match queue {
+            Some(queue) => device.create_texture_with_data(
+                queue,
+                &wgpu::TextureDescriptor {
+                    label: Some("overlay"),
+                    size,
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: wgpu::TextureFormat::Rgba8Unorm,
+                    usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                    view_formats: &[],
+                },
+                wgpu::util::TextureDataOrder::LayerMajor,
+                &img.rgba,
+            ),
+            // The blank placeholder: contents do not matter (the shader ignores it).
+            None => device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("overlay placeholder"),
+                size,
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba8Unorm,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            }),
+        };
+        let view = texture.create_view(&wgpu::TextureViewDescriptor { dimension: Some(wgpu::TextureViewDimension::D2Array), ..Default::default() });
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("planet bind group"),
+            layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: uniforms.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&view) },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(sampler) },
+            ],
+        })
+    }
+
+    /// Uploads the overlay image of the plates / regions modes (or removes it with `None`).
+    pub fn set_overlay(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, img: Option<&OverlayImage>) {
+        let blank = OverlayImage { size: 1, rgba: vec![0; 6 * 4] };
+        let (img, q) = match img {
+            Some(i) if i.rgba.len() == (6 * i.size * i.size * 4) as usize => (i, Some(queue)),
+            _ => (&blank, None),
+        };
+        self.bind_group = Self::overlay_bind_group(device, q, &self.layout, &self.uniforms, &self.sampler, img);
+        self.has_overlay = q.is_some();
+    }
+
+    /// Uploads the motion arrows (a line list; empty removes them).
+    pub fn set_arrows(&mut self, device: &wgpu::Device, lines: &[Vertex]) {
+        self.arrows = (!lines.is_empty()).then(|| {
+            let buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some("arrows"), contents: bytemuck::cast_slice(lines), usage: wgpu::BufferUsages::VERTEX });
+            (buf, lines.len() as u32)
+        });
     }
 
     /// Uploads a new mesh.
@@ -183,7 +271,18 @@ impl PlanetRenderer {
                 let l = glam::Vec3::new(0.6, 0.5, 0.8).normalize();
                 [l.x, l.y, l.z, 0.12]
             },
-            ramp: [view.max_depth_m, view.max_elevation_m, if view.colour_by_face { 1.0 } else { 0.0 }, 0.0],
+            ramp: [
+                view.max_depth_m,
+                view.max_elevation_m,
+                match view.mode {
+                    ColourMode::Elevation => 0.0,
+                    ColourMode::Faces => 1.0,
+                    ColourMode::Plates | ColourMode::Regions if self.has_overlay => 2.0,
+                    // No regions to show (yet): face colours rather than a blank planet.
+                    ColourMode::Plates | ColourMode::Regions => 1.0,
+                },
+                if view.borders && self.has_overlay { 1.0 } else { 0.0 },
+            ],
             line: [0.02, 0.02, 0.02, 1.0015],
         };
         queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
@@ -215,6 +314,11 @@ impl PlanetRenderer {
                     pass.set_pipeline(&self.line_pipeline);
                     pass.set_index_buffer(mesh.lines.slice(..), wgpu::IndexFormat::Uint32);
                     pass.draw_indexed(0..mesh.line_count, 0, 0..1);
+                }
+                if let (true, Some((buf, count))) = (view.arrows, &self.arrows) {
+                    pass.set_pipeline(&self.arrow_pipeline);
+                    pass.set_vertex_buffer(0, buf.slice(..));
+                    pass.draw(0..*count, 0..1);
                 }
             }
         }

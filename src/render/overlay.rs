@@ -1,0 +1,222 @@
+//! CPU side of the viewport's inspection modes (seed 000's visualisations): a per-face colour
+//! image for plates or regions with region borders and centroids, and arrow lines for plate
+//! motion. No GPU types beyond the vertex struct.
+
+use super::gpu_types::Vertex;
+use crate::ops::value::VectorField;
+use crate::planet::{face_ab_to_dir, Face, Field, RegionSurface};
+use crate::tectonics::{Plates, UNCLAIMED};
+use glam::Vec3;
+use rayon::prelude::*;
+
+/// How the viewport colours the planet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColourMode {
+    /// Hypsometric colours by elevation.
+    #[default]
+    Elevation,
+    /// One colour per cube face.
+    Faces,
+    /// One colour per plate, border regions lighter.
+    Plates,
+    /// Regions coloured by their cube face, each region a little lighter or darker.
+    Regions,
+}
+
+impl ColourMode {
+    /// All modes, in menu order.
+    pub const ALL: [ColourMode; 4] = [ColourMode::Elevation, ColourMode::Faces, ColourMode::Plates, ColourMode::Regions];
+
+    /// Name in the viewport's mode menu.
+    pub fn label(self) -> &'static str {
+        match self {
+            ColourMode::Elevation => "Elevation",
+            ColourMode::Faces => "Cube faces",
+            ColourMode::Plates => "Plates",
+            ColourMode::Regions => "Regions by face",
+        }
+    }
+
+    /// Whether the mode needs the overlay image.
+    pub fn uses_overlay(self) -> bool {
+        matches!(self, ColourMode::Plates | ColourMode::Regions)
+    }
+}
+
+/// Six square RGBA8 layers (faces in order), `size` texels per edge. RGB is the mode's colour
+/// (sRGB), A the darkening of region borders and centroids (0 none, 255 black).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OverlayImage {
+    /// Texels per face edge.
+    pub size: u32,
+    /// `6 * size * size * 4` bytes, face by face, row by row.
+    pub rgba: Vec<u8>,
+}
+
+/// Colour of plate `p` (well separated hues from the golden ratio).
+pub fn plate_colour(p: u32) -> [f32; 3] {
+    let h = (p as f32 * 0.618_034).fract();
+    let s = 0.55 + 0.25 * ((p as f32 * 0.377).fract());
+    let v = 0.75 + 0.2 * ((p as f32 * 0.751).fract());
+    hsv(h, s, v)
+}
+
+fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
+    let i = (h * 6.0).floor();
+    let f = h * 6.0 - i;
+    let (p, q, t) = (v * (1.0 - s), v * (1.0 - f * s), v * (1.0 - (1.0 - f) * s));
+    match i as i32 % 6 {
+        0 => [v, t, p],
+        1 => [q, v, p],
+        2 => [p, v, t],
+        3 => [p, q, v],
+        4 => [t, p, v],
+        _ => [v, p, q],
+    }
+}
+
+/// The cube-face colours of the shader's face mode (sRGB).
+pub const FACE_COLOURS: [[f32; 3]; 6] = [[0.85, 0.30, 0.30], [0.30, 0.75, 0.35], [0.30, 0.45, 0.90], [0.90, 0.80, 0.30], [0.85, 0.40, 0.85], [0.35, 0.85, 0.85]];
+
+/// A size that resolves the regions: about 4 texels per region edge, 256..1024.
+pub fn overlay_size(regions: &RegionSurface) -> u32 {
+    (regions.resolution() as u32 * 4).clamp(256, 1024)
+}
+
+/// Builds the overlay for `mode` (plates need `plates`, regions and borders need `regions`).
+pub fn overlay_image(regions: &RegionSurface, plates: Option<&Plates>, mode: ColourMode, borders: bool, size: u32) -> OverlayImage {
+    let s = size.max(1) as usize;
+    let dir = |face: Face, x: f32, y: f32| face_ab_to_dir(face, x / s as f32, y / s as f32, true);
+    let rgba: Vec<u8> = (0..6 * s)
+        .into_par_iter()
+        .flat_map_iter(|row| {
+            let face = Face::from_index(row / s).unwrap_or(Face::Bottom);
+            let y = (row % s) as f32 + 0.5;
+            let mut out = Vec::with_capacity(s * 4);
+            for xi in 0..s {
+                let x = xi as f32 + 0.5;
+                let d = dir(face, x, y);
+                let r = regions.nearest(d);
+                let colour = match (mode, plates) {
+                    (ColourMode::Plates, Some(p)) => {
+                        let pl = p.plate_of[r];
+                        if pl == UNCLAIMED {
+                            [0.35, 0.35, 0.37]
+                        } else {
+                            let c = plate_colour(pl);
+                            if p.is_border[r] {
+                                c.map(|v| v + (1.0 - v) * 0.45)
+                            } else {
+                                c
+                            }
+                        }
+                    }
+                    _ => {
+                        let home = crate::planet::Cell::from_index(r, regions.resolution()).face.index();
+                        let k = 0.78 + 0.22 * ((r as f32 * 0.618_034).fract());
+                        FACE_COLOURS[home].map(|v| v * k)
+                    }
+                };
+                let mut dark = 0.0f32;
+                if borders {
+                    // A border where a neighbouring texel (half a texel away on either side,
+                    // across seams too) has another region.
+                    let other = [dir(face, x + 0.5, y), dir(face, x - 0.5, y), dir(face, x, y + 0.5), dir(face, x, y - 0.5)].iter().any(|&e| regions.nearest(e) != r);
+                    if other {
+                        dark = 0.65;
+                    }
+                    let width = std::f32::consts::FRAC_PI_2 / regions.resolution() as f32;
+                    if regions.position(r).distance(d) < 0.12 * width {
+                        dark = 1.0;
+                    }
+                }
+                out.extend(colour.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8));
+                out.push((dark * 255.0) as u8);
+            }
+            out
+        })
+        .collect();
+    OverlayImage { size, rgba }
+}
+
+/// Arrows of plate motion at about `count` points spread evenly over the sphere (a Fibonacci
+/// lattice), lifted onto the displaced surface. Returns a line list (pairs of vertices).
+pub fn motion_arrows(motion: &VectorField, elevation_m: &Field, radius_km: f32, exaggeration: f32, ocean_surface: bool, count: usize) -> Vec<Vertex> {
+    let scale = exaggeration / (radius_km.max(1.0) * 1000.0);
+    let n = motion.n;
+    let golden = std::f32::consts::PI * (3.0 - 5.0f32.sqrt());
+    // Longest arrow: a third of the spacing between points.
+    let spacing = (4.0 * std::f32::consts::PI / count.max(1) as f32).sqrt();
+    let max_speed = motion.data.iter().map(|v| Vec3::from(*v).length()).fold(0.0f32, f32::max).max(1e-6);
+    let mut lines = Vec::with_capacity(count * 6);
+    for k in 0..count {
+        let z = 1.0 - 2.0 * (k as f32 + 0.5) / count as f32;
+        let r = (1.0 - z * z).max(0.0).sqrt();
+        let p = Vec3::new(r * (golden * k as f32).cos(), z, r * (golden * k as f32).sin());
+        let cell = crate::planet::dir_to_cell(p, n);
+        let v = Vec3::from(motion.data[cell.index(n)]);
+        if v.length() < 1e-6 {
+            continue;
+        }
+        let len = 0.9 * spacing * v.length() / max_speed;
+        let t = v.normalize();
+        let side = p.cross(t);
+        let lift = |d: Vec3| {
+            let d = d.normalize();
+            let e = elevation_m.sample_dir(d);
+            let shown = if ocean_surface { e.max(0.0) } else { e };
+            d * (1.0 + shown * scale + 0.004)
+        };
+        let tail = p - t * len * 0.5;
+        let head = p + t * len * 0.5;
+        let wing = len * 0.3;
+        let segs = [(tail, head), (head, head - t * wing + side * wing * 0.6), (head, head - t * wing - side * wing * 0.6)];
+        for (a, b) in segs {
+            for q in [a, b] {
+                let pos = lift(q);
+                lines.push(Vertex { position: pos.to_array(), normal: pos.normalize().to_array(), elevation: 0.0, face: 0, uv: [0.0, 0.0] });
+            }
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tectonics::PlateSettings;
+    use std::sync::Arc;
+
+    #[test]
+    fn plate_overlay_colours_every_plate_and_marks_borders() {
+        let regions = Arc::new(RegionSurface::new(6, 1.0, 2));
+        let plates = Plates::grow(regions.clone(), &PlateSettings { count: 5, expansion_range: 0.5, random_driven: true, max_cycles: None, seed: 1 }).expect("plates");
+        let img = overlay_image(&regions, Some(&plates), ColourMode::Plates, true, 32);
+        assert_eq!(img.rgba.len(), 6 * 32 * 32 * 4);
+        let mut colours = std::collections::HashSet::new();
+        let mut dark = 0;
+        for px in img.rgba.chunks(4) {
+            colours.insert([px[0], px[1], px[2]]);
+            if px[3] > 0 {
+                dark += 1;
+            }
+        }
+        // 5 plates, each in a plain and a lighter border shade.
+        assert_eq!(colours.len(), 10, "{colours:?}");
+        let share = dark as f32 / (6.0 * 32.0 * 32.0);
+        assert!(share > 0.05 && share < 0.6, "border share {share}");
+    }
+
+    #[test]
+    fn arrows_follow_the_motion() {
+        let n = 16;
+        let motion = VectorField { n, data: (0..6 * n * n).map(|c| { let d = crate::planet::Cell::from_index(c, n).direction(n); Vec3::Y.cross(d).to_array() }).collect() };
+        let lines = motion_arrows(&motion, &Field::filled(n, 0.0), 6371.0, 1.0, true, 200);
+        assert!(lines.len() >= 6 * 150);
+        for seg in lines.chunks(6) {
+            let (a, b) = (Vec3::from(seg[0].position), Vec3::from(seg[1].position));
+            let mid = (a + b).normalize();
+            assert!((b - a).normalize().dot(Vec3::Y.cross(mid).normalize_or_zero()) > 0.9 || Vec3::Y.cross(mid).length() < 0.2);
+        }
+    }
+}
