@@ -20,8 +20,12 @@ struct Driver {
 
 impl Driver {
     fn new() -> Driver {
+        Driver::with(start_graph())
+    }
+
+    fn with(g: Graph) -> Driver {
         let ctx = egui::Context::default();
-        let app = PlanetApp::new(Document::new(start_graph(), None), &ctx);
+        let app = PlanetApp::new(Document::new(g, None), &ctx);
         let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO };
         d.frames(3);
         d
@@ -202,4 +206,58 @@ fn opening_a_bad_file_explains_and_keeps_the_graph() {
     assert!(!d.app.doc.title().starts_with('*'));
     let reloaded = planetgraph::io::load_graph(&good, planetgraph::io::Strictness::Complete).expect("reload");
     assert_eq!(reloaded.node(NodeId(6)).and_then(|n| n.params.get("sea_level")), Some(&ParamValue::Float(0.2)));
+}
+
+/// Frames (with short sleeps for the background evaluation) until `done` or a timeout.
+fn wait_until(d: &mut Driver, what: &str, done: impl Fn(&Driver) -> bool) {
+    for _ in 0..3000 {
+        d.frames(1);
+        if done(d) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("timed out waiting for {what}");
+}
+
+#[test]
+fn plate_growth_steps_plays_and_finishes_from_the_node() {
+    use planetgraph::editor::types::StepAction;
+    let mut g = Graph::default();
+    let regions = g.add_node(NodeKind::Regions, (0.0, 0.0));
+    let plates = g.add_node(NodeKind::TectonicPlates, (0.0, 200.0));
+    let elevation = g.add_node(NodeKind::PlateElevation, (250.0, 0.0));
+    let planet = g.add_node(NodeKind::Planet, (500.0, 0.0));
+    g.set_param(regions, "resolution", ParamValue::Int(12));
+    g.set_param(plates, "plates", ParamValue::Int(8));
+    g.connect(regions, "regions", plates, "regions");
+    g.connect(plates, "plates", elevation, "plates");
+    g.connect(elevation, "elevation", planet, "elevation");
+    let mut d = Driver::with(g);
+    d.app.res.preview = 32;
+    d.app.res.viewport = 32;
+    let status = |d: &Driver| d.app.ed_state.plates.get(&plates).copied();
+    wait_until(&mut d, "the first evaluation", |d| status(d).is_some_and(|s| s.complete));
+
+    d.app.plate_step(plates, StepAction::Reset);
+    wait_until(&mut d, "cycle 0", |d| status(d).is_some_and(|s| s.cycles == 0 && !s.complete));
+    assert_eq!(status(&d).map(|s| s.claimed), Some(8), "only the seed regions");
+    d.app.plate_step(plates, StepAction::Step);
+    wait_until(&mut d, "cycle 1", |d| status(d).is_some_and(|s| s.cycles == 1));
+    let after_one = status(&d).map(|s| s.claimed).unwrap_or(0);
+    assert!(after_one > 8);
+
+    let undo_depth_before_play = d.app.doc.can_undo();
+    d.app.plate_step(plates, StepAction::Play);
+    assert_eq!(d.app.ed_state.playing, Some(plates));
+    wait_until(&mut d, "the animation to complete", |d| status(d).is_some_and(|s| s.complete) && d.app.ed_state.playing.is_none());
+    assert!(undo_depth_before_play);
+    // The whole animation is one undo step: undo goes back to cycle 1.
+    d.key(Key::Z, Modifiers::COMMAND);
+    let cycles = d.app.doc.graph.node(plates).and_then(|n| n.params.get("cycles")).cloned();
+    assert_eq!(cycles, Some(ParamValue::Int(1)));
+
+    d.app.plate_step(plates, StepAction::Finish);
+    assert_eq!(d.app.doc.graph.node(plates).and_then(|n| n.params.get("step_mode")), Some(&ParamValue::Bool(false)));
+    wait_until(&mut d, "complete plates", |d| status(d).is_some_and(|s| s.complete));
 }

@@ -75,6 +75,11 @@ impl Document {
         format!("{}{name} - PlanetGraph", if self.is_dirty() { "* " } else { "" })
     }
 
+    /// Ends the current undo step: the next edit starts a new one even if it would merge.
+    pub fn seal(&mut self) {
+        self.last_edit = None;
+    }
+
     /// Records `new` as the current graph. A parameter dragged on (`merge_allowed`) or edited
     /// again within a moment merges into the previous undo step. Returns true when the graph
     /// content (not only the layout) changed.

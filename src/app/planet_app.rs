@@ -8,7 +8,8 @@ use crate::editor::{assign_new_ids, from_editor, to_editor, update_visibility, A
 use crate::eval::{EvalResult, EvalWorker};
 use crate::graph::{default_graph, Graph, NodeId};
 use crate::ops::output::PlanetSettings;
-use crate::ops::{NodeKind, Params};
+use crate::editor::types::{EdResponse, PlateStatus, StepAction};
+use crate::ops::{NodeKind, ParamValue, Params};
 use egui::{Key, KeyboardShortcut, Modifiers};
 use egui_node_graph2::{NodeFinder, NodeResponse};
 use std::path::PathBuf;
@@ -178,6 +179,12 @@ impl PlanetApp {
                 }
             }
             self.viewport.set_tectonics(crate::eval::tectonic_values(&self.doc.graph, &res));
+            for node in self.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::TectonicPlates) {
+                if let Some(p) = res.outputs.get(&node.id).and_then(|o| o.first()).and_then(|v| v.as_plates()) {
+                    let claimed = p.plate_of.iter().filter(|&&x| x != crate::tectonics::UNCLAIMED).count();
+                    self.ed_state.plates.insert(node.id, PlateStatus { cycles: p.cycles, claimed, total: p.plate_of.len(), complete: p.complete });
+                }
+            }
             self.status = format!("Ready: {} at {} cells per face edge in {:.0} ms ({} computed, {} cached)", if res.errors.is_empty() { "evaluated" } else { "evaluated with errors" }, res.n, res.total_ms, res.timings_ms.len(), res.cached);
             self.last_result = Some(res);
         }
@@ -478,6 +485,7 @@ impl PlanetApp {
         });
         self.dialogs(ctx);
         self.after_editor(ctx, &responses);
+        self.play_tick(ctx);
         let title = self.doc.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -485,7 +493,82 @@ impl PlanetApp {
         }
     }
 
+    /// Applies a step-mode button of a Tectonic plates node (an undoable parameter edit).
+    pub fn plate_step(&mut self, id: NodeId, action: StepAction) {
+        let Some(node) = self.doc.graph.node(id) else { return };
+        let step_mode = matches!(node.params.get("step_mode"), Some(ParamValue::Bool(true)));
+        let cycles = match node.params.get("cycles") {
+            Some(ParamValue::Int(c)) if step_mode => *c,
+            _ => 0,
+        };
+        let (mode, next, merge) = match action {
+            StepAction::Reset => (true, 0, false),
+            StepAction::Step => (true, cycles + 1, false),
+            StepAction::Play => (true, cycles, false),
+            StepAction::Pause => {
+                self.ed_state.playing = None;
+                return;
+            }
+            StepAction::Finish => (false, cycles, false),
+        };
+        self.ed_state.playing = match action {
+            StepAction::Play => Some(id),
+            _ => None,
+        };
+        // Every button press is its own undo step (a parameter edit would merge otherwise).
+        self.doc.seal();
+        self.set_step(id, mode, next, merge);
+    }
+
+    fn set_step(&mut self, id: NodeId, mode: bool, cycles: i64, merge: bool) {
+        let mut g = self.doc.graph.clone();
+        g.set_param(id, "step_mode", ParamValue::Bool(mode));
+        g.set_param(id, "cycles", ParamValue::Int(cycles.clamp(0, 1_000_000)));
+        if self.doc.commit(g, merge) {
+            self.reload_editor();
+        }
+    }
+
+    /// Advances a playing flood fill by one cycle once the previous one is shown.
+    fn play_tick(&mut self, ctx: &egui::Context) {
+        let Some(id) = self.ed_state.playing else { return };
+        let Some(node) = self.doc.graph.node(id) else {
+            self.ed_state.playing = None;
+            return;
+        };
+        let cycles = match node.params.get("cycles") {
+            Some(ParamValue::Int(c)) => *c,
+            _ => 0,
+        };
+        if self.worker.is_busy() {
+            return;
+        }
+        match self.ed_state.plates.get(&id) {
+            Some(st) if st.complete => self.ed_state.playing = None,
+            Some(st) if st.cycles as i64 == cycles => {
+                // About 60 frames for the whole growth: random-driven plates claim one region
+                // per cycle each, so they advance several cycles per frame.
+                let plates = match node.params.get("plates") {
+                    Some(ParamValue::Int(p)) => (*p).max(1),
+                    _ => 1,
+                };
+                let random = !matches!(node.params.get("random_driven"), Some(ParamValue::Bool(false)));
+                let step = if random { (st.total as i64 / plates / 60).max(1) } else { 1 };
+                // The whole animation is one undo step.
+                self.set_step(id, true, cycles + step, true);
+                ctx.request_repaint_after(std::time::Duration::from_millis(60));
+            }
+            _ => ctx.request_repaint_after(std::time::Duration::from_millis(60)),
+        }
+    }
+
     fn after_editor(&mut self, ctx: &egui::Context, responses: &[NodeResponse<crate::editor::types::EdResponse, crate::editor::types::EdNode>]) {
+        for r in responses {
+            if let NodeResponse::User(EdResponse::PlateStep(id, action)) = r {
+                self.plate_step(*id, *action);
+                return;
+            }
+        }
         assign_new_ids(&mut self.editor);
         let moved = responses.iter().any(|r| matches!(r, NodeResponse::MoveNode { .. }));
         let structural = responses.iter().any(|r| !matches!(r, NodeResponse::MoveNode { .. } | NodeResponse::RaiseNode(_) | NodeResponse::SelectNode(_)));

@@ -33,9 +33,40 @@ pub struct EdNode {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EdTemplate(pub NodeKind);
 
-/// Editor responses beyond the library's own (none needed: edits are found by diffing).
+/// What a step-mode button on a Tectonic plates node asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepAction {
+    /// Back to the seed regions (step mode, cycle 0).
+    Reset,
+    /// One more growth cycle.
+    Step,
+    /// Keep stepping until the plates are complete.
+    Play,
+    /// Stop playing.
+    Pause,
+    /// Leave step mode: grow to completion.
+    Finish,
+}
+
+/// Editor responses beyond the library's own (other edits are found by diffing).
 #[derive(Debug, Clone, PartialEq)]
-pub enum EdResponse {}
+pub enum EdResponse {
+    /// A step-mode button of a Tectonic plates node.
+    PlateStep(DomainId, StepAction),
+}
+
+/// The growth state of a Tectonic plates node's last result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlateStatus {
+    /// Growth cycles run.
+    pub cycles: usize,
+    /// Regions with a plate.
+    pub claimed: usize,
+    /// All regions.
+    pub total: usize,
+    /// Whether every region has a plate.
+    pub complete: bool,
+}
 
 impl UserResponseTrait for EdResponse {}
 
@@ -50,6 +81,10 @@ pub struct EdState {
     pub timings: HashMap<DomainId, f64>,
     /// Selected nodes (drawn with a brighter title bar).
     pub selected: Vec<DomainId>,
+    /// Growth state per Tectonic plates node.
+    pub plates: HashMap<DomainId, PlateStatus>,
+    /// The Tectonic plates node whose growth is playing.
+    pub playing: Option<DomainId>,
 }
 
 /// The library's editor state with PlanetGraph's types.
@@ -150,6 +185,33 @@ impl NodeDataTrait for EdNode {
     type ValueType = EdValue;
 
     fn bottom_ui(&self, ui: &mut egui::Ui, _node_id: NodeId, _graph: &EdGraph, state: &mut EdState) -> Vec<NodeResponse<EdResponse, EdNode>> {
+        let mut responses = Vec::new();
+        if self.kind == NodeKind::TectonicPlates {
+            let playing = state.playing == Some(self.id);
+            ui.horizontal(|ui| {
+                let mut act = |a: StepAction| responses.push(NodeResponse::User(EdResponse::PlateStep(self.id, a)));
+                if ui.small_button("⏮ Reset").on_hover_text("Step mode from the seed regions (cycle 0)").clicked() {
+                    act(StepAction::Reset);
+                }
+                if ui.small_button("Step").on_hover_text("One more growth cycle").clicked() {
+                    act(StepAction::Step);
+                }
+                if playing {
+                    if ui.small_button("⏸ Pause").on_hover_text("Stop the animation").clicked() {
+                        act(StepAction::Pause);
+                    }
+                } else if ui.small_button("▶ Play").on_hover_text("Animate the flood fill in the viewport (choose the Plates colouring there)").clicked() {
+                    act(StepAction::Play);
+                }
+                if ui.small_button("Finish").on_hover_text("Leave step mode: grow until every region has a plate").clicked() {
+                    act(StepAction::Finish);
+                }
+            });
+            if let Some(st) = state.plates.get(&self.id) {
+                let text = if st.complete { format!("complete after {} cycles", st.cycles) } else { format!("cycle {}: {} of {} regions", st.cycles, st.claimed, st.total) };
+                ui.label(egui::RichText::new(text).small());
+            }
+        }
         if let Some(tex) = state.previews.get(&self.id) {
             let size = tex.size_vec2();
             let w = 170.0f32.min(size.x * 2.0);
@@ -160,7 +222,7 @@ impl NodeDataTrait for EdNode {
         } else if let Some(ms) = state.timings.get(&self.id) {
             ui.label(egui::RichText::new(format!("{ms:.1} ms")).small().weak());
         }
-        Vec::new()
+        responses
     }
 
     fn titlebar_color(&self, _ui: &egui::Ui, _node_id: NodeId, _graph: &EdGraph, state: &mut EdState) -> Option<egui::Color32> {
