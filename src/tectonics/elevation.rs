@@ -226,3 +226,53 @@ fn boundary_feature(s: &ElevationSettings, motion: &PlateMotion, plate: usize, b
         0.0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planet::RegionSurface;
+    use crate::tectonics::PlateSettings;
+    use std::sync::Arc;
+
+    #[test]
+    fn converging_plates_raise_the_boundary_and_parting_plates_lower_it() {
+        let regions = Arc::new(RegionSurface::new(16, 0.9, 4));
+        let plates = Plates::grow(regions, &PlateSettings { count: 12, expansion_range: 0.5, random_driven: true, max_cycles: None, seed: 8 }).expect("plates");
+        // All plates continental and no noise: only the collisions change the relief.
+        let s = ElevationSettings { base: BaseElevation::LandFraction { fraction: 1.0, continental: 0.1, oceanic: -0.5 }, noise: false, ..Default::default() };
+        let cancel = AtomicBool::new(false);
+        let with = plate_elevation(&plates, &s, 48, &cancel).expect("surface");
+        let without = plate_elevation(&plates, &ElevationSettings { collisions: false, ..s }, 48, &cancel).expect("surface");
+        let (mut up, mut down, mut n_up, mut n_down) = (0.0, 0.0, 0, 0);
+        for c in 0..6 * 48 * 48 {
+            let p = with.pressure.data()[c];
+            let diff = with.elevation.data()[c] - without.elevation.data()[c];
+            if p > 0.1 {
+                up += diff;
+                n_up += 1;
+                assert!(diff >= 0.0, "cell {c}: pressure {p} lowered by {diff}");
+            } else if p < -0.1 {
+                down += diff;
+                n_down += 1;
+                assert!(diff <= 0.0, "cell {c}: pressure {p} raised by {diff}");
+            }
+        }
+        assert!(n_up > 50 && n_down > 50, "{n_up} converging, {n_down} parting cells");
+        let (mean_up, mean_down) = (up / n_up as f32, down / n_down as f32);
+        assert!(mean_up > 0.05 && mean_down < -0.01, "{mean_up} {mean_down}");
+    }
+
+    #[test]
+    fn outputs_are_finite_and_distances_grow_away_from_boundaries() {
+        let regions = Arc::new(RegionSurface::new(10, 1.0, 1));
+        let plates = Plates::grow(regions, &PlateSettings { count: 6, expansion_range: 2.0, random_driven: false, max_cycles: None, seed: 3 }).expect("plates");
+        let out = plate_elevation(&plates, &ElevationSettings::default(), 32, &AtomicBool::new(false)).expect("surface");
+        for f in [&out.elevation, &out.pressure, &out.boundary_km, &out.plate_id] {
+            assert!(f.data().iter().all(|v| v.is_finite()));
+        }
+        let (lo, hi) = out.boundary_km.min_max();
+        assert!(lo >= 0.0 && lo < 200.0 && hi > 500.0, "{lo}..{hi}");
+        let (plo, phi) = out.plate_id.min_max();
+        assert_eq!((plo, phi), (0.0, 5.0));
+    }
+}
