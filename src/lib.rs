@@ -1,13 +1,14 @@
 //! PlanetGraph: design procedural planets with a node graph that builds seamless cube-sphere
 //! surfaces.
 //!
-//! The domain (`planet`, `tectonics`, `ops`, `graph`, `eval`, `io`) never imports egui or wgpu; `render`
+//! The domain (`planet`, `tectonics`, `erosion`, `ops`, `graph`, `eval`, `io`) never imports egui or wgpu; `render`
 //! holds the wgpu planet renderer, `editor` and `app` the egui user interface, `cli` the
 //! headless commands.
 
 pub mod planet;
 pub mod ops;
 pub mod tectonics;
+pub mod erosion;
 pub mod graph;
 pub mod eval;
 pub mod io;
