@@ -3,3 +3,6 @@
 
 pub mod grid;
 pub mod hydraulic;
+pub mod coral;
+pub mod seafloor;
+pub mod thermal;
