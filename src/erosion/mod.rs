@@ -6,3 +6,4 @@ pub mod hydraulic;
 pub mod coral;
 pub mod seafloor;
 pub mod thermal;
+pub mod droplet;

@@ -1,0 +1,330 @@
+//! Droplet erosion (seed 004, Algorithm 2, with the usual improvements: inertia, capacity from
+//! speed and slope, an erosion brush, evaporation). Droplets roll over face seams: a droplet
+//! leaving a face is re-expressed on the neighbouring one, direction included.
+//!
+//! Deterministic for any thread count: droplets run in batches of fixed chunks; the chunks of
+//! a batch read the same heights and record their changes, which are applied in chunk order.
+
+use super::hydraulic::REFERENCE_N;
+use crate::ops::rng::Rng;
+use crate::planet::coords::wrap_cell;
+use crate::planet::warp::{unwarp, warp};
+use crate::planet::{Cell, Face, Field};
+use glam::{Vec2, Vec3};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Parameters of [`droplets`]. Heights are elevation times `relief`; one step moves a droplet
+/// one cell; lengths are in cells of the reference resolution 128.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DropletSettings {
+    /// Droplets per cell (the same density at any resolution).
+    pub density: f32,
+    /// Most steps of a droplet at the reference resolution (scaled with `n / 128`).
+    pub lifetime: usize,
+    /// Inertia 0..1: how much a droplet keeps its direction instead of following the slope.
+    pub inertia: f32,
+    /// Sediment capacity factor.
+    pub capacity: f32,
+    /// Smallest slope used for the capacity.
+    pub min_slope: f32,
+    /// Share of the free capacity eroded per step, 0..1.
+    pub erode: f32,
+    /// Share of the excess sediment deposited per step, 0..1.
+    pub deposit: f32,
+    /// Water lost per step, 0..1.
+    pub evaporation: f32,
+    /// Acceleration downhill.
+    pub gravity: f32,
+    /// Erosion brush radius, reference cells.
+    pub radius: f32,
+    /// Height units per elevation unit.
+    pub relief: f32,
+    /// Water below this elevation is the sea: droplets stop there and drop their sediment.
+    pub sea_level: f32,
+    /// Random seed (start positions).
+    pub seed: u32,
+}
+
+impl Default for DropletSettings {
+    fn default() -> Self {
+        DropletSettings { density: 0.5, lifetime: 30, inertia: 0.05, capacity: 4.0, min_slope: 0.01, erode: 0.3, deposit: 0.3, evaporation: 0.02, gravity: 4.0, radius: 2.0, relief: 20.0, sea_level: 0.0, seed: 1 }
+    }
+}
+
+/// Eroded elevation and the number of droplet steps taken.
+#[derive(Debug, Clone)]
+pub struct DropletResult {
+    /// Elevation after erosion (project units).
+    pub elevation: Field,
+    /// Droplet steps simulated.
+    pub steps: u64,
+}
+
+const CHUNKS: usize = 16;
+const BATCH: usize = CHUNKS * 64;
+
+/// Face coordinates (cells) of `dir` on the plane of `face` (which must be the face `dir`
+/// points into, or a neighbour of it).
+fn on_face(face: Face, dir: Vec3, n: usize) -> Vec2 {
+    let p = dir / dir.dot(face.normal()).max(1e-6);
+    let (u, v) = (p.dot(face.right()).clamp(-1.9, 1.9), p.dot(face.down()).clamp(-1.9, 1.9));
+    Vec2::new((unwarp(u) + 1.0) * 0.5 * n as f32, (unwarp(v) + 1.0) * 0.5 * n as f32)
+}
+
+/// Direction of a face position in cells (may lie a little outside the face).
+fn to_dir(face: Face, p: Vec2, n: usize) -> Vec3 {
+    let (a, b) = (p.x / n as f32, p.y / n as f32);
+    let (u, v) = (warp((2.0 * a - 1.0).clamp(-1.3, 1.3)), warp((2.0 * b - 1.0).clamp(-1.3, 1.3)));
+    (face.normal() + u * face.right() + v * face.down()).normalize()
+}
+
+struct Heights<'a> {
+    h: &'a [f32],
+    n: usize,
+}
+
+impl Heights<'_> {
+    #[inline]
+    fn at(&self, face: Face, i: i64, j: i64) -> f32 {
+        let n = self.n as i64;
+        if i >= 0 && j >= 0 && i < n && j < n {
+            self.h[face.index() * self.n * self.n + j as usize * self.n + i as usize]
+        } else {
+            wrap_cell(face, i, j, self.n).map(|c| self.h[c.index(self.n)]).unwrap_or_else(|| self.h[Cell { face, i: i.clamp(0, n - 1) as usize, j: j.clamp(0, n - 1) as usize }.index(self.n)])
+        }
+    }
+
+    /// Height and gradient (per cell) at a face position, bilinear over the 4 nearest cells.
+    fn sample(&self, face: Face, p: Vec2) -> (f32, Vec2) {
+        let (x, y) = (p.x - 0.5, p.y - 0.5);
+        let (i, j) = (x.floor() as i64, y.floor() as i64);
+        let (fx, fy) = (x - i as f32, y - j as f32);
+        let (h00, h10, h01, h11) = (self.at(face, i, j), self.at(face, i + 1, j), self.at(face, i, j + 1), self.at(face, i + 1, j + 1));
+        let g = Vec2::new((h10 - h00) * (1.0 - fy) + (h11 - h01) * fy, (h01 - h00) * (1.0 - fx) + (h11 - h10) * fx);
+        let h = h00 * (1.0 - fx) * (1.0 - fy) + h10 * fx * (1.0 - fy) + h01 * (1.0 - fx) * fy + h11 * fx * fy;
+        (h, g)
+    }
+}
+
+/// Index of a possibly out-of-face cell (None over a cube corner).
+#[inline]
+fn cell_index(face: Face, i: i64, j: i64, n: usize) -> Option<u32> {
+    let m = n as i64;
+    if i >= 0 && j >= 0 && i < m && j < m {
+        Some((face.index() * n * n + j as usize * n + i as usize) as u32)
+    } else {
+        wrap_cell(face, i, j, n).map(|c| c.index(n) as u32)
+    }
+}
+
+/// Runs droplet erosion on `input`; `None` when cancelled. `progress` counts finished batches
+/// (of [`batches`]`(..)`).
+pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Option<DropletResult> {
+    let n = input.n();
+    let scale = n as f32 / REFERENCE_N as f32;
+    let relief = s.relief.max(1e-6);
+    let mut h: Vec<f32> = input.data().iter().map(|&x| x * relief).collect();
+    let count = droplet_count(s.density, n);
+    let lifetime = ((s.lifetime as f32 * scale).ceil() as usize).max(1);
+    let l = 1.0 / scale;
+    let sea = s.sea_level * relief;
+    // Brush: cells within the radius, weights falling linearly to the rim, summing to 1.
+    let r = (s.radius * scale).clamp(0.5, 8.0);
+    let ri = r.ceil() as i64;
+    let mut brush: Vec<(i64, i64, f32)> = Vec::new();
+    for dj in -ri..=ri {
+        for di in -ri..=ri {
+            let d = ((di * di + dj * dj) as f32).sqrt();
+            if d < r {
+                brush.push((di, dj, r - d));
+            }
+        }
+    }
+    let wsum: f32 = brush.iter().map(|b| b.2).sum();
+    for b in brush.iter_mut() {
+        b.2 /= wsum.max(1e-9);
+    }
+    let steps = AtomicUsize::new(0);
+    let mut start = 0;
+    let mut batch = 0u64;
+    while start < count {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let size = BATCH.min(count - start);
+        let per_chunk = size.div_ceil(CHUNKS);
+        let heights = Heights { h: &h, n };
+        let changes: Vec<Vec<(u32, f32)>> = (0..CHUNKS)
+            .into_par_iter()
+            .map(|chunk| {
+                let mut out = Vec::new();
+                let mut rng = Rng::new(s.seed, batch * CHUNKS as u64 + chunk as u64);
+                let mut taken = 0usize;
+                for _ in 0..per_chunk.min(size.saturating_sub(chunk * per_chunk)) {
+                    taken += run_droplet(&heights, s, &brush, lifetime, l, sea, &mut rng, &mut out);
+                }
+                steps.fetch_add(taken, Ordering::Relaxed);
+                out
+            })
+            .collect();
+        for list in changes {
+            for (k, dv) in list {
+                h[k as usize] += dv;
+            }
+        }
+        start += size;
+        batch += 1;
+        progress.fetch_add(1, Ordering::Relaxed);
+    }
+    Some(DropletResult { elevation: Field::from_vec(n, h.iter().map(|&x| x / relief).collect())?, steps: steps.load(Ordering::Relaxed) as u64 })
+}
+
+/// Droplets for a density per cell at resolution `n`.
+pub fn droplet_count(density: f32, n: usize) -> usize {
+    (density.max(0.0) as f64 * (6 * n * n) as f64).round() as usize
+}
+
+/// Batches [`droplets`] runs (for progress).
+pub fn batches(density: f32, n: usize) -> usize {
+    droplet_count(density, n).div_ceil(BATCH)
+}
+
+/// One droplet from a random start; records height changes in `out`; returns its steps.
+#[allow(clippy::too_many_arguments)]
+fn run_droplet(hm: &Heights, s: &DropletSettings, brush: &[(i64, i64, f32)], lifetime: usize, l: f32, sea: f32, rng: &mut Rng, out: &mut Vec<(u32, f32)>) -> usize {
+    let n = hm.n;
+    let mut face = Face::from_index((rng.next_u64() % 6) as usize).unwrap_or(Face::Front);
+    let mut pos = Vec2::new(rng.f32() * n as f32, rng.f32() * n as f32);
+    let mut dir = Vec2::ZERO;
+    let (mut speed, mut water, mut sediment) = (1.0f32, 1.0f32, 0.0f32);
+    let inertia = s.inertia.clamp(0.0, 0.99);
+    let deposit_at = |face: Face, p: Vec2, amount: f32, out: &mut Vec<(u32, f32)>| {
+        let (x, y) = (p.x - 0.5, p.y - 0.5);
+        let (i, j) = (x.floor() as i64, y.floor() as i64);
+        let (fx, fy) = (x - i as f32, y - j as f32);
+        for (di, dj, w) in [(0, 0, (1.0 - fx) * (1.0 - fy)), (1, 0, fx * (1.0 - fy)), (0, 1, (1.0 - fx) * fy), (1, 1, fx * fy)] {
+            if let Some(k) = cell_index(face, i + di, j + dj, n) {
+                out.push((k, amount * w));
+            } else if let Some(k) = cell_index(face, i, j, n) {
+                out.push((k, amount * w));
+            }
+        }
+    };
+    let mut taken = 0;
+    for _ in 0..lifetime {
+        let (h0, g) = hm.sample(face, pos);
+        if h0 < sea {
+            break;
+        }
+        dir = dir * inertia - g * (1.0 - inertia);
+        if dir.length_squared() < 1e-20 {
+            let a = rng.f32() * std::f32::consts::TAU;
+            dir = Vec2::new(a.cos(), a.sin());
+        }
+        dir = dir.normalize();
+        let old = (face, pos);
+        let mut next = pos + dir;
+        let nf = n as f32;
+        if next.x < 0.0 || next.y < 0.0 || next.x >= nf || next.y >= nf {
+            // Over a seam: re-express position and direction on the face it entered.
+            let d = to_dir(face, next, n);
+            let ahead = to_dir(face, next + dir * 0.05, n);
+            let f2 = Face::from_normal(d);
+            let p2 = on_face(f2, d, n);
+            let q2 = on_face(f2, ahead, n);
+            if !(0.0..nf).contains(&p2.x) || !(0.0..nf).contains(&p2.y) {
+                break;
+            }
+            face = f2;
+            next = p2;
+            dir = (q2 - p2).try_normalize().unwrap_or(dir);
+        }
+        pos = next;
+        taken += 1;
+        let (h1, _) = hm.sample(face, pos);
+        let dh = h1 - h0;
+        let cap = (-dh / l).max(s.min_slope) * speed * water * s.capacity * l;
+        if sediment > cap || dh > 0.0 {
+            let amount = if dh > 0.0 { dh.min(sediment) } else { (sediment - cap) * s.deposit.clamp(0.0, 1.0) };
+            sediment -= amount;
+            deposit_at(old.0, old.1, amount, out);
+        } else {
+            let amount = ((cap - sediment) * s.erode.clamp(0.0, 1.0)).min(-dh);
+            let (ci, cj) = (old.1.x.floor() as i64, old.1.y.floor() as i64);
+            for &(di, dj, w) in brush {
+                if let Some(k) = cell_index(old.0, ci + di, cj + dj, n) {
+                    out.push((k, -amount * w));
+                    sediment += amount * w;
+                }
+            }
+        }
+        speed = (speed * speed - dh / l * s.gravity).max(0.0).sqrt();
+        water *= 1.0 - s.evaporation.clamp(0.0, 1.0);
+        if water < 1e-3 {
+            break;
+        }
+    }
+    if sediment > 0.0 {
+        deposit_at(face, pos, sediment, out);
+    }
+    taken
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(f: &Field, s: &DropletSettings) -> DropletResult {
+        droplets(f, s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run")
+    }
+
+    fn hills(n: usize) -> Field {
+        Field::from_fn_dir(n, |d| 0.4 + 0.3 * (d.x * 6.0).sin() * (d.y * 5.0).cos() + 0.1 * (d.z * 13.0).sin())
+    }
+
+    #[test]
+    fn material_is_conserved_and_the_surface_changes() {
+        let f = hills(24);
+        let r = run(&f, &DropletSettings { density: 2.0, ..Default::default() });
+        let (a, b): (f64, f64) = (f.data().iter().map(|&x| x as f64).sum(), r.elevation.data().iter().map(|&x| x as f64).sum());
+        assert!(((a - b) / a).abs() < 1e-4, "{a} vs {b}");
+        assert!(r.steps > 1000);
+        assert_ne!(f, r.elevation);
+        assert!(r.elevation.data().iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn same_result_for_any_thread_count() {
+        let f = hills(16);
+        let s = DropletSettings { density: 1.0, ..Default::default() };
+        let go = |t| rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("pool").install(|| run(&f, &s).elevation);
+        assert_eq!(go(1), go(3));
+    }
+
+    #[test]
+    fn droplets_cross_seams() {
+        // A valley running across the front/right edge: droplets follow it over the seam.
+        let f = Field::from_fn_dir(32, |d| 0.5 + 0.5 * d.y.abs() - 0.3 * (d.x + d.z));
+        let r = run(&f, &DropletSettings { density: 3.0, ..Default::default() });
+        assert!(r.elevation.data().iter().all(|v| v.is_finite()));
+        // Cells on both sides of the seam changed.
+        let n = 32;
+        let at = |face, i, j| Cell { face, i, j }.index(n);
+        let changed = |k: usize| (f.data()[k] - r.elevation.data()[k]).abs() > 1e-7;
+        assert!((0..n).any(|j| changed(at(Face::Front, n - 1, j))) && (0..n).any(|j| changed(at(Face::Right, 0, j))));
+    }
+
+    #[test]
+    fn no_nan_at_the_extremes() {
+        let f = hills(12);
+        for inertia in [0.0, 0.99] {
+            for (erode, deposit) in [(0.0, 0.0), (1.0, 1.0)] {
+                for relief in [0.01, 500.0] {
+                    let s = DropletSettings { density: 0.5, inertia, erode, deposit, relief, gravity: 50.0, capacity: 50.0, ..Default::default() };
+                    assert!(run(&f, &s).elevation.data().iter().all(|v| v.is_finite()), "{s:?}");
+                }
+            }
+        }
+    }
+}
