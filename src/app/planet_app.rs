@@ -376,6 +376,10 @@ impl PlanetApp {
             if self.worker.is_busy() {
                 ui.spinner();
                 let (d, t) = (self.worker.progress.done.load(Ordering::Relaxed), self.worker.progress.total.load(Ordering::Relaxed));
+                let (sd, st) = (self.worker.progress.inner.done.load(Ordering::Relaxed), self.worker.progress.inner.total.load(Ordering::Relaxed));
+                if st > 0 {
+                    ui.add(egui::ProgressBar::new(sd as f32 / st as f32).desired_width(120.0).text(format!("{sd}/{st} steps")));
+                }
                 ui.label(format!("Evaluating: {d}/{t} nodes"));
                 if ui.small_button("Cancel").on_hover_text("Stop the running evaluation").clicked() {
                     self.worker.cancel();

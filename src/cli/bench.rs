@@ -114,5 +114,35 @@ pub fn run(quick: bool) -> Result<(), CliError> {
     print("regions_rasterize_n1024", median(times), "ms");
     let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(regions.rasterize_smooth(&values, 1024)))).collect();
     print("regions_rasterize_smooth_n1024", median(times), "ms");
+
+    // Erosion on a 6 x 256^2 field (all threads): million cell-iterations (or droplet steps)
+    // per second.
+    let n = 256;
+    let terrain = crate::planet::Field::from_fn_dir(n, |d| 0.3 + 0.3 * (d.x * 7.0).sin() * (d.y * 5.0).cos() + 0.1 * (d.z * 17.0).sin());
+    let cells = (6 * n * n) as f64;
+    let none = std::sync::atomic::AtomicUsize::new(0);
+    let hs = crate::erosion::hydraulic::HydraulicSettings { iterations: 20, ..Default::default() };
+    let steps = crate::erosion::hydraulic::steps_at(hs.iterations, n) as f64;
+    let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::erosion::hydraulic::hydraulic(&terrain, &hs, &cancel, &none)))).collect();
+    print("hydraulic_mcells_per_s", cells * steps / (median(times) * 1e3), "Mcells/s");
+    let ts = crate::erosion::thermal::ThermalSettings { iterations: 20, ..Default::default() };
+    let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::erosion::thermal::thermal(&terrain, &ts, &cancel, &none)))).collect();
+    print("thermal_mcells_per_s", cells * steps / (median(times) * 1e3), "Mcells/s");
+    let ds = crate::erosion::droplet::DropletSettings { density: 0.25, ..Default::default() };
+    let runs: Vec<(f64, u64)> = (0..reps.max(3))
+        .map(|_| {
+            let mut taken = 0;
+            let ms = time_ms(|| taken = crate::erosion::droplet::droplets(&terrain, &ds, &cancel, &none).map(|r| r.steps).unwrap_or(0));
+            (ms, taken)
+        })
+        .collect();
+    let rates: Vec<f64> = runs.iter().map(|(ms, k)| *k as f64 / (ms * 1e3)).collect();
+    print("droplet_msteps_per_s", median(rates), "Msteps/s");
+    let eroded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/eroded_tectonic.ron");
+    if let Ok(g) = crate::io::load_graph(&eroded, crate::io::Strictness::Complete) {
+        let times: Vec<f64> = (0..if quick { 1 } else { 3 }).map(|_| time_ms(|| drop(build_graph(&g, &eroded, &dir, 512, &cancel)))).collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        print("erosion_default_n512", median(times), "ms");
+    }
     Ok(())
 }

@@ -67,12 +67,20 @@ pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &Atomic
     let ticker = {
         let (p, d) = (progress.clone(), done.clone());
         std::thread::spawn(move || {
-            let mut last = usize::MAX;
+            let mut last = (usize::MAX, usize::MAX);
+            let mut ticks = 0u32;
             while !d.load(Ordering::Relaxed) {
                 let (k, t) = (p.done.load(Ordering::Relaxed), p.total.load(Ordering::Relaxed));
-                if k != last && t > 0 {
-                    eprintln!("evaluating: {k}/{t} nodes");
-                    last = k;
+                let (sd, st) = (p.inner.done.load(Ordering::Relaxed), p.inner.total.load(Ordering::Relaxed));
+                ticks += 1;
+                // Node changes at once; steps inside a long node every 2 s.
+                if t > 0 && (k != last.0 || (st > 0 && sd != last.1 && ticks % 8 == 0)) {
+                    if st > 0 && sd < st {
+                        eprintln!("evaluating: {k}/{t} nodes, {sd}/{st} steps in the current node");
+                    } else {
+                        eprintln!("evaluating: {k}/{t} nodes");
+                    }
+                    last = (k, sd);
                 }
                 std::thread::sleep(Duration::from_millis(250));
             }

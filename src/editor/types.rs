@@ -99,6 +99,7 @@ pub fn category_colour(c: Category) -> egui::Color32 {
         Category::Combine => egui::Color32::from_rgb(54, 76, 120),
         Category::Modify => egui::Color32::from_rgb(104, 74, 46),
         Category::Tectonics => egui::Color32::from_rgb(40, 104, 110),
+        Category::Erosion => egui::Color32::from_rgb(46, 84, 130),
         Category::Display => egui::Color32::from_rgb(88, 60, 112),
         Category::Output => egui::Color32::from_rgb(120, 100, 40),
     }

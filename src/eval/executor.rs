@@ -18,6 +18,8 @@ pub struct Progress {
     pub done: AtomicUsize,
     /// Steps in the program.
     pub total: AtomicUsize,
+    /// Progress inside the node running now (erosion steps).
+    pub inner: crate::ops::context::StepProgress,
 }
 
 /// What an evaluation produced.
@@ -83,7 +85,7 @@ impl Evaluator {
         progress.total.store(program.steps.len(), Ordering::Relaxed);
         progress.done.store(0, Ordering::Relaxed);
         let mut keys: HashMap<NodeId, u64> = HashMap::new();
-        let ctx = OpContext { n, cancel };
+        let ctx = OpContext { n, cancel, steps: Some(&progress.inner) };
         for step in &program.steps {
             let mut h = DefaultHasher::new();
             step.kind.hash(&mut h);
@@ -122,6 +124,8 @@ impl Evaluator {
                 continue;
             }
             let t = Instant::now();
+            progress.inner.done.store(0, Ordering::Relaxed);
+            progress.inner.total.store(0, Ordering::Relaxed);
             let params = Params::new(step.kind, &step.params);
             match ops::run(step.kind, &params, &inputs, &ctx) {
                 Ok(out) => {

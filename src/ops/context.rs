@@ -23,6 +23,18 @@ pub struct OpContext<'a> {
     pub n: usize,
     /// Set when the evaluation should stop as soon as possible.
     pub cancel: &'a AtomicBool,
+    /// Steps done and steps in all of a long op (erosion), for progress; `None` where nobody
+    /// watches.
+    pub steps: Option<&'a StepProgress>,
+}
+
+/// Progress inside one long-running op.
+#[derive(Debug, Default)]
+pub struct StepProgress {
+    /// Steps finished.
+    pub done: std::sync::atomic::AtomicUsize,
+    /// Steps the op will run (0 while unknown).
+    pub total: std::sync::atomic::AtomicUsize,
 }
 
 impl OpContext<'_> {

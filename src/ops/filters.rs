@@ -152,7 +152,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     fn ctx(n: usize, cancel: &AtomicBool) -> OpContext<'_> {
-        OpContext { n, cancel }
+        OpContext { n, cancel, steps: None }
     }
 
     #[test]

@@ -59,6 +59,16 @@ pub enum NodeKind {
     TectonicPlates,
     /// Elevation, boundaries and motion from plates (seed 000's elevation modifier, reworked).
     PlateElevation,
+    /// Virtual-pipe hydraulic erosion (seed 002).
+    HydraulicErosion,
+    /// Thermal erosion to a talus angle (seed 002).
+    ThermalErosion,
+    /// Droplet erosion (seed 004).
+    DropletErosion,
+    /// Smoothing below sea level (seed 002).
+    SeaFloor,
+    /// Coral reef growth (seed 002).
+    CoralReef,
     /// Thumbnail of the state at this point.
     Preview,
     /// The planet: elevation in metres, radius, sea level.
@@ -76,6 +86,8 @@ pub enum Category {
     Modify,
     /// Regions, plates and what they raise.
     Tectonics,
+    /// Erosion, water and reefs.
+    Erosion,
     /// Nodes that show a state.
     Display,
     /// The planet output.
@@ -90,6 +102,7 @@ impl Category {
             Category::Combine => "Combine",
             Category::Modify => "Modify",
             Category::Tectonics => "Tectonics",
+            Category::Erosion => "Erosion",
             Category::Display => "Display",
             Category::Output => "Output",
         }
@@ -198,6 +211,24 @@ const PLATE_ELEVATION_PARAMS: &[ParamDef] = &[
     seed(5),
 ];
 
+const RELIEF: ParamDef = float("relief", "Relief", 20.0, 0.01, 1000.0, "", 0.1, "How steep the terrain is for water and rock: the height of 1.0 of elevation measured in cells at 128 cells per face edge. Higher: steeper slopes, faster water, more erosion.");
+const SEA: ParamDef = float("sea_level", "Sea level", 0.0, -1.0, 1.0, "", 0.005, "Elevation below which water is ocean (match the Planet node's sea level).");
+
+const HYDRAULIC_PARAMS: &[ParamDef] = &[
+    int("iterations", "Iterations", 60, 0, 5000, "Simulation steps at 128 cells per face edge; scaled with the resolution (so previews run fewer), the same simulated time at any resolution."),
+    float("dt", "Time step", 0.05, 0.001, 0.5, "", 0.001, "Time per step at 128 cells per face edge (scaled with the resolution). Larger is faster but coarser."),
+    RELIEF,
+    float("rain", "Rain", 0.02, 0.0, 1.0, "/time", 0.001, "Water added to every land cell per unit time (seed 002's r), in height units."),
+    float("gravity", "Gravity", 10.0, 0.1, 50.0, "", 0.1, "Gravity times pipe cross-section over pipe length (seed 002's g A / l): how hard height differences push water."),
+    float("capacity", "Capacity", 1.0, 0.0, 20.0, "", 0.01, "Sediment capacity constant (seed 002's K_C): capacity = K_C |v| sin(slope)."),
+    float("min_slope", "Minimum slope", 0.05, 0.0, 1.0, "", 0.001, "Smallest slope sine used for the capacity, so flat ground still erodes a little."),
+    float("dissolve", "Dissolving", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water picks up ground below its capacity (seed 002's K_S)."),
+    float("deposit", "Deposition", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water drops sediment above its capacity (seed 002's K_D)."),
+    float("evaporation", "Evaporation", 0.3, 0.0, 10.0, "/time", 0.01, "Share of the water lost per unit time (seed 002's K_E)."),
+    float("sediment_diffusion", "Sediment diffusion", 0.2, 0.0, 10.0, "/time", 0.01, "Exchange of suspended sediment between wet neighbours (seed 002's fix for streaks)."),
+    SEA,
+];
+
 /// Fault planet variants (seed 001).
 pub const FAULT_VARIANTS: &[&str] = &["Random inner point", "Through centre"];
 
@@ -215,7 +246,7 @@ const NOISE_PARAMS: &[ParamDef] = &[
 
 impl NodeKind {
     /// All kinds, in menu order.
-    pub const ALL: [NodeKind; 28] = [
+    pub const ALL: [NodeKind; 33] = [
         NodeKind::Constant,
         NodeKind::Noise,
         NodeKind::FaultPlanet,
@@ -242,6 +273,11 @@ impl NodeKind {
         NodeKind::Regions,
         NodeKind::TectonicPlates,
         NodeKind::PlateElevation,
+        NodeKind::HydraulicErosion,
+        NodeKind::ThermalErosion,
+        NodeKind::DropletErosion,
+        NodeKind::SeaFloor,
+        NodeKind::CoralReef,
         NodeKind::Preview,
         NodeKind::Planet,
     ];
@@ -412,6 +448,87 @@ impl NodeKind {
                     PortDef { name: "motion", ty: PortType::Vector },
                 ],
                 PLATE_ELEVATION_PARAMS,
+            ),
+            NodeKind::HydraulicErosion => m(
+                "Hydraulic erosion",
+                Erosion,
+                "Seed 002's virtual-pipe model: rain, flow across the whole planet, dissolving and deposition, sediment carried with the water, evaporation. Water reaching the sea leaves and drops its sediment.",
+                IN_X,
+                &[
+                    PortDef { name: "elevation", ty: F },
+                    PortDef { name: "water", ty: F },
+                    PortDef { name: "sediment", ty: F },
+                    PortDef { name: "deposited", ty: F },
+                    PortDef { name: "flow", ty: F },
+                    PortDef { name: "presence", ty: F },
+                ],
+                HYDRAULIC_PARAMS,
+            ),
+            NodeKind::ThermalErosion => m(
+                "Thermal erosion",
+                Erosion,
+                "Seed 002: rock slides to lower Moore neighbours where the slope is steeper than the talus angle (material is conserved).",
+                IN_X,
+                OUT,
+                const { &[
+                    int("iterations", "Iterations", 40, 0, 5000, "Steps at 128 cells per face edge, scaled with the resolution."),
+                    float("talus_deg", "Talus angle", 35.0, 0.0, 89.0, "deg", 0.1, "Slopes steeper than this shed material (loose rock: 30 to 40 degrees)."),
+                    float("amount", "Amount", 0.5, 0.0, 1.0, "", 0.005, "Share of the movable material moved per step; 1 is the stability limit (half the height difference)."),
+                    RELIEF,
+                ] },
+            ),
+            NodeKind::DropletErosion => m(
+                "Droplet erosion",
+                Erosion,
+                "Seed 004: many droplets run downhill with inertia, pick up ground by speed and slope and drop it where they slow; they roll over face seams.",
+                IN_X,
+                OUT,
+                const { &[
+                    float("density", "Droplets per cell", 0.5, 0.0, 20.0, "", 0.01, "Droplets per cell, the same density at any resolution (a build at 512 runs 16 times the droplets of a preview at 128)."),
+                    int("lifetime", "Lifetime", 30, 1, 1000, "Most steps of a droplet at 128 cells per face edge (scaled with the resolution)."),
+                    float("inertia", "Inertia", 0.05, 0.0, 0.99, "", 0.005, "0: droplets follow the slope; near 1: they keep their direction."),
+                    float("capacity", "Capacity", 4.0, 0.0, 50.0, "", 0.05, "Sediment a droplet can carry per unit of speed, water and slope."),
+                    float("min_slope", "Minimum slope", 0.01, 0.0, 1.0, "", 0.001, "Smallest slope used for the capacity."),
+                    float("erode", "Erosion", 0.3, 0.0, 1.0, "", 0.005, "Share of the free capacity taken from the ground per step."),
+                    float("deposit", "Deposition", 0.3, 0.0, 1.0, "", 0.005, "Share of the excess sediment dropped per step."),
+                    float("evaporation", "Evaporation", 0.02, 0.0, 1.0, "", 0.001, "Water lost per step."),
+                    float("gravity", "Gravity", 4.0, 0.0, 50.0, "", 0.05, "Acceleration downhill."),
+                    float("radius", "Brush radius", 2.0, 0.5, 8.0, "cells@128", 0.05, "Radius of the area a droplet erodes, in cells at 128 per face edge."),
+                    RELIEF,
+                    SEA,
+                    seed(4),
+                ] },
+            ),
+            NodeKind::SeaFloor => m(
+                "Sea floor",
+                Erosion,
+                "Seed 002: smooths the ground below sea level (Jacobi steps of the 4-neighbour mean); land stays as it is.",
+                IN_X,
+                OUT,
+                const { &[
+                    SEA,
+                    int("passes", "Passes", 20, 0, 2000, "Smoothing passes at 128 cells per face edge, scaled with the square of the resolution (the same smoothing distance on the planet)."),
+                ] },
+            ),
+            NodeKind::CoralReef => m(
+                "Coral reef",
+                Erosion,
+                "Seed 002 after Nakamura and Nakamori: reefs grow in shallow sunlit water, limited by carbon that diffuses in from the open sea, while the sea slowly rises.",
+                IN_X,
+                &[PortDef { name: "elevation", ty: F }, PortDef { name: "growth", ty: F }],
+                const { &[
+                    int("iterations", "Iterations", 200, 0, 10000, "Growth steps."),
+                    float("dt", "Time step", 10.0, 0.1, 1000.0, "years", 0.1, "Years per step."),
+                    float("metres_per_unit", "Metres per unit", 6000.0, 1.0, 50000.0, "m", 10.0, "Metres of 1.0 of elevation (the Planet node's highest peak)."),
+                    SEA,
+                    float("sea_rise", "Sea-level rise", 0.002, 0.0, 0.1, "m/yr", 0.0001, "Sea-level rise per year (seed 002's k_W)."),
+                    float("growth_rate", "Growth rate", 0.01, 0.0, 1.0, "m/yr", 0.0005, "Reef growth at the surface with full carbon (seed 002's k_B)."),
+                    float("absorption", "Light absorption", 0.06, 0.0, 1.0, "/m", 0.001, "How fast growth fades with depth (seed 002's k_A)."),
+                    float("max_depth", "Deepest growth", 60.0, 1.0, 500.0, "m", 0.5, "No growth deeper than this (seed 002's k_G)."),
+                    float("carbon_use", "Carbon use", 0.02, 0.0, 1.0, "", 0.0005, "Carbon used per metre of growth and metre of depth (1 / seed 002's k_U)."),
+                    float("open_sea_depth", "Open sea depth", 200.0, 1.0, 10000.0, "m", 1.0, "Water deeper than this is open sea with full carbon."),
+                    int("diffusion", "Carbon diffusion", 4, 0, 100, "Jacobi diffusion passes of carbon per step."),
+                ] },
             ),
             NodeKind::Preview => m(
                 "Preview",

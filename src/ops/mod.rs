@@ -3,6 +3,7 @@
 
 pub mod combine;
 pub mod context;
+pub mod erosion;
 pub mod filters;
 pub mod kinds;
 pub mod modify;
@@ -66,6 +67,17 @@ pub fn run(kind: NodeKind, p: &Params, inputs: &[Value], ctx: &OpContext) -> Res
             let plates = inputs.first().and_then(Value::as_plates).ok_or_else(|| OpError::Invalid("input is not a set of plates".into()))?;
             let s = tectonic::plate_elevation(plates, p, ctx)?;
             Ok(vec![Value::from(s.elevation), Value::from(s.plate_id), Value::from(s.pressure), Value::from(s.boundary_km), Value::Vector(Arc::new(s.motion))])
+        }
+        NodeKind::HydraulicErosion => {
+            let r = erosion::hydraulic(field_in(inputs, 0)?, p, ctx)?;
+            Ok(vec![Value::from(r.elevation), Value::from(r.water), Value::from(r.sediment), Value::from(r.deposited), Value::from(r.speed), Value::from(r.presence)])
+        }
+        NodeKind::ThermalErosion => one(erosion::thermal(field_in(inputs, 0)?, p, ctx)?),
+        NodeKind::DropletErosion => one(erosion::droplets(field_in(inputs, 0)?, p, ctx)?),
+        NodeKind::SeaFloor => one(erosion::sea_floor(field_in(inputs, 0)?, p, ctx)?),
+        NodeKind::CoralReef => {
+            let r = erosion::coral(field_in(inputs, 0)?, p, ctx)?;
+            Ok(vec![Value::from(r.elevation), Value::from(r.growth)])
         }
         NodeKind::Preview => Ok(vec![Value::Field(field_in(inputs, 0)?.clone())]),
         NodeKind::Planet => one(output::PlanetSettings::from_params(p).apply(field_in(inputs, 0)?)),

@@ -76,7 +76,7 @@ mod tests {
     fn run(kind: NodeKind, params: &[(&str, ParamValue)], n: usize) -> Field {
         let values: BTreeMap<String, ParamValue> = params.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel };
+        let ctx = OpContext { n, cancel: &cancel, steps: None };
         let p = Params::new(kind, &values);
         match kind {
             NodeKind::FaultPlanet => fault_planet(&p, &ctx).expect("fault planet"),
