@@ -500,20 +500,17 @@ impl PlanetApp {
     /// Applies a step-mode button of a Tectonic plates node (an undoable parameter edit).
     pub fn plate_step(&mut self, id: NodeId, action: StepAction) {
         let Some(node) = self.doc.graph.node(id) else { return };
-        let step_mode = matches!(node.params.get("step_mode"), Some(ParamValue::Bool(true)));
-        let cycles = match node.params.get("cycles") {
-            Some(ParamValue::Int(c)) if step_mode => *c,
-            _ => 0,
-        };
-        let (mode, next, merge) = match action {
-            StepAction::Reset => (true, 0, false),
-            StepAction::Step => (true, cycles + 1, false),
-            StepAction::Play => (true, cycles, false),
+        let p = Params::new(NodeKind::TectonicPlates, &node.params);
+        let cycles = if p.boolean("step_mode") { p.int("cycles") } else { 0 };
+        let (mode, next) = match action {
+            StepAction::Reset => (true, 0),
+            StepAction::Step => (true, cycles + 1),
+            StepAction::Play => (true, cycles),
             StepAction::Pause => {
                 self.ed_state.playing = None;
                 return;
             }
-            StepAction::Finish => (false, cycles, false),
+            StepAction::Finish => (false, cycles),
         };
         self.ed_state.playing = match action {
             StepAction::Play => Some(id),
@@ -521,7 +518,7 @@ impl PlanetApp {
         };
         // Every button press is its own undo step (a parameter edit would merge otherwise).
         self.doc.seal();
-        self.set_step(id, mode, next, merge);
+        self.set_step(id, mode, next, false);
     }
 
     fn set_step(&mut self, id: NodeId, mode: bool, cycles: i64, merge: bool) {
@@ -540,10 +537,8 @@ impl PlanetApp {
             self.ed_state.playing = None;
             return;
         };
-        let cycles = match node.params.get("cycles") {
-            Some(ParamValue::Int(c)) => *c,
-            _ => 0,
-        };
+        let p = Params::new(NodeKind::TectonicPlates, &node.params);
+        let cycles = p.int("cycles");
         if self.worker.is_busy() {
             return;
         }
@@ -552,12 +547,7 @@ impl PlanetApp {
             Some(st) if st.cycles as i64 == cycles => {
                 // About 60 frames for the whole growth: random-driven plates claim one region
                 // per cycle each, so they advance several cycles per frame.
-                let plates = match node.params.get("plates") {
-                    Some(ParamValue::Int(p)) => (*p).max(1),
-                    _ => 1,
-                };
-                let random = !matches!(node.params.get("random_driven"), Some(ParamValue::Bool(false)));
-                let step = if random { (st.total as i64 / plates / 60).max(1) } else { 1 };
+                let step = if p.boolean("random_driven") { (st.total as i64 / p.int("plates").max(1) / 60).max(1) } else { 1 };
                 // The whole animation is one undo step.
                 self.set_step(id, true, cycles + step, true);
                 ctx.request_repaint_after(std::time::Duration::from_millis(60));

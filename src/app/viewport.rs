@@ -194,9 +194,12 @@ impl Viewport {
                     self.overlay_job = Some(rx);
                 }
                 _ => {
-                    renderer.set_overlay(&gpu.device, &gpu.queue, None);
+                    // Only drop an overlay that is there (not on every new result).
+                    if renderer.has_overlay() {
+                        renderer.set_overlay(&gpu.device, &gpu.queue, None);
+                        self.needs_render = true;
+                    }
                     self.overlay_job = None;
-                    self.needs_render = true;
                 }
             }
             self.overlay_dirty = false;

@@ -44,8 +44,8 @@ pub fn run(quick: bool) -> Result<(), CliError> {
         let p = n.kind.meta().params.iter().find(|p| matches!(p.spec, crate::ops::ParamSpec::Float { .. }))?;
         Some((n.id, p.name))
     });
-    for (name, node, param) in [("eval_after_output_param_n128", planet.map(|p| (p, "sea_level"))), ("eval_after_source_param_n128", source)].into_iter().filter_map(|(n, x)| Some((n, x?.0, x?.1))) {
-        let id = node;
+    let cases = [("eval_after_output_param_n128", planet.map(|p| (p, "sea_level"))), ("eval_after_source_param_n128", source)];
+    for (name, (id, param)) in cases.into_iter().filter_map(|(name, case)| Some((name, case?))) {
         let mut ev = Evaluator::new();
         let mut g2 = g.clone();
         ev.evaluate(&g2, 128, &cancel, &progress);
@@ -126,6 +126,7 @@ pub fn run(quick: bool) -> Result<(), CliError> {
     let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::erosion::hydraulic::hydraulic(&terrain, &hs, &cancel, &none)))).collect();
     print("hydraulic_mcells_per_s", cells * steps / (median(times) * 1e3), "Mcells/s");
     let ts = crate::erosion::thermal::ThermalSettings { iterations: 20, ..Default::default() };
+    let steps = crate::erosion::hydraulic::steps_at(ts.iterations, n) as f64;
     let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::erosion::thermal::thermal(&terrain, &ts, &cancel, &none)))).collect();
     print("thermal_mcells_per_s", cells * steps / (median(times) * 1e3), "Mcells/s");
     let ds = crate::erosion::droplet::DropletSettings { density: 0.25, ..Default::default() };

@@ -74,7 +74,7 @@ pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &Atomic
                 let (sd, st) = (p.inner.done.load(Ordering::Relaxed), p.inner.total.load(Ordering::Relaxed));
                 ticks += 1;
                 // Node changes at once; steps inside a long node every 2 s.
-                if t > 0 && (k != last.0 || (st > 0 && sd != last.1 && ticks % 8 == 0)) {
+                if t > 0 && (k != last.0 || (st > 0 && sd != last.1 && ticks.is_multiple_of(8))) {
                     if st > 0 && sd < st {
                         eprintln!("evaluating: {k}/{t} nodes, {sd}/{st} steps in the current node");
                     } else {

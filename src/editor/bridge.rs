@@ -95,15 +95,11 @@ pub fn update_visibility(s: &mut EditorState) {
     for nid in nodes {
         let kind = s.graph[nid].user_data.kind;
         let inputs = s.graph[nid].inputs.clone();
-        let choice = |name: &str| -> Option<String> {
+        let value = |name: &str| -> Option<ParamValue> {
             let (_, id) = inputs.iter().find(|(n, _)| n == name)?;
-            match &s.graph[*id].value.0 {
-                Some(ParamValue::Choice(c)) => Some(c.clone()),
-                Some(ParamValue::Bool(b)) => Some(b.to_string()),
-                _ => None,
-            }
+            s.graph[*id].value.0.clone()
         };
-        let shown: Vec<(egui_node_graph2::InputId, bool)> = inputs.iter().map(|(name, id)| (*id, kind.param_applies(name, &choice))).collect();
+        let shown: Vec<(egui_node_graph2::InputId, bool)> = inputs.iter().map(|(name, id)| (*id, kind.param_applies(name, value))).collect();
         for (id, show) in shown {
             s.graph[id].shown_inline = show;
         }

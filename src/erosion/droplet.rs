@@ -8,8 +8,8 @@
 use super::hydraulic::REFERENCE_N;
 use crate::ops::rng::Rng;
 use crate::planet::coords::wrap_cell;
-use crate::planet::warp::{unwarp, warp};
-use crate::planet::{Cell, Face, Field};
+use crate::planet::warp::unwarp;
+use crate::planet::{face_ab_to_dir, Cell, Face, Field};
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -74,48 +74,26 @@ fn on_face(face: Face, dir: Vec3, n: usize) -> Vec2 {
 
 /// Direction of a face position in cells (may lie a little outside the face).
 fn to_dir(face: Face, p: Vec2, n: usize) -> Vec3 {
-    let (a, b) = (p.x / n as f32, p.y / n as f32);
-    let (u, v) = (warp((2.0 * a - 1.0).clamp(-1.3, 1.3)), warp((2.0 * b - 1.0).clamp(-1.3, 1.3)));
-    (face.normal() + u * face.right() + v * face.down()).normalize()
+    // Within a fold of the face the warp is defined; the clamp only matters for tiny n.
+    face_ab_to_dir(face, (p.x / n as f32).clamp(-0.15, 1.15), (p.y / n as f32).clamp(-0.15, 1.15), true)
 }
 
-struct Heights<'a> {
-    h: &'a [f32],
-    n: usize,
-}
-
-impl Heights<'_> {
-    #[inline]
-    fn at(&self, face: Face, i: i64, j: i64) -> f32 {
-        let n = self.n as i64;
-        if i >= 0 && j >= 0 && i < n && j < n {
-            self.h[face.index() * self.n * self.n + j as usize * self.n + i as usize]
-        } else {
-            wrap_cell(face, i, j, self.n).map(|c| self.h[c.index(self.n)]).unwrap_or_else(|| self.h[Cell { face, i: i.clamp(0, n - 1) as usize, j: j.clamp(0, n - 1) as usize }.index(self.n)])
-        }
-    }
-
-    /// Height and gradient (per cell) at a face position, bilinear over the 4 nearest cells.
-    fn sample(&self, face: Face, p: Vec2) -> (f32, Vec2) {
-        let (x, y) = (p.x - 0.5, p.y - 0.5);
-        let (i, j) = (x.floor() as i64, y.floor() as i64);
-        let (fx, fy) = (x - i as f32, y - j as f32);
-        let (h00, h10, h01, h11) = (self.at(face, i, j), self.at(face, i + 1, j), self.at(face, i, j + 1), self.at(face, i + 1, j + 1));
-        let g = Vec2::new((h10 - h00) * (1.0 - fy) + (h11 - h01) * fy, (h01 - h00) * (1.0 - fx) + (h11 - h10) * fx);
-        let h = h00 * (1.0 - fx) * (1.0 - fy) + h10 * fx * (1.0 - fy) + h01 * (1.0 - fx) * fy + h11 * fx * fy;
-        (h, g)
-    }
+/// Height and gradient (per cell) at a face position, bilinear over the 4 nearest cells
+/// (across seams).
+fn sample(h: &Field, face: Face, p: Vec2) -> (f32, Vec2) {
+    let (x, y) = (p.x - 0.5, p.y - 0.5);
+    let (i, j) = (x.floor() as i64, y.floor() as i64);
+    let (fx, fy) = (x - i as f32, y - j as f32);
+    let (h00, h10, h01, h11) = (h.get_wrapped(face, i, j), h.get_wrapped(face, i + 1, j), h.get_wrapped(face, i, j + 1), h.get_wrapped(face, i + 1, j + 1));
+    let g = Vec2::new((h10 - h00) * (1.0 - fy) + (h11 - h01) * fy, (h01 - h00) * (1.0 - fx) + (h11 - h10) * fx);
+    let v = h00 * (1.0 - fx) * (1.0 - fy) + h10 * fx * (1.0 - fy) + h01 * (1.0 - fx) * fy + h11 * fx * fy;
+    (v, g)
 }
 
 /// Index of a possibly out-of-face cell (None over a cube corner).
 #[inline]
 fn cell_index(face: Face, i: i64, j: i64, n: usize) -> Option<u32> {
-    let m = n as i64;
-    if i >= 0 && j >= 0 && i < m && j < m {
-        Some((face.index() * n * n + j as usize * n + i as usize) as u32)
-    } else {
-        wrap_cell(face, i, j, n).map(|c| c.index(n) as u32)
-    }
+    wrap_cell(face, i, j, n).map(|c| c.index(n) as u32)
 }
 
 /// Runs droplet erosion on `input`; `None` when cancelled. `progress` counts finished batches
@@ -124,7 +102,7 @@ pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progres
     let n = input.n();
     let scale = n as f32 / REFERENCE_N as f32;
     let relief = s.relief.max(1e-6);
-    let mut h: Vec<f32> = input.data().iter().map(|&x| x * relief).collect();
+    let mut h = input.map(|x| x * relief);
     let count = droplet_count(s.density, n);
     let lifetime = ((s.lifetime as f32 * scale).ceil() as usize).max(1);
     let l = 1.0 / scale;
@@ -154,7 +132,6 @@ pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progres
         }
         let size = BATCH.min(count - start);
         let per_chunk = size.div_ceil(CHUNKS);
-        let heights = Heights { h: &h, n };
         let changes: Vec<Vec<(u32, f32)>> = (0..CHUNKS)
             .into_par_iter()
             .map(|chunk| {
@@ -162,22 +139,23 @@ pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progres
                 let mut rng = Rng::new(s.seed, batch * CHUNKS as u64 + chunk as u64);
                 let mut taken = 0usize;
                 for _ in 0..per_chunk.min(size.saturating_sub(chunk * per_chunk)) {
-                    taken += run_droplet(&heights, s, &brush, lifetime, l, sea, &mut rng, &mut out);
+                    taken += run_droplet(&h, s, &brush, lifetime, l, sea, &mut rng, &mut out);
                 }
                 steps.fetch_add(taken, Ordering::Relaxed);
                 out
             })
             .collect();
+        let data = h.data_mut();
         for list in changes {
             for (k, dv) in list {
-                h[k as usize] += dv;
+                data[k as usize] += dv;
             }
         }
         start += size;
         batch += 1;
         progress.fetch_add(1, Ordering::Relaxed);
     }
-    Some(DropletResult { elevation: Field::from_vec(n, h.iter().map(|&x| x / relief).collect())?, steps: steps.load(Ordering::Relaxed) as u64 })
+    Some(DropletResult { elevation: h.map(|x| x / relief), steps: steps.load(Ordering::Relaxed) as u64 })
 }
 
 /// Droplets for a density per cell at resolution `n`.
@@ -192,8 +170,8 @@ pub fn batches(density: f32, n: usize) -> usize {
 
 /// One droplet from a random start; records height changes in `out`; returns its steps.
 #[allow(clippy::too_many_arguments)]
-fn run_droplet(hm: &Heights, s: &DropletSettings, brush: &[(i64, i64, f32)], lifetime: usize, l: f32, sea: f32, rng: &mut Rng, out: &mut Vec<(u32, f32)>) -> usize {
-    let n = hm.n;
+fn run_droplet(hm: &Field, s: &DropletSettings, brush: &[(i64, i64, f32)], lifetime: usize, l: f32, sea: f32, rng: &mut Rng, out: &mut Vec<(u32, f32)>) -> usize {
+    let n = hm.n();
     let mut face = Face::from_index((rng.next_u64() % 6) as usize).unwrap_or(Face::Front);
     let mut pos = Vec2::new(rng.f32() * n as f32, rng.f32() * n as f32);
     let mut dir = Vec2::ZERO;
@@ -204,16 +182,15 @@ fn run_droplet(hm: &Heights, s: &DropletSettings, brush: &[(i64, i64, f32)], lif
         let (i, j) = (x.floor() as i64, y.floor() as i64);
         let (fx, fy) = (x - i as f32, y - j as f32);
         for (di, dj, w) in [(0, 0, (1.0 - fx) * (1.0 - fy)), (1, 0, fx * (1.0 - fy)), (0, 1, (1.0 - fx) * fy), (1, 1, fx * fy)] {
-            if let Some(k) = cell_index(face, i + di, j + dj, n) {
-                out.push((k, amount * w));
-            } else if let Some(k) = cell_index(face, i, j, n) {
-                out.push((k, amount * w));
-            }
+            // A corner cell missing over a cube corner gives its share to the droplet's own
+            // cell, so nothing is lost.
+            let own = || Cell { face, i: (p.x.max(0.0) as usize).min(n - 1), j: (p.y.max(0.0) as usize).min(n - 1) }.index(n) as u32;
+            out.push((cell_index(face, i + di, j + dj, n).unwrap_or_else(own), amount * w));
         }
     };
     let mut taken = 0;
     for _ in 0..lifetime {
-        let (h0, g) = hm.sample(face, pos);
+        let (h0, g) = sample(hm, face, pos);
         if h0 < sea {
             break;
         }
@@ -242,7 +219,7 @@ fn run_droplet(hm: &Heights, s: &DropletSettings, brush: &[(i64, i64, f32)], lif
         }
         pos = next;
         taken += 1;
-        let (h1, _) = hm.sample(face, pos);
+        let (h1, _) = sample(hm, face, pos);
         let dh = h1 - h0;
         let cap = (-dh / l).max(s.min_slope) * speed * water * s.capacity * l;
         if sediment > cap || dh > 0.0 {

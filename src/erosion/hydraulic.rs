@@ -29,15 +29,15 @@ pub struct HydraulicSettings {
     pub rain: f32,
     /// Gravity times pipe cross-section over pipe length (`g A / l`, folded into one constant).
     pub gravity: f32,
-    /// Sediment capacity constant (`K_S` of seed 002's capacity `S = K_S |v| sin(alpha)`).
+    /// Sediment capacity constant (`k_S` of seed 002's capacity `S = k_S |v| sin(alpha)`).
     pub capacity: f32,
     /// Smallest slope sine used for the capacity (flat ground still erodes a little).
     pub min_slope: f32,
-    /// Dissolving rate per unit time (`K_E`... the seed's dissolving constant).
+    /// Dissolving rate per unit time (seed 002's `k_E`).
     pub dissolve: f32,
-    /// Deposition rate per unit time.
+    /// Deposition rate per unit time (seed 002's `k_D`).
     pub deposit: f32,
-    /// Evaporation per unit time (fraction of the water, `K_T`).
+    /// Evaporation per unit time (fraction of the water, seed 002's `k_T`).
     pub evaporation: f32,
     /// Sediment diffusion per unit time (0..1; seed 002's Jacobi step against streaks).
     pub sediment_diffusion: f32,
@@ -114,6 +114,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
     let mut speed = vec![0.0f32; cells];
     let mut d1 = vec![0.0f32; cells];
     let mut d2 = vec![0.0f32; cells];
+    let mut h_next = vec![0.0f32; cells];
     let mut sed2 = vec![0.0f32; cells];
     let total = |h: &[f32], s: &[f32]| h.iter().map(|&x| x as f64).sum::<f64>() + s.iter().map(|&x| x as f64).sum::<f64>();
     let start = total(&h, &sed);
@@ -131,11 +132,11 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
         flux.par_iter_mut().enumerate().for_each(|(c, f)| {
             let level = h[c] + d1[c];
             let mut out = 0.0;
-            for k in 0..4 {
-                let nb = pipes.to[c][k] as usize;
+            for (fk, &nb) in f.iter_mut().zip(&pipes.to[c]) {
+                let nb = nb as usize;
                 let dh = level - h[nb] - d1[nb];
-                f[k] = (f[k] + dt * s.gravity * dh / l).max(0.0);
-                out += f[k];
+                *fk = (*fk + dt * s.gravity * dh / l).max(0.0);
+                out += *fk;
             }
             if out * dt > d1[c] {
                 let kk = if out > 0.0 { d1[c] / (out * dt) } else { 0.0 };
@@ -145,47 +146,31 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
             }
         });
         // 2b. Water depth, velocity; 3. dissolve or deposit.
-        let results: Vec<(f32, f32, f32, f32)> = (0..cells)
-            .into_par_iter()
-            .map(|c| {
-                let f = &flux[c];
-                let to = &pipes.to[c];
-                let back = &pipes.back[c];
-                let inflow = |k: usize| flux[to[k] as usize][back[k] as usize];
-                let (in_l, in_r, in_u, in_d) = (inflow(0), inflow(1), inflow(2), inflow(3));
-                let sum_in = in_l + in_r + in_u + in_d;
-                let sum_out = f[0] + f[1] + f[2] + f[3];
-                let w2 = flush((d1[c] + dt * (sum_in - sum_out)).max(0.0));
-                let mean_depth = 0.5 * (d1[c] + w2);
-                let wx = 0.5 * (in_l - f[0] + f[1] - in_r);
-                let wy = 0.5 * (in_u - f[2] + f[3] - in_d);
-                let v = if mean_depth > 1e-6 { (wx * wx + wy * wy).sqrt() * l / mean_depth } else { 0.0 };
-                // Slope from the four neighbours (height units per length).
-                let gx = (h[to[1] as usize] - h[to[0] as usize]) / (2.0 * l);
-                let gy = (h[to[3] as usize] - h[to[2] as usize]) / (2.0 * l);
-                let g2 = gx * gx + gy * gy;
-                let sin_a = (g2 / (1.0 + g2)).sqrt().max(s.min_slope);
-                let cap = s.capacity * sin_a * v.min(100.0);
-                let mut hc = h[c];
-                let mut sc = sed[c];
-                if cap > sc {
-                    let amount = (s.dissolve * dt).min(1.0) * (cap - sc);
-                    hc -= amount;
-                    sc += amount;
-                } else {
-                    let amount = (s.deposit * dt).min(1.0) * (sc - cap);
-                    hc += amount;
-                    sc -= amount;
-                }
-                (w2, hc, sc, v)
-            })
-            .collect();
-        for (c, (w2, hc, sc, v)) in results.into_iter().enumerate() {
-            d2[c] = w2;
-            h[c] = hc;
-            sed[c] = sc;
-            speed[c] = v;
-        }
+        h_next.par_iter_mut().zip(sed.par_iter_mut()).zip(d2.par_iter_mut()).zip(speed.par_iter_mut()).enumerate().for_each(|(c, (((hc, sc), w2), v))| {
+            let f = &flux[c];
+            let to = &pipes.to[c];
+            let back = &pipes.back[c];
+            let inflow = |k: usize| flux[to[k] as usize][back[k] as usize];
+            let (in_l, in_r, in_u, in_d) = (inflow(0), inflow(1), inflow(2), inflow(3));
+            let sum_in = in_l + in_r + in_u + in_d;
+            let sum_out = f[0] + f[1] + f[2] + f[3];
+            *w2 = flush((d1[c] + dt * (sum_in - sum_out)).max(0.0));
+            let mean_depth = 0.5 * (d1[c] + *w2);
+            let wx = 0.5 * (in_l - f[0] + f[1] - in_r);
+            let wy = 0.5 * (in_u - f[2] + f[3] - in_d);
+            *v = if mean_depth > 1e-6 { (wx * wx + wy * wy).sqrt() * l / mean_depth } else { 0.0 };
+            // Slope from the four neighbours (height units per length).
+            let gx = (h[to[1] as usize] - h[to[0] as usize]) / (2.0 * l);
+            let gy = (h[to[3] as usize] - h[to[2] as usize]) / (2.0 * l);
+            let g2 = gx * gx + gy * gy;
+            let sin_a = (g2 / (1.0 + g2)).sqrt().max(s.min_slope);
+            let cap = s.capacity * sin_a * v.min(100.0);
+            // Dissolve below capacity, deposit above: a move between ground and suspension.
+            let moved = if cap > *sc { (s.dissolve * dt).min(1.0) * (cap - *sc) } else { -(s.deposit * dt).min(1.0) * (*sc - cap) };
+            *hc = h[c] - moved;
+            *sc += moved;
+        });
+        std::mem::swap(&mut h, &mut h_next);
         // 4. Sediment moves with the water the pipes carried (donor cell: what leaves one
         // cell arrives in the other, so sediment is conserved exactly); 5. diffusion between
         // wet neighbours.

@@ -2,15 +2,10 @@
 //! only below sea level, across seams.
 
 use super::grid::pipes4;
+use crate::ops::filters::diffusion_passes;
 use crate::planet::Field;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Passes at resolution `n` for `passes` at the reference resolution 128: a diffusion reaches
-/// `sqrt(passes)` cells, so the count grows with `(n / 128)^2` to smooth the same distance.
-pub fn passes_at(passes: usize, n: usize) -> usize {
-    (passes as f64 * (n as f64 / 128.0).powi(2)).round() as usize
-}
 
 /// Smooths the cells below `sea_level` with `passes` (at 128 cells per face edge) Jacobi steps.
 pub fn smooth_sea_floor(input: &Field, sea_level: f32, passes: usize, cancel: &AtomicBool) -> Option<Field> {
@@ -18,7 +13,7 @@ pub fn smooth_sea_floor(input: &Field, sea_level: f32, passes: usize, cancel: &A
     let table = pipes4(n);
     let mut cur = input.data().to_vec();
     let mut next = cur.clone();
-    for _ in 0..passes_at(passes, n) {
+    for _ in 0..diffusion_passes(passes as i64, n) {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }

@@ -109,9 +109,7 @@ impl Evaluator {
                 }
             }
             if let Some(src) = missing {
-                if !res.errors.contains_key(&step.id) {
-                    res.errors.insert(step.id, format!("waiting for node {src}, which produced nothing"));
-                }
+                res.errors.entry(step.id).or_insert_with(|| format!("waiting for node {src}, which produced nothing"));
                 continue;
             }
             let key = h.finish();

@@ -50,7 +50,7 @@ pub fn blur(f: &Field, radius_deg: f32, ctx: &OpContext) -> Result<Field, OpErro
         return Ok(f.clone());
     }
     let mut m = n;
-    while sigma_rad / cell_angle(m) > 4.0 && m % 2 == 0 && m >= 16 {
+    while sigma_rad / cell_angle(m) > 4.0 && m.is_multiple_of(2) && m >= 16 {
         m /= 2;
     }
     let small = if m == n { f.clone() } else { f.resample(m) };
@@ -59,8 +59,10 @@ pub fn blur(f: &Field, radius_deg: f32, ctx: &OpContext) -> Result<Field, OpErro
     Ok(if m == n { blurred } else { blurred.resample(n) })
 }
 
-/// Number of box-filter passes at resolution `n` for `iterations` at the reference 128.
-pub fn box_passes(iterations: i64, n: usize) -> usize {
+/// Passes of a local smoothing (box filter, Jacobi step) at resolution `n` for `passes` at the
+/// reference resolution 128: such a diffusion reaches about `sqrt(passes)` cells, so the count
+/// grows with `(n / 128)^2` to smooth the same distance on the planet.
+pub fn diffusion_passes(iterations: i64, n: usize) -> usize {
     let scale = (n as f64 / 128.0).powi(2);
     (iterations.max(0) as f64 * scale).round() as usize
 }
@@ -70,7 +72,7 @@ pub fn box_passes(iterations: i64, n: usize) -> usize {
 /// sum to zero.
 pub fn box_filter(f: &Field, matrix: &[f32], iterations: i64, ctx: &OpContext) -> Result<Field, OpError> {
     let k = (matrix.len() as f64).sqrt() as usize;
-    if k * k != matrix.len() || k % 2 == 0 {
+    if k * k != matrix.len() || k.is_multiple_of(2) {
         return Err(OpError::Invalid(format!("matrix must be square with an odd size, found {} values", matrix.len())));
     }
     let n = f.n();
@@ -82,7 +84,7 @@ pub fn box_filter(f: &Field, matrix: &[f32], iterations: i64, ctx: &OpContext) -
     let normalise = total.abs() > 1e-6;
     let mut cur = f.clone();
     let mut next = Field::filled(n, 0.0);
-    for _ in 0..box_passes(iterations, n) {
+    for _ in 0..diffusion_passes(iterations, n) {
         ctx.check()?;
         let src = cur.data();
         next.data_mut().par_chunks_mut(n).enumerate().for_each(|(row, line)| {
@@ -193,7 +195,7 @@ mod tests {
         let c = AtomicBool::new(false);
         let f = Field::from_fn_dir(16, |d| d.x);
         let ones = [1.0; 9];
-        assert_eq!(box_passes(128, 16), 2);
+        assert_eq!(diffusion_passes(128, 16), 2);
         let b = box_filter(&f, &ones, 128, &ctx(16, &c)).expect("box");
         let var = |x: &Field| {
             let m = x.data().iter().sum::<f32>() / x.data().len() as f32;

@@ -1,6 +1,6 @@
 //! The closed set of node kinds and their declarative metadata (category, ports, parameters).
 
-use super::params::{ParamDef, ParamSpec};
+use super::params::{ParamDef, ParamSpec, ParamValue};
 use serde::{Deserialize, Serialize};
 
 /// Every node kind PlanetGraph knows. Adding one fails to compile until it is handled in
@@ -220,11 +220,11 @@ const HYDRAULIC_PARAMS: &[ParamDef] = &[
     RELIEF,
     float("rain", "Rain", 0.02, 0.0, 1.0, "/time", 0.001, "Water added to every land cell per unit time (seed 002's r), in height units."),
     float("gravity", "Gravity", 10.0, 0.1, 50.0, "", 0.1, "Gravity times pipe cross-section over pipe length (seed 002's g A / l): how hard height differences push water."),
-    float("capacity", "Capacity", 1.0, 0.0, 20.0, "", 0.01, "Sediment capacity constant (seed 002's K_C): capacity = K_C |v| sin(slope)."),
+    float("capacity", "Capacity", 1.0, 0.0, 20.0, "", 0.01, "Sediment capacity constant (seed 002's k_S): capacity = k_S |v| sin(slope)."),
     float("min_slope", "Minimum slope", 0.05, 0.0, 1.0, "", 0.001, "Smallest slope sine used for the capacity, so flat ground still erodes a little."),
-    float("dissolve", "Dissolving", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water picks up ground below its capacity (seed 002's K_S)."),
-    float("deposit", "Deposition", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water drops sediment above its capacity (seed 002's K_D)."),
-    float("evaporation", "Evaporation", 0.3, 0.0, 10.0, "/time", 0.01, "Share of the water lost per unit time (seed 002's K_E)."),
+    float("dissolve", "Dissolving", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water picks up ground below its capacity (seed 002's k_E)."),
+    float("deposit", "Deposition", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water drops sediment above its capacity (seed 002's k_D)."),
+    float("evaporation", "Evaporation", 0.3, 0.0, 10.0, "/time", 0.01, "Share of the water lost per unit time (seed 002's k_T)."),
     float("sediment_diffusion", "Sediment diffusion", 0.2, 0.0, 10.0, "/time", 0.01, "Exchange of suspended sediment between wet neighbours (seed 002's fix for streaks)."),
     SEA,
 ];
@@ -564,11 +564,16 @@ impl NodeKind {
 
     /// Whether parameter `name` matters given the node's other values (for example the Worley
     /// options only for Worley noise); the editor hides those that do not.
-    pub fn param_applies(self, name: &str, choice: impl Fn(&str) -> Option<String>) -> bool {
+    pub fn param_applies(self, name: &str, value: impl Fn(&str) -> Option<ParamValue>) -> bool {
+        let choice = |n: &str| match value(n) {
+            Some(ParamValue::Choice(c)) => Some(c),
+            _ => None,
+        };
+        let flag = |n: &str| matches!(value(n), Some(ParamValue::Bool(true)));
         match (self, name) {
             (NodeKind::Noise, "worley_distance" | "worley_return") => choice("type").as_deref() == Some("Worley"),
             (NodeKind::Noise, "octaves" | "persistence" | "lacunarity") => matches!(choice("type").as_deref(), Some("fBm" | "Billow" | "Ridged")),
-            (NodeKind::TectonicPlates, "cycles") => choice("step_mode").as_deref() == Some("true"),
+            (NodeKind::TectonicPlates, "cycles") => flag("step_mode"),
             (NodeKind::PlateElevation, "land_fraction") => choice("base_mode").as_deref() != Some("Random range"),
             (NodeKind::PlateElevation, "elevation_range") => choice("base_mode").as_deref() == Some("Random range"),
             _ => true,
@@ -593,13 +598,16 @@ mod tests {
 
     #[test]
     fn only_applicable_parameters_are_shown() {
-        let of = |t: &'static str| move |n: &str| (n == "type").then(|| t.to_string());
+        let of = |t: &'static str| move |n: &str| (n == "type").then(|| ParamValue::Choice(t.to_string()));
         assert!(NodeKind::Noise.param_applies("worley_return", of("Worley")));
         assert!(!NodeKind::Noise.param_applies("worley_return", of("fBm")));
         assert!(NodeKind::Noise.param_applies("octaves", of("Ridged")));
         assert!(!NodeKind::Noise.param_applies("octaves", of("Perlin")));
         assert!(NodeKind::Noise.param_applies("frequency", of("Perlin")));
         assert!(NodeKind::Blur.param_applies("radius", |_: &str| None));
+        let step = |on: bool| move |n: &str| (n == "step_mode").then_some(ParamValue::Bool(on));
+        assert!(NodeKind::TectonicPlates.param_applies("cycles", step(true)));
+        assert!(!NodeKind::TectonicPlates.param_applies("cycles", step(false)));
     }
 
     #[test]

@@ -192,7 +192,7 @@ impl ParamDef {
             }
             (ParamSpec::Matrix { .. }, ParamValue::Matrix(m)) => {
                 let k = (m.len() as f64).sqrt() as usize;
-                if k * k != m.len() || k % 2 == 0 || k > 9 {
+                if k * k != m.len() || k.is_multiple_of(2) || k > 9 {
                     return Err(format!("matrix '{}' must be square with an odd size up to 9x9, found {} values", self.name, m.len()));
                 }
                 if m.iter().any(|v| !v.is_finite()) {

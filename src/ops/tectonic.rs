@@ -27,7 +27,7 @@ pub fn elevation_settings(p: &Params) -> ElevationSettings {
     let base = if p.choice("base_mode") == "Random range" {
         BaseElevation::RandomRange(p.float("elevation_range"))
     } else {
-        BaseElevation::LandFraction { fraction: p.float("land_fraction"), continental: 0.08, oceanic: -0.55 }
+        BaseElevation::land(p.float("land_fraction"))
     };
     ElevationSettings {
         seed: p.seed(),

@@ -128,7 +128,7 @@ impl Field {
         }
         let n = self.n;
         let mut out = Field::filled(m, 0.0);
-        if n > m && n % m == 0 {
+        if n > m && n.is_multiple_of(m) {
             let k = n / m;
             let inv = 1.0 / (k * k) as f32;
             out.data.par_chunks_mut(m).enumerate().for_each(|(row, chunk)| {

@@ -87,53 +87,61 @@ pub fn overlay_size(regions: &RegionSurface) -> u32 {
 pub fn overlay_image(regions: &RegionSurface, plates: Option<&Plates>, mode: ColourMode, borders: bool, size: u32) -> OverlayImage {
     let s = size.max(1) as usize;
     let dir = |face: Face, x: f32, y: f32| face_ab_to_dir(face, x / s as f32, y / s as f32, true);
-    let rgba: Vec<u8> = (0..6 * s)
+    // The nearest region of every texel centre, once.
+    let ids: Vec<u32> = (0..6 * s * s)
         .into_par_iter()
-        .flat_map_iter(|row| {
-            let face = Face::from_index(row / s).unwrap_or(Face::Bottom);
-            let y = (row % s) as f32 + 0.5;
-            let mut out = Vec::with_capacity(s * 4);
-            for xi in 0..s {
-                let x = xi as f32 + 0.5;
-                let d = dir(face, x, y);
-                let r = regions.nearest(d);
-                let colour = match (mode, plates) {
-                    (ColourMode::Plates, Some(p)) => {
-                        let pl = p.plate_of[r];
-                        if pl == UNCLAIMED {
-                            [0.35, 0.35, 0.37]
+        .map(|t| {
+            let face = Face::from_index(t / (s * s)).unwrap_or(Face::Bottom);
+            let (x, y) = ((t % s) as f32 + 0.5, ((t / s) % s) as f32 + 0.5);
+            regions.nearest(dir(face, x, y)) as u32
+        })
+        .collect();
+    let width = std::f32::consts::FRAC_PI_2 / regions.resolution() as f32;
+    let rgba: Vec<u8> = (0..6 * s * s)
+        .into_par_iter()
+        .flat_map_iter(|t| {
+            let face = Face::from_index(t / (s * s)).unwrap_or(Face::Bottom);
+            let (xi, yi) = (t % s, (t / s) % s);
+            let r = ids[t] as usize;
+            let colour = match (mode, plates) {
+                (ColourMode::Plates, Some(p)) => {
+                    let pl = p.plate_of[r];
+                    if pl == UNCLAIMED {
+                        [0.35, 0.35, 0.37]
+                    } else {
+                        let c = plate_colour(pl);
+                        if p.is_border[r] {
+                            c.map(|v| v + (1.0 - v) * 0.45)
                         } else {
-                            let c = plate_colour(pl);
-                            if p.is_border[r] {
-                                c.map(|v| v + (1.0 - v) * 0.45)
-                            } else {
-                                c
-                            }
+                            c
                         }
                     }
-                    _ => {
-                        let home = crate::planet::Cell::from_index(r, regions.resolution()).face.index();
-                        let k = 0.78 + 0.22 * ((r as f32 * 0.618_034).fract());
-                        FACE_COLOURS[home].map(|v| v * k)
-                    }
-                };
-                let mut dark = 0.0f32;
-                if borders {
-                    // A border where a neighbouring texel (half a texel away on either side,
-                    // across seams too) has another region.
-                    let other = [dir(face, x + 0.5, y), dir(face, x - 0.5, y), dir(face, x, y + 0.5), dir(face, x, y - 0.5)].iter().any(|&e| regions.nearest(e) != r);
-                    if other {
-                        dark = 0.65;
-                    }
-                    let width = std::f32::consts::FRAC_PI_2 / regions.resolution() as f32;
-                    if regions.position(r).distance(d) < 0.12 * width {
-                        dark = 1.0;
-                    }
                 }
-                out.extend(colour.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8));
-                out.push((dark * 255.0) as u8);
+                _ => {
+                    let home = crate::planet::Cell::from_index(r, regions.resolution()).face.index();
+                    let k = 0.78 + 0.22 * ((r as f32 * 0.618_034).fract());
+                    FACE_COLOURS[home].map(|v| v * k)
+                }
+            };
+            let mut dark = 0.0f32;
+            if borders {
+                // A border where the next texel to the right or below has another region (one
+                // texel wide); beyond the face edge it is looked up by direction (across the seam).
+                let (x, y) = (xi as f32 + 0.5, yi as f32 + 0.5);
+                let other = |dx: i64, dy: i64| {
+                    let (nx, ny) = (xi as i64 + dx, yi as i64 + dy);
+                    let id = if (0..s as i64).contains(&nx) && (0..s as i64).contains(&ny) { ids[t - xi - yi * s + ny as usize * s + nx as usize] as usize } else { regions.nearest(dir(face, x + dx as f32, y + dy as f32)) };
+                    id != r
+                };
+                if other(1, 0) || other(0, 1) {
+                    dark = 0.65;
+                }
+                if regions.position(r).distance(dir(face, x, y)) < 0.12 * width {
+                    dark = 1.0;
+                }
             }
-            out
+            let [cr, cg, cb] = colour.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8);
+            [cr, cg, cb, (dark * 255.0) as u8]
         })
         .collect();
     OverlayImage { size, rgba }

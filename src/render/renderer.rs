@@ -159,34 +159,20 @@ impl PlanetRenderer {
     }
 
     fn overlay_bind_group(device: &wgpu::Device, queue: Option<&wgpu::Queue>, layout: &wgpu::BindGroupLayout, uniforms: &wgpu::Buffer, sampler: &wgpu::Sampler, img: &OverlayImage) -> wgpu::BindGroup {
-        let size = wgpu::Extent3d { width: img.size, height: img.size, depth_or_array_layers: 6 };
+        let desc = wgpu::TextureDescriptor {
+            label: Some("overlay"),
+            size: wgpu::Extent3d { width: img.size, height: img.size, depth_or_array_layers: 6 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        };
         let texture = match queue {
-            Some(queue) => device.create_texture_with_data(
-                queue,
-                &wgpu::TextureDescriptor {
-                    label: Some("overlay"),
-                    size,
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
-                    format: wgpu::TextureFormat::Rgba8Unorm,
-                    usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                    view_formats: &[],
-                },
-                wgpu::util::TextureDataOrder::LayerMajor,
-                &img.rgba,
-            ),
+            Some(queue) => device.create_texture_with_data(queue, &desc, wgpu::util::TextureDataOrder::LayerMajor, &img.rgba),
             // The blank placeholder: contents do not matter (the shader ignores it).
-            None => device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("overlay placeholder"),
-                size,
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba8Unorm,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            }),
+            None => device.create_texture(&desc),
         };
         let view = texture.create_view(&wgpu::TextureViewDescriptor { dimension: Some(wgpu::TextureViewDimension::D2Array), ..Default::default() });
         device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -229,6 +215,11 @@ impl PlanetRenderer {
             lines: buf("planet lines", bytemuck::cast_slice(&mesh.lines), wgpu::BufferUsages::INDEX),
             line_count: mesh.lines.len() as u32,
         });
+    }
+
+    /// Whether a real overlay (not the blank placeholder) is bound.
+    pub fn has_overlay(&self) -> bool {
+        self.has_overlay
     }
 
     /// Whether a mesh has been uploaded.

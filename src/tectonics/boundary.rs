@@ -236,7 +236,7 @@ fn sweep_plate(plate: u32, list: &[u32], local: &[u32], cell_plate: &[u32], seed
         }
         done[k] = chord[k];
         pops += 1;
-        if pops % 65536 == 0 && cancel.load(Ordering::Relaxed) {
+        if pops.is_multiple_of(65536) && cancel.load(Ordering::Relaxed) {
             return None;
         }
         let src = nearest[k];

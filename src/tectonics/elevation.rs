@@ -55,7 +55,7 @@ impl Default for ElevationSettings {
     fn default() -> Self {
         ElevationSettings {
             seed: 1,
-            base: BaseElevation::LandFraction { fraction: 0.35, continental: 0.08, oceanic: -0.55 },
+            base: BaseElevation::land(0.35),
             collisions: true,
             collision_strength: 1.0,
             mountain_height: 1.1,
@@ -206,10 +206,10 @@ fn boundary_feature(s: &ElevationSettings, motion: &PlateMotion, plate: usize, b
         if own < other - 0.15 {
             -s.trench_depth * t * damp * falloff(dist_km, s.trench_width_km)
         } else {
+            // Behind a subduction trench the belt peaks inland; between equals at the boundary.
             let offset = if other < own - 0.15 { 0.35 * s.mountain_width_km } else { 0.0 };
-            let d = (dist_km - offset).abs();
-            let w = if d > 0.0 && dist_km < offset { offset.max(1.0) } else { s.mountain_width_km - offset };
-            let f = falloff(d, w);
+            let w = if dist_km < offset { offset } else { s.mountain_width_km - offset };
+            let f = falloff((dist_km - offset).abs(), w);
             if f <= 0.0 {
                 0.0
             } else {
@@ -271,7 +271,7 @@ mod tests {
             assert!(f.data().iter().all(|v| v.is_finite()));
         }
         let (lo, hi) = out.boundary_km.min_max();
-        assert!(lo >= 0.0 && lo < 200.0 && hi > 500.0, "{lo}..{hi}");
+        assert!((0.0..200.0).contains(&lo) && hi > 500.0, "{lo}..{hi}");
         let (plo, phi) = out.plate_id.min_max();
         assert_eq!((plo, phi), (0.0, 5.0));
     }

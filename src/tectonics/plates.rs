@@ -91,7 +91,7 @@ impl Plates {
         let mut active: Vec<usize> = (0..settings.count).collect();
         let mut cycles = 0;
         let mut grow_rng = Rng::new(settings.seed, 0x91A7_E501);
-        while !active.is_empty() && settings.max_cycles.map_or(true, |m| cycles < m) {
+        while !active.is_empty() && settings.max_cycles.is_none_or(|m| cycles < m) {
             cycles += 1;
             active.retain(|&p| {
                 let rate = rates[p];
