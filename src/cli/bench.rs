@@ -28,15 +28,19 @@ fn print(name: &str, value: f64, unit: &str) {
     println!("{name} {value:.2} {unit}");
 }
 
-/// Runs every benchmark; `quick` uses fewer repetitions.
-pub fn run(quick: bool) -> Result<(), CliError> {
+/// Runs the benchmarks whose figure names contain `only` (all when `None`); `quick` uses
+/// fewer repetitions.
+pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
+    let wants = |name: &str| only.is_none_or(|o| name.contains(o));
     let reps = if quick { 1 } else { 5 };
     let cancel = AtomicBool::new(false);
     let progress = Progress::default();
     let g = default_graph();
 
-    let cold: Vec<f64> = (0..reps).map(|_| time_ms(|| drop(Evaluator::new().evaluate(&g, 128, &cancel, &progress)))).collect();
-    print("eval_cold_default_n128", median(cold), "ms");
+    if wants("eval_cold_default_n128") {
+        let cold: Vec<f64> = (0..reps).map(|_| time_ms(|| drop(Evaluator::new().evaluate(&g, 128, &cancel, &progress)))).collect();
+        print("eval_cold_default_n128", median(cold), "ms");
+    }
 
     let planet = g.first_of(NodeKind::Planet).map(|n| n.id);
     // The first node without inputs and its first real-valued parameter.
@@ -45,7 +49,7 @@ pub fn run(quick: bool) -> Result<(), CliError> {
         Some((n.id, p.name))
     });
     let cases = [("eval_after_output_param_n128", planet.map(|p| (p, "sea_level"))), ("eval_after_source_param_n128", source)];
-    for (name, (id, param)) in cases.into_iter().filter_map(|(name, case)| Some((name, case?))) {
+    for (name, (id, param)) in cases.into_iter().filter(|(name, _)| wants(name)).filter_map(|(name, case)| Some((name, case?))) {
         let mut ev = Evaluator::new();
         let mut g2 = g.clone();
         ev.evaluate(&g2, 128, &cancel, &progress);
@@ -63,57 +67,65 @@ pub fn run(quick: bool) -> Result<(), CliError> {
     }
 
     let dir = std::env::temp_dir().join(format!("planetgraph-bench-{}", std::process::id()));
-    let builds: Vec<f64> = (0..if quick { 1 } else { 3 })
-        .map(|_| time_ms(|| drop(build_graph(&g, Path::new("default.ron"), &dir, 512, &cancel))))
-        .collect();
-    let _ = std::fs::remove_dir_all(&dir);
-    print("build_default_n512", median(builds), "ms");
+    if wants("build_default_n512") {
+        let builds: Vec<f64> = (0..if quick { 1 } else { 3 })
+            .map(|_| time_ms(|| drop(build_graph(&g, Path::new("default.ron"), &dir, 512, &cancel))))
+            .collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        print("build_default_n512", median(builds), "ms");
+    }
 
-    let n = 256;
-    let cells = (6 * n * n) as f64;
-    let r = noise_radius(4.0);
-    let fast = FastFbm::new(3, 8, 0.5, 2.0);
-    let ours: Vec<f64> = (0..reps.max(3))
-        .map(|_| time_ms(|| drop(fbm_field(&fast, n, r, 1.0))))
-        .collect();
-    print("noise_fbm8_ns_per_cell", median(ours) * 1e6 / cells, "ns");
-    let reference = Fbm::<Perlin>::new(3).set_octaves(8).set_persistence(0.5).set_lacunarity(2.0).set_frequency(1.0);
-    let dirs: Vec<glam::Vec3> = (0..6 * n * n).map(|c| Cell::from_index(c, n).direction(n)).collect();
-    let base: Vec<f64> = (0..if quick { 1 } else { 3 })
-        .map(|_| {
-            time_ms(|| {
-                let mut out = vec![0.0f32; dirs.len()];
-                for (o, d) in out.iter_mut().zip(&dirs) {
-                    *o = reference.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32;
-                }
-                std::hint::black_box(out);
-            })
-        })
-        .collect();
-    print("noise_fbm8_baseline_ns_per_cell", median(base) * 1e6 / cells, "ns");
-
-    // Tectonics: regions + plates + elevation, at 2.56 cells per region edge (n = 128 for
-    // R = 50, n = 512 for R = 200).
-    for (name, r, plates, n) in [("plates_r50_p50", 50usize, 50usize, 128usize), ("plates_r200_p200", 200, 200, 512)] {
-        let times: Vec<f64> = (0..reps.max(3))
+    if wants("noise_fbm8") {
+        let n = 256;
+        let cells = (6 * n * n) as f64;
+        let r = noise_radius(4.0);
+        let fast = FastFbm::new(3, 8, 0.5, 2.0);
+        let ours: Vec<f64> = (0..reps.max(3))
+            .map(|_| time_ms(|| drop(fbm_field(&fast, n, r, 1.0))))
+            .collect();
+        print("noise_fbm8_ns_per_cell", median(ours) * 1e6 / cells, "ns");
+        let reference = Fbm::<Perlin>::new(3).set_octaves(8).set_persistence(0.5).set_lacunarity(2.0).set_frequency(1.0);
+        let dirs: Vec<glam::Vec3> = (0..6 * n * n).map(|c| Cell::from_index(c, n).direction(n)).collect();
+        let base: Vec<f64> = (0..if quick { 1 } else { 3 })
             .map(|_| {
                 time_ms(|| {
-                    let regions = std::sync::Arc::new(RegionSurface::new(r, 0.9, 3));
-                    let settings = PlateSettings { count: plates, expansion_range: 0.5, random_driven: true, max_cycles: None, seed: 11 };
-                    if let Ok(p) = Plates::grow(regions, &settings) {
-                        std::hint::black_box(plate_elevation(&p, &ElevationSettings::default(), n, &cancel));
+                    let mut out = vec![0.0f32; dirs.len()];
+                    for (o, d) in out.iter_mut().zip(&dirs) {
+                        *o = reference.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32;
                     }
+                    std::hint::black_box(out);
                 })
             })
             .collect();
-        print(name, median(times), "ms");
+        print("noise_fbm8_baseline_ns_per_cell", median(base) * 1e6 / cells, "ns");
     }
-    let regions = RegionSurface::new(50, 0.9, 3);
-    let values: Vec<f32> = (0..regions.len()).map(|i| (i % 7) as f32).collect();
-    let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(regions.rasterize_hard(&values, 1024)))).collect();
-    print("regions_rasterize_n1024", median(times), "ms");
-    let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(regions.rasterize_smooth(&values, 1024)))).collect();
-    print("regions_rasterize_smooth_n1024", median(times), "ms");
+
+    // Tectonics: regions + plates + elevation, at 2.56 cells per region edge (n = 128 for
+    // R = 50, n = 512 for R = 200).
+    if wants("plates_r") {
+        for (name, r, plates, n) in [("plates_r50_p50", 50usize, 50usize, 128usize), ("plates_r200_p200", 200, 200, 512)] {
+            let times: Vec<f64> = (0..reps.max(3))
+                .map(|_| {
+                    time_ms(|| {
+                        let regions = std::sync::Arc::new(RegionSurface::new(r, 0.9, 3));
+                        let settings = PlateSettings { count: plates, expansion_range: 0.5, random_driven: true, max_cycles: None, seed: 11 };
+                        if let Ok(p) = Plates::grow(regions, &settings) {
+                            std::hint::black_box(plate_elevation(&p, &ElevationSettings::default(), n, &cancel));
+                        }
+                    })
+                })
+                .collect();
+            print(name, median(times), "ms");
+        }
+    }
+    if wants("regions_rasterize") {
+        let regions = RegionSurface::new(50, 0.9, 3);
+        let values: Vec<f32> = (0..regions.len()).map(|i| (i % 7) as f32).collect();
+        let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(regions.rasterize_hard(&values, 1024)))).collect();
+        print("regions_rasterize_n1024", median(times), "ms");
+        let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(regions.rasterize_smooth(&values, 1024)))).collect();
+        print("regions_rasterize_smooth_n1024", median(times), "ms");
+    }
 
     // Erosion on a 6 x 256^2 field (all threads): million cell-iterations (or droplet steps)
     // per second.
@@ -121,29 +133,37 @@ pub fn run(quick: bool) -> Result<(), CliError> {
     let terrain = crate::planet::Field::from_fn_dir(n, |d| 0.3 + 0.3 * (d.x * 7.0).sin() * (d.y * 5.0).cos() + 0.1 * (d.z * 17.0).sin());
     let cells = (6 * n * n) as f64;
     let none = std::sync::atomic::AtomicUsize::new(0);
-    let hs = crate::erosion::hydraulic::HydraulicSettings { iterations: 20, ..Default::default() };
-    let steps = crate::erosion::hydraulic::steps_at(hs.iterations, n) as f64;
-    let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::erosion::hydraulic::hydraulic(&terrain, &hs, &cancel, &none)))).collect();
-    print("hydraulic_mcells_per_s", cells * steps / (median(times) * 1e3), "Mcells/s");
-    let ts = crate::erosion::thermal::ThermalSettings { iterations: 20, ..Default::default() };
-    let steps = crate::erosion::hydraulic::steps_at(ts.iterations, n) as f64;
-    let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::erosion::thermal::thermal(&terrain, &ts, &cancel, &none)))).collect();
-    print("thermal_mcells_per_s", cells * steps / (median(times) * 1e3), "Mcells/s");
-    let ds = crate::erosion::droplet::DropletSettings { density: 0.25, ..Default::default() };
-    let runs: Vec<(f64, u64)> = (0..reps.max(3))
-        .map(|_| {
-            let mut taken = 0;
-            let ms = time_ms(|| taken = crate::erosion::droplet::droplets(&terrain, &ds, &cancel, &none).map(|r| r.steps).unwrap_or(0));
-            (ms, taken)
-        })
-        .collect();
-    let rates: Vec<f64> = runs.iter().map(|(ms, k)| *k as f64 / (ms * 1e3)).collect();
-    print("droplet_msteps_per_s", median(rates), "Msteps/s");
-    let eroded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/eroded_tectonic.ron");
-    if let Ok(g) = crate::io::load_graph(&eroded, crate::io::Strictness::Complete) {
-        let times: Vec<f64> = (0..if quick { 1 } else { 3 }).map(|_| time_ms(|| drop(build_graph(&g, &eroded, &dir, 512, &cancel)))).collect();
-        let _ = std::fs::remove_dir_all(&dir);
-        print("erosion_default_n512", median(times), "ms");
+    if wants("hydraulic_mcells_per_s") {
+        let hs = crate::erosion::hydraulic::HydraulicSettings { iterations: 20, ..Default::default() };
+        let steps = crate::erosion::hydraulic::steps_at(hs.iterations, n) as f64;
+        let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::erosion::hydraulic::hydraulic(&terrain, &hs, &cancel, &none)))).collect();
+        print("hydraulic_mcells_per_s", cells * steps / (median(times) * 1e3), "Mcells/s");
+    }
+    if wants("thermal_mcells_per_s") {
+        let ts = crate::erosion::thermal::ThermalSettings { iterations: 20, ..Default::default() };
+        let steps = crate::erosion::hydraulic::steps_at(ts.iterations, n) as f64;
+        let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::erosion::thermal::thermal(&terrain, &ts, &cancel, &none)))).collect();
+        print("thermal_mcells_per_s", cells * steps / (median(times) * 1e3), "Mcells/s");
+    }
+    if wants("droplet_msteps_per_s") {
+        let ds = crate::erosion::droplet::DropletSettings { density: 0.25, ..Default::default() };
+        let runs: Vec<(f64, u64)> = (0..reps.max(3))
+            .map(|_| {
+                let mut taken = 0;
+                let ms = time_ms(|| taken = crate::erosion::droplet::droplets(&terrain, &ds, &cancel, &none).map(|r| r.steps).unwrap_or(0));
+                (ms, taken)
+            })
+            .collect();
+        let rates: Vec<f64> = runs.iter().map(|(ms, k)| *k as f64 / (ms * 1e3)).collect();
+        print("droplet_msteps_per_s", median(rates), "Msteps/s");
+    }
+    if wants("erosion_default_n512") {
+        let eroded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/eroded_tectonic.ron");
+        if let Ok(g) = crate::io::load_graph(&eroded, crate::io::Strictness::Complete) {
+            let times: Vec<f64> = (0..if quick { 1 } else { 3 }).map(|_| time_ms(|| drop(build_graph(&g, &eroded, &dir, 512, &cancel)))).collect();
+            let _ = std::fs::remove_dir_all(&dir);
+            print("erosion_default_n512", median(times), "ms");
+        }
     }
     Ok(())
 }

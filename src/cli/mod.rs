@@ -39,6 +39,9 @@ pub enum Command {
         /// Fewer repetitions (for a smoke test).
         #[arg(long)]
         quick: bool,
+        /// Run only the figures whose names contain this text (e.g. `droplet`).
+        #[arg(long)]
+        only: Option<String>,
     },
 }
 

@@ -81,10 +81,18 @@ fn to_dir(face: Face, p: Vec2, n: usize) -> Vec3 {
 /// Height and gradient (per cell) at a face position, bilinear over the 4 nearest cells
 /// (across seams).
 fn sample(h: &Field, face: Face, p: Vec2) -> (f32, Vec2) {
+    let n = h.n();
     let (x, y) = (p.x - 0.5, p.y - 0.5);
     let (i, j) = (x.floor() as i64, y.floor() as i64);
     let (fx, fy) = (x - i as f32, y - j as f32);
-    let (h00, h10, h01, h11) = (h.get_wrapped(face, i, j), h.get_wrapped(face, i + 1, j), h.get_wrapped(face, i, j + 1), h.get_wrapped(face, i + 1, j + 1));
+    let (h00, h10, h01, h11) = if i >= 0 && j >= 0 && i + 1 < n as i64 && j + 1 < n as i64 {
+        // Inside the face: direct indexing.
+        let k = face.index() * n * n + j as usize * n + i as usize;
+        let d = h.data();
+        (d[k], d[k + 1], d[k + n], d[k + n + 1])
+    } else {
+        (h.get_wrapped(face, i, j), h.get_wrapped(face, i + 1, j), h.get_wrapped(face, i, j + 1), h.get_wrapped(face, i + 1, j + 1))
+    };
     let g = Vec2::new((h10 - h00) * (1.0 - fy) + (h11 - h01) * fy, (h01 - h00) * (1.0 - fx) + (h11 - h10) * fx);
     let v = h00 * (1.0 - fx) * (1.0 - fy) + h10 * fx * (1.0 - fy) + h01 * (1.0 - fx) * fy + h11 * fx * fy;
     (v, g)
@@ -94,6 +102,94 @@ fn sample(h: &Field, face: Face, p: Vec2) -> (f32, Vec2) {
 #[inline]
 fn cell_index(face: Face, i: i64, j: i64, n: usize) -> Option<u32> {
     wrap_cell(face, i, j, n).map(|c| c.index(n) as u32)
+}
+
+/// The erosion brush: cells within a radius, weights falling linearly to the rim and summing
+/// to 1.
+struct Brush {
+    /// (di, dj, weight) around the centre cell.
+    cells: Vec<(i64, i64, f32)>,
+    /// Linear index offsets for a centre whose brush lies inside one face.
+    offsets: Vec<(isize, f32)>,
+    /// Largest |di| or |dj|.
+    reach: i64,
+    n: usize,
+}
+
+impl Brush {
+    /// Brush of radius `r` cells at resolution `n`.
+    fn new(r: f32, n: usize) -> Brush {
+        let reach = r.ceil() as i64;
+        let mut cells = Vec::new();
+        for dj in -reach..=reach {
+            for di in -reach..=reach {
+                let d = ((di * di + dj * dj) as f32).sqrt();
+                if d < r {
+                    cells.push((di, dj, r - d));
+                }
+            }
+        }
+        let wsum: f32 = cells.iter().map(|b| b.2).sum();
+        for b in cells.iter_mut() {
+            b.2 /= wsum.max(1e-9);
+        }
+        let offsets = cells.iter().map(|&(di, dj, w)| ((dj * n as i64 + di) as isize, w)).collect();
+        Brush { cells, offsets, reach, n }
+    }
+
+    /// Whether the brush around cell (i, j) stays inside its face.
+    #[inline]
+    fn inside(&self, i: i64, j: i64) -> bool {
+        let n = self.n as i64;
+        i >= self.reach && j >= self.reach && i + self.reach < n && j + self.reach < n
+    }
+
+    /// Share of the weight on cells that exist (below 1 only next to a cube corner).
+    fn coverage(&self, face: Face, i: i64, j: i64) -> f32 {
+        if self.inside(i, j) {
+            return 1.0;
+        }
+        self.cells.iter().filter(|&&(di, dj, _)| wrap_cell(face, i + di, j + dj, self.n).is_some()).map(|b| b.2).sum()
+    }
+
+    /// Adds `amount * weight` to the cells of the brush around (i, j).
+    fn add(&self, data: &mut [f32], face: Face, i: i64, j: i64, amount: f32) {
+        let n = self.n;
+        if self.inside(i, j) {
+            let k = (face.index() * n * n + j as usize * n + i as usize) as isize;
+            for &(o, w) in &self.offsets {
+                data[(k + o) as usize] += amount * w;
+            }
+        } else {
+            for &(di, dj, w) in &self.cells {
+                if let Some(k) = cell_index(face, i + di, j + dj, n) {
+                    data[k as usize] += amount * w;
+                }
+            }
+        }
+    }
+}
+
+/// A change a droplet makes to the heights, applied after its batch.
+#[derive(Debug, Clone, Copy)]
+enum Change {
+    /// Erosion of `amount` through the brush around a cell.
+    Erode { face: Face, i: i32, j: i32, amount: f32 },
+    /// A bilinear deposit of `amount` at a face position (cells).
+    Deposit { face: Face, pos: Vec2, amount: f32 },
+}
+
+/// Adds `amount` at a face position, shared bilinearly over the 4 nearest cells. A share
+/// falling on a cell missing over a cube corner goes to the cell under the position, so
+/// nothing is lost.
+fn deposit_at(data: &mut [f32], face: Face, p: Vec2, amount: f32, n: usize) {
+    let (x, y) = (p.x - 0.5, p.y - 0.5);
+    let (i, j) = (x.floor() as i64, y.floor() as i64);
+    let (fx, fy) = (x - i as f32, y - j as f32);
+    let own = || Cell { face, i: (p.x.max(0.0) as usize).min(n - 1), j: (p.y.max(0.0) as usize).min(n - 1) }.index(n) as u32;
+    for (di, dj, w) in [(0, 0, (1.0 - fx) * (1.0 - fy)), (1, 0, fx * (1.0 - fy)), (0, 1, (1.0 - fx) * fy), (1, 1, fx * fy)] {
+        data[cell_index(face, i + di, j + dj, n).unwrap_or_else(own) as usize] += amount * w;
+    }
 }
 
 /// Runs droplet erosion on `input`; `None` when cancelled. `progress` counts finished batches
@@ -107,23 +203,10 @@ pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progres
     let lifetime = ((s.lifetime as f32 * scale).ceil() as usize).max(1);
     let l = 1.0 / scale;
     let sea = s.sea_level * relief;
-    // Brush: cells within the radius, weights falling linearly to the rim, summing to 1.
-    let r = (s.radius * scale).clamp(0.5, 8.0);
-    let ri = r.ceil() as i64;
-    let mut brush: Vec<(i64, i64, f32)> = Vec::new();
-    for dj in -ri..=ri {
-        for di in -ri..=ri {
-            let d = ((di * di + dj * dj) as f32).sqrt();
-            if d < r {
-                brush.push((di, dj, r - d));
-            }
-        }
-    }
-    let wsum: f32 = brush.iter().map(|b| b.2).sum();
-    for b in brush.iter_mut() {
-        b.2 /= wsum.max(1e-9);
-    }
+    let brush = Brush::new((s.radius * scale).clamp(0.5, 8.0), n);
     let steps = AtomicUsize::new(0);
+    // One change list per chunk, reused from batch to batch.
+    let mut lists: Vec<Vec<Change>> = vec![Vec::new(); CHUNKS];
     let mut start = 0;
     let mut batch = 0u64;
     while start < count {
@@ -132,23 +215,22 @@ pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progres
         }
         let size = BATCH.min(count - start);
         let per_chunk = size.div_ceil(CHUNKS);
-        let changes: Vec<Vec<(u32, f32)>> = (0..CHUNKS)
-            .into_par_iter()
-            .map(|chunk| {
-                let mut out = Vec::new();
-                let mut rng = Rng::new(s.seed, batch * CHUNKS as u64 + chunk as u64);
-                let mut taken = 0usize;
-                for _ in 0..per_chunk.min(size.saturating_sub(chunk * per_chunk)) {
-                    taken += run_droplet(&h, s, &brush, lifetime, l, sea, &mut rng, &mut out);
-                }
-                steps.fetch_add(taken, Ordering::Relaxed);
-                out
-            })
-            .collect();
+        lists.par_iter_mut().enumerate().for_each(|(chunk, out)| {
+            out.clear();
+            let mut rng = Rng::new(s.seed, batch * CHUNKS as u64 + chunk as u64);
+            let mut taken = 0usize;
+            for _ in 0..per_chunk.min(size.saturating_sub(chunk * per_chunk)) {
+                taken += run_droplet(&h, s, &brush, lifetime, l, sea, &mut rng, out);
+            }
+            steps.fetch_add(taken, Ordering::Relaxed);
+        });
         let data = h.data_mut();
-        for list in changes {
-            for (k, dv) in list {
-                data[k as usize] += dv;
+        for list in &lists {
+            for c in list {
+                match *c {
+                    Change::Erode { face, i, j, amount } => brush.add(data, face, i as i64, j as i64, -amount),
+                    Change::Deposit { face, pos, amount } => deposit_at(data, face, pos, amount, n),
+                }
             }
         }
         start += size;
@@ -170,27 +252,18 @@ pub fn batches(density: f32, n: usize) -> usize {
 
 /// One droplet from a random start; records height changes in `out`; returns its steps.
 #[allow(clippy::too_many_arguments)]
-fn run_droplet(hm: &Field, s: &DropletSettings, brush: &[(i64, i64, f32)], lifetime: usize, l: f32, sea: f32, rng: &mut Rng, out: &mut Vec<(u32, f32)>) -> usize {
+fn run_droplet(hm: &Field, s: &DropletSettings, brush: &Brush, lifetime: usize, l: f32, sea: f32, rng: &mut Rng, out: &mut Vec<Change>) -> usize {
     let n = hm.n();
     let mut face = Face::from_index((rng.next_u64() % 6) as usize).unwrap_or(Face::Front);
     let mut pos = Vec2::new(rng.f32() * n as f32, rng.f32() * n as f32);
     let mut dir = Vec2::ZERO;
     let (mut speed, mut water, mut sediment) = (1.0f32, 1.0f32, 0.0f32);
     let inertia = s.inertia.clamp(0.0, 0.99);
-    let deposit_at = |face: Face, p: Vec2, amount: f32, out: &mut Vec<(u32, f32)>| {
-        let (x, y) = (p.x - 0.5, p.y - 0.5);
-        let (i, j) = (x.floor() as i64, y.floor() as i64);
-        let (fx, fy) = (x - i as f32, y - j as f32);
-        for (di, dj, w) in [(0, 0, (1.0 - fx) * (1.0 - fy)), (1, 0, fx * (1.0 - fy)), (0, 1, (1.0 - fx) * fy), (1, 1, fx * fy)] {
-            // A corner cell missing over a cube corner gives its share to the droplet's own
-            // cell, so nothing is lost.
-            let own = || Cell { face, i: (p.x.max(0.0) as usize).min(n - 1), j: (p.y.max(0.0) as usize).min(n - 1) }.index(n) as u32;
-            out.push((cell_index(face, i + di, j + dj, n).unwrap_or_else(own), amount * w));
-        }
-    };
+    let (erode, deposit, keep) = (s.erode.clamp(0.0, 1.0), s.deposit.clamp(0.0, 1.0), 1.0 - s.evaporation.clamp(0.0, 1.0));
+    let nf = n as f32;
     let mut taken = 0;
+    let (mut h0, mut g) = sample(hm, face, pos);
     for _ in 0..lifetime {
-        let (h0, g) = sample(hm, face, pos);
         if h0 < sea {
             break;
         }
@@ -202,7 +275,6 @@ fn run_droplet(hm: &Field, s: &DropletSettings, brush: &[(i64, i64, f32)], lifet
         dir = dir.normalize();
         let old = (face, pos);
         let mut next = pos + dir;
-        let nf = n as f32;
         if next.x < 0.0 || next.y < 0.0 || next.x >= nf || next.y >= nf {
             // Over a seam: re-express position and direction on the face it entered.
             let d = to_dir(face, next, n);
@@ -219,31 +291,32 @@ fn run_droplet(hm: &Field, s: &DropletSettings, brush: &[(i64, i64, f32)], lifet
         }
         pos = next;
         taken += 1;
-        let (h1, _) = sample(hm, face, pos);
+        let (h1, g1) = sample(hm, face, pos);
         let dh = h1 - h0;
         let cap = (-dh / l).max(s.min_slope) * speed * water * s.capacity * l;
         if sediment > cap || dh > 0.0 {
-            let amount = if dh > 0.0 { dh.min(sediment) } else { (sediment - cap) * s.deposit.clamp(0.0, 1.0) };
-            sediment -= amount;
-            deposit_at(old.0, old.1, amount, out);
+            let amount = if dh > 0.0 { dh.min(sediment) } else { (sediment - cap) * deposit };
+            if amount > 0.0 {
+                sediment -= amount;
+                out.push(Change::Deposit { face: old.0, pos: old.1, amount });
+            }
         } else {
-            let amount = ((cap - sediment) * s.erode.clamp(0.0, 1.0)).min(-dh);
+            let amount = ((cap - sediment) * erode).min(-dh);
             let (ci, cj) = (old.1.x.floor() as i64, old.1.y.floor() as i64);
-            for &(di, dj, w) in brush {
-                if let Some(k) = cell_index(old.0, ci + di, cj + dj, n) {
-                    out.push((k, -amount * w));
-                    sediment += amount * w;
-                }
+            if amount > 0.0 {
+                out.push(Change::Erode { face: old.0, i: ci as i32, j: cj as i32, amount });
+                sediment += amount * brush.coverage(old.0, ci, cj);
             }
         }
         speed = (speed * speed - dh / l * s.gravity).max(0.0).sqrt();
-        water *= 1.0 - s.evaporation.clamp(0.0, 1.0);
+        water *= keep;
         if water < 1e-3 {
             break;
         }
+        (h0, g) = (h1, g1);
     }
     if sediment > 0.0 {
-        deposit_at(face, pos, sediment, out);
+        out.push(Change::Deposit { face, pos, amount: sediment });
     }
     taken
 }
