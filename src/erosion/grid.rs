@@ -19,9 +19,75 @@ pub struct PipeTable<const K: usize> {
     pub to: Vec<[u32; K]>,
     /// For each pipe, the index (0..K) of the neighbour's pipe that points back.
     pub back: Vec<[u8; K]>,
+    /// For each pipe, the great-circle distance between the two cell centres in units of the
+    /// nominal cell size `(PI / 2) / n` rad: 0.6 to 1.3 (times `sqrt(2)` for diagonals), since
+    /// the warp evens out cell areas but leaves cells narrow along the face edges. Both ends
+    /// of a pipe have the same length. 1 where there is no neighbour.
+    pub length: Vec<[f32; K]>,
+    /// Index offset of each pipe for a cell inside a face (not on its border).
+    offsets: [isize; K],
+    /// The return pipe of each pipe inside a face.
+    opposite: [u8; K],
+}
+
+/// The neighbours of one cell: fixed index offsets inside a face, the table on face borders
+/// (so the inner loops read the table only for the border cells).
+#[derive(Clone, Copy)]
+pub struct Neighbours<'a, const K: usize> {
+    /// The cell's linear index.
+    pub c: usize,
+    interior: bool,
+    table: &'a PipeTable<K>,
+}
+
+impl<const K: usize> Neighbours<'_, K> {
+    /// Whether the cell lies inside its face (all neighbours on the same face).
+    #[inline(always)]
+    pub fn inside(&self) -> bool {
+        self.interior
+    }
+
+    /// The cell at the end of pipe `k`, or `None` (a diagonal over a cube corner).
+    #[inline(always)]
+    pub fn to(&self, k: usize) -> Option<usize> {
+        if self.interior {
+            Some((self.c as isize + self.table.offsets[k]) as usize)
+        } else {
+            let x = self.table.to[self.c][k];
+            (x != NONE).then_some(x as usize)
+        }
+    }
+
+    /// The cell at the end of pipe `k` where every pipe exists (the von Neumann table).
+    #[inline(always)]
+    pub fn to_existing(&self, k: usize) -> usize {
+        if self.interior {
+            (self.c as isize + self.table.offsets[k]) as usize
+        } else {
+            self.table.to[self.c][k] as usize
+        }
+    }
+
+    /// The index of the pipe of the neighbour at the end of pipe `k` that points back.
+    #[inline(always)]
+    pub fn back(&self, k: usize) -> usize {
+        if self.interior {
+            self.table.opposite[k] as usize
+        } else {
+            self.table.back[self.c][k] as usize
+        }
+    }
 }
 
 impl<const K: usize> PipeTable<K> {
+    /// The neighbours of cell `i` of row `row` (rows run over all faces: row `face * n + j`).
+    #[inline(always)]
+    pub fn at(&self, row: usize, i: usize) -> Neighbours<'_, K> {
+        let (n, j) = (self.n, row % self.n);
+        Neighbours { c: row * n + i, interior: i > 0 && j > 0 && i + 1 < n && j + 1 < n, table: self }
+    }
+
+
     fn build(n: usize, offsets: &[(i64, i64); K]) -> PipeTable<K> {
         let cells = 6 * n * n;
         let to: Vec<[u32; K]> = (0..cells)
@@ -48,7 +114,38 @@ impl<const K: usize> PipeTable<K> {
                 row
             })
             .collect();
-        PipeTable { n, to, back }
+        let nominal = std::f64::consts::FRAC_PI_2 / n as f64;
+        let dirs: Vec<glam::DVec3> = (0..cells).map(|c| Cell::from_index(c, n).direction(n).as_dvec3().normalize()).collect();
+        let length: Vec<[f32; K]> = (0..cells)
+            .map(|c| {
+                let mut row = [1.0f32; K];
+                for k in 0..K {
+                    let nb = to[c][k];
+                    if nb != NONE {
+                        row[k] = (dirs[c].angle_between(dirs[nb as usize]) / nominal) as f32;
+                    }
+                }
+                row
+            })
+            .collect();
+        let offsets = offsets.map(|(di, dj)| di as isize + dj as isize * n as isize);
+        let opposite = offsets.map(|o| offsets.iter().position(|&x| x == -o).unwrap_or(0) as u8);
+        PipeTable { n, to, back, length, offsets, opposite }
+    }
+}
+
+/// Runs `f(neighbours, i)` for the cells `i` of row `row` (rows run over all faces: row
+/// `face * n + j`). `f` is inlined twice, once for the cells inside the face, where the
+/// neighbours are fixed offsets, and once for the border cells, which read the table.
+#[inline(always)]
+pub fn each_in_row<const K: usize>(table: &PipeTable<K>, row: usize, mut f: impl FnMut(&Neighbours<'_, K>, usize)) {
+    for i in 0..table.n {
+        let nbs = table.at(row, i);
+        if nbs.inside() {
+            f(&nbs, i);
+        } else {
+            f(&nbs, i);
+        }
     }
 }
 
@@ -83,6 +180,57 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pipe_lengths_follow_the_sphere() {
+        let n = 64;
+        let t = pipes8(n);
+        // The warp evens out cell areas, not shapes: along a face edge cells are narrow (pipes
+        // along the edge about 0.66 of the nominal length, across it about 1.1).
+        let (mut lo, mut hi) = (f32::MAX, 0.0f32);
+        for c in 0..6 * n * n {
+            for k in 0..8 {
+                let nb = t.to[c][k];
+                if nb != NONE {
+                    let diagonal = NEIGHBOURS_8[k].0 != 0 && NEIGHBOURS_8[k].1 != 0;
+                    let cell = Cell::from_index(c, n);
+                    if diagonal && (cell.i == 0 || cell.j == 0 || cell.i == n - 1 || cell.j == n - 1) {
+                        // Diagonals over a seam bend round the cube edge (and near a corner
+                        // reach a third face): their lengths vary more.
+                        continue;
+                    }
+                    let ratio = t.length[c][k] / if diagonal { std::f32::consts::SQRT_2 } else { 1.0 };
+                    assert!((0.6..1.3).contains(&ratio), "cell {c} pipe {k}: {}", t.length[c][k]);
+                    (lo, hi) = (lo.min(ratio), hi.max(ratio));
+                }
+            }
+        }
+        assert!(lo < 0.75 && hi > 1.05, "the lengths vary: {lo} .. {hi}");
+    }
+
+    #[test]
+    fn the_fast_neighbour_path_agrees_with_the_table() {
+        for n in [3usize, 7] {
+            let t = pipes8(n);
+            let t4 = pipes4(n);
+            for row in 0..6 * n {
+                for i in 0..n {
+                    let (a, a4) = (t.at(row, i), t4.at(row, i));
+                    let c = row * n + i;
+                    for k in 0..8 {
+                        assert_eq!(a.to(k), Some(t.to[c][k]).filter(|&x| x != NONE).map(|x| x as usize));
+                        if a.to(k).is_some() {
+                            assert_eq!(a.back(k), t.back[c][k] as usize);
+                        }
+                    }
+                    for k in 0..4 {
+                        assert_eq!(a4.to_existing(k), t4.to[c][k] as usize);
+                        assert_eq!(a4.back(k), t4.back[c][k] as usize);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn every_pipe_has_a_return_pipe() {
         for n in [1usize, 3, 8] {
             let t4 = pipes4(n);
@@ -97,7 +245,9 @@ mod tests {
                 for k in 0..8 {
                     let nb = t8.to[c][k];
                     if nb != NONE {
-                        assert_eq!(t8.to[nb as usize][t8.back[c][k] as usize] as usize, c);
+                        let back = t8.back[c][k] as usize;
+                        assert_eq!(t8.to[nb as usize][back] as usize, c);
+                        assert!((t8.length[nb as usize][back] - t8.length[c][k]).abs() < 1e-4);
                     }
                 }
             }

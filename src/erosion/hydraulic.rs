@@ -8,7 +8,7 @@
 //! `iterations * n / 128` steps of `dt * 128 / n`, so the same simulated time passes and water
 //! travels the same distance on the planet at any resolution (the CFL number stays the same).
 
-use super::grid::{flush, pipes4};
+use super::grid::{each_in_row, flush, pipes4};
 use crate::planet::Field;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -110,6 +110,10 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
         return None;
     }
     let mut flux = vec![[0.0f32; 4]; cells];
+    // Share of a cell's water leaving through each pipe in this step (for the sediment).
+    let mut share = vec![[0.0f32; 4]; cells];
+    // Flux gain per unit of height difference for each pipe: dt g / length.
+    let gain: Vec<[f32; 4]> = pipes.length.par_iter().map(|row| row.map(|len| dt * s.gravity / (l * len))).collect();
     let mut presence = vec![0.0f32; cells];
     let mut speed = vec![0.0f32; cells];
     let mut d1 = vec![0.0f32; cells];
@@ -129,77 +133,90 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
         d1.par_iter_mut().zip(d.par_iter()).enumerate().for_each(|(c, (w1, &w))| {
             *w1 = if h[c] >= sea { w + s.rain.max(0.0) * dt } else { 0.0 };
         });
-        flux.par_iter_mut().enumerate().for_each(|(c, f)| {
-            let level = h[c] + d1[c];
-            let mut out = 0.0;
-            for (fk, &nb) in f.iter_mut().zip(&pipes.to[c]) {
-                let nb = nb as usize;
-                let dh = level - h[nb] - d1[nb];
-                *fk = (*fk + dt * s.gravity * dh / l).max(0.0);
-                out += *fk;
-            }
-            if out * dt > d1[c] {
-                let kk = if out > 0.0 { d1[c] / (out * dt) } else { 0.0 };
-                for v in f.iter_mut() {
-                    *v = flush(*v * kk);
+        flux.par_chunks_mut(n).enumerate().for_each(|(row, fr)| {
+            each_in_row(&pipes, row, |nbs, i| {
+                let (c, f) = (nbs.c, &mut fr[i]);
+                let level = h[c] + d1[c];
+                let mut out = 0.0;
+                for (k, (fk, &gk)) in f.iter_mut().zip(&gain[c]).enumerate() {
+                    let nb = nbs.to_existing(k);
+                    let dh = level - h[nb] - d1[nb];
+                    *fk = (*fk + gk * dh).max(0.0);
+                    out += *fk;
                 }
-            }
+                if out * dt > d1[c] {
+                    let kk = if out > 0.0 { d1[c] / (out * dt) } else { 0.0 };
+                    for v in f.iter_mut() {
+                        *v = flush(*v * kk);
+                    }
+                }
+            });
         });
         // 2b. Water depth, velocity; 3. dissolve or deposit.
-        h_next.par_iter_mut().zip(sed.par_iter_mut()).zip(d2.par_iter_mut()).zip(speed.par_iter_mut()).enumerate().for_each(|(c, (((hc, sc), w2), v))| {
-            let f = &flux[c];
-            let to = &pipes.to[c];
-            let back = &pipes.back[c];
-            let inflow = |k: usize| flux[to[k] as usize][back[k] as usize];
-            let (in_l, in_r, in_u, in_d) = (inflow(0), inflow(1), inflow(2), inflow(3));
-            let sum_in = in_l + in_r + in_u + in_d;
-            let sum_out = f[0] + f[1] + f[2] + f[3];
-            *w2 = flush((d1[c] + dt * (sum_in - sum_out)).max(0.0));
-            let mean_depth = 0.5 * (d1[c] + *w2);
-            let wx = 0.5 * (in_l - f[0] + f[1] - in_r);
-            let wy = 0.5 * (in_u - f[2] + f[3] - in_d);
-            *v = if mean_depth > 1e-6 { (wx * wx + wy * wy).sqrt() * l / mean_depth } else { 0.0 };
-            // Slope from the four neighbours (height units per length).
-            let gx = (h[to[1] as usize] - h[to[0] as usize]) / (2.0 * l);
-            let gy = (h[to[3] as usize] - h[to[2] as usize]) / (2.0 * l);
-            let g2 = gx * gx + gy * gy;
-            let sin_a = (g2 / (1.0 + g2)).sqrt().max(s.min_slope);
-            let cap = s.capacity * sin_a * v.min(100.0);
-            // Dissolve below capacity, deposit above: a move between ground and suspension.
-            let moved = if cap > *sc { (s.dissolve * dt).min(1.0) * (cap - *sc) } else { -(s.deposit * dt).min(1.0) * (*sc - cap) };
-            *hc = h[c] - moved;
-            *sc += moved;
+        h_next.par_chunks_mut(n).zip(sed.par_chunks_mut(n)).zip(d2.par_chunks_mut(n)).zip(speed.par_chunks_mut(n)).zip(share.par_chunks_mut(n)).enumerate().for_each(|(row, ((((hr, sr), wr), vr), shr))| {
+            each_in_row(&pipes, row, |nbs, i| {
+                let c = nbs.c;
+                let (hc, sc, w2, v) = (&mut hr[i], &mut sr[i], &mut wr[i], &mut vr[i]);
+                let f = &flux[c];
+                let inv = if d1[c] > 0.0 { dt / d1[c] } else { 0.0 };
+                shr[i] = f.map(|x| (x * inv).min(1.0));
+                let inflow = |k: usize| flux[nbs.to_existing(k)][nbs.back(k)];
+                let (in_l, in_r, in_u, in_d) = (inflow(0), inflow(1), inflow(2), inflow(3));
+                let sum_in = in_l + in_r + in_u + in_d;
+                let sum_out = f[0] + f[1] + f[2] + f[3];
+                *w2 = flush((d1[c] + dt * (sum_in - sum_out)).max(0.0));
+                let mean_depth = 0.5 * (d1[c] + *w2);
+                let wx = 0.5 * (in_l - f[0] + f[1] - in_r);
+                let wy = 0.5 * (in_u - f[2] + f[3] - in_d);
+                *v = if mean_depth > 1e-6 { (wx * wx + wy * wy).sqrt() * l / mean_depth } else { 0.0 };
+                // Slope from the four neighbours (height units per length), over the true
+                // distances on the sphere.
+                let len = &pipes.length[c];
+                let gx = (h[nbs.to_existing(1)] - h[nbs.to_existing(0)]) / (l * (len[0] + len[1]));
+                let gy = (h[nbs.to_existing(3)] - h[nbs.to_existing(2)]) / (l * (len[2] + len[3]));
+                let g2 = gx * gx + gy * gy;
+                let sin_a = (g2 / (1.0 + g2)).sqrt().max(s.min_slope);
+                let cap = s.capacity * sin_a * v.min(100.0);
+                // Dissolve below capacity, deposit above: a move between ground and suspension.
+                let moved = if cap > *sc { (s.dissolve * dt).min(1.0) * (cap - *sc) } else { -(s.deposit * dt).min(1.0) * (*sc - cap) };
+                *hc = h[c] - moved;
+                *sc += moved;
+            });
         });
         std::mem::swap(&mut h, &mut h_next);
         // 4. Sediment moves with the water the pipes carried (donor cell: what leaves one
         // cell arrives in the other, so sediment is conserved exactly); 5. diffusion between
         // wet neighbours.
-        sed2.par_iter_mut().enumerate().for_each(|(c, out)| {
-            let to = &pipes.to[c];
-            let back = &pipes.back[c];
-            let frac = |cell: usize, k: usize| if d1[cell] > 0.0 { (flux[cell][k] * dt / d1[cell]).min(1.0) } else { 0.0 };
-            let leaving: f32 = (0..4).map(|k| frac(c, k)).sum::<f32>().min(1.0);
-            let mut v = sed[c] * (1.0 - leaving);
-            for k in 0..4 {
-                let nb = to[k] as usize;
-                v += sed[nb] * frac(nb, back[k] as usize);
-            }
-            *out = v;
+        sed2.par_chunks_mut(n).enumerate().for_each(|(row, out)| {
+            each_in_row(&pipes, row, |nbs, i| {
+                let c = nbs.c;
+                let own = &share[c];
+                let leaving = (own[0] + own[1] + own[2] + own[3]).min(1.0);
+                let mut v = sed[c] * (1.0 - leaving);
+                for k in 0..4 {
+                    let nb = nbs.to_existing(k);
+                    v += sed[nb] * share[nb][nbs.back(k)];
+                }
+                out[i] = v;
+            });
         });
         std::mem::swap(&mut sed, &mut sed2);
         if diffusion > 0.0 {
             // Symmetric exchange between wet neighbours: a pair trades k (s_a - s_b) / 4.
-            sed2.par_iter_mut().enumerate().for_each(|(c, out)| {
-                let mut v = sed[c];
-                if d2[c] > 0.0 {
-                    for &nb in &pipes.to[c] {
-                        let nb = nb as usize;
-                        if d2[nb] > 0.0 {
-                            v += diffusion * 0.25 * (sed[nb] - sed[c]);
+            sed2.par_chunks_mut(n).enumerate().for_each(|(row, out)| {
+                each_in_row(&pipes, row, |nbs, i| {
+                    let c = nbs.c;
+                    let mut v = sed[c];
+                    if d2[c] > 0.0 {
+                        for k in 0..4 {
+                            let nb = nbs.to_existing(k);
+                            if d2[nb] > 0.0 {
+                                v += diffusion * 0.25 * (sed[nb] - sed[c]);
+                            }
                         }
                     }
-                }
-                *out = v;
+                    out[i] = v;
+                });
             });
             std::mem::swap(&mut sed, &mut sed2);
         }
@@ -281,7 +298,8 @@ mod tests {
 
     #[test]
     fn a_column_of_water_spreads_and_water_never_goes_negative() {
-        let n = 16;
+        // Odd n: cell 8 is the face centre, so its neighbours lie symmetrically.
+        let n = 17;
         let f = Field::filled(n, 0.5);
         let at = |i, j| Cell { face: crate::planet::Face::Front, i, j }.index(n);
         let mut water = vec![0.0; 6 * n * n];

@@ -5,7 +5,7 @@
 //! Units as in [`super::hydraulic`]: heights are elevation times `relief`, lengths in cells of
 //! the reference resolution 128; steps scale with `n / 128`.
 
-use super::grid::{pipes8, NONE};
+use super::grid::{each_in_row, pipes8, Neighbours, PipeTable};
 use super::hydraulic::{steps_at, REFERENCE_N};
 use crate::planet::Field;
 use rayon::prelude::*;
@@ -38,47 +38,54 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
     let l = REFERENCE_N as f32 / n as f32;
     let relief = s.relief.max(1e-6);
     let tan_talus = s.talus_deg.clamp(0.0, 89.0).to_radians().tan();
-    // Horizontal distance per Moore direction (diagonals are sqrt(2) longer).
-    let dist: [f32; 8] = crate::planet::coords::NEIGHBOURS_8.map(|(a, b)| if a != 0 && b != 0 { l * std::f32::consts::SQRT_2 } else { l });
+    // Height drop each pipe allows: the talus slope times the pipe's true length on the
+    // sphere (cells near the cube corners are smaller).
+    let allowed: Vec<[f32; 8]> = table.length.par_iter().map(|row| row.map(|x| tan_talus * l * x)).collect();
     let amount = s.amount.clamp(0.0, 1.0);
     let mut h: Vec<f32> = input.data().iter().map(|&x| x * relief).collect();
-    let mut out = vec![[0.0f32; 8]; h.len()];
+    // Per cell the share `rate` of each excess it sends: a pipe carries
+    // `rate[c] * (h[c] - h[nb] - allowed)` when positive. Both ends of a pipe compute that
+    // from the same values (pipe lengths are symmetric), so what leaves one cell arrives in
+    // the other, and only one number per cell goes through memory between the passes.
+    let mut rate = vec![0.0f32; h.len()];
     let mut next = vec![0.0f32; h.len()];
     for _ in 0..steps_at(s.iterations, n) {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        out.par_iter_mut().enumerate().for_each(|(c, o)| {
-            let mut excess = [0.0f32; 8];
+        rows(&mut rate, &table, |nbs, r| {
+            let c = nbs.c;
             let (mut sum, mut max) = (0.0f32, 0.0f32);
             for k in 0..8 {
-                let nb = table.to[c][k];
-                if nb == NONE {
-                    continue;
-                }
-                let e = h[c] - h[nb as usize] - tan_talus * dist[k];
-                if e > 0.0 {
-                    excess[k] = e;
-                    sum += e;
-                    max = max.max(e);
+                if let Some(nb) = nbs.to(k) {
+                    let e = h[c] - h[nb] - allowed[c][k];
+                    if e > 0.0 {
+                        sum += e;
+                        max = max.max(e);
+                    }
                 }
             }
             // Move at most half the largest excess (the pair then meets at the talus slope),
             // shared in proportion to each neighbour's excess.
-            let m = amount * 0.5 * max;
-            for k in 0..8 {
-                o[k] = if sum > 0.0 { m * excess[k] / sum } else { 0.0 };
-            }
+            *r = if sum > 0.0 { amount * 0.5 * max / sum } else { 0.0 };
         });
-        next.par_iter_mut().enumerate().for_each(|(c, v)| {
-            let mut x = h[c] - out[c].iter().sum::<f32>();
+        rows(&mut next, &table, |nbs, v| {
+            let c = nbs.c;
+            let (mut out, mut inflow) = (0.0f32, 0.0f32);
             for k in 0..8 {
-                let nb = table.to[c][k];
-                if nb != NONE {
-                    x += out[nb as usize][table.back[c][k] as usize];
+                if let Some(nb) = nbs.to(k) {
+                    let a = allowed[c][k];
+                    let e = h[c] - h[nb] - a;
+                    if e > 0.0 {
+                        out += rate[c] * e;
+                    }
+                    let e_in = h[nb] - h[c] - a;
+                    if e_in > 0.0 {
+                        inflow += rate[nb] * e_in;
+                    }
                 }
             }
-            *v = x;
+            *v = h[c] - out + inflow;
         });
         std::mem::swap(&mut h, &mut next);
         progress.fetch_add(1, Ordering::Relaxed);
@@ -86,9 +93,17 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
     Field::from_vec(n, h.iter().map(|&x| x / relief).collect())
 }
 
+/// Runs `f(neighbours, value)` for every cell in parallel by rows.
+fn rows(values: &mut [f32], table: &PipeTable<8>, f: impl Fn(&Neighbours<8>, &mut f32) + Sync) {
+    values.par_chunks_mut(table.n).enumerate().for_each(|(row, out)| {
+        each_in_row(table, row, |nbs, i| f(nbs, &mut out[i]));
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::erosion::grid::NONE;
     use crate::planet::{Cell, Face};
 
     fn run(f: &Field, s: &ThermalSettings) -> Field {
