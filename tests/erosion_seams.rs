@@ -1,7 +1,14 @@
 //! Seam continuity of erosion: the same feature placed in the middle of a face, across a
-//! face edge and on a cube corner must erode the same way. The feature is a ribbed cone
-//! defined in a local frame on the sphere; the change the erosion makes is sampled in that
-//! frame and compared between the placements.
+//! face edge and on a cube corner must erode the same way. The feature is a tilted, ribbed
+//! hill defined in a local frame on the sphere; the change the erosion makes is sampled in
+//! that frame (blurred over about 3 cells, and as a profile across the seam) and compared
+//! with the face middle's. A fourth placement, moved within one face, shows how much the
+//! grid alone changes the result; the bars leave that much room and no more.
+//!
+//! These tests found two real faults: droplets started uniformly per cell, so the small cells
+//! along the face edges got 1.4 times the droplets per area (edge change ratio 1.37); and
+//! thermal and hydraulic erosion took every pipe as one cell long, though the warped grid's
+//! pipes are 0.66 to 1.1 of the nominal length (corner change ratio 0.74).
 
 use glam::{Quat, Vec3};
 use planetgraph::erosion::droplet::{droplets, DropletSettings};
@@ -34,13 +41,15 @@ fn placements() -> [(&'static str, Frame); 4] {
     [("middle", frame_at(fr)), ("shifted", frame_at(fr + 0.15 * ri + 0.1 * to)), ("edge", frame_at(fr + ri)), ("corner", frame_at(fr + ri + to))]
 }
 
-/// Ribbed cone: 0.1 everywhere, rising to 0.6 at the centre within 0.4 rad, with six ribs.
+/// A ribbed hill: a cone 0.4 rad wide with six ribs, tilted down towards `-t1`, so water
+/// runs across the seam (which lies along `t2` through the centre in the edge placement).
 fn feature(fr: Frame) -> Field {
     Field::from_fn_dir(N, |d| {
         let theta = d.dot(fr.c).clamp(-1.0, 1.0).acos();
         let phi = d.dot(fr.t2).atan2(d.dot(fr.t1));
         let cone = (1.0 - theta / 0.4).max(0.0).powf(1.5);
-        0.1 + 0.5 * cone * (1.0 + 0.25 * (6.0 * phi).cos())
+        let window = (1.0 - theta / 0.5).max(0.0);
+        0.1 + 0.5 * cone * (1.0 + 0.25 * (6.0 * phi).cos()) + 0.3 * window * (1.0 + d.dot(fr.t1) / 0.5)
     })
 }
 
@@ -70,6 +79,26 @@ fn polar(f: &Field, fr: Frame, rings: usize, blur: f32) -> Vec<Vec<f32>> {
         .collect()
 }
 
+/// The change across the feature along `t1` (across the seam in the edge placement), averaged
+/// along `t2` (along the seam) over 0.3 rad each side: 81 samples at half-cell spacing. Only
+/// the averaging along the seam smooths it, so a line of different behaviour on the seam
+/// stays visible.
+fn profile(f: &Field, fr: Frame) -> Vec<f32> {
+    let step = 0.5 * std::f32::consts::FRAC_PI_2 / N as f32;
+    (-40..=40)
+        .map(|x| {
+            let u = x as f32 * step;
+            let sum: f32 = (-30..=30)
+                .map(|y| {
+                    let v = y as f32 * 0.01;
+                    f.sample_dir(fr.c + fr.t1 * u.tan() + fr.t2 * v.tan())
+                })
+                .sum();
+            sum / 61.0
+        })
+        .collect()
+}
+
 fn correlation(a: &[f32], b: &[f32]) -> f64 {
     let n = a.len() as f64;
     let (ma, mb) = (a.iter().map(|&x| x as f64).sum::<f64>() / n, b.iter().map(|&x| x as f64).sum::<f64>() / n);
@@ -83,100 +112,86 @@ fn correlation(a: &[f32], b: &[f32]) -> f64 {
     sab / (saa * sbb).sqrt().max(1e-30)
 }
 
-/// The change an erosion makes around the feature, for each placement: (name, polar samples).
-fn changes(rings: usize, blur: f32, erode: impl Fn(&Field) -> Field) -> Vec<(&'static str, Vec<Vec<f32>>)> {
+/// What is compared between placements: the change sampled on a blurred polar grid (or its
+/// ring means, for droplets) and the profile across the seam.
+struct Change {
+    name: &'static str,
+    polar: Vec<f32>,
+    profile: Vec<f32>,
+}
+
+/// The change an erosion makes around the feature, for each placement (the face middle first).
+fn changes(rings: bool, erode: impl Fn(&Field) -> Field) -> Vec<Change> {
     placements()
         .into_iter()
         .map(|(name, fr)| {
             let before = feature(fr);
             let after = erode(&before);
             assert!(after.data().iter().all(|v| v.is_finite()), "{name}");
-            (name, polar(&after.zip(&before, |a, b| a - b), fr, rings, blur))
+            let delta = after.zip(&before, |a, b| a - b);
+            let p = polar(&delta, fr, 12, BLUR);
+            let polar = if rings { p.iter().map(|r| r.iter().sum::<f32>() / r.len() as f32).collect() } else { p.concat() };
+            Change { name, polar, profile: profile(&delta, fr) }
         })
         .collect()
 }
 
-/// Compares every placement's change with the middle one: the correlation of the samples and
-/// the ratio of the summed absolute change.
-fn compare(what: &str, changes: &[(&str, Vec<Vec<f32>>)], flatten: impl Fn(&[Vec<f32>]) -> Vec<f32>, min_corr: f64, max_ratio_err: f64) {
-    let reference = flatten(&changes[0].1);
+/// Bars for [`compare`]: least correlation with the face middle, and largest deviation of the
+/// ratio of the summed absolute change from 1, for the polar samples and the profile.
+struct Bars {
+    polar: (f64, f64),
+    /// `None`: not compared (droplet profiles are too noisy).
+    profile: Option<(f64, f64)>,
+}
+
+/// Compares every placement's change with the face middle's. The in-face "shifted" placement
+/// shows how much the grid alone changes the result; the edge and corner placements must
+/// stay as close.
+fn compare(what: &str, changes: &[Change], bars: Bars) {
     let size = |v: &[f32]| v.iter().map(|x| x.abs() as f64).sum::<f64>();
-    assert!(size(&reference) > 1e-3, "{what}: the feature did not erode");
-    for (name, c) in &changes[1..] {
-        let v = flatten(c);
-        let corr = correlation(&reference, &v);
-        let ratio = size(&v) / size(&reference);
-        println!("{what} {name}: correlation {corr:.4}, change ratio {ratio:.4}");
-        if std::env::var("SEAMS_NOASSERT").is_ok() { continue; }
-        assert!(corr > min_corr, "{what} {name}: correlation {corr} with the face middle");
-        assert!((ratio - 1.0).abs() < max_ratio_err, "{what} {name}: change ratio {ratio}");
+    assert!(size(&changes[0].polar) > 1e-3, "{what}: the feature did not erode");
+    let mut failures = Vec::new();
+    for c in &changes[1..] {
+        let parts = [("polar", &changes[0].polar, &c.polar, Some(bars.polar)), ("profile", &changes[0].profile, &c.profile, bars.profile)];
+        for (part, reference, v, (min_corr, max_err)) in parts.into_iter().filter_map(|(p, r, v, b)| Some((p, r, v, b?))) {
+            let corr = correlation(reference, v);
+            let ratio = size(v) / size(reference);
+            println!("{what} {} {part}: correlation {corr:.4}, change ratio {ratio:.4}", c.name);
+            if corr < min_corr || (ratio - 1.0).abs() > max_err {
+                failures.push(format!("{} {part}: correlation {corr:.4}, ratio {ratio:.4}", c.name));
+            }
+        }
     }
+    assert!(failures.is_empty(), "{what}: {failures:?}");
 }
 
-/// Blur radius, rad (about 3 cells at N = 64).
+/// Blur radius of the polar samples, rad (about 3 cells at N = 64).
 const BLUR: f32 = 0.07;
-
-fn all(rings: &[Vec<f32>]) -> Vec<f32> {
-    rings.concat()
-}
-
-fn ring_means(rings: &[Vec<f32>]) -> Vec<f32> {
-    rings.iter().map(|r| r.iter().sum::<f32>() / r.len() as f32).collect()
-}
 
 #[test]
 fn the_features_match_before_erosion() {
-    let c = changes(12, BLUR, |f| f.map(|x| 2.0 * x));
-    compare("identity", &c, all, 0.999, 0.01);
+    let c = changes(false, |f| f.map(|x| 2.0 * x));
+    compare("identity", &c, Bars { polar: (0.999, 0.01), profile: Some((0.999, 0.01)) });
 }
 
 #[test]
 fn hydraulic_erosion_is_the_same_across_edges_and_corners() {
     let s = HydraulicSettings { iterations: 120, ..Default::default() };
-    let c = changes(12, BLUR, |f| hydraulic(f, &s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run").elevation);
-    compare("hydraulic", &c, all, 0.95, 0.1);
+    let c = changes(false, |f| hydraulic(f, &s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run").elevation);
+    compare("hydraulic", &c, Bars { polar: (0.93, 0.2), profile: Some((0.9, 0.2)) });
 }
 
 #[test]
 fn thermal_erosion_is_the_same_across_edges_and_corners() {
     let s = ThermalSettings { iterations: 40, relief: 60.0, ..Default::default() };
-    let c = changes(12, BLUR, |f| thermal(f, &s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run"));
-    compare("thermal", &c, all, 0.95, 0.1);
+    let c = changes(false, |f| thermal(f, &s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run"));
+    compare("thermal", &c, Bars { polar: (0.98, 0.25), profile: Some((0.97, 0.25)) });
 }
 
 #[test]
 fn droplet_erosion_is_the_same_across_edges_and_corners() {
-    // Droplets start at random cells, so only the ring profile is compared.
-    let s = DropletSettings { density: 6.0, ..Default::default() };
-    let c = changes(10, BLUR, |f| droplets(f, &s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run").elevation);
-    compare("droplets", &c, ring_means, 0.95, 0.15);
-}
-
-#[test]
-#[ignore]
-fn dump() {
-    let s = DropletSettings { density: 6.0, ..Default::default() };
-    let hs = HydraulicSettings { iterations: 120, ..Default::default() };
-    for (name, fr) in placements() {
-        let before = feature(fr);
-        for (what, after) in [("drop", droplets(&before, &s, &AtomicBool::new(false), &AtomicUsize::new(0)).unwrap().elevation), ("hyd", hydraulic(&before, &hs, &AtomicBool::new(false), &AtomicUsize::new(0)).unwrap().elevation)] {
-            let d = after.zip(&before, |a, b| a - b);
-            // Image in the local frame: 200x200 over +-0.55 rad.
-            let m = 200;
-            let mut img = Vec::new();
-            let mut vals = Vec::new();
-            for y in 0..m {
-                for x in 0..m {
-                    let (u, v) = ((x as f32 / m as f32 - 0.5) * 1.1, (y as f32 / m as f32 - 0.5) * 1.1);
-                    let dir = fr.c + fr.t1 * u + fr.t2 * v;
-                    vals.push(d.sample_dir(dir));
-                }
-            }
-            let amax = vals.iter().fold(0f32, |a, &b| a.max(b.abs())).max(1e-9) * 0.3;
-            for v in vals { img.push(((v / amax).clamp(-1.0, 1.0) * 127.0 + 128.0) as u8); }
-            let mut out = format!("P5\n{m} {m}\n255\n").into_bytes();
-            out.extend(img);
-            std::fs::write(format!("/tmp/pg/seam_{what}_{name}.pgm"), out).unwrap();
-        }
-    }
+    // Droplets start at random places, so the polar samples are compared as ring means.
+    let s = DropletSettings { density: 20.0, ..Default::default() };
+    let c = changes(true, |f| droplets(f, &s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run").elevation);
+    compare("droplets", &c, Bars { polar: (0.9, 0.25), profile: None });
 }

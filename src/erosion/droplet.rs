@@ -78,6 +78,51 @@ fn to_dir(face: Face, p: Vec2, n: usize) -> Vec3 {
     face_ab_to_dir(face, (p.x / n as f32).clamp(-0.15, 1.15), (p.y / n as f32).clamp(-0.15, 1.15), true)
 }
 
+/// The local scale of the face grid: for every column (or row) `i` of a face, the cube-plane
+/// coordinate `u` of its centre and the warp's stretch `du/dx` there. With them the true
+/// length of a cell step on the sphere follows in closed form (see [`Metric::scales`]).
+struct Metric {
+    u: Vec<f32>,
+    stretch: Vec<f32>,
+    n: usize,
+    /// Largest cell area (product of the two scales) on a face.
+    max_area: f32,
+}
+
+impl Metric {
+    fn new(n: usize) -> Metric {
+        let theta = crate::planet::warp::WARP_THETA;
+        let x = |i: usize| 2.0 * (i as f32 + 0.5) / n as f32 - 1.0;
+        let u = (0..n).map(|i| crate::planet::warp::warp(x(i))).collect();
+        let stretch = (0..n).map(|i| theta / ((x(i) * theta).cos().powi(2) * theta.tan())).collect();
+        let mut m = Metric { u, stretch, n, max_area: 0.0 };
+        m.max_area = (0..n * n).map(|k| m.area(Vec2::new((k % n) as f32 + 0.5, (k / n) as f32 + 0.5))).fold(0.0, f32::max);
+        m
+    }
+
+    /// Area on the sphere of the cell at `p`, in nominal cell areas (the axes are treated
+    /// as orthogonal, which they are to within a few degrees away from the cube corners).
+    #[inline]
+    fn area(&self, p: Vec2) -> f32 {
+        let s = self.scales(p);
+        s.x * s.y
+    }
+
+    /// Lengths on the sphere of one cell step along the face's two axes at position `p`
+    /// (cells), in units of the nominal cell size `(PI / 2) / n` rad.
+    #[inline]
+    fn scales(&self, p: Vec2) -> Vec2 {
+        let i = (p.x.max(0.0) as usize).min(self.n - 1);
+        let j = (p.y.max(0.0) as usize).min(self.n - 1);
+        let (u, v) = (self.u[i], self.u[j]);
+        let r2 = 1.0 + u * u + v * v;
+        // |dP/du| = sqrt(1 + v^2) / r2 for P = (u, v, 1) / sqrt(r2); a cell is 2 / n in x,
+        // the nominal size (PI / 2) / n: factor 4 / PI.
+        let k = 4.0 / std::f32::consts::PI / r2;
+        Vec2::new(self.stretch[i] * (1.0 + v * v).sqrt() * k, self.stretch[j] * (1.0 + u * u).sqrt() * k)
+    }
+}
+
 /// Height and gradient (per cell) at a face position, bilinear over the 4 nearest cells
 /// (across seams).
 fn sample(h: &Field, face: Face, p: Vec2) -> (f32, Vec2) {
@@ -109,8 +154,9 @@ fn cell_index(face: Face, i: i64, j: i64, n: usize) -> Option<u32> {
 struct Brush {
     /// (di, dj, weight) around the centre cell.
     cells: Vec<(i64, i64, f32)>,
-    /// Linear index offsets for a centre whose brush lies inside one face.
-    offsets: Vec<(isize, f32)>,
+    /// For a centre whose brush lies inside one face: per brush row, the index offset of its
+    /// first cell and the weights of its run of cells (contiguous in memory).
+    rows: Vec<(isize, Vec<f32>)>,
     /// Largest |di| or |dj|.
     reach: i64,
     n: usize,
@@ -133,8 +179,14 @@ impl Brush {
         for b in cells.iter_mut() {
             b.2 /= wsum.max(1e-9);
         }
-        let offsets = cells.iter().map(|&(di, dj, w)| ((dj * n as i64 + di) as isize, w)).collect();
-        Brush { cells, offsets, reach, n }
+        let mut rows: Vec<(isize, Vec<f32>)> = Vec::new();
+        for dj in -reach..=reach {
+            let run: Vec<&(i64, i64, f32)> = cells.iter().filter(|c| c.1 == dj).collect();
+            if let Some(first) = run.first() {
+                rows.push(((dj * n as i64 + first.0) as isize, run.iter().map(|c| c.2).collect()));
+            }
+        }
+        Brush { cells, rows, reach, n }
     }
 
     /// Whether the brush around cell (i, j) stays inside its face.
@@ -144,51 +196,46 @@ impl Brush {
         i >= self.reach && j >= self.reach && i + self.reach < n && j + self.reach < n
     }
 
-    /// Share of the weight on cells that exist (below 1 only next to a cube corner).
-    fn coverage(&self, face: Face, i: i64, j: i64) -> f32 {
+    /// Records the erosion of `amount` through the brush around cell (i, j) in `out`;
+    /// returns the amount taken (less than `amount` only next to a cube corner, where some
+    /// brush cells do not exist).
+    fn erode(&self, face: Face, i: i64, j: i64, amount: f32, out: &mut Vec<Change>) -> f32 {
         if self.inside(i, j) {
-            return 1.0;
+            out.push(Change::Brush { face: face.index() as u8, cell: (j as usize * self.n + i as usize) as u32, amount: -amount });
+            return amount;
         }
-        self.cells.iter().filter(|&&(di, dj, _)| wrap_cell(face, i + di, j + dj, self.n).is_some()).map(|b| b.2).sum()
-    }
-
-    /// Adds `amount * weight` to the cells of the brush around (i, j).
-    fn add(&self, data: &mut [f32], face: Face, i: i64, j: i64, amount: f32) {
-        let n = self.n;
-        if self.inside(i, j) {
-            let k = (face.index() * n * n + j as usize * n + i as usize) as isize;
-            for &(o, w) in &self.offsets {
-                data[(k + o) as usize] += amount * w;
-            }
-        } else {
-            for &(di, dj, w) in &self.cells {
-                if let Some(k) = cell_index(face, i + di, j + dj, n) {
-                    data[k as usize] += amount * w;
-                }
+        // Near a face border: one change per existing cell.
+        let mut taken = 0.0;
+        for &(di, dj, w) in &self.cells {
+            if let Some(k) = cell_index(face, i + di, j + dj, self.n) {
+                out.push(Change::Cell { index: k, amount: -amount * w });
+                taken += amount * w;
             }
         }
+        taken
     }
 }
 
 /// A change a droplet makes to the heights, applied after its batch.
 #[derive(Debug, Clone, Copy)]
 enum Change {
-    /// Erosion of `amount` through the brush around a cell.
-    Erode { face: Face, i: i32, j: i32, amount: f32 },
-    /// A bilinear deposit of `amount` at a face position (cells).
-    Deposit { face: Face, pos: Vec2, amount: f32 },
+    /// `amount` times the brush weights added around `cell` (index within the face) of a brush
+    /// inside face `face`.
+    Brush { face: u8, cell: u32, amount: f32 },
+    /// `amount` added to the cell with linear index `index`.
+    Cell { index: u32, amount: f32 },
 }
 
-/// Adds `amount` at a face position, shared bilinearly over the 4 nearest cells. A share
-/// falling on a cell missing over a cube corner goes to the cell under the position, so
-/// nothing is lost.
-fn deposit_at(data: &mut [f32], face: Face, p: Vec2, amount: f32, n: usize) {
+/// Records a deposit of `amount` at a face position, shared bilinearly over the 4 nearest
+/// cells. A share falling on a cell missing over a cube corner goes to the cell under the
+/// position, so nothing is lost.
+fn deposit_at(face: Face, p: Vec2, amount: f32, n: usize, out: &mut Vec<Change>) {
     let (x, y) = (p.x - 0.5, p.y - 0.5);
     let (i, j) = (x.floor() as i64, y.floor() as i64);
     let (fx, fy) = (x - i as f32, y - j as f32);
     let own = || Cell { face, i: (p.x.max(0.0) as usize).min(n - 1), j: (p.y.max(0.0) as usize).min(n - 1) }.index(n) as u32;
     for (di, dj, w) in [(0, 0, (1.0 - fx) * (1.0 - fy)), (1, 0, fx * (1.0 - fy)), (0, 1, (1.0 - fx) * fy), (1, 1, fx * fy)] {
-        data[cell_index(face, i + di, j + dj, n).unwrap_or_else(own) as usize] += amount * w;
+        out.push(Change::Cell { index: cell_index(face, i + di, j + dj, n).unwrap_or_else(own), amount: amount * w });
     }
 }
 
@@ -204,6 +251,7 @@ pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progres
     let l = 1.0 / scale;
     let sea = s.sea_level * relief;
     let brush = Brush::new((s.radius * scale).clamp(0.5, 8.0), n);
+    let metric = Metric::new(n);
     let steps = AtomicUsize::new(0);
     // One change list per chunk, reused from batch to batch.
     let mut lists: Vec<Vec<Change>> = vec![Vec::new(); CHUNKS];
@@ -220,19 +268,32 @@ pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progres
             let mut rng = Rng::new(s.seed, batch * CHUNKS as u64 + chunk as u64);
             let mut taken = 0usize;
             for _ in 0..per_chunk.min(size.saturating_sub(chunk * per_chunk)) {
-                taken += run_droplet(&h, s, &brush, lifetime, l, sea, &mut rng, out);
+                taken += run_droplet(&h, s, &brush, &metric, lifetime, l, sea, &mut rng, out);
             }
             steps.fetch_add(taken, Ordering::Relaxed);
         });
-        let data = h.data_mut();
-        for list in &lists {
-            for c in list {
-                match *c {
-                    Change::Erode { face, i, j, amount } => brush.add(data, face, i as i64, j as i64, -amount),
-                    Change::Deposit { face, pos, amount } => deposit_at(data, face, pos, amount, n),
+        // Apply the changes face by face in parallel; within a face in chunk order, so every
+        // cell receives its additions in the same order whatever the thread count.
+        let nn = n * n;
+        h.data_mut().par_chunks_mut(nn).enumerate().for_each(|(f, data)| {
+            let lo = (f * nn) as u32;
+            for list in &lists {
+                for c in list {
+                    match *c {
+                        Change::Brush { face, cell, amount } if face as usize == f => {
+                            for (o, weights) in &brush.rows {
+                                let start = (cell as isize + o) as usize;
+                                for (v, &w) in data[start..start + weights.len()].iter_mut().zip(weights) {
+                                    *v += amount * w;
+                                }
+                            }
+                        }
+                        Change::Cell { index, amount } if index.wrapping_sub(lo) < nn as u32 => data[(index - lo) as usize] += amount,
+                        _ => {}
+                    }
                 }
             }
-        }
+        });
         start += size;
         batch += 1;
         progress.fetch_add(1, Ordering::Relaxed);
@@ -252,10 +313,18 @@ pub fn batches(density: f32, n: usize) -> usize {
 
 /// One droplet from a random start; records height changes in `out`; returns its steps.
 #[allow(clippy::too_many_arguments)]
-fn run_droplet(hm: &Field, s: &DropletSettings, brush: &Brush, lifetime: usize, l: f32, sea: f32, rng: &mut Rng, out: &mut Vec<Change>) -> usize {
+fn run_droplet(hm: &Field, s: &DropletSettings, brush: &Brush, metric: &Metric, lifetime: usize, l: f32, sea: f32, rng: &mut Rng, out: &mut Vec<Change>) -> usize {
     let n = hm.n();
-    let mut face = Face::from_index((rng.next_u64() % 6) as usize).unwrap_or(Face::Front);
-    let mut pos = Vec2::new(rng.f32() * n as f32, rng.f32() * n as f32);
+    // A start uniform over the sphere's area: uniform over the cells, kept in proportion to
+    // the cell's area (cells along the face edges are smaller).
+    let (mut face, mut pos);
+    loop {
+        face = Face::from_index((rng.next_u64() % 6) as usize).unwrap_or(Face::Front);
+        pos = Vec2::new(rng.f32() * n as f32, rng.f32() * n as f32);
+        if rng.f32() * metric.max_area <= metric.area(pos) {
+            break;
+        }
+    }
     let mut dir = Vec2::ZERO;
     let (mut speed, mut water, mut sediment) = (1.0f32, 1.0f32, 0.0f32);
     let inertia = s.inertia.clamp(0.0, 0.99);
@@ -263,22 +332,28 @@ fn run_droplet(hm: &Field, s: &DropletSettings, brush: &Brush, lifetime: usize, 
     let nf = n as f32;
     let mut taken = 0;
     let (mut h0, mut g) = sample(hm, face, pos);
+    // `dir` is the droplet's direction on the sphere, in the face's axes and true lengths:
+    // each step covers one nominal cell size, however the grid is stretched there.
     for _ in 0..lifetime {
         if h0 < sea {
             break;
         }
-        dir = dir * inertia - g * (1.0 - inertia);
+        let sc = metric.scales(pos);
+        // Height change per nominal length along each axis.
+        let grad = g / sc;
+        dir = dir * inertia - grad * (1.0 - inertia);
         if dir.length_squared() < 1e-20 {
             let a = rng.f32() * std::f32::consts::TAU;
             dir = Vec2::new(a.cos(), a.sin());
         }
         dir = dir.normalize();
         let old = (face, pos);
-        let mut next = pos + dir;
+        let step = dir / sc;
+        let mut next = pos + step;
         if next.x < 0.0 || next.y < 0.0 || next.x >= nf || next.y >= nf {
             // Over a seam: re-express position and direction on the face it entered.
             let d = to_dir(face, next, n);
-            let ahead = to_dir(face, next + dir * 0.05, n);
+            let ahead = to_dir(face, next + step * 0.05, n);
             let f2 = Face::from_normal(d);
             let p2 = on_face(f2, d, n);
             let q2 = on_face(f2, ahead, n);
@@ -287,7 +362,7 @@ fn run_droplet(hm: &Field, s: &DropletSettings, brush: &Brush, lifetime: usize, 
             }
             face = f2;
             next = p2;
-            dir = (q2 - p2).try_normalize().unwrap_or(dir);
+            dir = ((q2 - p2) * metric.scales(p2)).try_normalize().unwrap_or(dir);
         }
         pos = next;
         taken += 1;
@@ -298,14 +373,13 @@ fn run_droplet(hm: &Field, s: &DropletSettings, brush: &Brush, lifetime: usize, 
             let amount = if dh > 0.0 { dh.min(sediment) } else { (sediment - cap) * deposit };
             if amount > 0.0 {
                 sediment -= amount;
-                out.push(Change::Deposit { face: old.0, pos: old.1, amount });
+                deposit_at(old.0, old.1, amount, n, out);
             }
         } else {
             let amount = ((cap - sediment) * erode).min(-dh);
             let (ci, cj) = (old.1.x.floor() as i64, old.1.y.floor() as i64);
             if amount > 0.0 {
-                out.push(Change::Erode { face: old.0, i: ci as i32, j: cj as i32, amount });
-                sediment += amount * brush.coverage(old.0, ci, cj);
+                sediment += brush.erode(old.0, ci, cj, amount, out);
             }
         }
         speed = (speed * speed - dh / l * s.gravity).max(0.0).sqrt();
@@ -316,7 +390,7 @@ fn run_droplet(hm: &Field, s: &DropletSettings, brush: &Brush, lifetime: usize, 
         (h0, g) = (h1, g1);
     }
     if sediment > 0.0 {
-        out.push(Change::Deposit { face, pos, amount: sediment });
+        deposit_at(face, pos, sediment, n, out);
     }
     taken
 }
