@@ -3,7 +3,7 @@
 
 use super::{with_threads, BuildArgs, CliError};
 use crate::eval::{compile_for, memory, Evaluator, Progress};
-use crate::graph::Graph;
+use crate::graph::{Graph, NodeId};
 use crate::io::export::{export_default, Manifest};
 use crate::io::{load_graph, Strictness};
 use crate::ops::output::PlanetSettings;
@@ -42,8 +42,22 @@ pub struct PlanetBuild {
 /// Evaluates what the first Planet node needs at resolution `n`; returns the elevation in
 /// metres, the planet settings and per-node timings.
 pub fn evaluate_planet(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<PlanetBuild, CliError> {
+    evaluate_planet_from(g, path, n, None, cancel, progress)
+}
+
+/// Like [`evaluate_planet`], but with `from` the planet's elevation is the first output of
+/// that node (through the Planet node's settings) instead of the Planet node's input: the
+/// planet as it stands at that point of the graph.
+pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeId>, cancel: &AtomicBool, progress: &Progress) -> Result<PlanetBuild, CliError> {
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{}: the graph has no Planet output node", path.display())))?;
-    let program = compile_for(g, &[planet.id]);
+    if let Some(id) = from {
+        let node = g.node(id).ok_or_else(|| CliError::input(anyhow!("{}: there is no node {}", path.display(), id.0)))?;
+        if node.kind.meta().outputs.first().is_none_or(|o| o.ty != crate::ops::PortType::Field) {
+            return Err(CliError::input(anyhow!("{}: {} has no elevation output", path.display(), node.describe())));
+        }
+    }
+    let targets: Vec<NodeId> = std::iter::once(planet.id).chain(from).collect();
+    let program = compile_for(g, &targets);
     memory::check_fits(n, program.steps.len()).map_err(CliError::input)?;
     let mut ev = Evaluator::new();
     let res = ev.run_program(&program, n, cancel, progress);
@@ -54,8 +68,14 @@ pub fn evaluate_planet(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, pr
         let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());
         return Err(CliError::input(anyhow!("{}: {label}: {msg}", path.display())));
     }
-    let field = res.field(planet.id).cloned().ok_or_else(|| CliError::internal(anyhow!("the Planet node produced nothing")))?;
     let settings = PlanetSettings::from_params(&Params::new(NodeKind::Planet, &planet.params));
+    let field = match from {
+        Some(id) => {
+            let f = res.field(id).ok_or_else(|| CliError::internal(anyhow!("node {} produced nothing", id.0)))?;
+            Arc::new(f.map(|v| settings.to_metres(v)))
+        }
+        None => res.field(planet.id).cloned().ok_or_else(|| CliError::internal(anyhow!("the Planet node produced nothing")))?,
+    };
     let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
     Ok(PlanetBuild { field, settings, timings, result: res })
 }

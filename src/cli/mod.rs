@@ -91,6 +91,35 @@ pub struct RenderArgs {
     /// Camera yaw and pitch in degrees (default: the viewport's start view).
     #[arg(long, num_args = 2, value_names = ["YAW", "PITCH"], allow_negative_numbers = true)]
     pub view: Option<Vec<f32>>,
+    /// Camera distance from the planet's centre in planet radii (1.15 to 20; the viewport
+    /// starts at 3.9).
+    #[arg(long, default_value_t = 3.9, value_parser = parse_distance)]
+    pub distance: f32,
+    /// Vertical exaggeration of the relief (1 = true scale; the viewport's default is 20).
+    #[arg(long, default_value_t = 20.0, value_parser = parse_relief)]
+    pub relief: f32,
+    /// Render the elevation at this node (its first output, through the Planet node's
+    /// settings) instead of the Planet node's input: the planet at that point of the graph,
+    /// for example before an erosion node. Node ids are those of the graph file.
+    #[arg(long, value_name = "NODE_ID")]
+    pub from: Option<u32>,
+}
+
+fn parse_range(s: &str, lo: f32, hi: f32) -> Result<f32, String> {
+    let v: f32 = s.parse().map_err(|e| format!("{e}"))?;
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not in {lo}..={hi}"))
+    }
+}
+
+fn parse_distance(s: &str) -> Result<f32, String> {
+    parse_range(s, 1.15, 20.0)
+}
+
+fn parse_relief(s: &str) -> Result<f32, String> {
+    parse_range(s, 0.0, 200.0)
 }
 
 /// Colour modes of `render`.

@@ -1,6 +1,6 @@
 //! `planetgraph render FILE --out IMAGE.png`: the viewport's picture, offscreen.
 
-use super::build::{evaluate_planet, interrupt_flag};
+use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{CliError, ModeArg, RenderArgs};
 use crate::eval::Progress;
 use crate::io::{load_graph, Strictness};
@@ -11,16 +11,16 @@ use crate::render::{render_offscreen, ColourMode, MeshOptions, OrbitCamera, View
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let g = load_graph(&args.file, Strictness::Complete).map_err(CliError::input)?;
     let cancel = interrupt_flag();
-    let b = evaluate_planet(&g, &args.file, args.resolution as usize, &cancel, &Progress::default())?;
+    let b = evaluate_planet_from(&g, &args.file, args.resolution as usize, args.from.map(crate::graph::NodeId), &cancel, &Progress::default())?;
     let planet = b.settings;
-    let mesh = MeshOptions { resolution: (args.resolution as usize).clamp(16, 512), ..Default::default() };
+    let mesh = MeshOptions { resolution: (args.resolution as usize).clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     let mode = match args.mode {
         ModeArg::Elevation => ColourMode::Elevation,
         ModeArg::Faces => ColourMode::Faces,
         ModeArg::Plates => ColourMode::Plates,
         ModeArg::Regions => ColourMode::Regions,
     };
-    let mut camera = OrbitCamera::default();
+    let mut camera = OrbitCamera { distance: args.distance, ..Default::default() };
     if let Some([yaw, pitch]) = args.view.as_deref() {
         camera.yaw = yaw.to_radians();
         camera.pitch = pitch.to_radians().clamp(-1.55, 1.55);

@@ -15,6 +15,8 @@ pub enum NodeKind {
     FaultPlanet,
     /// Latitude of each cell.
     Latitude,
+    /// A volcanic island cone with noise and crater (seed 002).
+    Island,
     /// a + b.
     Add,
     /// a - b.
@@ -246,11 +248,12 @@ const NOISE_PARAMS: &[ParamDef] = &[
 
 impl NodeKind {
     /// All kinds, in menu order.
-    pub const ALL: [NodeKind; 33] = [
+    pub const ALL: [NodeKind; 34] = [
         NodeKind::Constant,
         NodeKind::Noise,
         NodeKind::FaultPlanet,
         NodeKind::Latitude,
+        NodeKind::Island,
         NodeKind::Add,
         NodeKind::Subtract,
         NodeKind::Multiply,
@@ -300,6 +303,26 @@ impl NodeKind {
                     int("cuts", "Cuts", 1000, 1, 20000, "Number of plane cuts: about 100 give continents, 1000 mountains and islands, 10000 complex coasts."),
                     float("step", "Step height", 0.01, 0.0001, 1.0, "", 0.0005, "Height added on one side of each cut and removed on the other (unitless)."),
                     seed(7),
+                ] },
+            ),
+            NodeKind::Island => m(
+                "Volcanic island",
+                Sources,
+                "Seed 002: a cone h = H (1 - (r/R)^P) around a point, roughened by noise through the exponent 1 + N noise, with the top above the crater rim folded down.",
+                &[],
+                OUT,
+                const { &[
+                    float("latitude", "Latitude", 0.0, -90.0, 90.0, "deg", 0.1, "Latitude of the island's centre (north positive)."),
+                    float("longitude", "Longitude", 0.0, -180.0, 180.0, "deg", 0.1, "Longitude of the island's centre (0 faces +Z, east positive)."),
+                    float("radius_deg", "Radius", 20.0, 0.1, 180.0, "deg", 0.1, "Radius of the cone's base as an arc on the planet (seed 002's k_R)."),
+                    float("height", "Height", 1.2, 0.0, 10.0, "", 0.005, "Height of the cone above the base level (k_H), in elevation units (1 = the Planet node's highest peak)."),
+                    float("exponent", "Flank exponent", 1.6, 0.05, 10.0, "", 0.01, "Shape of the flank (k_P): 1 a straight cone, above 1 a broad dome, below 1 a steep peak."),
+                    float("noise", "Noise influence", 0.8, 0.0, 5.0, "", 0.01, "How much the noise roughens the flanks through the exponent (k_N); 0 for a smooth cone."),
+                    int("octaves", "Octaves", 6, 1, 12, "Noise octaves, each of twice the frequency and half the amplitude."),
+                    float("frequency", "Noise frequency", 24.0, 0.1, 500.0, "cycles", 0.1, "Frequency of the first noise octave, in cycles around the planet."),
+                    float("crater", "Crater rim", 0.85, 0.0, 1.0, "", 0.005, "Height of the crater rim as a share of the cone's height (k_C / k_H); above it the cone is folded down. 1 for no crater."),
+                    float("base", "Base level", -0.4, -10.0, 10.0, "", 0.005, "Level around the island (the sea floor; 0 is sea level)."),
+                    seed(2),
                 ] },
             ),
             NodeKind::Latitude => m(

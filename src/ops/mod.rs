@@ -5,6 +5,7 @@ pub mod combine;
 pub mod context;
 pub mod erosion;
 pub mod filters;
+pub mod island;
 pub mod kinds;
 pub mod modify;
 pub mod noise;
@@ -37,6 +38,7 @@ pub fn run(kind: NodeKind, p: &Params, inputs: &[Value], ctx: &OpContext) -> Res
         NodeKind::Noise => one(noise::noise_field(p, ctx)?),
         NodeKind::FaultPlanet => one(sources::fault_planet(p, ctx)?),
         NodeKind::Latitude => one(sources::latitude(p, ctx)),
+        NodeKind::Island => one(island::island_node(p, ctx)?),
         NodeKind::Add | NodeKind::Subtract | NodeKind::Multiply | NodeKind::Divide | NodeKind::Min | NodeKind::Max | NodeKind::Power => {
             one(combine::binary(kind, field_in(inputs, 0)?, field_in(inputs, 1)?, p.float("epsilon")))
         }
