@@ -138,6 +138,7 @@ impl<const K: usize> PipeTable<K> {
 /// `face * n + j`). `f` is inlined twice, once for the cells inside the face, where the
 /// neighbours are fixed offsets, and once for the border cells, which read the table.
 #[inline(always)]
+#[allow(clippy::if_same_then_else)] // the two identical calls are the point: see above
 pub fn each_in_row<const K: usize>(table: &PipeTable<K>, row: usize, mut f: impl FnMut(&Neighbours<'_, K>, usize)) {
     for i in 0..table.n {
         let nbs = table.at(row, i);
@@ -187,10 +188,10 @@ mod tests {
         // along the edge about 0.66 of the nominal length, across it about 1.1).
         let (mut lo, mut hi) = (f32::MAX, 0.0f32);
         for c in 0..6 * n * n {
-            for k in 0..8 {
+            for (k, offset) in NEIGHBOURS_8.iter().enumerate() {
                 let nb = t.to[c][k];
                 if nb != NONE {
-                    let diagonal = NEIGHBOURS_8[k].0 != 0 && NEIGHBOURS_8[k].1 != 0;
+                    let diagonal = offset.0 != 0 && offset.1 != 0;
                     let cell = Cell::from_index(c, n);
                     if diagonal && (cell.i == 0 || cell.j == 0 || cell.i == n - 1 || cell.j == n - 1) {
                         // Diagonals over a seam bend round the cube edge (and near a corner

@@ -56,9 +56,9 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
         rows(&mut rate, &table, |nbs, r| {
             let c = nbs.c;
             let (mut sum, mut max) = (0.0f32, 0.0f32);
-            for k in 0..8 {
+            for (k, &a) in allowed[c].iter().enumerate() {
                 if let Some(nb) = nbs.to(k) {
-                    let e = h[c] - h[nb] - allowed[c][k];
+                    let e = h[c] - h[nb] - a;
                     if e > 0.0 {
                         sum += e;
                         max = max.max(e);
@@ -72,9 +72,8 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
         rows(&mut next, &table, |nbs, v| {
             let c = nbs.c;
             let (mut out, mut inflow) = (0.0f32, 0.0f32);
-            for k in 0..8 {
+            for (k, &a) in allowed[c].iter().enumerate() {
                 if let Some(nb) = nbs.to(k) {
-                    let a = allowed[c][k];
                     let e = h[c] - h[nb] - a;
                     if e > 0.0 {
                         out += rate[c] * e;
