@@ -182,6 +182,13 @@ fn hydraulic_erosion_is_the_same_across_edges_and_corners() {
 }
 
 #[test]
+fn semi_lagrangian_hydraulic_erosion_is_the_same_across_edges_and_corners() {
+    let s = HydraulicSettings { iterations: 120, semi_lagrangian: true, ..Default::default() };
+    let c = changes(false, |f| hydraulic(f, &s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run").elevation);
+    compare("hydraulic (semi-Lagrangian)", &c, Bars { polar: (0.93, 0.2), profile: Some((0.9, 0.2)) });
+}
+
+#[test]
 fn thermal_erosion_is_the_same_across_edges_and_corners() {
     let s = ThermalSettings { iterations: 40, relief: 60.0, ..Default::default() };
     let c = changes(false, |f| thermal(f, &s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run"));

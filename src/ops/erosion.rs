@@ -42,6 +42,7 @@ pub fn hydraulic_settings(p: &Params) -> HydraulicSettings {
         evaporation: p.float("evaporation"),
         sediment_diffusion: p.float("sediment_diffusion"),
         sea_level: p.float("sea_level"),
+        semi_lagrangian: p.choice("transport") == "Semi-Lagrangian",
     }
 }
 

@@ -227,9 +227,13 @@ const HYDRAULIC_PARAMS: &[ParamDef] = &[
     float("dissolve", "Dissolving", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water picks up ground below its capacity (seed 002's k_E)."),
     float("deposit", "Deposition", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water drops sediment above its capacity (seed 002's k_D)."),
     float("evaporation", "Evaporation", 0.3, 0.0, 10.0, "/time", 0.01, "Share of the water lost per unit time (seed 002's k_T)."),
+    choice("transport", "Sediment transport", "Donor cell", SEDIMENT_TRANSPORTS, "How suspended sediment moves with the water. Donor cell: with the water the pipes carry between neighbours (conservative, little smearing). Semi-Lagrangian: seed 002's back-trace, each cell takes the sediment from where its water came from (up to 2 cells, across seams), with the total restored after each step."),
     float("sediment_diffusion", "Sediment diffusion", 0.2, 0.0, 10.0, "/time", 0.01, "Exchange of suspended sediment between wet neighbours (seed 002's fix for streaks)."),
     SEA,
 ];
+
+/// Sediment transport schemes of the Hydraulic erosion node.
+pub const SEDIMENT_TRANSPORTS: &[&str] = &["Donor cell", "Semi-Lagrangian"];
 
 /// Fault planet variants (seed 001).
 pub const FAULT_VARIANTS: &[&str] = &["Random inner point", "Through centre"];
