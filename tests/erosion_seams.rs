@@ -10,6 +10,9 @@
 //! thermal and hydraulic erosion took every pipe as one cell long, though the warped grid's
 //! pipes are 0.66 to 1.1 of the nominal length (corner change ratio 0.74).
 
+mod common;
+use common::correlation;
+
 use glam::{Quat, Vec3};
 use planetgraph::erosion::droplet::{droplets, DropletSettings};
 use planetgraph::erosion::hydraulic::{hydraulic, HydraulicSettings};
@@ -99,18 +102,6 @@ fn profile(f: &Field, fr: Frame) -> Vec<f32> {
         .collect()
 }
 
-fn correlation(a: &[f32], b: &[f32]) -> f64 {
-    let n = a.len() as f64;
-    let (ma, mb) = (a.iter().map(|&x| x as f64).sum::<f64>() / n, b.iter().map(|&x| x as f64).sum::<f64>() / n);
-    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
-    for (&x, &y) in a.iter().zip(b) {
-        let (x, y) = (x as f64 - ma, y as f64 - mb);
-        sab += x * y;
-        saa += x * x;
-        sbb += y * y;
-    }
-    sab / (saa * sbb).sqrt().max(1e-30)
-}
 
 /// What is compared between placements: the change sampled on a blurred polar grid (or its
 /// ring means, for droplets) and the profile across the seam.

@@ -1,6 +1,9 @@
 //! Every file in graphs/: loads, round-trips through RON and the editor bridge, compiles and
 //! evaluates; the default graph makes land and sea; determinism; preview vs build; the cache.
 
+mod common;
+use common::correlation;
+
 use planetgraph::editor::{from_editor, to_editor};
 use planetgraph::eval::{Evaluator, Progress};
 use planetgraph::graph::{default_graph, Graph};
@@ -68,18 +71,6 @@ fn same_output_for_any_thread_count() {
     }
 }
 
-fn correlation(a: &[f32], b: &[f32]) -> f64 {
-    let n = a.len() as f64;
-    let (ma, mb) = (a.iter().map(|&x| x as f64).sum::<f64>() / n, b.iter().map(|&x| x as f64).sum::<f64>() / n);
-    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
-    for (&x, &y) in a.iter().zip(b) {
-        let (dx, dy) = (x as f64 - ma, y as f64 - mb);
-        sab += dx * dy;
-        saa += dx * dx;
-        sbb += dy * dy;
-    }
-    sab / (saa * sbb).sqrt()
-}
 
 #[test]
 fn preview_shows_the_same_planet_as_the_build() {

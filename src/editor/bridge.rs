@@ -50,11 +50,10 @@ pub fn to_editor(g: &Graph) -> EditorState {
 
 /// Gives editor nodes created from the finder (id 0) a fresh domain id.
 pub fn assign_new_ids(s: &mut EditorState) {
-    let mut next = s.graph.nodes.values().map(|n| n.user_data.id.0 + 1).max().unwrap_or(1);
+    let first = s.graph.nodes.values().map(|n| n.user_data.id.0 + 1).max().unwrap_or(1);
     let fresh: Vec<NodeId> = s.graph.nodes.iter().filter(|(_, n)| n.user_data.id.0 == 0).map(|(id, _)| id).collect();
-    for id in fresh {
+    for (next, id) in (first..).zip(fresh) {
         s.graph[id].user_data.id = DomainId(next);
-        next += 1;
     }
 }
 

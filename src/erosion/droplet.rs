@@ -8,17 +8,19 @@
 use super::hydraulic::REFERENCE_N;
 use crate::ops::rng::Rng;
 use crate::planet::coords::wrap_cell;
-use crate::planet::warp::unwarp;
+use crate::planet::warp::{unwarp, warp, warp_slope};
 use crate::planet::{face_ab_to_dir, Cell, Face, Field};
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Parameters of [`droplets`]. Heights are elevation times `relief`; one step moves a droplet
-/// one cell; lengths are in cells of the reference resolution 128.
+/// one nominal cell size on the sphere (`(PI / 2) / n` rad, whatever the local cell shape);
+/// lengths are in cells of the reference resolution 128.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DropletSettings {
-    /// Droplets per cell (the same density at any resolution).
+    /// Droplets per nominal cell area (the same density at any resolution; starts are uniform
+    /// over the sphere's area).
     pub density: f32,
     /// Most steps of a droplet at the reference resolution (scaled with `n / 128`).
     pub lifetime: usize,
@@ -91,10 +93,9 @@ struct Metric {
 
 impl Metric {
     fn new(n: usize) -> Metric {
-        let theta = crate::planet::warp::WARP_THETA;
         let x = |i: usize| 2.0 * (i as f32 + 0.5) / n as f32 - 1.0;
-        let u = (0..n).map(|i| crate::planet::warp::warp(x(i))).collect();
-        let stretch = (0..n).map(|i| theta / ((x(i) * theta).cos().powi(2) * theta.tan())).collect();
+        let u = (0..n).map(|i| warp(x(i))).collect();
+        let stretch = (0..n).map(|i| warp_slope(x(i))).collect();
         let mut m = Metric { u, stretch, n, max_area: 0.0 };
         m.max_area = (0..n * n).map(|k| m.area(Vec2::new((k % n) as f32 + 0.5, (k / n) as f32 + 0.5))).fold(0.0, f32::max);
         m

@@ -3,9 +3,10 @@
 //! cell sends the other receives exactly (conservation across seams, whatever their
 //! orientation).
 
+use crate::planet::cache::PerResolution;
 use crate::planet::coords::{neighbour, Cell, NEIGHBOURS_4, NEIGHBOURS_8};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use rayon::prelude::*;
+use std::sync::Arc;
 
 /// Marks a missing Moore neighbour (the diagonal over a cube corner).
 pub const NONE: u32 = u32::MAX;
@@ -87,10 +88,11 @@ impl<const K: usize> PipeTable<K> {
         Neighbours { c: row * n + i, interior: i > 0 && j > 0 && i + 1 < n && j + 1 < n, table: self }
     }
 
-
+    /// Builds the table (in parallel: it is built on the first simulation at a resolution).
     fn build(n: usize, offsets: &[(i64, i64); K]) -> PipeTable<K> {
         let cells = 6 * n * n;
         let to: Vec<[u32; K]> = (0..cells)
+            .into_par_iter()
             .map(|c| {
                 let cell = Cell::from_index(c, n);
                 let mut row = [NONE; K];
@@ -103,6 +105,7 @@ impl<const K: usize> PipeTable<K> {
             })
             .collect();
         let back = (0..cells)
+            .into_par_iter()
             .map(|c| {
                 let mut row = [0u8; K];
                 for k in 0..K {
@@ -115,8 +118,9 @@ impl<const K: usize> PipeTable<K> {
             })
             .collect();
         let nominal = std::f64::consts::FRAC_PI_2 / n as f64;
-        let dirs: Vec<glam::DVec3> = (0..cells).map(|c| Cell::from_index(c, n).direction(n).as_dvec3().normalize()).collect();
+        let dirs: Vec<glam::DVec3> = (0..cells).into_par_iter().map(|c| Cell::from_index(c, n).direction(n).as_dvec3().normalize()).collect();
         let length: Vec<[f32; K]> = (0..cells)
+            .into_par_iter()
             .map(|c| {
                 let mut row = [1.0f32; K];
                 for k in 0..K {
@@ -152,18 +156,14 @@ pub fn each_in_row<const K: usize>(table: &PipeTable<K>, row: usize, mut f: impl
 
 /// The von Neumann table (left, right, up, down) of resolution `n`, cached.
 pub fn pipes4(n: usize) -> Arc<PipeTable<4>> {
-    static T: OnceLock<Mutex<HashMap<usize, Arc<PipeTable<4>>>>> = OnceLock::new();
-    let m = T.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut g = m.lock().unwrap_or_else(|p| p.into_inner());
-    g.entry(n).or_insert_with(|| Arc::new(PipeTable::build(n, &NEIGHBOURS_4))).clone()
+    static TABLES: PerResolution<PipeTable<4>> = PerResolution::new();
+    TABLES.get(n, || PipeTable::build(n, &NEIGHBOURS_4))
 }
 
 /// The Moore table of resolution `n` (corner cells miss one diagonal), cached.
 pub fn pipes8(n: usize) -> Arc<PipeTable<8>> {
-    static T: OnceLock<Mutex<HashMap<usize, Arc<PipeTable<8>>>>> = OnceLock::new();
-    let m = T.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut g = m.lock().unwrap_or_else(|p| p.into_inner());
-    g.entry(n).or_insert_with(|| Arc::new(PipeTable::build(n, &NEIGHBOURS_8))).clone()
+    static TABLES: PerResolution<PipeTable<8>> = PerResolution::new();
+    TABLES.get(n, || PipeTable::build(n, &NEIGHBOURS_8))
 }
 
 /// Zeroes values too small to matter (also keeps denormals out of the inner loops).

@@ -122,10 +122,9 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
     // Flux gain per unit of height difference for each pipe: dt g / length.
     let gain: Vec<[f32; 4]> = pipes.length.par_iter().map(|row| row.map(|len| dt * s.gravity / (l * len))).collect();
     let mut presence = vec![0.0f32; cells];
-    let mut speed = vec![0.0f32; cells];
-    // Water velocity in cells per unit time along the face's axes (semi-Lagrangian transport).
+    // Water velocity in cells per unit time along the face's axes (for the semi-Lagrangian
+    // transport and the speed output).
     let mut velocity = vec![[0.0f32; 2]; cells];
-    let mut sed_field = Field::filled(n, 0.0);
     let mut d1 = vec![0.0f32; cells];
     let mut d2 = vec![0.0f32; cells];
     let mut h_next = vec![0.0f32; cells];
@@ -163,10 +162,10 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
             });
         });
         // 2b. Water depth, velocity; 3. dissolve or deposit.
-        h_next.par_chunks_mut(n).zip(sed.par_chunks_mut(n)).zip(d2.par_chunks_mut(n)).zip(speed.par_chunks_mut(n)).zip(share.par_chunks_mut(n)).zip(velocity.par_chunks_mut(n)).enumerate().for_each(|(row, (((((hr, sr), wr), vr), shr), velr))| {
+        h_next.par_chunks_mut(n).zip(sed.par_chunks_mut(n)).zip(d2.par_chunks_mut(n)).zip(share.par_chunks_mut(n)).zip(velocity.par_chunks_mut(n)).enumerate().for_each(|(row, ((((hr, sr), wr), shr), velr))| {
             each_in_row(&pipes, row, |nbs, i| {
                 let c = nbs.c;
-                let (hc, sc, w2, v) = (&mut hr[i], &mut sr[i], &mut wr[i], &mut vr[i]);
+                let (hc, sc, w2) = (&mut hr[i], &mut sr[i], &mut wr[i]);
                 let f = &flux[c];
                 let inv = if d1[c] > 0.0 { dt / d1[c] } else { 0.0 };
                 shr[i] = f.map(|x| (x * inv).min(1.0));
@@ -178,10 +177,9 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
                 let mean_depth = 0.5 * (d1[c] + *w2);
                 let wx = 0.5 * (in_l - f[0] + f[1] - in_r);
                 let wy = 0.5 * (in_u - f[2] + f[3] - in_d);
-                *v = if mean_depth > 1e-6 { (wx * wx + wy * wy).sqrt() * l / mean_depth } else { 0.0 };
-                if s.semi_lagrangian {
-                    velr[i] = if mean_depth > 1e-6 { [wx / mean_depth, wy / mean_depth] } else { [0.0; 2] };
-                }
+                velr[i] = if mean_depth > 1e-6 { [wx / mean_depth, wy / mean_depth] } else { [0.0; 2] };
+                // Speed in reference cells per unit time.
+                let v = velr[i][0].hypot(velr[i][1]) * l;
                 // Slope from the four neighbours (height units per length), over the true
                 // distances on the sphere.
                 let len = &pipes.length[c];
@@ -204,8 +202,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
             // Seed 002: s(x) = s(x - v dt), back-traced at most 2 cells, sampled bilinearly
             // across seams; then the total is restored (the back-trace alone neither keeps
             // nor conserves it).
-            sed_field.data_mut().copy_from_slice(&sed);
-            let field = &sed_field;
+            let field = Field::from_vec(n, std::mem::take(&mut sed))?;
             sed2.par_chunks_mut(n).enumerate().for_each(|(row, out)| {
                 let face = crate::planet::Face::from_index(row / n).unwrap_or(crate::planet::Face::Front);
                 let j = row % n;
@@ -216,6 +213,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
                 }
             });
             // Sequential sums: the same result for any thread count.
+            sed = field.into_vec();
             let before: f64 = sed.iter().map(|&x| x as f64).sum();
             let after: f64 = sed2.iter().map(|&x| x as f64).sum();
             if after > 0.0 {
@@ -289,7 +287,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
         water: Field::from_vec(n, d.iter().map(|&x| x / relief).collect())?,
         sediment: suspended,
         deposited: Field::from_vec(n, deposited)?,
-        speed: Field::from_vec(n, speed)?,
+        speed: Field::from_vec(n, velocity.iter().map(|v| v[0].hypot(v[1]) * l).collect())?,
         presence: Field::from_vec(n, presence)?,
         totals: (start, end),
     })

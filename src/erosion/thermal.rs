@@ -38,13 +38,13 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
     let l = REFERENCE_N as f32 / n as f32;
     let relief = s.relief.max(1e-6);
     let tan_talus = s.talus_deg.clamp(0.0, 89.0).to_radians().tan();
-    // Height drop each pipe allows: the talus slope times the pipe's true length on the
-    // sphere (cells near the cube corners are smaller).
-    let allowed: Vec<[f32; 8]> = table.length.par_iter().map(|row| row.map(|x| tan_talus * l * x)).collect();
+    // A pipe allows a height drop of the talus slope times its true length on the sphere
+    // (`talus * length`; cells are narrow along the face edges).
+    let talus = tan_talus * l;
     let amount = s.amount.clamp(0.0, 1.0);
     let mut h: Vec<f32> = input.data().iter().map(|&x| x * relief).collect();
     // Per cell the share `rate` of each excess it sends: a pipe carries
-    // `rate[c] * (h[c] - h[nb] - allowed)` when positive. Both ends of a pipe compute that
+    // `rate[c] * (h[c] - h[nb] - talus * length)` when positive. Both ends of a pipe compute that
     // from the same values (pipe lengths are symmetric), so what leaves one cell arrives in
     // the other, and only one number per cell goes through memory between the passes.
     let mut rate = vec![0.0f32; h.len()];
@@ -56,9 +56,9 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
         rows(&mut rate, &table, |nbs, r| {
             let c = nbs.c;
             let (mut sum, mut max) = (0.0f32, 0.0f32);
-            for (k, &a) in allowed[c].iter().enumerate() {
+            for (k, &len) in table.length[c].iter().enumerate() {
                 if let Some(nb) = nbs.to(k) {
-                    let e = h[c] - h[nb] - a;
+                    let e = h[c] - h[nb] - talus * len;
                     if e > 0.0 {
                         sum += e;
                         max = max.max(e);
@@ -72,8 +72,9 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
         rows(&mut next, &table, |nbs, v| {
             let c = nbs.c;
             let (mut out, mut inflow) = (0.0f32, 0.0f32);
-            for (k, &a) in allowed[c].iter().enumerate() {
+            for (k, &len) in table.length[c].iter().enumerate() {
                 if let Some(nb) = nbs.to(k) {
+                    let a = talus * len;
                     let e = h[c] - h[nb] - a;
                     if e > 0.0 {
                         out += rate[c] * e;

@@ -2,6 +2,7 @@
 //! cancellation.
 
 use super::context::{OpContext, OpError, Params};
+use super::kinds::SEDIMENT_TRANSPORTS;
 use crate::erosion::coral::{self as reef, CoralResult, CoralSettings};
 use crate::erosion::droplet::{self as drop, DropletSettings};
 use crate::erosion::hydraulic::{self as hyd, HydraulicResult, HydraulicSettings};
@@ -42,7 +43,7 @@ pub fn hydraulic_settings(p: &Params) -> HydraulicSettings {
         evaporation: p.float("evaporation"),
         sediment_diffusion: p.float("sediment_diffusion"),
         sea_level: p.float("sea_level"),
-        semi_lagrangian: p.choice("transport") == "Semi-Lagrangian",
+        semi_lagrangian: p.choice("transport") == SEDIMENT_TRANSPORTS[1],
     }
 }
 

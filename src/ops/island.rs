@@ -4,8 +4,8 @@
 
 use super::context::{OpContext, OpError, Params};
 use super::noise::FastFbm;
+use crate::planet::projection::lon_lat_to_dir;
 use crate::planet::Field;
-use glam::Vec3;
 
 /// Settings of [`island`]; heights in project elevation units.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,16 +34,9 @@ pub struct IslandSettings {
     pub seed: u32,
 }
 
-/// Unit direction of a latitude and longitude in degrees (the project's convention: +Y north,
-/// longitude 0 at +Z, increasing towards +X).
-pub fn direction(latitude_deg: f32, longitude_deg: f32) -> Vec3 {
-    let (lat, lon) = (latitude_deg.to_radians(), longitude_deg.to_radians());
-    Vec3::new(lat.cos() * lon.sin(), lat.sin(), lat.cos() * lon.cos())
-}
-
 /// The island field at resolution `n`.
 pub fn island(s: &IslandSettings, n: usize) -> Field {
-    let centre = direction(s.latitude_deg, s.longitude_deg);
+    let centre = lon_lat_to_dir(s.longitude_deg.to_radians(), s.latitude_deg.to_radians());
     let radius = s.radius_deg.to_radians().max(1e-4);
     let fbm = FastFbm::new(s.seed, s.octaves.clamp(1, 12), 0.5, 2.0);
     let scale = super::noise::noise_radius(s.frequency) as f32;
@@ -86,6 +79,10 @@ pub fn island_node(p: &Params, ctx: &OpContext) -> Result<Field, OpError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn direction(latitude_deg: f32, longitude_deg: f32) -> glam::Vec3 {
+        lon_lat_to_dir(longitude_deg.to_radians(), latitude_deg.to_radians())
+    }
 
     fn settings() -> IslandSettings {
         IslandSettings { latitude_deg: 10.0, longitude_deg: 30.0, radius_deg: 20.0, height: 1.0, exponent: 1.5, noise: 0.0, octaves: 4, frequency: 8.0, crater: 1.0, base: -0.4, seed: 1 }

@@ -167,6 +167,8 @@ const OUT: &[PortDef] = &[PortDef { name: "out", ty: F }];
 const IN_X: &[PortDef] = &[PortDef { name: "in", ty: F }];
 const IN_AB: &[PortDef] = &[PortDef { name: "a", ty: F }, PortDef { name: "b", ty: F }];
 
+// One argument per column of the parameter tables below, which read best as rows.
+#[allow(clippy::too_many_arguments)]
 const fn float(name: &'static str, label: &'static str, default: f32, min: f32, max: f32, unit: &'static str, speed: f32, tooltip: &'static str) -> ParamDef {
     ParamDef { name, label, spec: ParamSpec::Float { default, min, max, unit, speed }, tooltip }
 }

@@ -1,6 +1,7 @@
 //! The cube-sphere: faces, tangent warp, direction <-> cell, seam-aware neighbours, the
 //! [`Field`] that nodes pass around, sampling, resampling and projections.
 
+pub mod cache;
 pub mod coords;
 pub mod face;
 pub mod field;

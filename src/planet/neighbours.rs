@@ -1,8 +1,8 @@
 //! Precomputed von Neumann neighbour tables, shared by every stencil operation at a resolution.
 
 use super::coords::{neighbour, Cell, NEIGHBOURS_4};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use super::cache::PerResolution;
+use std::sync::Arc;
 
 /// For every cell of a resolution `n`, the linear indices of its left, right, up and down
 /// neighbours (across seams). 16 bytes per cell.
@@ -38,11 +38,6 @@ impl NeighbourTable {
 
 /// The shared table for resolution `n` (built once, then cached for the process).
 pub fn neighbour_table(n: usize) -> Arc<NeighbourTable> {
-    static TABLES: OnceLock<Mutex<HashMap<usize, Arc<NeighbourTable>>>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut guard = match tables.lock() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    guard.entry(n).or_insert_with(|| Arc::new(NeighbourTable::build(n))).clone()
+    static TABLES: PerResolution<NeighbourTable> = PerResolution::new();
+    TABLES.get(n, || NeighbourTable::build(n))
 }

@@ -10,6 +10,12 @@ pub fn warp(x: f32) -> f32 {
     (x * WARP_THETA).tan() / WARP_THETA.tan()
 }
 
+/// Derivative `du/dx` of [`warp`] at `x`: how much the warp stretches a step of the linear
+/// face coordinate there.
+pub fn warp_slope(x: f32) -> f32 {
+    WARP_THETA / ((x * WARP_THETA).cos().powi(2) * WARP_THETA.tan())
+}
+
 /// Inverse of [`warp`]: cube-plane coordinate `u` in [-1, 1] to linear face coordinate.
 pub fn unwarp(u: f32) -> f32 {
     (u * WARP_THETA.tan()).atan() / WARP_THETA
@@ -28,6 +34,16 @@ mod tests {
         assert!((warp(1.0) - 1.0).abs() < 1e-6);
         assert!((warp(-1.0) + 1.0).abs() < 1e-6);
         assert_eq!(warp(0.0), 0.0);
+    }
+
+    #[test]
+    fn warp_slope_is_the_derivative() {
+        for k in 0..=20 {
+            let x = -1.0 + k as f32 / 10.0;
+            let h = 1e-3;
+            let numeric = (warp(x + h) - warp(x - h)) / (2.0 * h);
+            assert!((warp_slope(x) - numeric).abs() < 1e-3, "{x}: {} vs {numeric}", warp_slope(x));
+        }
     }
 
     #[test]
