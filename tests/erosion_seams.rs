@@ -113,13 +113,17 @@ struct Change {
 
 /// The change an erosion makes around the feature, for each placement (the face middle first).
 fn changes(rings: bool, erode: impl Fn(&Field) -> Field) -> Vec<Change> {
+    measured(rings, |before| erode(before).zip(before, |a, b| a - b))
+}
+
+/// What `measure` makes of the feature (a change, or another output of the simulation), for
+/// each placement (the face middle first).
+fn measured(rings: bool, measure: impl Fn(&Field) -> Field) -> Vec<Change> {
     placements()
         .into_iter()
         .map(|(name, fr)| {
-            let before = feature(fr);
-            let after = erode(&before);
-            assert!(after.data().iter().all(|v| v.is_finite()), "{name}");
-            let delta = after.zip(&before, |a, b| a - b);
+            let delta = measure(&feature(fr));
+            assert!(delta.data().iter().all(|v| v.is_finite()), "{name}");
             let p = polar(&delta, fr, 12, BLUR);
             let polar = if rings { p.iter().map(|r| r.iter().sum::<f32>() / r.len() as f32).collect() } else { p.concat() };
             Change { name, polar, profile: profile(&delta, fr) }

@@ -33,6 +33,12 @@ pub struct HydraulicSettings {
     pub capacity: f32,
     /// Smallest slope sine used for the capacity (flat ground still erodes a little).
     pub min_slope: f32,
+    /// Water depth (height units) from which the capacity is full; shallower water carries
+    /// proportionally less (the depth ramp of Št'ava et al. 2008). Without it a thin film of
+    /// rain, fast because it is thin, erodes as much as a river and the ground turns to
+    /// spikes; with it erosion follows where water gathers, which carves channels. 0 turns
+    /// the ramp off (seed 002's capacity).
+    pub full_depth: f32,
     /// Dissolving rate per unit time (seed 002's `k_E`).
     pub dissolve: f32,
     /// Deposition rate per unit time (seed 002's `k_D`).
@@ -41,6 +47,11 @@ pub struct HydraulicSettings {
     pub evaporation: f32,
     /// Sediment diffusion per unit time (0..1; seed 002's Jacobi step against streaks).
     pub sediment_diffusion: f32,
+    /// Hillslope creep: land heights diffuse with this coefficient, in reference cells squared
+    /// per unit time (material moves between neighbouring land cells, conserved). It gives
+    /// valleys a width on the planet instead of on the grid, so channels stay one or two cells
+    /// wide at no resolution, and previews look like builds.
+    pub creep: f32,
     /// Elevation (project units) below which water is ocean: water reaching it leaves the
     /// simulation and its sediment settles there.
     pub sea_level: f32,
@@ -55,17 +66,19 @@ pub struct HydraulicSettings {
 impl Default for HydraulicSettings {
     fn default() -> Self {
         HydraulicSettings {
-            iterations: 60,
-            dt: 0.05,
+            iterations: 100,
+            dt: 0.15,
             relief: 20.0,
-            rain: 0.02,
+            rain: 0.1,
             gravity: 10.0,
             capacity: 1.0,
             min_slope: 0.05,
+            full_depth: 0.5,
             dissolve: 0.5,
             deposit: 0.5,
             evaporation: 0.3,
             sediment_diffusion: 0.2,
+            creep: 0.02,
             sea_level: 0.0,
             semi_lagrangian: false,
         }
@@ -134,6 +147,10 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
     let clamp01 = |x: f32| x.clamp(0.0, 1.0);
     let evap = clamp01(s.evaporation * dt);
     let diffusion = clamp01(s.sediment_diffusion * dt).min(0.25) * 4.0;
+    // Creep exchange per pipe and unit height difference is kappa dt / length^2 (kept below
+    // 0.2 per pipe so that four pipes together stay stable).
+    let creep = s.creep.max(0.0) * dt / (l * l);
+    let inv_full_depth = if s.full_depth > 0.0 { 1.0 / s.full_depth } else { 0.0 };
     for _ in 0..steps {
         if cancel.load(Ordering::Relaxed) {
             return None;
@@ -187,11 +204,22 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
                 let gy = (h[nbs.to_existing(3)] - h[nbs.to_existing(2)]) / (l * (len[2] + len[3]));
                 let g2 = gx * gx + gy * gy;
                 let sin_a = (g2 / (1.0 + g2)).sqrt().max(s.min_slope);
-                let cap = s.capacity * sin_a * v.min(100.0);
+                let ramp = if inv_full_depth > 0.0 { (mean_depth * inv_full_depth).min(1.0) } else { 1.0 };
+                let cap = s.capacity * sin_a * v.min(100.0) * ramp;
                 // Dissolve below capacity, deposit above: a move between ground and suspension.
                 let moved = if cap > *sc { (s.dissolve * dt).min(1.0) * (cap - *sc) } else { -(s.deposit * dt).min(1.0) * (*sc - cap) };
                 *hc = h[c] - moved;
                 *sc += moved;
+                // Hillslope creep between land cells (both ends of a pipe use its one length,
+                // so the exchange is symmetric and conserves material).
+                if creep > 0.0 && h[c] >= sea {
+                    for (k, &lk) in len.iter().enumerate() {
+                        let hn = h[nbs.to_existing(k)];
+                        if hn >= sea {
+                            *hc += (creep / (lk * lk)).min(0.2) * (hn - h[c]);
+                        }
+                    }
+                }
             });
         });
         std::mem::swap(&mut h, &mut h_next);
@@ -378,6 +406,33 @@ mod tests {
     }
 
     #[test]
+    fn water_runs_across_face_edges_and_corners() {
+        // Ground falling away from the front face towards the right face, and towards the
+        // front-right-top corner; water starts on the front face only and must run over the
+        // seams onto the faces it slopes down to, none of it lost.
+        use crate::planet::Face;
+        let n = 16;
+        let face_total = |w: &[f32], face: Face| w[face.index() * n * n..(face.index() + 1) * n * n].iter().map(|&x| x as f64).sum::<f64>();
+        for (target, towards) in [("edge", Face::Right.normal()), ("corner", Face::Right.normal() + Face::Top.normal() + Face::Front.normal())] {
+            let f = Field::from_fn_dir(n, |d| 0.5 - 0.3 * d.dot(towards.normalize()));
+            let mut water = vec![0.0; 6 * n * n];
+            water[Face::Front.index() * n * n..(Face::Front.index() + 1) * n * n].fill(0.05);
+            let s = HydraulicSettings { rain: 0.0, evaporation: 0.0, dissolve: 0.0, deposit: 0.0, iterations: 200, ..Default::default() };
+            let r = simulate(&f, water, vec![0.0; 6 * n * n], &s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run");
+            let w = r.water.data();
+            let total: f64 = w.iter().map(|&x| x as f64).sum();
+            assert!((total - 0.05 * (n * n) as f64).abs() < 1e-3, "{target}: water lost: {total}");
+            let (right, top) = (face_total(w, Face::Right), face_total(w, Face::Top));
+            if target == "edge" {
+                assert!(right > 0.3 * total && top < 0.05 * total, "edge: right {right}, top {top} of {total}");
+            } else {
+                // Symmetric about the corner's diagonal: as much to the top as to the right.
+                assert!(right > 0.1 * total && (top - right).abs() < 0.05 * total, "corner: top {top}, right {right} of {total}");
+            }
+        }
+    }
+
+    #[test]
     fn sediment_settles_in_still_water() {
         let n = 8;
         let f = Field::filled(n, 0.2);
@@ -392,14 +447,55 @@ mod tests {
     }
 
     #[test]
+    fn creep_spreads_a_spike_on_land_only_and_conserves() {
+        // No water: only creep acts. A spike on land spreads to its neighbours; a spike under
+        // the sea stays as it is.
+        let n = 17;
+        let at = |i, j| Cell { face: crate::planet::Face::Front, i, j }.index(n);
+        let mut data = vec![0.2; 6 * n * n];
+        data[at(8, 8)] = 0.6;
+        for i in 6..11 {
+            for j in 6..11 {
+                data[Cell { face: crate::planet::Face::Back, i, j }.index(n)] = -0.5;
+            }
+        }
+        let back = Cell { face: crate::planet::Face::Back, i: 8, j: 8 }.index(n);
+        data[back] = -0.2;
+        let f = Field::from_vec(n, data).expect("field");
+        let s = HydraulicSettings { rain: 0.0, iterations: 200, creep: 1.0, ..Default::default() };
+        let r = run(&f, &s);
+        let e = r.elevation.data();
+        assert!(e[at(8, 8)] < 0.5, "the spike went down: {}", e[at(8, 8)]);
+        assert!(e[at(7, 8)] > 0.21 && (e[at(7, 8)] - e[at(9, 8)]).abs() < 1e-5, "{} {}", e[at(7, 8)], e[at(9, 8)]);
+        assert!((e[back] + 0.2).abs() < 1e-6, "no creep under the sea: {}", e[back]);
+        let before: f64 = f.data().iter().map(|&x| x as f64).sum();
+        let after: f64 = e.iter().map(|&x| x as f64).sum();
+        assert!(((before - after) / before).abs() < 1e-6, "{before} vs {after}");
+    }
+
+    #[test]
+    fn thin_film_erodes_less_than_gathered_water_with_the_depth_ramp() {
+        // A plain slope in rain: without the ramp the thin film erodes the whole slope; with it
+        // erosion is a fraction, as the film is far shallower than the full-capacity depth.
+        let f = Field::from_fn_dir(32, |d| 0.6 - 0.5 * d.x);
+        let eroded = |full_depth| {
+            let r = run(&f, &HydraulicSettings { iterations: 40, creep: 0.0, full_depth, ..Default::default() });
+            f.data().iter().zip(r.elevation.data()).map(|(a, b)| (a - b).abs() as f64).sum::<f64>()
+        };
+        let (ramp, plain) = (eroded(0.5), eroded(0.0));
+        assert!(ramp < 0.5 * plain, "with ramp {ramp}, without {plain}");
+        assert!(ramp > 0.0);
+    }
+
+    #[test]
     fn no_nan_over_parameter_extremes() {
         let f = hills(12);
         for rain in [0.0, 1.0] {
             for dt in [0.001, 0.5] {
                 for gravity in [0.1, 50.0] {
                     for (dissolve, deposit) in [(0.0, 0.0), (10.0, 10.0)] {
-                        for (relief, semi_lagrangian) in [(0.1, false), (200.0, false), (0.1, true), (200.0, true)] {
-                            let s = HydraulicSettings { iterations: 20, rain, dt, gravity, dissolve, deposit, relief, evaporation: 1.0, capacity: 10.0, semi_lagrangian, ..Default::default() };
+                        for (relief, semi_lagrangian, creep, full_depth) in [(0.1, false, 0.0, 0.0), (200.0, false, 1.0, 10.0), (0.1, true, 1.0, 0.01), (200.0, true, 0.0, 0.0)] {
+                            let s = HydraulicSettings { iterations: 20, rain, dt, gravity, dissolve, deposit, relief, evaporation: 1.0, capacity: 10.0, semi_lagrangian, creep, full_depth, ..Default::default() };
                             let r = run(&f, &s);
                             for field in [&r.elevation, &r.water, &r.sediment, &r.speed, &r.presence] {
                                 assert!(field.data().iter().all(|v| v.is_finite()), "{s:?}");

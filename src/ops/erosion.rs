@@ -38,10 +38,12 @@ pub fn hydraulic_settings(p: &Params) -> HydraulicSettings {
         gravity: p.float("gravity"),
         capacity: p.float("capacity"),
         min_slope: p.float("min_slope"),
+        full_depth: p.float("full_depth"),
         dissolve: p.float("dissolve"),
         deposit: p.float("deposit"),
         evaporation: p.float("evaporation"),
         sediment_diffusion: p.float("sediment_diffusion"),
+        creep: p.float("creep"),
         sea_level: p.float("sea_level"),
         semi_lagrangian: p.choice("transport") == SEDIMENT_TRANSPORTS[1],
     }

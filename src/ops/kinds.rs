@@ -219,18 +219,20 @@ const RELIEF: ParamDef = float("relief", "Relief", 20.0, 0.01, 1000.0, "", 0.1, 
 const SEA: ParamDef = float("sea_level", "Sea level", 0.0, -1.0, 1.0, "", 0.005, "Elevation below which water is ocean (match the Planet node's sea level).");
 
 const HYDRAULIC_PARAMS: &[ParamDef] = &[
-    int("iterations", "Iterations", 60, 0, 5000, "Simulation steps at 128 cells per face edge; scaled with the resolution (so previews run fewer), the same simulated time at any resolution."),
-    float("dt", "Time step", 0.05, 0.001, 0.5, "", 0.001, "Time per step at 128 cells per face edge (scaled with the resolution). Larger is faster but coarser."),
+    int("iterations", "Iterations", 100, 0, 5000, "Simulation steps at 128 cells per face edge; scaled with the resolution (so previews run fewer), the same simulated time at any resolution. Simulated time = iterations x time step."),
+    float("dt", "Time step", 0.15, 0.001, 0.5, "", 0.001, "Time per step at 128 cells per face edge (scaled with the resolution). Larger is faster but coarser."),
     RELIEF,
-    float("rain", "Rain", 0.02, 0.0, 1.0, "/time", 0.001, "Water added to every land cell per unit time (seed 002's r), in height units."),
+    float("rain", "Rain", 0.1, 0.0, 1.0, "/time", 0.001, "Water added to every land cell per unit time (seed 002's r), in height units."),
     float("gravity", "Gravity", 10.0, 0.1, 50.0, "", 0.1, "Gravity times pipe cross-section over pipe length (seed 002's g A / l): how hard height differences push water."),
     float("capacity", "Capacity", 1.0, 0.0, 20.0, "", 0.01, "Sediment capacity constant (seed 002's k_S): capacity = k_S |v| sin(slope)."),
     float("min_slope", "Minimum slope", 0.05, 0.0, 1.0, "", 0.001, "Smallest slope sine used for the capacity, so flat ground still erodes a little."),
+    float("full_depth", "Full-capacity depth", 0.5, 0.0, 10.0, "", 0.01, "Water depth, in height units, from which the capacity is full; shallower water carries proportionally less, so erosion follows where water gathers and carves channels instead of roughening every slope. 0: no ramp (seed 002's capacity)."),
     float("dissolve", "Dissolving", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water picks up ground below its capacity (seed 002's k_E)."),
     float("deposit", "Deposition", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water drops sediment above its capacity (seed 002's k_D)."),
     float("evaporation", "Evaporation", 0.3, 0.0, 10.0, "/time", 0.01, "Share of the water lost per unit time (seed 002's k_T)."),
     choice("transport", "Sediment transport", "Donor cell", SEDIMENT_TRANSPORTS, "How suspended sediment moves with the water. Donor cell: with the water the pipes carry between neighbours (conservative, little smearing). Semi-Lagrangian: seed 002's back-trace, each cell takes the sediment from where its water came from (up to 2 cells, across seams), with the total restored after each step."),
     float("sediment_diffusion", "Sediment diffusion", 0.2, 0.0, 10.0, "/time", 0.01, "Exchange of suspended sediment between wet neighbours (seed 002's fix for streaks)."),
+    float("creep", "Hillslope creep", 0.02, 0.0, 1.0, "cells²/time", 0.001, "Land heights diffuse with this coefficient, in cells of a 128 face edge squared per unit time (material is conserved). Sets how wide valleys and ridges are on the planet, independent of resolution; 0 turns it off."),
     SEA,
 ];
 
