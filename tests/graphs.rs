@@ -139,7 +139,7 @@ fn eroded_preview_at_128_matches_the_build_at_512() {
         let fields = |n: usize| {
             let r = eval(&g, n);
             assert!(r.errors.is_empty(), "{:?}", r.errors);
-            let get = |id| (**r.field(id).expect("field")).clone().resample(128);
+            let get = |id| r.field(id).expect("field").resample(128);
             let change = get(erosion).zip(&get(input), |a, b| a - b);
             (get(planet), change)
         };
@@ -147,7 +147,7 @@ fn eroded_preview_at_128_matches_the_build_at_512() {
         let c = correlation(preview.data(), build.data());
         let cc = correlation(preview_change.data(), build_change.data());
         eprintln!("{name}: correlation of the 128 preview with the 512 build: {c:.4}; of the hydraulic erosion's change: {cc:.4}");
-        // Measured 0.996 and 0.999 for the planets, 0.871 and 0.980 for the change alone
+        // Measured 0.996 and 0.999 for the planets, 0.871 and 0.979 for the change alone
         // (the build carves gullies a 128 grid cannot hold; hillslope creep keeps the valleys
         // the same width at both resolutions).
         assert!(c > 0.98, "{name}: correlation {c}");

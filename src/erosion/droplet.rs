@@ -399,18 +399,15 @@ fn run_droplet(hm: &Field, s: &DropletSettings, brush: &Brush, metric: &Metric, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::erosion::test_hills;
 
     fn run(f: &Field, s: &DropletSettings) -> DropletResult {
         droplets(f, s, &AtomicBool::new(false), &AtomicUsize::new(0)).expect("run")
     }
 
-    fn hills(n: usize) -> Field {
-        Field::from_fn_dir(n, |d| 0.4 + 0.3 * (d.x * 6.0).sin() * (d.y * 5.0).cos() + 0.1 * (d.z * 13.0).sin())
-    }
-
     #[test]
     fn material_is_conserved_and_the_surface_changes() {
-        let f = hills(24);
+        let f = test_hills(24);
         let r = run(&f, &DropletSettings { density: 2.0, ..Default::default() });
         let (a, b): (f64, f64) = (f.data().iter().map(|&x| x as f64).sum(), r.elevation.data().iter().map(|&x| x as f64).sum());
         assert!(((a - b) / a).abs() < 1e-4, "{a} vs {b}");
@@ -421,7 +418,7 @@ mod tests {
 
     #[test]
     fn same_result_for_any_thread_count() {
-        let f = hills(16);
+        let f = test_hills(16);
         let s = DropletSettings { density: 1.0, ..Default::default() };
         let go = |t| rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("pool").install(|| run(&f, &s).elevation);
         assert_eq!(go(1), go(3));
@@ -442,7 +439,7 @@ mod tests {
 
     #[test]
     fn no_nan_at_the_extremes() {
-        let f = hills(12);
+        let f = test_hills(12);
         for inertia in [0.0, 0.99] {
             for (erode, deposit) in [(0.0, 0.0), (1.0, 1.0)] {
                 for relief in [0.01, 500.0] {

@@ -7,3 +7,9 @@ pub mod coral;
 pub mod seafloor;
 pub mod thermal;
 pub mod droplet;
+
+/// Rolling hills for the erosion tests (elevation about 0 to 0.8, seamless).
+#[cfg(test)]
+fn test_hills(n: usize) -> crate::planet::Field {
+    crate::planet::Field::from_fn_dir(n, |d| 0.4 + 0.3 * (d.x * 6.0).sin() * (d.y * 5.0).cos() + 0.1 * (d.z * 13.0).sin())
+}
