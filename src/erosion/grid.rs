@@ -20,11 +20,12 @@ pub struct PipeTable<const K: usize> {
     pub to: Vec<[u32; K]>,
     /// For each pipe, the index (0..K) of the neighbour's pipe that points back.
     pub back: Vec<[u8; K]>,
-    /// For each pipe, the great-circle distance between the two cell centres in units of the
-    /// nominal cell size `(PI / 2) / n` rad: 0.6 to 1.3 (times `sqrt(2)` for diagonals), since
-    /// the warp evens out cell areas but leaves cells narrow along the face edges. Both ends
-    /// of a pipe have the same length. 1 where there is no neighbour.
-    pub length: Vec<[f32; K]>,
+    /// For each pipe `k`, `length[k][cell]` is the great-circle distance between the two cell
+    /// centres in units of the nominal cell size `(PI / 2) / n` rad: 0.6 to 1.3 (times
+    /// `sqrt(2)` for diagonals), since the warp evens out cell areas but leaves cells narrow
+    /// along the face edges. Both ends of a pipe have the same length. 1 where there is no
+    /// neighbour. One array per pipe, so that runs of cells read them as vectors.
+    pub length: [Vec<f32>; K],
     /// Index offset of each pipe for a cell inside a face (not on its border).
     offsets: [isize; K],
     /// The return pipe of each pipe inside a face.
@@ -81,6 +82,12 @@ impl<const K: usize> Neighbours<'_, K> {
 }
 
 impl<const K: usize> PipeTable<K> {
+    /// The lengths of the pipes of cell `c` (see [`PipeTable::length`]).
+    #[inline(always)]
+    pub fn lengths(&self, c: usize) -> [f32; K] {
+        std::array::from_fn(|k| self.length[k][c])
+    }
+
     /// The neighbours of cell `i` of row `row` (rows run over all faces: row `face * n + j`).
     #[inline(always)]
     pub fn at(&self, row: usize, i: usize) -> Neighbours<'_, K> {
@@ -119,19 +126,15 @@ impl<const K: usize> PipeTable<K> {
             .collect();
         let nominal = std::f64::consts::FRAC_PI_2 / n as f64;
         let dirs: Vec<glam::DVec3> = (0..cells).into_par_iter().map(|c| Cell::from_index(c, n).direction(n).as_dvec3().normalize()).collect();
-        let length: Vec<[f32; K]> = (0..cells)
-            .into_par_iter()
-            .map(|c| {
-                let mut row = [1.0f32; K];
-                for k in 0..K {
-                    let nb = to[c][k];
-                    if nb != NONE {
-                        row[k] = (dirs[c].angle_between(dirs[nb as usize]) / nominal) as f32;
-                    }
-                }
-                row
-            })
-            .collect();
+        let length = std::array::from_fn(|k| {
+            (0..cells)
+                .into_par_iter()
+                .map(|c| match to[c][k] {
+                    NONE => 1.0,
+                    nb => (dirs[c].angle_between(dirs[nb as usize]) / nominal) as f32,
+                })
+                .collect()
+        });
         let offsets = offsets.map(|(di, dj)| di as isize + dj as isize * n as isize);
         let opposite = offsets.map(|o| offsets.iter().position(|&x| x == -o).unwrap_or(0) as u8);
         PipeTable { n, to, back, length, offsets, opposite }
@@ -152,6 +155,63 @@ pub fn each_in_row<const K: usize>(table: &PipeTable<K>, row: usize, mut f: impl
             f(&nbs, i);
         }
     }
+}
+
+/// The interior cells of one row (all neighbours on the same face, at fixed index offsets):
+/// slices of per-cell arrays at these cells and at their neighbours line up index by index,
+/// so that loops over them have no table lookups and no branches, and compile to vector code.
+#[derive(Clone, Copy)]
+pub struct Run<const K: usize> {
+    /// Linear index of the run's first cell.
+    pub first: usize,
+    /// Index of the run's first cell in its row.
+    pub i0: usize,
+    /// Cells in the run.
+    pub len: usize,
+    offsets: [isize; K],
+}
+
+impl<const K: usize> Run<K> {
+    /// `data` at the run's cells.
+    #[inline(always)]
+    pub fn at<'a, T>(&self, data: &'a [T]) -> &'a [T] {
+        &data[self.first..][..self.len]
+    }
+
+    /// `data` at the run's cells' neighbours, one slice per pipe.
+    #[inline(always)]
+    pub fn around<'a, T>(&self, data: &'a [T]) -> [&'a [T]; K] {
+        self.offsets.map(|o| &data[(self.first as isize + o) as usize..][..self.len])
+    }
+
+    /// The pipe lengths of the run's cells, one slice per pipe.
+    #[inline(always)]
+    pub fn lengths<'a>(&self, table: &'a PipeTable<K>) -> [&'a [f32]; K] {
+        std::array::from_fn(|k| self.at(&table.length[k]))
+    }
+
+    /// The part of a row's output that belongs to the run.
+    #[inline(always)]
+    pub fn of_row<'a, T>(&self, row: &'a mut [T]) -> &'a mut [T] {
+        &mut row[self.i0..][..self.len]
+    }
+}
+
+/// Runs `f(neighbours, i)` for the cells `i` of row `row` that lie on their face's border
+/// (their neighbours come from the table) and returns the row's interior run, if it has one
+/// (rows run over all faces: row `face * n + j`).
+#[inline(always)]
+pub fn border_cells<const K: usize>(table: &PipeTable<K>, row: usize, mut f: impl FnMut(&Neighbours<'_, K>, usize)) -> Option<Run<K>> {
+    let (n, j) = (table.n, row % table.n);
+    if n < 3 || j == 0 || j + 1 == n {
+        for i in 0..n {
+            f(&table.at(row, i), i);
+        }
+        return None;
+    }
+    f(&table.at(row, 0), 0);
+    f(&table.at(row, n - 1), n - 1);
+    Some(Run { first: row * n + 1, i0: 1, len: n - 2, offsets: table.offsets })
 }
 
 /// The von Neumann table (left, right, up, down) of resolution `n`, cached.
@@ -198,8 +258,8 @@ mod tests {
                         // reach a third face): their lengths vary more.
                         continue;
                     }
-                    let ratio = t.length[c][k] / if diagonal { std::f32::consts::SQRT_2 } else { 1.0 };
-                    assert!((0.6..1.3).contains(&ratio), "cell {c} pipe {k}: {}", t.length[c][k]);
+                    let ratio = t.length[k][c] / if diagonal { std::f32::consts::SQRT_2 } else { 1.0 };
+                    assert!((0.6..1.3).contains(&ratio), "cell {c} pipe {k}: {}", t.length[k][c]);
                     (lo, hi) = (lo.min(ratio), hi.max(ratio));
                 }
             }
@@ -232,6 +292,38 @@ mod tests {
     }
 
     #[test]
+    fn border_cells_and_the_interior_run_cover_each_row_once_with_the_table_neighbours() {
+        for n in [1usize, 2, 3, 7] {
+            let t = pipes8(n);
+            let index: Vec<usize> = (0..6 * n * n).collect();
+            let mut seen = vec![0u32; 6 * n * n];
+            for row in 0..6 * n {
+                let mut border = Vec::new();
+                let run = border_cells(&t, row, |nbs, i| {
+                    assert_eq!(nbs.c, row * n + i);
+                    border.push(i);
+                });
+                for &i in &border {
+                    seen[row * n + i] += 1;
+                }
+                if let Some(run) = run {
+                    let (cells, around) = (run.at(&index), run.around(&index));
+                    let mut row_out: Vec<usize> = (0..n).collect();
+                    assert_eq!(run.of_row(&mut row_out), cells.iter().map(|c| c - row * n).collect::<Vec<_>>().as_slice());
+                    for (x, &c) in cells.iter().enumerate() {
+                        seen[c] += 1;
+                        for k in 0..8 {
+                            assert_eq!(around[k][x], t.to[c][k] as usize, "n {n} cell {c} pipe {k}");
+                            assert_eq!(run.lengths(&t)[k][x], t.length[k][c]);
+                        }
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&v| v == 1), "n {n}");
+        }
+    }
+
+    #[test]
     fn every_pipe_has_a_return_pipe() {
         for n in [1usize, 3, 8] {
             let t4 = pipes4(n);
@@ -248,7 +340,7 @@ mod tests {
                     if nb != NONE {
                         let back = t8.back[c][k] as usize;
                         assert_eq!(t8.to[nb as usize][back] as usize, c);
-                        assert!((t8.length[nb as usize][back] - t8.length[c][k]).abs() < 1e-4);
+                        assert!((t8.length[back][nb as usize] - t8.length[k][c]).abs() < 1e-4);
                     }
                 }
             }

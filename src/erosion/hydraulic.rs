@@ -135,7 +135,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
     let mut d1: Vec<f32> = water.iter().zip(&h).map(|(&w, &hc)| if hc >= sea { w.max(0.0) * relief + rain(0) } else { 0.0 }).collect();
     let mut flux = vec![[0.0f32; 4]; cells];
     // Flux gain per unit of height difference for each pipe: dt g / length.
-    let gain: Vec<[f32; 4]> = pipes.length.par_iter().map(|row| row.map(|len| dt * s.gravity / (l * len))).collect();
+    let gain: Vec<[f32; 4]> = (0..cells).into_par_iter().map(|c| pipes.lengths(c).map(|len| dt * s.gravity / (l * len))).collect();
     let mut presence = vec![0.0f32; cells];
     // Water velocity in cells per unit time along the face's axes (for the semi-Lagrangian
     // transport and the speed output).
@@ -196,7 +196,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
                 let v = speed(velr[i], l);
                 // Slope from the four neighbours (height units per length), over the true
                 // distances on the sphere.
-                let len = &pipes.length[c];
+                let len = pipes.lengths(c);
                 let gx = (h[nbs.to_existing(1)] - h[nbs.to_existing(0)]) / (l * (len[0] + len[1]));
                 let gy = (h[nbs.to_existing(3)] - h[nbs.to_existing(2)]) / (l * (len[2] + len[3]));
                 let g2 = gx * gx + gy * gy;

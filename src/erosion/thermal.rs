@@ -5,7 +5,7 @@
 //! Units as in [`super::hydraulic`]: heights are elevation times `relief`, lengths in cells of
 //! the reference resolution 128; steps scale with `n / 128`.
 
-use super::grid::{each_in_row, pipes8, Neighbours, PipeTable};
+use super::grid::{border_cells, pipes8};
 use super::hydraulic::{steps_at, REFERENCE_N};
 use crate::planet::Field;
 use rayon::prelude::*;
@@ -53,39 +53,34 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        rows(&mut rate, &table, |nbs, r| {
-            let c = nbs.c;
-            let (mut sum, mut max) = (0.0f32, 0.0f32);
-            for (k, &len) in table.length[c].iter().enumerate() {
-                if let Some(nb) = nbs.to(k) {
-                    let e = h[c] - h[nb] - talus * len;
-                    if e > 0.0 {
-                        sum += e;
-                        max = max.max(e);
-                    }
+        // The share of each excess a cell sends.
+        rate.par_chunks_mut(n).enumerate().for_each(|(row, out)| {
+            let run = border_cells(&table, row, |nbs, i| {
+                let c = nbs.c;
+                out[i] = shed_rate(h[c], |k| nbs.to(k).map_or(h[c], |x| h[x]), |k| table.length[k][c], talus, amount);
+            });
+            if let Some(run) = run {
+                let (hc, hn, len) = (run.at(&h), run.around(&h), run.lengths(&table));
+                for (x, r) in run.of_row(out).iter_mut().enumerate() {
+                    *r = shed_rate(hc[x], |k| hn[k][x], |k| len[k][x], talus, amount);
                 }
             }
-            // Move at most half the largest excess (the pair then meets at the talus slope),
-            // shared in proportion to each neighbour's excess.
-            *r = if sum > 0.0 { amount * 0.5 * max / sum } else { 0.0 };
         });
-        rows(&mut next, &table, |nbs, v| {
-            let c = nbs.c;
-            let (mut out, mut inflow) = (0.0f32, 0.0f32);
-            for (k, &len) in table.length[c].iter().enumerate() {
-                if let Some(nb) = nbs.to(k) {
-                    let a = talus * len;
-                    let e = h[c] - h[nb] - a;
-                    if e > 0.0 {
-                        out += rate[c] * e;
-                    }
-                    let e_in = h[nb] - h[c] - a;
-                    if e_in > 0.0 {
-                        inflow += rate[nb] * e_in;
-                    }
+        // What leaves and arrives through each pipe.
+        next.par_chunks_mut(n).enumerate().for_each(|(row, out)| {
+            let run = border_cells(&table, row, |nbs, i| {
+                let c = nbs.c;
+                // A missing diagonal (over a cube corner) is a neighbour at the same height that
+                // sends nothing: no excess either way.
+                let (hn, rn) = (|k| nbs.to(k).map_or(h[c], |x| h[x]), |k| nbs.to(k).map_or(0.0, |x| rate[x]));
+                out[i] = relax(h[c], hn, rate[c], rn, |k| table.length[k][c], talus);
+            });
+            if let Some(run) = run {
+                let (hc, hn, rc, rn, len) = (run.at(&h), run.around(&h), run.at(&rate), run.around(&rate), run.lengths(&table));
+                for (x, v) in run.of_row(out).iter_mut().enumerate() {
+                    *v = relax(hc[x], |k| hn[k][x], rc[x], |k| rn[k][x], |k| len[k][x], talus);
                 }
             }
-            *v = h[c] - out + inflow;
         });
         std::mem::swap(&mut h, &mut next);
         progress.fetch_add(1, Ordering::Relaxed);
@@ -93,11 +88,37 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
     Field::from_vec(n, h.iter().map(|&x| x / relief).collect())
 }
 
-/// Runs `f(neighbours, value)` for every cell in parallel by rows.
-fn rows(values: &mut [f32], table: &PipeTable<8>, f: impl Fn(&Neighbours<8>, &mut f32) + Sync) {
-    values.par_chunks_mut(table.n).enumerate().for_each(|(row, out)| {
-        each_in_row(table, row, |nbs, i| f(nbs, &mut out[i]));
-    });
+/// The share of each of its excesses a cell of height `hc` sends to neighbours of heights
+/// `hn` over pipes of lengths `len`: at most half the largest excess moves (the pair then meets
+/// at the talus slope), shared in proportion to each neighbour's excess. Branch-free, so runs
+/// of cells compile to vector code.
+#[inline(always)]
+fn shed_rate(hc: f32, hn: impl Fn(usize) -> f32, len: impl Fn(usize) -> f32, talus: f32, amount: f32) -> f32 {
+    let (mut sum, mut max) = (0.0f32, 0.0f32);
+    for k in 0..8 {
+        let e = hc - hn(k) - talus * len(k);
+        sum += e.max(0.0);
+        max = max.max(e);
+    }
+    if sum > 0.0 {
+        amount * 0.5 * max / sum
+    } else {
+        0.0
+    }
+}
+
+/// The new height of a cell of height `hc` sending at rate `rc`, with neighbours of heights
+/// `hn` sending at rates `rn`: a pipe carries `rate * (high - low - talus * length)` when
+/// that is positive, computed alike at both ends, so what leaves one cell arrives in the other.
+#[inline(always)]
+fn relax(hc: f32, hn: impl Fn(usize) -> f32, rc: f32, rn: impl Fn(usize) -> f32, len: impl Fn(usize) -> f32, talus: f32) -> f32 {
+    let (mut out, mut inflow) = (0.0f32, 0.0f32);
+    for k in 0..8 {
+        let (a, hk) = (talus * len(k), hn(k));
+        out += rc * (hc - hk - a).max(0.0);
+        inflow += rn(k) * (hk - hc - a).max(0.0);
+    }
+    hc - out + inflow
 }
 
 #[cfg(test)]
