@@ -169,6 +169,7 @@ pub struct Run<const K: usize> {
     /// Cells in the run.
     pub len: usize,
     offsets: [isize; K],
+    opposite: [u8; K],
 }
 
 impl<const K: usize> Run<K> {
@@ -182,6 +183,14 @@ impl<const K: usize> Run<K> {
     #[inline(always)]
     pub fn around<'a, T>(&self, data: &'a [T]) -> [&'a [T]; K] {
         self.offsets.map(|o| &data[(self.first as isize + o) as usize..][..self.len])
+    }
+
+    /// What the neighbours send back to the run's cells: for each pipe `k`, the values of
+    /// `per_pipe` (one array per pipe, like [`PipeTable::length`]) of the neighbour at the end
+    /// of pipe `k`, in its pipe that points back.
+    #[inline(always)]
+    pub fn inflow<'a, T>(&self, per_pipe: &'a [Vec<T>; K]) -> [&'a [T]; K] {
+        std::array::from_fn(|k| &per_pipe[self.opposite[k] as usize][(self.first as isize + self.offsets[k]) as usize..][..self.len])
     }
 
     /// The pipe lengths of the run's cells, one slice per pipe.
@@ -211,7 +220,7 @@ pub fn border_cells<const K: usize>(table: &PipeTable<K>, row: usize, mut f: imp
     }
     f(&table.at(row, 0), 0);
     f(&table.at(row, n - 1), n - 1);
-    Some(Run { first: row * n + 1, i0: 1, len: n - 2, offsets: table.offsets })
+    Some(Run { first: row * n + 1, i0: 1, len: n - 2, offsets: table.offsets, opposite: table.opposite })
 }
 
 /// The von Neumann table (left, right, up, down) of resolution `n`, cached.
@@ -296,6 +305,8 @@ mod tests {
         for n in [1usize, 2, 3, 7] {
             let t = pipes8(n);
             let index: Vec<usize> = (0..6 * n * n).collect();
+            // Pipe ids as values (cell * 8 + pipe), for the inflow slices.
+            let ids: [Vec<usize>; 8] = std::array::from_fn(|p| (0..6 * n * n).map(|c| c * 8 + p).collect());
             let mut seen = vec![0u32; 6 * n * n];
             for row in 0..6 * n {
                 let mut border = Vec::new();
@@ -315,6 +326,7 @@ mod tests {
                         for k in 0..8 {
                             assert_eq!(around[k][x], t.to[c][k] as usize, "n {n} cell {c} pipe {k}");
                             assert_eq!(run.lengths(&t)[k][x], t.length[k][c]);
+                            assert_eq!(run.inflow(&ids)[k][x], t.to[c][k] as usize * 8 + t.back[c][k] as usize);
                         }
                     }
                 }
