@@ -318,15 +318,15 @@ mod tests {
                     seen[row * n + i] += 1;
                 }
                 if let Some(run) = run {
-                    let (cells, around) = (run.at(&index), run.around(&index));
+                    let (cells, around, lengths, inflow) = (run.at(&index), run.around(&index), run.lengths(&t), run.inflow(&ids));
                     let mut row_out: Vec<usize> = (0..n).collect();
                     assert_eq!(run.of_row(&mut row_out), cells.iter().map(|c| c - row * n).collect::<Vec<_>>().as_slice());
                     for (x, &c) in cells.iter().enumerate() {
                         seen[c] += 1;
-                        for k in 0..8 {
-                            assert_eq!(around[k][x], t.to[c][k] as usize, "n {n} cell {c} pipe {k}");
-                            assert_eq!(run.lengths(&t)[k][x], t.length[k][c]);
-                            assert_eq!(run.inflow(&ids)[k][x], t.to[c][k] as usize * 8 + t.back[c][k] as usize);
+                        for (k, nb) in around.iter().enumerate() {
+                            assert_eq!(nb[x], t.to[c][k] as usize, "n {n} cell {c} pipe {k}");
+                            assert_eq!(lengths[k][x], t.length[k][c]);
+                            assert_eq!(inflow[k][x], t.to[c][k] as usize * 8 + t.back[c][k] as usize);
                         }
                     }
                 }
