@@ -518,7 +518,7 @@ impl NodeKind {
                     float("density", "Droplets per cell", 0.5, 0.0, 20.0, "", 0.01, "Droplets per cell, the same density at any resolution (a build at 512 runs 16 times the droplets of a preview at 128)."),
                     int("lifetime", "Lifetime", 30, 1, 1000, "Most steps of a droplet at 128 cells per face edge (scaled with the resolution)."),
                     float("inertia", "Inertia", 0.05, 0.0, 0.99, "", 0.005, "0: droplets follow the slope; near 1: they keep their direction."),
-                    float("capacity", "Capacity", 4.0, 0.0, 50.0, "", 0.05, "Sediment a droplet can carry per unit of speed, water and slope."),
+                    float("capacity", "Capacity", 0.1, 0.0, 50.0, "", 0.005, "Sediment a droplet can carry per unit of speed, water and slope (slope in height units per cell at 128). Large values with a large relief pile the sediment into spikes."),
                     float("min_slope", "Minimum slope", 0.01, 0.0, 1.0, "", 0.001, "Smallest slope used for the capacity."),
                     float("erode", "Erosion", 0.3, 0.0, 1.0, "", 0.005, "Share of the free capacity taken from the ground per step."),
                     float("deposit", "Deposition", 0.3, 0.0, 1.0, "", 0.005, "Share of the excess sediment dropped per step."),
