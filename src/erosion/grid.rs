@@ -43,12 +43,6 @@ pub struct Neighbours<'a, const K: usize> {
 }
 
 impl<const K: usize> Neighbours<'_, K> {
-    /// Whether the cell lies inside its face (all neighbours on the same face).
-    #[inline(always)]
-    pub fn inside(&self) -> bool {
-        self.interior
-    }
-
     /// The cell at the end of pipe `k`, or `None` (a diagonal over a cube corner).
     #[inline(always)]
     pub fn to(&self, k: usize) -> Option<usize> {
@@ -82,12 +76,6 @@ impl<const K: usize> Neighbours<'_, K> {
 }
 
 impl<const K: usize> PipeTable<K> {
-    /// The lengths of the pipes of cell `c` (see [`PipeTable::length`]).
-    #[inline(always)]
-    pub fn lengths(&self, c: usize) -> [f32; K] {
-        std::array::from_fn(|k| self.length[k][c])
-    }
-
     /// The neighbours of cell `i` of row `row` (rows run over all faces: row `face * n + j`).
     #[inline(always)]
     pub fn at(&self, row: usize, i: usize) -> Neighbours<'_, K> {
@@ -138,22 +126,6 @@ impl<const K: usize> PipeTable<K> {
         let offsets = offsets.map(|(di, dj)| di as isize + dj as isize * n as isize);
         let opposite = offsets.map(|o| offsets.iter().position(|&x| x == -o).unwrap_or(0) as u8);
         PipeTable { n, to, back, length, offsets, opposite }
-    }
-}
-
-/// Runs `f(neighbours, i)` for the cells `i` of row `row` (rows run over all faces: row
-/// `face * n + j`). `f` is inlined twice, once for the cells inside the face, where the
-/// neighbours are fixed offsets, and once for the border cells, which read the table.
-#[inline(always)]
-#[allow(clippy::if_same_then_else)] // the two identical calls are the point: see above
-pub fn each_in_row<const K: usize>(table: &PipeTable<K>, row: usize, mut f: impl FnMut(&Neighbours<'_, K>, usize)) {
-    for i in 0..table.n {
-        let nbs = table.at(row, i);
-        if nbs.inside() {
-            f(&nbs, i);
-        } else {
-            f(&nbs, i);
-        }
     }
 }
 
