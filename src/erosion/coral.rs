@@ -2,7 +2,7 @@
 //! calcification that fades with depth and needs dissolved inorganic carbon, carbon used up by
 //! growth and resupplied by diffusion from the open sea, and a slowly rising sea.
 
-use crate::planet::neighbours::neighbour_table;
+use crate::planet::pipes::pipes4;
 use crate::planet::Field;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -53,7 +53,7 @@ pub struct CoralResult {
 /// Grows reefs on `input`; `None` when cancelled. `progress` counts steps.
 pub fn coral(input: &Field, s: &CoralSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Option<CoralResult> {
     let n = input.n();
-    let table = neighbour_table(n);
+    let table = pipes4(n);
     let m = s.metres_per_unit.max(1e-3);
     let mut h: Vec<f32> = input.data().iter().map(|&x| x * m).collect();
     let mut sea = s.sea_level * m;
@@ -86,7 +86,7 @@ pub fn coral(input: &Field, s: &CoralSettings, cancel: &AtomicBool, progress: &A
                     1.0
                 } else {
                     let (mut sum, mut k) = (carbon[c], 1.0);
-                    for &nb in table.of(c) {
+                    for &nb in &table.to[c] {
                         if sea - h[nb as usize] > 0.0 {
                             sum += carbon[nb as usize];
                             k += 1.0;

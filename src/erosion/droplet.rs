@@ -7,8 +7,8 @@
 
 use super::hydraulic::REFERENCE_N;
 use crate::ops::rng::Rng;
-use crate::planet::coords::wrap_cell;
-use crate::planet::warp::{unwarp, warp, warp_slope};
+use crate::planet::coords::{dir_on_face_ab, wrap_cell};
+use crate::planet::warp::{warp, warp_slope};
 use crate::planet::{face_ab_to_dir, Cell, Face, Field};
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
@@ -69,9 +69,8 @@ const BATCH: usize = CHUNKS * 64;
 /// Face coordinates (cells) of `dir` on the plane of `face` (which must be the face `dir`
 /// points into, or a neighbour of it).
 fn on_face(face: Face, dir: Vec3, n: usize) -> Vec2 {
-    let p = dir / dir.dot(face.normal()).max(1e-6);
-    let (u, v) = (p.dot(face.right()).clamp(-1.9, 1.9), p.dot(face.down()).clamp(-1.9, 1.9));
-    Vec2::new((unwarp(u) + 1.0) * 0.5 * n as f32, (unwarp(v) + 1.0) * 0.5 * n as f32)
+    let (a, b) = dir_on_face_ab(face, dir, 1.9);
+    Vec2::new(a * n as f32, b * n as f32)
 }
 
 /// Direction of a face position in cells (may lie a little outside the face).

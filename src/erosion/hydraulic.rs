@@ -8,7 +8,8 @@
 //! `iterations * n / 128` steps of `dt * 128 / n`, so the same simulated time passes and water
 //! travels the same distance on the planet at any resolution (the CFL number stays the same).
 
-use super::grid::{border_cells, flush, pipes4, PipeTable, Run};
+use super::flush;
+use crate::planet::pipes::{border_cells, pipes4, PipeTable, Run};
 use crate::planet::Field;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -161,6 +162,10 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
         deposit: (s.deposit * dt).min(1.0),
         capacity: s.capacity,
         min_slope: s.min_slope,
+        // Water deeper than this counts as wet for the presence counter, which moves by
+        // `scale` times its rate per reference step.
+        wet_depth: 1e-3 * relief,
+        scale,
     };
     // Every pass below runs the same per-cell kernel twice: for the cells on a face's border,
     // with neighbours from the table, and for each row's interior run, with neighbours at
@@ -239,16 +244,15 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
         // 5. Diffusion between wet neighbours; the ocean takes water and settles its sediment;
         // 6. evaporation; the presence counter; 1. the next step's rain. One pass over the cells.
         let rain_next = rain(step + 1);
-        let wet_depth = 1e-3 * relief;
         let rows = sed2.par_chunks_mut(n).zip(h.par_chunks_mut(n)).zip(d1.par_chunks_mut(n)).zip(presence.par_chunks_mut(n));
         rows.enumerate().for_each(|(row, (((out, hr), wr), pr))| {
             let run = border_cells(&pipes, row, |nbs, i| {
                 let c = nbs.c;
                 let sc = diffuse(&k, sed[c], d2[c], |p| sed[nbs.to_existing(p)], |p| d2[nbs.to_existing(p)]);
-                (hr[i], out[i], wr[i], pr[i]) = finish(&k, hr[i], sc, d2[c], pr[i], rain_next, wet_depth, scale);
+                (hr[i], out[i], wr[i], pr[i]) = finish(&k, hr[i], sc, d2[c], pr[i], rain_next);
             });
             if let Some(run) = run {
-                finish_run(&k, &run, &sed, &d2, [rain_next, wet_depth, scale], run.of_row(out), run.of_row(hr), run.of_row(wr), run.of_row(pr));
+                finish_run(&k, &run, &sed, &d2, rain_next, run.of_row(out), run.of_row(hr), run.of_row(wr), run.of_row(pr));
             }
         });
         std::mem::swap(&mut sed, &mut sed2);
@@ -267,18 +271,6 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
         presence: Field::from_vec(n, presence)?,
         totals: (start, end),
     })
-}
-
-/// [`diffuse`] and [`finish`] over an interior run; `step` holds the next step's rain, the
-/// wet depth of the presence counter and the resolution scale.
-#[allow(clippy::too_many_arguments)]
-fn finish_run(k: &Constants, run: &Run<4>, sed: &[f32], d2: &[f32], step: [f32; 3], out: &mut [f32], hr: &mut [f32], wr: &mut [f32], pr: &mut [f32]) {
-    let (sc, sn, dc, dn) = (run.at(sed), run.around(sed), run.at(d2), run.around(d2));
-    let [rain, wet_depth, scale] = step;
-    for x in 0..run.len {
-        let s = diffuse(k, sc[x], dc[x], |p| sn[p][x], |p| dn[p][x]);
-        (hr[x], out[x], wr[x], pr[x]) = finish(k, hr[x], s, dc[x], pr[x], rain, wet_depth, scale);
-    }
 }
 
 /// Speed in reference cells per unit time of a velocity in cells per unit time, for cells
@@ -301,6 +293,8 @@ struct Constants {
     deposit: f32,
     capacity: f32,
     min_slope: f32,
+    wet_depth: f32,
+    scale: f32,
 }
 
 // The step kernels below work on one cell, and read its neighbours through closures indexed
@@ -433,12 +427,10 @@ fn diffuse(k: &Constants, sediment: f32, d: f32, sed_at: impl Fn(usize) -> f32, 
 }
 
 /// The end of a step: under the sea the water leaves and the sediment settles; on land tiny
-/// sediment settles, water evaporates, the presence counter moves (by `scale` times its rate
-/// per reference step), and the next step's `rain` falls. Returns the new height, suspended
-/// sediment, water and presence.
+/// sediment settles, water evaporates, the presence counter moves, and the next step's `rain`
+/// falls. Returns the new height, suspended sediment, water and presence.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn finish(k: &Constants, h: f32, sediment: f32, water: f32, presence: f32, rain: f32, wet_depth: f32, scale: f32) -> (f32, f32, f32, f32) {
+fn finish(k: &Constants, h: f32, sediment: f32, water: f32, presence: f32, rain: f32) -> (f32, f32, f32, f32) {
     let (mut h, mut s) = (h, sediment);
     let w = if h < k.sea {
         h += s;
@@ -451,8 +443,19 @@ fn finish(k: &Constants, h: f32, sediment: f32, water: f32, presence: f32, rain:
         }
         flush(water * (1.0 - k.evap))
     };
-    let presence = (presence + if w > wet_depth { 0.05 } else { -0.01 } * scale).clamp(0.0, 1.0);
+    let change = if w > k.wet_depth { 0.05 } else { -0.01 };
+    let presence = (presence + change * k.scale).clamp(0.0, 1.0);
     (h, s, if h >= k.sea { w + rain } else { 0.0 }, presence)
+}
+
+/// [`diffuse`] and [`finish`] over an interior run, with the next step's `rain`.
+#[allow(clippy::too_many_arguments)]
+fn finish_run(k: &Constants, run: &Run<4>, sed: &[f32], d2: &[f32], rain: f32, out: &mut [f32], hr: &mut [f32], wr: &mut [f32], pr: &mut [f32]) {
+    let (sc, sn, dc, dn) = (run.at(sed), run.around(sed), run.at(d2), run.around(d2));
+    for x in 0..run.len {
+        let s = diffuse(k, sc[x], dc[x], |p| sn[p][x], |p| dn[p][x]);
+        (hr[x], out[x], wr[x], pr[x]) = finish(k, hr[x], s, dc[x], pr[x], rain);
+    }
 }
 
 /// Steps the model runs at resolution `n` for `iterations` at the reference resolution.

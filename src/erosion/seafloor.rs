@@ -2,7 +2,7 @@
 //! only below sea level, across seams.
 
 use crate::ops::filters::diffusion_passes;
-use crate::planet::neighbours::neighbour_table;
+use crate::planet::pipes::pipes4;
 use crate::planet::Field;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Smooths the cells below `sea_level` with `passes` (at 128 cells per face edge) Jacobi steps.
 pub fn smooth_sea_floor(input: &Field, sea_level: f32, passes: usize, cancel: &AtomicBool) -> Option<Field> {
     let n = input.n();
-    let table = neighbour_table(n);
+    let table = pipes4(n);
     let mut cur = input.data().to_vec();
     let mut next = cur.clone();
     for _ in 0..diffusion_passes(passes as i64, n) {
@@ -18,7 +18,7 @@ pub fn smooth_sea_floor(input: &Field, sea_level: f32, passes: usize, cancel: &A
             return None;
         }
         next.par_iter_mut().enumerate().for_each(|(c, v)| {
-            *v = if cur[c] < sea_level { table.of(c).iter().map(|&k| cur[k as usize]).sum::<f32>() * 0.25 } else { cur[c] };
+            *v = if cur[c] < sea_level { table.to[c].iter().map(|&k| cur[k as usize]).sum::<f32>() * 0.25 } else { cur[c] };
         });
         std::mem::swap(&mut cur, &mut next);
     }

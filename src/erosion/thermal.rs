@@ -5,7 +5,7 @@
 //! Units as in [`super::hydraulic`]: heights are elevation times `relief`, lengths in cells of
 //! the reference resolution 128; steps scale with `n / 128`.
 
-use super::grid::{border_cells, pipes8};
+use crate::planet::pipes::{border_cells, pipes8};
 use super::hydraulic::{steps_at, REFERENCE_N};
 use crate::planet::Field;
 use rayon::prelude::*;
@@ -124,7 +124,7 @@ fn relax(hc: f32, hn: impl Fn(usize) -> f32, rc: f32, rn: impl Fn(usize) -> f32,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::erosion::grid::NONE;
+    use crate::planet::pipes::NONE;
     use crate::planet::{Cell, Face};
 
     fn run(f: &Field, s: &ThermalSettings) -> Field {

@@ -3,7 +3,7 @@
 use super::context::{OpContext, OpError};
 use super::value::VectorField;
 use crate::planet::coords::wrap_cell;
-use crate::planet::neighbours::neighbour_table;
+use crate::planet::pipes::pipes4;
 use crate::planet::{Cell, Face, Field};
 use rayon::prelude::*;
 
@@ -15,10 +15,10 @@ pub fn cell_angle(n: usize) -> f32 {
 /// One explicit diffusion step from `src` into `dst`: `h += k (sum of 4 neighbours - 4 h)`,
 /// `k <= 0.25`.
 fn diffuse(src: &Field, dst: &mut Field, k: f32) {
-    let table = neighbour_table(src.n());
+    let table = pipes4(src.n());
     let s = src.data();
     dst.data_mut().par_iter_mut().enumerate().for_each(|(c, v)| {
-        let nb = table.of(c);
+        let nb = &table.to[c];
         let sum = s[nb[0] as usize] + s[nb[1] as usize] + s[nb[2] as usize] + s[nb[3] as usize];
         *v = s[c] + k * (sum - 4.0 * s[c]);
     });
@@ -119,7 +119,7 @@ pub fn box_filter(f: &Field, matrix: &[f32], iterations: i64, ctx: &OpContext) -
 /// The surface gradient in field units per radian, as a 3D vector tangent to the sphere.
 pub fn gradient(f: &Field) -> VectorField {
     let n = f.n();
-    let table = neighbour_table(n);
+    let table = pipes4(n);
     let dirs: Vec<glam::Vec3> = (0..6 * n * n).into_par_iter().map(|c| Cell::from_index(c, n).direction(n)).collect();
     let data = (0..6 * n * n)
         .into_par_iter()
@@ -127,7 +127,7 @@ pub fn gradient(f: &Field) -> VectorField {
             let p = dirs[c];
             let h = f.data()[c];
             let mut g = glam::Vec3::ZERO;
-            for &nb in table.of(c) {
+            for &nb in &table.to[c] {
                 let q = dirs[nb as usize];
                 let t = q - p * p.dot(q); // tangent displacement (about the angle in radians)
                 let len2 = t.length_squared();

@@ -61,10 +61,19 @@ pub fn face_ab_to_dir(face: Face, a: f32, b: f32, warped: bool) -> Vec3 {
 /// The direction need not be normalised but must not be zero.
 pub fn dir_to_face_ab(dir: Vec3) -> (Face, f32, f32) {
     let face = Face::from_normal(dir);
-    let p = dir / dir.dot(face.normal());
-    let u = p.dot(face.right()).clamp(-1.0, 1.0);
-    let v = p.dot(face.down()).clamp(-1.0, 1.0);
-    (face, (unwarp(u) + 1.0) * 0.5, (unwarp(v) + 1.0) * 0.5)
+    let (a, b) = dir_on_face_ab(face, dir, 1.0);
+    (face, a, b)
+}
+
+/// Face coordinates `(a, b)` (tangent warp on) of `dir` projected onto the plane of `face`,
+/// which may be a neighbour of the face `dir` points into: then `a` or `b` lies outside
+/// 0..1. The cube-plane coordinates are clamped to `±reach` (1 keeps the point on the face;
+/// up to about 1.9 reaches into the neighbouring faces, where the warp is still defined).
+pub fn dir_on_face_ab(face: Face, dir: Vec3, reach: f32) -> (f32, f32) {
+    let p = dir / dir.dot(face.normal()).max(1e-6);
+    let u = p.dot(face.right()).clamp(-reach, reach);
+    let v = p.dot(face.down()).clamp(-reach, reach);
+    ((unwarp(u) + 1.0) * 0.5, (unwarp(v) + 1.0) * 0.5)
 }
 
 /// The cell containing a direction at resolution `n`.

@@ -5,7 +5,7 @@ pub mod cache;
 pub mod coords;
 pub mod face;
 pub mod field;
-pub mod neighbours;
+pub mod pipes;
 pub mod projection;
 pub mod regions;
 pub mod warp;

@@ -4,7 +4,7 @@
 
 use super::motion::{collision_pressure, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
-use crate::planet::neighbours::neighbour_table;
+use crate::planet::pipes::pipes4;
 use glam::Vec3;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -133,7 +133,7 @@ pub fn region_boundary_values(plates: &Plates, motion: &PlateMotion, passes: usi
 /// when `cancel` is set.
 pub fn boundary_map(n: usize, dirs: &[Vec3], cell_plate: &[u32], cell_region: &[u32], plates: &Plates, region_values: &[[f32; 3]], cancel: &AtomicBool) -> Option<BoundaryMap> {
     let cells = 6 * n * n;
-    let table = neighbour_table(n);
+    let table = pipes4(n);
     let found: Vec<Option<BoundaryPoint>> = (0..cells)
         .into_par_iter()
         .map(|c| {
@@ -144,12 +144,12 @@ pub fn boundary_map(n: usize, dirs: &[Vec3], cell_plate: &[u32], cell_region: &[
             // The other plate: the most common foreign plate among the 4 neighbours (first wins).
             let mut other = None;
             let mut best = 0;
-            for &k in table.of(c) {
+            for &k in &table.to[c] {
                 let b = cell_plate[k as usize];
                 if b == a || b == UNCLAIMED {
                     continue;
                 }
-                let votes = table.of(c).iter().filter(|&&x| cell_plate[x as usize] == b).count();
+                let votes = table.to[c].iter().filter(|&&x| cell_plate[x as usize] == b).count();
                 if votes > best {
                     best = votes;
                     other = Some(b);
@@ -159,7 +159,7 @@ pub fn boundary_map(n: usize, dirs: &[Vec3], cell_plate: &[u32], cell_region: &[
             let r = cell_region[c] as usize;
             // A cell on the boundary whose own region is not a border region (its Voronoi
             // neighbour lies beyond the Moore block) borrows the values of the region across.
-            let vals = if plates.is_border[r] { region_values[r] } else { table.of(c).iter().map(|&k| cell_region[k as usize] as usize).find(|&k| plates.plate_of[k] == other).map(|k| region_values[k]).unwrap_or([0.0; 3]) };
+            let vals = if plates.is_border[r] { region_values[r] } else { table.to[c].iter().map(|&k| cell_region[k as usize] as usize).find(|&k| plates.plate_of[k] == other).map(|k| region_values[k]).unwrap_or([0.0; 3]) };
             Some(BoundaryPoint { dir: dirs[c], pressure: vals[0], other, class: classify(vals[1], vals[2]) })
         })
         .collect();
@@ -209,7 +209,7 @@ pub fn boundary_map(n: usize, dirs: &[Vec3], cell_plate: &[u32], cell_region: &[
 /// that point, not a path length. A bucket queue (buckets half a cell wide) keeps it linear; a
 /// cell improved again is queued again. Returns per listed cell the point index and chord.
 #[allow(clippy::too_many_arguments)]
-fn sweep_plate(plate: u32, list: &[u32], local: &[u32], cell_plate: &[u32], seed_of: &[u32], points: &[BoundaryPoint], dirs: &[Vec3], table: &crate::planet::neighbours::NeighbourTable, n: usize, cancel: &AtomicBool) -> Option<(Vec<u32>, Vec<f32>)> {
+fn sweep_plate(plate: u32, list: &[u32], local: &[u32], cell_plate: &[u32], seed_of: &[u32], points: &[BoundaryPoint], dirs: &[Vec3], table: &crate::planet::pipes::PipeTable<4>, n: usize, cancel: &AtomicBool) -> Option<(Vec<u32>, Vec<f32>)> {
     let width = 0.5 * std::f32::consts::FRAC_PI_2 / n as f32;
     let bucket_of = |d: f32| (d / width) as usize;
     let mut nearest = vec![u32::MAX; list.len()];
@@ -241,7 +241,7 @@ fn sweep_plate(plate: u32, list: &[u32], local: &[u32], cell_plate: &[u32], seed
         }
         let src = nearest[k];
         let target = points[src as usize].dir;
-        for &g in table.of(list[k] as usize) {
+        for &g in &table.to[list[k] as usize] {
             let g = g as usize;
             if cell_plate[g] != plate {
                 continue;

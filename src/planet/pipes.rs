@@ -1,10 +1,11 @@
-//! Neighbour tables for flux-based simulations on the cube-sphere: for every cell and every
-//! pipe, the neighbour it leads to and the index of the pipe that leads back, so that what one
-//! cell sends the other receives exactly (conservation across seams, whatever their
-//! orientation).
+//! Neighbour tables of the cube-sphere, shared by every stencil operation at a resolution
+//! (filters, erosion, reefs, plate boundaries): for every cell and every pipe, the neighbour
+//! it leads to and the index of the pipe that leads back, so that what one cell sends the
+//! other receives exactly (conservation across seams, whatever their orientation), and the
+//! pipe's true length on the sphere.
 
-use crate::planet::cache::PerResolution;
-use crate::planet::coords::{neighbour, Cell, NEIGHBOURS_4, NEIGHBOURS_8};
+use super::cache::PerResolution;
+use super::coords::{neighbour, Cell, NEIGHBOURS_4, NEIGHBOURS_8};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -26,19 +27,18 @@ pub struct PipeTable<const K: usize> {
     /// along the face edges. Both ends of a pipe have the same length. 1 where there is no
     /// neighbour. One array per pipe, so that runs of cells read them as vectors.
     pub length: [Vec<f32>; K],
-    /// Index offset of each pipe for a cell inside a face (not on its border).
+    /// Index offset of each pipe for a cell inside a face (not on its border), for [`Run`].
     offsets: [isize; K],
-    /// The return pipe of each pipe inside a face.
+    /// The return pipe of each pipe inside a face, for [`Run`].
     opposite: [u8; K],
 }
 
-/// The neighbours of one cell: fixed index offsets inside a face, the table on face borders
-/// (so the inner loops read the table only for the border cells).
+/// The neighbours of one cell, read from the table (for cells on a face's border; inside a
+/// face [`Run`] reads them at fixed offsets).
 #[derive(Clone, Copy)]
 pub struct Neighbours<'a, const K: usize> {
     /// The cell's linear index.
     pub c: usize,
-    interior: bool,
     table: &'a PipeTable<K>,
 }
 
@@ -46,43 +46,24 @@ impl<const K: usize> Neighbours<'_, K> {
     /// The cell at the end of pipe `k`, or `None` (a diagonal over a cube corner).
     #[inline(always)]
     pub fn to(&self, k: usize) -> Option<usize> {
-        if self.interior {
-            Some((self.c as isize + self.table.offsets[k]) as usize)
-        } else {
-            let x = self.table.to[self.c][k];
-            (x != NONE).then_some(x as usize)
-        }
+        let x = self.table.to[self.c][k];
+        (x != NONE).then_some(x as usize)
     }
 
     /// The cell at the end of pipe `k` where every pipe exists (the von Neumann table).
     #[inline(always)]
     pub fn to_existing(&self, k: usize) -> usize {
-        if self.interior {
-            (self.c as isize + self.table.offsets[k]) as usize
-        } else {
-            self.table.to[self.c][k] as usize
-        }
+        self.table.to[self.c][k] as usize
     }
 
     /// The index of the pipe of the neighbour at the end of pipe `k` that points back.
     #[inline(always)]
     pub fn back(&self, k: usize) -> usize {
-        if self.interior {
-            self.table.opposite[k] as usize
-        } else {
-            self.table.back[self.c][k] as usize
-        }
+        self.table.back[self.c][k] as usize
     }
 }
 
 impl<const K: usize> PipeTable<K> {
-    /// The neighbours of cell `i` of row `row` (rows run over all faces: row `face * n + j`).
-    #[inline(always)]
-    pub fn at(&self, row: usize, i: usize) -> Neighbours<'_, K> {
-        let (n, j) = (self.n, row % self.n);
-        Neighbours { c: row * n + i, interior: i > 0 && j > 0 && i + 1 < n && j + 1 < n, table: self }
-    }
-
     /// Builds the table (in parallel: it is built on the first simulation at a resolution).
     fn build(n: usize, offsets: &[(i64, i64); K]) -> PipeTable<K> {
         let cells = 6 * n * n;
@@ -134,10 +115,8 @@ impl<const K: usize> PipeTable<K> {
 /// so that loops over them have no table lookups and no branches, and compile to vector code.
 #[derive(Clone, Copy)]
 pub struct Run<const K: usize> {
-    /// Linear index of the run's first cell.
+    /// Linear index of the run's first cell (the second cell of its row).
     pub first: usize,
-    /// Index of the run's first cell in its row.
-    pub i0: usize,
     /// Cells in the run.
     pub len: usize,
     offsets: [isize; K],
@@ -171,10 +150,10 @@ impl<const K: usize> Run<K> {
         std::array::from_fn(|k| self.at(&table.length[k]))
     }
 
-    /// The part of a row's output that belongs to the run.
+    /// The part of a row's output that belongs to the run (all but its first and last cell).
     #[inline(always)]
     pub fn of_row<'a, T>(&self, row: &'a mut [T]) -> &'a mut [T] {
-        &mut row[self.i0..][..self.len]
+        &mut row[1..][..self.len]
     }
 }
 
@@ -184,15 +163,14 @@ impl<const K: usize> Run<K> {
 #[inline(always)]
 pub fn border_cells<const K: usize>(table: &PipeTable<K>, row: usize, mut f: impl FnMut(&Neighbours<'_, K>, usize)) -> Option<Run<K>> {
     let (n, j) = (table.n, row % table.n);
+    let mut cell = |i: usize| f(&Neighbours { c: row * n + i, table }, i);
     if n < 3 || j == 0 || j + 1 == n {
-        for i in 0..n {
-            f(&table.at(row, i), i);
-        }
+        (0..n).for_each(&mut cell);
         return None;
     }
-    f(&table.at(row, 0), 0);
-    f(&table.at(row, n - 1), n - 1);
-    Some(Run { first: row * n + 1, i0: 1, len: n - 2, offsets: table.offsets, opposite: table.opposite })
+    cell(0);
+    cell(n - 1);
+    Some(Run { first: row * n + 1, len: n - 2, offsets: table.offsets, opposite: table.opposite })
 }
 
 /// The von Neumann table (left, right, up, down) of resolution `n`, cached.
@@ -205,16 +183,6 @@ pub fn pipes4(n: usize) -> Arc<PipeTable<4>> {
 pub fn pipes8(n: usize) -> Arc<PipeTable<8>> {
     static TABLES: PerResolution<PipeTable<8>> = PerResolution::new();
     TABLES.get(n, || PipeTable::build(n, &NEIGHBOURS_8))
-}
-
-/// Zeroes values too small to matter (also keeps denormals out of the inner loops).
-#[inline]
-pub fn flush(x: f32) -> f32 {
-    if x.abs() < 1e-20 {
-        0.0
-    } else {
-        x
-    }
 }
 
 #[cfg(test)]
@@ -246,30 +214,6 @@ mod tests {
             }
         }
         assert!(lo < 0.75 && hi > 1.05, "the lengths vary: {lo} .. {hi}");
-    }
-
-    #[test]
-    fn the_fast_neighbour_path_agrees_with_the_table() {
-        for n in [3usize, 7] {
-            let t = pipes8(n);
-            let t4 = pipes4(n);
-            for row in 0..6 * n {
-                for i in 0..n {
-                    let (a, a4) = (t.at(row, i), t4.at(row, i));
-                    let c = row * n + i;
-                    for k in 0..8 {
-                        assert_eq!(a.to(k), Some(t.to[c][k]).filter(|&x| x != NONE).map(|x| x as usize));
-                        if a.to(k).is_some() {
-                            assert_eq!(a.back(k), t.back[c][k] as usize);
-                        }
-                    }
-                    for k in 0..4 {
-                        assert_eq!(a4.to_existing(k), t4.to[c][k] as usize);
-                        assert_eq!(a4.back(k), t4.back[c][k] as usize);
-                    }
-                }
-            }
-        }
     }
 
     #[test]
