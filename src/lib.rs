@@ -1,17 +1,22 @@
 //! PlanetGraph: design procedural planets with a node graph that builds seamless cube-sphere
 //! surfaces.
 //!
-//! The domain (`planet`, `tectonics`, `erosion`, `ops`, `graph`, `eval`, `io`) never imports egui or wgpu; `render`
-//! holds the wgpu planet renderer, `editor` and `app` the egui user interface, `cli` the
-//! headless commands.
+//! The domain (`planet`, `tectonics`, `erosion`, `nodes`, `graph`, `eval`, `io`, `inspect`,
+//! `appearance`) never imports egui or wgpu, and its imports run one way (see the README's
+//! architecture section; `tests/layers.rs` checks it). `render` holds the wgpu planet renderer
+//! and takes plain data; `editor` and `app` the egui user interface; `cli` the headless
+//! commands.
+
+#![warn(missing_docs)]
 
 pub mod planet;
-pub mod ops;
 pub mod tectonics;
 pub mod erosion;
+pub mod nodes;
 pub mod graph;
 pub mod eval;
 pub mod io;
+pub mod inspect;
 pub mod appearance;
 pub mod render;
 pub mod cli;

@@ -6,9 +6,10 @@ use common::correlation;
 
 use planetgraph::editor::{from_editor, to_editor};
 use planetgraph::eval::{Evaluator, Progress};
-use planetgraph::graph::{default_graph, Graph};
+use planetgraph::graph::Graph;
+use planetgraph::io::default_graph;
 use planetgraph::io::{load_graph, parse_graph, to_ron_string, Strictness};
-use planetgraph::ops::{NodeKind, ParamValue};
+use planetgraph::nodes::{NodeKind, ParamValue};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -53,7 +54,7 @@ fn every_graph_file_round_trips_and_evaluates() {
 #[test]
 fn default_graph_is_the_shipped_file_and_has_continents_and_oceans() {
     let shipped = load_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/default.ron"), Strictness::Complete).expect("default.ron");
-    assert_eq!(default_graph(), shipped);
+    assert_eq!(default_graph().expect("built-in default"), shipped);
     let f = planet_field(&shipped, 64);
     let land = f.data().iter().filter(|&&v| v > 0.0).count() as f32 / f.data().len() as f32;
     assert!((0.2..0.6).contains(&land), "land fraction {land}");
@@ -78,7 +79,7 @@ fn preview_shows_the_same_planet_as_the_build() {
         let g = load_graph(&f, Strictness::Complete).expect("load");
         // The editor's coarsest useful preview (64) against a build four times finer.
         // Erosion graphs are checked at the editor's real preview resolution below.
-        if g.nodes.iter().any(|n| n.kind.meta().category == planetgraph::ops::Category::Erosion) {
+        if g.nodes.iter().any(|n| n.kind.meta().category == planetgraph::nodes::Category::Erosion) {
             continue;
         }
         let preview = planet_field(&g, 64);
@@ -90,7 +91,7 @@ fn preview_shows_the_same_planet_as_the_build() {
 
 #[test]
 fn changing_the_output_recomputes_only_the_output() {
-    let g = default_graph();
+    let g = default_graph().expect("built-in default");
     let mut ev = Evaluator::new();
     let (c, p) = (AtomicBool::new(false), Progress::default());
     let first = ev.evaluate(&g, 32, &c, &p);
@@ -108,7 +109,7 @@ fn changing_the_output_recomputes_only_the_output() {
 
 #[test]
 fn cancellation_stops_an_evaluation() {
-    let g = default_graph();
+    let g = default_graph().expect("built-in default");
     let cancel = AtomicBool::new(true);
     let r = Evaluator::new().evaluate(&g, 64, &cancel, &Progress::default());
     assert!(r.cancelled);
@@ -117,7 +118,7 @@ fn cancellation_stops_an_evaluation() {
 
 #[test]
 fn errors_stay_on_their_node_and_the_rest_runs() {
-    let mut g = default_graph();
+    let mut g = default_graph().expect("built-in default");
     let add = g.add_node(NodeKind::Add, (0.0, 0.0));
     let prev = g.add_node(NodeKind::Preview, (0.0, 0.0));
     g.connect(add, "out", prev, "in");

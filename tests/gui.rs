@@ -4,7 +4,7 @@
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, RawInput, Rect};
 use planetgraph::app::{Document, PlanetApp};
 use planetgraph::graph::{Graph, NodeId};
-use planetgraph::ops::{NodeKind, ParamValue};
+use planetgraph::nodes::{NodeKind, ParamValue};
 
 /// The graph the tests start from: the noise planet, whose layout the clicks below rely on.
 fn start_graph() -> Graph {
@@ -25,7 +25,7 @@ impl Driver {
 
     fn with(g: Graph) -> Driver {
         let ctx = egui::Context::default();
-        let app = PlanetApp::new(Document::new(g, None), &ctx);
+        let app = PlanetApp::new(Document::new(g, None), &ctx).expect("evaluation thread");
         let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO };
         d.frames(3);
         d

@@ -2,8 +2,7 @@
 //! (runs on lavapipe in CI; skips with a message where no adapter exists).
 
 use planetgraph::planet::Field;
-use planetgraph::eval::TectonicValues;
-use planetgraph::render::{headless_device, render_offscreen, ColourMode, MeshOptions, RenderError, ViewSettings, SHADER_SOURCE};
+use planetgraph::render::{headless_device, render_offscreen, ColourMode, MeshOptions, OverlayTexture, RenderError, ViewSettings, SHADER_SOURCE};
 
 #[test]
 fn every_shader_validates_with_naga() {
@@ -30,7 +29,7 @@ fn offscreen_render_shows_a_planet_disc() {
         return;
     }
     let field = Field::from_fn_dir(32, |d| if d.x > 0.2 { 2000.0 } else { -3000.0 });
-    let (w, h, px) = render_offscreen(&field, 6371.0, &TectonicValues::default(), &MeshOptions { resolution: 32, ..Default::default() }, &ViewSettings::default(), 96, 96).expect("render");
+    let (w, h, px) = render_offscreen(&field, 6371.0, None, &[], &MeshOptions { resolution: 32, ..Default::default() }, &ViewSettings::default(), 96, 96).expect("render");
     assert_eq!((w, h, px.len()), (96, 96, 96 * 96 * 4));
     let at = |x: usize, y: usize| {
         let o = (y * 96 + x) * 4;
@@ -67,9 +66,10 @@ fn plates_mode_shows_many_plate_colours_with_borders_and_arrows() {
         eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
         return;
     }
-    use planetgraph::eval::{tectonic_values, Evaluator, Progress};
-    use planetgraph::ops::NodeKind;
-    let g = planetgraph::graph::default_graph();
+    use planetgraph::eval::{Evaluator, Progress};
+    use planetgraph::inspect::{motion_arrows, tectonic_values, OverlayColours};
+    use planetgraph::nodes::NodeKind;
+    let g = planetgraph::io::default_graph().expect("default graph");
     let res = Evaluator::new().evaluate(&g, 48, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
     let t = tectonic_values(&g, &res);
     assert!(t.regions.is_some() && t.plates.is_some() && t.motion.is_some());
@@ -78,7 +78,13 @@ fn plates_mode_shows_many_plate_colours_with_borders_and_arrows() {
     let size = 128;
     let render = |mode, borders, arrows| {
         let view = ViewSettings { mode, borders, arrows, ..Default::default() };
-        render_offscreen(field, 6371.0, &t, &MeshOptions { resolution: 48, ..Default::default() }, &view, size, size).expect("render").2
+        let mesh = MeshOptions { resolution: 48, ..Default::default() };
+        // What the viewport and `planetgraph render` hand the renderer: plain images and lines.
+        let colours = if mode == ColourMode::Plates { OverlayColours::Plates } else { OverlayColours::Regions };
+        let overlay = (mode.uses_overlay() || borders).then(|| t.overlay(colours, borders)).flatten();
+        let texture = overlay.as_ref().map(|o| OverlayTexture::new(o.size, &o.rgba).expect("six square layers"));
+        let lines = if arrows { motion_arrows(t.motion.as_ref().expect("motion"), field, 6371.0, mesh.exaggeration, mesh.ocean_surface, 600) } else { Vec::new() };
+        render_offscreen(field, 6371.0, texture, &lines, &mesh, &view, size, size).expect("render").2
     };
     let distinct = |px: &[u8]| px.chunks(4).map(|p| [p[0] / 16, p[1] / 16, p[2] / 16]).collect::<std::collections::HashSet<_>>().len();
     let plates = render(ColourMode::Plates, false, false);

@@ -161,7 +161,7 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::{NodeKind, ParamValue};
+    use crate::nodes::{NodeKind, ParamValue};
 
     #[test]
     fn undo_redo_and_parameter_drags_merge() {

@@ -10,7 +10,7 @@ pub use document::Document;
 pub use planet_app::PlanetApp;
 
 use crate::cli::CliError;
-use crate::graph::default_graph;
+use crate::io::default_graph;
 use anyhow::anyhow;
 use std::path::Path;
 
@@ -18,7 +18,7 @@ use std::path::Path;
 pub fn run_editor(file: Option<&Path>) -> Result<(), CliError> {
     let doc = match file {
         Some(p) => Document::open(p).map_err(CliError::input)?,
-        None => Document::new(default_graph(), None),
+        None => Document::new(default_graph().map_err(CliError::internal)?, None),
     };
     #[cfg(target_os = "linux")]
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
@@ -32,7 +32,7 @@ pub fn run_editor(file: Option<&Path>) -> Result<(), CliError> {
         ..Default::default()
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        eframe::run_native("PlanetGraph", options, Box::new(move |cc| Ok(Box::new(PlanetApp::new(doc, &cc.egui_ctx)))))
+        eframe::run_native("PlanetGraph", options, Box::new(move |cc| Ok(Box::new(PlanetApp::new(doc, &cc.egui_ctx)?))))
     }));
     match result {
         Ok(Ok(())) => Ok(()),

@@ -1,11 +1,10 @@
 //! The planet viewport panel: inspection controls, orbit camera input, and the wgpu render
 //! shown as an egui texture.
 
-use crate::ops::output::PlanetSettings;
-use crate::eval::TectonicValues;
+use crate::inspect::{motion_arrows, OverlayColours, OverlayImage, TectonicValues};
+use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::Field;
-use crate::render::gpu_types::Vertex;
-use crate::render::{build_mesh, motion_arrows, overlay_image, overlay_size, ColourMode, MeshOptions, OrbitCamera, OverlayImage, PlanetMesh, PlanetRenderer, ViewSettings};
+use crate::render::{build_mesh, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
 
@@ -23,10 +22,12 @@ pub struct Viewport {
     last_size: (u32, u32),
     /// A mesh (and the motion arrows on it) being built on a background thread (the newest
     /// request wins).
-    mesh_job: Option<Receiver<(PlanetMesh, Vec<Vertex>)>>,
+    mesh_job: Option<Receiver<(PlanetMesh, Vec<[f32; 3]>)>>,
     tectonics: TectonicValues,
     overlay_dirty: bool,
     overlay_job: Option<Receiver<OverlayImage>>,
+    /// A rendering problem to show above the picture.
+    error: Option<String>,
 }
 
 fn same<T>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
@@ -52,6 +53,7 @@ impl Default for Viewport {
             tectonics: TectonicValues::default(),
             overlay_dirty: false,
             overlay_job: None,
+            error: None,
         }
     }
 }
@@ -94,6 +96,9 @@ impl Viewport {
 
     /// The control rows above the picture.
     pub fn controls(&mut self, ui: &mut egui::Ui) {
+        if let Some(e) = &self.error {
+            ui.colored_label(egui::Color32::from_rgb(255, 120, 110), format!("⚠ {e}"));
+        }
         let before = (self.view, self.mesh);
         ui.horizontal_wrapped(|ui| {
             ui.label("Relief").on_hover_text("Vertical exaggeration of the elevation (1 = true scale)");
@@ -183,12 +188,14 @@ impl Viewport {
         if self.overlay_dirty {
             let wanted = self.view.mode.uses_overlay() || self.view.borders;
             match (&self.tectonics.regions, wanted) {
-                (Some(regions), true) => {
+                (Some(_), true) => {
                     let (tx, rx) = channel();
-                    let (regions, plates, mode, borders, ctx) = (regions.clone(), self.tectonics.plates.clone(), self.view.mode, self.view.borders, ui.ctx().clone());
+                    let colours = if self.view.mode == ColourMode::Plates { OverlayColours::Plates } else { OverlayColours::Regions };
+                    let (tectonics, borders, ctx) = (self.tectonics.clone(), self.view.borders, ui.ctx().clone());
                     std::thread::spawn(move || {
-                        let size = overlay_size(&regions);
-                        let _ = tx.send(overlay_image(&regions, plates.as_deref(), mode, borders, size));
+                        if let Some(img) = tectonics.overlay(colours, borders) {
+                            let _ = tx.send(img);
+                        }
                         ctx.request_repaint();
                     });
                     self.overlay_job = Some(rx);
@@ -207,7 +214,11 @@ impl Viewport {
         if let Some(rx) = &self.overlay_job {
             match rx.try_recv() {
                 Ok(img) => {
-                    renderer.set_overlay(&gpu.device, &gpu.queue, Some(&img));
+                    // The overlay module makes six square layers; a mismatch would be its bug.
+                    match OverlayTexture::new(img.size, &img.rgba) {
+                        Ok(t) => renderer.set_overlay(&gpu.device, &gpu.queue, Some(t)),
+                        Err(e) => self.error = Some(e.to_string()),
+                    }
                     self.overlay_job = None;
                     self.needs_render = true;
                 }

@@ -3,9 +3,9 @@
 use super::build::build_graph;
 use super::CliError;
 use crate::eval::{Evaluator, Progress};
-use crate::graph::default_graph;
-use crate::ops::noise::{fbm_field, noise_radius, FastFbm};
-use crate::ops::{NodeKind, ParamValue};
+use crate::io::default_graph;
+use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
+use crate::nodes::{NodeKind, ParamValue};
 use crate::planet::{Cell, RegionSurface};
 use crate::tectonics::{plate_elevation, ElevationSettings, PlateSettings, Plates};
 use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
@@ -35,7 +35,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     let reps = if quick { 1 } else { 5 };
     let cancel = AtomicBool::new(false);
     let progress = Progress::default();
-    let g = default_graph();
+    let g = default_graph().map_err(CliError::internal)?;
 
     if wants("eval_cold_default_n128") {
         let cold: Vec<f64> = (0..reps).map(|_| time_ms(|| drop(Evaluator::new().evaluate(&g, 128, &cancel, &progress)))).collect();
@@ -45,7 +45,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     let planet = g.first_of(NodeKind::Planet).map(|n| n.id);
     // The first node without inputs and its first real-valued parameter.
     let source = g.nodes.iter().find(|n| n.kind.meta().inputs.is_empty()).and_then(|n| {
-        let p = n.kind.meta().params.iter().find(|p| matches!(p.spec, crate::ops::ParamSpec::Float { .. }))?;
+        let p = n.kind.params().iter().find(|p| matches!(p.spec, crate::nodes::ParamSpec::Float { .. }))?;
         Some((n.id, p.name))
     });
     let cases = [("eval_after_output_param_n128", planet.map(|p| (p, "sea_level"))), ("eval_after_source_param_n128", source)];

@@ -6,8 +6,8 @@ use crate::eval::{compile_for, memory, Evaluator, Progress};
 use crate::graph::{Graph, NodeId};
 use crate::io::export::{export_default, Manifest};
 use crate::io::{load_graph, Strictness};
-use crate::ops::output::PlanetSettings;
-use crate::ops::{NodeKind, Params};
+use crate::nodes::output::planet::PlanetSettings;
+use crate::nodes::NodeKind;
 use anyhow::anyhow;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -52,7 +52,7 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{}: the graph has no Planet output node", path.display())))?;
     if let Some(id) = from {
         let node = g.node(id).ok_or_else(|| CliError::input(anyhow!("{}: there is no node {}", path.display(), id.0)))?;
-        if node.kind.meta().outputs.first().is_none_or(|o| o.ty != crate::ops::PortType::Field) {
+        if node.kind.meta().outputs.first().is_none_or(|o| o.ty != crate::nodes::PortType::Field) {
             return Err(CliError::input(anyhow!("{}: {} has no elevation output", path.display(), node.describe())));
         }
     }
@@ -68,7 +68,7 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
         let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());
         return Err(CliError::input(anyhow!("{}: {label}: {msg}", path.display())));
     }
-    let settings = PlanetSettings::from_params(&Params::new(NodeKind::Planet, &planet.params));
+    let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{}: {}: {e}", path.display(), planet.describe())))?;
     let field = match from {
         Some(id) => {
             let f = res.field(id).ok_or_else(|| CliError::internal(anyhow!("node {} produced nothing", id.0)))?;

@@ -13,7 +13,7 @@ pub fn run(file: &Path) -> Result<(), CliError> {
         let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());
         return Err(CliError::input(anyhow::anyhow!("{}: {label}: {msg}", file.display())));
     }
-    if g.first_of(crate::ops::NodeKind::Planet).is_none() {
+    if g.first_of(crate::nodes::NodeKind::Planet).is_none() {
         return Err(CliError::input(anyhow::anyhow!("{}: the graph has no Planet output node, so there is nothing to build", file.display())));
     }
     println!("{}: ok ({} nodes, {} links)", file.display(), g.nodes.len(), g.links.len());

@@ -3,9 +3,9 @@
 use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{CliError, ModeArg, RenderArgs};
 use crate::eval::Progress;
+use crate::inspect::{motion_arrows, tectonic_values, OverlayColours};
 use crate::io::{load_graph, Strictness};
-use crate::eval::tectonic_values;
-use crate::render::{render_offscreen, ColourMode, MeshOptions, OrbitCamera, ViewSettings};
+use crate::render::{render_offscreen, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
 /// Runs the `render` command.
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
@@ -27,7 +27,14 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     }
     let view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
     let tectonics = tectonic_values(&g, &b.result);
-    let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, &tectonics, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
+    let colours = if mode == ColourMode::Plates { OverlayColours::Plates } else { OverlayColours::Regions };
+    let overlay = if mode.uses_overlay() || args.borders { tectonics.overlay(colours, args.borders) } else { None };
+    let texture = overlay.as_ref().map(|o| OverlayTexture::new(o.size, &o.rgba)).transpose().map_err(CliError::internal)?;
+    let arrows = match (&tectonics.motion, args.arrows) {
+        (Some(m), true) => motion_arrows(m, &b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface, 600),
+        _ => Vec::new(),
+    };
+    let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, texture, &arrows, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;
     img.save(&args.out).map_err(|e| CliError::internal(anyhow::anyhow!("{}: {e}", args.out.display())))?;
     println!("{} ({w} x {h})", args.out.display());

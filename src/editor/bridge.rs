@@ -3,18 +3,18 @@
 
 use super::types::{EdGraph, EdNode, EdType, EdValue, EditorState};
 use crate::graph::{Graph, Link, Node, NodeId as DomainId};
-use crate::ops::{NodeKind, ParamValue};
+use crate::nodes::{NodeKind, ParamMap};
 use egui_node_graph2::{InputParamKind, NodeId};
 use std::collections::BTreeMap;
 
 /// Adds the ports and parameter inputs of `kind` to an editor node (parameters from `params`
 /// or the defaults).
-pub fn add_ports(graph: &mut EdGraph, node: NodeId, kind: NodeKind, params: Option<&BTreeMap<String, ParamValue>>) {
+pub fn add_ports(graph: &mut EdGraph, node: NodeId, kind: NodeKind, params: Option<&ParamMap>) {
     let meta = kind.meta();
     for p in meta.inputs {
         graph.add_input_param(node, p.name.to_string(), EdType::Port(p.ty), EdValue(None), InputParamKind::ConnectionOnly, true);
     }
-    for d in meta.params {
+    for d in kind.params() {
         let v = params.and_then(|m| m.get(d.name)).cloned().unwrap_or_else(|| d.default_value());
         graph.add_input_param(node, d.name.to_string(), EdType::Param, EdValue(Some(v)), InputParamKind::ConstantOnly, true);
     }
@@ -94,11 +94,8 @@ pub fn update_visibility(s: &mut EditorState) {
     for nid in nodes {
         let kind = s.graph[nid].user_data.kind;
         let inputs = s.graph[nid].inputs.clone();
-        let value = |name: &str| -> Option<ParamValue> {
-            let (_, id) = inputs.iter().find(|(n, _)| n == name)?;
-            s.graph[*id].value.0.clone()
-        };
-        let shown: Vec<(egui_node_graph2::InputId, bool)> = inputs.iter().map(|(name, id)| (*id, kind.param_applies(name, value))).collect();
+        let values: ParamMap = inputs.iter().filter_map(|(name, id)| Some((name.clone(), s.graph[*id].value.0.clone()?))).collect();
+        let shown: Vec<(egui_node_graph2::InputId, bool)> = inputs.iter().map(|(name, id)| (*id, kind.shows(&values, name))).collect();
         for (id, show) in shown {
             s.graph[id].shown_inline = show;
         }

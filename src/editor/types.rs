@@ -2,7 +2,7 @@
 
 use super::widgets::param_widget;
 use crate::graph::NodeId as DomainId;
-use crate::ops::{Category, NodeKind, ParamValue, PortType};
+use crate::nodes::{Category, NodeKind, ParamValue, PortType};
 use egui_node_graph2::{DataTypeTrait, Graph, GraphEditorState, NodeDataTrait, NodeId, NodeResponse, NodeTemplateIter, NodeTemplateTrait, UserResponseTrait, WidgetValueTrait};
 use std::borrow::Cow;
 use std::collections::HashMap;

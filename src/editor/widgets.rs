@@ -2,7 +2,7 @@
 //! choices, the curve editor and the matrix editor. Every widget carries the tooltip.
 
 use crate::graph::NodeId;
-use crate::ops::{ParamDef, ParamSpec, ParamValue};
+use crate::nodes::{ParamDef, ParamSpec, ParamValue};
 use egui::{pos2, vec2, Color32, Sense, Stroke};
 
 /// Draws the widget of one parameter.
@@ -37,9 +37,10 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, value: &mut ParamValue, n
         (ParamSpec::Choice { options, .. }, ParamValue::Choice(c)) => {
             ui.horizontal(|ui| {
                 ui.label(def.label).on_hover_text(tip);
-                egui::ComboBox::from_id_salt((node, def.name)).selected_text(c.as_str()).width(100.0).show_ui(ui, |ui| {
+                let shown = options.iter().find(|o| o.id == c.as_str()).map_or(c.as_str(), |o| o.label);
+                egui::ComboBox::from_id_salt((node, def.name)).selected_text(shown).width(100.0).show_ui(ui, |ui| {
                     for o in options {
-                        ui.selectable_value(c, o.to_string(), *o);
+                        ui.selectable_value(c, o.id.to_string(), o.label);
                     }
                 });
             });
@@ -61,7 +62,7 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, value: &mut ParamValue, n
 /// A new seed, different from `old`, derived from the clock (reproducible once chosen).
 pub fn random_seed(old: u32, node: NodeId) -> u32 {
     let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
-    let mut rng = crate::ops::rng::Rng::new(old ^ node.0.rotate_left(16), t);
+    let mut rng = crate::planet::Rng::new(old ^ node.0.rotate_left(16), t);
     let s = (rng.next_u64() % 100_000) as u32;
     if s == old {
         s + 1
@@ -81,7 +82,7 @@ pub fn curve_editor(ui: &mut egui::Ui, pts: &mut Vec<[f32; 2]>, id: impl std::ha
     painter.rect_filled(rect, 2.0, Color32::from_gray(28));
     painter.line_segment([pos2(rect.center().x, rect.top()), pos2(rect.center().x, rect.bottom())], Stroke::new(1.0, Color32::from_gray(50)));
     painter.line_segment([pos2(rect.left(), rect.center().y), pos2(rect.right(), rect.center().y)], Stroke::new(1.0, Color32::from_gray(50)));
-    let curve = crate::ops::modify::MonotoneCurve::new(pts);
+    let curve = crate::nodes::modify::curve::MonotoneCurve::new(pts);
     let line: Vec<egui::Pos2> = (0..=64).map(|k| {
         let x = -1.0 + k as f32 / 32.0;
         to_screen([x, curve.eval(x).clamp(-1.0, 1.0)])

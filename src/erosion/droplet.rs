@@ -6,7 +6,7 @@
 //! a batch read the same heights and record their changes, which are applied in chunk order.
 
 use super::hydraulic::REFERENCE_N;
-use crate::ops::rng::Rng;
+use crate::planet::rng::Rng;
 use crate::planet::coords::{dir_on_face_ab, wrap_cell};
 use crate::planet::warp::{warp, warp_slope};
 use crate::planet::{face_ab_to_dir, Cell, Face, Field};
@@ -319,7 +319,7 @@ fn run_droplet(hm: &Field, s: &DropletSettings, brush: &Brush, metric: &Metric, 
     // the cell's area (cells along the face edges are smaller).
     let (mut face, mut pos);
     loop {
-        face = Face::from_index((rng.next_u64() % 6) as usize).unwrap_or(Face::Front);
+        face = Face::ALL[(rng.next_u64() % 6) as usize];
         pos = Vec2::new(rng.f32() * n as f32, rng.f32() * n as f32);
         if rng.f32() * metric.max_area <= metric.area(pos) {
             break;

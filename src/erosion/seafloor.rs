@@ -1,7 +1,7 @@
 //! Sea-floor smoothing (seed 002 section 2.3): Jacobi steps `h = mean of the 4 neighbours`,
 //! only below sea level, across seams.
 
-use crate::ops::filters::diffusion_passes;
+use crate::planet::diffusion::diffusion_passes;
 use crate::planet::pipes::pipes4;
 use crate::planet::Field;
 use rayon::prelude::*;
@@ -13,7 +13,7 @@ pub fn smooth_sea_floor(input: &Field, sea_level: f32, passes: usize, cancel: &A
     let table = pipes4(n);
     let mut cur = input.data().to_vec();
     let mut next = cur.clone();
-    for _ in 0..diffusion_passes(passes as i64, n) {
+    for _ in 0..diffusion_passes(passes, n) {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }

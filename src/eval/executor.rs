@@ -3,7 +3,7 @@
 
 use super::program::{compile, Program};
 use crate::graph::{Graph, NodeId};
-use crate::ops::{self, OpContext, OpError, Params, Value};
+use crate::nodes::{Category, OpContext, OpError, Value};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
@@ -19,7 +19,7 @@ pub struct Progress {
     /// Steps in the program.
     pub total: AtomicUsize,
     /// Progress inside the node running now (erosion steps).
-    pub inner: crate::ops::context::StepProgress,
+    pub inner: crate::nodes::StepProgress,
 }
 
 /// What an evaluation produced.
@@ -27,8 +27,10 @@ pub struct Progress {
 pub struct EvalResult {
     /// Cells per face edge.
     pub n: usize,
-    /// Output values per node that ran (a Preview's value is the field it shows).
+    /// Output values per node that ran, one per output port.
     pub outputs: BTreeMap<NodeId, Arc<Vec<Value>>>,
+    /// The value each display node (Preview) that ran shows: the value on its first input.
+    pub shown: BTreeMap<NodeId, Value>,
     /// Error message per node that could not run.
     pub errors: BTreeMap<NodeId, String>,
     /// Milliseconds per node computed in this run (cached nodes are absent).
@@ -45,6 +47,11 @@ impl EvalResult {
     /// The first output of a node as a field.
     pub fn field(&self, id: NodeId) -> Option<&Arc<crate::planet::Field>> {
         self.outputs.get(&id)?.first()?.as_field()
+    }
+
+    /// The field a display node shows.
+    pub fn shown_field(&self, id: NodeId) -> Option<&Arc<crate::planet::Field>> {
+        self.shown.get(&id)?.as_field()
     }
 }
 
@@ -114,6 +121,11 @@ impl Evaluator {
             }
             let key = h.finish();
             keys.insert(step.id, key);
+            if step.kind.meta().category == Category::Display {
+                if let Some(v) = inputs.first() {
+                    res.shown.insert(step.id, v.clone());
+                }
+            }
             if let Some((v, used)) = self.cache.get_mut(&key) {
                 *used = self.run;
                 res.outputs.insert(step.id, v.clone());
@@ -124,8 +136,7 @@ impl Evaluator {
             let t = Instant::now();
             progress.inner.done.store(0, Ordering::Relaxed);
             progress.inner.total.store(0, Ordering::Relaxed);
-            let params = Params::new(step.kind, &step.params);
-            match ops::run(step.kind, &params, &inputs, &ctx) {
+            match step.kind.run(&step.params, &inputs, &ctx) {
                 Ok(out) => {
                     let out = Arc::new(out);
                     self.cache.insert(key, (out.clone(), self.run));

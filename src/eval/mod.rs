@@ -2,12 +2,10 @@
 //! and progress; a background worker for the editor; the memory guard for large builds.
 
 pub mod executor;
-pub mod inspect;
 pub mod memory;
 pub mod program;
 pub mod worker;
 
 pub use executor::{EvalResult, Evaluator, Progress};
-pub use inspect::{tectonic_values, TectonicValues};
 pub use program::{compile, compile_for, Program};
 pub use worker::EvalWorker;

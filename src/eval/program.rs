@@ -2,7 +2,7 @@
 //! needs, and which nodes cannot run because of an error upstream.
 
 use crate::graph::{topological_order, validate, Graph, NodeId};
-use crate::ops::{NodeKind, ParamValue};
+use crate::nodes::{Category, NodeKind, ParamMap};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One node to run: its kind, parameters and where its inputs come from.
@@ -13,7 +13,7 @@ pub struct Step {
     /// Its kind.
     pub kind: NodeKind,
     /// Its parameter values.
-    pub params: BTreeMap<String, ParamValue>,
+    pub params: ParamMap,
     /// For each input port in order: producing node and its output index.
     pub inputs: Vec<(NodeId, usize)>,
 }
@@ -34,8 +34,9 @@ impl Program {
     }
 }
 
+/// Display and output nodes are what a graph is evaluated for.
 fn is_sink(kind: NodeKind) -> bool {
-    matches!(kind, NodeKind::Preview | NodeKind::Planet)
+    matches!(kind.meta().category, Category::Display | Category::Output)
 }
 
 /// Compiles `g`. Nodes with errors and everything downstream of them are left out (with a
@@ -81,12 +82,21 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
         }
         let Some(node) = g.node(id) else { continue };
         let meta = node.kind.meta();
+        // Validation has checked every link; should a port still be missing, the node gets an
+        // error instead of running with a wrong input.
         let mut inputs = Vec::new();
+        let mut broken = None;
         for port in meta.inputs {
-            let Some(l) = g.links.iter().find(|l| l.to == id && l.input == port.name) else { continue };
-            let Some(src) = g.node(l.from) else { continue };
-            let idx = src.kind.meta().outputs.iter().position(|o| o.name == l.output).unwrap_or(0);
-            inputs.push((l.from, idx));
+            let link = g.links.iter().find(|l| l.to == id && l.input == port.name);
+            let source = link.and_then(|l| g.node(l.from).map(|src| (l, src)));
+            match source.and_then(|(l, src)| src.kind.meta().outputs.iter().position(|o| o.name == l.output).map(|idx| (l.from, idx))) {
+                Some(input) => inputs.push(input),
+                None => broken = Some(port.name),
+            }
+        }
+        if let Some(port) = broken {
+            errors.insert(id, format!("input '{port}' has no valid source"));
+            continue;
         }
         steps.push(Step { id, kind: node.kind, params: node.params.clone(), inputs });
     }

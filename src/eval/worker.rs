@@ -39,7 +39,8 @@ pub struct EvalWorker {
 
 impl EvalWorker {
     /// Starts the thread; `notify` is called after each result (for example to repaint).
-    pub fn start(notify: Arc<dyn Fn() + Send + Sync>) -> EvalWorker {
+    /// Fails only if the operating system cannot start a thread.
+    pub fn start(notify: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<EvalWorker> {
         let (job_tx, job_rx) = channel::<Job>();
         let (res_tx, res_rx) = channel::<WorkerResult>();
         let progress = Arc::new(Progress::default());
@@ -72,9 +73,8 @@ impl EvalWorker {
                     b.store(false, Ordering::Relaxed);
                     notify();
                 }
-            })
-            .ok();
-        EvalWorker { jobs: Some(job_tx), results: res_rx, current_cancel: Arc::new(AtomicBool::new(false)), generation: 0, progress, busy, handle }
+            })?;
+        Ok(EvalWorker { jobs: Some(job_tx), results: res_rx, current_cancel: Arc::new(AtomicBool::new(false)), generation: 0, progress, busy, handle: Some(handle) })
     }
 
     /// Requests an evaluation, cancelling the one in flight. Returns its generation.

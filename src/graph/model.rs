@@ -1,11 +1,12 @@
 //! The saved graph: nodes with stable ids, parameter values, links and the editor layout.
 
-use crate::ops::{NodeKind, ParamValue};
+use crate::nodes::{NodeKind, ParamError, ParamMap, ParamValue, Settings};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Current graph file format version.
-pub const FORMAT_VERSION: u32 = 1;
+/// Current graph file format version (2: choices saved by stable identifiers; version 1
+/// saved their labels and is migrated on load, see `io::migrate`).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Stable node id, unique within a graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -27,14 +28,18 @@ pub struct Node {
     pub kind: NodeKind,
     /// Parameter values by name.
     #[serde(default)]
-    pub params: BTreeMap<String, ParamValue>,
+    pub params: ParamMap,
 }
 
 impl Node {
     /// A node with every parameter at its default.
     pub fn new(id: NodeId, kind: NodeKind) -> Node {
-        let params = kind.meta().params.iter().map(|p| (p.name.to_string(), p.default_value())).collect();
-        Node { id, kind, params }
+        Node { id, kind, params: kind.default_params() }
+    }
+
+    /// The node's typed settings (`S` must be its kind's settings type).
+    pub fn settings<S: Settings>(&self) -> Result<S, ParamError> {
+        S::from_params(&self.params)
     }
 
     /// `Kind #id`, how errors name a node.
@@ -111,6 +116,13 @@ impl Graph {
     pub fn set_param(&mut self, id: NodeId, name: &str, value: ParamValue) {
         if let Some(n) = self.node_mut(id) {
             n.params.insert(name.to_string(), value);
+        }
+    }
+
+    /// Replaces a node's parameters with typed settings.
+    pub fn set_settings<S: Settings>(&mut self, id: NodeId, settings: &S) {
+        if let Some(n) = self.node_mut(id) {
+            n.params = settings.to_params();
         }
     }
 

@@ -36,10 +36,9 @@ pub fn validate(g: &Graph) -> Vec<GraphError> {
         if !ids.insert(n.id) {
             errors.push(err(g, Some(n.id), format!("the id {} is used by more than one node", n.id)));
         }
-        let meta = n.kind.meta();
         for (name, value) in &n.params {
             match n.kind.param(name) {
-                None => errors.push(err(g, Some(n.id), format!("unknown parameter '{name}' (known: {})", meta.params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")))),
+                None => errors.push(err(g, Some(n.id), format!("unknown parameter '{name}' (known: {})", n.kind.params().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")))),
                 Some(def) => {
                     if let Err(m) = def.check(value) {
                         errors.push(err(g, Some(n.id), m));
@@ -143,7 +142,7 @@ pub fn topological_order(g: &Graph) -> Vec<NodeId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::{NodeKind, ParamValue};
+    use crate::nodes::{NodeKind, ParamValue};
 
     fn chain() -> (Graph, NodeId, NodeId, NodeId) {
         let mut g = Graph::default();

@@ -2,7 +2,7 @@
 //! colour texture, and `manifest.json` describing every file.
 
 use crate::appearance::hypsometric;
-use crate::ops::output::PlanetSettings;
+use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::projection::{equirectangular, face_image};
 use crate::planet::{Face, Field};
 use serde::Serialize;

@@ -2,6 +2,7 @@
 //! saving writes a temporary file beside the target and renames it, so a crash mid-save never
 //! destroys the previous file.
 
+use super::migrate::migrate;
 use crate::graph::{validate, Graph, GraphError, FORMAT_VERSION};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -98,17 +99,6 @@ pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Gr
     Ok(g)
 }
 
-/// Brings an older file up to [`FORMAT_VERSION`] (version 1 is the first, so only the
-/// defaults of parameters a file leaves out are filled in).
-fn migrate(g: &mut Graph) {
-    g.version = FORMAT_VERSION;
-    for n in &mut g.nodes {
-        for d in n.kind.meta().params {
-            n.params.entry(d.name.to_string()).or_insert_with(|| d.default_value());
-        }
-    }
-}
-
 /// Reads and parses a graph file.
 pub fn load_graph(path: &Path, strictness: Strictness) -> Result<Graph, LoadError> {
     let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
@@ -153,7 +143,7 @@ pub fn save_graph(path: &Path, g: &Graph) -> Result<(), SaveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::NodeKind;
+    use crate::nodes::NodeKind;
 
     #[test]
     fn syntax_errors_have_line_and_column() {
@@ -173,7 +163,7 @@ mod tests {
         let text = to_ron_string(&g).expect("serialise");
         let back = parse_graph(&text, Path::new("g.ron"), Strictness::Complete).expect("valid");
         assert_eq!(back, g);
-        let newer = text.replace("version: 1", "version: 99");
+        let newer = text.replace("version: 2", "version: 99");
         assert!(matches!(parse_graph(&newer, Path::new("g.ron"), Strictness::Complete), Err(LoadError::Version { found: 99, .. })));
     }
 

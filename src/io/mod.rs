@@ -1,6 +1,10 @@
-//! Files: graph RON load/save (atomic, with migrations) and exports.
+//! Files: graph RON load/save (atomic, with migrations), the built-in default graph, and
+//! exports.
 
+pub mod default;
 pub mod export;
 pub mod graph_file;
+pub mod migrate;
 
+pub use default::default_graph;
 pub use graph_file::{load_graph, parse_graph, save_graph, to_ron_string, LoadError, SaveError, Strictness};

@@ -27,8 +27,11 @@ impl Cell {
     }
 
     /// The cell with linear index `idx` at resolution `n`.
+    ///
+    /// # Panics
+    /// If `idx >= 6 n²` (a bug in the caller: every field has exactly `6 n²` cells).
     pub fn from_index(idx: usize, n: usize) -> Cell {
-        let face = Face::from_index(idx / (n * n)).unwrap_or(Face::Bottom);
+        let face = Face::ALL[idx / (n * n)];
         let rem = idx % (n * n);
         Cell { face, i: rem % n, j: rem / n }
     }

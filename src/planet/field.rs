@@ -29,7 +29,7 @@ impl Field {
     pub fn from_fn_dir(n: usize, f: impl Fn(Vec3) -> f32 + Sync) -> Field {
         let mut out = Field::filled(n, 0.0);
         out.data.par_chunks_mut(n).enumerate().for_each(|(row, chunk)| {
-            let face = Face::from_index(row / n).unwrap_or(Face::Bottom);
+            let face = Face::ALL[row / n];
             let j = row % n;
             for (i, v) in chunk.iter_mut().enumerate() {
                 *v = f(Cell { face, i, j }.direction(n));
@@ -144,7 +144,7 @@ impl Field {
             });
         } else {
             out.data.par_chunks_mut(m).enumerate().for_each(|(row, chunk)| {
-                let face = Face::from_index(row / m).unwrap_or(Face::Bottom);
+                let face = Face::ALL[row / m];
                 let j = row % m;
                 for (i, v) in chunk.iter_mut().enumerate() {
                     let (a, b) = Cell { face, i, j }.center_ab(m);

@@ -1,16 +1,24 @@
 //! The cube-sphere: faces, tangent warp, direction <-> cell, seam-aware neighbours, the
-//! [`Field`] that nodes pass around, sampling, resampling and projections.
+//! [`Field`] and [`VectorField`] that nodes pass around, sampling, resampling and projections;
+//! and the numerical building blocks every layer above shares (random numbers, fBm, smoothing
+//! counts), so that imports run one way: planet <- tectonics, erosion <- nodes.
 
 pub mod cache;
 pub mod coords;
+pub mod diffusion;
 pub mod face;
+pub mod fbm;
 pub mod field;
 pub mod pipes;
 pub mod projection;
 pub mod regions;
+pub mod rng;
+pub mod vector;
 pub mod warp;
 
 pub use coords::{dir_to_cell, dir_to_face_ab, face_ab_to_cube, face_ab_to_dir, neighbour, Cell};
 pub use face::Face;
 pub use field::Field;
 pub use regions::RegionSurface;
+pub use rng::Rng;
+pub use vector::VectorField;

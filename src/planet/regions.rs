@@ -8,7 +8,7 @@
 
 use super::coords::{dir_to_face_ab, face_ab_to_dir, neighbour, wrap_cell, Cell, NEIGHBOURS_8};
 use super::field::Field;
-use crate::ops::rng::Rng;
+use crate::planet::rng::Rng;
 use glam::Vec3;
 use rayon::prelude::*;
 

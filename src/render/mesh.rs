@@ -51,7 +51,7 @@ pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> Pl
     let vertices: Vec<Vertex> = (0..6 * verts_per_face)
         .into_par_iter()
         .map(|k| {
-            let face = Face::from_index(k / verts_per_face).unwrap_or(Face::Bottom);
+            let face = Face::ALL[k / verts_per_face];
             let r = k % verts_per_face;
             let (a, b) = ((r % (m + 1)) as f32 / m as f32, (r / (m + 1)) as f32 / m as f32);
             let cube = face_ab_to_cube(face, a, b, opts.warped);

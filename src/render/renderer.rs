@@ -4,9 +4,12 @@
 use super::camera::OrbitCamera;
 use super::gpu_types::{Uniforms, Vertex};
 use super::mesh::PlanetMesh;
-use super::overlay::{ColourMode, OverlayImage};
+use super::mode::ColourMode;
 use thiserror::Error;
 use wgpu::util::DeviceExt;
+
+/// The placeholder bound while no overlay is shown (one texel per face; never sampled).
+const BLANK: OverlayTexture<'static> = OverlayTexture { size: 1, rgba: &[0; 24] };
 
 /// Colour format of the render target.
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -27,6 +30,35 @@ pub enum RenderError {
     /// Reading the image back failed.
     #[error("cannot read the rendered image back: {0}")]
     Readback(String),
+    /// Overlay texels that do not fill six square layers.
+    #[error("an overlay of {size} texels per face edge needs {expected} bytes, found {found}")]
+    Overlay {
+        /// Texels per face edge.
+        size: u32,
+        /// 6 size² 4 bytes.
+        expected: usize,
+        /// Bytes given.
+        found: usize,
+    },
+}
+
+/// An overlay texture as plain data: six square RGBA8 layers (faces in order), RGB the colour
+/// (sRGB), A the darkening of borders (0 none, 255 black).
+#[derive(Debug, Clone, Copy)]
+pub struct OverlayTexture<'a> {
+    size: u32,
+    rgba: &'a [u8],
+}
+
+impl<'a> OverlayTexture<'a> {
+    /// Checks that `rgba` holds `6 size² 4` bytes.
+    pub fn new(size: u32, rgba: &'a [u8]) -> Result<OverlayTexture<'a>, RenderError> {
+        let expected = 6 * size as usize * size as usize * 4;
+        if size == 0 || rgba.len() != expected {
+            return Err(RenderError::Overlay { size, expected, found: rgba.len() });
+        }
+        Ok(OverlayTexture { size, rgba })
+    }
 }
 
 /// What to draw besides the mesh.
@@ -123,8 +155,7 @@ impl PlanetRenderer {
             address_mode_v: wgpu::AddressMode::ClampToEdge,
             ..Default::default()
         });
-        let blank = OverlayImage { size: 1, rgba: vec![0; 6 * 4] };
-        let bind_group = Self::overlay_bind_group(device, None, &layout, &uniforms, &sampler, &blank);
+        let bind_group = Self::overlay_bind_group(device, None, &layout, &uniforms, &sampler, BLANK);
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("planet pipeline layout"), bind_group_layouts: &[&layout], push_constant_ranges: &[] });
         let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32, 3 => Uint32, 4 => Float32x2];
         let buffers = [wgpu::VertexBufferLayout { array_stride: std::mem::size_of::<Vertex>() as u64, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes }];
@@ -158,7 +189,7 @@ impl PlanetRenderer {
         PlanetRenderer { pipeline, line_pipeline, arrow_pipeline, uniforms, layout, sampler, bind_group, has_overlay: false, mesh: None, arrows: None, target: None }
     }
 
-    fn overlay_bind_group(device: &wgpu::Device, queue: Option<&wgpu::Queue>, layout: &wgpu::BindGroupLayout, uniforms: &wgpu::Buffer, sampler: &wgpu::Sampler, img: &OverlayImage) -> wgpu::BindGroup {
+    fn overlay_bind_group(device: &wgpu::Device, queue: Option<&wgpu::Queue>, layout: &wgpu::BindGroupLayout, uniforms: &wgpu::Buffer, sampler: &wgpu::Sampler, img: OverlayTexture) -> wgpu::BindGroup {
         let desc = wgpu::TextureDescriptor {
             label: Some("overlay"),
             size: wgpu::Extent3d { width: img.size, height: img.size, depth_or_array_layers: 6 },
@@ -170,7 +201,7 @@ impl PlanetRenderer {
             view_formats: &[],
         };
         let texture = match queue {
-            Some(queue) => device.create_texture_with_data(queue, &desc, wgpu::util::TextureDataOrder::LayerMajor, &img.rgba),
+            Some(queue) => device.create_texture_with_data(queue, &desc, wgpu::util::TextureDataOrder::LayerMajor, img.rgba),
             // The blank placeholder: contents do not matter (the shader ignores it).
             None => device.create_texture(&desc),
         };
@@ -187,20 +218,20 @@ impl PlanetRenderer {
     }
 
     /// Uploads the overlay image of the plates / regions modes (or removes it with `None`).
-    pub fn set_overlay(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, img: Option<&OverlayImage>) {
-        let blank = OverlayImage { size: 1, rgba: vec![0; 6 * 4] };
+    pub fn set_overlay(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, img: Option<OverlayTexture>) {
         let (img, q) = match img {
-            Some(i) if i.rgba.len() == (6 * i.size * i.size * 4) as usize => (i, Some(queue)),
-            _ => (&blank, None),
+            Some(i) => (i, Some(queue)),
+            None => (BLANK, None),
         };
         self.bind_group = Self::overlay_bind_group(device, q, &self.layout, &self.uniforms, &self.sampler, img);
         self.has_overlay = q.is_some();
     }
 
-    /// Uploads the motion arrows (a line list; empty removes them).
-    pub fn set_arrows(&mut self, device: &wgpu::Device, lines: &[Vertex]) {
+    /// Uploads the motion arrows (a line list of points in planet radii; empty removes them).
+    pub fn set_arrows(&mut self, device: &wgpu::Device, points: &[[f32; 3]]) {
+        let lines: Vec<Vertex> = points.iter().map(|&p| Vertex { position: p, normal: glam::Vec3::from(p).normalize_or_zero().to_array(), elevation: 0.0, face: 0, uv: [0.0, 0.0] }).collect();
         self.arrows = (!lines.is_empty()).then(|| {
-            let buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some("arrows"), contents: bytemuck::cast_slice(lines), usage: wgpu::BufferUsages::VERTEX });
+            let buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some("arrows"), contents: bytemuck::cast_slice(&lines), usage: wgpu::BufferUsages::VERTEX });
             (buf, lines.len() as u32)
         });
     }

@@ -5,8 +5,8 @@
 use super::boundary::{boundary_map, region_boundary_values, BoundaryClass, BoundaryPoint};
 use super::motion::{BaseElevation, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
-use crate::ops::noise::{noise_radius, FastFbm};
-use crate::ops::value::VectorField;
+use crate::planet::fbm::{noise_radius, FastFbm};
+use crate::planet::VectorField;
 use crate::planet::{Cell, Field};
 use glam::Vec3;
 use rayon::prelude::*;

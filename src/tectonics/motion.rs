@@ -2,7 +2,7 @@
 //! (phase 2) and the collision pressure between two regions (phase 3).
 
 use super::plates::{Plates, UNCLAIMED};
-use crate::ops::rng::Rng;
+use crate::planet::rng::Rng;
 use glam::Vec3;
 
 /// How plates get their base elevation (unitless, the project's -1..1 elevation scale).

@@ -1,6 +1,6 @@
 //! Tectonic plates by flood fill over the region surface (seed 000, Algorithm 3).
 
-use crate::ops::rng::Rng;
+use crate::planet::rng::Rng;
 use crate::planet::RegionSurface;
 use std::sync::Arc;
 

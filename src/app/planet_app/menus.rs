@@ -1,0 +1,153 @@
+//! The menu bar, keyboard shortcuts, the node finder and the status line.
+
+use super::files::{Dialog, Pending};
+use super::PlanetApp;
+use egui::{Key, KeyboardShortcut, Modifiers};
+use egui_node_graph2::NodeFinder;
+use std::sync::atomic::Ordering;
+
+impl PlanetApp {
+    pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
+        let sc = |m, k| KeyboardShortcut::new(m, k);
+        let shift_cmd = Modifiers::COMMAND | Modifiers::SHIFT;
+        if ctx.input_mut(|i| i.consume_shortcut(&sc(shift_cmd, Key::Z))) || ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::Y))) {
+            self.redo();
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::Z))) {
+            self.undo();
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&sc(shift_cmd, Key::S))) {
+            self.save(true);
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::S))) {
+            self.save(false);
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::N))) {
+            self.try_action(Pending::New, ctx);
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::O))) {
+            self.try_action(Pending::Open, ctx);
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::Q))) {
+            self.try_action(Pending::Quit, ctx);
+        }
+        if !ctx.wants_keyboard_input() {
+            if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete)) {
+                self.delete_selected();
+            }
+            if ctx.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::A)) || ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Space)) {
+                self.open_finder(ctx);
+            }
+        }
+    }
+
+    pub(super) fn menu(&mut self, ctx: &egui::Context, ui: &mut egui::Ui) {
+        egui::menu::bar(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.add(egui::Button::new("New").shortcut_text("Ctrl+N")).clicked() {
+                    ui.close_menu();
+                    self.try_action(Pending::New, ctx);
+                }
+                if ui.add(egui::Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
+                    ui.close_menu();
+                    self.try_action(Pending::Open, ctx);
+                }
+                if ui.button("Open path…").on_hover_text("Type the path of a graph file (where no file dialog is available)").clicked() {
+                    ui.close_menu();
+                    self.try_action(Pending::OpenPath, ctx);
+                }
+                if ui.add(egui::Button::new("Save").shortcut_text("Ctrl+S")).clicked() {
+                    ui.close_menu();
+                    self.save(false);
+                }
+                if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
+                    ui.close_menu();
+                    self.save(true);
+                }
+                if ui.button("Save to path…").on_hover_text("Type the path to save to (where no file dialog is available)").clicked() {
+                    ui.close_menu();
+                    let text = self.doc.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+                    self.dialog = Some(Dialog::Path { save: true, text });
+                }
+                ui.separator();
+                if ui.add(egui::Button::new("Quit").shortcut_text("Ctrl+Q")).clicked() {
+                    ui.close_menu();
+                    self.try_action(Pending::Quit, ctx);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                if ui.add_enabled(self.doc.can_undo(), egui::Button::new("Undo").shortcut_text("Ctrl+Z")).clicked() {
+                    ui.close_menu();
+                    self.undo();
+                }
+                if ui.add_enabled(self.doc.can_redo(), egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z")).clicked() {
+                    ui.close_menu();
+                    self.redo();
+                }
+                if ui.add_enabled(!self.editor.selected_nodes.is_empty(), egui::Button::new("Delete selected").shortcut_text("Del")).clicked() {
+                    ui.close_menu();
+                    self.delete_selected();
+                }
+                if ui.add(egui::Button::new("Add node…").shortcut_text("Shift+A / Space / right click")).clicked() {
+                    ui.close_menu();
+                    self.open_finder(ctx);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                if ui.button("Reset planet view").clicked() {
+                    ui.close_menu();
+                    self.viewport.reset_view();
+                }
+                ui.label("Evaluation resolution (cells per face edge):");
+                let before = self.res;
+                egui::ComboBox::from_label("previews").selected_text(self.res.preview.to_string()).show_ui(ui, |ui| {
+                    for n in [32usize, 64, 128] {
+                        ui.selectable_value(&mut self.res.preview, n, n.to_string());
+                    }
+                });
+                egui::ComboBox::from_label("viewport").selected_text(self.res.viewport.to_string()).show_ui(ui, |ui| {
+                    for n in [128usize, 256, 512] {
+                        ui.selectable_value(&mut self.res.viewport, n, n.to_string());
+                    }
+                });
+                if before != self.res {
+                    self.request_eval();
+                }
+            });
+            ui.menu_button("Help", |ui| {
+                ui.label("Right click, Shift+A or Space: add a node");
+                ui.label("Drag from an output to an input: connect");
+                ui.label("Del: delete selected nodes; Ctrl+Z / Ctrl+Shift+Z: undo / redo");
+                ui.label("Viewport: drag to orbit, scroll to zoom, double-click to reset");
+                ui.label("Headless: planetgraph build FILE.ron --out DIR");
+            });
+        });
+    }
+
+    pub(super) fn status_line(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            if self.worker.is_busy() {
+                ui.spinner();
+                let (d, t) = (self.worker.progress.done.load(Ordering::Relaxed), self.worker.progress.total.load(Ordering::Relaxed));
+                let (sd, st) = (self.worker.progress.inner.done.load(Ordering::Relaxed), self.worker.progress.inner.total.load(Ordering::Relaxed));
+                if st > 0 {
+                    ui.add(egui::ProgressBar::new(sd as f32 / st as f32).desired_width(120.0).text(format!("{sd}/{st} steps")));
+                }
+                ui.label(format!("Evaluating: {d}/{t} nodes"));
+                if ui.small_button("Cancel").on_hover_text("Stop the running evaluation").clicked() {
+                    self.worker.cancel();
+                }
+            } else {
+                ui.label(&self.status);
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                ui.label(format!("previews {} | viewport {} cells per face edge | {} nodes", self.res.preview, self.res.viewport, self.doc.graph.nodes.len()));
+            });
+        });
+    }
+
+    pub(super) fn open_finder(&mut self, ctx: &egui::Context) {
+        let pos = ctx.input(|i| i.pointer.hover_pos()).unwrap_or_else(|| ctx.screen_rect().center());
+        self.editor.node_finder = Some(NodeFinder::new_at(pos));
+    }
+}

@@ -1,0 +1,212 @@
+//! The editor window: node editor and viewport side by side, background evaluation. The
+//! menus and shortcuts, the document flow, the results and the plate animation live in the
+//! child modules.
+
+mod files;
+mod menus;
+mod plate_animation;
+mod results;
+
+use files::{Dialog, Pending};
+
+use super::document::Document;
+use super::viewport::Viewport;
+use crate::editor::types::EdResponse;
+use crate::editor::{assign_new_ids, from_editor, to_editor, update_visibility, AllKinds, EdState, EditorState};
+use crate::eval::{EvalResult, EvalWorker};
+use crate::graph::NodeId;
+use egui_node_graph2::NodeResponse;
+use std::sync::Arc;
+
+/// Evaluation resolutions (cells per face edge).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Resolutions {
+    /// Previews and the first, quick viewport update.
+    pub preview: usize,
+    /// The viewport's refined planet.
+    pub viewport: usize,
+}
+
+/// The application.
+pub struct PlanetApp {
+    /// The open document.
+    pub doc: Document,
+    /// The node editor state.
+    pub editor: EditorState,
+    /// Errors, previews and timings shown in the editor.
+    pub ed_state: EdState,
+    /// Evaluation resolutions.
+    pub res: Resolutions,
+    /// The viewport.
+    pub viewport: Viewport,
+    /// The newest evaluation result.
+    pub last_result: Option<EvalResult>,
+    worker: EvalWorker,
+    /// Textures of a replaced document, kept until the frame that drew them is painted.
+    retired_textures: Vec<egui::TextureHandle>,
+    dialog: Option<Dialog>,
+    allow_close: bool,
+    title: String,
+    status: String,
+}
+
+impl PlanetApp {
+    /// Creates the app for a document; evaluation starts at once. Fails only if the
+    /// evaluation thread cannot be started.
+    pub fn new(doc: Document, ctx: &egui::Context) -> std::io::Result<PlanetApp> {
+        // Labels must not capture clicks and drags meant for the nodes they sit on.
+        ctx.style_mut(|s| s.interaction.selectable_labels = false);
+        let repaint = ctx.clone();
+        let worker = EvalWorker::start(Arc::new(move || repaint.request_repaint()))?;
+        let editor = to_editor(&doc.graph);
+        let mut app = PlanetApp {
+            doc,
+            editor,
+            ed_state: EdState::default(),
+            res: Resolutions { preview: 128, viewport: 256 },
+            viewport: Viewport::default(),
+            last_result: None,
+            worker,
+            retired_textures: Vec::new(),
+            dialog: None,
+            allow_close: false,
+            title: String::new(),
+            status: "Starting".into(),
+        };
+        app.request_eval();
+        Ok(app)
+    }
+
+    /// Asks the worker for a new evaluation (cancels the one running).
+    pub fn request_eval(&mut self) {
+        let mut list = vec![self.res.preview];
+        if self.res.viewport != self.res.preview {
+            list.push(self.res.viewport);
+        }
+        self.worker.request(self.doc.graph.clone(), list);
+    }
+
+    /// Whether an evaluation is still running.
+    pub fn is_evaluating(&self) -> bool {
+        self.worker.is_busy()
+    }
+
+    fn reload_editor(&mut self) {
+        let pan = self.editor.pan_zoom.clone();
+        let selected = self.selected_ids();
+        self.editor = to_editor(&self.doc.graph);
+        self.editor.pan_zoom = pan;
+        self.editor.selected_nodes = self.editor.graph.iter_nodes().filter(|n| selected.contains(&self.editor.graph[*n].user_data.id)).collect();
+        self.request_eval();
+    }
+
+    fn set_document(&mut self, doc: Document) {
+        self.doc = doc;
+        self.editor = to_editor(&self.doc.graph);
+        // The previews may be drawn in this very frame: free them only in the next one.
+        self.retired_textures.extend(std::mem::take(&mut self.ed_state).previews.into_values());
+        self.viewport.clear_field();
+        self.request_eval();
+    }
+
+    /// Undo the last edit.
+    pub fn undo(&mut self) {
+        if self.doc.undo() {
+            self.reload_editor();
+        }
+    }
+
+    /// Redo.
+    pub fn redo(&mut self) {
+        if self.doc.redo() {
+            self.reload_editor();
+        }
+    }
+
+    /// Domain ids of the selected nodes.
+    pub fn selected_ids(&self) -> Vec<NodeId> {
+        self.editor.selected_nodes.iter().filter_map(|n| self.editor.graph.nodes.get(*n)).map(|n| n.user_data.id).collect()
+    }
+
+    /// Deletes the selected nodes.
+    pub fn delete_selected(&mut self) {
+        let ids = self.selected_ids();
+        if ids.is_empty() {
+            return;
+        }
+        let mut g = self.doc.graph.clone();
+        for id in ids {
+            g.remove_node(id);
+        }
+        self.doc.commit(g, false);
+        self.reload_editor();
+    }
+
+    /// One frame of the whole UI. `gpu` is eframe's wgpu state (None in tests: the viewport
+    /// then shows a placeholder).
+    pub fn ui(&mut self, ctx: &egui::Context, gpu: Option<&egui_wgpu::RenderState>) {
+        self.retired_textures.clear();
+        self.apply_results(ctx);
+        if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty() {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.dialog = Some(Dialog::Unsaved(Pending::Quit));
+        }
+        if self.dialog.is_none() {
+            self.shortcuts(ctx);
+        }
+        egui::TopBottomPanel::top("menu").show(ctx, |ui| self.menu(ctx, ui));
+        egui::TopBottomPanel::bottom("status").show(ctx, |ui| self.status_line(ui));
+        egui::SidePanel::right("viewport").resizable(true).default_width(ctx.screen_rect().width() * 0.45).min_width(200.0).show(ctx, |ui| {
+            self.viewport.controls(ui);
+            self.viewport.picture(ui, gpu);
+        });
+        update_visibility(&mut self.editor);
+        self.ed_state.selected = self.selected_ids();
+        let mut responses = Vec::new();
+        egui::CentralPanel::default().frame(egui::Frame::none().fill(egui::Color32::from_gray(24))).show(ctx, |ui| {
+            let r = self.editor.draw_graph_editor(ui, AllKinds, &mut self.ed_state, Vec::new());
+            responses = r.node_responses;
+        });
+        self.dialogs(ctx);
+        self.after_editor(ctx, &responses);
+        self.play_tick(ctx);
+        let title = self.doc.title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn after_editor(&mut self, ctx: &egui::Context, responses: &[NodeResponse<crate::editor::types::EdResponse, crate::editor::types::EdNode>]) {
+        for r in responses {
+            if let NodeResponse::User(EdResponse::PlateStep(id, action)) = r {
+                self.plate_step(*id, *action);
+                return;
+            }
+        }
+        assign_new_ids(&mut self.editor);
+        let moved = responses.iter().any(|r| matches!(r, NodeResponse::MoveNode { .. }));
+        let structural = responses.iter().any(|r| !matches!(r, NodeResponse::MoveNode { .. } | NodeResponse::RaiseNode(_) | NodeResponse::SelectNode(_)));
+        let g = from_editor(&self.editor);
+        if g == self.doc.graph {
+            return;
+        }
+        let same_content = g.nodes == self.doc.graph.nodes && g.links == self.doc.graph.links;
+        if same_content && !moved && !structural {
+            // Positions changed by zooming: a view change, not an edit.
+            self.doc.set_view_layout(g.layout);
+            return;
+        }
+        let dragging = ctx.input(|i| i.pointer.any_down());
+        if self.doc.commit(g, dragging) {
+            self.request_eval();
+        }
+    }
+}
+
+impl eframe::App for PlanetApp {
+    fn update(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        let gpu = frame.wgpu_render_state().cloned();
+        self.ui(ctx, gpu.as_ref());
+    }
+}

@@ -1,0 +1,68 @@
+//! Evaluation results into the editor: errors, timings, previews, the viewport's planet and
+//! inspection values, the plates' growth state.
+
+use super::PlanetApp;
+use crate::app::previews::preview_pixels;
+use crate::editor::types::PlateStatus;
+use crate::eval::EvalResult;
+use crate::graph::{Graph, NodeId};
+use crate::nodes::display::preview::{PreviewRamp, PreviewSettings, PreviewView};
+use crate::nodes::output::planet::PlanetSettings;
+use crate::nodes::NodeKind;
+
+impl PlanetApp {
+    pub(super) fn apply_results(&mut self, ctx: &egui::Context) {
+        for r in self.worker.poll() {
+            if r.generation != self.worker.generation() || r.result.cancelled {
+                continue;
+            }
+            let res = r.result;
+            self.ed_state.errors = res.errors.iter().map(|(k, v)| (*k, v.clone())).collect();
+            for (id, ms) in &res.timings_ms {
+                self.ed_state.timings.insert(*id, *ms);
+            }
+            if res.n == self.res.preview {
+                update_previews(ctx, &self.doc.graph, &res, &mut self.ed_state.previews);
+            }
+            // Only the newest request's results arrive here, coarse first, so each one refines
+            // the picture.
+            if let Some(planet) = self.doc.graph.first_of(NodeKind::Planet) {
+                if let Some(f) = res.field(planet.id) {
+                    match planet.settings::<PlanetSettings>() {
+                        Ok(settings) => self.viewport.set_field(f.clone(), settings),
+                        Err(e) => {
+                            self.ed_state.errors.insert(planet.id, e.to_string());
+                        }
+                    }
+                }
+            }
+            self.viewport.set_tectonics(crate::inspect::tectonic_values(&self.doc.graph, &res));
+            for node in self.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::TectonicPlates) {
+                if let Some(p) = res.outputs.get(&node.id).and_then(|o| o.first()).and_then(|v| v.as_plates()) {
+                    let claimed = p.plate_of.iter().filter(|&&x| x != crate::tectonics::UNCLAIMED).count();
+                    self.ed_state.plates.insert(node.id, PlateStatus { cycles: p.cycles, claimed, total: p.plate_of.len(), complete: p.complete });
+                }
+            }
+            self.status = format!("Ready: {} at {} cells per face edge in {:.0} ms ({} computed, {} cached)", if res.errors.is_empty() { "evaluated" } else { "evaluated with errors" }, res.n, res.total_ms, res.timings_ms.len(), res.cached);
+            self.last_result = Some(res);
+        }
+    }
+}
+
+/// Refreshes the thumbnail of every Preview node from an evaluation result.
+pub(super) fn update_previews(ctx: &egui::Context, g: &Graph, res: &EvalResult, previews: &mut std::collections::HashMap<NodeId, egui::TextureHandle>) {
+    for node in g.nodes.iter().filter(|n| n.kind == NodeKind::Preview) {
+        let (Some(field), Ok(s)) = (res.shown_field(node.id), node.settings::<PreviewSettings>()) else {
+            previews.remove(&node.id);
+            continue;
+        };
+        let (w, h, rgb) = preview_pixels(field, s.view == PreviewView::Globe, s.ramp == PreviewRamp::Hypsometric);
+        let img = egui::ColorImage::from_rgb([w, h], &rgb);
+        match previews.get_mut(&node.id) {
+            Some(tex) => tex.set(img, egui::TextureOptions::LINEAR),
+            None => {
+                previews.insert(node.id, ctx.load_texture(format!("preview-{}", node.id.0), img, egui::TextureOptions::LINEAR));
+            }
+        }
+    }
+}

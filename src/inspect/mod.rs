@@ -1,0 +1,57 @@
+//! What the viewport's inspection modes show, as plain data for the renderer: the regions,
+//! plates and motion of an evaluation result, the overlay image of the plates and regions
+//! modes, and motion arrows. Domain only (no GPU types), so `render` knows nothing of graphs,
+//! plates or evaluation.
+
+pub mod overlay;
+
+pub use overlay::{motion_arrows, overlay_image, overlay_size, OverlayColours, OverlayImage};
+
+use crate::eval::EvalResult;
+use crate::graph::Graph;
+use crate::nodes::NodeKind;
+use crate::planet::{RegionSurface, VectorField};
+use crate::tectonics::Plates;
+use std::sync::Arc;
+
+/// The tectonic values of a result: from the graph's first Tectonic plates node (or else its
+/// first Regions node) and its first Plate elevation node's motion output.
+#[derive(Default, Clone)]
+pub struct TectonicValues {
+    /// Region surface.
+    pub regions: Option<Arc<RegionSurface>>,
+    /// Plates.
+    pub plates: Option<Arc<Plates>>,
+    /// Plate motion per cell (planet radii per time unit).
+    pub motion: Option<Arc<VectorField>>,
+}
+
+/// Index of the Plate elevation node's `motion` output.
+const MOTION_OUTPUT: usize = 4;
+
+/// Collects the [`TectonicValues`] of `res` (evaluated from `g`).
+pub fn tectonic_values(g: &Graph, res: &EvalResult) -> TectonicValues {
+    let output = |kind: NodeKind, k: usize| g.nodes.iter().filter(|n| n.kind == kind).find_map(|n| res.outputs.get(&n.id).and_then(|o| o.get(k).cloned()));
+    let plates = output(NodeKind::TectonicPlates, 0).and_then(|v| v.as_plates().cloned());
+    let regions = plates.as_ref().map(|p| p.regions.clone()).or_else(|| output(NodeKind::Regions, 0).and_then(|v| v.as_regions().cloned()));
+    let motion = output(NodeKind::PlateElevation, MOTION_OUTPUT).and_then(|v| v.as_vector().cloned());
+    TectonicValues { regions, plates, motion }
+}
+
+impl TectonicValues {
+    /// The overlay image for `colours` with or without borders (`None` without regions).
+    pub fn overlay(&self, colours: OverlayColours, borders: bool) -> Option<OverlayImage> {
+        let regions = self.regions.as_ref()?;
+        Some(overlay_image(regions, self.plates.as_deref(), colours, borders, overlay_size(regions)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::nodes::NodeKind;
+
+    #[test]
+    fn the_motion_output_index_is_the_declared_one() {
+        assert_eq!(NodeKind::PlateElevation.meta().outputs[super::MOTION_OUTPUT].name, "motion");
+    }
+}

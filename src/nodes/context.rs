@@ -1,0 +1,61 @@
+//! What a node's run function receives besides its settings and inputs: resolution,
+//! cancellation and progress; and why it may fail.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use thiserror::Error;
+
+/// Why an op did not produce a result.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum OpError {
+    /// The evaluation was cancelled by a newer request.
+    #[error("cancelled")]
+    Cancelled,
+    /// A value the node cannot work with (the message is shown on the node).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Evaluation context of one op call.
+pub struct OpContext<'a> {
+    /// Cells per face edge of the fields to produce.
+    pub n: usize,
+    /// Set when the evaluation should stop as soon as possible.
+    pub cancel: &'a AtomicBool,
+    /// Steps done and steps in all of a long op (erosion), for progress; `None` where nobody
+    /// watches.
+    pub steps: Option<&'a StepProgress>,
+}
+
+/// Progress inside one long-running op.
+#[derive(Debug, Default)]
+pub struct StepProgress {
+    /// Steps finished.
+    pub done: std::sync::atomic::AtomicUsize,
+    /// Steps the op will run (0 while unknown).
+    pub total: std::sync::atomic::AtomicUsize,
+}
+
+impl OpContext<'_> {
+    /// `Err(Cancelled)` once cancellation was requested.
+    pub fn check(&self) -> Result<(), OpError> {
+        if self.cancel.load(Ordering::Relaxed) {
+            Err(OpError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Runs `f` with a step counter wired to the evaluation's progress (`total` steps); `f`
+/// returns `None` when it was cancelled.
+pub fn with_steps<T>(ctx: &OpContext, total: usize, f: impl FnOnce(&AtomicUsize) -> Option<T>) -> Result<T, OpError> {
+    let local = AtomicUsize::new(0);
+    let counter = match ctx.steps {
+        Some(s) => {
+            s.total.store(total, Ordering::Relaxed);
+            &s.done
+        }
+        None => &local,
+    };
+    f(counter).ok_or(OpError::Cancelled)
+}

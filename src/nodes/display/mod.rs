@@ -1,0 +1,3 @@
+//! Display nodes: they show a state and pass nothing on.
+
+pub mod preview;

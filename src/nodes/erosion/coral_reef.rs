@@ -1,0 +1,67 @@
+//! The Coral reef node (seed 002 after Nakamura and Nakamori).
+
+use super::SEA_LEVEL;
+use crate::erosion::coral::{coral, CoralSettings};
+use crate::nodes::prelude::*;
+
+crate::settings! {
+    /// Settings of the Coral reef node.
+    pub struct CoralReefSettings, keys CoralReefKeys {
+        /// Growth steps.
+        iterations: usize = int("Iterations", 200, 0, 10000, "Growth steps."),
+        /// Years per step.
+        dt: f32 = float("Time step", 10.0, 0.1, 1000.0, "years", 0.1, "Years per step."),
+        /// Metres of 1.0 of elevation.
+        metres_per_unit: f32 = float("Metres per unit", 6000.0, 1.0, 50000.0, "m", 10.0, "Metres of 1.0 of elevation (the Planet node's highest peak)."),
+        /// Elevation of the sea surface at the start.
+        sea_level: f32 = SEA_LEVEL,
+        /// Sea-level rise, m per year (seed 002's k_W).
+        sea_rise: f32 = float("Sea-level rise", 0.002, 0.0, 0.1, "m/yr", 0.0001, "Sea-level rise per year (seed 002's k_W)."),
+        /// Growth at the surface with full carbon, m per year (k_B).
+        growth_rate: f32 = float("Growth rate", 0.01, 0.0, 1.0, "m/yr", 0.0005, "Reef growth at the surface with full carbon (seed 002's k_B)."),
+        /// Fading of growth with depth, per m (k_A).
+        absorption: f32 = float("Light absorption", 0.06, 0.0, 1.0, "/m", 0.001, "How fast growth fades with depth (seed 002's k_A)."),
+        /// No growth deeper than this, m (k_G).
+        max_depth: f32 = float("Deepest growth", 60.0, 1.0, 500.0, "m", 0.5, "No growth deeper than this (seed 002's k_G)."),
+        /// Carbon used per metre of growth and metre of depth (1 / k_U).
+        carbon_use: f32 = float("Carbon use", 0.02, 0.0, 1.0, "", 0.0005, "Carbon used per metre of growth and metre of depth (1 / seed 002's k_U)."),
+        /// Water deeper than this is open sea with full carbon, m.
+        open_sea_depth: f32 = float("Open sea depth", 200.0, 1.0, 10000.0, "m", 1.0, "Water deeper than this is open sea with full carbon."),
+        /// Carbon diffusion passes per step.
+        diffusion: usize = int("Carbon diffusion", 4, 0, 100, "Jacobi diffusion passes of carbon per step."),
+    }
+}
+
+/// The Coral reef node.
+pub struct CoralReef;
+
+impl Node for CoralReef {
+    type Settings = CoralReefSettings;
+    const META: NodeMeta = NodeMeta::new(
+        "Coral reef",
+        Category::Erosion,
+        "Seed 002 after Nakamura and Nakamori: reefs grow in shallow sunlit water, limited by carbon that diffuses in from the open sea, while the sea slowly rises.",
+        IN,
+        &[PortDef::field("elevation"), PortDef::field("growth")],
+        file!(),
+    );
+
+    fn run(s: &CoralReefSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+        let sim = CoralSettings {
+            iterations: s.iterations,
+            dt: s.dt,
+            metres_per_unit: s.metres_per_unit,
+            sea_level: s.sea_level,
+            sea_rise: s.sea_rise,
+            growth_rate: s.growth_rate,
+            absorption: s.absorption,
+            max_depth: s.max_depth,
+            carbon_use: s.carbon_use,
+            open_sea_depth: s.open_sea_depth,
+            diffusion: s.diffusion,
+        };
+        let f = inputs.field(0)?;
+        let r = with_steps(ctx, sim.iterations, |c| coral(f, &sim, ctx.cancel, c))?;
+        Ok(vec![r.elevation.into(), r.growth.into()])
+    }
+}

@@ -1,0 +1,34 @@
+//! The Thermal erosion node: rock slides to lower Moore neighbours beyond the talus angle.
+
+use super::RELIEF;
+use crate::erosion::hydraulic::steps_at;
+use crate::erosion::thermal::{thermal, ThermalSettings};
+use crate::nodes::prelude::*;
+
+crate::settings! {
+    /// Settings of the Thermal erosion node.
+    pub struct ThermalErosionSettings, keys ThermalErosionKeys {
+        /// Steps at 128 cells per face edge.
+        iterations: usize = int("Iterations", 40, 0, 5000, "Steps at 128 cells per face edge, scaled with the resolution."),
+        /// Talus angle, degrees.
+        talus_deg: f32 = float("Talus angle", 35.0, 0.0, 89.0, "deg", 0.1, "Slopes steeper than this shed material (loose rock: 30 to 40 degrees)."),
+        /// Share of the movable material moved per step (1: the stability limit).
+        amount: f32 = float("Amount", 0.5, 0.0, 1.0, "", 0.005, "Share of the movable material moved per step; 1 is the stability limit (half the height difference)."),
+        /// Height of 1.0 of elevation in cells at 128.
+        relief: f32 = RELIEF,
+    }
+}
+
+/// The Thermal erosion node.
+pub struct ThermalErosion;
+
+impl Node for ThermalErosion {
+    type Settings = ThermalErosionSettings;
+    const META: NodeMeta = NodeMeta::new("Thermal erosion", Category::Erosion, "Seed 002: rock slides to lower Moore neighbours where the slope is steeper than the talus angle (material is conserved).", IN, OUT, file!());
+
+    fn run(s: &ThermalErosionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+        let f = inputs.field(0)?;
+        let sim = ThermalSettings { iterations: s.iterations, talus_deg: s.talus_deg, amount: s.amount, relief: s.relief };
+        Ok(vec![with_steps(ctx, steps_at(sim.iterations, f.n()), |c| thermal(f, &sim, ctx.cancel, c))?.into()])
+    }
+}

@@ -1,0 +1,134 @@
+//! The two macros a node file uses: [`settings!`](crate::settings) for its typed settings and
+//! [`choices!`](crate::choices) for the enums of its choice parameters.
+
+/// Defines a node's settings struct, its parameter definitions and the mapping between them
+/// from one list, so a field cannot lack a definition or the reverse. Each entry is
+/// `field: Type = definition`, or `field as "key": Type = definition` where the saved key
+/// differs from the field name. A second struct of the same field names holds the saved keys
+/// (`Settings::KEYS`), so code that names a parameter is checked by the compiler.
+///
+/// ```ignore
+/// settings! {
+///     /// Settings of the Scale and bias node.
+///     pub struct ScaleBiasSettings, keys ScaleBiasKeys {
+///         /// Multiplier.
+///         scale: f32 = float("Scale", 1.0, -100.0, 100.0, "", 0.01, "Multiplier."),
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! settings {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident, keys $keys:ident {
+            $(
+                $(#[$fmeta:meta])*
+                $field:ident $(as $key:literal)? : $ty:ty = $def:expr
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $ty, )*
+        }
+
+        #[doc = concat!("The saved key of each field of [`", stringify!($name), "`].")]
+        #[derive(Debug, Clone, Copy)]
+        #[allow(missing_docs)]
+        pub struct $keys {
+            $( pub $field: &'static str, )*
+        }
+
+        impl $name {
+            /// The saved key of each field.
+            pub const KEYS: $keys = $keys { $( $field: $crate::settings!(@key $field $($key)?), )* };
+        }
+
+        impl $crate::nodes::params::Settings for $name {
+            const PARAMS: &'static [$crate::nodes::params::ParamDef] = &[
+                $( $crate::nodes::params::ParamDef { name: $crate::settings!(@key $field $($key)?), ..$def }, )*
+            ];
+
+            #[allow(unused_variables, unused_assignments, unused_mut)]
+            fn from_params(values: &$crate::nodes::params::ParamMap) -> Result<Self, $crate::nodes::params::ParamError> {
+                let mut k = 0usize;
+                Ok($name {
+                    $( $field: {
+                        let v = $crate::nodes::params::read_param::<$ty>(&Self::PARAMS[k], values)?;
+                        k += 1;
+                        v
+                    }, )*
+                })
+            }
+
+            #[allow(unused_mut)]
+            fn to_params(&self) -> $crate::nodes::params::ParamMap {
+                let mut m = $crate::nodes::params::ParamMap::new();
+                $( m.insert($crate::settings!(@key $field $($key)?).to_string(), $crate::nodes::params::ParamType::to_value(&self.$field)); )*
+                m
+            }
+        }
+    };
+    (@key $field:ident $key:literal) => { $key };
+    (@key $field:ident) => { stringify!($field) };
+}
+
+/// Defines a choice enum whose options are saved by stable identifiers and shown by labels:
+/// `Variant = ("identifier", "Label")`. Makes `OPTIONS`, `id()`, `label()`, `param()` (the
+/// parameter definition with this variant as default) and the [`ParamType`] mapping.
+#[macro_export]
+macro_rules! choices {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = ($id:literal, $label:literal) ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            /// Every option in menu order (the enum's order).
+            pub const OPTIONS: &'static [$crate::nodes::params::ChoiceOption] = &[
+                $( $crate::nodes::params::ChoiceOption { id: $id, label: $label }, )+
+            ];
+            const ALL: &'static [$name] = &[ $( $name::$variant, )+ ];
+
+            /// The saved identifier.
+            pub fn id(self) -> &'static str {
+                Self::OPTIONS[self as usize].id
+            }
+
+            /// The display label.
+            pub fn label(self) -> &'static str {
+                Self::OPTIONS[self as usize].label
+            }
+
+            /// The option saved as `id`.
+            pub fn from_id(id: &str) -> Option<Self> {
+                Self::OPTIONS.iter().position(|o| o.id == id).map(|k| Self::ALL[k])
+            }
+
+            /// A choice parameter over these options with `self` as default.
+            pub const fn param(self, label: &'static str, tooltip: &'static str) -> $crate::nodes::params::ParamDef {
+                $crate::nodes::params::choice(label, self as usize, Self::OPTIONS, tooltip)
+            }
+        }
+
+        impl $crate::nodes::params::ParamType for $name {
+            fn from_value(v: &$crate::nodes::params::ParamValue) -> Option<Self> {
+                match v {
+                    $crate::nodes::params::ParamValue::Choice(id) => Self::from_id(id),
+                    _ => None,
+                }
+            }
+            fn to_value(&self) -> $crate::nodes::params::ParamValue {
+                $crate::nodes::params::ParamValue::Choice(self.id().to_string())
+            }
+        }
+    };
+}

@@ -1,0 +1,134 @@
+//! What a node declares about itself: category, ports and description. Its parameters belong
+//! to its settings ([`Settings::PARAMS`](super::params::Settings::PARAMS)).
+
+/// Menu category of a node kind (also its folder under `src/nodes/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Category {
+    /// Nodes without inputs that make a field.
+    Sources,
+    /// Nodes that combine two or more fields.
+    Combine,
+    /// Nodes that change one field.
+    Modify,
+    /// Regions, plates and what they raise.
+    Tectonics,
+    /// Erosion, water and reefs.
+    Erosion,
+    /// Nodes that show a state.
+    Display,
+    /// The planet output.
+    Output,
+}
+
+impl Category {
+    /// Every category, in finder order.
+    pub const ALL: [Category; 7] = [Category::Sources, Category::Combine, Category::Modify, Category::Tectonics, Category::Erosion, Category::Display, Category::Output];
+
+    /// Name in the node finder.
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Sources => "Sources",
+            Category::Combine => "Combine",
+            Category::Modify => "Modify",
+            Category::Tectonics => "Tectonics",
+            Category::Erosion => "Erosion",
+            Category::Display => "Display",
+            Category::Output => "Output",
+        }
+    }
+
+    /// The folder under `src/nodes/` that holds this category's node files.
+    pub fn folder(self) -> &'static str {
+        match self {
+            Category::Sources => "sources",
+            Category::Combine => "combine",
+            Category::Modify => "modify",
+            Category::Tectonics => "tectonics",
+            Category::Erosion => "erosion",
+            Category::Display => "display",
+            Category::Output => "output",
+        }
+    }
+}
+
+/// Data type of a port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PortType {
+    /// A scalar per cell.
+    Field,
+    /// A tangent 3D vector per cell.
+    Vector,
+    /// A region surface (jittered Voronoi regions).
+    Regions,
+    /// Tectonic plates over a region surface.
+    Plates,
+}
+
+impl PortType {
+    /// Name shown to the user.
+    pub fn name(self) -> &'static str {
+        match self {
+            PortType::Field => "field",
+            PortType::Vector => "vector",
+            PortType::Regions => "regions",
+            PortType::Plates => "plates",
+        }
+    }
+}
+
+/// A named, typed port.
+#[derive(Debug, Clone, Copy)]
+pub struct PortDef {
+    /// Port name (as used in links of graph files).
+    pub name: &'static str,
+    /// Port type.
+    pub ty: PortType,
+}
+
+impl PortDef {
+    /// A field port.
+    pub const fn field(name: &'static str) -> PortDef {
+        PortDef { name, ty: PortType::Field }
+    }
+
+    /// A port of type `ty`.
+    pub const fn of(name: &'static str, ty: PortType) -> PortDef {
+        PortDef { name, ty }
+    }
+}
+
+/// The one field output `out` most nodes have.
+pub const OUT: &[PortDef] = &[PortDef::field("out")];
+/// The one field input `in` of most modify nodes.
+pub const IN: &[PortDef] = &[PortDef::field("in")];
+/// Inputs `a` and `b` of the binary combine nodes.
+pub const IN_AB: &[PortDef] = &[PortDef::field("a"), PortDef::field("b")];
+
+/// Everything the editor, the validator and the evaluator need to know about a kind besides
+/// its parameters.
+#[derive(Debug, Clone, Copy)]
+pub struct NodeMeta {
+    /// Label in the finder and the node title.
+    pub label: &'static str,
+    /// Finder category.
+    pub category: Category,
+    /// One-line description (the finder's and the title's tooltip).
+    pub description: &'static str,
+    /// Input ports.
+    pub inputs: &'static [PortDef],
+    /// Output ports.
+    pub outputs: &'static [PortDef],
+    /// Whether the result does not depend on the field resolution (its cached result serves
+    /// every resolution).
+    pub resolution_independent: bool,
+    /// The file that defines the node (`file!()`), checked against the files under
+    /// `src/nodes/` so no node file goes unregistered.
+    pub source: &'static str,
+}
+
+impl NodeMeta {
+    /// Metadata with the defaults most nodes share (resolution dependent).
+    pub const fn new(label: &'static str, category: Category, description: &'static str, inputs: &'static [PortDef], outputs: &'static [PortDef], source: &'static str) -> NodeMeta {
+        NodeMeta { label, category, description, inputs, outputs, resolution_independent: false, source }
+    }
+}

@@ -1,0 +1,111 @@
+//! The node vocabulary: one file per node kind, in folders by category. A node file holds the
+//! node's metadata ([`NodeMeta`]), its typed settings (made with [`settings!`](crate::settings),
+//! choices with [`choices!`](crate::choices)) and its run function; `registry.rs` lists every
+//! node kind in one line each. See the README's "Adding a node".
+
+pub mod context;
+pub mod macros;
+pub mod meta;
+pub mod params;
+pub mod registry;
+pub mod value;
+
+pub mod combine;
+pub mod display;
+pub mod erosion;
+pub mod modify;
+pub mod output;
+pub mod sources;
+pub mod tectonics;
+
+pub use context::{OpContext, OpError, StepProgress};
+pub use meta::{Category, NodeMeta, PortDef, PortType};
+pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamValue, Settings};
+pub use registry::NodeKind;
+pub use value::Value;
+
+use crate::planet::{Field, RegionSurface, VectorField};
+use crate::tectonics::Plates;
+use std::sync::Arc;
+
+/// What a node file implements: metadata, typed settings and the run function.
+pub trait Node {
+    /// The node's typed settings (its parameters).
+    type Settings: Settings;
+    /// Label, category, description and ports.
+    const META: NodeMeta;
+    /// Runs the node: one value per declared output port, in order and of the declared types
+    /// (checked by the caller; a mismatch is an error on the node, never silently accepted).
+    fn run(s: &Self::Settings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError>;
+    /// Whether parameter `key` matters given the other settings (the editor hides those that
+    /// do not; they keep their values). Compare `key` with `Self::Settings::KEYS`.
+    fn shows(_s: &Self::Settings, _key: &str) -> bool {
+        true
+    }
+}
+
+/// The input values of one run, in the order of the node's input ports (already type-checked
+/// by the compiler of the graph).
+pub struct Inputs<'a>(pub &'a [Value]);
+
+impl Inputs<'_> {
+    fn wrong(k: usize, what: &str) -> OpError {
+        OpError::Invalid(format!("input {k} is not a {what}"))
+    }
+
+    /// Input `k` as a scalar field.
+    pub fn field(&self, k: usize) -> Result<&Arc<Field>, OpError> {
+        self.0.get(k).and_then(Value::as_field).ok_or_else(|| Self::wrong(k, "field"))
+    }
+
+    /// Input `k` as a vector field.
+    pub fn vector(&self, k: usize) -> Result<&Arc<VectorField>, OpError> {
+        self.0.get(k).and_then(Value::as_vector).ok_or_else(|| Self::wrong(k, "vector field"))
+    }
+
+    /// Input `k` as a region surface.
+    pub fn regions(&self, k: usize) -> Result<&Arc<RegionSurface>, OpError> {
+        self.0.get(k).and_then(Value::as_regions).ok_or_else(|| Self::wrong(k, "region surface"))
+    }
+
+    /// Input `k` as plates.
+    pub fn plates(&self, k: usize) -> Result<&Arc<Plates>, OpError> {
+        self.0.get(k).and_then(Value::as_plates).ok_or_else(|| Self::wrong(k, "set of plates"))
+    }
+}
+
+/// Runs node `N` from saved parameter values: reads the typed settings, runs, and checks that
+/// the outputs are those `N::META` declares.
+pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Value], ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+    ctx.check()?;
+    let settings = N::Settings::from_params(values).map_err(|e| OpError::Invalid(e.to_string()))?;
+    let out = N::run(&settings, &Inputs(inputs), ctx)?;
+    let declared = N::META.outputs;
+    let types_match = out.len() == declared.len() && out.iter().zip(declared).all(|(v, p)| v.port_type() == p.ty);
+    if !types_match {
+        let got: Vec<&str> = out.iter().map(|v| v.port_type().name()).collect();
+        let want: Vec<&str> = declared.iter().map(|p| p.ty.name()).collect();
+        return Err(OpError::Invalid(format!("internal error: {} returned [{}] but declares [{}]", N::META.label, got.join(", "), want.join(", "))));
+    }
+    Ok(out)
+}
+
+/// [`Node::shows`] from saved values (everything is shown while the values do not parse; the
+/// validator reports them).
+pub fn node_shows<N: Node>(values: &ParamMap, key: &str) -> bool {
+    match N::Settings::from_params(values) {
+        Ok(s) => N::shows(&s, key),
+        Err(_) => true,
+    }
+}
+
+/// What node files use.
+pub mod prelude {
+    pub use super::context::{with_steps, OpContext, OpError};
+    pub use super::meta::{Category, NodeMeta, PortDef, PortType, IN, IN_AB, OUT};
+    pub use super::params::{boolean, curve, float, int, matrix, seed, NoSettings, Settings};
+    pub use super::value::Value;
+    pub use super::{Inputs, Node};
+    pub use crate::planet::Field;
+    pub use std::sync::Arc;
+}

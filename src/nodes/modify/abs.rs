@@ -1,0 +1,15 @@
+//! The Abs node: `|x|`.
+
+use crate::nodes::prelude::*;
+
+/// The Abs node.
+pub struct Abs;
+
+impl Node for Abs {
+    type Settings = NoSettings;
+    const META: NodeMeta = NodeMeta::new("Abs", Category::Modify, "|x|", IN, OUT, file!());
+
+    fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
+        Ok(vec![inputs.field(0)?.map(f32::abs).into()])
+    }
+}

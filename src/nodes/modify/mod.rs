@@ -1,0 +1,13 @@
+//! Modify nodes: one field (or vector field) in, one out.
+
+pub mod abs;
+pub mod blur;
+pub mod box_filter;
+pub mod clamp;
+pub mod curve;
+pub mod gradient;
+pub mod invert;
+pub mod normalize;
+pub mod scale_bias;
+pub mod terrace;
+pub mod vector_length;

@@ -1,0 +1,35 @@
+//! The Vector length node: the length of each vector of a vector field.
+
+use crate::nodes::prelude::*;
+use crate::planet::VectorField;
+use rayon::prelude::*;
+
+/// The Vector length node.
+pub struct VectorLength;
+
+impl Node for VectorLength {
+    type Settings = NoSettings;
+    const META: NodeMeta = NodeMeta::new("Vector length", Category::Modify, "Length of each vector (for example slope steepness from a Gradient).", &[PortDef::of("in", PortType::Vector)], OUT, file!());
+
+    fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
+        Ok(vec![vector_length(inputs.vector(0)?)?.into()])
+    }
+}
+
+/// Length of each vector; an error if the vector field does not hold `6 n²` vectors.
+pub fn vector_length(v: &VectorField) -> Result<Field, OpError> {
+    let data = v.data.par_iter().map(|g| (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]).sqrt()).collect();
+    Field::from_vec(v.n, data).ok_or_else(|| OpError::Invalid(format!("the vector field holds {} vectors, not 6 x {}²", v.data.len(), v.n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_and_a_malformed_field_is_an_error() {
+        let v = VectorField { n: 1, data: vec![[3.0, 4.0, 0.0]; 6] };
+        assert_eq!(vector_length(&v).expect("six vectors").data(), &[5.0; 6]);
+        assert!(vector_length(&VectorField { n: 2, data: vec![[0.0; 3]; 6] }).is_err());
+    }
+}

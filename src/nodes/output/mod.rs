@@ -1,0 +1,3 @@
+//! The output node: the planet the viewport shows and `build` exports.
+
+pub mod planet;

@@ -1,0 +1,70 @@
+//! The Planet output node: maps the unitless elevation input to metres.
+
+use crate::nodes::prelude::*;
+
+crate::settings! {
+    /// Settings of the Planet node.
+    pub struct PlanetSettings, keys PlanetKeys {
+        /// Radius in kilometres.
+        radius_km: f32 = float("Radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Planet radius in kilometres (Earth: 6371)."),
+        /// Input value that becomes 0 m.
+        sea_level: f32 = float("Sea level", 0.0, -1.0, 1.0, "", 0.005, "Input value that becomes 0 m. Lower it for more land."),
+        /// Metres of input value 1.
+        max_elevation_m: f32 = float("Highest peak", 6000.0, 1.0, 50000.0, "m", 10.0, "Elevation in metres of input value 1 (values above are clamped)."),
+        /// Metres below sea level of input value -1.
+        max_depth_m: f32 = float("Deepest ocean", 7000.0, 1.0, 50000.0, "m", 10.0, "Depth in metres below sea level of input value -1 (values below are clamped)."),
+    }
+}
+
+/// The Planet node.
+pub struct Planet;
+
+impl Node for Planet {
+    type Settings = PlanetSettings;
+    const META: NodeMeta = NodeMeta::new(
+        "Planet",
+        Category::Output,
+        "The planet the viewport shows and build exports. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres.",
+        &[PortDef::field("elevation")],
+        &[PortDef::field("out")],
+        file!(),
+    );
+
+    fn run(s: &PlanetSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
+        Ok(vec![s.apply(inputs.field(0)?).into()])
+    }
+}
+
+impl PlanetSettings {
+    /// Elevation in metres of an input value: piecewise linear, sea level to 0 m, 1 to the
+    /// highest peak, -1 to the deepest ocean, clamped outside.
+    pub fn to_metres(&self, v: f32) -> f32 {
+        let s = self.sea_level;
+        if v >= s {
+            ((v - s) / (1.0 - s).max(1e-6)).min(1.0) * self.max_elevation_m
+        } else {
+            ((v - s) / (1.0 + s).max(1e-6)).max(-1.0) * self.max_depth_m
+        }
+    }
+
+    /// The elevation field in metres.
+    pub fn apply(&self, f: &Field) -> Field {
+        f.map(|v| self.to_metres(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metres_mapping() {
+        let s = PlanetSettings { radius_km: 6371.0, sea_level: 0.2, max_elevation_m: 8000.0, max_depth_m: 6000.0 };
+        assert_eq!(s.to_metres(0.2), 0.0);
+        assert_eq!(s.to_metres(1.0), 8000.0);
+        assert_eq!(s.to_metres(5.0), 8000.0);
+        assert_eq!(s.to_metres(-1.0), -6000.0);
+        assert!((s.to_metres(0.6) - 4000.0).abs() < 1e-3);
+        assert!(s.to_metres(0.1) < 0.0);
+    }
+}

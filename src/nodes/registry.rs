@@ -1,0 +1,110 @@
+//! The registry: every node kind, one line each (`Kind => path::to::NodeType`). The kind's
+//! name is its saved identifier in graph files (`kind: PlateElevation`), so it never changes;
+//! the label shown to the user lives in the node file. A test fails if a node file under
+//! `src/nodes/` is missing here.
+
+use super::meta::NodeMeta;
+use super::params::{ParamDef, ParamMap, ParamValue, Settings};
+use super::{combine, display, erosion, modify, output, sources, tectonics};
+use super::{node_shows, run_node, Node, OpContext, OpError, Value};
+use serde::{Deserialize, Serialize};
+
+macro_rules! registry {
+    ($( $kind:ident => $node:ty, )*) => {
+        /// Every node kind PlanetGraph knows, in menu order.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum NodeKind {
+            $( #[doc = concat!("See [`", stringify!($node), "`].")] $kind, )*
+        }
+
+        impl NodeKind {
+            /// All kinds, in menu order.
+            pub const ALL: &'static [NodeKind] = &[ $( NodeKind::$kind, )* ];
+
+            /// Label, category, description and ports.
+            pub fn meta(self) -> NodeMeta {
+                match self { $( NodeKind::$kind => <$node as Node>::META, )* }
+            }
+
+            /// The declared parameters (those of the kind's settings).
+            pub fn params(self) -> &'static [ParamDef] {
+                match self { $( NodeKind::$kind => <<$node as Node>::Settings as Settings>::PARAMS, )* }
+            }
+
+            /// Runs a node of this kind from saved parameter values; `inputs` follow the input
+            /// ports in order. Returns one value per declared output port.
+            pub fn run(self, values: &ParamMap, inputs: &[Value], ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+                match self { $( NodeKind::$kind => run_node::<$node>(values, inputs, ctx), )* }
+            }
+
+            /// Whether parameter `key` matters given the node's values (the editor hides the
+            /// others).
+            pub fn shows(self, values: &ParamMap, key: &str) -> bool {
+                match self { $( NodeKind::$kind => node_shows::<$node>(values, key), )* }
+            }
+        }
+    };
+}
+
+registry! {
+    Constant => sources::constant::Constant,
+    Noise => sources::noise::Noise,
+    FaultPlanet => sources::fault_planet::FaultPlanet,
+    Latitude => sources::latitude::Latitude,
+    Island => sources::island::Island,
+    Add => combine::binary::Add,
+    Subtract => combine::binary::Subtract,
+    Multiply => combine::binary::Multiply,
+    Divide => combine::binary::Divide,
+    Min => combine::binary::Min,
+    Max => combine::binary::Max,
+    Blend => combine::blend::Blend,
+    Power => combine::binary::Power,
+    ScaleBias => modify::scale_bias::ScaleBias,
+    Abs => modify::abs::Abs,
+    Invert => modify::invert::Invert,
+    Clamp => modify::clamp::Clamp,
+    Normalize => modify::normalize::Normalize,
+    Curve => modify::curve::Curve,
+    Terrace => modify::terrace::Terrace,
+    Blur => modify::blur::Blur,
+    BoxFilter => modify::box_filter::BoxFilter,
+    Gradient => modify::gradient::Gradient,
+    VectorLength => modify::vector_length::VectorLength,
+    Regions => tectonics::regions::Regions,
+    TectonicPlates => tectonics::plates::TectonicPlates,
+    PlateElevation => tectonics::plate_elevation::PlateElevation,
+    HydraulicErosion => erosion::hydraulic::HydraulicErosion,
+    ThermalErosion => erosion::thermal::ThermalErosion,
+    DropletErosion => erosion::droplet::DropletErosion,
+    SeaFloor => erosion::sea_floor::SeaFloor,
+    CoralReef => erosion::coral_reef::CoralReef,
+    Preview => display::preview::Preview,
+    Planet => output::planet::Planet,
+}
+
+impl NodeKind {
+    /// Finds a parameter definition by saved name.
+    pub fn param(self, name: &str) -> Option<ParamDef> {
+        self.params().iter().find(|p| p.name == name).copied()
+    }
+
+    /// Every parameter at its default, as saved.
+    pub fn default_params(self) -> ParamMap {
+        self.params().iter().map(|p| (p.name.to_string(), p.default_value())).collect()
+    }
+
+    /// Whether the node's result does not depend on the field resolution.
+    pub fn resolution_independent(self) -> bool {
+        self.meta().resolution_independent
+    }
+
+    /// Whether the node is random (has a seed, shown with a randomize button).
+    pub fn is_random(self) -> bool {
+        self.params().iter().any(|p| matches!(p.default_value(), ParamValue::Seed(_)))
+    }
+}
+
+#[cfg(test)]
+#[path = "registry_tests.rs"]
+mod tests;

@@ -1,0 +1,182 @@
+//! Checks every registered kind: metadata, the settings mapping, outputs against the declared
+//! ports, and that every node file under `src/nodes/` is registered.
+
+use super::NodeKind;
+use crate::nodes::meta::{Category, PortType};
+use crate::nodes::params::{ParamSpec, ParamValue};
+use crate::nodes::{OpContext, Value};
+use crate::planet::{Field, RegionSurface};
+use crate::tectonics::{PlateSettings, Plates};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+#[test]
+fn metadata_is_consistent() {
+    let mut labels = BTreeSet::new();
+    for &k in NodeKind::ALL {
+        let m = k.meta();
+        assert!(labels.insert(m.label), "{k:?}: label used twice");
+        assert!(!m.description.is_empty(), "{k:?}: no description");
+        for p in k.params() {
+            assert!(p.check(&p.default_value()).is_ok(), "{k:?}.{}: default out of range", p.name);
+            assert!(!p.tooltip.is_empty() && !p.label.is_empty(), "{k:?}.{}: no label or tooltip", p.name);
+            if let ParamSpec::Choice { default, options } = p.spec {
+                assert!(default < options.len(), "{k:?}.{}: default option", p.name);
+                for o in options {
+                    let ok = !o.id.is_empty() && o.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+                    assert!(ok, "{k:?}.{}: identifier '{}' is not lower snake case", p.name, o.id);
+                }
+            }
+        }
+        let names: BTreeSet<_> = k.params().iter().map(|p| p.name).collect();
+        assert_eq!(names.len(), k.params().len(), "{k:?}: duplicate parameter");
+        assert!(names.iter().all(|n| !n.is_empty()), "{k:?}: a parameter without a key");
+        if m.category == Category::Sources {
+            assert!(m.inputs.is_empty());
+        }
+    }
+}
+
+/// Every declared parameter is read into a field and written back, and nothing else is: the
+/// defaults go through the typed settings and come back unchanged, and a value of another type
+/// in any one parameter is refused.
+#[test]
+fn every_declared_parameter_maps_to_a_field_and_back() {
+    for &k in NodeKind::ALL {
+        let defaults = k.default_params();
+        let cancel = AtomicBool::new(false);
+        let ctx = OpContext { n: 4, cancel: &cancel, steps: None };
+        let inputs = sample_inputs(k);
+        assert!(k.run(&defaults, &inputs, &ctx).is_ok(), "{k:?}: runs with its defaults");
+        for p in k.params() {
+            let mut wrong = defaults.clone();
+            let other = match p.default_value() {
+                ParamValue::Float(_) => ParamValue::Bool(true),
+                _ => ParamValue::Float(0.5),
+            };
+            wrong.insert(p.name.to_string(), other);
+            let e = k.run(&wrong, &inputs, &ctx).expect_err("a wrongly typed value is refused");
+            assert!(e.to_string().contains(p.name), "{k:?}.{}: {e}", p.name);
+        }
+    }
+    // Through the settings types themselves, every kind at once.
+    assert_eq!(round_trip_all(), NodeKind::ALL.len());
+}
+
+/// Defaults -> typed settings -> saved values for every kind; returns how many kinds passed.
+fn round_trip_all() -> usize {
+    use crate::nodes::params::Settings;
+    use crate::nodes::{combine, display, erosion, modify, output, sources, tectonics, Node};
+    fn check<N: Node>(kind: NodeKind) -> usize {
+        let defaults = kind.default_params();
+        let s = N::Settings::from_params(&defaults).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+        assert_eq!(s.to_params(), defaults, "{kind:?}: fields and declared parameters differ");
+        assert_eq!(N::META.label, kind.meta().label, "{kind:?} is registered with another node type");
+        1
+    }
+    // A match over every kind, so a new kind fails to compile here until it is added.
+    NodeKind::ALL
+        .iter()
+        .map(|&k| match k {
+            NodeKind::Constant => check::<sources::constant::Constant>(k),
+            NodeKind::Noise => check::<sources::noise::Noise>(k),
+            NodeKind::FaultPlanet => check::<sources::fault_planet::FaultPlanet>(k),
+            NodeKind::Latitude => check::<sources::latitude::Latitude>(k),
+            NodeKind::Island => check::<sources::island::Island>(k),
+            NodeKind::Add => check::<combine::binary::Add>(k),
+            NodeKind::Subtract => check::<combine::binary::Subtract>(k),
+            NodeKind::Multiply => check::<combine::binary::Multiply>(k),
+            NodeKind::Divide => check::<combine::binary::Divide>(k),
+            NodeKind::Min => check::<combine::binary::Min>(k),
+            NodeKind::Max => check::<combine::binary::Max>(k),
+            NodeKind::Blend => check::<combine::blend::Blend>(k),
+            NodeKind::Power => check::<combine::binary::Power>(k),
+            NodeKind::ScaleBias => check::<modify::scale_bias::ScaleBias>(k),
+            NodeKind::Abs => check::<modify::abs::Abs>(k),
+            NodeKind::Invert => check::<modify::invert::Invert>(k),
+            NodeKind::Clamp => check::<modify::clamp::Clamp>(k),
+            NodeKind::Normalize => check::<modify::normalize::Normalize>(k),
+            NodeKind::Curve => check::<modify::curve::Curve>(k),
+            NodeKind::Terrace => check::<modify::terrace::Terrace>(k),
+            NodeKind::Blur => check::<modify::blur::Blur>(k),
+            NodeKind::BoxFilter => check::<modify::box_filter::BoxFilter>(k),
+            NodeKind::Gradient => check::<modify::gradient::Gradient>(k),
+            NodeKind::VectorLength => check::<modify::vector_length::VectorLength>(k),
+            NodeKind::Regions => check::<tectonics::regions::Regions>(k),
+            NodeKind::TectonicPlates => check::<tectonics::plates::TectonicPlates>(k),
+            NodeKind::PlateElevation => check::<tectonics::plate_elevation::PlateElevation>(k),
+            NodeKind::HydraulicErosion => check::<erosion::hydraulic::HydraulicErosion>(k),
+            NodeKind::ThermalErosion => check::<erosion::thermal::ThermalErosion>(k),
+            NodeKind::DropletErosion => check::<erosion::droplet::DropletErosion>(k),
+            NodeKind::SeaFloor => check::<erosion::sea_floor::SeaFloor>(k),
+            NodeKind::CoralReef => check::<erosion::coral_reef::CoralReef>(k),
+            NodeKind::Preview => check::<display::preview::Preview>(k),
+            NodeKind::Planet => check::<output::planet::Planet>(k),
+        })
+        .sum()
+}
+
+/// One value of each declared input type, small enough to run every node quickly.
+fn sample_inputs(k: NodeKind) -> Vec<Value> {
+    let n = 4;
+    let regions = Arc::new(RegionSurface::new(3, 0.5, 1));
+    k.meta()
+        .inputs
+        .iter()
+        .map(|p| match p.ty {
+            PortType::Field => Field::from_fn_dir(n, |d| 0.3 * d.x + 0.2 * d.y * d.z).into(),
+            PortType::Vector => crate::nodes::modify::gradient::gradient(&Field::from_fn_dir(n, |d| d.y)).into(),
+            PortType::Regions => Value::Regions(regions.clone()),
+            PortType::Plates => {
+                let s = PlateSettings { count: 4, expansion_range: 0.5, random_driven: true, max_cycles: None, seed: 2 };
+                Value::Plates(Arc::new(Plates::grow(regions.clone(), &s).expect("plates")))
+            }
+        })
+        .collect()
+}
+
+/// Running any kind returns exactly the declared outputs, of the declared types (the runner
+/// also checks this on every run and turns a mismatch into an error on the node).
+#[test]
+fn every_kind_returns_its_declared_outputs() {
+    let cancel = AtomicBool::new(false);
+    for &k in NodeKind::ALL {
+        let ctx = OpContext { n: 4, cancel: &cancel, steps: None };
+        let out = k.run(&k.default_params(), &sample_inputs(k), &ctx).unwrap_or_else(|e| panic!("{k:?}: {e}"));
+        let declared: Vec<PortType> = k.meta().outputs.iter().map(|p| p.ty).collect();
+        let got: Vec<PortType> = out.iter().map(Value::port_type).collect();
+        assert_eq!(got, declared, "{k:?}");
+    }
+}
+
+fn node_files(dir: &Path, out: &mut Vec<String>) {
+    for e in std::fs::read_dir(dir).expect("src/nodes") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            node_files(&p, out);
+        } else if std::fs::read_to_string(&p).expect("read").lines().any(|l| l.trim_start().starts_with("impl Node for ")) {
+            out.push(p.strip_prefix(env!("CARGO_MANIFEST_DIR")).expect("inside the crate").to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+/// Every file that implements a node is registered, and lies in its category's folder.
+#[test]
+fn every_node_file_is_registered_in_its_category_folder() {
+    let mut files = Vec::new();
+    node_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/nodes"), &mut files);
+    files.sort();
+    let registered: BTreeSet<String> = NodeKind::ALL.iter().map(|k| k.meta().source.replace('\\', "/")).collect();
+    for f in &files {
+        assert!(registered.contains(f), "{f} defines a node that is not in src/nodes/registry.rs");
+    }
+    let found: BTreeSet<String> = files.iter().cloned().collect();
+    assert_eq!(found, registered, "every registered node is defined in a file that was found");
+    for &k in NodeKind::ALL {
+        let m = k.meta();
+        let folder = format!("src/nodes/{}/", m.category.folder());
+        assert!(m.source.replace('\\', "/").starts_with(&folder), "{k:?} is defined in {} but its category's folder is {folder}", m.source);
+    }
+}

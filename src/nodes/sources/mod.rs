@@ -1,0 +1,7 @@
+//! Source nodes: fields made from nothing but their settings.
+
+pub mod constant;
+pub mod fault_planet;
+pub mod island;
+pub mod latitude;
+pub mod noise;

@@ -1,0 +1,5 @@
+//! Tectonic nodes: regions, plates grown over them, and the elevation plates raise.
+
+pub mod plate_elevation;
+pub mod plates;
+pub mod regions;

@@ -1,0 +1,70 @@
+//! The Tectonic plates node: seed 000's Algorithm 3, plates grown by flood fill.
+
+use crate::nodes::prelude::*;
+use crate::tectonics::{PlateSettings, Plates};
+
+crate::settings! {
+    /// Settings of the Tectonic plates node.
+    pub struct TectonicPlatesSettings, keys TectonicPlatesKeys {
+        /// Number of plates.
+        plates: usize = int("Plates", 50, 1, 5000, "Number of plates (Earth has 7 large and about 50 smaller ones)."),
+        /// Spread of growth rates.
+        expansion_range: f32 = float("Expansion range", 0.5, 0.0, 10.0, "", 0.01, "Spread of growth rates: below 1, rates lie in 1-e..1+e (similar plate sizes); from 1 up, in 0..e (a few large plates and many small)."),
+        /// Random-driven growth (organic shapes) or whole rings (blocky).
+        random_driven: bool = boolean("Random growth", true, "On: each expansion claims one random region at the plate's edge (organic shapes). Off: the whole ring around the plate (seed 000's default, blocky shapes)."),
+        /// Stop after `cycles` growth cycles.
+        step_mode: bool = boolean("Step mode", false, "Stop the growth after a number of cycles to watch it; use Step, Play and Reset below. Off: grow until every region has a plate."),
+        /// Growth cycles run in step mode.
+        cycles: usize = int("Cycles", 0, 0, 1_000_000, "Growth cycles run in step mode (0: only the seed regions)."),
+        /// Random seed.
+        seed: u32 = seed(11),
+    }
+}
+
+/// The Tectonic plates node.
+pub struct TectonicPlates;
+
+impl Node for TectonicPlates {
+    type Settings = TectonicPlatesSettings;
+    const META: NodeMeta = NodeMeta {
+        resolution_independent: true,
+        ..NodeMeta::new(
+            "Tectonic plates",
+            Category::Tectonics,
+            "Seed 000, Algorithm 3: plates grow from random regions by flood fill until every region belongs to one.",
+            &[PortDef::of("regions", PortType::Regions)],
+            &[PortDef::of("plates", PortType::Plates)],
+            file!(),
+        )
+    };
+
+    fn run(s: &TectonicPlatesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
+        let settings = PlateSettings {
+            count: s.plates,
+            expansion_range: s.expansion_range,
+            random_driven: s.random_driven,
+            max_cycles: s.step_mode.then_some(s.cycles),
+            seed: s.seed,
+        };
+        let plates = Plates::grow(inputs.regions(0)?.clone(), &settings).map_err(|e| OpError::Invalid(e.to_string()))?;
+        Ok(vec![Value::Plates(Arc::new(plates))])
+    }
+
+    fn shows(s: &TectonicPlatesSettings, key: &str) -> bool {
+        key != TectonicPlatesSettings::KEYS.cycles || s.step_mode
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::nodes::params::{ParamMap, ParamValue};
+    use crate::nodes::NodeKind;
+
+    #[test]
+    fn cycles_show_only_in_step_mode() {
+        let step = |on: bool| -> ParamMap { [("step_mode".to_string(), ParamValue::Bool(on))].into_iter().collect() };
+        assert!(NodeKind::TectonicPlates.shows(&step(true), "cycles"));
+        assert!(!NodeKind::TectonicPlates.shows(&step(false), "cycles"));
+        assert!(NodeKind::TectonicPlates.shows(&step(false), "plates"));
+    }
+}

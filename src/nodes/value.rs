@@ -1,0 +1,75 @@
+//! Values that flow along links.
+
+use super::meta::PortType;
+use crate::planet::{Field, RegionSurface, VectorField};
+use crate::tectonics::Plates;
+use std::sync::Arc;
+
+/// A value on a port: cheap to clone (shared).
+#[derive(Debug, Clone)]
+pub enum Value {
+    /// Scalar field.
+    Field(Arc<Field>),
+    /// Vector field.
+    Vector(Arc<VectorField>),
+    /// A region surface.
+    Regions(Arc<RegionSurface>),
+    /// Tectonic plates.
+    Plates(Arc<Plates>),
+}
+
+impl Value {
+    /// The port type that carries this value.
+    pub fn port_type(&self) -> PortType {
+        match self {
+            Value::Field(_) => PortType::Field,
+            Value::Vector(_) => PortType::Vector,
+            Value::Regions(_) => PortType::Regions,
+            Value::Plates(_) => PortType::Plates,
+        }
+    }
+
+    /// The scalar field, if this is one.
+    pub fn as_field(&self) -> Option<&Arc<Field>> {
+        match self {
+            Value::Field(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The vector field, if this is one.
+    pub fn as_vector(&self) -> Option<&Arc<VectorField>> {
+        match self {
+            Value::Vector(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The region surface, if this is one.
+    pub fn as_regions(&self) -> Option<&Arc<RegionSurface>> {
+        match self {
+            Value::Regions(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The plates, if this is a plate value.
+    pub fn as_plates(&self) -> Option<&Arc<Plates>> {
+        match self {
+            Value::Plates(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+impl From<Field> for Value {
+    fn from(f: Field) -> Self {
+        Value::Field(Arc::new(f))
+    }
+}
+
+impl From<VectorField> for Value {
+    fn from(v: VectorField) -> Self {
+        Value::Vector(Arc::new(v))
+    }
+}

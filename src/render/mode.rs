@@ -1,0 +1,36 @@
+//! The viewport's colour modes.
+
+/// How the viewport colours the planet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColourMode {
+    /// Hypsometric colours by elevation.
+    #[default]
+    Elevation,
+    /// One colour per cube face.
+    Faces,
+    /// One colour per plate, border regions lighter.
+    Plates,
+    /// Regions coloured by their cube face, each region a little lighter or darker.
+    Regions,
+}
+
+impl ColourMode {
+    /// All modes, in menu order.
+    pub const ALL: [ColourMode; 4] = [ColourMode::Elevation, ColourMode::Faces, ColourMode::Plates, ColourMode::Regions];
+
+    /// Name in the viewport's mode menu.
+    pub fn label(self) -> &'static str {
+        match self {
+            ColourMode::Elevation => "Elevation",
+            ColourMode::Faces => "Cube faces",
+            ColourMode::Plates => "Plates",
+            ColourMode::Regions => "Regions by face",
+        }
+    }
+
+    /// Whether the mode needs the overlay image.
+    pub fn uses_overlay(self) -> bool {
+        matches!(self, ColourMode::Plates | ColourMode::Regions)
+    }
+}
+
