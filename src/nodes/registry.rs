@@ -71,6 +71,7 @@ registry! {
     BoxFilter => modify::box_filter::BoxFilter,
     Gradient => modify::gradient::Gradient,
     VectorLength => modify::vector_length::VectorLength,
+    Slope => modify::slope::Slope,
     Regions => tectonics::regions::Regions,
     TectonicPlates => tectonics::plates::TectonicPlates,
     PlateElevation => tectonics::plate_elevation::PlateElevation,

@@ -104,6 +104,7 @@ fn round_trip_all() -> usize {
             NodeKind::BoxFilter => check::<modify::box_filter::BoxFilter>(k),
             NodeKind::Gradient => check::<modify::gradient::Gradient>(k),
             NodeKind::VectorLength => check::<modify::vector_length::VectorLength>(k),
+            NodeKind::Slope => check::<modify::slope::Slope>(k),
             NodeKind::Regions => check::<tectonics::regions::Regions>(k),
             NodeKind::TectonicPlates => check::<tectonics::plates::TectonicPlates>(k),
             NodeKind::PlateElevation => check::<tectonics::plate_elevation::PlateElevation>(k),

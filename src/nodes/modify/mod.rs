@@ -9,5 +9,6 @@ pub mod gradient;
 pub mod invert;
 pub mod normalize;
 pub mod scale_bias;
+pub mod slope;
 pub mod terrace;
 pub mod vector_length;
