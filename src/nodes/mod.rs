@@ -99,6 +99,18 @@ pub fn node_shows<N: Node>(values: &ParamMap, key: &str) -> bool {
     }
 }
 
+/// Defaults -> typed settings -> saved values for node `N`: `Ok` when they come back
+/// unchanged and the metadata's label is `N`'s.
+pub fn settings_round_trip<N: Node>() -> Result<(), String> {
+    let defaults: ParamMap = <N::Settings as Settings>::PARAMS.iter().map(|p| (p.name.to_string(), p.default_value())).collect();
+    let s = N::Settings::from_params(&defaults).map_err(|e| format!("{}: {e}", N::META.label))?;
+    let back = s.to_params();
+    if back != defaults {
+        return Err(format!("{}: fields and declared parameters differ: {back:?} against {defaults:?}", N::META.label));
+    }
+    Ok(())
+}
+
 /// What node files use.
 pub mod prelude {
     pub use super::context::{with_steps, OpContext, OpError};

@@ -6,7 +6,7 @@
 use super::meta::NodeMeta;
 use super::params::{ParamDef, ParamMap, ParamValue, Settings};
 use super::{combine, display, erosion, modify, output, sources, tectonics};
-use super::{node_shows, run_node, Node, OpContext, OpError, Value};
+use super::{node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
 use serde::{Deserialize, Serialize};
 
 macro_rules! registry {
@@ -41,6 +41,13 @@ macro_rules! registry {
             /// others).
             pub fn shows(self, values: &ParamMap, key: &str) -> bool {
                 match self { $( NodeKind::$kind => node_shows::<$node>(values, key), )* }
+            }
+
+            /// Checks that the kind's typed settings read its declared defaults and write them
+            /// back unchanged (every declared parameter has a field of its type, and every
+            /// field a declaration); the message says what differs.
+            pub fn check_settings(self) -> Result<(), String> {
+                match self { $( NodeKind::$kind => settings_round_trip::<$node>(), )* }
             }
         }
     };
