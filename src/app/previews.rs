@@ -1,9 +1,11 @@
 //! Thumbnails of Preview nodes: an equirectangular map or a small globe, coloured with the
-//! hypsometric ramp (0 is sea level) or in grey.
+//! hypsometric ramp (0 is sea level) or in grey; and of Colour preview nodes, in sRGB.
 
 use crate::appearance::{grey, hypsometric};
 use crate::planet::projection::equirectangular;
-use crate::planet::Field;
+use crate::planet::colour::to_srgb8;
+use crate::planet::projection::lon_lat_to_dir;
+use crate::planet::{ColourField, Field};
 use glam::Vec3;
 
 /// Thumbnail width of the map view in pixels (height is half).
@@ -51,5 +53,44 @@ pub fn preview_pixels(field: &Field, globe: bool, hypso: bool) -> (usize, usize,
         let (w, h) = (MAP_WIDTH, MAP_WIDTH / 2);
         let img = equirectangular(field, w, h);
         (w, h, img.iter().flat_map(|&v| colour(v, lo, hi, hypso)).collect())
+    }
+}
+
+/// RGB pixels `(width, height, rgb)` of a colour preview (linear colours shown as sRGB).
+pub fn colour_preview_pixels(colours: &ColourField, globe: bool) -> (usize, usize, Vec<u8>) {
+    let at = |d: Vec3| to_srgb8(colours.at_dir(d));
+    if globe {
+        let s = GLOBE_SIZE;
+        let light = Vec3::new(-0.4, 0.5, 0.77).normalize();
+        let mut rgb = vec![12u8; s * s * 3];
+        for r in 0..s {
+            for c in 0..s {
+                let x = (c as f32 + 0.5) / s as f32 * 2.0 - 1.0;
+                let y = 1.0 - (r as f32 + 0.5) / s as f32 * 2.0;
+                let d2 = x * x + y * y;
+                if d2 >= 1.0 {
+                    continue;
+                }
+                let d = Vec3::new(x, y, (1.0 - d2).sqrt());
+                let k = 0.25 + 0.75 * d.dot(light).max(0.0);
+                let px = at(d);
+                let o = (r * s + c) * 3;
+                for ch in 0..3 {
+                    rgb[o + ch] = (px[ch] as f32 * k) as u8;
+                }
+            }
+        }
+        (s, s, rgb)
+    } else {
+        let (w, h) = (MAP_WIDTH, MAP_WIDTH / 2);
+        let mut rgb = Vec::with_capacity(w * h * 3);
+        for r in 0..h {
+            let lat = std::f32::consts::FRAC_PI_2 - (r as f32 + 0.5) / h as f32 * std::f32::consts::PI;
+            for c in 0..w {
+                let lon = (c as f32 + 0.5) / w as f32 * std::f32::consts::TAU - std::f32::consts::PI;
+                rgb.extend(at(lon_lat_to_dir(lon, lat)));
+            }
+        }
+        (w, h, rgb)
     }
 }

@@ -1,9 +1,9 @@
 //! The planet viewport panel: inspection controls, orbit camera input, and the wgpu render
 //! shown as an egui texture.
 
-use crate::inspect::{motion_arrows, OverlayColours, OverlayImage, TectonicValues};
+use crate::inspect::{albedo_image, motion_arrows, OverlayColours, OverlayImage, TectonicValues};
 use crate::nodes::output::planet::PlanetSettings;
-use crate::planet::Field;
+use crate::planet::{ColourField, Field};
 use crate::render::{build_mesh, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
@@ -15,6 +15,7 @@ pub struct Viewport {
     /// Mesh modes.
     pub mesh: MeshOptions,
     field: Option<(Arc<Field>, PlanetSettings)>,
+    albedo: Option<Arc<ColourField>>,
     mesh_dirty: bool,
     needs_render: bool,
     renderer: Option<PlanetRenderer>,
@@ -44,6 +45,7 @@ impl Default for Viewport {
             view: ViewSettings::default(),
             mesh: MeshOptions::default(),
             field: None,
+            albedo: None,
             mesh_dirty: false,
             needs_render: true,
             renderer: None,
@@ -59,11 +61,15 @@ impl Default for Viewport {
 }
 
 impl Viewport {
-    /// Shows a new planet (elevation in metres).
-    pub fn set_field(&mut self, field: Arc<Field>, planet: PlanetSettings) {
+    /// Shows a new planet (elevation in metres) with its albedo, if it has one.
+    pub fn set_field(&mut self, field: Arc<Field>, albedo: Option<Arc<ColourField>>, planet: PlanetSettings) {
         self.view.max_depth_m = planet.max_depth_m;
         self.view.max_elevation_m = planet.max_elevation_m;
         self.field = Some((field, planet));
+        if !same(&albedo, &self.albedo) {
+            self.albedo = albedo;
+            self.overlay_dirty = true;
+        }
         self.mesh_dirty = true;
     }
 
@@ -82,6 +88,7 @@ impl Viewport {
     /// Forgets the planet (a new document is coming); camera and GPU resources stay.
     pub fn clear_field(&mut self) {
         self.field = None;
+        self.albedo = None;
         self.mesh_dirty = false;
         self.mesh_job = None;
         self.tectonics = TectonicValues::default();
@@ -107,7 +114,7 @@ impl Viewport {
                 for m in ColourMode::ALL {
                     ui.selectable_value(&mut self.view.mode, m, m.label());
                 }
-            }).response.on_hover_text("Colouring: elevation; cube faces; plates (a colour per plate, border regions lighter); regions coloured by their cube face. Plates and regions come from the graph's first Tectonic plates or Regions node.");
+            }).response.on_hover_text("Colouring: albedo (the Planet node's albedo input, per pixel; the height tint without one); elevation; cube faces; plates (a colour per plate, border regions lighter); regions coloured by their cube face. Plates and regions come from the graph's first Tectonic plates or Regions node.");
             ui.checkbox(&mut self.view.borders, "Borders").on_hover_text("Region borders and centroids (needs a Regions node in the graph)");
             ui.checkbox(&mut self.view.arrows, "Motion").on_hover_text("Plate motion vectors as arrows (needs a Plate elevation node)");
             ui.checkbox(&mut self.view.wireframe, "Wireframe").on_hover_text("Show the cube-sphere grid (every few quads)");
@@ -188,6 +195,17 @@ impl Viewport {
         if self.overlay_dirty {
             let wanted = self.view.mode.uses_overlay() || self.view.borders;
             match (&self.tectonics.regions, wanted) {
+                _ if self.view.mode == ColourMode::Albedo && self.albedo.is_some() => {
+                    let (tx, rx) = channel();
+                    let (albedo, ctx) = (self.albedo.clone(), ui.ctx().clone());
+                    std::thread::spawn(move || {
+                        if let Some(a) = albedo {
+                            let _ = tx.send(albedo_image(&a));
+                        }
+                        ctx.request_repaint();
+                    });
+                    self.overlay_job = Some(rx);
+                }
                 (Some(_), true) => {
                     let (tx, rx) = channel();
                     let colours = if self.view.mode == ColourMode::Plates { OverlayColours::Plates } else { OverlayColours::Regions };

@@ -35,6 +35,8 @@ pub struct PlanetBuild {
     pub settings: PlanetSettings,
     /// Milliseconds per node (`Kind #id`).
     pub timings: BTreeMap<String, f64>,
+    /// The Planet node's albedo, if its albedo input is connected.
+    pub albedo: Option<Arc<crate::planet::ColourField>>,
     /// The whole evaluation result (for inspection modes).
     pub result: crate::eval::EvalResult,
 }
@@ -77,7 +79,8 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
         None => res.field(planet.id).cloned().ok_or_else(|| CliError::internal(anyhow!("the Planet node produced nothing")))?,
     };
     let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
-    Ok(PlanetBuild { field, settings, timings, result: res })
+    let albedo = res.sink_input(planet.id, 1).and_then(|v| v.as_colour()).cloned();
+    Ok(PlanetBuild { field, settings, timings, albedo, result: res })
 }
 
 /// Builds `g` into `out`; the core of the `build` command (also used by tests and bench).
@@ -111,7 +114,7 @@ pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &Atomic
     let _ = ticker.join();
     let b = result?;
     eprintln!("writing exports to {}", out.display());
-    export_default(out, &path.display().to_string(), &b.field, &b.settings, b.timings).map_err(CliError::internal)
+    export_default(out, &path.display().to_string(), &b.field, b.albedo.as_deref(), &b.settings, b.timings).map_err(CliError::internal)
 }
 
 /// Runs the `build` command.

@@ -80,7 +80,7 @@ pub struct RenderArgs {
     pub resolution: u32,
     /// Colouring: elevation, faces, plates (one colour per plate, border regions lighter) or
     /// regions (coloured by cube face).
-    #[arg(long, value_enum, default_value_t = ModeArg::Elevation)]
+    #[arg(long, value_enum, default_value_t = ModeArg::Albedo)]
     pub mode: ModeArg,
     /// Darken region borders and mark centroids (needs a Regions node).
     #[arg(long)]
@@ -125,6 +125,8 @@ fn parse_relief(s: &str) -> Result<f32, String> {
 /// Colour modes of `render`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ModeArg {
+    /// The Planet node's albedo (the height tint where it has none).
+    Albedo,
     /// Hypsometric colours.
     Elevation,
     /// One colour per cube face.

@@ -3,7 +3,7 @@
 use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{CliError, ModeArg, RenderArgs};
 use crate::eval::Progress;
-use crate::inspect::{motion_arrows, tectonic_values, OverlayColours};
+use crate::inspect::{albedo_image, motion_arrows, tectonic_values, OverlayColours};
 use crate::io::{load_graph, Strictness};
 use crate::render::{render_offscreen, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
@@ -15,6 +15,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let planet = b.settings;
     let mesh = MeshOptions { resolution: (args.resolution as usize).clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     let mode = match args.mode {
+        ModeArg::Albedo => ColourMode::Albedo,
         ModeArg::Elevation => ColourMode::Elevation,
         ModeArg::Faces => ColourMode::Faces,
         ModeArg::Plates => ColourMode::Plates,
@@ -28,7 +29,11 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
     let tectonics = tectonic_values(&g, &b.result);
     let colours = if mode == ColourMode::Plates { OverlayColours::Plates } else { OverlayColours::Regions };
-    let overlay = if mode.uses_overlay() || args.borders { tectonics.overlay(colours, args.borders) } else { None };
+    let overlay = match (mode, &b.albedo) {
+        (ColourMode::Albedo, Some(a)) => Some(albedo_image(a)),
+        _ if mode.uses_overlay() || args.borders => tectonics.overlay(colours, args.borders),
+        _ => None,
+    };
     let texture = overlay.as_ref().map(|o| OverlayTexture::new(o.size, &o.rgba)).transpose().map_err(CliError::internal)?;
     let arrows = match (&tectonics.motion, args.arrows) {
         (Some(m), true) => motion_arrows(m, &b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface, 600),

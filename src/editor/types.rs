@@ -100,6 +100,9 @@ pub fn category_colour(c: Category) -> egui::Color32 {
         Category::Modify => egui::Color32::from_rgb(104, 74, 46),
         Category::Tectonics => egui::Color32::from_rgb(40, 104, 110),
         Category::Erosion => egui::Color32::from_rgb(46, 84, 130),
+        Category::Masks => egui::Color32::from_rgb(96, 96, 56),
+        Category::Climate => egui::Color32::from_rgb(40, 110, 90),
+        Category::Texture => egui::Color32::from_rgb(130, 70, 90),
         Category::Display => egui::Color32::from_rgb(88, 60, 112),
         Category::Output => egui::Color32::from_rgb(120, 100, 40),
     }
@@ -112,6 +115,7 @@ impl DataTypeTrait<EdState> for EdType {
             EdType::Port(PortType::Vector) => egui::Color32::from_rgb(220, 170, 70),
             EdType::Port(PortType::Regions) => egui::Color32::from_rgb(90, 170, 220),
             EdType::Port(PortType::Plates) => egui::Color32::from_rgb(200, 110, 200),
+            EdType::Port(PortType::Colour) => egui::Color32::from_rgb(240, 120, 150),
             EdType::Param => egui::Color32::GRAY,
         }
     }

@@ -53,6 +53,16 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, value: &mut ParamValue, n
             ui.label(def.label).on_hover_text(tip);
             matrix_editor(ui, m);
         }
+        (ParamSpec::Colour { .. }, ParamValue::Colour(c)) => {
+            ui.horizontal(|ui| {
+                ui.label(def.label).on_hover_text(tip);
+                colour_button(ui, c).on_hover_text(tip);
+            });
+        }
+        (ParamSpec::Gradient { .. }, ParamValue::Gradient(stops)) => {
+            ui.label(def.label).on_hover_text(tip);
+            gradient_editor(ui, stops);
+        }
         (_, v) => {
             ui.label(format!("{}: {}", def.label, v.type_name())).on_hover_text(tip);
         }
@@ -145,4 +155,56 @@ pub fn matrix_editor(ui: &mut egui::Ui, m: &mut Vec<f32>) {
             ui.end_row();
         }
     });
+}
+
+/// A colour swatch that opens a picker; `srgb` holds sRGB components in 0..1 (written back only
+/// when the user changes the colour, so an untouched colour never drifts by round-off).
+pub fn colour_button(ui: &mut egui::Ui, srgb: &mut [f32; 3]) -> egui::Response {
+    use crate::planet::colour::{linear_to_srgb, srgb_to_linear3};
+    let mut linear = srgb_to_linear3(*srgb);
+    let r = ui.color_edit_button_rgb(&mut linear);
+    if r.changed() {
+        *srgb = linear.map(linear_to_srgb);
+    }
+    r
+}
+
+/// The gradient editor: a preview bar, then one row per stop (position, colour, remove) and a
+/// button that adds a stop in the middle of the widest gap.
+pub fn gradient_editor(ui: &mut egui::Ui, stops: &mut Vec<[f32; 4]>) {
+    let ramp = crate::nodes::texture::colour_ramp::Ramp::new(stops);
+    let (rect, _) = ui.allocate_exact_size(vec2(160.0, 14.0), Sense::hover());
+    let painter = ui.painter_at(rect);
+    let steps = 64;
+    for k in 0..steps {
+        let t0 = k as f32 / steps as f32;
+        let [r, g, b] = crate::planet::colour::to_srgb8(ramp.at(t0 + 0.5 / steps as f32));
+        let x0 = rect.left() + t0 * rect.width();
+        let cell = egui::Rect::from_min_max(pos2(x0, rect.top()), pos2(x0 + rect.width() / steps as f32 + 0.5, rect.bottom()));
+        painter.rect_filled(cell, 0.0, Color32::from_rgb(r, g, b));
+    }
+    let mut remove = None;
+    for (k, stop) in stops.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut stop[0]).range(0.0..=1.0).speed(0.005).max_decimals(3)).on_hover_text("Position of the stop along the gradient (0..1)");
+            let mut c = [stop[1], stop[2], stop[3]];
+            if colour_button(ui, &mut c).changed() {
+                stop[1..4].copy_from_slice(&c);
+            }
+            if ui.small_button("x").on_hover_text("Remove this stop (at least two stay)").clicked() {
+                remove = Some(k);
+            }
+        });
+    }
+    if let Some(k) = remove.filter(|_| stops.len() > 2) {
+        stops.remove(k);
+    }
+    if ui.small_button("+ stop").on_hover_text("Add a stop in the middle of the widest gap").clicked() {
+        let mut pos: Vec<f32> = stops.iter().map(|s| s[0]).collect();
+        pos.sort_by(f32::total_cmp);
+        let (a, b) = pos.windows(2).map(|w| (w[0], w[1])).max_by(|x, y| (x.1 - x.0).total_cmp(&(y.1 - y.0))).unwrap_or((0.0, 1.0));
+        let t = 0.5 * (a + b);
+        let [r, g, bl] = ramp.at(t).map(crate::planet::colour::linear_to_srgb);
+        stops.push([t, r, g, bl]);
+    }
 }

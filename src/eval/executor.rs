@@ -29,8 +29,9 @@ pub struct EvalResult {
     pub n: usize,
     /// Output values per node that ran, one per output port.
     pub outputs: BTreeMap<NodeId, Arc<Vec<Value>>>,
-    /// The value each display node (Preview) that ran shows: the value on its first input.
-    pub shown: BTreeMap<NodeId, Value>,
+    /// The input values of each display and output node that ran (what a Preview shows, the
+    /// Planet's albedo), one per input port.
+    pub sink_inputs: BTreeMap<NodeId, Vec<Option<Value>>>,
     /// Error message per node that could not run.
     pub errors: BTreeMap<NodeId, String>,
     /// Milliseconds per node computed in this run (cached nodes are absent).
@@ -49,9 +50,19 @@ impl EvalResult {
         self.outputs.get(&id)?.first()?.as_field()
     }
 
-    /// The field a display node shows.
+    /// The field a display node shows (its first input).
     pub fn shown_field(&self, id: NodeId) -> Option<&Arc<crate::planet::Field>> {
-        self.shown.get(&id)?.as_field()
+        self.sink_input(id, 0)?.as_field()
+    }
+
+    /// The colours a display node shows (its first input).
+    pub fn shown_colour(&self, id: NodeId) -> Option<&Arc<crate::planet::ColourField>> {
+        self.sink_input(id, 0)?.as_colour()
+    }
+
+    /// Input `k` of a display or output node (`None` if not connected or the node did not run).
+    pub fn sink_input(&self, id: NodeId, k: usize) -> Option<&Value> {
+        self.sink_inputs.get(&id)?.get(k)?.as_ref()
     }
 }
 
@@ -107,11 +118,17 @@ impl Evaluator {
             h.write(&bytes);
             let mut inputs = Vec::with_capacity(step.inputs.len());
             let mut missing = None;
-            for &(src, idx) in &step.inputs {
+            for input in &step.inputs {
+                let Some((src, idx)) = *input else {
+                    // An optional input left open.
+                    h.write_u64(u64::MAX);
+                    inputs.push(None);
+                    continue;
+                };
                 h.write_u64(keys.get(&src).copied().unwrap_or(0));
                 h.write_usize(idx);
                 match res.outputs.get(&src).and_then(|o| o.get(idx)) {
-                    Some(v) => inputs.push(v.clone()),
+                    Some(v) => inputs.push(Some(v.clone())),
                     None => missing = Some(src),
                 }
             }
@@ -121,10 +138,8 @@ impl Evaluator {
             }
             let key = h.finish();
             keys.insert(step.id, key);
-            if step.kind.meta().category == Category::Display {
-                if let Some(v) = inputs.first() {
-                    res.shown.insert(step.id, v.clone());
-                }
+            if matches!(step.kind.meta().category, Category::Display | Category::Output) {
+                res.sink_inputs.insert(step.id, inputs.clone());
             }
             if let Some((v, used)) = self.cache.get_mut(&key) {
                 *used = self.run;

@@ -14,8 +14,9 @@ pub struct Step {
     pub kind: NodeKind,
     /// Its parameter values.
     pub params: ParamMap,
-    /// For each input port in order: producing node and its output index.
-    pub inputs: Vec<(NodeId, usize)>,
+    /// For each input port in order: producing node and its output index (`None` for an
+    /// optional input that is not connected).
+    pub inputs: Vec<Option<(NodeId, usize)>>,
 }
 
 /// A compiled graph: runnable steps in order, and the errors of nodes that cannot run.
@@ -87,10 +88,16 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
         let mut inputs = Vec::new();
         let mut broken = None;
         for port in meta.inputs {
-            let link = g.links.iter().find(|l| l.to == id && l.input == port.name);
-            let source = link.and_then(|l| g.node(l.from).map(|src| (l, src)));
-            match source.and_then(|(l, src)| src.kind.meta().outputs.iter().position(|o| o.name == l.output).map(|idx| (l.from, idx))) {
-                Some(input) => inputs.push(input),
+            let Some(link) = g.links.iter().find(|l| l.to == id && l.input == port.name) else {
+                if port.optional {
+                    inputs.push(None);
+                } else {
+                    broken = Some(port.name);
+                }
+                continue;
+            };
+            match g.node(link.from).and_then(|src| src.kind.meta().outputs.iter().position(|o| o.name == link.output)) {
+                Some(idx) => inputs.push(Some((link.from, idx))),
                 None => broken = Some(port.name),
             }
         }

@@ -74,7 +74,7 @@ pub fn validate(g: &Graph) -> Vec<GraphError> {
         }
     }
     for n in &g.nodes {
-        for p in n.kind.meta().inputs {
+        for p in n.kind.meta().inputs.iter().filter(|p| !p.optional) {
             if !fed.contains_key(&(n.id, p.name)) {
                 errors.push(err(g, Some(n.id), format!("input '{}' is not connected", p.name)));
             }

@@ -5,7 +5,7 @@
 
 pub mod overlay;
 
-pub use overlay::{motion_arrows, overlay_image, overlay_size, OverlayColours, OverlayImage};
+pub use overlay::{albedo_image, motion_arrows, overlay_image, overlay_size, OverlayColours, OverlayImage};
 
 use crate::eval::EvalResult;
 use crate::graph::Graph;

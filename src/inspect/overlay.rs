@@ -2,7 +2,7 @@
 //! data for the renderer: a per-face colour image for plates or regions with region borders
 //! and centroids, and arrow lines for plate motion.
 
-use crate::planet::{face_ab_to_dir, Face, Field, RegionSurface, VectorField};
+use crate::planet::{face_ab_to_dir, ColourField, Face, Field, RegionSurface, VectorField};
 use crate::tectonics::{Plates, UNCLAIMED};
 use glam::Vec3;
 use rayon::prelude::*;
@@ -118,6 +118,16 @@ pub fn overlay_image(regions: &RegionSurface, plates: Option<&Plates>, mode: Ove
         })
         .collect();
     OverlayImage { size, rgba }
+}
+
+/// The albedo as an overlay image at the field's resolution (a texel per cell, sRGB, no
+/// darkening), so the viewport shows colour detail per pixel whatever its mesh resolution.
+pub fn albedo_image(albedo: &ColourField) -> OverlayImage {
+    let rgba = albedo.data.par_iter().flat_map_iter(|&c| {
+        let [r, g, b] = crate::planet::colour::to_srgb8(c);
+        [r, g, b, 0]
+    });
+    OverlayImage { size: albedo.n as u32, rgba: rgba.collect() }
 }
 
 /// Arrows of plate motion at about `count` points spread evenly over the sphere (a Fibonacci

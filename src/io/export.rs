@@ -2,6 +2,8 @@
 //! colour texture, and `manifest.json` describing every file.
 
 use crate::appearance::hypsometric;
+use crate::planet::colour::to_srgb8;
+use crate::planet::ColourField;
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::projection::{equirectangular, face_image};
 use crate::planet::{Face, Field};
@@ -44,7 +46,7 @@ pub enum ExportError {
 pub struct ManifestFile {
     /// File name relative to the output folder.
     pub path: String,
-    /// "elevation" or "colour".
+    /// "elevation", "colour" (the height tint) or "albedo" (the Planet node's albedo input).
     pub kind: String,
     /// "equirectangular" or "cube-face".
     pub projection: String,
@@ -120,9 +122,9 @@ pub fn write_rgb(path: &Path, rgb: Vec<u8>, width: u32, height: u32) -> Result<(
     img.save(path).map_err(|e| png_err(path, e))
 }
 
-/// Writes the default export set of `build` for an elevation field in metres. Returns the
-/// manifest (also written to `out/manifest.json`).
-pub fn export_default(out: &Path, graph_name: &str, elevation_m: &Field, planet: &PlanetSettings, timings_ms: BTreeMap<String, f64>) -> Result<Manifest, ExportError> {
+/// Writes the default export set of `build` for an elevation field in metres (and the albedo
+/// when the Planet node has one). Returns the manifest (also written to `out/manifest.json`).
+pub fn export_default(out: &Path, graph_name: &str, elevation_m: &Field, albedo: Option<&ColourField>, planet: &PlanetSettings, timings_ms: BTreeMap<String, f64>) -> Result<Manifest, ExportError> {
     std::fs::create_dir_all(out).map_err(|source| ExportError::Io { path: out.to_path_buf(), source })?;
     let n = elevation_m.n();
     let (lo, hi) = (-planet.max_depth_m, planet.max_elevation_m);
@@ -172,6 +174,24 @@ pub fn export_default(out: &Path, graph_name: &str, elevation_m: &Field, planet:
         value_range_m: None,
         data_range_m: None,
     });
+    if let Some(albedo) = albedo {
+        let channels: Option<Vec<Vec<f32>>> = (0..3).map(|k| Field::from_vec(albedo.n, albedo.data.iter().map(|c| c[k]).collect()).map(|f| equirectangular(&f, w, h))).collect();
+        let channels = channels.ok_or_else(|| ExportError::Manifest { path: out.join("albedo_equirect.png"), message: format!("the albedo holds {} colours, not 6 x {}²", albedo.data.len(), albedo.n) })?;
+        let rgb: Vec<u8> = (0..w * h).flat_map(|p| to_srgb8([channels[0][p], channels[1][p], channels[2][p]])).collect();
+        let name = "albedo_equirect.png";
+        write_rgb(&out.join(name), rgb, w as u32, h as u32)?;
+        files.push(ManifestFile {
+            path: name.into(),
+            kind: "albedo".into(),
+            projection: "equirectangular".into(),
+            face: None,
+            width: w as u32,
+            height: h as u32,
+            format: "png-rgb-8".into(),
+            value_range_m: None,
+            data_range_m: None,
+        });
+    }
     let manifest = Manifest {
         format: "planetgraph-build".into(),
         version: 1,

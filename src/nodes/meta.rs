@@ -14,6 +14,12 @@ pub enum Category {
     Tectonics,
     /// Erosion, water and reefs.
     Erosion,
+    /// Selectors: masks from height, curvature, distance.
+    Masks,
+    /// Temperature, wind and precipitation.
+    Climate,
+    /// Colours: ramps, biomes, materials.
+    Texture,
     /// Nodes that show a state.
     Display,
     /// The planet output.
@@ -22,7 +28,18 @@ pub enum Category {
 
 impl Category {
     /// Every category, in finder order.
-    pub const ALL: [Category; 7] = [Category::Sources, Category::Combine, Category::Modify, Category::Tectonics, Category::Erosion, Category::Display, Category::Output];
+    pub const ALL: [Category; 10] = [
+        Category::Sources,
+        Category::Combine,
+        Category::Modify,
+        Category::Tectonics,
+        Category::Erosion,
+        Category::Masks,
+        Category::Climate,
+        Category::Texture,
+        Category::Display,
+        Category::Output,
+    ];
 
     /// Name in the node finder.
     pub fn name(self) -> &'static str {
@@ -32,6 +49,9 @@ impl Category {
             Category::Modify => "Modify",
             Category::Tectonics => "Tectonics",
             Category::Erosion => "Erosion",
+            Category::Masks => "Masks",
+            Category::Climate => "Climate",
+            Category::Texture => "Texture",
             Category::Display => "Display",
             Category::Output => "Output",
         }
@@ -45,6 +65,9 @@ impl Category {
             Category::Modify => "modify",
             Category::Tectonics => "tectonics",
             Category::Erosion => "erosion",
+            Category::Masks => "masks",
+            Category::Climate => "climate",
+            Category::Texture => "texture",
             Category::Display => "display",
             Category::Output => "output",
         }
@@ -62,6 +85,8 @@ pub enum PortType {
     Regions,
     /// Tectonic plates over a region surface.
     Plates,
+    /// A linear RGB colour per cell.
+    Colour,
 }
 
 impl PortType {
@@ -72,6 +97,7 @@ impl PortType {
             PortType::Vector => "vector",
             PortType::Regions => "regions",
             PortType::Plates => "plates",
+            PortType::Colour => "colour",
         }
     }
 }
@@ -83,17 +109,24 @@ pub struct PortDef {
     pub name: &'static str,
     /// Port type.
     pub ty: PortType,
+    /// An input the node can run without (its run function then gets `None`).
+    pub optional: bool,
 }
 
 impl PortDef {
     /// A field port.
     pub const fn field(name: &'static str) -> PortDef {
-        PortDef { name, ty: PortType::Field }
+        PortDef { name, ty: PortType::Field, optional: false }
     }
 
     /// A port of type `ty`.
     pub const fn of(name: &'static str, ty: PortType) -> PortDef {
-        PortDef { name, ty }
+        PortDef { name, ty, optional: false }
+    }
+
+    /// An optional input of type `ty`.
+    pub const fn optional(name: &'static str, ty: PortType) -> PortDef {
+        PortDef { name, ty, optional: true }
     }
 }
 

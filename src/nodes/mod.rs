@@ -6,17 +6,21 @@
 pub mod context;
 pub mod macros;
 pub mod meta;
+pub mod param_types;
 pub mod params;
 pub mod registry;
 pub mod value;
 
+pub mod climate;
 pub mod combine;
 pub mod display;
 pub mod erosion;
+pub mod masks;
 pub mod modify;
 pub mod output;
 pub mod sources;
 pub mod tectonics;
+pub mod texture;
 
 pub use context::{OpContext, OpError, StepProgress};
 pub use meta::{Category, NodeMeta, PortDef, PortType};
@@ -24,7 +28,7 @@ pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamV
 pub use registry::NodeKind;
 pub use value::Value;
 
-use crate::planet::{Field, RegionSurface, VectorField};
+use crate::planet::{ColourField, Field, RegionSurface, VectorField};
 use crate::tectonics::Plates;
 use std::sync::Arc;
 
@@ -45,38 +49,65 @@ pub trait Node {
 }
 
 /// The input values of one run, in the order of the node's input ports (already type-checked
-/// by the compiler of the graph).
-pub struct Inputs<'a>(pub &'a [Value]);
+/// by the compiler of the graph); `None` for an optional input that is not connected.
+pub struct Inputs<'a>(pub &'a [Option<Value>]);
 
 impl Inputs<'_> {
     fn wrong(k: usize, what: &str) -> OpError {
         OpError::Invalid(format!("input {k} is not a {what}"))
     }
 
+    fn get<'v, T>(&'v self, k: usize, what: &str, pick: impl Fn(&'v Value) -> Option<&'v T>) -> Result<Option<&'v T>, OpError> {
+        match self.0.get(k) {
+            Some(Some(v)) => pick(v).map(Some).ok_or_else(|| Self::wrong(k, what)),
+            Some(None) => Ok(None),
+            None => Err(OpError::Invalid(format!("input {k} is missing"))),
+        }
+    }
+
+    fn required<'v, T>(&'v self, k: usize, what: &str, pick: impl Fn(&'v Value) -> Option<&'v T>) -> Result<&'v T, OpError> {
+        self.get(k, what, pick)?.ok_or_else(|| OpError::Invalid(format!("input {k} is not connected")))
+    }
+
     /// Input `k` as a scalar field.
     pub fn field(&self, k: usize) -> Result<&Arc<Field>, OpError> {
-        self.0.get(k).and_then(Value::as_field).ok_or_else(|| Self::wrong(k, "field"))
+        self.required(k, "field", Value::as_field)
+    }
+
+    /// Optional input `k` as a scalar field (`None` when not connected).
+    pub fn field_opt(&self, k: usize) -> Result<Option<&Arc<Field>>, OpError> {
+        self.get(k, "field", Value::as_field)
     }
 
     /// Input `k` as a vector field.
     pub fn vector(&self, k: usize) -> Result<&Arc<VectorField>, OpError> {
-        self.0.get(k).and_then(Value::as_vector).ok_or_else(|| Self::wrong(k, "vector field"))
+        self.required(k, "vector field", Value::as_vector)
     }
 
     /// Input `k` as a region surface.
     pub fn regions(&self, k: usize) -> Result<&Arc<RegionSurface>, OpError> {
-        self.0.get(k).and_then(Value::as_regions).ok_or_else(|| Self::wrong(k, "region surface"))
+        self.required(k, "region surface", Value::as_regions)
     }
 
     /// Input `k` as plates.
     pub fn plates(&self, k: usize) -> Result<&Arc<Plates>, OpError> {
-        self.0.get(k).and_then(Value::as_plates).ok_or_else(|| Self::wrong(k, "set of plates"))
+        self.required(k, "set of plates", Value::as_plates)
+    }
+
+    /// Input `k` as colours.
+    pub fn colour(&self, k: usize) -> Result<&Arc<ColourField>, OpError> {
+        self.required(k, "colour field", Value::as_colour)
+    }
+
+    /// Optional input `k` as colours (`None` when not connected).
+    pub fn colour_opt(&self, k: usize) -> Result<Option<&Arc<ColourField>>, OpError> {
+        self.get(k, "colour field", Value::as_colour)
     }
 }
 
 /// Runs node `N` from saved parameter values: reads the typed settings, runs, and checks that
 /// the outputs are those `N::META` declares.
-pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Value], ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpContext) -> Result<Vec<Value>, OpError> {
     ctx.check()?;
     let settings = N::Settings::from_params(values).map_err(|e| OpError::Invalid(e.to_string()))?;
     let out = N::run(&settings, &Inputs(inputs), ctx)?;
@@ -115,9 +146,9 @@ pub fn settings_round_trip<N: Node>() -> Result<(), String> {
 pub mod prelude {
     pub use super::context::{with_steps, OpContext, OpError};
     pub use super::meta::{Category, NodeMeta, PortDef, PortType, IN, IN_AB, OUT};
-    pub use super::params::{boolean, curve, float, int, matrix, seed, NoSettings, Settings};
+    pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, NoSettings, Settings, Srgb};
     pub use super::value::Value;
     pub use super::{Inputs, Node};
-    pub use crate::planet::Field;
+    pub use crate::planet::{ColourField, Field};
     pub use std::sync::Arc;
 }

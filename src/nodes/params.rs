@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
+pub use super::param_types::{ParamType, Srgb};
+
 /// Parameter values of one node by saved name, as in graph files.
 pub type ParamMap = BTreeMap<String, ParamValue>;
 
@@ -28,6 +30,11 @@ pub enum ParamValue {
     Curve(Vec<[f32; 2]>),
     /// A square matrix of odd size, row-major.
     Matrix(Vec<f32>),
+    /// A colour as sRGB components in 0..1 (as colour pickers show it).
+    Colour([f32; 3]),
+    /// Colour stops `[position, r, g, b]`: position in 0..1, sRGB components in 0..1 (in any
+    /// order; they are sorted by position where used).
+    Gradient(Vec<[f32; 4]>),
 }
 
 impl Default for ParamValue {
@@ -47,6 +54,8 @@ impl ParamValue {
             ParamValue::Choice(_) => "Choice",
             ParamValue::Curve(_) => "Curve",
             ParamValue::Matrix(_) => "Matrix",
+            ParamValue::Colour(_) => "Colour",
+            ParamValue::Gradient(_) => "Gradient",
         }
     }
 
@@ -83,6 +92,19 @@ impl ParamValue {
                 out.push(6);
                 out.extend((m.len() as u32).to_le_bytes());
                 for v in m {
+                    out.extend(v.to_bits().to_le_bytes());
+                }
+            }
+            ParamValue::Colour(c) => {
+                out.push(7);
+                for v in c {
+                    out.extend(v.to_bits().to_le_bytes());
+                }
+            }
+            ParamValue::Gradient(stops) => {
+                out.push(8);
+                out.extend((stops.len() as u32).to_le_bytes());
+                for v in stops.iter().flatten() {
                     out.extend(v.to_bits().to_le_bytes());
                 }
             }
@@ -152,6 +174,16 @@ pub enum ParamSpec {
         /// Default matrix, row-major.
         default: &'static [f32],
     },
+    /// A colour (sRGB components 0..1).
+    Colour {
+        /// Default colour.
+        default: [f32; 3],
+    },
+    /// A colour gradient (stops `[position, r, g, b]`).
+    Gradient {
+        /// Default stops.
+        default: &'static [[f32; 4]],
+    },
 }
 
 /// Definition of one parameter of a node kind.
@@ -178,6 +210,8 @@ impl ParamDef {
             ParamSpec::Choice { default, options } => ParamValue::Choice(options.get(default).map(|o| o.id).unwrap_or_default().to_string()),
             ParamSpec::Curve { default } => ParamValue::Curve(default.to_vec()),
             ParamSpec::Matrix { default } => ParamValue::Matrix(default.to_vec()),
+            ParamSpec::Colour { default } => ParamValue::Colour(default),
+            ParamSpec::Gradient { default } => ParamValue::Gradient(default.to_vec()),
         }
     }
 
@@ -226,6 +260,19 @@ impl ParamDef {
                     return Err(format!("matrix '{}' has a value that is not a finite number", self.name));
                 }
             }
+            (ParamSpec::Colour { .. }, ParamValue::Colour(c)) => {
+                if c.iter().any(|v| !v.is_finite() || !(0.0..=1.0).contains(v)) {
+                    return Err(format!("colour '{}' needs components in 0..1, found {c:?}", self.name));
+                }
+            }
+            (ParamSpec::Gradient { .. }, ParamValue::Gradient(stops)) => {
+                if stops.len() < 2 {
+                    return Err(format!("gradient '{}' needs at least 2 stops", self.name));
+                }
+                if stops.iter().flatten().any(|v| !v.is_finite() || !(0.0..=1.0).contains(v)) {
+                    return Err(format!("gradient '{}' needs positions and components in 0..1", self.name));
+                }
+            }
             _ => return bad_type(),
         }
         Ok(())
@@ -266,6 +313,16 @@ pub const fn matrix(label: &'static str, default: &'static [f32], tooltip: &'sta
     ParamDef { name: "", label, spec: ParamSpec::Matrix { default }, tooltip }
 }
 
+/// A colour parameter (sRGB components 0..1).
+pub const fn colour(label: &'static str, default: [f32; 3], tooltip: &'static str) -> ParamDef {
+    ParamDef { name: "", label, spec: ParamSpec::Colour { default }, tooltip }
+}
+
+/// A colour gradient parameter (stops `[position, r, g, b]`, sRGB).
+pub const fn gradient(label: &'static str, default: &'static [[f32; 4]], tooltip: &'static str) -> ParamDef {
+    ParamDef { name: "", label, spec: ParamSpec::Gradient { default }, tooltip }
+}
+
 /// A choice parameter over `options` with the option at `default` preselected (use the enum's
 /// `param` function made by [`choices!`](crate::choices)).
 pub const fn choice(label: &'static str, default: usize, options: &'static [ChoiceOption], tooltip: &'static str) -> ParamDef {
@@ -283,102 +340,6 @@ pub enum ParamError {
         /// The value found, as RON-like text.
         found: String,
     },
-}
-
-/// A Rust type a parameter is read into: which [`ParamValue`] variant it takes.
-pub trait ParamType: Sized {
-    /// The typed value, or `None` if `v` is of another variant (or an unknown option).
-    fn from_value(v: &ParamValue) -> Option<Self>;
-    /// The value as saved.
-    fn to_value(&self) -> ParamValue;
-}
-
-impl ParamType for f32 {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Float(x) => Some(*x),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Float(*self)
-    }
-}
-
-impl ParamType for i64 {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Int(x) => Some(*x),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Int(*self)
-    }
-}
-
-/// Counts (iterations, passes): saved as `Int`, never negative.
-impl ParamType for usize {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Int(x) => usize::try_from(*x).ok(),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Int(i64::try_from(*self).unwrap_or(i64::MAX))
-    }
-}
-
-impl ParamType for bool {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Bool(x) => Some(*x),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Bool(*self)
-    }
-}
-
-/// Seeds: saved as `Seed`.
-impl ParamType for u32 {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Seed(x) => Some(*x),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Seed(*self)
-    }
-}
-
-/// Curves: control points `(x, y)`.
-impl ParamType for Vec<[f32; 2]> {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Curve(x) => Some(x.clone()),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Curve(self.clone())
-    }
-}
-
-/// Matrices: weights, row-major.
-impl ParamType for Vec<f32> {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Matrix(x) => Some(x.clone()),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Matrix(self.clone())
-    }
 }
 
 /// The typed settings of a node: named fields, one per declared parameter. Implemented by

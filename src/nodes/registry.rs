@@ -5,7 +5,7 @@
 
 use super::meta::NodeMeta;
 use super::params::{ParamDef, ParamMap, ParamValue, Settings};
-use super::{combine, display, erosion, modify, output, sources, tectonics};
+use super::{climate, combine, display, erosion, masks, modify, output, sources, tectonics, texture};
 use super::{node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
 use serde::{Deserialize, Serialize};
 
@@ -32,8 +32,9 @@ macro_rules! registry {
             }
 
             /// Runs a node of this kind from saved parameter values; `inputs` follow the input
-            /// ports in order. Returns one value per declared output port.
-            pub fn run(self, values: &ParamMap, inputs: &[Value], ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+            /// ports in order (`None` for an optional input that is not connected). Returns one value per
+            /// declared output port.
+            pub fn run(self, values: &ParamMap, inputs: &[Option<Value>], ctx: &OpContext) -> Result<Vec<Value>, OpError> {
                 match self { $( NodeKind::$kind => run_node::<$node>(values, inputs, ctx), )* }
             }
 
@@ -79,6 +80,7 @@ registry! {
     Gradient => modify::gradient::Gradient,
     VectorLength => modify::vector_length::VectorLength,
     Slope => modify::slope::Slope,
+    ToMetres => modify::to_metres::ToMetres,
     Regions => tectonics::regions::Regions,
     TectonicPlates => tectonics::plates::TectonicPlates,
     PlateElevation => tectonics::plate_elevation::PlateElevation,
@@ -87,7 +89,17 @@ registry! {
     DropletErosion => erosion::droplet::DropletErosion,
     SeaFloor => erosion::sea_floor::SeaFloor,
     CoralReef => erosion::coral_reef::CoralReef,
+    HeightBand => masks::height_band::HeightBand,
+    Curvature => masks::curvature::Curvature,
+    CoastDistance => masks::coast_distance::CoastDistance,
+    Temperature => climate::temperature::Temperature,
+    Precipitation => climate::precipitation::Precipitation,
+    ColourRamp => texture::colour_ramp::ColourRamp,
+    BlendColours => texture::blend_colours::BlendColours,
+    Biomes => texture::biomes::Biomes,
+    Materials => texture::materials::Materials,
     Preview => display::preview::Preview,
+    ColourPreview => display::colour_preview::ColourPreview,
     Planet => output::planet::Planet,
 }
 

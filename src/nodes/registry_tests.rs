@@ -69,7 +69,7 @@ fn every_declared_parameter_maps_to_a_field_and_back() {
 }
 
 /// One value of each declared input type, small enough to run every node quickly.
-fn sample_inputs(k: NodeKind) -> Vec<Value> {
+fn sample_inputs(k: NodeKind) -> Vec<Option<Value>> {
     let n = 4;
     let regions = Arc::new(RegionSurface::new(3, 0.5, 1));
     k.meta()
@@ -77,6 +77,7 @@ fn sample_inputs(k: NodeKind) -> Vec<Value> {
         .iter()
         .map(|p| match p.ty {
             PortType::Field => Field::from_fn_dir(n, |d| 0.3 * d.x + 0.2 * d.y * d.z).into(),
+            PortType::Colour => crate::planet::ColourField::filled(n, [0.2, 0.4, 0.1]).into(),
             PortType::Vector => crate::nodes::modify::gradient::gradient(&Field::from_fn_dir(n, |d| d.y)).into(),
             PortType::Regions => Value::Regions(regions.clone()),
             PortType::Plates => {
@@ -84,6 +85,7 @@ fn sample_inputs(k: NodeKind) -> Vec<Value> {
                 Value::Plates(Arc::new(Plates::grow(regions.clone(), &s).expect("plates")))
             }
         })
+        .map(Some)
         .collect()
 }
 

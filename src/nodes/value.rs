@@ -1,7 +1,7 @@
 //! Values that flow along links.
 
 use super::meta::PortType;
-use crate::planet::{Field, RegionSurface, VectorField};
+use crate::planet::{ColourField, Field, RegionSurface, VectorField};
 use crate::tectonics::Plates;
 use std::sync::Arc;
 
@@ -16,6 +16,8 @@ pub enum Value {
     Regions(Arc<RegionSurface>),
     /// Tectonic plates.
     Plates(Arc<Plates>),
+    /// Linear RGB colours.
+    Colour(Arc<ColourField>),
 }
 
 impl Value {
@@ -26,6 +28,7 @@ impl Value {
             Value::Vector(_) => PortType::Vector,
             Value::Regions(_) => PortType::Regions,
             Value::Plates(_) => PortType::Plates,
+            Value::Colour(_) => PortType::Colour,
         }
     }
 
@@ -53,6 +56,14 @@ impl Value {
         }
     }
 
+    /// The colours, if this is a colour value.
+    pub fn as_colour(&self) -> Option<&Arc<ColourField>> {
+        match self {
+            Value::Colour(c) => Some(c),
+            _ => None,
+        }
+    }
+
     /// The plates, if this is a plate value.
     pub fn as_plates(&self) -> Option<&Arc<Plates>> {
         match self {
@@ -71,5 +82,11 @@ impl From<Field> for Value {
 impl From<VectorField> for Value {
     fn from(v: VectorField) -> Self {
         Value::Vector(Arc::new(v))
+    }
+}
+
+impl From<ColourField> for Value {
+    fn from(c: ColourField) -> Self {
+        Value::Colour(Arc::new(c))
     }
 }

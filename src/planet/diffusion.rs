@@ -1,5 +1,11 @@
-//! Resolution-independent counts for local smoothing on the cube-sphere, shared by the blur
-//! and box-filter nodes, the sea floor and the tectonic elevation.
+//! Smoothing on the cube-sphere: the seam-aware blur with a radius in degrees of arc and
+//! resolution-independent pass counts, shared by the blur, box-filter and curvature nodes, the
+//! sea floor and the tectonic elevation.
+
+use super::pipes::pipes4;
+use super::Field;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Mean angular size of a cell edge in radians at resolution `n` (cells per face edge).
 pub fn cell_angle(n: usize) -> f32 {
@@ -12,6 +18,56 @@ pub fn cell_angle(n: usize) -> f32 {
 pub fn diffusion_passes(iterations: usize, n: usize) -> usize {
     let scale = (n as f64 / 128.0).powi(2);
     (iterations as f64 * scale).round() as usize
+}
+
+/// One explicit diffusion step from `src` into `dst`: `h += k (sum of 4 neighbours - 4 h)`,
+/// `k <= 0.25`.
+fn diffuse(src: &Field, dst: &mut Field, k: f32) {
+    let table = pipes4(src.n());
+    let s = src.data();
+    dst.data_mut().par_iter_mut().enumerate().for_each(|(c, v)| {
+        let nb = &table.to[c];
+        let sum = s[nb[0] as usize] + s[nb[1] as usize] + s[nb[2] as usize] + s[nb[3] as usize];
+        *v = s[c] + k * (sum - 4.0 * s[c]);
+    });
+}
+
+/// Diffuses until the added variance is `var` cells^2 per axis (two buffers, swapped).
+fn diffuse_variance(f: &Field, var: f32, cancel: &AtomicBool) -> Option<Field> {
+    const K: f32 = 0.25; // variance per step per axis = 2 K
+    let full = (var / (2.0 * K)).floor() as usize;
+    let rest = var - full as f32 * 2.0 * K;
+    let mut cur = f.clone();
+    let mut next = Field::filled(f.n(), 0.0);
+    let steps = (0..full).map(|_| K).chain((rest > 1e-6).then_some(rest / 2.0));
+    for k in steps {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        diffuse(&cur, &mut next, k);
+        std::mem::swap(&mut cur, &mut next);
+    }
+    Some(cur)
+}
+
+/// Blur with a standard deviation of `radius_deg` degrees of arc. Large radii are blurred at a
+/// coarser resolution (at most 4 cells of standard deviation there) and sampled back up, so the
+/// cost stays bounded and the result does not depend on the resolution.
+/// `None` when cancelled.
+pub fn blur(f: &Field, radius_deg: f32, cancel: &AtomicBool) -> Option<Field> {
+    let n = f.n();
+    let sigma_rad = radius_deg.to_radians();
+    if sigma_rad <= 0.0 {
+        return Some(f.clone());
+    }
+    let mut m = n;
+    while sigma_rad / cell_angle(m) > 4.0 && m.is_multiple_of(2) && m >= 16 {
+        m /= 2;
+    }
+    let small = if m == n { f.clone() } else { f.resample(m) };
+    let sigma = sigma_rad / cell_angle(m);
+    let blurred = diffuse_variance(&small, sigma * sigma, cancel)?;
+    Some(if m == n { blurred } else { blurred.resample(n) })
 }
 
 #[cfg(test)]

@@ -38,6 +38,19 @@ impl Field {
         out
     }
 
+    /// A field from a function of each cell's linear index and direction, in parallel rows.
+    pub fn from_fn_index(n: usize, f: impl Fn(usize, Vec3) -> f32 + Sync) -> Field {
+        let mut out = Field::filled(n, 0.0);
+        out.data.par_chunks_mut(n).enumerate().for_each(|(row, chunk)| {
+            let face = Face::ALL[row / n];
+            let j = row % n;
+            for (i, v) in chunk.iter_mut().enumerate() {
+                *v = f(row * n + i, Cell { face, i, j }.direction(n));
+            }
+        });
+        out
+    }
+
     /// Cells per face edge.
     pub fn n(&self) -> usize {
         self.n

@@ -4,6 +4,7 @@
 //! counts), so that imports run one way: planet <- tectonics, erosion <- nodes.
 
 pub mod cache;
+pub mod colour;
 pub mod coords;
 pub mod diffusion;
 pub mod face;
@@ -16,6 +17,7 @@ pub mod rng;
 pub mod vector;
 pub mod warp;
 
+pub use colour::ColourField;
 pub use coords::{dir_to_cell, dir_to_face_ab, face_ab_to_cube, face_ab_to_dir, neighbour, Cell};
 pub use face::Face;
 pub use field::Field;

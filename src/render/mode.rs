@@ -3,8 +3,11 @@
 /// How the viewport colours the planet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColourMode {
-    /// Hypsometric colours by elevation.
+    /// The planet's albedo (its Planet node's albedo input), per pixel from a texture; the
+    /// height tint where the planet has no albedo.
     #[default]
+    Albedo,
+    /// Hypsometric colours by elevation.
     Elevation,
     /// One colour per cube face.
     Faces,
@@ -16,11 +19,12 @@ pub enum ColourMode {
 
 impl ColourMode {
     /// All modes, in menu order.
-    pub const ALL: [ColourMode; 4] = [ColourMode::Elevation, ColourMode::Faces, ColourMode::Plates, ColourMode::Regions];
+    pub const ALL: [ColourMode; 5] = [ColourMode::Albedo, ColourMode::Elevation, ColourMode::Faces, ColourMode::Plates, ColourMode::Regions];
 
     /// Name in the viewport's mode menu.
     pub fn label(self) -> &'static str {
         match self {
+            ColourMode::Albedo => "Albedo",
             ColourMode::Elevation => "Elevation",
             ColourMode::Faces => "Cube faces",
             ColourMode::Plates => "Plates",
@@ -28,7 +32,7 @@ impl ColourMode {
         }
     }
 
-    /// Whether the mode needs the overlay image.
+    /// Whether the mode needs the tectonic overlay image (plates or regions).
     pub fn uses_overlay(self) -> bool {
         matches!(self, ColourMode::Plates | ColourMode::Regions)
     }

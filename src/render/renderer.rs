@@ -83,7 +83,7 @@ pub struct ViewSettings {
 
 impl Default for ViewSettings {
     fn default() -> Self {
-        ViewSettings { camera: OrbitCamera::default(), mode: ColourMode::Elevation, borders: false, arrows: false, wireframe: false, max_depth_m: 7000.0, max_elevation_m: 6000.0 }
+        ViewSettings { camera: OrbitCamera::default(), mode: ColourMode::Albedo, borders: false, arrows: false, wireframe: false, max_depth_m: 7000.0, max_elevation_m: 6000.0 }
     }
 }
 
@@ -299,7 +299,9 @@ impl PlanetRenderer {
                 match view.mode {
                     ColourMode::Elevation => 0.0,
                     ColourMode::Faces => 1.0,
-                    ColourMode::Plates | ColourMode::Regions if self.has_overlay => 2.0,
+                    ColourMode::Plates | ColourMode::Regions | ColourMode::Albedo if self.has_overlay => 2.0,
+                    // A planet without albedo: the height tint.
+                    ColourMode::Albedo => 0.0,
                     // No regions to show (yet): face colours rather than a blank planet.
                     ColourMode::Plates | ColourMode::Regions => 1.0,
                 },

@@ -2,10 +2,11 @@
 //! inspection values, the plates' growth state.
 
 use super::PlanetApp;
-use crate::app::previews::preview_pixels;
+use crate::app::previews::{colour_preview_pixels, preview_pixels};
 use crate::editor::types::PlateStatus;
 use crate::eval::EvalResult;
 use crate::graph::{Graph, NodeId};
+use crate::nodes::display::colour_preview::ColourPreviewSettings;
 use crate::nodes::display::preview::{PreviewRamp, PreviewSettings, PreviewView};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
@@ -28,8 +29,9 @@ impl PlanetApp {
             // the picture.
             if let Some(planet) = self.doc.graph.first_of(NodeKind::Planet) {
                 if let Some(f) = res.field(planet.id) {
+                    let albedo = res.sink_input(planet.id, 1).and_then(|v| v.as_colour()).cloned();
                     match planet.settings::<PlanetSettings>() {
-                        Ok(settings) => self.viewport.set_field(f.clone(), settings),
+                        Ok(settings) => self.viewport.set_field(f.clone(), albedo, settings),
                         Err(e) => {
                             self.ed_state.errors.insert(planet.id, e.to_string());
                         }
@@ -51,12 +53,21 @@ impl PlanetApp {
 
 /// Refreshes the thumbnail of every Preview node from an evaluation result.
 pub(super) fn update_previews(ctx: &egui::Context, g: &Graph, res: &EvalResult, previews: &mut std::collections::HashMap<NodeId, egui::TextureHandle>) {
-    for node in g.nodes.iter().filter(|n| n.kind == NodeKind::Preview) {
-        let (Some(field), Ok(s)) = (res.shown_field(node.id), node.settings::<PreviewSettings>()) else {
+    for node in g.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Preview | NodeKind::ColourPreview)) {
+        let pixels = match node.kind {
+            NodeKind::Preview => match (res.shown_field(node.id), node.settings::<PreviewSettings>()) {
+                (Some(field), Ok(s)) => Some(preview_pixels(field, s.view == PreviewView::Globe, s.ramp == PreviewRamp::Hypsometric)),
+                _ => None,
+            },
+            _ => match (res.shown_colour(node.id), node.settings::<ColourPreviewSettings>()) {
+                (Some(colours), Ok(s)) => Some(colour_preview_pixels(colours, s.view == PreviewView::Globe)),
+                _ => None,
+            },
+        };
+        let Some((w, h, rgb)) = pixels else {
             previews.remove(&node.id);
             continue;
         };
-        let (w, h, rgb) = preview_pixels(field, s.view == PreviewView::Globe, s.ramp == PreviewRamp::Hypsometric);
         let img = egui::ColorImage::from_rgb([w, h], &rgb);
         match previews.get_mut(&node.id) {
             Some(tex) => tex.set(img, egui::TextureOptions::LINEAR),

@@ -11,4 +11,5 @@ pub mod normalize;
 pub mod scale_bias;
 pub mod slope;
 pub mod terrace;
+pub mod to_metres;
 pub mod vector_length;

@@ -24,14 +24,20 @@ impl Node for Planet {
     const META: NodeMeta = NodeMeta::new(
         "Planet",
         Category::Output,
-        "The planet the viewport shows and build exports. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres.",
-        &[PortDef::field("elevation")],
+        "The planet the viewport shows and build exports. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres. An optional albedo colours the planet (else the height tint).",
+        &[PortDef::field("elevation"), PortDef::optional("albedo", PortType::Colour)],
         &[PortDef::field("out")],
         file!(),
     );
 
     fn run(s: &PlanetSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![s.apply(inputs.field(0)?).into()])
+        let f = inputs.field(0)?;
+        if let Some(a) = inputs.colour_opt(1)? {
+            if a.n != f.n() {
+                return Err(OpError::Invalid(format!("the albedo has {} cells per face edge, the elevation {}", a.n, f.n())));
+            }
+        }
+        Ok(vec![s.apply(f).into()])
     }
 }
 

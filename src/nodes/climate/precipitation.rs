@@ -1,0 +1,194 @@
+//! The Precipitation node: annual precipitation in mm from the prevailing winds of the
+//! latitude bands (trade winds, westerlies, polar easterlies), moisture picked up over the ocean
+//! and carried along the wind across face seams, and rained out where the air rises over
+//! terrain, so that leeward sides lie in rain shadow.
+
+use super::{east_north, latitude};
+use crate::nodes::modify::gradient::gradient;
+use crate::nodes::prelude::*;
+use crate::planet::diffusion::cell_angle;
+use crate::planet::VectorField;
+use glam::Vec3;
+
+crate::settings! {
+    /// Settings of the Precipitation node.
+    pub struct PrecipitationSettings, keys PrecipitationKeys {
+        /// Rain near the equator (the intertropical convergence zone), mm per year.
+        equator_mm: f32 = float("Equator", 2200.0, 0.0, 20000.0, "mm/yr", 10.0, "Precipitation of the wet band along the equator (the intertropical convergence zone), over the sea and coasts."),
+        /// Rain in the subtropical dry belts, mm per year.
+        subtropics_mm: f32 = float("Subtropics", 250.0, 0.0, 20000.0, "mm/yr", 5.0, "Precipitation of the dry belts near 25 deg latitude, where the air of the tropics sinks (the great deserts)."),
+        /// Rain in the mid-latitude storm belts, mm per year.
+        midlatitudes_mm: f32 = float("Mid-latitudes", 1000.0, 0.0, 20000.0, "mm/yr", 10.0, "Precipitation of the storm belts of the westerlies near 50 deg latitude."),
+        /// Rain near the poles, mm per year.
+        polar_mm: f32 = float("Poles", 200.0, 0.0, 20000.0, "mm/yr", 5.0, "Precipitation near the poles (cold air holds little water)."),
+        /// Distance over flat land in which air loses 63 % of its moisture, km.
+        reach_km: f32 = float("Moisture reach", 1500.0, 50.0, 20000.0, "km", 10.0, "Distance over flat land in which the air rains out 63 % of the moisture it took up over the sea: interiors of large continents are dry."),
+        /// Extra rain-out where the wind climbs: multiples of the flat-land rate per m/km of rise.
+        orographic: f32 = float("Orographic rain", 0.3, 0.0, 10.0, "per m/km", 0.005, "Extra rain where the wind climbs, in multiples of the flat-land rain-out per metre of rise per km of travel (a 3000 m range 300 km wide: about 10 m/km). Windward slopes are wet and leeward ones lie in rain shadow."),
+        /// Wind speed of the output vectors, m/s.
+        wind_ms: f32 = float("Wind speed", 8.0, 0.0, 100.0, "m/s", 0.1, "Speed of the strongest prevailing winds (the wind output's scale; the rain does not depend on it)."),
+        /// Planet radius, km.
+        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns angles into km; keep it equal to the Planet node's radius."),
+    }
+}
+
+/// The Precipitation node.
+pub struct Precipitation;
+
+impl Node for Precipitation {
+    type Settings = PrecipitationSettings;
+    const META: NodeMeta = NodeMeta::new(
+        "Precipitation",
+        Category::Climate,
+        "Annual precipitation in mm from prevailing winds by latitude band: moisture from the sea carried inland across seams, rained out over rising terrain (rain shadows), a wet equator and dry subtropics. Outputs precipitation and the wind.",
+        &[PortDef::field("elevation_m")],
+        &[PortDef::field("precipitation"), PortDef::of("wind", PortType::Vector)],
+        file!(),
+    );
+
+    fn run(s: &PrecipitationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+        let h = inputs.field(0)?;
+        let p = precipitation(h, s, ctx)?;
+        let n = h.n();
+        let wind = VectorField { n, data: (0..6 * n * n).map(|c| (prevailing_wind(crate::planet::Cell::from_index(c, n).direction(n)) * s.wind_ms).to_array()).collect() };
+        Ok(vec![p.into(), wind.into()])
+    }
+}
+
+/// The grid the moisture is carried on (cells per face edge): precipitation is a smooth field,
+/// and one grid for previews and builds makes them agree.
+pub const CLIMATE_N: usize = 128;
+
+/// The prevailing wind at a direction, about unit strength at its strongest: easterly trade
+/// winds blowing towards the equator below 30 deg, westerlies blowing polewards from 30 to
+/// 60 deg, polar easterlies above (three cells per hemisphere; calm at 0, 30, 60 and 90 deg).
+pub fn prevailing_wind(d: Vec3) -> Vec3 {
+    let lat = latitude(d);
+    let (east, north) = east_north(d);
+    let u = -(6.0 * lat.abs()).sin();
+    let v = -0.4 * (6.0 * lat).sin();
+    east * u + north * v
+}
+
+/// Precipitation profile by latitude (mm per year) over the sea.
+pub fn band_mm(s: &PrecipitationSettings, lat: f32) -> f32 {
+    let a = lat.to_degrees().abs();
+    let g = |centre: f32, width: f32| (-((a - centre) / width).powi(2)).exp();
+    let p = s.subtropics_mm + (s.equator_mm - s.subtropics_mm) * g(0.0, 12.0) + (s.midlatitudes_mm - s.subtropics_mm) * g(50.0, 14.0);
+    let polar = crate::nodes::masks::smoothstep(60.0, 85.0, a);
+    p + (s.polar_mm - p) * polar
+}
+
+/// The precipitation field in mm per year at the elevation's resolution.
+pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> Result<Field, OpError> {
+    let n = h.n();
+    let m = n.min(CLIMATE_N);
+    let e = if m == n { h.clone() } else { h.resample(m) };
+    let step = cell_angle(m); // radians per step
+    let step_km = step * s.radius_km;
+    // Rise along the wind in metres per km (the gradient is in metres per radian).
+    let grad = gradient(&e);
+    let dirs: Vec<Vec3> = (0..6 * m * m).map(|c| crate::planet::Cell::from_index(c, m).direction(m)).collect();
+    let wind: Vec<Vec3> = dirs.iter().map(|&d| prevailing_wind(d).normalize_or_zero()).collect();
+    let rise: Vec<f32> = (0..6 * m * m).map(|c| (wind[c].dot(Vec3::from(grad.data[c])) / s.radius_km).max(0.0)).collect();
+    let land: Vec<bool> = e.data().iter().map(|&v| v >= 0.0).collect();
+    // Share of the moisture that survives one step over land.
+    let keep: Vec<f32> = (0..6 * m * m).map(|c| (-(step_km / s.reach_km) * (1.0 + s.orographic * rise[c])).exp()).collect();
+    // Carry the moisture along the wind until it has crossed three reaches.
+    let steps = ((3.0 * s.reach_km / step_km).ceil() as usize).clamp(8, 400);
+    let mut moist = Field::filled(m, 1.0);
+    for _ in 0..steps {
+        ctx.check()?;
+        let prev = moist.clone();
+        moist = Field::from_fn_index(m, |c, d| {
+            if !land[c] {
+                return 1.0;
+            }
+            let upwind = (d - wind[c] * step).normalize();
+            prev.sample_dir(upwind) * keep[c]
+        });
+    }
+    let p = Field::from_fn_index(m, |c, d| {
+        let base = band_mm(s, latitude(d));
+        if land[c] {
+            base * moist.data()[c] * (1.0 + s.orographic * rise[c])
+        } else {
+            base
+        }
+    });
+    Ok(if m == n { p } else { p.resample(n) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nodes::params::Settings;
+    use crate::nodes::NodeKind;
+    use std::sync::atomic::AtomicBool;
+
+    fn defaults() -> PrecipitationSettings {
+        PrecipitationSettings::from_params(&NodeKind::Precipitation.default_params()).expect("defaults")
+    }
+
+    fn at(lat_deg: f32, lon_deg: f32) -> Vec3 {
+        crate::planet::projection::lon_lat_to_dir(lon_deg.to_radians(), lat_deg.to_radians())
+    }
+
+    /// An island of radius 20 deg with a north-south ridge through its centre, in the sea.
+    fn ridge_island(n: usize, lat: f32, lon: f32) -> Field {
+        let centre = at(lat, lon);
+        let (east, _) = east_north(centre);
+        Field::from_fn_dir(n, |d| {
+            let r = d.dot(centre).clamp(-1.0, 1.0).acos().to_degrees();
+            if r > 20.0 {
+                return -3000.0;
+            }
+            // Distance east of the centre in degrees, along the east direction.
+            let x = d.dot(east).asin().to_degrees();
+            100.0 + 3000.0 * (-(x / 3.0).powi(2)).exp()
+        })
+    }
+
+    /// Windward (west, the westerlies come from there) over leeward (east) precipitation.
+    fn windward_ratio(lat: f32, lon: f32) -> f32 {
+        let n = 128;
+        let cancel = AtomicBool::new(false);
+        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let p = precipitation(&ridge_island(n, lat, lon), &defaults(), &ctx).expect("runs");
+        let (east, _) = east_north(at(lat, lon));
+        let c = at(lat, lon);
+        let side = |deg: f32| (c * deg.to_radians().cos() + east * deg.to_radians().sin()).normalize();
+        let (west, lee) = (p.sample_dir(side(-5.0)), p.sample_dir(side(5.0)));
+        west / lee
+    }
+
+    #[test]
+    fn a_ridge_across_the_westerlies_is_wet_on_its_windward_side_wherever_it_lies() {
+        // Inside the top face, on the front/top edge, and on the cube corner.
+        let ratios = [windward_ratio(55.0, 45.0), windward_ratio(45.0, 0.0), windward_ratio(35.26, 45.0)];
+        for r in ratios {
+            assert!(r > 1.5, "windward over leeward {ratios:?}");
+        }
+        let (lo, hi) = ratios.iter().fold((f32::MAX, 0.0f32), |(a, b), &r| (a.min(r), b.max(r)));
+        eprintln!("windward/leeward at mid-face, edge, corner: {ratios:?}");
+        assert!(hi / lo < 1.35, "placements agree within 35 %: {ratios:?}");
+    }
+
+    #[test]
+    fn the_equator_is_wet_the_subtropics_dry_and_interiors_drier_than_coasts() {
+        let s = defaults();
+        assert!(band_mm(&s, 0.0) > 2000.0);
+        assert!(band_mm(&s, 25f32.to_radians()) < 400.0);
+        assert!(band_mm(&s, 50f32.to_radians()) > 900.0);
+        // A flat continent from 30 to 60 deg north: its east is drier than its west coast.
+        let n = 64;
+        let h = Field::from_fn_dir(n, |d| {
+            let (lat, lon) = (latitude(d).to_degrees(), d.x.atan2(d.z).to_degrees());
+            if (30.0..60.0).contains(&lat) && (-60.0..60.0).contains(&lon) { 200.0 } else { -3000.0 }
+        });
+        let cancel = AtomicBool::new(false);
+        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let p = precipitation(&h, &s, &ctx).expect("runs");
+        assert!(p.sample_dir(at(45.0, -55.0)) > 2.0 * p.sample_dir(at(45.0, 50.0)));
+    }
+}

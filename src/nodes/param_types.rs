@@ -1,0 +1,136 @@
+//! The Rust types a node's settings fields may have, and which saved [`ParamValue`] variant
+//! each reads and writes.
+
+use super::params::ParamValue;
+
+/// A Rust type a parameter is read into: which [`ParamValue`] variant it takes.
+pub trait ParamType: Sized {
+    /// The typed value, or `None` if `v` is of another variant (or an unknown option).
+    fn from_value(v: &ParamValue) -> Option<Self>;
+    /// The value as saved.
+    fn to_value(&self) -> ParamValue;
+}
+
+impl ParamType for f32 {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Float(x) => Some(*x),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Float(*self)
+    }
+}
+
+impl ParamType for i64 {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Int(x) => Some(*x),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Int(*self)
+    }
+}
+
+/// Counts (iterations, passes): saved as `Int`, never negative.
+impl ParamType for usize {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Int(x) => usize::try_from(*x).ok(),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Int(i64::try_from(*self).unwrap_or(i64::MAX))
+    }
+}
+
+impl ParamType for bool {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Bool(x) => Some(*x),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Bool(*self)
+    }
+}
+
+/// Seeds: saved as `Seed`.
+impl ParamType for u32 {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Seed(x) => Some(*x),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Seed(*self)
+    }
+}
+
+/// Curves: control points `(x, y)`.
+impl ParamType for Vec<[f32; 2]> {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Curve(x) => Some(x.clone()),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Curve(self.clone())
+    }
+}
+
+/// Matrices: weights, row-major.
+impl ParamType for Vec<f32> {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Matrix(x) => Some(x.clone()),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Matrix(self.clone())
+    }
+}
+
+/// A colour parameter's value: sRGB components in 0..1, as the user picked it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Srgb(pub [f32; 3]);
+
+impl Srgb {
+    /// The colour in linear RGB (how colours are computed with).
+    pub fn linear(self) -> [f32; 3] {
+        crate::planet::colour::srgb_to_linear3(self.0)
+    }
+}
+
+impl ParamType for Srgb {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Colour(c) => Some(Srgb(*c)),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Colour(self.0)
+    }
+}
+
+/// Gradients: stops `[position, r, g, b]` (sRGB).
+impl ParamType for Vec<[f32; 4]> {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Gradient(x) => Some(x.clone()),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Gradient(self.clone())
+    }
+}

@@ -1,0 +1,234 @@
+//! The Biomes node: a Whittaker classification of annual mean temperature and precipitation
+//! into 11 biomes, with overrides for ocean, beach, bare rock and alpine snow; outputs the biome
+//! index and its colour (colours editable on the node).
+
+use crate::nodes::prelude::*;
+
+/// The biomes, by output index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Biome {
+    /// Ice sheets (below -10 °C).
+    Ice = 0,
+    /// Tundra.
+    Tundra,
+    /// Boreal forest (taiga).
+    BorealForest,
+    /// Temperate seasonal forest.
+    TemperateForest,
+    /// Temperate rainforest.
+    TemperateRainforest,
+    /// Temperate grassland.
+    Grassland,
+    /// Woodland and shrubland.
+    Shrubland,
+    /// Hot or cold desert.
+    Desert,
+    /// Savanna.
+    Savanna,
+    /// Tropical seasonal forest.
+    TropicalSeasonalForest,
+    /// Tropical rainforest.
+    TropicalRainforest,
+    /// Beach (land just above sea level).
+    Beach,
+    /// Bare rock (steep slopes).
+    BareRock,
+    /// Alpine snow.
+    Snow,
+    /// Sea.
+    Ocean,
+}
+
+impl Biome {
+    /// Every biome in index order.
+    pub const ALL: [Biome; 15] = [
+        Biome::Ice,
+        Biome::Tundra,
+        Biome::BorealForest,
+        Biome::TemperateForest,
+        Biome::TemperateRainforest,
+        Biome::Grassland,
+        Biome::Shrubland,
+        Biome::Desert,
+        Biome::Savanna,
+        Biome::TropicalSeasonalForest,
+        Biome::TropicalRainforest,
+        Biome::Beach,
+        Biome::BareRock,
+        Biome::Snow,
+        Biome::Ocean,
+    ];
+}
+
+/// Whittaker's diagram: the biome of an annual mean temperature (°C) and precipitation (mm
+/// per year). Every point of the plane has one.
+pub fn whittaker(t_c: f32, p_mm: f32) -> Biome {
+    if t_c < -10.0 {
+        Biome::Ice
+    } else if t_c < -3.0 {
+        Biome::Tundra
+    } else if t_c < 5.0 {
+        if p_mm < 250.0 {
+            Biome::Tundra
+        } else {
+            Biome::BorealForest
+        }
+    } else if t_c < 20.0 {
+        match p_mm {
+            p if p < 250.0 => Biome::Desert,
+            p if p < 600.0 => Biome::Grassland,
+            p if p < 1000.0 => Biome::Shrubland,
+            p if p < 2200.0 => Biome::TemperateForest,
+            _ => Biome::TemperateRainforest,
+        }
+    } else {
+        match p_mm {
+            p if p < 400.0 => Biome::Desert,
+            p if p < 1200.0 => Biome::Savanna,
+            p if p < 2500.0 => Biome::TropicalSeasonalForest,
+            _ => Biome::TropicalRainforest,
+        }
+    }
+}
+
+crate::settings! {
+    /// Settings of the Biomes node: override thresholds and one colour per biome (sRGB).
+    pub struct BiomesSettings, keys BiomesKeys {
+        /// Land lower than this is beach, m.
+        beach_m: f32 = float("Beach height", 4.0, 0.0, 1000.0, "m", 0.5, "Land lower than this (metres above sea level) is beach."),
+        /// Slopes steeper than this are bare rock, degrees.
+        rock_deg: f32 = float("Rock slope", 38.0, 0.0, 90.0, "deg", 0.5, "Slopes steeper than this are bare rock (needs the slope input)."),
+        /// Land colder than this and higher than the snow height carries snow, °C.
+        snow_c: f32 = float("Snow below", -2.0, -60.0, 30.0, "°C", 0.1, "Mountains colder than this (annual mean) carry snow."),
+        /// Snow needs at least this height, m.
+        snow_m: f32 = float("Snow above", 1500.0, 0.0, 20000.0, "m", 10.0, "Alpine snow only above this height; colder lowlands are ice or tundra."),
+        /// Colour of ice.
+        ice: Srgb = colour("Ice", [0.93, 0.95, 0.98], "Colour of ice sheets."),
+        /// Colour of tundra.
+        tundra: Srgb = colour("Tundra", [0.58, 0.58, 0.48], "Colour of tundra."),
+        /// Colour of boreal forest.
+        boreal_forest: Srgb = colour("Boreal forest", [0.2, 0.32, 0.22], "Colour of boreal forest."),
+        /// Colour of temperate forest.
+        temperate_forest: Srgb = colour("Temperate forest", [0.24, 0.42, 0.18], "Colour of temperate seasonal forest."),
+        /// Colour of temperate rainforest.
+        temperate_rainforest: Srgb = colour("Temperate rainforest", [0.13, 0.36, 0.2], "Colour of temperate rainforest."),
+        /// Colour of grassland.
+        grassland: Srgb = colour("Grassland", [0.58, 0.62, 0.33], "Colour of temperate grassland."),
+        /// Colour of shrubland.
+        shrubland: Srgb = colour("Shrubland", [0.52, 0.52, 0.33], "Colour of woodland and shrubland."),
+        /// Colour of desert.
+        desert: Srgb = colour("Desert", [0.86, 0.76, 0.54], "Colour of desert."),
+        /// Colour of savanna.
+        savanna: Srgb = colour("Savanna", [0.68, 0.63, 0.34], "Colour of savanna."),
+        /// Colour of tropical seasonal forest.
+        tropical_seasonal_forest: Srgb = colour("Tropical seasonal forest", [0.31, 0.47, 0.16], "Colour of tropical seasonal forest."),
+        /// Colour of tropical rainforest.
+        tropical_rainforest: Srgb = colour("Tropical rainforest", [0.11, 0.33, 0.1], "Colour of tropical rainforest."),
+        /// Colour of beaches.
+        beach: Srgb = colour("Beach", [0.9, 0.85, 0.66], "Colour of beaches."),
+        /// Colour of bare rock.
+        bare_rock: Srgb = colour("Bare rock", [0.45, 0.42, 0.4], "Colour of bare rock."),
+        /// Colour of alpine snow.
+        snow: Srgb = colour("Snow", [0.97, 0.97, 0.99], "Colour of alpine snow."),
+        /// Colour of the sea.
+        ocean: Srgb = colour("Ocean", [0.04, 0.14, 0.28], "Colour of the sea (the sea floor seen through water)."),
+    }
+}
+
+impl BiomesSettings {
+    /// The colours in biome index order.
+    pub fn colours(&self) -> [Srgb; 15] {
+        [
+            self.ice,
+            self.tundra,
+            self.boreal_forest,
+            self.temperate_forest,
+            self.temperate_rainforest,
+            self.grassland,
+            self.shrubland,
+            self.desert,
+            self.savanna,
+            self.tropical_seasonal_forest,
+            self.tropical_rainforest,
+            self.beach,
+            self.bare_rock,
+            self.snow,
+            self.ocean,
+        ]
+    }
+
+    /// The biome of one cell.
+    pub fn classify(&self, elevation_m: f32, t_c: f32, p_mm: f32, slope_deg: Option<f32>) -> Biome {
+        if elevation_m < 0.0 {
+            Biome::Ocean
+        } else if elevation_m > self.snow_m && t_c < self.snow_c {
+            Biome::Snow
+        } else if slope_deg.is_some_and(|s| s > self.rock_deg) {
+            Biome::BareRock
+        } else if elevation_m < self.beach_m {
+            Biome::Beach
+        } else {
+            whittaker(t_c, p_mm)
+        }
+    }
+}
+
+/// The Biomes node.
+pub struct Biomes;
+
+impl Node for Biomes {
+    type Settings = BiomesSettings;
+    const META: NodeMeta = NodeMeta::new(
+        "Biomes",
+        Category::Texture,
+        "Whittaker's biomes from temperature (°C) and precipitation (mm/yr), with ocean, beach, bare rock (slope) and alpine snow; outputs the biome index (0 ice ... 14 ocean) and its colour.",
+        &[PortDef::field("elevation_m"), PortDef::field("temperature"), PortDef::field("precipitation"), PortDef::optional("slope_deg", PortType::Field)],
+        &[PortDef::field("biome"), PortDef::of("colour", PortType::Colour)],
+        file!(),
+    );
+
+    fn run(s: &BiomesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
+        let (h, t, p, slope) = (inputs.field(0)?, inputs.field(1)?, inputs.field(2)?, inputs.field_opt(3)?);
+        let n = h.n();
+        if t.n() != n || p.n() != n || slope.is_some_and(|s| s.n() != n) {
+            return Err(OpError::Invalid("the inputs have different resolutions".into()));
+        }
+        let biome: Vec<Biome> = (0..6 * n * n).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]))).collect();
+        let palette = s.colours().map(Srgb::linear);
+        let index = Field::from_fn_index(n, |c, _| biome[c] as usize as f32);
+        let colour = ColourField::from_fn(n, |c| palette[biome[c] as usize]);
+        Ok(vec![index.into(), colour.into()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_covers_the_whole_plane_and_every_climate_biome_occurs() {
+        let mut seen = std::collections::BTreeSet::new();
+        for ti in 0..=220 {
+            for pi in 0..=300 {
+                let (t, p) = (-60.0 + ti as f32 * 0.5, pi as f32 * 40.0);
+                seen.insert(whittaker(t, p));
+            }
+        }
+        assert_eq!(seen.len(), 11, "{seen:?}");
+        assert_eq!(whittaker(27.0, 3000.0), Biome::TropicalRainforest);
+        assert_eq!(whittaker(25.0, 100.0), Biome::Desert);
+        assert_eq!(whittaker(0.0, 500.0), Biome::BorealForest);
+        assert_eq!(whittaker(-20.0, 100.0), Biome::Ice);
+    }
+
+    #[test]
+    fn overrides_come_first() {
+        let s = <BiomesSettings as Settings>::from_params(&crate::nodes::NodeKind::Biomes.default_params()).expect("defaults");
+        assert_eq!(s.classify(-10.0, 25.0, 3000.0, None), Biome::Ocean);
+        assert_eq!(s.classify(2.0, 25.0, 3000.0, None), Biome::Beach);
+        assert_eq!(s.classify(500.0, 15.0, 900.0, Some(50.0)), Biome::BareRock);
+        assert_eq!(s.classify(3000.0, -5.0, 900.0, Some(10.0)), Biome::Snow);
+        assert_eq!(s.classify(500.0, 15.0, 1500.0, Some(5.0)), Biome::TemperateForest);
+        assert_eq!(Biome::ALL.iter().enumerate().filter(|(i, b)| **b as usize != *i).count(), 0);
+    }
+}

@@ -1,0 +1,163 @@
+//! The Materials node (seeds 002 and 004): splat weights of five materials from height, slope,
+//! a snow line jittered by noise and where water ran, and the albedo they blend to.
+
+use super::super::masks::smoothstep;
+use crate::nodes::prelude::*;
+use crate::planet::fbm::{noise_radius, FastFbm};
+
+crate::settings! {
+    /// Settings of the Materials node (heights in metres, slopes in degrees).
+    pub struct MaterialsSettings, keys MaterialsKeys {
+        /// Mean height of the snow line, m.
+        snow_line_m: f32 = float("Snow line", 2800.0, -1000.0, 20000.0, "m", 10.0, "Mean height above which snow lies (seed 002's snow line)."),
+        /// How far noise moves the snow line up and down, m.
+        snow_jitter_m: f32 = float("Snow line jitter", 400.0, 0.0, 10000.0, "m", 5.0, "How far noise moves the snow line up and down, so it follows no contour."),
+        /// Features of the jitter noise per planet.
+        snow_noise: f32 = float("Jitter frequency", 60.0, 0.5, 2000.0, "/planet", 0.5, "Features of the snow line's noise around the equator."),
+        /// Snow slides off slopes steeper than this, degrees.
+        snow_max_slope: f32 = float("Snow slope", 45.0, 0.0, 90.0, "deg", 0.5, "Snow does not hold on slopes steeper than this."),
+        /// Sand lies up to this height above sea level, m.
+        sand_height_m: f32 = float("Sand above sea", 8.0, 0.0, 1000.0, "m", 0.5, "Sand lies on gentle shores up to this height above sea level."),
+        /// Sand lies down to this depth, m.
+        sand_depth_m: f32 = float("Sand below sea", 30.0, 0.0, 5000.0, "m", 0.5, "Sand lies down to this depth; the sea floor below."),
+        /// Sand only on slopes gentler than this, degrees.
+        sand_max_slope: f32 = float("Sand slope", 6.0, 0.0, 90.0, "deg", 0.1, "Sand only lies on slopes gentler than this."),
+        /// Rock from this slope on, degrees.
+        rock_slope: f32 = float("Rock slope", 30.0, 0.0, 90.0, "deg", 0.5, "Slopes steeper than this are rock."),
+        /// Width of the rock transition, degrees.
+        rock_blend: f32 = float("Rock blend", 12.0, 0.0, 90.0, "deg", 0.5, "Width of the transition from ground to rock around the rock slope."),
+        /// Rock where water ran (0..1 of the water input).
+        water_rock: f32 = float("Rock where water ran", 0.6, 0.0, 1.0, "", 0.01, "How much rock shows where water ran (times the water input, e.g. the hydraulic erosion's presence)."),
+        /// Colour of the sea floor seen through water.
+        sea_floor: Srgb = colour("Sea floor", [0.05, 0.16, 0.3], "Colour of the sea floor as seen through the water above it."),
+        /// Colour of sand.
+        sand: Srgb = colour("Sand", [0.86, 0.8, 0.62], "Colour of sand."),
+        /// Colour of ground where no base colour is connected.
+        ground: Srgb = colour("Ground", [0.32, 0.42, 0.2], "Colour of soil and vegetation (used where the base input is not connected)."),
+        /// Colour of rock.
+        rock: Srgb = colour("Rock", [0.45, 0.42, 0.39], "Colour of rock."),
+        /// Colour of snow.
+        snow: Srgb = colour("Snow", [0.96, 0.97, 0.99], "Colour of snow."),
+        /// Seed of the snow line's noise.
+        seed: u32 = seed(9),
+    }
+}
+
+/// The Materials node.
+pub struct Materials;
+
+/// Material order of the weight outputs.
+pub const MATERIALS: [&str; 5] = ["sea_floor", "sand", "ground", "rock", "snow"];
+
+impl Node for Materials {
+    type Settings = MaterialsSettings;
+    const META: NodeMeta = NodeMeta::new(
+        "Materials",
+        Category::Texture,
+        "Splat weights (never negative, summing to 1) of sea floor, sand, ground, rock and snow from height, slope, a noisy snow line and where water ran; and the albedo they blend to. Connect biome colours as the ground's base.",
+        &[
+            PortDef::field("elevation_m"),
+            PortDef::field("slope_deg"),
+            PortDef::optional("water", PortType::Field),
+            PortDef::optional("base", PortType::Colour),
+        ],
+        &[
+            PortDef::field("sea_floor"),
+            PortDef::field("sand"),
+            PortDef::field("ground"),
+            PortDef::field("rock"),
+            PortDef::field("snow"),
+            PortDef::of("albedo", PortType::Colour),
+        ],
+        file!(),
+    );
+
+    fn run(s: &MaterialsSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+        let (h, slope, water, base) = (inputs.field(0)?, inputs.field(1)?, inputs.field_opt(2)?, inputs.colour_opt(3)?);
+        let n = h.n();
+        if slope.n() != n || water.is_some_and(|w| w.n() != n) || base.is_some_and(|b| b.n != n) {
+            return Err(OpError::Invalid("the inputs have different resolutions".into()));
+        }
+        let r = noise_radius(s.snow_noise);
+        let fbm = FastFbm::new(s.seed, 4, 0.5, 2.0);
+        let jitter = Field::from_fn_dir(n, |d| fbm.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32);
+        ctx.check()?;
+        let weights: Vec<[f32; 5]> = (0..6 * n * n).map(|c| weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c])).collect();
+        let colours = [s.sea_floor.linear(), s.sand.linear(), s.ground.linear(), s.rock.linear(), s.snow.linear()];
+        let albedo = ColourField::from_fn(n, |c| {
+            let mut out = [0.0f32; 3];
+            for (k, w) in weights[c].iter().enumerate() {
+                let col = if k == 2 { base.map_or(colours[2], |b| b.data[c]) } else { colours[k] };
+                for ch in 0..3 {
+                    out[ch] += w * col[ch];
+                }
+            }
+            out
+        });
+        let mut outs: Vec<Value> = (0..5).map(|k| Field::from_fn_index(n, |c, _| weights[c][k]).into()).collect();
+        outs.push(albedo.into());
+        Ok(outs)
+    }
+}
+
+/// The five weights of one cell (in [`MATERIALS`] order): each material takes its share of what
+/// the ones above it left (sea floor, then snow, rock and sand), ground the rest, so they are
+/// never negative and sum to 1. `jitter` is noise in about -1..1.
+pub fn weights(s: &MaterialsSettings, h: f32, slope: f32, water: f32, jitter: f32) -> [f32; 5] {
+    let d = s.sand_depth_m;
+    let sea = smoothstep(0.5 * d, 1.5 * d, -h);
+    let line = s.snow_line_m + s.snow_jitter_m * jitter;
+    let snow = smoothstep(line - 150.0, line + 150.0, h) * (1.0 - smoothstep(s.snow_max_slope - 5.0, s.snow_max_slope + 5.0, slope));
+    let steep = smoothstep(s.rock_slope - 0.5 * s.rock_blend, s.rock_slope + 0.5 * s.rock_blend, slope);
+    let rock = (steep + s.water_rock * water.clamp(0.0, 1.0)).clamp(0.0, 1.0);
+    let hs = s.sand_height_m;
+    let shore = smoothstep(-1.5 * d, -0.5 * d, h) * (1.0 - smoothstep(0.5 * hs, 1.5 * hs, h));
+    let sand = shore * (1.0 - smoothstep(s.sand_max_slope, s.sand_max_slope + 4.0, slope));
+    let mut left = 1.0f32;
+    let mut take = |share: f32| {
+        let w = left * share.clamp(0.0, 1.0);
+        left -= w;
+        w
+    };
+    let (w_sea, w_snow, w_rock, w_sand) = (take(sea), take(snow), take(rock), take(sand));
+    [w_sea, w_sand, left.max(0.0), w_rock, w_snow]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nodes::params::Settings;
+    use crate::nodes::NodeKind;
+
+    fn defaults() -> MaterialsSettings {
+        MaterialsSettings::from_params(&NodeKind::Materials.default_params()).expect("defaults")
+    }
+
+    #[test]
+    fn weights_are_never_negative_and_sum_to_one() {
+        let s = defaults();
+        for hi in -50..=60 {
+            for si in 0..=18 {
+                for wi in 0..=4 {
+                    let w = weights(&s, hi as f32 * 100.0 - 2.0, si as f32 * 5.0, wi as f32 * 0.25, ((hi * 7 + si) as f32).sin());
+                    assert!(w.iter().all(|&v| v >= 0.0), "{w:?}");
+                    assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{w:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_material_wins_where_it_belongs() {
+        let s = defaults();
+        let top = |w: [f32; 5]| w.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| MATERIALS[k]);
+        assert_eq!(top(weights(&s, -2000.0, 2.0, 0.0, 0.0)), Some("sea_floor"));
+        assert_eq!(top(weights(&s, 2.0, 1.0, 0.0, 0.0)), Some("sand"));
+        assert_eq!(top(weights(&s, 500.0, 5.0, 0.0, 0.0)), Some("ground"));
+        assert_eq!(top(weights(&s, 500.0, 50.0, 0.0, 0.0)), Some("rock"));
+        assert_eq!(top(weights(&s, 500.0, 5.0, 1.0, 0.0)), Some("rock"), "where water ran");
+        assert_eq!(top(weights(&s, 4000.0, 10.0, 0.0, 0.0)), Some("snow"));
+        // The jitter moves the snow line.
+        assert!(weights(&s, 2800.0, 10.0, 0.0, 1.0)[4] < weights(&s, 2800.0, 10.0, 0.0, -1.0)[4]);
+    }
+}
