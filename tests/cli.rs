@@ -39,7 +39,12 @@ fn build_writes_sized_16_bit_pngs_and_a_manifest() {
     let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).expect("manifest")).expect("json");
     assert_eq!(manifest["resolution"], 24);
     let files = manifest["files"].as_array().expect("files");
-    assert_eq!(files.len(), 8);
+    // Elevation (equirectangular and six faces), the height tint, and the default planet's albedo.
+    assert_eq!(files.len(), 9);
+    let albedo = image::open(out.join("albedo_equirect.png")).expect("albedo png");
+    assert_eq!((albedo.width(), albedo.height()), (96, 48));
+    assert!(matches!(albedo, image::DynamicImage::ImageRgb8(_)));
+    assert!(files.iter().any(|f| f["kind"] == "albedo" && f["path"] == "albedo_equirect.png"));
     assert_eq!(files[0]["value_range_m"], serde_json::json!([-7000.0, 6000.0]));
     assert!(manifest["conventions"]["top_face"].as_str().is_some());
     assert!(!manifest["timings_ms"].as_object().expect("timings").is_empty());

@@ -99,3 +99,74 @@ fn plates_mode_shows_many_plate_colours_with_borders_and_arrows() {
     let yellow = |px: &[u8]| px.chunks(4).filter(|p| p[0] > 230 && p[1] > 215 && p[2] < 200).count();
     assert!(yellow(&with_arrows) > yellow(&elevation) + 50, "arrows drawn");
 }
+
+/// A planet with fine colour detail: fBm heights and the same noise through a colour ramp as
+/// its albedo.
+fn detailed_planet(n: usize) -> (planetgraph::planet::Field, planetgraph::planet::ColourField) {
+    use planetgraph::eval::{Evaluator, Progress};
+    use planetgraph::graph::Graph;
+    use planetgraph::nodes::{NodeKind, ParamValue};
+    let mut g = Graph::default();
+    let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
+    g.set_param(noise, "frequency", ParamValue::Float(60.0));
+    g.set_param(noise, "octaves", ParamValue::Int(9));
+    let ramp = g.add_node(NodeKind::ColourRamp, (0.0, 0.0));
+    g.set_param(ramp, "min", ParamValue::Float(-0.5));
+    g.set_param(ramp, "max", ParamValue::Float(0.5));
+    let planet = g.add_node(NodeKind::Planet, (0.0, 0.0));
+    g.connect(noise, "out", planet, "elevation");
+    g.connect(noise, "out", ramp, "in");
+    g.connect(ramp, "colour", planet, "albedo");
+    let r = Evaluator::new().evaluate(&g, n, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let field = (**r.field(planet).expect("elevation")).clone();
+    let albedo = (**r.sink_input(planet, 1).and_then(|v| v.as_colour()).expect("albedo")).clone();
+    (field, albedo)
+}
+
+/// Mean absolute difference of horizontally adjacent pixels: how much detail a picture shows.
+fn detail(px: &[u8], w: usize) -> f64 {
+    let mut sum = 0u64;
+    let mut count = 0u64;
+    for row in px.chunks(4 * w) {
+        for x in 1..w {
+            let (a, b) = (&row[4 * (x - 1)..4 * x], &row[4 * x..4 * x + 4]);
+            sum += (0..3).map(|k| (a[k] as i64 - b[k] as i64).unsigned_abs()).sum::<u64>();
+            count += 1;
+        }
+    }
+    sum as f64 / count as f64
+}
+
+#[test]
+fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height_tint() {
+    use planetgraph::inspect::albedo_image;
+    use planetgraph::planet::{ColourField, Field};
+    use planetgraph::render::OrbitCamera;
+    if let Err(RenderError::NoAdapter) = headless_device() {
+        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+        return;
+    }
+    let (field, albedo) = detailed_planet(512);
+    // What vertex shading on a 32 mesh can show: the albedo at 32 cells per face edge.
+    let coarse = {
+        let ch: Vec<Field> = (0..3).map(|k| Field::from_vec(512, albedo.data.iter().map(|c| c[k]).collect()).expect("colours").resample(32)).collect();
+        ColourField { n: 32, data: (0..6 * 32 * 32).map(|c| [ch[0].data()[c], ch[1].data()[c], ch[2].data()[c]]).collect() }
+    };
+    let mesh = MeshOptions { resolution: 32, ..Default::default() };
+    let close = ViewSettings { camera: OrbitCamera { distance: 1.4, ..Default::default() }, ..Default::default() };
+    let size = 160;
+    let draw = |a: Option<&ColourField>, view: &ViewSettings| {
+        let img = a.map(albedo_image);
+        let tex = img.as_ref().map(|i| OverlayTexture::new(i.size, &i.rgba).expect("six layers"));
+        render_offscreen(&field, 6371.0, tex, &[], &mesh, view, size, size).expect("render").2
+    };
+    let fine = draw(Some(&albedo), &close);
+    let vertex_like = draw(Some(&coarse), &close);
+    let (d_fine, d_coarse) = (detail(&fine, size as usize), detail(&vertex_like, size as usize));
+    eprintln!("close-up detail: albedo texture of a 512 evaluation {d_fine:.2}, at the mesh's 32 {d_coarse:.2}");
+    assert!(d_fine > 1.5 * d_coarse, "{d_fine} vs {d_coarse}");
+    // The albedo mode is not the height tint.
+    let tint = draw(None, &ViewSettings { mode: ColourMode::Elevation, ..close });
+    assert_ne!(fine, tint);
+}

@@ -157,6 +157,20 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         let rates: Vec<f64> = runs.iter().map(|(ms, k)| *k as f64 / (ms * 1e3)).collect();
         print("droplet_msteps_per_s", median(rates), "Msteps/s");
     }
+    for (name, n) in [("texture_chain_n256", 256usize), ("texture_chain_n1024", 1024)] {
+        if wants(name) {
+            match texture_chain_ms(&g, n, if quick { 1 } else { 3 }, &cancel) {
+                Some(ms) => print(name, ms, "ms"),
+                None => eprintln!("{name}: the default graph has no To metres and Materials nodes"),
+            }
+        }
+    }
+    if wants("viewport_frame_1600x900") {
+        match viewport_frame_ms(&g, reps.max(3), &cancel) {
+            Ok(ms) => print("viewport_frame_1600x900_ms", ms, "ms"),
+            Err(e) => eprintln!("viewport_frame_1600x900_ms skipped: {e}"),
+        }
+    }
     if wants("erosion_default_n512") {
         let eroded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/eroded_tectonic.ron");
         if let Ok(g) = crate::io::load_graph(&eroded, crate::io::Strictness::Complete) {
@@ -166,4 +180,53 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// Milliseconds of the default graph's texture chain (To metres, slope, distance to coast,
+/// climate, biomes, materials) at resolution `n`, fed by a noise field instead of the erosion
+/// above it (median of `reps` cold runs; the noise itself not counted).
+fn texture_chain_ms(g: &crate::graph::Graph, n: usize, reps: usize, cancel: &AtomicBool) -> Option<f64> {
+    use crate::nodes::Category;
+    let to_metres = g.first_of(NodeKind::ToMetres)?.id;
+    let materials = g.first_of(NodeKind::Materials)?.id;
+    let mut g2 = g.clone();
+    let source = g2.add_node(NodeKind::Noise, (0.0, 0.0));
+    g2.connect(source, "out", to_metres, "in");
+    g2.links.retain(|l| !(l.to == materials && l.input == "water"));
+    let program = crate::eval::compile_for(&g2, &[materials]);
+    let chain = |id: &crate::graph::NodeId| g2.node(*id).is_some_and(|node| matches!(node.kind.meta().category, Category::Masks | Category::Climate | Category::Texture) || matches!(node.kind, NodeKind::ToMetres | NodeKind::Slope));
+    let times: Vec<f64> = (0..reps.max(1))
+        .map(|_| {
+            let r = Evaluator::new().run_program(&program, n, cancel, &Progress::default());
+            r.timings_ms.iter().filter(|(id, _)| chain(id)).map(|(_, ms)| *ms).sum()
+        })
+        .collect();
+    Some(median(times))
+}
+
+/// Milliseconds to draw and read back one 1600 x 900 frame of the default planet (evaluated at
+/// 256, mesh 128, albedo texture) with the viewport's renderer (lavapipe on a machine without
+/// a GPU: a figure to watch, not a target).
+fn viewport_frame_ms(g: &crate::graph::Graph, reps: usize, cancel: &AtomicBool) -> Result<f64, anyhow::Error> {
+    use crate::render::{build_mesh, headless_device, MeshOptions, OverlayTexture, PlanetRenderer, ViewSettings};
+    let planet = g.first_of(NodeKind::Planet).ok_or_else(|| anyhow::anyhow!("no Planet node"))?.id;
+    let res = Evaluator::new().evaluate(g, 256, cancel, &Progress::default());
+    let field = res.field(planet).ok_or_else(|| anyhow::anyhow!("the planet did not evaluate"))?;
+    let (device, queue) = headless_device()?;
+    let mut r = PlanetRenderer::new(&device);
+    r.set_mesh(&device, &build_mesh(field, 6371.0, &MeshOptions { resolution: 128, ..Default::default() }));
+    let albedo = res.sink_input(planet, 1).and_then(|v| v.as_colour()).map(|a| crate::inspect::albedo_image(a));
+    if let Some(img) = &albedo {
+        r.set_overlay(&device, &queue, Some(OverlayTexture::new(img.size, &img.rgba)?));
+    }
+    let view = ViewSettings::default();
+    let times: Vec<f64> = (0..reps.max(1))
+        .map(|_| {
+            time_ms(|| {
+                r.render(&device, &queue, 1600, 900, &view);
+                std::hint::black_box(r.read_pixels(&device, &queue).ok());
+            })
+        })
+        .collect();
+    Ok(median(times))
 }

@@ -4,9 +4,9 @@
 //! terrain, so that leeward sides lie in rain shadow.
 
 use super::{east_north, latitude};
-use crate::nodes::modify::gradient::gradient;
 use crate::nodes::prelude::*;
-use crate::planet::diffusion::cell_angle;
+use crate::planet::diffusion::{blur, cell_angle};
+use crate::planet::pipes::pipes4;
 use crate::planet::VectorField;
 use glam::Vec3;
 
@@ -22,7 +22,7 @@ crate::settings! {
         /// Rain near the poles, mm per year.
         polar_mm: f32 = float("Poles", 200.0, 0.0, 20000.0, "mm/yr", 5.0, "Precipitation near the poles (cold air holds little water)."),
         /// Distance over flat land in which air loses 63 % of its moisture, km.
-        reach_km: f32 = float("Moisture reach", 1500.0, 50.0, 20000.0, "km", 10.0, "Distance over flat land in which the air rains out 63 % of the moisture it took up over the sea: interiors of large continents are dry."),
+        reach_km: f32 = float("Moisture reach", 3000.0, 50.0, 20000.0, "km", 10.0, "Distance over flat land in which the air rains out 63 % of the moisture it took up over the sea: interiors of large continents are dry."),
         /// Extra rain-out where the wind climbs: multiples of the flat-land rate per m/km of rise.
         orographic: f32 = float("Orographic rain", 0.3, 0.0, 10.0, "per m/km", 0.005, "Extra rain where the wind climbs, in multiples of the flat-land rain-out per metre of rise per km of travel (a 3000 m range 300 km wide: about 10 m/km). Windward slopes are wet and leeward ones lie in rain shadow."),
         /// Wind speed of the output vectors, m/s.
@@ -55,6 +55,13 @@ impl Node for Precipitation {
     }
 }
 
+/// Blur of the terrain the wind climbs, degrees of arc.
+const TERRAIN_BLUR_DEG: f32 = 1.5;
+/// The slowest drift of the air (calm belts), in units of the strongest wind.
+const MIN_DRIFT: f32 = 0.3;
+/// Share of its neighbours' air a cell takes per step.
+const MIXING: f32 = 0.2;
+
 /// The grid the moisture is carried on (cells per face edge): precipitation is a smooth field,
 /// and one grid for previews and builds makes them agree.
 pub const CLIMATE_N: usize = 128;
@@ -74,7 +81,7 @@ pub fn prevailing_wind(d: Vec3) -> Vec3 {
 pub fn band_mm(s: &PrecipitationSettings, lat: f32) -> f32 {
     let a = lat.to_degrees().abs();
     let g = |centre: f32, width: f32| (-((a - centre) / width).powi(2)).exp();
-    let p = s.subtropics_mm + (s.equator_mm - s.subtropics_mm) * g(0.0, 12.0) + (s.midlatitudes_mm - s.subtropics_mm) * g(50.0, 14.0);
+    let p = s.subtropics_mm + (s.equator_mm - s.subtropics_mm) * g(0.0, 16.0) + (s.midlatitudes_mm - s.subtropics_mm) * g(50.0, 14.0);
     let polar = crate::nodes::masks::smoothstep(60.0, 85.0, a);
     p + (s.polar_mm - p) * polar
 }
@@ -84,34 +91,52 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
     let n = h.n();
     let m = n.min(CLIMATE_N);
     let e = if m == n { h.clone() } else { h.resample(m) };
+    // Air rises over the broad shape of the land, not over every small ridge it also descends.
+    let broad = blur(&e, TERRAIN_BLUR_DEG, ctx.cancel).ok_or(OpError::Cancelled)?;
     let step = cell_angle(m); // radians per step
     let step_km = step * s.radius_km;
-    // Rise along the wind in metres per km (the gradient is in metres per radian).
-    let grad = gradient(&e);
     let dirs: Vec<Vec3> = (0..6 * m * m).map(|c| crate::planet::Cell::from_index(c, m).direction(m)).collect();
-    let wind: Vec<Vec3> = dirs.iter().map(|&d| prevailing_wind(d).normalize_or_zero()).collect();
-    let rise: Vec<f32> = (0..6 * m * m).map(|c| (wind[c].dot(Vec3::from(grad.data[c])) / s.radius_km).max(0.0)).collect();
+    // The wind per cell (about unit strength at its strongest): each step the air moves by its
+    // speed times one cell and rains out in proportion to the distance it moved, so calm belts
+    // keep their moisture rather than draining in place.
+    let wind: Vec<Vec3> = dirs.iter().map(|&d| prevailing_wind(d)).collect();
+    // Rise along the wind in metres per km: the broad terrain one cell downwind against one
+    // cell upwind (sampled seamlessly, so it holds at seams and corners alike).
+    let rise: Vec<f32> = (0..6 * m * m)
+        .map(|c| {
+            let w = wind[c].normalize_or_zero() * step;
+            let (ahead, behind) = (broad.sample_dir(dirs[c] + w), broad.sample_dir(dirs[c] - w));
+            if w == Vec3::ZERO {
+                0.0
+            } else {
+                ((ahead - behind) / (2.0 * step * s.radius_km)).max(0.0)
+            }
+        })
+        .collect();
     let land: Vec<bool> = e.data().iter().map(|&v| v >= 0.0).collect();
     // Share of the moisture that survives one step over land.
-    let keep: Vec<f32> = (0..6 * m * m).map(|c| (-(step_km / s.reach_km) * (1.0 + s.orographic * rise[c])).exp()).collect();
-    // Carry the moisture along the wind until it has crossed three reaches.
+    let keep: Vec<f32> = (0..6 * m * m).map(|c| (-(wind[c].length().max(MIN_DRIFT) * step_km / s.reach_km) * (1.0 + s.orographic * rise[c])).exp()).collect();
+    // Carry the moisture along the wind until the strongest wind has crossed three reaches.
     let steps = ((3.0 * s.reach_km / step_km).ceil() as usize).clamp(8, 400);
-    let mut moist = Field::filled(m, 1.0);
+    let table = pipes4(m);
+    // Where each cell's air comes from, sampled bilinearly across seams (fixed: the wind is).
+    let taps: Vec<[(usize, f32); 4]> = (0..6 * m * m).map(|c| Field::bilinear_taps(m, (dirs[c] - wind[c] * step).normalize())).collect();
+    let mut moist = vec![1.0f32; 6 * m * m];
+    let mut carried = vec![1.0f32; 6 * m * m];
     for _ in 0..steps {
         ctx.check()?;
-        let prev = moist.clone();
-        moist = Field::from_fn_index(m, |c, d| {
-            if !land[c] {
-                return 1.0;
-            }
-            let upwind = (d - wind[c] * step).normalize();
-            prev.sample_dir(upwind) * keep[c]
-        });
+        for c in 0..6 * m * m {
+            carried[c] = if land[c] { taps[c].iter().map(|&(k, w)| moist[k] * w).sum::<f32>() * keep[c] } else { 1.0 };
+        }
+        // Eddies mix the air with its neighbours' (calm belts take moisture from either side).
+        for c in 0..6 * m * m {
+            moist[c] = if land[c] { carried[c] * (1.0 - MIXING) + table.to[c].iter().map(|&k| carried[k as usize]).sum::<f32>() * 0.25 * MIXING } else { 1.0 };
+        }
     }
     let p = Field::from_fn_index(m, |c, d| {
         let base = band_mm(s, latitude(d));
         if land[c] {
-            base * moist.data()[c] * (1.0 + s.orographic * rise[c])
+            base * moist[c] * (1.0 + s.orographic * rise[c])
         } else {
             base
         }
@@ -171,14 +196,16 @@ mod tests {
         }
         let (lo, hi) = ratios.iter().fold((f32::MAX, 0.0f32), |(a, b), &r| (a.min(r), b.max(r)));
         eprintln!("windward/leeward at mid-face, edge, corner: {ratios:?}");
-        assert!(hi / lo < 1.35, "placements agree within 35 %: {ratios:?}");
+        // Measured 3.04, 2.95 and 2.65.
+        assert!(hi / lo < 1.25, "placements agree within 25 %: {ratios:?}");
     }
 
     #[test]
     fn the_equator_is_wet_the_subtropics_dry_and_interiors_drier_than_coasts() {
         let s = defaults();
         assert!(band_mm(&s, 0.0) > 2000.0);
-        assert!(band_mm(&s, 25f32.to_radians()) < 400.0);
+        let dry = band_mm(&s, 27f32.to_radians());
+        assert!(dry < 0.25 * band_mm(&s, 0.0) && dry < 0.6 * band_mm(&s, 50f32.to_radians()), "{dry}");
         assert!(band_mm(&s, 50f32.to_radians()) > 900.0);
         // A flat continent from 30 to 60 deg north: its east is drier than its west coast.
         let n = 64;

@@ -113,13 +113,13 @@ crate::settings! {
         /// Colour of temperate rainforest.
         temperate_rainforest: Srgb = colour("Temperate rainforest", [0.13, 0.36, 0.2], "Colour of temperate rainforest."),
         /// Colour of grassland.
-        grassland: Srgb = colour("Grassland", [0.58, 0.62, 0.33], "Colour of temperate grassland."),
+        grassland: Srgb = colour("Grassland", [0.5, 0.6, 0.3], "Colour of temperate grassland."),
         /// Colour of shrubland.
-        shrubland: Srgb = colour("Shrubland", [0.52, 0.52, 0.33], "Colour of woodland and shrubland."),
+        shrubland: Srgb = colour("Shrubland", [0.46, 0.5, 0.3], "Colour of woodland and shrubland."),
         /// Colour of desert.
         desert: Srgb = colour("Desert", [0.86, 0.76, 0.54], "Colour of desert."),
         /// Colour of savanna.
-        savanna: Srgb = colour("Savanna", [0.68, 0.63, 0.34], "Colour of savanna."),
+        savanna: Srgb = colour("Savanna", [0.62, 0.6, 0.3], "Colour of savanna."),
         /// Colour of tropical seasonal forest.
         tropical_seasonal_forest: Srgb = colour("Tropical seasonal forest", [0.31, 0.47, 0.16], "Colour of tropical seasonal forest."),
         /// Colour of tropical rainforest.

@@ -3,7 +3,8 @@
 
 use super::super::masks::smoothstep;
 use crate::nodes::prelude::*;
-use crate::planet::fbm::{noise_radius, FastFbm};
+use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
+use rayon::prelude::*;
 
 crate::settings! {
     /// Settings of the Materials node (heights in metres, slopes in degrees).
@@ -80,9 +81,9 @@ impl Node for Materials {
         }
         let r = noise_radius(s.snow_noise);
         let fbm = FastFbm::new(s.seed, 4, 0.5, 2.0);
-        let jitter = Field::from_fn_dir(n, |d| fbm.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32);
+        let jitter = fbm_field(&fbm, n, r, 1.0);
         ctx.check()?;
-        let weights: Vec<[f32; 5]> = (0..6 * n * n).map(|c| weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c])).collect();
+        let weights: Vec<[f32; 5]> = (0..6 * n * n).into_par_iter().map(|c| weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c])).collect();
         let colours = [s.sea_floor.linear(), s.sand.linear(), s.ground.linear(), s.rock.linear(), s.snow.linear()];
         let albedo = ColourField::from_fn(n, |c| {
             let mut out = [0.0f32; 3];
