@@ -1,6 +1,7 @@
 // PlanetGraph planet shader: elevation colour ramp (mirrors src/appearance.rs), face colours or
-// an overlay texture (plates, regions; borders in its alpha), Lambert lighting with a
-// directional light, and line passes for the wireframe and motion arrows.
+// an overlay texture (plates, regions, or the albedo with water over the sea floor; borders in
+// its alpha), Lambert lighting from the sun, a specular glint on the sea, a thin atmosphere rim,
+// and line passes for the wireframe and motion arrows.
 
 struct Uniforms {
     view_proj: mat4x4<f32>,
@@ -11,6 +12,10 @@ struct Uniforms {
     ramp: vec4<f32>,
     // Wireframe line colour (linear RGB) and outward offset factor in w.
     line: vec4<f32>,
+    // Camera position (planet radii); w: atmosphere rim strength (0 off).
+    eye: vec4<f32>,
+    // Water colour (linear RGB); w: attenuation per metre of depth.
+    water: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> u: Uniforms;
@@ -32,12 +37,14 @@ struct VertexOut {
     @location(1) elevation: f32,
     @location(2) @interpolate(flat) face: u32,
     @location(3) uv: vec2<f32>,
+    @location(4) world: vec3<f32>,
 };
 
 @vertex
 fn vs_main(v: VertexIn) -> VertexOut {
     var out: VertexOut;
     out.clip = u.view_proj * vec4<f32>(v.position, 1.0);
+    out.world = v.position;
     out.normal = v.normal;
     out.elevation = v.elevation;
     out.face = v.face;
@@ -99,18 +106,36 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     if (u.ramp.w > 0.5) {
         base = base * (1.0 - 0.8 * over.a);
     }
-    let n = normalize(v.normal);
+    var n = normalize(v.normal);
+    // The ramp is written in sRGB; the target is an sRGB texture, so convert to linear first.
+    var linear = pow(base, vec3<f32>(2.2));
+    let up = normalize(v.world);
+    let view_dir = normalize(u.eye.xyz - v.world);
+    var glint = 0.0;
+    if (u.ramp.z > 2.5 && v.elevation < 0.0) {
+        // Water over the sea floor: the deeper, the more of the water's colour (seed 002's
+        // exp(-depth k)); the surface is flat, with a glint of the sun.
+        let cover = 1.0 - exp(-(-v.elevation) * u.water.w);
+        linear = mix(linear, u.water.rgb, cover);
+        n = up;
+        let h = normalize(u.light.xyz + view_dir);
+        glint = 0.45 * pow(max(dot(n, h), 0.0), 250.0) * step(0.0, dot(n, u.light.xyz));
+    }
     let lambert = max(dot(n, u.light.xyz), 0.0);
     let shade = u.light.w + (1.0 - u.light.w) * lambert;
-    // The ramp is written in sRGB; the target is an sRGB texture, so convert to linear first.
-    let linear = pow(base, vec3<f32>(2.2));
-    return vec4<f32>(linear * shade, 1.0);
+    var colour = linear * shade + vec3<f32>(glint);
+    // A thin atmosphere: scattered light towards the limb on the day side.
+    let limb = pow(1.0 - max(dot(up, view_dir), 0.0), 3.0);
+    let day = 0.25 + 0.75 * max(dot(up, u.light.xyz), 0.0);
+    colour = colour + u.eye.w * limb * day * vec3<f32>(0.18, 0.32, 0.65);
+    return vec4<f32>(colour, 1.0);
 }
 
 @vertex
 fn vs_line(v: VertexIn) -> VertexOut {
     var out: VertexOut;
     out.clip = u.view_proj * vec4<f32>(v.position * u.line.w, 1.0);
+    out.world = v.position;
     out.normal = v.normal;
     out.elevation = v.elevation;
     out.face = v.face;

@@ -170,3 +170,44 @@ fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height
     let tint = draw(None, &ViewSettings { mode: ColourMode::Elevation, ..close });
     assert_ne!(fine, tint);
 }
+
+#[test]
+fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side() {
+    use planetgraph::inspect::albedo_image;
+    use planetgraph::planet::ColourField;
+    if let Err(RenderError::NoAdapter) = headless_device() {
+        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+        return;
+    }
+    // Sea everywhere: 20 m deep where x > 0, 5000 m where x < 0, over a light sandy floor.
+    let n = 32;
+    let field = Field::from_fn_dir(n, |d| if d.x > 0.0 { -20.0 } else { -5000.0 });
+    let floor = albedo_image(&ColourField::filled(n, [0.6, 0.55, 0.4]));
+    let mesh = MeshOptions { resolution: 32, ..Default::default() };
+    let size = 96u32;
+    let draw = |view: &ViewSettings| {
+        let tex = OverlayTexture::new(floor.size, &floor.rgba).expect("six layers");
+        render_offscreen(&field, 6371.0, Some(tex), &[], &mesh, view, size, size).expect("render").2
+    };
+    // Looking at +Z from the equator with the sun behind the camera: +X is on the right.
+    let camera = planetgraph::render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
+    let front_lit = ViewSettings { camera, sun_azimuth_deg: 0.0, sun_elevation_deg: 0.0, atmosphere: false, ..Default::default() };
+    let px = draw(&front_lit);
+    let luminance = |px: &[u8], x0: u32, x1: u32| {
+        let mut sum = 0u64;
+        for y in size / 3..2 * size / 3 {
+            for x in x0..x1 {
+                let o = ((y * size + x) * 4) as usize;
+                sum += px[o] as u64 + px[o + 1] as u64 + px[o + 2] as u64;
+            }
+        }
+        sum
+    };
+    let (left, right) = (luminance(&px, size / 4, size / 2 - 4), luminance(&px, size / 2 + 4, 3 * size / 4));
+    assert!(right > left + left / 4, "shallow (right, {right}) is lighter than deep (left, {left})");
+    // The sun from -X lights the left half more than the sun from +X does.
+    let from = |az: f32| draw(&ViewSettings { camera, sun_azimuth_deg: az, sun_elevation_deg: 0.0, atmosphere: false, ..Default::default() });
+    let (west, east) = (from(-80.0), from(80.0));
+    assert!(luminance(&west, size / 4, size / 2 - 4) > luminance(&east, size / 4, size / 2 - 4));
+    assert!(luminance(&east, size / 2 + 4, 3 * size / 4) > luminance(&west, size / 2 + 4, 3 * size / 4));
+}

@@ -126,6 +126,10 @@ impl Viewport {
                     ui.selectable_value(&mut self.mesh.resolution, r, format!("{r} quads per face edge"));
                 }
             }).response.on_hover_text("Mesh resolution of the viewport (quads per cube-face edge)");
+            ui.label("Sun").on_hover_text("Direction of the sunlight: azimuth (0 towards +Z, 90 towards +X) and elevation above the equator");
+            ui.add(egui::DragValue::new(&mut self.view.sun_azimuth_deg).range(-180.0..=180.0).speed(0.5).suffix("° az")).on_hover_text("Sun azimuth in degrees (0 towards +Z, 90 towards +X)");
+            ui.add(egui::DragValue::new(&mut self.view.sun_elevation_deg).range(-90.0..=90.0).speed(0.5).suffix("° el")).on_hover_text("Sun elevation above the equatorial plane in degrees (90: over the north pole)");
+            ui.checkbox(&mut self.view.atmosphere, "Atmosphere").on_hover_text("A thin atmosphere rim at the limb (albedo and elevation colourings)");
             if ui.button("Reset view").on_hover_text("Back to the default camera (double-click the planet)").clicked() {
                 self.reset_view();
             }

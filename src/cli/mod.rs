@@ -82,6 +82,10 @@ pub struct RenderArgs {
     /// regions (coloured by cube face).
     #[arg(long, value_enum, default_value_t = ModeArg::Albedo)]
     pub mode: ModeArg,
+    /// Sun azimuth and elevation in degrees (azimuth 0 towards +Z, 90 towards +X; elevation
+    /// above the equatorial plane).
+    #[arg(long, num_args = 2, value_names = ["AZIMUTH", "ELEVATION"], allow_negative_numbers = true)]
+    pub sun: Option<Vec<f32>>,
     /// Darken region borders and mark centroids (needs a Regions node).
     #[arg(long)]
     pub borders: bool,

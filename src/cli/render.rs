@@ -26,7 +26,11 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         camera.yaw = yaw.to_radians();
         camera.pitch = pitch.to_radians().clamp(-1.55, 1.55);
     }
-    let view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
+    let mut view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
+    if let Some([az, el]) = args.sun.as_deref() {
+        view.sun_azimuth_deg = *az;
+        view.sun_elevation_deg = el.clamp(-90.0, 90.0);
+    }
     let tectonics = tectonic_values(&g, &b.result);
     let colours = if mode == ColourMode::Plates { OverlayColours::Plates } else { OverlayColours::Regions };
     let overlay = match (mode, &b.albedo) {

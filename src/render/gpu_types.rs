@@ -27,8 +27,12 @@ pub struct Uniforms {
     /// Direction towards the light (xyz) and ambient term (w).
     pub light: [f32; 4],
     /// Deepest ocean (m), highest peak (m), colour mode (0 elevation, 1 faces, 2 overlay
-    /// colours), overlay darkening on (1) or off (0).
+    /// colours, 3 albedo with water over the sea floor), overlay darkening on (1) or off (0).
     pub ramp: [f32; 4],
     /// Wireframe colour (linear RGB) and outward scale of line vertices.
     pub line: [f32; 4],
+    /// Camera position (xyz, planet radii) and the atmosphere rim's strength (w, 0 off).
+    pub eye: [f32; 4],
+    /// Water colour (linear RGB) and its attenuation per metre of depth (w, seed 002's k).
+    pub water: [f32; 4],
 }

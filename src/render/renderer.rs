@@ -79,13 +79,42 @@ pub struct ViewSettings {
     pub max_depth_m: f32,
     /// Highest peak in metres (colour ramp).
     pub max_elevation_m: f32,
+    /// The sun's azimuth in degrees (0 towards +Z, 90 towards +X).
+    pub sun_azimuth_deg: f32,
+    /// The sun's elevation above the equatorial plane in degrees (90: over the north pole).
+    pub sun_elevation_deg: f32,
+    /// Thin atmosphere rim at the planet's limb.
+    pub atmosphere: bool,
 }
 
 impl Default for ViewSettings {
     fn default() -> Self {
-        ViewSettings { camera: OrbitCamera::default(), mode: ColourMode::Albedo, borders: false, arrows: false, wireframe: false, max_depth_m: 7000.0, max_elevation_m: 6000.0 }
+        ViewSettings {
+            camera: OrbitCamera::default(),
+            mode: ColourMode::Albedo,
+            borders: false,
+            arrows: false,
+            wireframe: false,
+            max_depth_m: 7000.0,
+            max_elevation_m: 6000.0,
+            sun_azimuth_deg: 36.87,
+            sun_elevation_deg: 26.57,
+            atmosphere: true,
+        }
     }
 }
+
+impl ViewSettings {
+    /// The unit direction towards the sun.
+    pub fn sun_direction(&self) -> glam::Vec3 {
+        let (az, el) = (self.sun_azimuth_deg.to_radians(), self.sun_elevation_deg.to_radians());
+        glam::Vec3::new(el.cos() * az.sin(), el.sin(), el.cos() * az.cos())
+    }
+}
+
+/// Colour of sea water seen from above (linear RGB) and its attenuation per metre of depth:
+/// water over a depth `d` covers the sea floor by `1 - exp(-d k)` (seed 002).
+const WATER: [f32; 4] = [0.004, 0.03, 0.09, 0.02];
 
 struct MeshBuffers {
     vertices: wgpu::Buffer,
@@ -290,7 +319,7 @@ impl PlanetRenderer {
         let u = Uniforms {
             view_proj: view.camera.view_proj(width as f32 / height as f32).to_cols_array_2d(),
             light: {
-                let l = glam::Vec3::new(0.6, 0.5, 0.8).normalize();
+                let l = view.sun_direction();
                 [l.x, l.y, l.z, 0.12]
             },
             ramp: [
@@ -299,7 +328,8 @@ impl PlanetRenderer {
                 match view.mode {
                     ColourMode::Elevation => 0.0,
                     ColourMode::Faces => 1.0,
-                    ColourMode::Plates | ColourMode::Regions | ColourMode::Albedo if self.has_overlay => 2.0,
+                    ColourMode::Albedo if self.has_overlay => 3.0,
+                    ColourMode::Plates | ColourMode::Regions if self.has_overlay => 2.0,
                     // A planet without albedo: the height tint.
                     ColourMode::Albedo => 0.0,
                     // No regions to show (yet): face colours rather than a blank planet.
@@ -308,6 +338,12 @@ impl PlanetRenderer {
                 if view.borders && self.has_overlay { 1.0 } else { 0.0 },
             ],
             line: [0.02, 0.02, 0.02, 1.0015],
+            eye: {
+                let e = view.camera.eye();
+                let rim = if view.atmosphere && matches!(view.mode, ColourMode::Albedo | ColourMode::Elevation) { 1.0 } else { 0.0 };
+                [e.x, e.y, e.z, rim]
+            },
+            water: WATER,
         };
         queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         let Some(target) = &self.target else { return recreated };
