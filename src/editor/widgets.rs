@@ -59,6 +59,19 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, value: &mut ParamValue, n
                 colour_button(ui, c).on_hover_text(tip);
             });
         }
+        (ParamSpec::Set { options, .. }, ParamValue::Set(ids)) => {
+            egui::CollapsingHeader::new(format!("{} ({} of {})", def.label, ids.len(), options.len())).id_salt((node, def.name)).show(ui, |ui| {
+                for o in options {
+                    let mut on = ids.iter().any(|i| i == o.id);
+                    if ui.checkbox(&mut on, o.label).on_hover_text(tip).changed() {
+                        // Kept in menu order, so saved files diff cleanly.
+                        *ids = options.iter().filter(|x| if x.id == o.id { on } else { ids.iter().any(|i| i == x.id) }).map(|x| x.id.to_string()).collect();
+                    }
+                }
+            })
+            .header_response
+            .on_hover_text(tip);
+        }
         (ParamSpec::Gradient { .. }, ParamValue::Gradient(stops)) => {
             ui.label(def.label).on_hover_text(tip);
             gradient_editor(ui, stops);

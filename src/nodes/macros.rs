@@ -96,7 +96,8 @@ macro_rules! choices {
             pub const OPTIONS: &'static [$crate::nodes::params::ChoiceOption] = &[
                 $( $crate::nodes::params::ChoiceOption { id: $id, label: $label }, )+
             ];
-            const ALL: &'static [$name] = &[ $( $name::$variant, )+ ];
+            /// Every variant, in the order of [`Self::OPTIONS`].
+            pub const VARIANTS: &'static [$name] = &[ $( $name::$variant, )+ ];
 
             /// The saved identifier.
             pub fn id(self) -> &'static str {
@@ -110,12 +111,22 @@ macro_rules! choices {
 
             /// The option saved as `id`.
             pub fn from_id(id: &str) -> Option<Self> {
-                Self::OPTIONS.iter().position(|o| o.id == id).map(|k| Self::ALL[k])
+                Self::OPTIONS.iter().position(|o| o.id == id).map(|k| Self::VARIANTS[k])
             }
 
             /// A choice parameter over these options with `self` as default.
             pub const fn param(self, label: &'static str, tooltip: &'static str) -> $crate::nodes::params::ParamDef {
                 $crate::nodes::params::choice(label, self as usize, Self::OPTIONS, tooltip)
+            }
+        }
+
+        impl $crate::nodes::param_types::Choice for $name {
+            const OPTIONS: &'static [$crate::nodes::params::ChoiceOption] = $name::OPTIONS;
+            fn from_id(id: &str) -> Option<Self> {
+                $name::from_id(id)
+            }
+            fn id(self) -> &'static str {
+                $name::id(self)
             }
         }
 

@@ -1,7 +1,7 @@
 //! The Rust types a node's settings fields may have, and which saved [`ParamValue`] variant
 //! each reads and writes.
 
-use super::params::ParamValue;
+use super::params::{ChoiceOption, ParamValue};
 
 /// A Rust type a parameter is read into: which [`ParamValue`] variant it takes.
 pub trait ParamType: Sized {
@@ -132,5 +132,39 @@ impl ParamType for Vec<[f32; 4]> {
     }
     fn to_value(&self) -> ParamValue {
         ParamValue::Gradient(self.clone())
+    }
+}
+
+/// A choice enum (made by [`choices!`](crate::choices)): its options and identifiers.
+pub trait Choice: Copy + PartialEq + 'static {
+    /// Every option in menu order.
+    const OPTIONS: &'static [ChoiceOption];
+    /// The option saved as `id`.
+    fn from_id(id: &str) -> Option<Self>;
+    /// The saved identifier.
+    fn id(self) -> &'static str;
+}
+
+/// Several options of a choice enum, saved as `Set([...])` of identifiers in menu order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChoiceSet<T: Choice>(pub Vec<T>);
+
+impl<T: Choice> ChoiceSet<T> {
+    /// Whether `t` is in the set.
+    pub fn contains(&self, t: T) -> bool {
+        self.0.contains(&t)
+    }
+}
+
+impl<T: Choice + std::fmt::Debug> ParamType for ChoiceSet<T> {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Set(ids) => ids.iter().map(|id| T::from_id(id)).collect::<Option<Vec<T>>>().map(ChoiceSet),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> ParamValue {
+        // In menu order, whatever order the set was built in.
+        ParamValue::Set(T::OPTIONS.iter().filter(|o| self.0.iter().any(|t| t.id() == o.id)).map(|o| o.id.to_string()).collect())
     }
 }

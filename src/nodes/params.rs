@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
-pub use super::param_types::{ParamType, Srgb};
+pub use super::param_types::{Choice, ChoiceSet, ParamType, Srgb};
 
 /// Parameter values of one node by saved name, as in graph files.
 pub type ParamMap = BTreeMap<String, ParamValue>;
@@ -32,6 +32,8 @@ pub enum ParamValue {
     Matrix(Vec<f32>),
     /// A colour as sRGB components in 0..1 (as colour pickers show it).
     Colour([f32; 3]),
+    /// Several options of a fixed list, by their stable identifiers (in menu order).
+    Set(Vec<String>),
     /// Colour stops `[position, r, g, b]`: position in 0..1, sRGB components in 0..1 (in any
     /// order; they are sorted by position where used).
     Gradient(Vec<[f32; 4]>),
@@ -56,6 +58,7 @@ impl ParamValue {
             ParamValue::Matrix(_) => "Matrix",
             ParamValue::Colour(_) => "Colour",
             ParamValue::Gradient(_) => "Gradient",
+            ParamValue::Set(_) => "Set",
         }
     }
 
@@ -99,6 +102,14 @@ impl ParamValue {
                 out.push(7);
                 for v in c {
                     out.extend(v.to_bits().to_le_bytes());
+                }
+            }
+            ParamValue::Set(ids) => {
+                out.push(9);
+                out.extend((ids.len() as u32).to_le_bytes());
+                for id in ids {
+                    out.extend((id.len() as u32).to_le_bytes());
+                    out.extend(id.as_bytes());
                 }
             }
             ParamValue::Gradient(stops) => {
@@ -179,6 +190,13 @@ pub enum ParamSpec {
         /// Default colour.
         default: [f32; 3],
     },
+    /// Any subset of `options`.
+    Set {
+        /// Identifiers chosen by default.
+        default: &'static [&'static str],
+        /// All options, in menu order.
+        options: &'static [ChoiceOption],
+    },
     /// A colour gradient (stops `[position, r, g, b]`).
     Gradient {
         /// Default stops.
@@ -212,13 +230,14 @@ impl ParamDef {
             ParamSpec::Matrix { default } => ParamValue::Matrix(default.to_vec()),
             ParamSpec::Colour { default } => ParamValue::Colour(default),
             ParamSpec::Gradient { default } => ParamValue::Gradient(default.to_vec()),
+            ParamSpec::Set { default, .. } => ParamValue::Set(default.iter().map(|s| s.to_string()).collect()),
         }
     }
 
     /// The options of a choice parameter (empty for other types).
     pub fn options(&self) -> &'static [ChoiceOption] {
         match self.spec {
-            ParamSpec::Choice { options, .. } => options,
+            ParamSpec::Choice { options, .. } | ParamSpec::Set { options, .. } => options,
             _ => &[],
         }
     }
@@ -263,6 +282,11 @@ impl ParamDef {
             (ParamSpec::Colour { .. }, ParamValue::Colour(c)) => {
                 if c.iter().any(|v| !v.is_finite() || !(0.0..=1.0).contains(v)) {
                     return Err(format!("colour '{}' needs components in 0..1, found {c:?}", self.name));
+                }
+            }
+            (ParamSpec::Set { options, .. }, ParamValue::Set(ids)) => {
+                if let Some(bad) = ids.iter().find(|id| !options.iter().any(|o| o.id == id.as_str())) {
+                    return Err(format!("parameter '{}' has \"{bad}\", which is not one of {}", self.name, options.iter().map(|o| o.id).collect::<Vec<_>>().join(", ")));
                 }
             }
             (ParamSpec::Gradient { .. }, ParamValue::Gradient(stops)) => {
@@ -321,6 +345,11 @@ pub const fn colour(label: &'static str, default: [f32; 3], tooltip: &'static st
 /// A colour gradient parameter (stops `[position, r, g, b]`, sRGB).
 pub const fn gradient(label: &'static str, default: &'static [[f32; 4]], tooltip: &'static str) -> ParamDef {
     ParamDef { name: "", label, spec: ParamSpec::Gradient { default }, tooltip }
+}
+
+/// A set parameter: any subset of `options` (identifiers), `default` chosen at first.
+pub const fn set(label: &'static str, default: &'static [&'static str], options: &'static [ChoiceOption], tooltip: &'static str) -> ParamDef {
+    ParamDef { name: "", label, spec: ParamSpec::Set { default, options }, tooltip }
 }
 
 /// A choice parameter over `options` with the option at `default` preselected (use the enum's

@@ -98,6 +98,7 @@ registry! {
     BlendColours => texture::blend_colours::BlendColours,
     Biomes => texture::biomes::Biomes,
     Materials => texture::materials::Materials,
+    Vegetation => texture::vegetation::Vegetation,
     Preview => display::preview::Preview,
     ColourPreview => display::colour_preview::ColourPreview,
     Planet => output::planet::Planet,

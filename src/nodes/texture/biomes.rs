@@ -4,60 +4,48 @@
 
 use crate::nodes::prelude::*;
 
-/// The biomes, by output index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Biome {
-    /// Ice sheets (below -10 °C).
-    Ice = 0,
-    /// Tundra.
-    Tundra,
-    /// Boreal forest (taiga).
-    BorealForest,
-    /// Temperate seasonal forest.
-    TemperateForest,
-    /// Temperate rainforest.
-    TemperateRainforest,
-    /// Temperate grassland.
-    Grassland,
-    /// Woodland and shrubland.
-    Shrubland,
-    /// Hot or cold desert.
-    Desert,
-    /// Savanna.
-    Savanna,
-    /// Tropical seasonal forest.
-    TropicalSeasonalForest,
-    /// Tropical rainforest.
-    TropicalRainforest,
-    /// Beach (land just above sea level).
-    Beach,
-    /// Bare rock (steep slopes).
-    BareRock,
-    /// Alpine snow.
-    Snow,
-    /// Sea.
-    Ocean,
+crate::choices! {
+    /// The biomes; the Biomes node's index output is the position in this list.
+    pub enum Biome {
+        /// Ice sheets (below -10 °C).
+        Ice = ("ice", "Ice"),
+        /// Tundra.
+        Tundra = ("tundra", "Tundra"),
+        /// Boreal forest (taiga).
+        BorealForest = ("boreal_forest", "Boreal forest"),
+        /// Temperate seasonal forest.
+        TemperateForest = ("temperate_forest", "Temperate forest"),
+        /// Temperate rainforest.
+        TemperateRainforest = ("temperate_rainforest", "Temperate rainforest"),
+        /// Temperate grassland.
+        Grassland = ("grassland", "Grassland"),
+        /// Woodland and shrubland.
+        Shrubland = ("shrubland", "Shrubland"),
+        /// Hot or cold desert.
+        Desert = ("desert", "Desert"),
+        /// Savanna.
+        Savanna = ("savanna", "Savanna"),
+        /// Tropical seasonal forest.
+        TropicalSeasonalForest = ("tropical_seasonal_forest", "Tropical seasonal forest"),
+        /// Tropical rainforest.
+        TropicalRainforest = ("tropical_rainforest", "Tropical rainforest"),
+        /// Beach (land just above sea level).
+        Beach = ("beach", "Beach"),
+        /// Bare rock (steep slopes).
+        BareRock = ("bare_rock", "Bare rock"),
+        /// Alpine snow.
+        Snow = ("snow", "Snow"),
+        /// Sea.
+        Ocean = ("ocean", "Ocean"),
+    }
 }
 
 impl Biome {
-    /// Every biome in index order.
-    pub const ALL: [Biome; 15] = [
-        Biome::Ice,
-        Biome::Tundra,
-        Biome::BorealForest,
-        Biome::TemperateForest,
-        Biome::TemperateRainforest,
-        Biome::Grassland,
-        Biome::Shrubland,
-        Biome::Desert,
-        Biome::Savanna,
-        Biome::TropicalSeasonalForest,
-        Biome::TropicalRainforest,
-        Biome::Beach,
-        Biome::BareRock,
-        Biome::Snow,
-        Biome::Ocean,
-    ];
+    /// The biome of an index output value (rounded), if it is one.
+    pub fn from_index(v: f32) -> Option<Biome> {
+        let k = v.round();
+        (k >= 0.0).then(|| Biome::VARIANTS.get(k as usize).copied()).flatten()
+    }
 }
 
 /// Whittaker's diagram: the biome of an annual mean temperature (°C) and precipitation (mm
@@ -207,7 +195,7 @@ mod tests {
 
     #[test]
     fn the_table_covers_the_whole_plane_and_every_climate_biome_occurs() {
-        let mut seen = std::collections::BTreeSet::new();
+        let mut seen = std::collections::HashSet::new();
         for ti in 0..=220 {
             for pi in 0..=300 {
                 let (t, p) = (-60.0 + ti as f32 * 0.5, pi as f32 * 40.0);
@@ -229,6 +217,8 @@ mod tests {
         assert_eq!(s.classify(500.0, 15.0, 900.0, Some(50.0)), Biome::BareRock);
         assert_eq!(s.classify(3000.0, -5.0, 900.0, Some(10.0)), Biome::Snow);
         assert_eq!(s.classify(500.0, 15.0, 1500.0, Some(5.0)), Biome::TemperateForest);
-        assert_eq!(Biome::ALL.iter().enumerate().filter(|(i, b)| **b as usize != *i).count(), 0);
+        assert_eq!(Biome::VARIANTS.iter().enumerate().filter(|(i, b)| **b as usize != *i).count(), 0);
+        assert_eq!(Biome::from_index(3.0), Some(Biome::TemperateForest));
+        assert_eq!(Biome::from_index(15.0), None);
     }
 }

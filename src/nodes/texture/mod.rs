@@ -5,6 +5,7 @@ pub mod biomes;
 pub mod blend_colours;
 pub mod colour_ramp;
 pub mod materials;
+pub mod vegetation;
 
 /// `a + (b - a) t` per channel.
 pub fn mix(a: [f32; 3], b: [f32; 3], t: f32) -> [f32; 3] {
