@@ -16,12 +16,16 @@ struct Uniforms {
     eye: vec4<f32>,
     // Water colour (linear RGB); w: attenuation per metre of depth.
     water: vec4<f32>,
+    // x: 1 to light by the normal map (per pixel), 0 by the vertex normals.
+    detail: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> u: Uniforms;
 // Six layers, one per cube face, addressed by face coordinates.
 @group(0) @binding(1) var overlay: texture_2d_array<f32>;
 @group(0) @binding(2) var overlay_sampler: sampler;
+// World-space normals per texel (0.5 + 0.5 n), the same six layers.
+@group(0) @binding(3) var normal_map: texture_2d_array<f32>;
 
 struct VertexIn {
     @location(0) position: vec3<f32>,
@@ -107,6 +111,10 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
         base = base * (1.0 - 0.8 * over.a);
     }
     var n = normalize(v.normal);
+    let mapped = textureSample(normal_map, overlay_sampler, v.uv, i32(v.face)).xyz * 2.0 - 1.0;
+    if (u.detail.x > 0.5) {
+        n = normalize(mapped);
+    }
     // The ramp is written in sRGB; the target is an sRGB texture, so convert to linear first.
     var linear = pow(base, vec3<f32>(2.2));
     let up = normalize(v.world);

@@ -2,7 +2,7 @@
 //! (runs on lavapipe in CI; skips with a message where no adapter exists).
 
 use planetgraph::planet::Field;
-use planetgraph::render::{headless_device, render_offscreen, ColourMode, MeshOptions, OverlayTexture, RenderError, ViewSettings, SHADER_SOURCE};
+use planetgraph::render::{headless_device, render_offscreen, ColourMode, Layers, MeshOptions, OverlayTexture, RenderError, ViewSettings, SHADER_SOURCE};
 
 #[test]
 fn every_shader_validates_with_naga() {
@@ -29,7 +29,7 @@ fn offscreen_render_shows_a_planet_disc() {
         return;
     }
     let field = Field::from_fn_dir(32, |d| if d.x > 0.2 { 2000.0 } else { -3000.0 });
-    let (w, h, px) = render_offscreen(&field, 6371.0, None, &[], &MeshOptions { resolution: 32, ..Default::default() }, &ViewSettings::default(), 96, 96).expect("render");
+    let (w, h, px) = render_offscreen(&field, 6371.0, Layers::default(), &MeshOptions { resolution: 32, ..Default::default() }, &ViewSettings::default(), 96, 96).expect("render");
     assert_eq!((w, h, px.len()), (96, 96, 96 * 96 * 4));
     let at = |x: usize, y: usize| {
         let o = (y * 96 + x) * 4;
@@ -84,7 +84,7 @@ fn plates_mode_shows_many_plate_colours_with_borders_and_arrows() {
         let overlay = (mode.uses_overlay() || borders).then(|| t.overlay(colours, borders)).flatten();
         let texture = overlay.as_ref().map(|o| OverlayTexture::new(o.size, &o.rgba).expect("six square layers"));
         let lines = if arrows { motion_arrows(t.motion.as_ref().expect("motion"), field, 6371.0, mesh.exaggeration, mesh.ocean_surface, 600) } else { Vec::new() };
-        render_offscreen(field, 6371.0, texture, &lines, &mesh, &view, size, size).expect("render").2
+        render_offscreen(field, 6371.0, Layers { overlay: texture, normals: None, arrows: &lines }, &mesh, &view, size, size).expect("render").2
     };
     let distinct = |px: &[u8]| px.chunks(4).map(|p| [p[0] / 16, p[1] / 16, p[2] / 16]).collect::<std::collections::HashSet<_>>().len();
     let plates = render(ColourMode::Plates, false, false);
@@ -159,7 +159,7 @@ fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height
     let draw = |a: Option<&ColourField>, view: &ViewSettings| {
         let img = a.map(albedo_image);
         let tex = img.as_ref().map(|i| OverlayTexture::new(i.size, &i.rgba).expect("six layers"));
-        render_offscreen(&field, 6371.0, tex, &[], &mesh, view, size, size).expect("render").2
+        render_offscreen(&field, 6371.0, Layers { overlay: tex, ..Default::default() }, &mesh, view, size, size).expect("render").2
     };
     let fine = draw(Some(&albedo), &close);
     let vertex_like = draw(Some(&coarse), &close);
@@ -169,6 +169,22 @@ fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height
     // The albedo mode is not the height tint.
     let tint = draw(None, &ViewSettings { mode: ColourMode::Elevation, ..close });
     assert_ne!(fine, tint);
+    // Relief: a plain grey planet lit by the 512 field's normals shows far more than the same
+    // lit by the 32 mesh's vertex normals.
+    let grey = albedo_image(&ColourField::filled(512, [0.5, 0.5, 0.5]));
+    let normals = planetgraph::inspect::normal_image(&field, 6371.0, mesh.exaggeration, mesh.ocean_surface);
+    let grazing = ViewSettings { sun_azimuth_deg: 110.0, sun_elevation_deg: 10.0, atmosphere: false, ..close };
+    let lit = |with_normals: bool| {
+        let layers = Layers {
+            overlay: Some(OverlayTexture::new(grey.size, &grey.rgba).expect("six layers")),
+            normals: with_normals.then(|| OverlayTexture::new(normals.size, &normals.rgba).expect("six layers")),
+            arrows: &[],
+        };
+        render_offscreen(&field, 6371.0, layers, &mesh, &grazing, size, size).expect("render").2
+    };
+    let (per_pixel, per_vertex) = (detail(&lit(true), size as usize), detail(&lit(false), size as usize));
+    eprintln!("close-up light detail: normal map of a 512 evaluation {per_pixel:.2}, vertex normals of the 32 mesh {per_vertex:.2}");
+    assert!(per_pixel > 1.5 * per_vertex, "{per_pixel} vs {per_vertex}");
 }
 
 #[test]
@@ -187,7 +203,7 @@ fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side()
     let size = 96u32;
     let draw = |view: &ViewSettings| {
         let tex = OverlayTexture::new(floor.size, &floor.rgba).expect("six layers");
-        render_offscreen(&field, 6371.0, Some(tex), &[], &mesh, view, size, size).expect("render").2
+        render_offscreen(&field, 6371.0, Layers { overlay: Some(tex), ..Default::default() }, &mesh, view, size, size).expect("render").2
     };
     // Looking at +Z from the equator with the sun behind the camera: +X is on the right.
     let camera = planetgraph::render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };

@@ -1,12 +1,16 @@
 //! The planet viewport panel: inspection controls, orbit camera input, and the wgpu render
 //! shown as an egui texture.
 
-use crate::inspect::{albedo_image, motion_arrows, OverlayColours, OverlayImage, TectonicValues};
+use crate::inspect::{albedo_image, motion_arrows, normal_image, OverlayColours, OverlayImage, TectonicValues};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::{ColourField, Field};
 use crate::render::{build_mesh, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
+
+/// What the background mesh job sends back: the mesh, the motion arrows (a line list), the
+/// normal map.
+type MeshJob = (PlanetMesh, Vec<[f32; 3]>, Option<OverlayImage>);
 
 /// Viewport state.
 pub struct Viewport {
@@ -23,7 +27,7 @@ pub struct Viewport {
     last_size: (u32, u32),
     /// A mesh (and the motion arrows on it) being built on a background thread (the newest
     /// request wins).
-    mesh_job: Option<Receiver<(PlanetMesh, Vec<[f32; 3]>)>>,
+    mesh_job: Option<Receiver<MeshJob>>,
     tectonics: TectonicValues,
     overlay_dirty: bool,
     overlay_job: Option<Receiver<OverlayImage>>,
@@ -177,7 +181,9 @@ impl Viewport {
                 std::thread::spawn(move || {
                     let mesh = build_mesh(&f, radius, &opts);
                     let arrows = motion.map(|m| motion_arrows(&m, &f, radius, opts.exaggeration, opts.ocean_surface, 600)).unwrap_or_default();
-                    let _ = tx.send((mesh, arrows));
+                    // Per-pixel light from the field's own normals (on the sphere only).
+                    let normals = opts.spherical.then(|| normal_image(&f, radius, opts.exaggeration, opts.ocean_surface));
+                    let _ = tx.send((mesh, arrows, normals));
                     ctx.request_repaint();
                 });
                 self.mesh_job = Some(rx);
@@ -186,9 +192,13 @@ impl Viewport {
         }
         if let Some(rx) = &self.mesh_job {
             match rx.try_recv() {
-                Ok((mesh, arrows)) => {
+                Ok((mesh, arrows, normals)) => {
                     renderer.set_mesh(&gpu.device, &mesh);
                     renderer.set_arrows(&gpu.device, &arrows);
+                    match normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose() {
+                        Ok(t) => renderer.set_normal_map(&gpu.device, &gpu.queue, t),
+                        Err(e) => self.error = Some(e.to_string()),
+                    }
                     self.mesh_job = None;
                     self.needs_render = true;
                 }

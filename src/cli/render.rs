@@ -3,9 +3,9 @@
 use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{CliError, ModeArg, RenderArgs};
 use crate::eval::Progress;
-use crate::inspect::{albedo_image, motion_arrows, tectonic_values, OverlayColours};
+use crate::inspect::{albedo_image, motion_arrows, normal_image, tectonic_values, OverlayColours};
 use crate::io::{load_graph, Strictness};
-use crate::render::{render_offscreen, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
+use crate::render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
 /// Runs the `render` command.
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
@@ -43,7 +43,11 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         (Some(m), true) => motion_arrows(m, &b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface, 600),
         _ => Vec::new(),
     };
-    let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, texture, &arrows, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
+    // Light per pixel from the evaluation's normals (the mesh is coarser than the field).
+    let normals = mesh.spherical.then(|| normal_image(&b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface));
+    let normal_texture = normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose().map_err(CliError::internal)?;
+    let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows };
+    let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, layers, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;
     img.save(&args.out).map_err(|e| CliError::internal(anyhow::anyhow!("{}: {e}", args.out.display())))?;
     println!("{} ({w} x {h})", args.out.display());

@@ -3,7 +3,10 @@
 //! modes, and motion arrows. Domain only (no GPU types), so `render` knows nothing of graphs,
 //! plates or evaluation.
 
+pub mod normals;
 pub mod overlay;
+
+pub use normals::normal_image;
 
 pub use overlay::{albedo_image, motion_arrows, overlay_image, overlay_size, OverlayColours, OverlayImage};
 

@@ -35,4 +35,6 @@ pub struct Uniforms {
     pub eye: [f32; 4],
     /// Water colour (linear RGB) and its attenuation per metre of depth (w, seed 002's k).
     pub water: [f32; 4],
+    /// x: 1 to light by the normal map, 0 by the vertex normals.
+    pub detail: [f32; 4],
 }

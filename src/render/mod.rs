@@ -5,6 +5,7 @@
 
 pub mod camera;
 pub mod gpu_types;
+pub mod layers;
 pub mod mesh;
 pub mod mode;
 pub mod renderer;
@@ -12,21 +13,34 @@ pub mod renderer;
 pub use camera::OrbitCamera;
 pub use mesh::{build_mesh, MeshOptions, PlanetMesh};
 pub use mode::ColourMode;
-pub use renderer::{headless_device, OverlayTexture, PlanetRenderer, RenderError, ViewSettings, SHADER_SOURCE};
+pub use layers::OverlayTexture;
+pub use renderer::{headless_device, PlanetRenderer, RenderError, ViewSettings, SHADER_SOURCE};
 
 use crate::planet::Field;
 
-/// Renders an elevation field (metres) to an RGBA8 image offscreen, with an optional overlay
-/// texture (plates and regions modes, borders) and motion arrows (a line list in planet radii).
-// One argument per input of the picture; a settings struct would only wrap them.
-#[allow(clippy::too_many_arguments)]
-pub fn render_offscreen(elevation_m: &Field, radius_km: f32, overlay: Option<OverlayTexture>, arrows: &[[f32; 3]], mesh: &MeshOptions, view: &ViewSettings, width: u32, height: u32) -> Result<(u32, u32, Vec<u8>), RenderError> {
+/// What is drawn on and over the mesh, as plain data.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Layers<'a> {
+    /// Overlay colours (albedo, plates, regions; borders in alpha).
+    pub overlay: Option<OverlayTexture<'a>>,
+    /// Per-pixel world-space normals (`0.5 + 0.5 n` in RGB).
+    pub normals: Option<OverlayTexture<'a>>,
+    /// Motion arrows: a line list in planet radii.
+    pub arrows: &'a [[f32; 3]],
+}
+
+/// Renders an elevation field (metres) to an RGBA8 image offscreen, with its layers.
+pub fn render_offscreen(elevation_m: &Field, radius_km: f32, layers: Layers, mesh: &MeshOptions, view: &ViewSettings, width: u32, height: u32) -> Result<(u32, u32, Vec<u8>), RenderError> {
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
     r.set_mesh(&device, &build_mesh(elevation_m, radius_km, mesh));
-    if overlay.is_some() {
-        r.set_overlay(&device, &queue, overlay);
+    if layers.overlay.is_some() {
+        r.set_overlay(&device, &queue, layers.overlay);
     }
+    if layers.normals.is_some() {
+        r.set_normal_map(&device, &queue, layers.normals);
+    }
+    let arrows = layers.arrows;
     if view.arrows {
         r.set_arrows(&device, arrows);
     }

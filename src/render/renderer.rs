@@ -4,12 +4,11 @@
 use super::camera::OrbitCamera;
 use super::gpu_types::{Uniforms, Vertex};
 use super::mesh::PlanetMesh;
+use super::layers::{blank_view, layers_view, OverlayTexture};
 use super::mode::ColourMode;
 use thiserror::Error;
 use wgpu::util::DeviceExt;
 
-/// The placeholder bound while no overlay is shown (one texel per face; never sampled).
-const BLANK: OverlayTexture<'static> = OverlayTexture { size: 1, rgba: &[0; 24] };
 
 /// Colour format of the render target.
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -40,25 +39,6 @@ pub enum RenderError {
         /// Bytes given.
         found: usize,
     },
-}
-
-/// An overlay texture as plain data: six square RGBA8 layers (faces in order), RGB the colour
-/// (sRGB), A the darkening of borders (0 none, 255 black).
-#[derive(Debug, Clone, Copy)]
-pub struct OverlayTexture<'a> {
-    size: u32,
-    rgba: &'a [u8],
-}
-
-impl<'a> OverlayTexture<'a> {
-    /// Checks that `rgba` holds `6 size² 4` bytes.
-    pub fn new(size: u32, rgba: &'a [u8]) -> Result<OverlayTexture<'a>, RenderError> {
-        let expected = 6 * size as usize * size as usize * 4;
-        if size == 0 || rgba.len() != expected {
-            return Err(RenderError::Overlay { size, expected, found: rgba.len() });
-        }
-        Ok(OverlayTexture { size, rgba })
-    }
 }
 
 /// What to draw besides the mesh.
@@ -141,8 +121,12 @@ pub struct PlanetRenderer {
     layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
     bind_group: wgpu::BindGroup,
+    overlay_view: wgpu::TextureView,
+    normal_view: wgpu::TextureView,
     /// Whether a real overlay (not the blank placeholder) is bound.
     has_overlay: bool,
+    /// Whether a normal map is bound.
+    has_normals: bool,
     mesh: Option<MeshBuffers>,
     arrows: Option<(wgpu::Buffer, u32)>,
     target: Option<Target>,
@@ -174,6 +158,12 @@ impl PlanetRenderer {
                     count: None,
                 },
                 wgpu::BindGroupLayoutEntry { binding: 2, visibility: wgpu::ShaderStages::FRAGMENT, ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering), count: None },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture { sample_type: wgpu::TextureSampleType::Float { filterable: true }, view_dimension: wgpu::TextureViewDimension::D2Array, multisampled: false },
+                    count: None,
+                },
             ],
         });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
@@ -184,7 +174,8 @@ impl PlanetRenderer {
             address_mode_v: wgpu::AddressMode::ClampToEdge,
             ..Default::default()
         });
-        let bind_group = Self::overlay_bind_group(device, None, &layout, &uniforms, &sampler, BLANK);
+        let (overlay_view, normal_view) = (blank_view(device, "overlay"), blank_view(device, "normal map"));
+        let bind_group = Self::bind_group(device, &layout, &uniforms, &sampler, &overlay_view, &normal_view);
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("planet pipeline layout"), bind_group_layouts: &[&layout], push_constant_ranges: &[] });
         let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32, 3 => Uint32, 4 => Float32x2];
         let buffers = [wgpu::VertexBufferLayout { array_stride: std::mem::size_of::<Vertex>() as u64, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes }];
@@ -215,45 +206,39 @@ impl PlanetRenderer {
         let pipeline = make("vs_main", "fs_main", wgpu::PrimitiveTopology::TriangleList, Some(wgpu::Face::Back));
         let line_pipeline = make("vs_line", "fs_line", wgpu::PrimitiveTopology::LineList, None);
         let arrow_pipeline = make("vs_line", "fs_arrow", wgpu::PrimitiveTopology::LineList, None);
-        PlanetRenderer { pipeline, line_pipeline, arrow_pipeline, uniforms, layout, sampler, bind_group, has_overlay: false, mesh: None, arrows: None, target: None }
+        PlanetRenderer { pipeline, line_pipeline, arrow_pipeline, uniforms, layout, sampler, bind_group, overlay_view, normal_view, has_overlay: false, has_normals: false, mesh: None, arrows: None, target: None }
     }
 
-    fn overlay_bind_group(device: &wgpu::Device, queue: Option<&wgpu::Queue>, layout: &wgpu::BindGroupLayout, uniforms: &wgpu::Buffer, sampler: &wgpu::Sampler, img: OverlayTexture) -> wgpu::BindGroup {
-        let desc = wgpu::TextureDescriptor {
-            label: Some("overlay"),
-            size: wgpu::Extent3d { width: img.size, height: img.size, depth_or_array_layers: 6 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        };
-        let texture = match queue {
-            Some(queue) => device.create_texture_with_data(queue, &desc, wgpu::util::TextureDataOrder::LayerMajor, img.rgba),
-            // The blank placeholder: contents do not matter (the shader ignores it).
-            None => device.create_texture(&desc),
-        };
-        let view = texture.create_view(&wgpu::TextureViewDescriptor { dimension: Some(wgpu::TextureViewDimension::D2Array), ..Default::default() });
+    fn bind_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, uniforms: &wgpu::Buffer, sampler: &wgpu::Sampler, overlay: &wgpu::TextureView, normals: &wgpu::TextureView) -> wgpu::BindGroup {
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("planet bind group"),
             layout,
             entries: &[
                 wgpu::BindGroupEntry { binding: 0, resource: uniforms.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&view) },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(overlay) },
                 wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(sampler) },
+                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(normals) },
             ],
         })
     }
 
+    fn rebind(&mut self, device: &wgpu::Device) {
+        self.bind_group = Self::bind_group(device, &self.layout, &self.uniforms, &self.sampler, &self.overlay_view, &self.normal_view);
+    }
+
     /// Uploads the overlay image of the plates / regions modes (or removes it with `None`).
     pub fn set_overlay(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, img: Option<OverlayTexture>) {
-        let (img, q) = match img {
-            Some(i) => (i, Some(queue)),
-            None => (BLANK, None),
-        };
-        self.bind_group = Self::overlay_bind_group(device, q, &self.layout, &self.uniforms, &self.sampler, img);
-        self.has_overlay = q.is_some();
+        self.has_overlay = img.is_some();
+        self.overlay_view = layers_view(device, queue, img, "overlay");
+        self.rebind(device);
+    }
+
+    /// Uploads the per-pixel normals (six layers, `0.5 + 0.5 n` of the world-space normal in
+    /// RGB), or removes them with `None` (the mesh's vertex normals light the planet).
+    pub fn set_normal_map(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, img: Option<OverlayTexture>) {
+        self.has_normals = img.is_some();
+        self.normal_view = layers_view(device, queue, img, "normal map");
+        self.rebind(device);
     }
 
     /// Uploads the motion arrows (a line list of points in planet radii; empty removes them).
@@ -344,6 +329,7 @@ impl PlanetRenderer {
                 [e.x, e.y, e.z, rim]
             },
             water: WATER,
+            detail: [if self.has_normals { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0],
         };
         queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         let Some(target) = &self.target else { return recreated };
