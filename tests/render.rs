@@ -227,3 +227,40 @@ fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side()
     assert!(luminance(&west, size / 4, size / 2 - 4) > luminance(&east, size / 4, size / 2 - 4));
     assert!(luminance(&east, size / 2 + 4, 3 * size / 4) > luminance(&west, size / 2 + 4, 3 * size / 4));
 }
+
+#[test]
+fn the_texture_inspection_modes_show_their_layers() {
+    use planetgraph::eval::{Evaluator, Progress};
+    use planetgraph::inspect::{albedo_image, precipitation_image, slope_image, temperature_image, texture_values};
+    use planetgraph::nodes::NodeKind;
+    if let Err(RenderError::NoAdapter) = headless_device() {
+        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+        return;
+    }
+    let g = planetgraph::io::default_graph().expect("default graph");
+    let res = Evaluator::new().evaluate(&g, 32, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
+    let t = texture_values(&g, &res);
+    let field = res.field(g.first_of(NodeKind::Planet).expect("planet").id).expect("planet field");
+    let images = [
+        slope_image(t.slope.as_deref().expect("slope")),
+        albedo_image(t.biome.as_deref().expect("biomes")),
+        temperature_image(t.temperature.as_deref().expect("temperature")),
+        precipitation_image(t.precipitation.as_deref().expect("precipitation")),
+    ];
+    let mesh = MeshOptions { resolution: 32, ..Default::default() };
+    let modes = [ColourMode::Slope, ColourMode::Biome, ColourMode::Temperature, ColourMode::Precipitation];
+    let mut pictures: Vec<Vec<u8>> = modes
+        .iter()
+        .zip(&images)
+        .map(|(&mode, img)| {
+            let layers = Layers { overlay: Some(OverlayTexture::new(img.size, &img.rgba).expect("six layers")), ..Default::default() };
+            render_offscreen(field, 6371.0, layers, &mesh, &ViewSettings { mode, ..Default::default() }, 64, 64).expect("render").2
+        })
+        .collect();
+    pictures.push(render_offscreen(field, 6371.0, Layers::default(), &mesh, &ViewSettings { mode: ColourMode::Elevation, ..Default::default() }, 64, 64).expect("render").2);
+    for a in 0..pictures.len() {
+        for b in a + 1..pictures.len() {
+            assert_ne!(pictures[a], pictures[b], "modes {a} and {b} look the same");
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! The planet viewport panel: inspection controls, orbit camera input, and the wgpu render
 //! shown as an egui texture.
 
-use crate::inspect::{albedo_image, motion_arrows, normal_image, OverlayColours, OverlayImage, TectonicValues};
+use crate::inspect::{albedo_image, motion_arrows, normal_image, precipitation_image, slope_image, temperature_image, OverlayColours, OverlayImage, TectonicValues, TextureValues};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::{ColourField, Field};
 use crate::render::{build_mesh, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
@@ -11,6 +11,9 @@ use std::sync::Arc;
 /// What the background mesh job sends back: the mesh, the motion arrows (a line list), the
 /// normal map.
 type MeshJob = (PlanetMesh, Vec<[f32; 3]>, Option<OverlayImage>);
+
+/// Makes the overlay image of an inspection mode on a background thread.
+type LayerJob = Box<dyn FnOnce() -> OverlayImage + Send>;
 
 /// Viewport state.
 pub struct Viewport {
@@ -29,6 +32,7 @@ pub struct Viewport {
     /// request wins).
     mesh_job: Option<Receiver<MeshJob>>,
     tectonics: TectonicValues,
+    textures: TextureValues,
     overlay_dirty: bool,
     overlay_job: Option<Receiver<OverlayImage>>,
     /// A rendering problem to show above the picture.
@@ -57,6 +61,7 @@ impl Default for Viewport {
             last_size: (0, 0),
             mesh_job: None,
             tectonics: TectonicValues::default(),
+            textures: TextureValues::default(),
             overlay_dirty: false,
             overlay_job: None,
             error: None,
@@ -74,6 +79,9 @@ impl Viewport {
             self.albedo = albedo;
             self.overlay_dirty = true;
         }
+        if self.view.mode == ColourMode::Normals {
+            self.overlay_dirty = true;
+        }
         self.mesh_dirty = true;
     }
 
@@ -89,6 +97,32 @@ impl Viewport {
         self.tectonics = t;
     }
 
+    /// Shows new texture values in the slope, biome, temperature and precipitation modes.
+    pub fn set_textures(&mut self, t: TextureValues) {
+        let changed = !same(&t.slope, &self.textures.slope) || !same(&t.biome, &self.textures.biome) || !same(&t.temperature, &self.textures.temperature) || !same(&t.precipitation, &self.textures.precipitation);
+        if changed && self.view.mode.inspects_field() {
+            self.overlay_dirty = true;
+        }
+        self.textures = t;
+    }
+
+    /// The job that makes the overlay of an inspection mode (`None` without its values).
+    fn field_layer(&self) -> Option<LayerJob> {
+        let t = &self.textures;
+        match self.view.mode {
+            ColourMode::Normals => {
+                let (f, p) = self.field.clone()?;
+                let opts = self.mesh;
+                Some(Box::new(move || normal_image(&f, p.radius_km, opts.exaggeration, opts.ocean_surface)))
+            }
+            ColourMode::Slope => t.slope.clone().map(|f| Box::new(move || slope_image(&f)) as LayerJob),
+            ColourMode::Biome => t.biome.clone().map(|c| Box::new(move || albedo_image(&c)) as LayerJob),
+            ColourMode::Temperature => t.temperature.clone().map(|f| Box::new(move || temperature_image(&f)) as LayerJob),
+            ColourMode::Precipitation => t.precipitation.clone().map(|f| Box::new(move || precipitation_image(&f)) as LayerJob),
+            _ => None,
+        }
+    }
+
     /// Forgets the planet (a new document is coming); camera and GPU resources stay.
     pub fn clear_field(&mut self) {
         self.field = None;
@@ -96,6 +130,7 @@ impl Viewport {
         self.mesh_dirty = false;
         self.mesh_job = None;
         self.tectonics = TectonicValues::default();
+        self.textures = TextureValues::default();
         self.overlay_dirty = true;
     }
 
@@ -118,7 +153,7 @@ impl Viewport {
                 for m in ColourMode::ALL {
                     ui.selectable_value(&mut self.view.mode, m, m.label());
                 }
-            }).response.on_hover_text("Colouring: albedo (the Planet node's albedo input, per pixel; the height tint without one); elevation; cube faces; plates (a colour per plate, border regions lighter); regions coloured by their cube face. Plates and regions come from the graph's first Tectonic plates or Regions node.");
+            }).response.on_hover_text("Colouring: albedo (the Planet node's albedo input, per pixel; the height tint without one); elevation; cube faces; plates (a colour per plate, border regions lighter); regions coloured by their cube face; normals (the lighting normals as colours); slope, biomes, temperature and precipitation from the graph's first Slope, Biomes, Temperature and Precipitation nodes (the height tint without them). Plates and regions come from the graph's first Tectonic plates or Regions node.");
             ui.checkbox(&mut self.view.borders, "Borders").on_hover_text("Region borders and centroids (needs a Regions node in the graph)");
             ui.checkbox(&mut self.view.arrows, "Motion").on_hover_text("Plate motion vectors as arrows (needs a Plate elevation node)");
             ui.checkbox(&mut self.view.wireframe, "Wireframe").on_hover_text("Show the cube-sphere grid (every few quads)");
@@ -140,6 +175,9 @@ impl Viewport {
         });
         if before.1 != self.mesh {
             self.mesh_dirty = true;
+            if self.view.mode == ColourMode::Normals {
+                self.overlay_dirty = true;
+            }
         }
         if before.0 != self.view {
             self.needs_render = true;
@@ -172,6 +210,8 @@ impl Viewport {
             ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, "No GPU renderer available", egui::FontId::proportional(16.0), egui::Color32::GRAY);
             return;
         };
+        // The inspection layer's job, taken before the renderer is borrowed.
+        let layer = if self.overlay_dirty { self.field_layer() } else { None };
         let renderer = self.renderer.get_or_insert_with(|| PlanetRenderer::new(&gpu.device));
         if self.mesh_dirty {
             // Build the mesh off the UI thread; the frame keeps showing the previous picture.
@@ -209,6 +249,17 @@ impl Viewport {
         if self.overlay_dirty {
             let wanted = self.view.mode.uses_overlay() || self.view.borders;
             match (&self.tectonics.regions, wanted) {
+                _ if layer.is_some() => {
+                    let (tx, rx) = channel();
+                    let ctx = ui.ctx().clone();
+                    std::thread::spawn(move || {
+                        if let Some(job) = layer {
+                            let _ = tx.send(job());
+                        }
+                        ctx.request_repaint();
+                    });
+                    self.overlay_job = Some(rx);
+                }
                 _ if self.view.mode == ColourMode::Albedo && self.albedo.is_some() => {
                     let (tx, rx) = channel();
                     let (albedo, ctx) = (self.albedo.clone(), ui.ctx().clone());

@@ -139,6 +139,16 @@ pub enum ModeArg {
     Plates,
     /// Regions coloured by cube face.
     Regions,
+    /// The lighting normals as colours.
+    Normals,
+    /// Slope of the first Slope node.
+    Slope,
+    /// Colours of the first Biomes node.
+    Biome,
+    /// Temperature of the first Temperature node.
+    Temperature,
+    /// Precipitation of the first Precipitation node.
+    Precipitation,
 }
 
 /// An error with the exit code it should produce (2: bad input, 1: internal failure).

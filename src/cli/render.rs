@@ -3,7 +3,7 @@
 use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{CliError, ModeArg, RenderArgs};
 use crate::eval::Progress;
-use crate::inspect::{albedo_image, motion_arrows, normal_image, tectonic_values, OverlayColours};
+use crate::inspect::{albedo_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
 use crate::io::{load_graph, Strictness};
 use crate::render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
@@ -20,6 +20,11 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         ModeArg::Faces => ColourMode::Faces,
         ModeArg::Plates => ColourMode::Plates,
         ModeArg::Regions => ColourMode::Regions,
+        ModeArg::Normals => ColourMode::Normals,
+        ModeArg::Slope => ColourMode::Slope,
+        ModeArg::Biome => ColourMode::Biome,
+        ModeArg::Temperature => ColourMode::Temperature,
+        ModeArg::Precipitation => ColourMode::Precipitation,
     };
     let mut camera = OrbitCamera { distance: args.distance, ..Default::default() };
     if let Some([yaw, pitch]) = args.view.as_deref() {
@@ -33,8 +38,14 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     }
     let tectonics = tectonic_values(&g, &b.result);
     let colours = if mode == ColourMode::Plates { OverlayColours::Plates } else { OverlayColours::Regions };
+    let textures = texture_values(&g, &b.result);
     let overlay = match (mode, &b.albedo) {
         (ColourMode::Albedo, Some(a)) => Some(albedo_image(a)),
+        (ColourMode::Normals, _) => Some(normal_image(&b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface)),
+        (ColourMode::Slope, _) => textures.slope.as_deref().map(slope_image),
+        (ColourMode::Biome, _) => textures.biome.as_deref().map(albedo_image),
+        (ColourMode::Temperature, _) => textures.temperature.as_deref().map(temperature_image),
+        (ColourMode::Precipitation, _) => textures.precipitation.as_deref().map(precipitation_image),
         _ if mode.uses_overlay() || args.borders => tectonics.overlay(colours, args.borders),
         _ => None,
     };

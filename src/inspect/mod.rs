@@ -3,9 +3,11 @@
 //! modes, and motion arrows. Domain only (no GPU types), so `render` knows nothing of graphs,
 //! plates or evaluation.
 
+pub mod climate;
 pub mod normals;
 pub mod overlay;
 
+pub use climate::{precipitation_image, slope_image, temperature_image, texture_values, TextureValues};
 pub use normals::normal_image;
 
 pub use overlay::{albedo_image, motion_arrows, overlay_image, overlay_size, OverlayColours, OverlayImage};

@@ -15,11 +15,32 @@ pub enum ColourMode {
     Plates,
     /// Regions coloured by their cube face, each region a little lighter or darker.
     Regions,
+    /// The lighting normals as colours (`0.5 + 0.5 n`).
+    Normals,
+    /// Slope from the graph's first Slope node (black flat, white 45 deg).
+    Slope,
+    /// Biome colours from the graph's first Biomes node.
+    Biome,
+    /// Temperature from the graph's first Temperature node (violet cold, red hot).
+    Temperature,
+    /// Precipitation from the graph's first Precipitation node (sand dry, blue wet).
+    Precipitation,
 }
 
 impl ColourMode {
     /// All modes, in menu order.
-    pub const ALL: [ColourMode; 5] = [ColourMode::Albedo, ColourMode::Elevation, ColourMode::Faces, ColourMode::Plates, ColourMode::Regions];
+    pub const ALL: [ColourMode; 10] = [
+        ColourMode::Albedo,
+        ColourMode::Elevation,
+        ColourMode::Faces,
+        ColourMode::Plates,
+        ColourMode::Regions,
+        ColourMode::Normals,
+        ColourMode::Slope,
+        ColourMode::Biome,
+        ColourMode::Temperature,
+        ColourMode::Precipitation,
+    ];
 
     /// Name in the viewport's mode menu.
     pub fn label(self) -> &'static str {
@@ -29,6 +50,11 @@ impl ColourMode {
             ColourMode::Faces => "Cube faces",
             ColourMode::Plates => "Plates",
             ColourMode::Regions => "Regions by face",
+            ColourMode::Normals => "Normals",
+            ColourMode::Slope => "Slope",
+            ColourMode::Biome => "Biomes",
+            ColourMode::Temperature => "Temperature",
+            ColourMode::Precipitation => "Precipitation",
         }
     }
 
@@ -38,3 +64,11 @@ impl ColourMode {
     }
 }
 
+
+impl ColourMode {
+    /// Whether the mode shows a per-cell layer of the evaluation (normals, slope, biomes,
+    /// temperature, precipitation) through the overlay texture.
+    pub fn inspects_field(self) -> bool {
+        matches!(self, ColourMode::Normals | ColourMode::Slope | ColourMode::Biome | ColourMode::Temperature | ColourMode::Precipitation)
+    }
+}

@@ -315,8 +315,9 @@ impl PlanetRenderer {
                     ColourMode::Faces => 1.0,
                     ColourMode::Albedo if self.has_overlay => 3.0,
                     ColourMode::Plates | ColourMode::Regions if self.has_overlay => 2.0,
-                    // A planet without albedo: the height tint.
-                    ColourMode::Albedo => 0.0,
+                    ColourMode::Normals | ColourMode::Slope | ColourMode::Biome | ColourMode::Temperature | ColourMode::Precipitation if self.has_overlay => 2.0,
+                    // A planet without albedo, or without the inspected node: the height tint.
+                    ColourMode::Albedo | ColourMode::Normals | ColourMode::Slope | ColourMode::Biome | ColourMode::Temperature | ColourMode::Precipitation => 0.0,
                     // No regions to show (yet): face colours rather than a blank planet.
                     ColourMode::Plates | ColourMode::Regions => 1.0,
                 },

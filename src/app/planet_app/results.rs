@@ -39,6 +39,7 @@ impl PlanetApp {
                 }
             }
             self.viewport.set_tectonics(crate::inspect::tectonic_values(&self.doc.graph, &res));
+            self.viewport.set_textures(crate::inspect::texture_values(&self.doc.graph, &res));
             for node in self.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::TectonicPlates) {
                 if let Some(p) = res.outputs.get(&node.id).and_then(|o| o.first()).and_then(|v| v.as_plates()) {
                     let claimed = p.plate_of.iter().filter(|&&x| x != crate::tectonics::UNCLAIMED).count();
