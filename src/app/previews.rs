@@ -28,27 +28,7 @@ fn colour(v: f32, lo: f32, hi: f32, hypso: bool) -> [u8; 3] {
 pub fn preview_pixels(field: &Field, globe: bool, hypso: bool) -> (usize, usize, Vec<u8>) {
     let (lo, hi) = field.min_max();
     if globe {
-        let s = GLOBE_SIZE;
-        let light = Vec3::new(-0.4, 0.5, 0.77).normalize();
-        let mut rgb = vec![12u8; s * s * 3];
-        for r in 0..s {
-            for c in 0..s {
-                let x = (c as f32 + 0.5) / s as f32 * 2.0 - 1.0;
-                let y = 1.0 - (r as f32 + 0.5) / s as f32 * 2.0;
-                let d2 = x * x + y * y;
-                if d2 >= 1.0 {
-                    continue;
-                }
-                let d = Vec3::new(x, y, (1.0 - d2).sqrt());
-                let k = 0.25 + 0.75 * d.dot(light).max(0.0);
-                let px = colour(field.sample_dir(d), lo, hi, hypso);
-                let o = (r * s + c) * 3;
-                for ch in 0..3 {
-                    rgb[o + ch] = (px[ch] as f32 * k) as u8;
-                }
-            }
-        }
-        (s, s, rgb)
+        globe_pixels(|d| colour(field.sample_dir(d), lo, hi, hypso))
     } else {
         let (w, h) = (MAP_WIDTH, MAP_WIDTH / 2);
         let img = equirectangular(field, w, h);
@@ -60,27 +40,7 @@ pub fn preview_pixels(field: &Field, globe: bool, hypso: bool) -> (usize, usize,
 pub fn colour_preview_pixels(colours: &ColourField, globe: bool) -> (usize, usize, Vec<u8>) {
     let at = |d: Vec3| to_srgb8(colours.at_dir(d));
     if globe {
-        let s = GLOBE_SIZE;
-        let light = Vec3::new(-0.4, 0.5, 0.77).normalize();
-        let mut rgb = vec![12u8; s * s * 3];
-        for r in 0..s {
-            for c in 0..s {
-                let x = (c as f32 + 0.5) / s as f32 * 2.0 - 1.0;
-                let y = 1.0 - (r as f32 + 0.5) / s as f32 * 2.0;
-                let d2 = x * x + y * y;
-                if d2 >= 1.0 {
-                    continue;
-                }
-                let d = Vec3::new(x, y, (1.0 - d2).sqrt());
-                let k = 0.25 + 0.75 * d.dot(light).max(0.0);
-                let px = at(d);
-                let o = (r * s + c) * 3;
-                for ch in 0..3 {
-                    rgb[o + ch] = (px[ch] as f32 * k) as u8;
-                }
-            }
-        }
-        (s, s, rgb)
+        globe_pixels(at)
     } else {
         let (w, h) = (MAP_WIDTH, MAP_WIDTH / 2);
         let mut rgb = Vec::with_capacity(w * h * 3);
@@ -93,4 +53,29 @@ pub fn colour_preview_pixels(colours: &ColourField, globe: bool) -> (usize, usiz
         }
         (w, h, rgb)
     }
+}
+
+/// A small lit globe seen from the front (+Z), `colour` giving each visible direction's colour.
+fn globe_pixels(colour: impl Fn(Vec3) -> [u8; 3]) -> (usize, usize, Vec<u8>) {
+    let s = GLOBE_SIZE;
+    let light = Vec3::new(-0.4, 0.5, 0.77).normalize();
+    let mut rgb = vec![12u8; s * s * 3];
+    for r in 0..s {
+        for c in 0..s {
+            let x = (c as f32 + 0.5) / s as f32 * 2.0 - 1.0;
+            let y = 1.0 - (r as f32 + 0.5) / s as f32 * 2.0;
+            let d2 = x * x + y * y;
+            if d2 >= 1.0 {
+                continue;
+            }
+            let d = Vec3::new(x, y, (1.0 - d2).sqrt());
+            let k = 0.25 + 0.75 * d.dot(light).max(0.0);
+            let px = colour(d);
+            let o = (r * s + c) * 3;
+            for ch in 0..3 {
+                rgb[o + ch] = (px[ch] as f32 * k) as u8;
+            }
+        }
+    }
+    (s, s, rgb)
 }

@@ -160,29 +160,12 @@ pub fn export_default(out: &Path, graph_name: &str, elevation_m: &Field, albedo:
             data_range_m: None,
         });
     }
-    let rgb: Vec<u8> = eq.iter().flat_map(|&v| hypsometric(v, planet.max_depth_m, planet.max_elevation_m)).collect();
-    let name = "colour_equirect.png";
-    write_rgb(&out.join(name), rgb, w as u32, h as u32)?;
-    files.push(ManifestFile {
-        path: name.into(),
-        kind: "colour".into(),
-        projection: "equirectangular".into(),
-        face: None,
-        width: w as u32,
-        height: h as u32,
-        format: "png-rgb-8".into(),
-        value_range_m: None,
-        data_range_m: None,
-    });
-    if let Some(albedo) = albedo {
-        let channels: Option<Vec<Vec<f32>>> = (0..3).map(|k| Field::from_vec(albedo.n, albedo.data.iter().map(|c| c[k]).collect()).map(|f| equirectangular(&f, w, h))).collect();
-        let channels = channels.ok_or_else(|| ExportError::Manifest { path: out.join("albedo_equirect.png"), message: format!("the albedo holds {} colours, not 6 x {}²", albedo.data.len(), albedo.n) })?;
-        let rgb: Vec<u8> = (0..w * h).flat_map(|p| to_srgb8([channels[0][p], channels[1][p], channels[2][p]])).collect();
-        let name = "albedo_equirect.png";
+    // An 8-bit sRGB equirectangular image and its manifest entry.
+    let mut write_colour = |name: &str, kind: &str, rgb: Vec<u8>| -> Result<(), ExportError> {
         write_rgb(&out.join(name), rgb, w as u32, h as u32)?;
         files.push(ManifestFile {
             path: name.into(),
-            kind: "albedo".into(),
+            kind: kind.into(),
             projection: "equirectangular".into(),
             face: None,
             width: w as u32,
@@ -191,6 +174,13 @@ pub fn export_default(out: &Path, graph_name: &str, elevation_m: &Field, albedo:
             value_range_m: None,
             data_range_m: None,
         });
+        Ok(())
+    };
+    write_colour("colour_equirect.png", "colour", eq.iter().flat_map(|&v| hypsometric(v, planet.max_depth_m, planet.max_elevation_m)).collect())?;
+    if let Some(albedo) = albedo {
+        let channels: Option<Vec<Vec<f32>>> = (0..3).map(|k| Field::from_vec(albedo.n, albedo.data.iter().map(|c| c[k]).collect()).map(|f| equirectangular(&f, w, h))).collect();
+        let channels = channels.ok_or_else(|| ExportError::Manifest { path: out.join("albedo_equirect.png"), message: format!("the albedo holds {} colours, not 6 x {}²", albedo.data.len(), albedo.n) })?;
+        write_colour("albedo_equirect.png", "albedo", (0..w * h).flat_map(|p| to_srgb8([channels[0][p], channels[1][p], channels[2][p]])).collect())?;
     }
     let manifest = Manifest {
         format: "planetgraph-build".into(),
