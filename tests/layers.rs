@@ -19,7 +19,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("graph", &["nodes"]),
     ("io", &["graph", "nodes", "planet", "appearance"]),
     ("eval", &["graph", "nodes", "planet"]),
-    ("inspect", &["eval", "graph", "nodes", "planet", "tectonics"]),
+    ("inspect", &["appearance", "eval", "graph", "nodes", "planet", "tectonics"]),
     ("render", &["planet", "appearance"]),
     ("editor", &["graph", "nodes", "planet"]),
     ("cli", &["app", "appearance", "erosion", "eval", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),

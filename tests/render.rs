@@ -153,7 +153,7 @@ fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height
         let ch: Vec<Field> = (0..3).map(|k| Field::from_vec(512, albedo.data.iter().map(|c| c[k]).collect()).expect("colours").resample(32)).collect();
         ColourField { n: 32, data: (0..6 * 32 * 32).map(|c| [ch[0].data()[c], ch[1].data()[c], ch[2].data()[c]]).collect() }
     };
-    let mesh = MeshOptions { resolution: 32, ..Default::default() };
+    let mesh = MeshOptions { resolution: 32, refine: false, ..Default::default() };
     let close = ViewSettings { camera: OrbitCamera { distance: 1.4, ..Default::default() }, ..Default::default() };
     let size = 160;
     let draw = |a: Option<&ColourField>, view: &ViewSettings| {
@@ -185,6 +185,15 @@ fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height
     let (per_pixel, per_vertex) = (detail(&lit(true), size as usize), detail(&lit(false), size as usize));
     eprintln!("close-up light detail: normal map of a 512 evaluation {per_pixel:.2}, vertex normals of the 32 mesh {per_vertex:.2}");
     assert!(per_pixel > 1.5 * per_vertex, "{per_pixel} vs {per_vertex}");
+    // Geometry: with the mesh refined near the camera, the close-up's relief (vertex normals
+    // only) shows more than on the uniform 32 mesh.
+    let geometry = |refine: bool| {
+        let layers = Layers { overlay: Some(OverlayTexture::new(grey.size, &grey.rgba).expect("six layers")), ..Default::default() };
+        render_offscreen(&field, 6371.0, layers, &MeshOptions { refine, ..mesh }, &grazing, size, size).expect("render").2
+    };
+    let (refined, uniform) = (detail(&geometry(true), size as usize), detail(&geometry(false), size as usize));
+    eprintln!("close-up geometry detail: refined mesh {refined:.2}, uniform 32 mesh {uniform:.2}");
+    assert!(refined > 1.5 * uniform, "{refined} vs {uniform}");
 }
 
 #[test]

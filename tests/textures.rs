@@ -1,6 +1,6 @@
 //! The textured default planet: its albedo is the same for any thread count, and every
-//! texture output (temperature, precipitation, biome colour, material weights, albedo) of a
-//! preview at 128 agrees with a build at 512.
+//! texture output (temperature, precipitation, coast distance, slope, biome colour, material
+//! weights, vegetation, albedo) of a preview at 128 agrees with a build at 512.
 
 mod common;
 use common::correlation;
@@ -58,6 +58,15 @@ fn texture_outputs_of_a_preview_agree_with_the_build() {
         let bar = if *name == "sand" { 0.35 } else { 0.85 };
         check(name, field(&preview, NodeKind::Materials, k), field(&build, NodeKind::Materials, k), bar);
     }
+    // Slope grows with the finer relief a 512 grid holds (measured 0.86).
+    check("slope", field(&preview, NodeKind::Slope, 0), field(&build, NodeKind::Slope, 0), 0.8);
+    check("vegetation", field(&preview, NodeKind::Vegetation, 0), field(&build, NodeKind::Vegetation, 0), 0.85);
+    let biome_colour = |r: &EvalResult| -> ColourField {
+        let id = g.first_of(NodeKind::Biomes).expect("biomes").id;
+        (**r.outputs[&id][1].as_colour().expect("biome colours")).clone()
+    };
+    let (pb, bb) = (biome_colour(&preview), biome_colour(&build));
+    check("biome colour green", channel(&pb, 1), channel(&bb, 1).resample(128), 0.95);
     let (a, b) = (albedo(&g, &preview), albedo(&g, &build));
     for k in 0..3 {
         check(&format!("albedo channel {k}"), channel(&a, k), channel(&b, k).resample(128), 0.85);

@@ -1,10 +1,10 @@
 //! The planet viewport panel: inspection controls, orbit camera input, and the wgpu render
 //! shown as an egui texture.
 
-use crate::inspect::{albedo_image, motion_arrows, normal_image, precipitation_image, slope_image, temperature_image, OverlayColours, OverlayImage, TectonicValues, TextureValues};
+use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, temperature_image, OverlayColours, OverlayImage, TectonicValues, TextureValues};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::{ColourField, Field};
-use crate::render::{build_mesh, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
+use crate::render::{view_mesh, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
 
@@ -24,6 +24,8 @@ pub struct Viewport {
     field: Option<(Arc<Field>, PlanetSettings)>,
     albedo: Option<Arc<ColourField>>,
     mesh_dirty: bool,
+    /// The camera position, coarsely, for which the refined mesh was built.
+    lod_key: [i32; 4],
     needs_render: bool,
     renderer: Option<PlanetRenderer>,
     texture: Option<egui::TextureId>,
@@ -55,6 +57,7 @@ impl Default for Viewport {
             field: None,
             albedo: None,
             mesh_dirty: false,
+            lod_key: [0; 4],
             needs_render: true,
             renderer: None,
             texture: None,
@@ -79,7 +82,7 @@ impl Viewport {
             self.albedo = albedo;
             self.overlay_dirty = true;
         }
-        if self.view.mode == ColourMode::Normals {
+        if matches!(self.view.mode, ColourMode::Normals | ColourMode::Elevation) {
             self.overlay_dirty = true;
         }
         self.mesh_dirty = true;
@@ -110,6 +113,11 @@ impl Viewport {
     fn field_layer(&self) -> Option<LayerJob> {
         let t = &self.textures;
         match self.view.mode {
+            ColourMode::Elevation if !self.view.borders => {
+                let (f, _) = self.field.clone()?;
+                let (depth, peak) = (self.view.max_depth_m, self.view.max_elevation_m);
+                Some(Box::new(move || elevation_image(&f, depth, peak)))
+            }
             ColourMode::Normals => {
                 let (f, p) = self.field.clone()?;
                 let opts = self.mesh;
@@ -160,6 +168,7 @@ impl Viewport {
             ui.checkbox(&mut self.mesh.spherical, "Sphere").on_hover_text("Normalise the cube onto the sphere (off: show the cube)");
             ui.checkbox(&mut self.mesh.warped, "Warp").on_hover_text("Tangent warp of the face grid (theta = 0.86873); off: linear grid, crowded cells at face edges");
             ui.checkbox(&mut self.mesh.ocean_surface, "Sea").on_hover_text("Draw the sea as a flat surface at sea level");
+            ui.checkbox(&mut self.mesh.refine, "Refine").on_hover_text("Refine the mesh near the camera (chunks up to the evaluation's resolution), so a close-up keeps its relief");
             egui::ComboBox::from_id_salt("mesh_res").selected_text(format!("mesh {}", self.mesh.resolution)).show_ui(ui, |ui| {
                 for r in [32usize, 64, 128, 256] {
                     ui.selectable_value(&mut self.mesh.resolution, r, format!("{r} quads per face edge"));
@@ -205,6 +214,19 @@ impl Viewport {
         if response.double_clicked() {
             self.reset_view();
         }
+        // Close to the planet the mesh is refined around the camera: rebuild it once the camera
+        // has moved by a fraction of a chunk or of its height.
+        let key = if self.mesh.refine && self.view.camera.distance < 2.2 {
+            let e = self.view.camera.eye();
+            let step = 0.05 * (self.view.camera.distance - 1.0).max(0.02);
+            [(e.x / step) as i32, (e.y / step) as i32, (e.z / step) as i32, ((self.view.camera.distance - 1.0).max(1e-3).log2() * 4.0) as i32]
+        } else {
+            [0; 4]
+        };
+        if key != self.lod_key {
+            self.lod_key = key;
+            self.mesh_dirty = true;
+        }
         let Some(gpu) = gpu else {
             ui.painter().rect_filled(rect, 0.0, egui::Color32::from_gray(10));
             ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, "No GPU renderer available", egui::FontId::proportional(16.0), egui::Color32::GRAY);
@@ -217,9 +239,9 @@ impl Viewport {
             // Build the mesh off the UI thread; the frame keeps showing the previous picture.
             if let Some((f, p)) = &self.field {
                 let (tx, rx) = channel();
-                let (f, radius, opts, ctx, motion) = (f.clone(), p.radius_km, self.mesh, ui.ctx().clone(), self.tectonics.motion.clone());
+                let (f, radius, opts, view, ctx, motion) = (f.clone(), p.radius_km, self.mesh, self.view, ui.ctx().clone(), self.tectonics.motion.clone());
                 std::thread::spawn(move || {
-                    let mesh = build_mesh(&f, radius, &opts);
+                    let mesh = view_mesh(&f, radius, &opts, &view);
                     let arrows = motion.map(|m| motion_arrows(&m, &f, radius, opts.exaggeration, opts.ocean_surface, 600)).unwrap_or_default();
                     // Per-pixel light from the field's own normals (on the sphere only).
                     let normals = opts.spherical.then(|| normal_image(&f, radius, opts.exaggeration, opts.ocean_surface));

@@ -3,7 +3,7 @@
 use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{CliError, ModeArg, RenderArgs};
 use crate::eval::Progress;
-use crate::inspect::{albedo_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
+use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
 use crate::io::{load_graph, Strictness};
 use crate::render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
@@ -41,6 +41,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let textures = texture_values(&g, &b.result);
     let overlay = match (mode, &b.albedo) {
         (ColourMode::Albedo, Some(a)) => Some(albedo_image(a)),
+        (ColourMode::Elevation, _) if !args.borders => Some(elevation_image(&b.field, planet.max_depth_m, planet.max_elevation_m)),
         (ColourMode::Normals, _) => Some(normal_image(&b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface)),
         (ColourMode::Slope, _) => textures.slope.as_deref().map(slope_image),
         (ColourMode::Biome, _) => textures.biome.as_deref().map(albedo_image),

@@ -55,6 +55,19 @@ pub fn ramp_image(field: &Field, lo: f32, hi: f32, stops: &[[f32; 3]]) -> Overla
     OverlayImage { size: field.n() as u32, rgba }
 }
 
+/// The height tint (the hypsometric ramp of `appearance`) of an elevation in metres.
+pub fn elevation_image(elevation_m: &Field, max_depth_m: f32, max_elevation_m: f32) -> OverlayImage {
+    let rgba = elevation_m
+        .data()
+        .par_iter()
+        .flat_map_iter(|&e| {
+            let [r, g, b] = crate::appearance::hypsometric(e, max_depth_m, max_elevation_m);
+            [r, g, b, 0]
+        })
+        .collect();
+    OverlayImage { size: elevation_m.n() as u32, rgba }
+}
+
 /// Slope: black flat to white at 45 degrees and steeper.
 pub fn slope_image(slope_deg: &Field) -> OverlayImage {
     ramp_image(slope_deg, 0.0, 45.0, &[[0.05, 0.05, 0.05], [1.0, 1.0, 1.0]])

@@ -19,11 +19,13 @@ pub struct MeshOptions {
     pub warped: bool,
     /// Show the sea as a flat surface at sea level.
     pub ocean_surface: bool,
+    /// Refine the mesh where the camera is close (chunks up to the field's resolution).
+    pub refine: bool,
 }
 
 impl Default for MeshOptions {
     fn default() -> Self {
-        MeshOptions { resolution: 128, exaggeration: 20.0, spherical: true, warped: true, ocean_surface: true }
+        MeshOptions { resolution: 128, exaggeration: 20.0, spherical: true, warped: true, ocean_surface: true, refine: true }
     }
 }
 
@@ -38,15 +40,37 @@ pub struct PlanetMesh {
     pub lines: Vec<u32>,
 }
 
-/// Builds the mesh for `elevation_m` (metres) on a planet of `radius_km`.
-pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> PlanetMesh {
-    let m = opts.resolution.max(1);
+/// The mesh vertex at face coordinates `(a, b)`: displaced by the elevation (exaggerated),
+/// with the normal of the displaced surface around it sampled `eps` radians away (seam-free:
+/// sampled by direction).
+pub(crate) fn vertex_at(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, face: Face, a: f32, b: f32, eps: f32) -> Vertex {
     let scale = opts.exaggeration / (radius_km.max(1.0) * 1000.0);
     let height = |d: Vec3| {
         let e = elevation_m.sample_dir(d);
         let shown = if opts.ocean_surface { e.max(0.0) } else { e };
         (e, 1.0 + shown * scale)
     };
+    let cube = face_ab_to_cube(face, a, b, opts.warped);
+    let dir = cube.normalize();
+    let base = if opts.spherical { dir } else { cube };
+    let (e, h) = height(dir);
+    let (t1, t2) = dir.any_orthonormal_pair();
+    let p = |d: Vec3| d.normalize() * height(d.normalize()).1;
+    let du = p(dir + t1 * eps) - p(dir - t1 * eps);
+    let dv = p(dir + t2 * eps) - p(dir - t2 * eps);
+    let mut normal = du.cross(dv).normalize_or_zero();
+    if normal.dot(dir) < 0.0 {
+        normal = -normal;
+    }
+    if !opts.spherical {
+        normal = face.normal();
+    }
+    Vertex { position: (base * h).to_array(), normal: normal.to_array(), elevation: e, face: face.index() as u32, uv: [a, b] }
+}
+
+/// Builds the mesh for `elevation_m` (metres) on a planet of `radius_km`.
+pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> PlanetMesh {
+    let m = opts.resolution.max(1);
     let verts_per_face = (m + 1) * (m + 1);
     let vertices: Vec<Vertex> = (0..6 * verts_per_face)
         .into_par_iter()
@@ -54,24 +78,7 @@ pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> Pl
             let face = Face::ALL[k / verts_per_face];
             let r = k % verts_per_face;
             let (a, b) = ((r % (m + 1)) as f32 / m as f32, (r / (m + 1)) as f32 / m as f32);
-            let cube = face_ab_to_cube(face, a, b, opts.warped);
-            let dir = cube.normalize();
-            let base = if opts.spherical { dir } else { cube };
-            let (e, h) = height(dir);
-            // Normal from the displaced surface around the point (seam-free: sampled by direction).
-            let (t1, t2) = dir.any_orthonormal_pair();
-            let eps = 0.5 / m as f32;
-            let p = |d: Vec3| d.normalize() * height(d.normalize()).1;
-            let du = p(dir + t1 * eps) - p(dir - t1 * eps);
-            let dv = p(dir + t2 * eps) - p(dir - t2 * eps);
-            let mut normal = du.cross(dv).normalize_or_zero();
-            if normal.dot(dir) < 0.0 {
-                normal = -normal;
-            }
-            if !opts.spherical {
-                normal = face.normal();
-            }
-            Vertex { position: (base * h).to_array(), normal: normal.to_array(), elevation: e, face: face.index() as u32, uv: [a, b] }
+            vertex_at(elevation_m, radius_km, opts, face, a, b, 0.5 / m as f32)
         })
         .collect();
     let mut triangles = Vec::with_capacity(6 * m * m * 6);

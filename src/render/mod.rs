@@ -6,11 +6,13 @@
 pub mod camera;
 pub mod gpu_types;
 pub mod layers;
+pub mod lod;
 pub mod mesh;
 pub mod mode;
 pub mod renderer;
 
 pub use camera::OrbitCamera;
+pub use lod::build_mesh_lod;
 pub use mesh::{build_mesh, MeshOptions, PlanetMesh};
 pub use mode::ColourMode;
 pub use layers::OverlayTexture;
@@ -29,11 +31,21 @@ pub struct Layers<'a> {
     pub arrows: &'a [[f32; 3]],
 }
 
+/// The mesh for a view: refined near the camera (`build_mesh_lod`) when the options ask for it
+/// and the planet is round, else the uniform mesh.
+pub fn view_mesh(elevation_m: &Field, radius_km: f32, mesh: &MeshOptions, view: &ViewSettings) -> PlanetMesh {
+    if mesh.refine && mesh.spherical {
+        build_mesh_lod(elevation_m, radius_km, mesh, view.camera.eye())
+    } else {
+        build_mesh(elevation_m, radius_km, mesh)
+    }
+}
+
 /// Renders an elevation field (metres) to an RGBA8 image offscreen, with its layers.
 pub fn render_offscreen(elevation_m: &Field, radius_km: f32, layers: Layers, mesh: &MeshOptions, view: &ViewSettings, width: u32, height: u32) -> Result<(u32, u32, Vec<u8>), RenderError> {
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
-    r.set_mesh(&device, &build_mesh(elevation_m, radius_km, mesh));
+    r.set_mesh(&device, &view_mesh(elevation_m, radius_km, mesh, view));
     if layers.overlay.is_some() {
         r.set_overlay(&device, &queue, layers.overlay);
     }

@@ -67,7 +67,8 @@ impl ColourMode {
 
 impl ColourMode {
     /// Whether the mode shows a per-cell layer of the evaluation (normals, slope, biomes,
-    /// temperature, precipitation) through the overlay texture.
+    /// temperature, precipitation) through the overlay texture. (Elevation does too when no
+    /// region borders are drawn, see the viewport.)
     pub fn inspects_field(self) -> bool {
         matches!(self, ColourMode::Normals | ColourMode::Slope | ColourMode::Biome | ColourMode::Temperature | ColourMode::Precipitation)
     }

@@ -311,6 +311,8 @@ impl PlanetRenderer {
                 view.max_depth_m,
                 view.max_elevation_m,
                 match view.mode {
+                    // The height tint per pixel from the overlay, unless it carries borders.
+                    ColourMode::Elevation if self.has_overlay && !view.borders => 2.0,
                     ColourMode::Elevation => 0.0,
                     ColourMode::Faces => 1.0,
                     ColourMode::Albedo if self.has_overlay => 3.0,

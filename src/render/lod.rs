@@ -1,0 +1,121 @@
+//! A mesh refined where the camera is close: each face is split into chunks whose quad count
+//! grows as the camera nears them (up to the field's own resolution), with skirts along chunk
+//! edges that hide the cracks between chunks of different detail.
+
+use super::gpu_types::Vertex;
+use super::mesh::{vertex_at, MeshOptions, PlanetMesh};
+use crate::planet::{face_ab_to_cube, Face, Field};
+use glam::Vec3;
+use rayon::prelude::*;
+
+/// Chunks per face edge.
+pub const CHUNKS: usize = 8;
+
+/// How far a skirt hangs below its chunk's edge, in planet radii.
+const SKIRT: f32 = 0.004;
+
+/// Quads per chunk edge for a chunk whose centre lies `distance` planet radii from the eye:
+/// the mesh's own density far away, doubled each time the distance halves below `near`, at
+/// most the field's resolution.
+pub fn chunk_quads(opts: &MeshOptions, field_n: usize, distance: f32) -> usize {
+    let base = (opts.resolution / CHUNKS).max(1);
+    let finest = (field_n / CHUNKS).max(base);
+    const NEAR: f32 = 1.0;
+    let mut q = base;
+    let mut d = NEAR;
+    while distance < d && q * 2 <= finest {
+        q *= 2;
+        d *= 0.5;
+    }
+    q
+}
+
+/// The mesh of `elevation_m` seen from `eye` (planet radii): chunks near the eye are finer.
+pub fn build_mesh_lod(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, eye: Vec3) -> PlanetMesh {
+    let chunks: Vec<(Face, usize, usize)> = Face::ALL.iter().flat_map(|&f| (0..CHUNKS * CHUNKS).map(move |k| (f, k % CHUNKS, k / CHUNKS))).collect();
+    // Each chunk: its vertices (grid then skirt) and local triangle indices.
+    let parts: Vec<(Vec<Vertex>, Vec<u32>, Vec<u32>)> = chunks
+        .par_iter()
+        .map(|&(face, cx, cy)| {
+            let centre = face_ab_to_cube(face, (cx as f32 + 0.5) / CHUNKS as f32, (cy as f32 + 0.5) / CHUNKS as f32, opts.warped).normalize();
+            let q = chunk_quads(opts, elevation_m.n(), (eye - centre).length());
+            let span = 1.0 / CHUNKS as f32;
+            let eps = 0.5 * span / q as f32;
+            let mut vertices = Vec::with_capacity((q + 1) * (q + 1) + 4 * (q + 1));
+            for j in 0..=q {
+                for i in 0..=q {
+                    let (a, b) = ((cx as f32 + i as f32 / q as f32) * span, (cy as f32 + j as f32 / q as f32) * span);
+                    vertices.push(vertex_at(elevation_m, radius_km, opts, face, a, b, eps));
+                }
+            }
+            let at = |i: usize, j: usize| (j * (q + 1) + i) as u32;
+            let mut triangles = Vec::with_capacity(6 * q * q + 24 * q);
+            for j in 0..q {
+                for i in 0..q {
+                    let (v00, v10, v01, v11) = (at(i, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1));
+                    triangles.extend([v00, v01, v10, v10, v01, v11]);
+                }
+            }
+            // Skirts: each edge's vertices again, lowered, joined to the edge by a strip drawn
+            // from both sides (no culling question at the cracks they fill).
+            let edges: [Vec<u32>; 4] = [(0..=q).map(|i| at(i, 0)).collect(), (0..=q).map(|i| at(i, q)).collect(), (0..=q).map(|j| at(0, j)).collect(), (0..=q).map(|j| at(q, j)).collect()];
+            for edge in edges {
+                let first = vertices.len() as u32;
+                for &k in &edge {
+                    let mut v = vertices[k as usize];
+                    let p = Vec3::from(v.position);
+                    v.position = (p - p.normalize() * SKIRT).to_array();
+                    vertices.push(v);
+                }
+                for s in 0..edge.len() - 1 {
+                    let (a, b, c, d) = (edge[s], edge[s + 1], first + s as u32, first + s as u32 + 1);
+                    triangles.extend([a, c, b, b, c, d, a, b, c, b, d, c]);
+                }
+            }
+            let step = (q / 4).max(1);
+            let mut lines = Vec::new();
+            for j in (0..=q).step_by(step) {
+                for i in 0..q {
+                    lines.extend([at(i, j), at(i + 1, j)]);
+                }
+            }
+            for i in (0..=q).step_by(step) {
+                for j in 0..q {
+                    lines.extend([at(i, j), at(i, j + 1)]);
+                }
+            }
+            (vertices, triangles, lines)
+        })
+        .collect();
+    let mut mesh = PlanetMesh::default();
+    for (vertices, triangles, lines) in parts {
+        let offset = mesh.vertices.len() as u32;
+        mesh.vertices.extend(vertices);
+        mesh.triangles.extend(triangles.into_iter().map(|k| k + offset));
+        mesh.lines.extend(lines.into_iter().map(|k| k + offset));
+    }
+    mesh
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_near_the_eye_are_finer_up_to_the_field() {
+        let opts = MeshOptions { resolution: 64, ..Default::default() };
+        assert_eq!(chunk_quads(&opts, 512, 3.0), 8, "far: the mesh's own density");
+        assert!(chunk_quads(&opts, 512, 0.3) > 8);
+        assert_eq!(chunk_quads(&opts, 512, 0.001), 64, "at most the field's resolution");
+        assert_eq!(chunk_quads(&opts, 64, 0.001), 8, "no finer than the field");
+        // A close eye over the front face: its chunks there carry most of the triangles.
+        let f = Field::filled(128, 100.0);
+        let mesh = build_mesh_lod(&f, 6371.0, &MeshOptions { resolution: 32, ..Default::default() }, Vec3::new(0.0, 0.0, 1.2));
+        let front = mesh.vertices.iter().filter(|v| v.position[2] > 0.9).count();
+        let back = mesh.vertices.iter().filter(|v| v.position[2] < -0.9).count();
+        assert!(front > 4 * back, "{front} vs {back}");
+        for t in mesh.triangles.chunks(3) {
+            assert!(t.iter().all(|&k| (k as usize) < mesh.vertices.len()));
+        }
+    }
+}
