@@ -90,6 +90,8 @@ crate::settings! {
         snow_c: f32 = float("Snow below", -2.0, -60.0, 30.0, "°C", 0.1, "Mountains colder than this (annual mean) carry snow."),
         /// Snow needs at least this height, m.
         snow_m: f32 = float("Snow above", 1500.0, 0.0, 20000.0, "m", 10.0, "Alpine snow only above this height; colder lowlands are ice or tundra."),
+        /// Width of the colour blend across climate borders, °C (precipitation: 10 % per °C).
+        blend_c: f32 = float("Border blend", 2.0, 0.0, 20.0, "°C", 0.05, "The colour output blends the climate biomes within this many °C (and 10 % of the precipitation per °C) around each cell, so biomes meet in gradual transitions; 0 for hard borders. The index output stays one biome per cell."),
         /// Colour of ice.
         ice: Srgb = colour("Ice", [0.93, 0.95, 0.98], "Colour of ice sheets."),
         /// Colour of tundra.
@@ -184,7 +186,24 @@ impl Node for Biomes {
         let biome: Vec<Biome> = (0..6 * n * n).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]))).collect();
         let palette = s.colours().map(Srgb::linear);
         let index = Field::from_fn_index(n, |c, _| biome[c] as usize as f32);
-        let colour = ColourField::from_fn(n, |c| palette[biome[c] as usize]);
+        let colour = ColourField::from_fn(n, |c| {
+            let b = biome[c];
+            // Overrides (ocean, snow, rock, beach) keep hard edges; climate biomes blend.
+            if s.blend_c <= 0.0 || matches!(b, Biome::Ocean | Biome::Snow | Biome::BareRock | Biome::Beach) {
+                return palette[b as usize];
+            }
+            let (tc, pm) = (t.data()[c], p.data()[c]);
+            let mut sum = [0.0f32; 3];
+            for dt in [-1.0f32, -0.5, 0.0, 0.5, 1.0] {
+                for dp in [-1.0f32, -0.5, 0.0, 0.5, 1.0] {
+                    let k = whittaker(tc + dt * s.blend_c, pm * (1.0 + dp * 0.1 * s.blend_c)) as usize;
+                    for ch in 0..3 {
+                        sum[ch] += palette[k][ch];
+                    }
+                }
+            }
+            sum.map(|v| v / 25.0)
+        });
         Ok(vec![index.into(), colour.into()])
     }
 }
@@ -207,6 +226,30 @@ mod tests {
         assert_eq!(whittaker(25.0, 100.0), Biome::Desert);
         assert_eq!(whittaker(0.0, 500.0), Biome::BorealForest);
         assert_eq!(whittaker(-20.0, 100.0), Biome::Ice);
+    }
+
+    #[test]
+    fn colours_blend_across_climate_borders_but_not_at_overrides() {
+        use crate::nodes::NodeKind;
+        use std::sync::atomic::AtomicBool;
+        let n = 8;
+        // Temperature across the tundra/boreal border at -3 °C; one ocean cell region.
+        let t = Field::from_fn_dir(n, |d| -3.0 + 2.0 * d.x);
+        let p = Field::filled(n, 600.0);
+        let h = Field::from_fn_dir(n, |d| if d.z < -0.9 { -100.0 } else { 500.0 });
+        let cancel = AtomicBool::new(false);
+        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let run = |blend: f32| {
+            let mut params = NodeKind::Biomes.default_params();
+            params.insert("blend_c".into(), crate::nodes::ParamValue::Float(blend));
+            let out = NodeKind::Biomes.run(&params, &[Some(h.clone().into()), Some(t.clone().into()), Some(p.clone().into()), None], &ctx).expect("runs");
+            (**out[1].as_colour().expect("colour")).clone()
+        };
+        let (hard, soft) = (run(0.0), run(2.0));
+        let distinct = |c: &ColourField| c.data.iter().map(|v| v.map(f32::to_bits)).collect::<std::collections::HashSet<_>>().len();
+        assert!(distinct(&soft) > distinct(&hard), "blending makes intermediate colours");
+        let ocean = crate::planet::dir_to_cell(glam::Vec3::NEG_Z, n).index(n);
+        assert_eq!(soft.data[ocean], hard.data[ocean], "overrides stay hard");
     }
 
     #[test]
