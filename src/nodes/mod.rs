@@ -105,10 +105,14 @@ impl Inputs<'_> {
     }
 }
 
-/// Runs node `N` from saved parameter values: reads the typed settings, runs, and checks that
-/// the outputs are those `N::META` declares.
+/// Runs node `N` from saved parameter values: checks that every input on the grid has the
+/// evaluation's resolution (so nodes combine cells one to one), reads the typed settings, runs,
+/// and checks that the outputs are those `N::META` declares.
 pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpContext) -> Result<Vec<Value>, OpError> {
     ctx.check()?;
+    if let Some((k, n)) = inputs.iter().enumerate().find_map(|(k, v)| v.as_ref()?.grid_n().filter(|&n| n != ctx.n).map(|n| (k, n))) {
+        return Err(OpError::Invalid(format!("internal error: input {k} has {n} cells per face edge, the evaluation {}", ctx.n)));
+    }
     let settings = N::Settings::from_params(values).map_err(|e| OpError::Invalid(e.to_string()))?;
     let out = N::run(&settings, &Inputs(inputs), ctx)?;
     let declared = N::META.outputs;

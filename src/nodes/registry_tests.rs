@@ -163,3 +163,17 @@ fn a_field_of_the_wrong_type_fails_the_settings_check() {
     let e = crate::nodes::settings_round_trip::<mismatched::Bad>().expect_err("Int declared, f32 read");
     assert!(e.contains("count"), "{e}");
 }
+
+/// An input on the grid at another resolution than the evaluation is refused before any node
+/// runs (nodes combine cells one to one).
+#[test]
+fn inputs_at_another_resolution_are_refused() {
+    let cancel = AtomicBool::new(false);
+    let ctx = OpContext { n: 8, cancel: &cancel, steps: None };
+    let inputs = [Some(Field::filled(8, 1.0).into()), Some(Field::filled(4, 1.0).into())];
+    let e = NodeKind::Add.run(&NodeKind::Add.default_params(), &inputs, &ctx).expect_err("4 against 8");
+    assert!(e.to_string().contains("input 1 has 4 cells per face edge"), "{e}");
+    // Region surfaces do not depend on the resolution.
+    let regions = Value::Regions(Arc::new(RegionSurface::new(3, 0.5, 1)));
+    assert!(NodeKind::TectonicPlates.run(&NodeKind::TectonicPlates.default_params(), &[Some(regions)], &ctx).is_ok());
+}

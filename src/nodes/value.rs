@@ -32,6 +32,17 @@ impl Value {
         }
     }
 
+    /// Cells per face edge of a value laid out on the grid (fields, vectors, colours); `None`
+    /// for region surfaces and plates, which do not depend on the resolution.
+    pub fn grid_n(&self) -> Option<usize> {
+        match self {
+            Value::Field(f) => Some(f.n()),
+            Value::Vector(v) => Some(v.n),
+            Value::Colour(c) => Some(c.n),
+            Value::Regions(_) | Value::Plates(_) => None,
+        }
+    }
+
     /// The scalar field, if this is one.
     pub fn as_field(&self) -> Option<&Arc<Field>> {
         match self {

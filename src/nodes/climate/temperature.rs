@@ -40,11 +40,6 @@ impl Node for Temperature {
     fn run(s: &TemperatureSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let h = inputs.field(0)?;
         let coast = inputs.field_opt(1)?;
-        if let Some(c) = coast {
-            if c.n() != h.n() {
-                return Err(OpError::Invalid("the distance and the elevation have different resolutions".into()));
-            }
-        }
         let model = Insolation::new(s);
         let out = Field::from_fn_index(h.n(), |c, d| {
             let mut t = model.sea_level_c(latitude(d)) - s.lapse_c_per_km * h.data()[c].max(0.0) / 1000.0;

@@ -31,13 +31,9 @@ impl Node for Planet {
     );
 
     fn run(s: &PlanetSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        let f = inputs.field(0)?;
-        if let Some(a) = inputs.colour_opt(1)? {
-            if a.n != f.n() {
-                return Err(OpError::Invalid(format!("the albedo has {} cells per face edge, the elevation {}", a.n, f.n())));
-            }
-        }
-        Ok(vec![s.apply(f).into()])
+        // The albedo is read by the viewport and build from the node's inputs; checked here.
+        inputs.colour_opt(1)?;
+        Ok(vec![s.apply(inputs.field(0)?).into()])
     }
 }
 

@@ -180,9 +180,6 @@ impl Node for Biomes {
     fn run(s: &BiomesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (h, t, p, slope) = (inputs.field(0)?, inputs.field(1)?, inputs.field(2)?, inputs.field_opt(3)?);
         let n = h.n();
-        if t.n() != n || p.n() != n || slope.is_some_and(|s| s.n() != n) {
-            return Err(OpError::Invalid("the inputs have different resolutions".into()));
-        }
         let biome: Vec<Biome> = (0..6 * n * n).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]))).collect();
         let palette = s.colours().map(Srgb::linear);
         let index = Field::from_fn_index(n, |c, _| biome[c] as usize as f32);

@@ -19,9 +19,6 @@ impl Node for BlendColours {
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (a, b, m) = (inputs.colour(0)?, inputs.colour(1)?, inputs.field(2)?);
-        if a.n != m.n() || b.n != m.n() {
-            return Err(OpError::Invalid("the colours and the mask have different resolutions".into()));
-        }
         Ok(vec![ColourField::from_fn(m.n(), |c| mix(a.data[c], b.data[c], m.data()[c].clamp(0.0, 1.0))).into()])
     }
 }

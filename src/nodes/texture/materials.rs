@@ -76,9 +76,6 @@ impl Node for Materials {
     fn run(s: &MaterialsSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let (h, slope, water, base) = (inputs.field(0)?, inputs.field(1)?, inputs.field_opt(2)?, inputs.colour_opt(3)?);
         let n = h.n();
-        if slope.n() != n || water.is_some_and(|w| w.n() != n) || base.is_some_and(|b| b.n != n) {
-            return Err(OpError::Invalid("the inputs have different resolutions".into()));
-        }
         let r = noise_radius(s.snow_noise);
         let fbm = FastFbm::new(s.seed, 4, 0.5, 2.0);
         let jitter = fbm_field(&fbm, n, r, 1.0);

@@ -44,9 +44,6 @@ impl Node for Vegetation {
     fn run(s: &VegetationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let (biome, slope) = (inputs.field(0)?, inputs.field_opt(1)?);
         let n = biome.n();
-        if slope.is_some_and(|f| f.n() != n) {
-            return Err(OpError::Invalid("the biome and slope inputs have different resolutions".into()));
-        }
         let patches = fbm_field(&FastFbm::new(s.seed, 4, 0.5, 2.0), n, noise_radius(s.patch_frequency), 1.0);
         ctx.check()?;
         let allowed: Vec<bool> = Biome::VARIANTS.iter().map(|&b| s.biomes.contains(b)).collect();
