@@ -114,6 +114,10 @@ fn bad_command_line_values_exit_2() {
     assert!(stderr(&o).contains("MiB"), "{}", stderr(&o));
     let o = run(&["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
+    // The colour modes are the viewport's, by identifier.
+    let o = run(&["render", g, "--out", "/tmp/never.png", "--mode", "temperatur"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("temperature") && stderr(&o).contains("precipitation"), "{}", stderr(&o));
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use crate::appearance::{grey, hypsometric};
 use crate::planet::projection::equirectangular;
 use crate::planet::colour::to_srgb8;
-use crate::planet::projection::lon_lat_to_dir;
+use crate::planet::projection::equirect_pixel_dir;
 use crate::planet::{ColourField, Field};
 use glam::Vec3;
 
@@ -43,14 +43,7 @@ pub fn colour_preview_pixels(colours: &ColourField, globe: bool) -> (usize, usiz
         globe_pixels(at)
     } else {
         let (w, h) = (MAP_WIDTH, MAP_WIDTH / 2);
-        let mut rgb = Vec::with_capacity(w * h * 3);
-        for r in 0..h {
-            let lat = std::f32::consts::FRAC_PI_2 - (r as f32 + 0.5) / h as f32 * std::f32::consts::PI;
-            for c in 0..w {
-                let lon = (c as f32 + 0.5) / w as f32 * std::f32::consts::TAU - std::f32::consts::PI;
-                rgb.extend(at(lon_lat_to_dir(lon, lat)));
-            }
-        }
+        let rgb = (0..w * h).flat_map(|p| at(equirect_pixel_dir(p % w, p / w, w, h))).collect();
         (w, h, rgb)
     }
 }

@@ -8,9 +8,9 @@ use crate::render::{view_mesh, ColourMode, MeshOptions, OrbitCamera, OverlayText
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
 
-/// What the background mesh job sends back: the mesh, the motion arrows (a line list), the
-/// normal map.
-type MeshJob = (PlanetMesh, Vec<[f32; 3]>, Option<OverlayImage>);
+/// What the background mesh job sends back: the mesh, the motion arrows (a line list), and
+/// the normal map when it was rebuilt (`Some(None)`: none, off the sphere).
+type MeshJob = (PlanetMesh, Vec<[f32; 3]>, Option<Option<OverlayImage>>);
 
 /// Makes the overlay image of an inspection mode on a background thread.
 type LayerJob = Box<dyn FnOnce() -> OverlayImage + Send>;
@@ -24,6 +24,10 @@ pub struct Viewport {
     field: Option<(Arc<Field>, PlanetSettings)>,
     albedo: Option<Arc<ColourField>>,
     mesh_dirty: bool,
+    /// The normal map needs rebuilding (new field or mesh options; not for camera moves).
+    normals_dirty: bool,
+    /// The normal map last bound (the normals mode shows it).
+    normal_map: Option<Arc<OverlayImage>>,
     /// The camera position, coarsely, for which the refined mesh was built.
     lod_key: [i32; 4],
     needs_render: bool,
@@ -57,6 +61,8 @@ impl Default for Viewport {
             field: None,
             albedo: None,
             mesh_dirty: false,
+            normals_dirty: false,
+            normal_map: None,
             lod_key: [0; 4],
             needs_render: true,
             renderer: None,
@@ -82,10 +88,11 @@ impl Viewport {
             self.albedo = albedo;
             self.overlay_dirty = true;
         }
-        if matches!(self.view.mode, ColourMode::Normals | ColourMode::Elevation) {
+        if self.view.mode == ColourMode::Elevation {
             self.overlay_dirty = true;
         }
         self.mesh_dirty = true;
+        self.normals_dirty = true;
     }
 
     /// Shows new tectonic data in the plates / regions / motion modes (unchanged values are
@@ -118,11 +125,7 @@ impl Viewport {
                 let (depth, peak) = (self.view.max_depth_m, self.view.max_elevation_m);
                 Some(Box::new(move || elevation_image(&f, depth, peak)))
             }
-            ColourMode::Normals => {
-                let (f, p) = self.field.clone()?;
-                let opts = self.mesh;
-                Some(Box::new(move || normal_image(&f, p.radius_km, opts.exaggeration, opts.ocean_surface)))
-            }
+            ColourMode::Normals => self.normal_map.clone().map(|m| Box::new(move || OverlayImage::clone(&m)) as LayerJob),
             ColourMode::Slope => t.slope.clone().map(|f| Box::new(move || slope_image(&f)) as LayerJob),
             ColourMode::Biome => t.biome.clone().map(|c| Box::new(move || albedo_image(&c)) as LayerJob),
             ColourMode::Temperature => t.temperature.clone().map(|f| Box::new(move || temperature_image(&f)) as LayerJob),
@@ -135,6 +138,7 @@ impl Viewport {
     pub fn clear_field(&mut self) {
         self.field = None;
         self.albedo = None;
+        self.normal_map = None;
         self.mesh_dirty = false;
         self.mesh_job = None;
         self.tectonics = TectonicValues::default();
@@ -184,9 +188,7 @@ impl Viewport {
         });
         if before.1 != self.mesh {
             self.mesh_dirty = true;
-            if self.view.mode == ColourMode::Normals {
-                self.overlay_dirty = true;
-            }
+            self.normals_dirty = true;
         }
         if before.0 != self.view {
             self.needs_render = true;
@@ -240,11 +242,15 @@ impl Viewport {
             if let Some((f, p)) = &self.field {
                 let (tx, rx) = channel();
                 let (f, radius, opts, view, ctx, motion) = (f.clone(), p.radius_km, self.mesh, self.view, ui.ctx().clone(), self.tectonics.motion.clone());
+                // Cleared once a job that rebuilt them lands (a newer job replaces an older one's
+                // result, so until then each job rebuilds them).
+                let normals_needed = self.normals_dirty;
                 std::thread::spawn(move || {
                     let mesh = view_mesh(&f, radius, &opts, &view);
                     let arrows = motion.map(|m| motion_arrows(&m, &f, radius, opts.exaggeration, opts.ocean_surface, 600)).unwrap_or_default();
-                    // Per-pixel light from the field's own normals (on the sphere only).
-                    let normals = opts.spherical.then(|| normal_image(&f, radius, opts.exaggeration, opts.ocean_surface));
+                    // Per-pixel light from the field's own normals (on the sphere only), rebuilt
+                    // only when the field or the mesh options changed, not as the camera moves.
+                    let normals = normals_needed.then(|| opts.spherical.then(|| normal_image(&f, radius, opts.exaggeration, opts.ocean_surface)));
                     let _ = tx.send((mesh, arrows, normals));
                     ctx.request_repaint();
                 });
@@ -257,9 +263,15 @@ impl Viewport {
                 Ok((mesh, arrows, normals)) => {
                     renderer.set_mesh(&gpu.device, &mesh);
                     renderer.set_arrows(&gpu.device, &arrows);
-                    match normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose() {
-                        Ok(t) => renderer.set_normal_map(&gpu.device, &gpu.queue, t),
-                        Err(e) => self.error = Some(e.to_string()),
+                    if let Some(normals) = normals {
+                        self.normals_dirty = false;
+                        match normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose() {
+                            Ok(t) => renderer.set_normal_map(&gpu.device, &gpu.queue, t),
+                            Err(e) => self.error = Some(e.to_string()),
+                        }
+                        self.normal_map = normals.map(Arc::new);
+                        // The normals mode shows the map that just landed.
+                        self.overlay_dirty |= self.view.mode == ColourMode::Normals;
                     }
                     self.mesh_job = None;
                     self.needs_render = true;

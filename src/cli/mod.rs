@@ -5,6 +5,7 @@ pub mod build;
 pub mod check;
 pub mod render;
 
+use crate::render::ColourMode;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -78,10 +79,10 @@ pub struct RenderArgs {
     /// Cells per cube-face edge of the evaluation.
     #[arg(long, allow_negative_numbers = true, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=MAX_RESOLUTION as i64))]
     pub resolution: u32,
-    /// Colouring: elevation, faces, plates (one colour per plate, border regions lighter) or
-    /// regions (coloured by cube face).
-    #[arg(long, value_enum, default_value_t = ModeArg::Albedo)]
-    pub mode: ModeArg,
+    /// Colouring: the viewport's colour modes (albedo by default: the Planet node's albedo, the
+    /// height tint where it has none).
+    #[arg(long, value_enum, default_value_t = ColourMode::Albedo)]
+    pub mode: ColourMode,
     /// Sun azimuth and elevation in degrees (azimuth 0 towards +Z, 90 towards +X; elevation
     /// above the equatorial plane).
     #[arg(long, num_args = 2, value_names = ["AZIMUTH", "ELEVATION"], allow_negative_numbers = true)]
@@ -126,29 +127,15 @@ fn parse_relief(s: &str) -> Result<f32, String> {
     parse_range(s, 0.0, 200.0)
 }
 
-/// Colour modes of `render`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ModeArg {
-    /// The Planet node's albedo (the height tint where it has none).
-    Albedo,
-    /// Hypsometric colours.
-    Elevation,
-    /// One colour per cube face.
-    Faces,
-    /// One colour per plate.
-    Plates,
-    /// Regions coloured by cube face.
-    Regions,
-    /// The lighting normals as colours.
-    Normals,
-    /// Slope of the first Slope node.
-    Slope,
-    /// Colours of the first Biomes node.
-    Biome,
-    /// Temperature of the first Temperature node.
-    Temperature,
-    /// Precipitation of the first Precipitation node.
-    Precipitation,
+/// `--mode` takes the viewport's colour modes by their identifiers, with their labels as help.
+impl clap::ValueEnum for ColourMode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &ColourMode::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.id()).help(self.label()))
+    }
 }
 
 /// An error with the exit code it should produce (2: bad input, 1: internal failure).

@@ -1,7 +1,7 @@
 //! `planetgraph render FILE --out IMAGE.png`: the viewport's picture, offscreen.
 
 use super::build::{evaluate_planet_from, interrupt_flag};
-use super::{CliError, ModeArg, RenderArgs};
+use super::{CliError, RenderArgs};
 use crate::eval::Progress;
 use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
 use crate::io::{load_graph, Strictness};
@@ -14,18 +14,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let b = evaluate_planet_from(&g, &args.file, args.resolution as usize, args.from.map(crate::graph::NodeId), &cancel, &Progress::default())?;
     let planet = b.settings;
     let mesh = MeshOptions { resolution: (args.resolution as usize).clamp(16, 512), exaggeration: args.relief, ..Default::default() };
-    let mode = match args.mode {
-        ModeArg::Albedo => ColourMode::Albedo,
-        ModeArg::Elevation => ColourMode::Elevation,
-        ModeArg::Faces => ColourMode::Faces,
-        ModeArg::Plates => ColourMode::Plates,
-        ModeArg::Regions => ColourMode::Regions,
-        ModeArg::Normals => ColourMode::Normals,
-        ModeArg::Slope => ColourMode::Slope,
-        ModeArg::Biome => ColourMode::Biome,
-        ModeArg::Temperature => ColourMode::Temperature,
-        ModeArg::Precipitation => ColourMode::Precipitation,
-    };
+    let mode = args.mode;
     let mut camera = OrbitCamera { distance: args.distance, ..Default::default() };
     if let Some([yaw, pitch]) = args.view.as_deref() {
         camera.yaw = yaw.to_radians();
@@ -39,10 +28,13 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let tectonics = tectonic_values(&g, &b.result);
     let colours = if mode == ColourMode::Plates { OverlayColours::Plates } else { OverlayColours::Regions };
     let textures = texture_values(&g, &b.result);
+    // Light per pixel from the evaluation's normals (the mesh is coarser than the field); the
+    // normals mode shows the same map.
+    let normals = mesh.spherical.then(|| normal_image(&b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface));
     let overlay = match (mode, &b.albedo) {
         (ColourMode::Albedo, Some(a)) => Some(albedo_image(a)),
         (ColourMode::Elevation, _) if !args.borders => Some(elevation_image(&b.field, planet.max_depth_m, planet.max_elevation_m)),
-        (ColourMode::Normals, _) => Some(normal_image(&b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface)),
+        (ColourMode::Normals, _) => normals.clone(),
         (ColourMode::Slope, _) => textures.slope.as_deref().map(slope_image),
         (ColourMode::Biome, _) => textures.biome.as_deref().map(albedo_image),
         (ColourMode::Temperature, _) => textures.temperature.as_deref().map(temperature_image),
@@ -55,8 +47,6 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         (Some(m), true) => motion_arrows(m, &b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface, 600),
         _ => Vec::new(),
     };
-    // Light per pixel from the evaluation's normals (the mesh is coarser than the field).
-    let normals = mesh.spherical.then(|| normal_image(&b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface));
     let normal_texture = normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose().map_err(CliError::internal)?;
     let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows };
     let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, layers, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;

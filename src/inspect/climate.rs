@@ -6,7 +6,8 @@ use super::OverlayImage;
 use crate::eval::EvalResult;
 use crate::graph::Graph;
 use crate::nodes::NodeKind;
-use crate::planet::colour::{srgb_to_linear3, to_srgb8};
+use crate::nodes::texture::colour_ramp::Ramp;
+use crate::planet::colour::to_srgb8;
 use crate::planet::{ColourField, Field};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -35,21 +36,19 @@ pub fn texture_values(g: &Graph, res: &EvalResult) -> TextureValues {
     }
 }
 
-/// A field through a colour ramp of evenly spaced sRGB stops from `lo` to `hi`, blended in
-/// linear light, as an overlay image.
+/// A field through a colour ramp of evenly spaced sRGB stops from `lo` to `hi` (the Colour
+/// ramp node's [`Ramp`], blended in linear light), as an overlay image.
 pub fn ramp_image(field: &Field, lo: f32, hi: f32, stops: &[[f32; 3]]) -> OverlayImage {
-    let linear: Vec<[f32; 3]> = stops.iter().map(|&s| srgb_to_linear3(s)).collect();
-    let last = linear.len().saturating_sub(1);
+    let last = stops.len().saturating_sub(1).max(1) as f32;
+    let placed: Vec<[f32; 4]> = stops.iter().enumerate().map(|(k, c)| [k as f32 / last, c[0], c[1], c[2]]).collect();
+    let ramp = Ramp::new(&placed);
     let rgba = field
         .data()
         .par_iter()
         .flat_map_iter(|&v| {
-            let t = if hi > lo { ((v - lo) / (hi - lo)).clamp(0.0, 1.0) } else { 0.5 } * last as f32;
-            let k = (t.floor() as usize).min(last.saturating_sub(1));
-            let f = t - k as f32;
-            let (a, b) = (linear[k], linear[(k + 1).min(last)]);
-            let [r, g, bl] = to_srgb8([a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f]);
-            [r, g, bl, 0]
+            let t = if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
+            let [r, g, b] = to_srgb8(ramp.at(t));
+            [r, g, b, 0]
         })
         .collect();
     OverlayImage { size: field.n() as u32, rgba }

@@ -11,29 +11,28 @@ pub trait ParamType: Sized {
     fn to_value(&self) -> ParamValue;
 }
 
-impl ParamType for f32 {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Float(x) => Some(*x),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Float(*self)
-    }
+/// `ParamType` for a type saved as one `ParamValue` variant holding it as it is.
+macro_rules! saved_as {
+    ($($ty:ty => $variant:ident),* $(,)?) => {
+        $(
+            impl ParamType for $ty {
+                fn from_value(v: &ParamValue) -> Option<Self> {
+                    match v {
+                        ParamValue::$variant(x) => Some(x.clone()),
+                        _ => None,
+                    }
+                }
+                fn to_value(&self) -> ParamValue {
+                    ParamValue::$variant(self.clone())
+                }
+            }
+        )*
+    };
 }
 
-impl ParamType for i64 {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Int(x) => Some(*x),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Int(*self)
-    }
-}
+// Seeds are `u32`, curves `(x, y)` points, matrices row-major weights, gradients
+// `[position, r, g, b]` stops (sRGB).
+saved_as!(f32 => Float, i64 => Int, bool => Bool, u32 => Seed, Vec<[f32; 2]> => Curve, Vec<f32> => Matrix, Vec<[f32; 4]> => Gradient);
 
 /// Counts (iterations, passes): saved as `Int`, never negative.
 impl ParamType for usize {
@@ -45,57 +44,6 @@ impl ParamType for usize {
     }
     fn to_value(&self) -> ParamValue {
         ParamValue::Int(i64::try_from(*self).unwrap_or(i64::MAX))
-    }
-}
-
-impl ParamType for bool {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Bool(x) => Some(*x),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Bool(*self)
-    }
-}
-
-/// Seeds: saved as `Seed`.
-impl ParamType for u32 {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Seed(x) => Some(*x),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Seed(*self)
-    }
-}
-
-/// Curves: control points `(x, y)`.
-impl ParamType for Vec<[f32; 2]> {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Curve(x) => Some(x.clone()),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Curve(self.clone())
-    }
-}
-
-/// Matrices: weights, row-major.
-impl ParamType for Vec<f32> {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Matrix(x) => Some(x.clone()),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Matrix(self.clone())
     }
 }
 
@@ -119,19 +67,6 @@ impl ParamType for Srgb {
     }
     fn to_value(&self) -> ParamValue {
         ParamValue::Colour(self.0)
-    }
-}
-
-/// Gradients: stops `[position, r, g, b]` (sRGB).
-impl ParamType for Vec<[f32; 4]> {
-    fn from_value(v: &ParamValue) -> Option<Self> {
-        match v {
-            ParamValue::Gradient(x) => Some(x.clone()),
-            _ => None,
-        }
-    }
-    fn to_value(&self) -> ParamValue {
-        ParamValue::Gradient(self.clone())
     }
 }
 

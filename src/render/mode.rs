@@ -42,6 +42,22 @@ impl ColourMode {
         ColourMode::Precipitation,
     ];
 
+    /// Identifier on the command line (`render --mode`).
+    pub fn id(self) -> &'static str {
+        match self {
+            ColourMode::Albedo => "albedo",
+            ColourMode::Elevation => "elevation",
+            ColourMode::Faces => "faces",
+            ColourMode::Plates => "plates",
+            ColourMode::Regions => "regions",
+            ColourMode::Normals => "normals",
+            ColourMode::Slope => "slope",
+            ColourMode::Biome => "biome",
+            ColourMode::Temperature => "temperature",
+            ColourMode::Precipitation => "precipitation",
+        }
+    }
+
     /// Name in the viewport's mode menu.
     pub fn label(self) -> &'static str {
         match self {

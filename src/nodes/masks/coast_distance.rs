@@ -81,19 +81,14 @@ pub fn coast_distance_km(f: &Field, sea_level: f32, radius_km: f32) -> Field {
         }
     }
     let far = radius_km * std::f32::consts::PI;
-    let data = (0..6 * n * n).map(|c| {
+    Field::from_fn_index(n, |c, _| {
         let d = if dist[c].is_finite() { dist[c] } else { far };
         if land(c) {
             d
         } else {
             -d
         }
-    });
-    let mut out = Field::filled(n, 0.0);
-    for (o, v) in out.data_mut().iter_mut().zip(data) {
-        *o = v;
-    }
-    out
+    })
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The To metres node: unitless elevation to metres, as the Planet node maps it, for the
 //! nodes that work in physical units (climate, biomes, materials) upstream of the Planet.
 
-use crate::nodes::output::planet::PlanetSettings;
+use crate::nodes::output::planet::to_metres;
 use crate::nodes::prelude::*;
 
 crate::settings! {
@@ -24,7 +24,7 @@ impl Node for ToMetres {
     const META: NodeMeta = NodeMeta::new("To metres", Category::Modify, "Unitless elevation to metres relative to sea level, mapped like the Planet node (for climate, biomes and materials).", IN, OUT, file!());
 
     fn run(s: &ToMetresSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        let p = PlanetSettings { radius_km: 6371.0, sea_level: s.sea_level, max_elevation_m: s.max_elevation_m, max_depth_m: s.max_depth_m };
-        Ok(vec![p.apply(inputs.field(0)?).into()])
+        let (sea, peak, depth) = (s.sea_level, s.max_elevation_m, s.max_depth_m);
+        Ok(vec![inputs.field(0)?.map(|v| to_metres(v, sea, peak, depth)).into()])
     }
 }

@@ -37,16 +37,22 @@ impl Node for Planet {
     }
 }
 
+/// Elevation in metres of an input value: piecewise linear, `sea_level` to 0 m, 1 to
+/// `max_elevation_m`, -1 to `max_depth_m` below sea level, clamped outside (the Planet node's
+/// mapping, shared with To metres).
+pub fn to_metres(v: f32, sea_level: f32, max_elevation_m: f32, max_depth_m: f32) -> f32 {
+    let s = sea_level;
+    if v >= s {
+        ((v - s) / (1.0 - s).max(1e-6)).min(1.0) * max_elevation_m
+    } else {
+        ((v - s) / (1.0 + s).max(1e-6)).max(-1.0) * max_depth_m
+    }
+}
+
 impl PlanetSettings {
-    /// Elevation in metres of an input value: piecewise linear, sea level to 0 m, 1 to the
-    /// highest peak, -1 to the deepest ocean, clamped outside.
+    /// Elevation in metres of an input value (see [`to_metres`]).
     pub fn to_metres(&self, v: f32) -> f32 {
-        let s = self.sea_level;
-        if v >= s {
-            ((v - s) / (1.0 - s).max(1e-6)).min(1.0) * self.max_elevation_m
-        } else {
-            ((v - s) / (1.0 + s).max(1e-6)).max(-1.0) * self.max_depth_m
-        }
+        to_metres(v, self.sea_level, self.max_elevation_m, self.max_depth_m)
     }
 
     /// The elevation field in metres.
