@@ -1,7 +1,7 @@
 //! PlanetGraph: design procedural planets with a node graph that builds seamless cube-sphere
 //! surfaces.
 //!
-//! The domain (`planet`, `tectonics`, `erosion`, `nodes`, `graph`, `eval`, `io`, `inspect`,
+//! The domain (`planet`, `tectonics`, `erosion`, `nodes`, `graph`, `eval`, `io`, `export`, `inspect`,
 //! `appearance`) never imports egui or wgpu, and its imports run one way (see the README's
 //! architecture section; `tests/layers.rs` checks it). `render` holds the wgpu planet renderer
 //! and takes plain data; `editor` and `app` the egui user interface; `cli` the headless
@@ -16,6 +16,7 @@ pub mod nodes;
 pub mod graph;
 pub mod eval;
 pub mod io;
+pub mod export;
 pub mod inspect;
 pub mod appearance;
 pub mod render;

@@ -44,9 +44,11 @@ fn build_writes_sized_16_bit_pngs_and_a_manifest() {
     let albedo = image::open(out.join("albedo_equirect.png")).expect("albedo png");
     assert_eq!((albedo.width(), albedo.height()), (96, 48));
     assert!(matches!(albedo, image::DynamicImage::ImageRgb8(_)));
-    assert!(files.iter().any(|f| f["kind"] == "albedo" && f["path"] == "albedo_equirect.png"));
-    assert_eq!(files[0]["value_range_m"], serde_json::json!([-7000.0, 6000.0]));
-    assert!(manifest["conventions"]["top_face"].as_str().is_some());
+    assert!(files.iter().any(|f| f["export"] == "albedo" && f["path"] == "albedo_equirect.png" && f["mapping"]["type"] == "srgb"));
+    assert_eq!(manifest["version"], 2);
+    assert_eq!(files[0]["mapping"], serde_json::json!({"type": "linear", "low": -7000.0, "high": 6000.0, "max_sample": 65535}));
+    assert_eq!(files[0]["units"], "m");
+    assert!(manifest["conventions"]["face_frames"].as_str().is_some());
     assert!(!manifest["timings_ms"].as_object().expect("timings").is_empty());
 }
 

@@ -19,15 +19,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("graph", &["nodes"]),
     ("io", &["graph", "nodes", "planet", "appearance"]),
     ("eval", &["graph", "nodes", "planet"]),
+    ("export", &["appearance", "eval", "graph", "nodes", "planet"]),
     ("inspect", &["appearance", "eval", "graph", "nodes", "planet", "tectonics"]),
     ("render", &["planet", "appearance"]),
     ("editor", &["graph", "nodes", "planet"]),
-    ("cli", &["app", "appearance", "erosion", "eval", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
-    ("app", &["appearance", "cli", "editor", "erosion", "eval", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
+    ("cli", &["app", "appearance", "erosion", "eval", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
+    ("app", &["appearance", "cli", "editor", "erosion", "eval", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
 ];
 
 /// Modules that must not name these crates.
-const DOMAIN: &[&str] = &["planet", "appearance", "tectonics", "erosion", "nodes", "graph", "io", "eval", "inspect"];
+const DOMAIN: &[&str] = &["planet", "appearance", "tectonics", "erosion", "nodes", "graph", "io", "eval", "export", "inspect"];
 const UI_AND_GPU: &[&str] = &["egui", "eframe", "egui_wgpu", "wgpu", "egui_node_graph2", "rfd"];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {

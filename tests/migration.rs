@@ -20,7 +20,7 @@ fn fixtures() -> Vec<PathBuf> {
 fn elevation_pngs(g: &Graph, name: &Path) -> Vec<(String, Vec<u8>)> {
     let dir = tempfile::tempdir().expect("tempdir");
     let manifest = build_graph(g, name, dir.path(), 64, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{}: {:#}", name.display(), e.error));
-    let mut files: Vec<(String, Vec<u8>)> = manifest.files.iter().filter(|f| f.kind == "elevation").map(|f| (f.path.clone(), std::fs::read(dir.path().join(&f.path)).expect("png"))).collect();
+    let mut files: Vec<(String, Vec<u8>)> = manifest.files.iter().filter(|f| f.export == "elevation").map(|f| (f.path.clone(), std::fs::read(dir.path().join(&f.path)).expect("png"))).collect();
     files.sort();
     assert_eq!(files.len(), 7, "equirectangular and six faces");
     files

@@ -4,7 +4,7 @@
 use super::{with_threads, BuildArgs, CliError};
 use crate::eval::{compile_for, memory, Evaluator, Progress};
 use crate::graph::{Graph, NodeId};
-use crate::io::export::{export_default, Manifest};
+use crate::export::{jobs_from_result, write_exports, Control, ExportContext, ExportProgress, Manifest};
 use crate::io::{load_graph, Strictness};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
@@ -83,38 +83,68 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     Ok(PlanetBuild { field, settings, timings, albedo, result: res })
 }
 
-/// Builds `g` into `out`; the core of the `build` command (also used by tests and bench).
+/// Prints evaluation progress on stderr until `done` is set.
+fn progress_ticker(p: Arc<Progress>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut last = (usize::MAX, usize::MAX);
+        let mut ticks = 0u32;
+        while !done.load(Ordering::Relaxed) {
+            let (k, t) = (p.done.load(Ordering::Relaxed), p.total.load(Ordering::Relaxed));
+            let (sd, st) = (p.inner.done.load(Ordering::Relaxed), p.inner.total.load(Ordering::Relaxed));
+            ticks += 1;
+            // Node changes at once; steps inside a long node every 2 s.
+            if t > 0 && (k != last.0 || (st > 0 && sd != last.1 && ticks.is_multiple_of(8))) {
+                if st > 0 && sd < st {
+                    eprintln!("evaluating: {k}/{t} nodes, {sd}/{st} steps in the current node");
+                } else {
+                    eprintln!("evaluating: {k}/{t} nodes");
+                }
+                last = (k, sd);
+            }
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    })
+}
+
+/// Evaluates what the graph's Export nodes need (the Planet node where there are none) at
+/// resolution `n`: the result, or an error naming the first node that failed.
+pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<crate::eval::EvalResult, CliError> {
+    let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind == NodeKind::Export).map(|x| x.id).collect();
+    if targets.is_empty() {
+        let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{}: the graph has neither Export nodes nor a Planet node", path.display())))?;
+        targets.push(planet.id);
+    }
+    let program = compile_for(g, &targets);
+    memory::check_fits(n, program.steps.len()).map_err(CliError::input)?;
+    let res = Evaluator::new().run_program(&program, n, cancel, progress);
+    if res.cancelled {
+        return Err(CliError::input(anyhow!("{}: cancelled during the evaluation; nothing was written", path.display())));
+    }
+    let errors: Vec<String> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).map(|(id, msg)| format!("{}: {msg}", g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()))).collect();
+    if !errors.is_empty() {
+        return Err(CliError::input(anyhow!("{}: {}", path.display(), errors.join("; "))));
+    }
+    Ok(res)
+}
+
+/// Builds `g` into `out`: evaluates at resolution `n` and writes every Export node's files
+/// (or the Planet node's default set) and the manifest; the core of the `build` command (also
+/// used by tests and bench). Every failure is exit 2 with a message naming the file or node.
 pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &AtomicBool) -> Result<Manifest, CliError> {
     let progress = Arc::new(Progress::default());
     let done = Arc::new(AtomicBool::new(false));
-    let ticker = {
-        let (p, d) = (progress.clone(), done.clone());
-        std::thread::spawn(move || {
-            let mut last = (usize::MAX, usize::MAX);
-            let mut ticks = 0u32;
-            while !d.load(Ordering::Relaxed) {
-                let (k, t) = (p.done.load(Ordering::Relaxed), p.total.load(Ordering::Relaxed));
-                let (sd, st) = (p.inner.done.load(Ordering::Relaxed), p.inner.total.load(Ordering::Relaxed));
-                ticks += 1;
-                // Node changes at once; steps inside a long node every 2 s.
-                if t > 0 && (k != last.0 || (st > 0 && sd != last.1 && ticks.is_multiple_of(8))) {
-                    if st > 0 && sd < st {
-                        eprintln!("evaluating: {k}/{t} nodes, {sd}/{st} steps in the current node");
-                    } else {
-                        eprintln!("evaluating: {k}/{t} nodes");
-                    }
-                    last = (k, sd);
-                }
-                std::thread::sleep(Duration::from_millis(250));
-            }
-        })
-    };
-    let result = evaluate_planet(g, path, n, cancel, &progress);
+    let ticker = progress_ticker(progress.clone(), done.clone());
+    let result = evaluate_exports(g, path, n, cancel, &progress);
     done.store(true, Ordering::Relaxed);
     let _ = ticker.join();
-    let b = result?;
+    let res = result?;
+    let jobs = jobs_from_result(g, &res).map_err(|e| CliError::input(anyhow!("{}: {e}", path.display())))?;
+    let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| CliError::input(anyhow!("{}: {}: {e}", path.display(), p.describe())))).transpose()?;
+    let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
+    let ctx = ExportContext { graph: path.display().to_string(), resolution: n, planet, timings_ms: timings };
     eprintln!("writing exports to {}", out.display());
-    export_default(out, &path.display().to_string(), &b.field, b.albedo.as_deref(), &b.settings, b.timings).map_err(CliError::internal)
+    let progress = ExportProgress::default();
+    write_exports(out, &jobs, &ctx, &Control { cancel, progress: &progress }).map_err(|e| CliError::input(anyhow!("{e}")))
 }
 
 /// Runs the `build` command.
@@ -125,7 +155,7 @@ pub fn run(args: &BuildArgs) -> Result<(), CliError> {
     let t = std::time::Instant::now();
     let manifest = with_threads(args.threads, || build_graph(&g, &args.file, &args.out, n, &cancel))??;
     for f in &manifest.files {
-        println!("{}/{} ({} x {}, {})", args.out.display(), f.path, f.width, f.height, f.kind);
+        println!("{}/{} ({} x {}, {} {})", args.out.display(), f.path, f.width, f.height, f.export, f.layer);
     }
     println!("{}/manifest.json", args.out.display());
     eprintln!("built {} at {n} cells per face edge in {:.0} ms", args.file.display(), t.elapsed().as_secs_f64() * 1e3);

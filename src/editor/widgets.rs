@@ -76,6 +76,12 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, value: &mut ParamValue, n
             ui.label(def.label).on_hover_text(tip);
             gradient_editor(ui, stops);
         }
+        (ParamSpec::Text { max_len, .. }, ParamValue::Text(t)) => {
+            ui.horizontal(|ui| {
+                ui.label(def.label).on_hover_text(tip);
+                ui.add(egui::TextEdit::singleline(t).char_limit(max_len).desired_width(110.0)).on_hover_text(tip);
+            });
+        }
         (_, v) => {
             ui.label(format!("{}: {}", def.label, v.type_name())).on_hover_text(tip);
         }

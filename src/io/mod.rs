@@ -1,8 +1,6 @@
-//! Files: graph RON load/save (atomic, with migrations), the built-in default graph, and
-//! exports.
+//! Files: graph RON load/save (atomic, with migrations) and the built-in default graph.
 
 pub mod default;
-pub mod export;
 pub mod graph_file;
 pub mod migrate;
 

@@ -150,7 +150,7 @@ pub fn settings_round_trip<N: Node>() -> Result<(), String> {
 pub mod prelude {
     pub use super::context::{with_steps, OpContext, OpError};
     pub use super::meta::{Category, NodeMeta, PortDef, PortType, IN, IN_AB, OUT};
-    pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, set, ChoiceSet, NoSettings, Settings, Srgb};
+    pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
     pub use super::value::Value;
     pub use super::{Inputs, Node};
     pub use crate::planet::{ColourField, Field};

@@ -32,7 +32,7 @@ macro_rules! saved_as {
 
 // Seeds are `u32`, curves `(x, y)` points, matrices row-major weights, gradients
 // `[position, r, g, b]` stops (sRGB).
-saved_as!(f32 => Float, i64 => Int, bool => Bool, u32 => Seed, Vec<[f32; 2]> => Curve, Vec<f32> => Matrix, Vec<[f32; 4]> => Gradient);
+saved_as!(f32 => Float, i64 => Int, bool => Bool, u32 => Seed, Vec<[f32; 2]> => Curve, Vec<f32> => Matrix, Vec<[f32; 4]> => Gradient, String => Text);
 
 /// Counts (iterations, passes): saved as `Int`, never negative.
 impl ParamType for usize {

@@ -37,6 +37,8 @@ pub enum ParamValue {
     /// Colour stops `[position, r, g, b]`: position in 0..1, sRGB components in 0..1 (in any
     /// order; they are sorted by position where used).
     Gradient(Vec<[f32; 4]>),
+    /// A line of text (file names of Export nodes).
+    Text(String),
 }
 
 impl Default for ParamValue {
@@ -59,6 +61,7 @@ impl ParamValue {
             ParamValue::Colour(_) => "Colour",
             ParamValue::Gradient(_) => "Gradient",
             ParamValue::Set(_) => "Set",
+            ParamValue::Text(_) => "Text",
         }
     }
 
@@ -111,6 +114,11 @@ impl ParamValue {
                     out.extend((id.len() as u32).to_le_bytes());
                     out.extend(id.as_bytes());
                 }
+            }
+            ParamValue::Text(t) => {
+                out.push(10);
+                out.extend((t.len() as u32).to_le_bytes());
+                out.extend(t.as_bytes());
             }
             ParamValue::Gradient(stops) => {
                 out.push(8);
@@ -202,6 +210,13 @@ pub enum ParamSpec {
         /// Default stops.
         default: &'static [[f32; 4]],
     },
+    /// A line of text of at most `max_len` characters.
+    Text {
+        /// Default text.
+        default: &'static str,
+        /// Longest allowed text, in characters.
+        max_len: usize,
+    },
 }
 
 /// Definition of one parameter of a node kind.
@@ -231,6 +246,7 @@ impl ParamDef {
             ParamSpec::Colour { default } => ParamValue::Colour(default),
             ParamSpec::Gradient { default } => ParamValue::Gradient(default.to_vec()),
             ParamSpec::Set { default, .. } => ParamValue::Set(default.iter().map(|s| s.to_string()).collect()),
+            ParamSpec::Text { default, .. } => ParamValue::Text(default.to_string()),
         }
     }
 
@@ -297,6 +313,11 @@ impl ParamDef {
                     return Err(format!("gradient '{}' needs positions and components in 0..1", self.name));
                 }
             }
+            (ParamSpec::Text { max_len, .. }, ParamValue::Text(t)) => {
+                if t.chars().count() > max_len || t.chars().any(char::is_control) {
+                    return Err(format!("text '{}' must be one line of at most {max_len} characters", self.name));
+                }
+            }
             _ => return bad_type(),
         }
         Ok(())
@@ -345,6 +366,11 @@ pub const fn colour(label: &'static str, default: [f32; 3], tooltip: &'static st
 /// A colour gradient parameter (stops `[position, r, g, b]`, sRGB).
 pub const fn gradient(label: &'static str, default: &'static [[f32; 4]], tooltip: &'static str) -> ParamDef {
     ParamDef { name: "", label, spec: ParamSpec::Gradient { default }, tooltip }
+}
+
+/// A one-line text parameter of at most `max_len` characters.
+pub const fn text(label: &'static str, default: &'static str, max_len: usize, tooltip: &'static str) -> ParamDef {
+    ParamDef { name: "", label, spec: ParamSpec::Text { default, max_len }, tooltip }
 }
 
 /// A set parameter: any subset of `options` (identifiers), `default` chosen at first.

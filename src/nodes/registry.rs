@@ -102,6 +102,7 @@ registry! {
     Preview => display::preview::Preview,
     ColourPreview => display::colour_preview::ColourPreview,
     Planet => output::planet::Planet,
+    Export => output::export::Export,
 }
 
 impl NodeKind {

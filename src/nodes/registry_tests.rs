@@ -68,14 +68,16 @@ fn every_declared_parameter_maps_to_a_field_and_back() {
     }
 }
 
-/// One value of each declared input type, small enough to run every node quickly.
+/// One value of each declared input type, small enough to run every node quickly (an Export
+/// node takes a field or a colour, so it gets only the field).
 fn sample_inputs(k: NodeKind) -> Vec<Option<Value>> {
     let n = 4;
     let regions = Arc::new(RegionSurface::new(3, 0.5, 1));
     k.meta()
         .inputs
         .iter()
-        .map(|p| match p.ty {
+        .filter_map(|p| (k != NodeKind::Export || p.ty != PortType::Colour).then_some(p.ty))
+        .map(|ty| match ty {
             PortType::Field => Field::from_fn_dir(n, |d| 0.3 * d.x + 0.2 * d.y * d.z).into(),
             PortType::Colour => crate::planet::ColourField::filled(n, [0.2, 0.4, 0.1]).into(),
             PortType::Vector => crate::nodes::modify::gradient::gradient(&Field::from_fn_dir(n, |d| d.y)).into(),
@@ -86,6 +88,7 @@ fn sample_inputs(k: NodeKind) -> Vec<Option<Value>> {
             }
         })
         .map(Some)
+        .chain((k == NodeKind::Export).then_some(None))
         .collect()
 }
 

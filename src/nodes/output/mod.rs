@@ -1,3 +1,4 @@
-//! The output node: the planet the viewport shows and `build` exports.
+//! The output nodes: the planet the viewport shows, and the Export nodes that `build` writes.
 
+pub mod export;
 pub mod planet;

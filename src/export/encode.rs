@@ -1,0 +1,103 @@
+//! Image encoders: PNG (8/16-bit grey or RGB, through the `png` crate, streamed in strips of
+//! rows), OpenEXR (32-bit float, through the `exr` crate, pixels computed as it asks for them)
+//! and headerless RAW (16-bit unsigned or 32-bit float, either byte order). No encoder holds
+//! the whole image: strips of [`STRIP_ROWS`] rows are computed and written in turn.
+
+use super::images::Pixels;
+use super::{AtomicFile, Control, ExportError};
+use crate::nodes::output::export::{ByteOrder, ExportFormat};
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+
+/// Rows computed and written at a time.
+pub const STRIP_ROWS: usize = 64;
+
+/// Writes the image of `pixels` to `path` in `format` (an image format).
+pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: ByteOrder, control: &Control) -> Result<(), ExportError> {
+    let (w, h) = pixels.grid.size();
+    control.progress.rows_total.store(h, Ordering::Relaxed);
+    control.progress.rows_done.store(0, Ordering::Relaxed);
+    let (file, mut out) = AtomicFile::create(path)?;
+    let io = |source| ExportError::Io { path: path.to_path_buf(), source };
+    match format {
+        ExportFormat::Png8 | ExportFormat::Png16 => {
+            let enc_err = |e: png::EncodingError| match e {
+                png::EncodingError::IoError(source) => ExportError::Io { path: path.to_path_buf(), source },
+                e => ExportError::Encode { path: path.to_path_buf(), message: e.to_string() },
+            };
+            let mut enc = png::Encoder::new(&mut out, w as u32, h as u32);
+            enc.set_color(if pixels.channels() == 1 { png::ColorType::Grayscale } else { png::ColorType::Rgb });
+            let sixteen = format == ExportFormat::Png16;
+            enc.set_depth(if sixteen { png::BitDepth::Sixteen } else { png::BitDepth::Eight });
+            let mut writer = enc.write_header().map_err(enc_err)?;
+            {
+                let mut stream = writer.stream_writer().map_err(enc_err)?;
+                strips(h, control, |y0, y1| {
+                    let rows = pixels.rows(y0, y1);
+                    // PNG stores 16-bit samples big-endian.
+                    let bytes: Vec<u8> = if sixteen { rows.iter().flat_map(|&v| quantise16(v).to_be_bytes()).collect() } else { rows.iter().map(|&v| (v * 255.0).round() as u8).collect() };
+                    stream.write_all(&bytes).map_err(io)
+                })?;
+                stream.finish().map_err(enc_err)?;
+            }
+        }
+        ExportFormat::Raw16 | ExportFormat::Raw32 => {
+            strips(h, control, |y0, y1| {
+                let rows = pixels.rows(y0, y1);
+                let bytes: Vec<u8> = match (format, order) {
+                    (ExportFormat::Raw16, ByteOrder::Little) => rows.iter().flat_map(|&v| quantise16(v).to_le_bytes()).collect(),
+                    (ExportFormat::Raw16, ByteOrder::Big) => rows.iter().flat_map(|&v| quantise16(v).to_be_bytes()).collect(),
+                    (_, ByteOrder::Little) => rows.iter().flat_map(|v| v.to_le_bytes()).collect(),
+                    (_, ByteOrder::Big) => rows.iter().flat_map(|v| v.to_be_bytes()).collect(),
+                };
+                out.write_all(&bytes).map_err(io)
+            })?;
+        }
+        ExportFormat::Exr => write_exr(&mut out, path, pixels, control)?,
+        ExportFormat::Glb | ExportFormat::Obj => return Err(ExportError::Encode { path: path.to_path_buf(), message: "a mesh format is not an image format".into() }),
+    }
+    control.check()?;
+    file.commit(out)
+}
+
+/// A 0..1 value as a 16-bit sample.
+pub fn quantise16(v: f32) -> u16 {
+    (v * 65535.0).round().clamp(0.0, 65535.0) as u16
+}
+
+/// Calls `f(y0, y1)` for strips of rows, counting progress and stopping on cancel.
+fn strips(h: usize, control: &Control, mut f: impl FnMut(usize, usize) -> Result<(), ExportError>) -> Result<(), ExportError> {
+    let mut y = 0;
+    while y < h {
+        control.check()?;
+        let y1 = (y + STRIP_ROWS).min(h);
+        f(y, y1)?;
+        control.progress.rows_done.store(y1, Ordering::Relaxed);
+        y = y1;
+    }
+    Ok(())
+}
+
+/// EXR with one float channel `Y` or three `R`, `G`, `B`; the encoder asks for pixels block by
+/// block (after a cancel they come back as zeros and the file is discarded).
+fn write_exr(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: &Pixels, control: &Control) -> Result<(), ExportError> {
+    use exr::prelude::*;
+    let (w, h) = pixels.grid.size();
+    let px = |pos: Vec2<usize>| if control.cancel.load(Ordering::Relaxed) { [0.0; 3] } else { pixels.pixel(pos.0, pos.1) };
+    let progress = |p: f64| control.progress.rows_done.store((p * h as f64) as usize, Ordering::Relaxed);
+    let err = |e: exr::error::Error| match e {
+        exr::error::Error::Io(source) => ExportError::Io { path: path.to_path_buf(), source },
+        e => ExportError::Encode { path: path.to_path_buf(), message: e.to_string() },
+    };
+    if pixels.channels() == 1 {
+        let channels = SpecificChannels::build().with_channel("Y").with_pixel_fn(|pos| (px(pos)[0],));
+        Image::from_channels((w, h), channels).write().on_progress(progress).to_buffered(out).map_err(err)
+    } else {
+        let channels = SpecificChannels::build().with_channel("R").with_channel("G").with_channel("B").with_pixel_fn(|pos| {
+            let p = px(pos);
+            (p[0], p[1], p[2])
+        });
+        Image::from_channels((w, h), channels).write().on_progress(progress).to_buffered(out).map_err(err)
+    }
+}

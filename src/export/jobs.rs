@@ -1,0 +1,265 @@
+//! Export jobs: one per Export node of an evaluated graph (or the Planet node's default set),
+//! each planning its files and writing them.
+
+use super::encode::write_image;
+use super::images::{tile_spans, Encoding, FaceTile, Frame, Grid, Pixels, CUBE_MAP};
+use super::manifest::{Mapping, ManifestFile};
+use super::source::Source;
+use super::{mesh, Control, ExportContext, ExportError};
+use crate::appearance::hypsometric;
+use crate::eval::EvalResult;
+use crate::graph::Graph;
+use crate::nodes::output::export::{ByteOrder, ColourEncoding, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, ValueMapping};
+use crate::nodes::NodeKind;
+use crate::planet::colour::srgb_to_linear3;
+use crate::planet::{ColourField, Face, Field};
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// One Export node's work: its settings and the values on its inputs.
+#[derive(Debug, Clone)]
+pub struct ExportJob {
+    /// The Export node, for messages (`Export #12 'elevation'`).
+    pub label: String,
+    /// The node whose output is exported (`Planet #5`), for the manifest.
+    pub source: String,
+    /// Settings.
+    pub settings: ExportSettings,
+    /// The field input.
+    pub field: Option<Arc<Field>>,
+    /// The colour input.
+    pub colour: Option<Arc<ColourField>>,
+}
+
+/// One planned image file.
+struct Planned {
+    name: String,
+    grid: Grid,
+    face: Option<(String, Face)>,
+}
+
+impl ExportJob {
+    fn invalid(&self, message: impl Into<String>) -> ExportError {
+        ExportError::Invalid { export: self.label.clone(), message: message.into() }
+    }
+
+    fn ext(&self) -> &'static str {
+        match self.settings.format {
+            ExportFormat::Png8 | ExportFormat::Png16 => "png",
+            ExportFormat::Exr => "exr",
+            ExportFormat::Raw16 => "r16",
+            ExportFormat::Raw32 => "r32",
+            ExportFormat::Glb => "glb",
+            ExportFormat::Obj => "obj",
+        }
+    }
+
+    /// The image files of this job at evaluation resolution `n`.
+    fn plan(&self, n: usize) -> Vec<Planned> {
+        let s = &self.settings;
+        let ext = self.ext();
+        if s.projection == ExportProjection::Equirect {
+            let width = if s.width == 0 { 4 * n } else { s.width };
+            return vec![Planned { name: format!("{}_equirect.{ext}", s.name), grid: Grid::Equirect { width, height: width / 2 }, face: None }];
+        }
+        let m = match (s.face_size, s.grid) {
+            (0, FaceGrid::Cells) => n,
+            (0, FaceGrid::EdgeSharing) => n + 1,
+            (m, _) => m,
+        };
+        let border = usize::from(s.border && s.grid == FaceGrid::Cells);
+        let full = m + 2 * border;
+        let spans = tile_spans(full, s.tiles);
+        // (face, name in the manifest, name in the file)
+        let faces: Vec<(Face, String, String)> = match s.projection {
+            ExportProjection::CubeMap => CUBE_MAP.iter().map(|&(f, name)| (f, name.to_string(), name.to_string())).collect(),
+            _ => Face::ALL.iter().map(|&f| (f, f.name().to_string(), format!("face{}_{}", f.index(), f.name()))).collect(),
+        };
+        let mut out = Vec::new();
+        for (face, face_name, file_part) in faces {
+            for (ty, &(y0, h)) in spans.iter().enumerate() {
+                for (tx, &(x0, w)) in spans.iter().enumerate() {
+                    let tile = if spans.len() > 1 { format!("_x{tx}_y{ty}") } else { String::new() };
+                    let grid = Grid::Face(FaceTile { face, m, grid: s.grid, gnomonic: s.projection == ExportProjection::CubeMap, border, x0, y0, w, h });
+                    out.push(Planned { name: format!("{}_{file_part}{tile}.{ext}", s.name), grid, face: Some((face_name.clone(), face)) });
+                }
+            }
+        }
+        out
+    }
+
+    /// Files this job writes at resolution `n` (names relative to the output folder).
+    pub fn file_names(&self, n: usize) -> Vec<String> {
+        if self.settings.layer == ExportLayer::Mesh {
+            return mesh::file_names(self);
+        }
+        self.plan(n).into_iter().map(|p| p.name).collect()
+    }
+
+    /// How many files this job writes (for progress).
+    pub fn file_count(&self) -> usize {
+        let n = self.field.as_ref().map(|f| f.n()).or(self.colour.as_ref().map(|c| c.n)).unwrap_or(1);
+        self.file_names(n).len()
+    }
+
+    /// Writes this job's files into `out`.
+    pub fn write(&self, out: &Path, ctx: &ExportContext, control: &Control) -> Result<Vec<ManifestFile>, ExportError> {
+        let s = &self.settings;
+        s.check(self.field.is_some(), self.colour.is_some()).map_err(|m| self.invalid(m))?;
+        let radius_km = || ctx.planet.as_ref().map(|p| p.radius_km).ok_or_else(|| self.invalid("normal maps and meshes need the graph's Planet node (for the radius)"));
+        if s.layer == ExportLayer::Mesh {
+            let field = self.field.as_ref().ok_or_else(|| self.invalid("no field"))?;
+            return mesh::write_mesh(out, self, field, radius_km()?, control);
+        }
+        let source = match (s.layer, &self.field, &self.colour) {
+            (ExportLayer::Normals, Some(f), _) => Source::normals(f, radius_km()?, s.relief),
+            (_, Some(f), None) => Source::Scalar(f.clone()),
+            (_, None, Some(c)) => Source::Colour(c.clone()),
+            _ => return Err(self.invalid("connect either a field or a colour")),
+        };
+        let integer = matches!(s.format, ExportFormat::Png8 | ExportFormat::Png16 | ExportFormat::Raw16);
+        let (encoding, mapping) = self.encoding(&source, integer, ctx)?;
+        let frame = if s.layer == ExportLayer::Normals { Frame::of(s.normal_space, s.normal_green) } else { Frame::Object };
+        let mut files = Vec::new();
+        for p in self.plan(source.n()) {
+            let path = out.join(&p.name);
+            let pixels = Pixels { source: &source, grid: p.grid, encoding, frame };
+            write_image(&path, &pixels, s.format, s.byte_order, control)?;
+            control.progress.files_done.fetch_add(1, Ordering::Relaxed);
+            files.push(self.entry(&p, &path, &source, mapping.clone()));
+        }
+        Ok(files)
+    }
+
+    /// The pixel encoding and its manifest description.
+    fn encoding(&self, source: &Source, integer: bool, ctx: &ExportContext) -> Result<(Encoding, Mapping), ExportError> {
+        let s = &self.settings;
+        let max_sample = if s.format == ExportFormat::Png8 { 255 } else { 65535 };
+        Ok(match source {
+            Source::Normals { .. } => {
+                let green = (s.normal_space == crate::nodes::output::export::NormalSpace::Tangent).then(|| s.normal_green.id().to_string());
+                (if integer { Encoding::Signed } else { Encoding::Identity }, Mapping::Normal { space: s.normal_space.id().into(), green })
+            }
+            Source::Colour(_) if !integer => (Encoding::Identity, Mapping::Identity),
+            Source::Colour(_) => match s.encoding {
+                ColourEncoding::Srgb => (Encoding::Srgb, Mapping::Srgb),
+                ColourEncoding::Linear => (Encoding::Clamp, Mapping::LinearColour),
+            },
+            Source::Scalar(_) if !integer => (Encoding::Identity, Mapping::Identity),
+            Source::Scalar(_) => {
+                let (low, high) = match s.mapping {
+                    ValueMapping::Auto => {
+                        let (lo, hi) = source.range().unwrap_or((0.0, 1.0));
+                        if hi > lo {
+                            (lo, hi)
+                        } else {
+                            (lo, lo + 1.0)
+                        }
+                    }
+                    ValueMapping::Fixed => (s.low, s.high),
+                    ValueMapping::Planet => {
+                        let p = ctx.planet.as_ref().ok_or_else(|| self.invalid("the Planet range needs the graph's Planet node"))?;
+                        (-p.max_depth_m, p.max_elevation_m)
+                    }
+                };
+                (Encoding::Range { low, high }, Mapping::Linear { low, high, max_sample })
+            }
+        })
+    }
+
+    fn entry(&self, p: &Planned, path: &Path, source: &Source, mapping: Mapping) -> ManifestFile {
+        let s = &self.settings;
+        let (width, height) = p.grid.size();
+        let channels = if source.channels() == 1 { vec!["Y".to_string()] } else { ["R", "G", "B"].map(String::from).to_vec() };
+        let sample = match s.format {
+            ExportFormat::Png8 => "u8",
+            ExportFormat::Png16 | ExportFormat::Raw16 => "u16",
+            _ => "f32",
+        };
+        let (orientation, grid, face_size, border, tile_origin) = match p.grid {
+            Grid::Face(t) => {
+                let axis = |v: glam::Vec3| format!("{}{}", if v.x + v.y + v.z > 0.0 { "+" } else { "-" }, if v.x != 0.0 { "X" } else if v.y != 0.0 { "Y" } else { "Z" });
+                let o = format!("outward normal {}, columns towards {}, rows towards {}", axis(t.face.normal()), axis(t.face.right()), axis(t.face.down()));
+                (Some(o), Some(s.grid.id().to_string()), Some(t.m), Some(t.border), (s.tiles > 1).then_some([t.x0, t.y0]))
+            }
+            Grid::Equirect { .. } => (Some("longitude 0 (+Z) at the centre column, east to the right, north up".into()), None, None, None, None),
+        };
+        ManifestFile {
+            path: p.name.clone(),
+            export: s.name.clone(),
+            source: self.source.clone(),
+            layer: s.layer.id().into(),
+            format: self.ext().replace("r16", "raw").replace("r32", "raw"),
+            projection: match s.projection {
+                ExportProjection::Equirect => "equirectangular",
+                ExportProjection::Faces => "cube-face",
+                ExportProjection::CubeMap => "cube-map",
+            }
+            .into(),
+            face: p.face.as_ref().map(|f| f.0.clone()),
+            face_index: p.face.as_ref().map(|f| f.1.index()),
+            orientation,
+            grid,
+            face_size,
+            border,
+            tile_origin,
+            width,
+            height,
+            channels,
+            sample: sample.into(),
+            byte_order: matches!(s.format, ExportFormat::Raw16 | ExportFormat::Raw32).then(|| if s.byte_order == ByteOrder::Big { "big" } else { "little" }.into()),
+            mapping: Some(mapping),
+            units: if source.channels() == 1 { s.units.clone() } else { String::new() },
+            data_range: source.range().map(|(a, b)| [a, b]),
+            bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+        }
+    }
+}
+
+/// The Export nodes' jobs of an evaluated graph, or the Planet node's default set in a graph
+/// without Export nodes. An Export node with an error is an error naming it.
+pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, ExportError> {
+    let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::Export).collect();
+    let source_of = |id, input: &str| g.links.iter().find(|l| l.to == id && l.input == input).and_then(|l| g.node(l.from)).map(|n| n.describe()).unwrap_or_default();
+    if exports.is_empty() {
+        let planet = g.first_of(NodeKind::Planet).ok_or_else(|| ExportError::Invalid { export: "build".into(), message: "the graph has neither Export nodes nor a Planet node".into() })?;
+        let settings = planet.settings().map_err(|e| ExportError::Invalid { export: planet.describe(), message: e.to_string() })?;
+        let field = res.field(planet.id).cloned().ok_or_else(|| ExportError::Invalid { export: planet.describe(), message: res.errors.get(&planet.id).cloned().unwrap_or_else(|| "produced nothing".into()) })?;
+        let albedo = res.sink_input(planet.id, 1).and_then(|v| v.as_colour()).cloned();
+        return Ok(default_jobs(&planet.describe(), field, albedo, &settings));
+    }
+    exports
+        .into_iter()
+        .map(|node| {
+            let label = node.describe();
+            let settings: ExportSettings = node.settings().map_err(|e| ExportError::Invalid { export: label.clone(), message: e.to_string() })?;
+            if let Some(e) = res.errors.get(&node.id) {
+                return Err(ExportError::Invalid { export: label, message: e.clone() });
+            }
+            let field = res.sink_input(node.id, 0).and_then(|v| v.as_field()).cloned();
+            let colour = res.sink_input(node.id, 1).and_then(|v| v.as_colour()).cloned();
+            let source = if field.is_some() { source_of(node.id, "field") } else { source_of(node.id, "colour") };
+            Ok(ExportJob { label: format!("{label} '{}'", settings.name), source, settings, field, colour })
+        })
+        .collect()
+}
+
+/// The default set of a graph without Export nodes: elevation in metres as 16-bit PNG
+/// (equirectangular and six faces, the Planet node's range), the height tint and the albedo
+/// (when connected) as 8-bit sRGB equirectangular PNGs.
+pub fn default_jobs(planet_label: &str, elevation_m: Arc<Field>, albedo: Option<Arc<ColourField>>, planet: &crate::nodes::output::planet::PlanetSettings) -> Vec<ExportJob> {
+    let base = ExportSettings::default();
+    let job = |name: &str, settings: ExportSettings, field: Option<Arc<Field>>, colour: Option<Arc<ColourField>>| ExportJob { label: format!("{planet_label} '{name}'"), source: planet_label.to_string(), settings: ExportSettings { name: name.into(), ..settings }, field, colour };
+    let tint = ColourField::from_fn(elevation_m.n(), |c| srgb_to_linear3(hypsometric(elevation_m.data()[c], planet.max_depth_m, planet.max_elevation_m).map(|v| v as f32 / 255.0)));
+    let colour = ExportSettings { format: ExportFormat::Png8, units: String::new(), ..base.clone() };
+    let mut jobs = vec![
+        job("elevation", base.clone(), Some(elevation_m.clone()), None),
+        job("elevation", ExportSettings { projection: ExportProjection::Faces, ..base }, Some(elevation_m), None),
+        job("colour", colour.clone(), None, Some(Arc::new(tint))),
+    ];
+    if let Some(a) = albedo {
+        jobs.push(job("albedo", colour, None, Some(a)));
+    }
+    jobs
+}

@@ -1,0 +1,185 @@
+//! Exports: the files that `planetgraph build` and the editor's File > Export write for the
+//! graph's Export nodes (or, in a graph without any, the Planet node's default set), and the
+//! manifest (JSON, version 2) that lists every file with its projection, face, orientation,
+//! value mapping, units, byte order and size.
+//!
+//! Every file is written to a temporary name in the output folder and renamed when complete;
+//! the manifest is written last, so a manifest never lists a file that was not completely
+//! written (an old manifest is removed when an export starts).
+
+pub mod encode;
+pub mod images;
+pub mod jobs;
+pub mod manifest;
+pub mod mesh;
+pub mod presets;
+pub mod source;
+
+pub use jobs::{default_jobs, jobs_from_result, ExportJob};
+pub use manifest::{conventions, Manifest, ManifestFile};
+
+use crate::nodes::output::planet::PlanetSettings;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use thiserror::Error;
+
+/// An export could not be written.
+#[derive(Debug, Error)]
+pub enum ExportError {
+    /// File system error (unwritable folder, full disk...).
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// OS error.
+        source: std::io::Error,
+    },
+    /// An encoder refused the data.
+    #[error("{path}: {message}")]
+    Encode {
+        /// The file.
+        path: PathBuf,
+        /// Encoder message.
+        message: String,
+    },
+    /// An Export node's settings or inputs do not allow the export.
+    #[error("{export}: {message}")]
+    Invalid {
+        /// The Export node (`Export #12 'elevation'`).
+        export: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The export was cancelled; files already complete stay, no manifest is written.
+    #[error("export cancelled; no manifest was written")]
+    Cancelled,
+}
+
+/// What every export of one build shares.
+#[derive(Debug, Clone)]
+pub struct ExportContext {
+    /// The graph file (for the manifest).
+    pub graph: String,
+    /// Cells per face edge of the evaluation.
+    pub resolution: usize,
+    /// The Planet node's settings (radius, metres range), if the graph has one.
+    pub planet: Option<PlanetSettings>,
+    /// Milliseconds per node of the evaluation, by `Kind #id`.
+    pub timings_ms: BTreeMap<String, f64>,
+}
+
+/// Progress of an export: files done of files planned, and rows of the current file.
+#[derive(Debug, Default)]
+pub struct ExportProgress {
+    /// Files finished.
+    pub files_done: AtomicUsize,
+    /// Files planned.
+    pub files_total: AtomicUsize,
+    /// Rows of the current file written.
+    pub rows_done: AtomicUsize,
+    /// Rows of the current file.
+    pub rows_total: AtomicUsize,
+}
+
+impl ExportProgress {
+    /// Share done, 0..1.
+    pub fn fraction(&self) -> f32 {
+        let total = self.files_total.load(Ordering::Relaxed).max(1) as f32;
+        let rows = self.rows_total.load(Ordering::Relaxed);
+        let inner = if rows > 0 { self.rows_done.load(Ordering::Relaxed) as f32 / rows as f32 } else { 0.0 };
+        ((self.files_done.load(Ordering::Relaxed) as f32 + inner.min(1.0)) / total).min(1.0)
+    }
+}
+
+/// Cancel flag and progress counters of one export.
+pub struct Control<'a> {
+    /// Set to stop; checked between strips of rows.
+    pub cancel: &'a AtomicBool,
+    /// Counters for a progress bar.
+    pub progress: &'a ExportProgress,
+}
+
+impl Control<'_> {
+    /// `Err(Cancelled)` once the cancel flag is set.
+    pub fn check(&self) -> Result<(), ExportError> {
+        if self.cancel.load(Ordering::Relaxed) {
+            Err(ExportError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A file being written under a temporary name in its folder; [`AtomicFile::commit`] renames
+/// it into place, and dropping it uncommitted removes it.
+pub struct AtomicFile {
+    tmp: PathBuf,
+    path: PathBuf,
+    committed: bool,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file beside `path` and returns it with a buffered writer.
+    pub fn create(path: &Path) -> Result<(AtomicFile, std::io::BufWriter<std::fs::File>), ExportError> {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let tmp = dir.join(format!(".{name}.{}.part", std::process::id()));
+        let file = std::fs::File::create(&tmp).map_err(|source| ExportError::Io { path: path.to_path_buf(), source })?;
+        Ok((AtomicFile { tmp, path: path.to_path_buf(), committed: false }, std::io::BufWriter::with_capacity(1 << 20, file)))
+    }
+
+    /// The final path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Flushes and syncs `writer`, then renames the file into place.
+    pub fn commit(mut self, writer: std::io::BufWriter<std::fs::File>) -> Result<(), ExportError> {
+        let io = |source| ExportError::Io { path: self.path.clone(), source };
+        let file = writer.into_inner().map_err(|e| io(e.into_error()))?;
+        file.sync_all().map_err(io)?;
+        drop(file);
+        std::fs::rename(&self.tmp, &self.path).map_err(io)?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Writes every job into `out` and then `out/manifest.json`; returns the manifest.
+pub fn write_exports(out: &Path, jobs: &[ExportJob], ctx: &ExportContext, control: &Control) -> Result<Manifest, ExportError> {
+    std::fs::create_dir_all(out).map_err(|source| ExportError::Io { path: out.to_path_buf(), source })?;
+    let manifest_path = out.join("manifest.json");
+    // A manifest from an earlier build must not outlive a failed or cancelled one.
+    match std::fs::remove_file(&manifest_path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(ExportError::Io { path: manifest_path, source: e }),
+        _ => {}
+    }
+    let planned: usize = jobs.iter().map(|j| j.file_count()).sum();
+    control.progress.files_total.store(planned, Ordering::Relaxed);
+    control.progress.files_done.store(0, Ordering::Relaxed);
+    let mut files = Vec::new();
+    for job in jobs {
+        control.check()?;
+        files.extend(job.write(out, ctx, control)?);
+    }
+    let manifest = Manifest::new(ctx, files);
+    let text = serde_json::to_vec_pretty(&manifest).map_err(|e| ExportError::Encode { path: manifest_path.clone(), message: e.to_string() })?;
+    let (file, mut w) = AtomicFile::create(&manifest_path)?;
+    std::io::Write::write_all(&mut w, &text).map_err(|source| ExportError::Io { path: manifest_path.clone(), source })?;
+    file.commit(w)?;
+    Ok(manifest)
+}
+
+/// The files an export into `out` would replace (for the editor's overwrite confirmation).
+pub fn existing_files(out: &Path, jobs: &[ExportJob], resolution: usize) -> Vec<PathBuf> {
+    jobs.iter().flat_map(|j| j.file_names(resolution)).map(|n| out.join(n)).chain([out.join("manifest.json")]).filter(|p| p.exists()).collect()
+}

@@ -1,0 +1,104 @@
+//! Presets: one click sets an Export node's options for a consumer (README: export table).
+
+use crate::nodes::output::export::{ByteOrder, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, NormalGreen, NormalSpace, ValueMapping};
+
+/// A consumer's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Preset {
+    /// Unity terrain: RAW 16-bit little-endian, square 2^n+1 faces sharing edges.
+    Unity,
+    /// Unreal landscape: 16-bit PNG faces of 1009 pixels sharing edges.
+    Unreal,
+    /// Godot (HTerrain, Terrain3D): EXR float faces of 2^n+1 pixels.
+    Godot,
+    /// Blender: EXR float equirectangular metres, for a displaced UV sphere.
+    Blender,
+    /// World Machine, Gaea, Instant Terra: RAW 32-bit float faces.
+    WorldMachine,
+    /// Kerbal Space Program (Kopernicus): 16-bit PNG equirectangular.
+    Kopernicus,
+    /// Space Engineers, Voxel Plugin: six 16-bit PNG faces.
+    SpaceEngineers,
+    /// A standard OpenGL cube map (+X..-Z), 16-bit PNG.
+    CubeMap,
+    /// Tangent-space normal map, OpenGL green (glTF, Blender, Unity, Godot).
+    NormalsOpenGl,
+    /// Tangent-space normal map, DirectX green (Unreal).
+    NormalsDirectX,
+    /// A glTF binary mesh with the albedo.
+    Gltf,
+}
+
+impl Preset {
+    /// Every preset in menu order.
+    pub const ALL: [Preset; 11] = [Preset::Unity, Preset::Unreal, Preset::Godot, Preset::Blender, Preset::WorldMachine, Preset::Kopernicus, Preset::SpaceEngineers, Preset::CubeMap, Preset::NormalsOpenGl, Preset::NormalsDirectX, Preset::Gltf];
+
+    /// Menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Preset::Unity => "Unity terrain (RAW 16, 1025 faces)",
+            Preset::Unreal => "Unreal landscape (PNG 16, 1009 faces)",
+            Preset::Godot => "Godot terrain (EXR, 1025 faces)",
+            Preset::Blender => "Blender (EXR equirectangular)",
+            Preset::WorldMachine => "World Machine / Gaea (RAW 32 faces)",
+            Preset::Kopernicus => "KSP Kopernicus (PNG 16 equirectangular)",
+            Preset::SpaceEngineers => "Space Engineers / Voxel Plugin (PNG 16 faces)",
+            Preset::CubeMap => "OpenGL cube map (PNG 16, +X..-Z)",
+            Preset::NormalsOpenGl => "Normal map, OpenGL (PNG 8 faces)",
+            Preset::NormalsDirectX => "Normal map, DirectX (PNG 8 faces)",
+            Preset::Gltf => "glTF mesh (GLB)",
+        }
+    }
+
+    /// Sets the node's options for this consumer (the file name and the range stay).
+    pub fn apply(self, s: &mut ExportSettings) {
+        let keep = ExportSettings { name: s.name.clone(), low: s.low, high: s.high, units: s.units.clone(), ..ExportSettings::default() };
+        *s = keep;
+        let faces = |s: &mut ExportSettings, format, grid, size| {
+            s.projection = ExportProjection::Faces;
+            s.format = format;
+            s.grid = grid;
+            s.face_size = size;
+        };
+        match self {
+            Preset::Unity => faces(s, ExportFormat::Raw16, FaceGrid::EdgeSharing, 1025),
+            Preset::Unreal => faces(s, ExportFormat::Png16, FaceGrid::EdgeSharing, 1009),
+            Preset::Godot => faces(s, ExportFormat::Exr, FaceGrid::EdgeSharing, 1025),
+            Preset::Blender => s.format = ExportFormat::Exr,
+            Preset::WorldMachine => faces(s, ExportFormat::Raw32, FaceGrid::Cells, 0),
+            Preset::Kopernicus => s.format = ExportFormat::Png16,
+            Preset::SpaceEngineers => faces(s, ExportFormat::Png16, FaceGrid::Cells, 0),
+            Preset::CubeMap => {
+                faces(s, ExportFormat::Png16, FaceGrid::Cells, 0);
+                s.projection = ExportProjection::CubeMap;
+            }
+            Preset::NormalsOpenGl | Preset::NormalsDirectX => {
+                faces(s, ExportFormat::Png8, FaceGrid::Cells, 0);
+                s.layer = ExportLayer::Normals;
+                s.normal_space = NormalSpace::Tangent;
+                s.normal_green = if self == Preset::NormalsDirectX { NormalGreen::DirectX } else { NormalGreen::OpenGl };
+            }
+            Preset::Gltf => {
+                s.layer = ExportLayer::Mesh;
+                s.format = ExportFormat::Glb;
+            }
+        }
+        s.mapping = ValueMapping::Planet;
+        s.byte_order = ByteOrder::Little;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid_for_an_elevation_field() {
+        for p in Preset::ALL {
+            let mut s = ExportSettings { name: "height".into(), ..Default::default() };
+            p.apply(&mut s);
+            assert_eq!(s.name, "height");
+            s.check(true, p == Preset::Gltf).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+        }
+    }
+}

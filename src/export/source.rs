@@ -1,0 +1,131 @@
+//! What an export samples: a field (one channel), a colour (linear RGB) or object-space
+//! normals computed from an elevation field, read at a cell or bilinearly in a direction.
+
+use crate::nodes::modify::gradient::gradient;
+use crate::planet::{Cell, ColourField, Field};
+use glam::Vec3;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// Where a pixel reads its value.
+#[derive(Debug, Clone, Copy)]
+pub enum At {
+    /// Exactly one cell of the evaluation (its index).
+    Cell(usize),
+    /// A bilinear sample in a direction (need not be normalised).
+    Dir(Vec3),
+}
+
+/// The data of one export.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// One value per cell.
+    Scalar(Arc<Field>),
+    /// Linear RGB per cell.
+    Colour(Arc<ColourField>),
+    /// Unit object-space normals per cell.
+    Normals {
+        /// Cells per face edge.
+        n: usize,
+        /// One normal per cell.
+        data: Arc<Vec<[f32; 3]>>,
+    },
+}
+
+impl Source {
+    /// Object-space normals of `elevation_m` (metres) on a planet of `radius_km`, relief
+    /// exaggerated `relief` times: `normalize(up - grad h * relief / R)` with the gradient in
+    /// metres per radian on the true cell spacing.
+    pub fn normals(elevation_m: &Field, radius_km: f32, relief: f32) -> Source {
+        let n = elevation_m.n();
+        let g = gradient(elevation_m);
+        let scale = relief / (radius_km.max(1.0) * 1000.0);
+        let data = (0..6 * n * n)
+            .into_par_iter()
+            .map(|c| {
+                let up = Cell::from_index(c, n).direction(n);
+                (up - Vec3::from(g.data[c]) * scale).normalize_or(up).to_array()
+            })
+            .collect();
+        Source::Normals { n, data: Arc::new(data) }
+    }
+
+    /// Channels per pixel: 1 or 3.
+    pub fn channels(&self) -> usize {
+        match self {
+            Source::Scalar(_) => 1,
+            _ => 3,
+        }
+    }
+
+    /// Cells per face edge.
+    pub fn n(&self) -> usize {
+        match self {
+            Source::Scalar(f) => f.n(),
+            Source::Colour(c) => c.n,
+            Source::Normals { n, .. } => *n,
+        }
+    }
+
+    /// The value at `at`; only the first [`Source::channels`] components are meaningful.
+    /// Sampled normals are renormalised.
+    pub fn sample(&self, at: At) -> [f32; 3] {
+        let taps = match at {
+            At::Cell(c) => [(c, 1.0), (c, 0.0), (c, 0.0), (c, 0.0)],
+            At::Dir(d) => Field::bilinear_taps(self.n(), d),
+        };
+        match self {
+            Source::Scalar(f) => {
+                let v: f32 = taps.iter().map(|&(c, w)| f.data()[c] * w).sum();
+                [v, 0.0, 0.0]
+            }
+            Source::Colour(col) => mix(&col.data, &taps),
+            Source::Normals { data, .. } => {
+                let v = Vec3::from(mix(data, &taps));
+                v.normalize_or(Vec3::from(data[taps[0].0])).to_array()
+            }
+        }
+    }
+
+    /// Smallest and largest value of a scalar source (`None` for colours and normals).
+    pub fn range(&self) -> Option<(f32, f32)> {
+        match self {
+            Source::Scalar(f) => Some(f.min_max()),
+            _ => None,
+        }
+    }
+}
+
+fn mix(data: &[[f32; 3]], taps: &[(usize, f32); 4]) -> [f32; 3] {
+    let mut out = [0.0; 3];
+    for &(c, w) in taps {
+        for (o, v) in out.iter_mut().zip(data[c]) {
+            *o += v * w;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_read_exactly_and_directions_interpolate() {
+        let f = Field::from_fn_dir(8, |d| d.x + 2.0 * d.y);
+        let s = Source::Scalar(Arc::new(f.clone()));
+        for c in [0, 17, 200, 383] {
+            assert_eq!(s.sample(At::Cell(c))[0], f.data()[c]);
+        }
+        let d = Vec3::new(0.3, 0.2, 0.9).normalize();
+        assert!((s.sample(At::Dir(d))[0] - (d.x + 2.0 * d.y)).abs() < 0.05);
+    }
+
+    #[test]
+    fn flat_ground_has_radial_normals() {
+        let s = Source::normals(&Field::filled(8, 500.0), 6371.0, 1.0);
+        let d = Vec3::new(0.1, 0.7, 0.3).normalize();
+        let v = Vec3::from(s.sample(At::Dir(d)));
+        assert!(v.dot(d) > 0.999 && (v.length() - 1.0).abs() < 1e-5);
+    }
+}

@@ -1,0 +1,144 @@
+//! Exports checked by the programs that read them: `planetgraph build graphs/export_all.ron`
+//! is read from its manifest alone by Python (Pillow, pypng, numpy, OpenEXR) and every GLB by
+//! the Khronos glTF validator (`.ci/run` installs them: tests/clients/requirements.txt and
+//! tests/clients/package.json). Failures: unwritable folder, full disk, cancel half-way and
+//! invalid settings give a clear message and never a manifest listing an incomplete file.
+
+use planetgraph::cli::build::{build_graph, evaluate_exports};
+use planetgraph::eval::Progress;
+use planetgraph::export::{jobs_from_result, write_exports, Control, ExportContext, ExportError, ExportProgress};
+use planetgraph::io::{load_graph, Strictness};
+use planetgraph::nodes::output::planet::PlanetSettings;
+use planetgraph::nodes::NodeKind;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn planetgraph(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_planetgraph")).args(args).output().expect("run planetgraph")
+}
+
+fn text(o: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// The marker of graphs/export_all.ron: the Volcanic island's centre (latitude, longitude).
+const MARKER: (&str, &str) = ("30", "60");
+
+#[test]
+fn export_all_is_read_correctly_by_python_openexr_and_the_gltf_validator() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let graph = root().join("graphs/export_all.ron");
+    let o = planetgraph(&["build", graph.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "64"]);
+    assert!(o.status.success(), "{}", text(&o));
+
+    let py = Command::new("python3").arg(root().join("tests/clients/check_exports.py")).arg(&out).args([MARKER.0, MARKER.1]).output();
+    let py = py.expect("python3 (install: pip install -r tests/clients/requirements.txt, as .ci/run does)");
+    assert!(py.status.success(), "Python readers (pip install -r tests/clients/requirements.txt if a module is missing):\n{}", text(&py));
+    println!("{}", text(&py));
+
+    let validator = root().join("tests/clients/node_modules/gltf-validator");
+    assert!(validator.exists(), "the glTF validator is missing: npm ci --prefix tests/clients (as .ci/run does)");
+    let glbs: Vec<PathBuf> = std::fs::read_dir(&out).expect("out").map(|e| e.expect("entry").path()).filter(|p| p.extension().is_some_and(|x| x == "glb")).collect();
+    assert!(!glbs.is_empty());
+    let node = Command::new("node").arg(root().join("tests/clients/validate_glb.cjs")).args(&glbs).output().expect("node");
+    assert!(node.status.success(), "glTF validator:\n{}", text(&node));
+    println!("{}", text(&node));
+}
+
+#[test]
+fn an_unwritable_folder_is_exit_2_naming_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("not_a_folder");
+    std::fs::write(&file, "x").expect("write");
+    let out = file.join("out");
+    let o = planetgraph(&["build", root().join("graphs/export_all.ron").to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "8"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("not_a_folder"), "{}", text(&o));
+}
+
+fn write_graph(dir: &Path, export_params: &str) -> PathBuf {
+    let g = format!(
+        "(version: 2, nodes: [(id: 1, kind: Constant), (id: 2, kind: Planet), (id: 3, kind: Export, params: {{{export_params}}})], links: [(from: 1, output: \"out\", to: 2, input: \"elevation\"), (from: 2, output: \"out\", to: 3, input: \"field\")])"
+    );
+    let path = dir.join("g.ron");
+    std::fs::write(&path, g).expect("write graph");
+    path
+}
+
+#[test]
+fn invalid_export_settings_are_exit_2_naming_the_node_or_the_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let bad_name = write_graph(dir.path(), "\"name\": Text(\"../escape\")");
+    let o = planetgraph(&["build", bad_name.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "8"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("Export #3") && text(&o).contains("file name"), "{}", text(&o));
+    assert!(!out.join("manifest.json").exists());
+    let bad_format = write_graph(dir.path(), "\"format\": Choice(\"tiff\")");
+    let o = planetgraph(&["build", bad_format.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "8"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("g.ron") && text(&o).contains("tiff"), "{}", text(&o));
+    let raw_colour = dir.path().join("c.ron");
+    std::fs::write(&raw_colour, "(version: 2, nodes: [(id: 1, kind: Constant), (id: 2, kind: ColourRamp), (id: 3, kind: Export, params: {\"format\": Choice(\"r16\")})], links: [(from: 1, output: \"out\", to: 2, input: \"in\"), (from: 2, output: \"colour\", to: 3, input: \"colour\")])").expect("write");
+    let o = planetgraph(&["build", raw_colour.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "8"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("RAW files hold one channel"), "{}", text(&o));
+}
+
+#[test]
+fn a_full_disk_leaves_no_file_and_no_manifest() {
+    // The temporary file of the first export is a link to /dev/full: writing it fails with
+    // ENOSPC as on a full disk.
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = write_graph(dir.path(), "\"name\": Text(\"height\")");
+    let g = load_graph(&path, Strictness::Complete).expect("graph");
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).expect("out");
+    std::fs::write(out.join("manifest.json"), "{\"an\": \"old manifest\"}").expect("old manifest");
+    std::os::unix::fs::symlink("/dev/full", out.join(format!(".height_equirect.png.{}.part", std::process::id()))).expect("link");
+    let e = build_graph(&g, &path, &out, 16, &AtomicBool::new(false)).expect_err("disk full");
+    assert_eq!(e.code, 2);
+    let msg = format!("{:#}", e.error);
+    assert!(msg.contains("height_equirect.png") && msg.contains("No space left"), "{msg}");
+    assert!(!out.join("height_equirect.png").exists());
+    assert!(!out.join("manifest.json").exists(), "the old manifest is removed");
+}
+
+#[test]
+fn a_cancel_half_way_keeps_only_complete_files_and_writes_no_manifest() {
+    let path = root().join("graphs/export_all.ron");
+    let g = load_graph(&path, Strictness::Complete).expect("graph");
+    let cancel = AtomicBool::new(false);
+    let res = evaluate_exports(&g, &path, 32, &cancel, &Progress::default()).map_err(|e| e.error).expect("evaluates");
+    let jobs = jobs_from_result(&g, &res).expect("jobs");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let planet: PlanetSettings = g.first_of(NodeKind::Planet).expect("planet").settings().expect("settings");
+    let ctx = ExportContext { graph: "export_all".into(), resolution: 32, planet: Some(planet), timings_ms: Default::default() };
+    let progress = ExportProgress::default();
+    let result = std::thread::scope(|s| {
+        s.spawn(|| {
+            while progress.files_done.load(Ordering::Relaxed) < 5 {
+                std::thread::yield_now();
+            }
+            cancel.store(true, Ordering::Relaxed);
+        });
+        write_exports(dir.path(), &jobs, &ctx, &Control { cancel: &cancel, progress: &progress })
+    });
+    assert!(matches!(result, Err(ExportError::Cancelled)), "{result:?}");
+    let names: Vec<String> = std::fs::read_dir(dir.path()).expect("dir").map(|e| e.expect("entry").file_name().to_string_lossy().to_string()).collect();
+    assert!(!names.iter().any(|n| n == "manifest.json" || n.ends_with(".part")), "{names:?}");
+    assert!(names.len() >= 5, "{names:?}");
+    // Every file left is complete: the PNGs decode.
+    for n in names.iter().filter(|n| n.ends_with(".png")) {
+        image::open(dir.path().join(n)).unwrap_or_else(|e| panic!("{n}: {e}"));
+    }
+}
