@@ -259,3 +259,21 @@ fn plate_growth_steps_plays_and_finishes_from_the_node() {
     assert_eq!(d.app.doc.graph.node(plates).and_then(|n| n.params.get("step_mode")), Some(&ParamValue::Bool(false)));
     wait_until(&mut d, "complete plates", |d| status(d).is_some_and(|s| s.complete));
 }
+
+#[test]
+fn ctrl_e_opens_the_export_window_and_the_export_runs_in_the_background() {
+    let g = planetgraph::io::load_graph(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/graphs/export_all.ron")), planetgraph::io::Strictness::Complete).expect("graph");
+    let mut d = Driver::with(g);
+    assert!(!d.app.export_open());
+    d.key(Key::E, Modifiers::COMMAND);
+    assert!(d.app.export_open(), "Ctrl+E opens File > Export");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("exported");
+    let ctx = d.ctx.clone();
+    d.app.start_export(out.clone(), 32, &ctx);
+    wait_until(&mut d, "the export", |d| d.app.export_summary().is_some());
+    let (summary, ok) = d.app.export_summary().expect("summary");
+    assert!(ok, "{summary}");
+    assert!(summary.contains("Wrote") && summary.contains("manifest.json"), "{summary}");
+    assert!(out.join("manifest.json").exists() && out.join("planet.glb").exists());
+}

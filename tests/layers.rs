@@ -22,7 +22,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("export", &["appearance", "eval", "graph", "nodes", "planet"]),
     ("inspect", &["appearance", "eval", "graph", "nodes", "planet", "tectonics"]),
     ("render", &["planet", "appearance"]),
-    ("editor", &["graph", "nodes", "planet"]),
+    ("editor", &["export", "graph", "nodes", "planet"]),
     ("cli", &["app", "appearance", "erosion", "eval", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
     ("app", &["appearance", "cli", "editor", "erosion", "eval", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
 ];

@@ -1,6 +1,7 @@
 //! The command line: argument definitions and the headless commands.
 
 pub mod bench;
+pub mod bench_export;
 pub mod build;
 pub mod check;
 pub mod render;

@@ -53,6 +53,8 @@ pub enum StepAction {
 pub enum EdResponse {
     /// A step-mode button of a Tectonic plates node.
     PlateStep(DomainId, StepAction),
+    /// A consumer preset chosen on an Export node.
+    ExportPreset(DomainId, crate::export::presets::Preset),
 }
 
 /// The growth state of a Tectonic plates node's last result.
@@ -216,6 +218,17 @@ impl NodeDataTrait for EdNode {
                 let text = if st.complete { format!("complete after {} cycles", st.cycles) } else { format!("cycle {}: {} of {} regions", st.cycles, st.claimed, st.total) };
                 ui.label(egui::RichText::new(text).small());
             }
+        }
+        if self.kind == NodeKind::Export {
+            egui::ComboBox::from_id_salt(("preset", self.id)).selected_text("Preset…").width(150.0).show_ui(ui, |ui| {
+                for p in crate::export::presets::Preset::ALL {
+                    if ui.selectable_label(false, p.label()).clicked() {
+                        responses.push(NodeResponse::User(EdResponse::ExportPreset(self.id, p)));
+                    }
+                }
+            })
+            .response
+            .on_hover_text("Set this node's options for an engine or tool in one click (undoable); the file name stays");
         }
         if let Some(tex) = state.previews.get(&self.id) {
             let size = tex.size_vec2();

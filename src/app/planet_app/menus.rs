@@ -28,6 +28,9 @@ impl PlanetApp {
         if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::O))) {
             self.try_action(Pending::Open, ctx);
         }
+        if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::E))) {
+            self.open_export();
+        }
         if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::Q))) {
             self.try_action(Pending::Quit, ctx);
         }
@@ -68,6 +71,11 @@ impl PlanetApp {
                     ui.close_menu();
                     let text = self.doc.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
                     self.dialog = Some(Dialog::Path { save: true, text });
+                }
+                ui.separator();
+                if ui.add(egui::Button::new("Export…").shortcut_text("Ctrl+E")).on_hover_text("Build the Export nodes' files (or the default set) into a folder").clicked() {
+                    ui.close_menu();
+                    self.open_export();
                 }
                 ui.separator();
                 if ui.add(egui::Button::new("Quit").shortcut_text("Ctrl+Q")).clicked() {

@@ -2,6 +2,7 @@
 //! menus and shortcuts, the document flow, the results and the plate animation live in the
 //! child modules.
 
+mod export_dialog;
 mod files;
 mod menus;
 mod plate_animation;
@@ -45,6 +46,7 @@ pub struct PlanetApp {
     /// Textures of a replaced document, kept until the frame that drew them is painted.
     retired_textures: Vec<egui::TextureHandle>,
     dialog: Option<Dialog>,
+    export_ui: Option<export_dialog::ExportUi>,
     allow_close: bool,
     title: String,
     status: String,
@@ -69,6 +71,7 @@ impl PlanetApp {
             worker,
             retired_textures: Vec::new(),
             dialog: None,
+            export_ui: None,
             allow_close: false,
             title: String::new(),
             status: "Starting".into(),
@@ -107,6 +110,24 @@ impl PlanetApp {
         self.retired_textures.extend(std::mem::take(&mut self.ed_state).previews.into_values());
         self.viewport.clear_field();
         self.request_eval();
+    }
+
+    /// Sets an Export node's options from a consumer preset (one undoable edit).
+    fn apply_preset(&mut self, id: NodeId, preset: crate::export::presets::Preset) {
+        let Some(node) = self.doc.graph.node(id) else { return };
+        let mut s: crate::nodes::output::export::ExportSettings = match node.settings() {
+            Ok(s) => s,
+            Err(e) => {
+                self.status = format!("{}: {e}", node.describe());
+                return;
+            }
+        };
+        preset.apply(&mut s);
+        let mut g = self.doc.graph.clone();
+        g.set_settings(id, &s);
+        if self.doc.commit(g, false) {
+            self.reload_editor();
+        }
     }
 
     /// Undo the last edit.
@@ -168,6 +189,7 @@ impl PlanetApp {
             responses = r.node_responses;
         });
         self.dialogs(ctx);
+        self.export_window(ctx);
         self.after_editor(ctx, &responses);
         self.play_tick(ctx);
         let title = self.doc.title();
@@ -181,6 +203,10 @@ impl PlanetApp {
         for r in responses {
             if let NodeResponse::User(EdResponse::PlateStep(id, action)) = r {
                 self.plate_step(*id, *action);
+                return;
+            }
+            if let NodeResponse::User(EdResponse::ExportPreset(id, preset)) = r {
+                self.apply_preset(*id, *preset);
                 return;
             }
         }

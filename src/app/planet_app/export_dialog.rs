@@ -1,0 +1,191 @@
+//! File > Export (Ctrl+E): builds the graph's exports (the same files as `planetgraph build`)
+//! at a chosen resolution into a chosen folder on a background thread, with a progress bar,
+//! cancel, a confirmation before writing into a folder that already holds files, and a summary.
+
+use super::PlanetApp;
+use crate::cli::build::evaluate_exports;
+use crate::eval::Progress;
+use crate::export::{jobs_from_result, write_exports, Control, ExportContext, ExportProgress, Manifest};
+use crate::graph::Graph;
+use crate::nodes::output::planet::PlanetSettings;
+use crate::nodes::NodeKind;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// A running export.
+pub struct ExportTask {
+    cancel: Arc<AtomicBool>,
+    eval: Arc<Progress>,
+    progress: Arc<ExportProgress>,
+    handle: Option<JoinHandle<Result<Manifest, String>>>,
+    folder: PathBuf,
+}
+
+/// The export window's state.
+pub enum ExportUi {
+    /// Choosing the folder and resolution.
+    Setup {
+        /// Output folder as typed.
+        folder: String,
+        /// Cells per face edge.
+        resolution: u32,
+        /// Files already in the folder, once the user pressed Export (asks to confirm).
+        existing: Option<usize>,
+    },
+    /// Running.
+    Running(ExportTask),
+    /// Finished: what was written, or why not.
+    Done {
+        /// Summary text.
+        summary: String,
+        /// Whether it succeeded.
+        ok: bool,
+    },
+}
+
+/// Evaluates `g` at `n` and writes its exports into `out` (the editor's export thread).
+pub fn run_export(g: &Graph, graph_path: &Path, out: &Path, n: usize, cancel: &AtomicBool, eval: &Progress, progress: &ExportProgress) -> Result<Manifest, String> {
+    let res = evaluate_exports(g, graph_path, n, cancel, eval).map_err(|e| format!("{:#}", e.error))?;
+    let jobs = jobs_from_result(g, &res).map_err(|e| e.to_string())?;
+    let planet = match g.first_of(NodeKind::Planet) {
+        Some(p) => Some(p.settings::<PlanetSettings>().map_err(|e| format!("{}: {e}", p.describe()))?),
+        None => None,
+    };
+    let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
+    let ctx = ExportContext { graph: graph_path.display().to_string(), resolution: n, planet, timings_ms: timings };
+    write_exports(out, &jobs, &ctx, &Control { cancel, progress }).map_err(|e| e.to_string())
+}
+
+impl PlanetApp {
+    /// Opens the export window (File > Export, Ctrl+E).
+    pub fn open_export(&mut self) {
+        if matches!(self.export_ui, Some(ExportUi::Running(_))) {
+            return;
+        }
+        let folder = self.doc.path.as_ref().and_then(|p| p.parent()).map(|d| d.join("export")).unwrap_or_else(|| PathBuf::from("export"));
+        self.export_ui = Some(ExportUi::Setup { folder: folder.display().to_string(), resolution: 512, existing: None });
+    }
+
+    /// Whether the export window is open.
+    pub fn export_open(&self) -> bool {
+        self.export_ui.is_some()
+    }
+
+    /// The finished export's summary and whether it succeeded.
+    pub fn export_summary(&self) -> Option<(&str, bool)> {
+        match &self.export_ui {
+            Some(ExportUi::Done { summary, ok }) => Some((summary.as_str(), *ok)),
+            _ => None,
+        }
+    }
+
+    /// Starts exporting into `folder` at `resolution` (what the window's Export button does
+    /// once any overwrite is confirmed).
+    pub fn start_export(&mut self, folder: PathBuf, resolution: u32, ctx: &egui::Context) {
+        let (cancel, eval, progress) = (Arc::new(AtomicBool::new(false)), Arc::new(Progress::default()), Arc::new(ExportProgress::default()));
+        let g = self.doc.graph.clone();
+        let graph_path = self.doc.path.clone().unwrap_or_else(|| PathBuf::from("untitled.ron"));
+        let (c, e, p, out, repaint) = (cancel.clone(), eval.clone(), progress.clone(), folder.clone(), ctx.clone());
+        let handle = std::thread::Builder::new().name("export".into()).spawn(move || {
+            let r = run_export(&g, &graph_path, &out, resolution as usize, &c, &e, &p);
+            repaint.request_repaint();
+            r
+        });
+        self.export_ui = Some(match handle {
+            Ok(h) => ExportUi::Running(ExportTask { cancel, eval, progress, handle: Some(h), folder }),
+            Err(e) => ExportUi::Done { summary: format!("Could not start the export: {e}"), ok: false },
+        });
+    }
+
+    /// Draws the export window, if open.
+    pub(super) fn export_window(&mut self, ctx: &egui::Context) {
+        let Some(state) = self.export_ui.as_mut() else { return };
+        let mut open = true;
+        let mut action: Option<(PathBuf, u32)> = None;
+        let mut close = false;
+        let mut finished = None;
+        egui::Window::new("Export").collapsible(false).resizable(false).open(&mut open).show(ctx, |ui| match state {
+            ExportUi::Setup { folder, resolution, existing } => {
+                ui.label("Writes every Export node's files (or the Planet node's default set) and manifest.json, as planetgraph build does.");
+                ui.horizontal(|ui| {
+                    ui.label("Folder");
+                    ui.add(egui::TextEdit::singleline(folder).desired_width(280.0)).on_hover_text("Output folder, created if missing");
+                });
+                ui.horizontal(|ui| {
+                    ui.label("Resolution");
+                    ui.add(egui::DragValue::new(resolution).range(8..=8192).speed(8.0).suffix(" cells per face edge")).on_hover_text("Cells per cube-face edge of the evaluation (6 N² cells)");
+                });
+                if let Some(k) = existing {
+                    ui.colored_label(egui::Color32::from_rgb(240, 190, 90), format!("{folder} already holds {k} files; files with the same names will be replaced."));
+                }
+                ui.horizontal(|ui| {
+                    let label = if existing.is_some() { "Replace and export" } else { "Export" };
+                    if ui.button(label).clicked() {
+                        let path = PathBuf::from(folder.trim());
+                        let count = std::fs::read_dir(&path).map(|d| d.count()).unwrap_or(0);
+                        if count > 0 && existing.is_none() {
+                            *existing = Some(count);
+                        } else {
+                            action = Some((path, *resolution));
+                        }
+                    }
+                    if ui.button("Cancel").clicked() {
+                        close = true;
+                    }
+                });
+            }
+            ExportUi::Running(task) => {
+                let (k, t) = (task.eval.done.load(Ordering::Relaxed), task.eval.total.load(Ordering::Relaxed));
+                let files = task.progress.files_total.load(Ordering::Relaxed);
+                if files == 0 {
+                    ui.label(format!("Evaluating: {k} of {t} nodes"));
+                    ui.add(egui::ProgressBar::new(if t > 0 { k as f32 / t as f32 } else { 0.0 }).show_percentage());
+                } else {
+                    ui.label(format!("Writing {} of {files} files into {}", task.progress.files_done.load(Ordering::Relaxed) + 1, task.folder.display()));
+                    ui.add(egui::ProgressBar::new(task.progress.fraction()).show_percentage());
+                }
+                if ui.button("Cancel").clicked() {
+                    task.cancel.store(true, Ordering::Relaxed);
+                }
+                if task.handle.as_ref().is_some_and(|h| h.is_finished()) {
+                    finished = task.handle.take().map(|h| (h.join(), task.folder.clone()));
+                }
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            }
+            ExportUi::Done { summary, ok } => {
+                if *ok {
+                    ui.label(summary.as_str());
+                } else {
+                    ui.colored_label(egui::Color32::from_rgb(255, 120, 110), summary.as_str());
+                }
+                if ui.button("Close").clicked() {
+                    close = true;
+                }
+            }
+        });
+        if let Some((joined, folder)) = finished {
+            self.export_ui = Some(match joined {
+                Ok(Ok(m)) => {
+                    let bytes: u64 = m.files.iter().map(|f| f.bytes).sum();
+                    let list: Vec<String> = m.files.iter().take(12).map(|f| format!("{} ({} x {})", f.path, f.width, f.height)).collect();
+                    let more = if m.files.len() > 12 { format!("\n… and {} more", m.files.len() - 12) } else { String::new() };
+                    ExportUi::Done { summary: format!("Wrote {} files ({:.1} MB) and manifest.json into {}:\n{}{more}", m.files.len(), bytes as f64 / 1e6, folder.display(), list.join("\n")), ok: true }
+                }
+                Ok(Err(e)) => ExportUi::Done { summary: format!("Export failed: {e}"), ok: false },
+                Err(_) => ExportUi::Done { summary: "Export failed: the export thread stopped unexpectedly".into(), ok: false },
+            });
+            self.status = "Export finished".into();
+        }
+        if let Some((folder, res)) = action {
+            self.start_export(folder, res, ctx);
+        } else if close || !open {
+            if let Some(ExportUi::Running(task)) = &self.export_ui {
+                task.cancel.store(true, Ordering::Relaxed);
+            } else {
+                self.export_ui = None;
+            }
+        }
+    }
+}
