@@ -83,12 +83,22 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     Ok(PlanetBuild { field, settings, timings, albedo, result: res })
 }
 
-/// Prints evaluation progress on stderr until `done` is set.
-fn progress_ticker(p: Arc<Progress>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+/// Prints evaluation and export progress on stderr until `done` is set.
+fn progress_ticker(p: Arc<Progress>, export: Arc<ExportProgress>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let mut last = (usize::MAX, usize::MAX);
+        let mut last_file = usize::MAX;
         let mut ticks = 0u32;
         while !done.load(Ordering::Relaxed) {
+            let (f, ft) = (export.files_done.load(Ordering::Relaxed), export.files_total.load(Ordering::Relaxed));
+            if ft > 0 {
+                if f != last_file {
+                    eprintln!("writing exports: {f}/{ft} files");
+                    last_file = f;
+                }
+                std::thread::sleep(Duration::from_millis(250));
+                continue;
+            }
             let (k, t) = (p.done.load(Ordering::Relaxed), p.total.load(Ordering::Relaxed));
             let (sd, st) = (p.inner.done.load(Ordering::Relaxed), p.inner.total.load(Ordering::Relaxed));
             ticks += 1;
@@ -133,18 +143,24 @@ pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, p
 pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &AtomicBool) -> Result<Manifest, CliError> {
     let progress = Arc::new(Progress::default());
     let done = Arc::new(AtomicBool::new(false));
-    let ticker = progress_ticker(progress.clone(), done.clone());
-    let result = evaluate_exports(g, path, n, cancel, &progress);
+    let export = Arc::new(ExportProgress::default());
+    let ticker = progress_ticker(progress.clone(), export.clone(), done.clone());
+    let result = export_graph(g, path, out, n, cancel, &progress, &export);
     done.store(true, Ordering::Relaxed);
     let _ = ticker.join();
-    let res = result?;
+    result
+}
+
+/// Evaluates `g` (from the file `path`) at resolution `n` and writes its exports into `out`,
+/// counting progress in `eval` and `export`: the work of `build` and of the editor's File >
+/// Export.
+pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, CliError> {
+    let res = evaluate_exports(g, path, n, cancel, eval)?;
     let jobs = jobs_from_result(g, &res).map_err(|e| CliError::input(anyhow!("{}: {e}", path.display())))?;
     let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| CliError::input(anyhow!("{}: {}: {e}", path.display(), p.describe())))).transpose()?;
     let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
     let ctx = ExportContext { graph: path.display().to_string(), resolution: n, planet, timings_ms: timings };
-    eprintln!("writing exports to {}", out.display());
-    let progress = ExportProgress::default();
-    write_exports(out, &jobs, &ctx, &Control { cancel, progress: &progress }).map_err(|e| CliError::input(anyhow!("{e}")))
+    write_exports(out, &jobs, &ctx, &Control { cancel, progress: export }).map_err(|e| CliError::input(anyhow!("{e}")))
 }
 
 /// Runs the `build` command.

@@ -13,8 +13,9 @@ use std::sync::atomic::Ordering;
 /// Rows computed and written at a time.
 pub const STRIP_ROWS: usize = 64;
 
-/// Writes the image of `pixels` to `path` in `format` (an image format).
-pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: ByteOrder, control: &Control) -> Result<(), ExportError> {
+/// Writes the image of `pixels` to `path` in `format` (an image format); returns the file's
+/// size in bytes.
+pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: ByteOrder, control: &Control) -> Result<u64, ExportError> {
     let (w, h) = pixels.grid.size();
     control.progress.rows_total.store(h, Ordering::Relaxed);
     control.progress.rows_done.store(0, Ordering::Relaxed);

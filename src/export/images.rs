@@ -61,14 +61,12 @@ impl Grid {
         }
     }
 
-    /// Where pixel `(x, y)` samples, and the unit vector along the image's columns in the
-    /// tangent plane there (for tangent-space normals).
-    pub fn pixel(&self, x: usize, y: usize, cells: usize) -> (At, Vec3, Vec3) {
+    /// Where pixel `(x, y)` samples, and its unit direction.
+    pub fn pixel(&self, x: usize, y: usize, cells: usize) -> (At, Vec3) {
         match self {
             Grid::Equirect { width, height } => {
                 let d = equirect_pixel_dir(x, y, *width, *height);
-                let east = Vec3::new(d.z, 0.0, -d.x).try_normalize().unwrap_or(Vec3::X);
-                (At::Dir(d), d, east)
+                (At::Dir(d), d)
             }
             Grid::Face(t) => {
                 let p = (x + t.x0) as i64 - t.border as i64;
@@ -77,10 +75,19 @@ impl Grid {
                 // Border pixels are the neighbouring face's edge pixels (the nearest in-face
                 // pixel over a cube corner).
                 let c = wrap_cell(t.face, p, q, t.m).unwrap_or(Cell { face: t.face, i: p.clamp(0, mi - 1) as usize, j: q.clamp(0, mi - 1) as usize });
-                let (at, d) = t.sample_at(c, cells);
+                t.sample_at(c, cells)
+            }
+        }
+    }
+
+    /// The unit vector along the image's columns in the tangent plane at direction `d` (east on
+    /// equirectangular images), for tangent-space normals.
+    pub fn column_tangent(&self, d: Vec3) -> Vec3 {
+        match self {
+            Grid::Equirect { .. } => Vec3::new(d.z, 0.0, -d.x).try_normalize().unwrap_or(Vec3::X),
+            Grid::Face(t) => {
                 let right = t.face.right();
-                let east = (right - d * right.dot(d)).normalize_or(right);
-                (at, d, east)
+                (right - d * right.dot(d)).normalize_or(right)
             }
         }
     }
@@ -178,9 +185,10 @@ impl Pixels<'_> {
 
     /// The encoded channels of pixel `(x, y)`.
     pub fn pixel(&self, x: usize, y: usize) -> [f32; 3] {
-        let (at, up, east) = self.grid.pixel(x, y, self.source.n());
+        let (at, up) = self.grid.pixel(x, y, self.source.n());
         let mut v = self.source.sample(at);
         if let Frame::Tangent(green) = self.frame {
+            let east = self.grid.column_tangent(up);
             let n = Vec3::from(v);
             let north = up.cross(east);
             let g = n.dot(north);
@@ -261,7 +269,7 @@ mod tests {
         for (face, name) in CUBE_MAP {
             let g = tile(face, m, FaceGrid::Cells, true, 0);
             for (x, y) in [(0, 0), (15, 0), (3, 11), (15, 15)] {
-                let (_, d, _) = g.pixel(x, y, 8);
+                let (_, d) = g.pixel(x, y, 8);
                 let (n, s, t) = opengl_st(d);
                 assert_eq!(n, name);
                 assert!((s - (x as f32 + 0.5) / m as f32).abs() < 1e-5 && (t - (y as f32 + 0.5) / m as f32).abs() < 1e-5, "{name} {x},{y}: {s} {t}");

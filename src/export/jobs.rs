@@ -119,21 +119,23 @@ impl ExportJob {
             _ => return Err(self.invalid("connect either a field or a colour")),
         };
         let integer = matches!(s.format, ExportFormat::Png8 | ExportFormat::Png16 | ExportFormat::Raw16);
-        let (encoding, mapping) = self.encoding(&source, integer, ctx)?;
+        // One pass over the field for the automatic range and every file's manifest entry.
+        let range = source.range();
+        let (encoding, mapping) = self.encoding(&source, range, integer, ctx)?;
         let frame = if s.layer == ExportLayer::Normals { Frame::of(s.normal_space, s.normal_green) } else { Frame::Object };
         let mut files = Vec::new();
         for p in self.plan(source.n()) {
             let path = out.join(&p.name);
             let pixels = Pixels { source: &source, grid: p.grid, encoding, frame };
-            write_image(&path, &pixels, s.format, s.byte_order, control)?;
+            let bytes = write_image(&path, &pixels, s.format, s.byte_order, control)?;
             control.progress.files_done.fetch_add(1, Ordering::Relaxed);
-            files.push(self.entry(&p, &path, &source, mapping.clone()));
+            files.push(self.entry(&p, source.channels(), range, bytes, mapping.clone()));
         }
         Ok(files)
     }
 
     /// The pixel encoding and its manifest description.
-    fn encoding(&self, source: &Source, integer: bool, ctx: &ExportContext) -> Result<(Encoding, Mapping), ExportError> {
+    fn encoding(&self, source: &Source, range: Option<(f32, f32)>, integer: bool, ctx: &ExportContext) -> Result<(Encoding, Mapping), ExportError> {
         let s = &self.settings;
         let max_sample = if s.format == ExportFormat::Png8 { 255 } else { 65535 };
         Ok(match source {
@@ -150,7 +152,7 @@ impl ExportJob {
             Source::Scalar(_) => {
                 let (low, high) = match s.mapping {
                     ValueMapping::Auto => {
-                        let (lo, hi) = source.range().unwrap_or((0.0, 1.0));
+                        let (lo, hi) = range.unwrap_or((0.0, 1.0));
                         if hi > lo {
                             (lo, hi)
                         } else {
@@ -168,10 +170,11 @@ impl ExportJob {
         })
     }
 
-    fn entry(&self, p: &Planned, path: &Path, source: &Source, mapping: Mapping) -> ManifestFile {
+    fn entry(&self, p: &Planned, channels: usize, range: Option<(f32, f32)>, bytes: u64, mapping: Mapping) -> ManifestFile {
         let s = &self.settings;
         let (width, height) = p.grid.size();
-        let channels = if source.channels() == 1 { vec!["Y".to_string()] } else { ["R", "G", "B"].map(String::from).to_vec() };
+        let units = if channels == 1 { s.units.clone() } else { String::new() };
+        let channels = if channels == 1 { vec!["Y".to_string()] } else { ["R", "G", "B"].map(String::from).to_vec() };
         let sample = match s.format {
             ExportFormat::Png8 => "u8",
             ExportFormat::Png16 | ExportFormat::Raw16 => "u16",
@@ -210,9 +213,9 @@ impl ExportJob {
             sample: sample.into(),
             byte_order: matches!(s.format, ExportFormat::Raw16 | ExportFormat::Raw32).then(|| if s.byte_order == ByteOrder::Big { "big" } else { "little" }.into()),
             mapping: Some(mapping),
-            units: if source.channels() == 1 { s.units.clone() } else { String::new() },
-            data_range: source.range().map(|(a, b)| [a, b]),
-            bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+            units,
+            data_range: range.map(|(a, b)| [a, b]),
+            bytes,
         }
     }
 }

@@ -183,17 +183,17 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
                 let tpath = out.join(&tname);
                 let (tf, mut tw) = AtomicFile::create(&tpath)?;
                 tw.write_all(&bytes).map_err(|source| ExportError::Io { path: tpath.clone(), source })?;
-                tf.commit(tw)?;
+                let size = tf.commit(tw)?;
                 mtl_text.push_str(&format!("map_Kd {tname}\n"));
-                files.push(ManifestFile { format: "png".into(), sample: "u8".into(), channels: ["R", "G", "B"].map(String::from).to_vec(), width: tex, height: tex, face: Some(face.name().into()), face_index: Some(face.index()), units: String::new(), data_range: None, mapping: Some(super::manifest::Mapping::Srgb), bytes: bytes.len() as u64, ..entry(&tname, 0) });
+                files.push(ManifestFile { format: "png".into(), sample: "u8".into(), channels: ["R", "G", "B"].map(String::from).to_vec(), width: tex, height: tex, face: Some(face.name().into()), face_index: Some(face.index()), units: String::new(), data_range: None, mapping: Some(super::manifest::Mapping::Srgb), ..entry(&tname, size) });
             }
         }
         let (mf, mut mw) = AtomicFile::create(&mtl)?;
         mw.write_all(mtl_text.as_bytes()).map_err(|source| ExportError::Io { path: mtl.clone(), source })?;
-        mf.commit(mw)?;
-        file.commit(w)?;
-        files.push(entry(&format!("{}.mtl", s.name), std::fs::metadata(&mtl).map(|m| m.len()).unwrap_or(0)));
-        files.push(entry(&format!("{}.obj", s.name), std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0)));
+        let mtl_size = mf.commit(mw)?;
+        let obj_size = file.commit(w)?;
+        files.push(entry(&format!("{}.mtl", s.name), mtl_size));
+        files.push(entry(&format!("{}.obj", s.name), obj_size));
         control.progress.files_done.fetch_add(file_names(job).len(), Ordering::Relaxed);
         return Ok(files);
     }
@@ -219,9 +219,9 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
     let bytes = b.finish(nodes, &path)?;
     let (file, mut w) = AtomicFile::create(&path)?;
     w.write_all(&bytes).map_err(|source| ExportError::Io { path: path.clone(), source })?;
-    file.commit(w)?;
+    let size = file.commit(w)?;
     control.progress.files_done.fetch_add(1, Ordering::Relaxed);
-    files.push(entry(&format!("{}.glb", s.name), bytes.len() as u64));
+    files.push(entry(&format!("{}.glb", s.name), size));
     Ok(files)
 }
 

@@ -134,15 +134,17 @@ impl AtomicFile {
         &self.path
     }
 
-    /// Flushes and syncs `writer`, then renames the file into place.
-    pub fn commit(mut self, writer: std::io::BufWriter<std::fs::File>) -> Result<(), ExportError> {
+    /// Flushes and syncs `writer`, then renames the file into place; returns its size in
+    /// bytes.
+    pub fn commit(mut self, writer: std::io::BufWriter<std::fs::File>) -> Result<u64, ExportError> {
         let io = |source| ExportError::Io { path: self.path.clone(), source };
         let file = writer.into_inner().map_err(|e| io(e.into_error()))?;
         file.sync_all().map_err(io)?;
+        let bytes = file.metadata().map_err(io)?.len();
         drop(file);
         std::fs::rename(&self.tmp, &self.path).map_err(io)?;
         self.committed = true;
-        Ok(())
+        Ok(bytes)
     }
 }
 
@@ -177,9 +179,4 @@ pub fn write_exports(out: &Path, jobs: &[ExportJob], ctx: &ExportContext, contro
     std::io::Write::write_all(&mut w, &text).map_err(|source| ExportError::Io { path: manifest_path.clone(), source })?;
     file.commit(w)?;
     Ok(manifest)
-}
-
-/// The files an export into `out` would replace (for the editor's overwrite confirmation).
-pub fn existing_files(out: &Path, jobs: &[ExportJob], resolution: usize) -> Vec<PathBuf> {
-    jobs.iter().flat_map(|j| j.file_names(resolution)).map(|n| out.join(n)).chain([out.join("manifest.json")]).filter(|p| p.exists()).collect()
 }

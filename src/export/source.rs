@@ -71,7 +71,13 @@ impl Source {
     /// Sampled normals are renormalised.
     pub fn sample(&self, at: At) -> [f32; 3] {
         let taps = match at {
-            At::Cell(c) => [(c, 1.0), (c, 0.0), (c, 0.0), (c, 0.0)],
+            At::Cell(c) => {
+                return match self {
+                    Source::Scalar(f) => [f.data()[c], 0.0, 0.0],
+                    Source::Colour(col) => col.data[c],
+                    Source::Normals { data, .. } => data[c],
+                }
+            }
             At::Dir(d) => Field::bilinear_taps(self.n(), d),
         };
         match self {

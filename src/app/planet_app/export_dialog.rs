@@ -3,13 +3,10 @@
 //! cancel, a confirmation before writing into a folder that already holds files, and a summary.
 
 use super::PlanetApp;
-use crate::cli::build::evaluate_exports;
+use crate::cli::build::export_graph;
 use crate::eval::Progress;
-use crate::export::{jobs_from_result, write_exports, Control, ExportContext, ExportProgress, Manifest};
-use crate::graph::Graph;
-use crate::nodes::output::planet::PlanetSettings;
-use crate::nodes::NodeKind;
-use std::path::{Path, PathBuf};
+use crate::export::{ExportProgress, Manifest};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -31,8 +28,9 @@ pub enum ExportUi {
         folder: String,
         /// Cells per face edge.
         resolution: u32,
-        /// Files already in the folder, once the user pressed Export (asks to confirm).
-        existing: Option<usize>,
+        /// The folder and how many files it already held when the user pressed Export (asks
+        /// to confirm; asked again if the folder changes).
+        existing: Option<(String, usize)>,
     },
     /// Running.
     Running(ExportTask),
@@ -43,19 +41,6 @@ pub enum ExportUi {
         /// Whether it succeeded.
         ok: bool,
     },
-}
-
-/// Evaluates `g` at `n` and writes its exports into `out` (the editor's export thread).
-pub fn run_export(g: &Graph, graph_path: &Path, out: &Path, n: usize, cancel: &AtomicBool, eval: &Progress, progress: &ExportProgress) -> Result<Manifest, String> {
-    let res = evaluate_exports(g, graph_path, n, cancel, eval).map_err(|e| format!("{:#}", e.error))?;
-    let jobs = jobs_from_result(g, &res).map_err(|e| e.to_string())?;
-    let planet = match g.first_of(NodeKind::Planet) {
-        Some(p) => Some(p.settings::<PlanetSettings>().map_err(|e| format!("{}: {e}", p.describe()))?),
-        None => None,
-    };
-    let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
-    let ctx = ExportContext { graph: graph_path.display().to_string(), resolution: n, planet, timings_ms: timings };
-    write_exports(out, &jobs, &ctx, &Control { cancel, progress }).map_err(|e| e.to_string())
 }
 
 impl PlanetApp {
@@ -89,7 +74,7 @@ impl PlanetApp {
         let graph_path = self.doc.path.clone().unwrap_or_else(|| PathBuf::from("untitled.ron"));
         let (c, e, p, out, repaint) = (cancel.clone(), eval.clone(), progress.clone(), folder.clone(), ctx.clone());
         let handle = std::thread::Builder::new().name("export".into()).spawn(move || {
-            let r = run_export(&g, &graph_path, &out, resolution as usize, &c, &e, &p);
+            let r = export_graph(&g, &graph_path, &out, resolution as usize, &c, &e, &p).map_err(|e| format!("{:#}", e.error));
             repaint.request_repaint();
             r
         });
@@ -117,16 +102,18 @@ impl PlanetApp {
                     ui.label("Resolution");
                     ui.add(egui::DragValue::new(resolution).range(8..=8192).speed(8.0).suffix(" cells per face edge")).on_hover_text("Cells per cube-face edge of the evaluation (6 N² cells)");
                 });
-                if let Some(k) = existing {
+                let confirmed = existing.as_ref().filter(|(f, _)| f == folder).map(|(_, k)| *k);
+                if let Some(k) = confirmed {
                     ui.colored_label(egui::Color32::from_rgb(240, 190, 90), format!("{folder} already holds {k} files; files with the same names will be replaced."));
                 }
                 ui.horizontal(|ui| {
-                    let label = if existing.is_some() { "Replace and export" } else { "Export" };
+                    let label = if confirmed.is_some() { "Replace and export" } else { "Export" };
                     if ui.button(label).clicked() {
                         let path = PathBuf::from(folder.trim());
+                        // A folder that does not exist yet holds nothing.
                         let count = std::fs::read_dir(&path).map(|d| d.count()).unwrap_or(0);
-                        if count > 0 && existing.is_none() {
-                            *existing = Some(count);
+                        if count > 0 && confirmed.is_none() {
+                            *existing = Some((folder.clone(), count));
                         } else {
                             action = Some((path, *resolution));
                         }
