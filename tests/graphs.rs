@@ -119,12 +119,27 @@ fn cancellation_stops_an_evaluation() {
 #[test]
 fn errors_stay_on_their_node_and_the_rest_runs() {
     let mut g = default_graph().expect("built-in default");
+    let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
+    g.set_param(noise, "octaves", ParamValue::Int(99));
+    let prev = g.add_node(NodeKind::Preview, (0.0, 0.0));
+    g.connect(noise, "out", prev, "in");
+    let r = eval(&g, 16);
+    assert!(r.errors.get(&noise).is_some_and(|m| m.contains("outside 1..12")), "{:?}", r.errors);
+    assert!(r.errors.get(&prev).is_some_and(|m| m.contains("Noise #") && m.contains("error")));
+    let planet = g.first_of(NodeKind::Planet).expect("planet").id;
+    assert!(r.field(planet).is_some(), "the rest of the graph still evaluates");
+}
+
+#[test]
+fn a_missing_input_makes_a_node_idle_not_wrong() {
+    let mut g = default_graph().expect("built-in default");
     let add = g.add_node(NodeKind::Add, (0.0, 0.0));
     let prev = g.add_node(NodeKind::Preview, (0.0, 0.0));
     g.connect(add, "out", prev, "in");
     let r = eval(&g, 16);
-    assert_eq!(r.errors.get(&add).map(String::as_str), Some("input 'a' is not connected; input 'b' is not connected"));
-    assert!(r.errors.get(&prev).is_some_and(|m| m.contains("Add #")));
+    assert!(r.errors.is_empty(), "no errors: {:?}", r.errors);
+    assert_eq!(r.idle.get(&add).map(String::as_str), Some("needs input 'a', input 'b'"));
+    assert!(r.idle.get(&prev).is_some_and(|m| m.contains("Add #") && !m.contains("error")), "{:?}", r.idle);
     let planet = g.first_of(NodeKind::Planet).expect("planet").id;
     assert!(r.field(planet).is_some(), "the rest of the graph still evaluates");
 }

@@ -1,104 +1,13 @@
 //! Drives the real editor through egui input events (no window): open the node finder, add a
 //! node, connect it, change a parameter, undo, delete.
 
-use egui::{Event, Key, Modifiers, PointerButton, Pos2, RawInput, Rect};
-use planetgraph::app::{Document, PlanetApp};
+#[path = "common/driver.rs"]
+mod driver;
+
+use driver::{is_port, start_graph, wait_until, Driver};
+use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use planetgraph::graph::{Graph, NodeId};
 use planetgraph::nodes::{NodeKind, ParamValue};
-
-/// The graph the tests start from: the noise planet, whose layout the clicks below rely on.
-fn start_graph() -> Graph {
-    planetgraph::io::load_graph(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/noise_continents.ron"), planetgraph::io::Strictness::Complete).expect("noise_continents.ron")
-}
-
-struct Driver {
-    ctx: egui::Context,
-    app: PlanetApp,
-    time: f64,
-    pointer: Pos2,
-}
-
-impl Driver {
-    fn new() -> Driver {
-        Driver::with(start_graph())
-    }
-
-    fn with(g: Graph) -> Driver {
-        let ctx = egui::Context::default();
-        let app = PlanetApp::new(Document::new(g, None), &ctx).expect("evaluation thread");
-        let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO };
-        d.frames(3);
-        d
-    }
-
-    fn frame_with(&mut self, events: Vec<Event>, modifiers: Modifiers) {
-        self.time += 0.05;
-        let input = RawInput { screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0))), time: Some(self.time), events, modifiers, ..Default::default() };
-        let app = &mut self.app;
-        let _ = self.ctx.run(input, |ctx| app.ui(ctx, None));
-    }
-
-    fn frames(&mut self, n: usize) {
-        for _ in 0..n {
-            self.frame_with(Vec::new(), Modifiers::NONE);
-        }
-    }
-
-    fn move_to(&mut self, p: Pos2) {
-        self.pointer = p;
-        self.frame_with(vec![Event::PointerMoved(p)], Modifiers::NONE);
-    }
-
-    fn button(&mut self, button: PointerButton, pressed: bool) {
-        let pos = self.pointer;
-        self.frame_with(vec![Event::PointerButton { pos, button, pressed, modifiers: Modifiers::NONE }], Modifiers::NONE);
-    }
-
-    fn click(&mut self, p: Pos2, button: PointerButton) {
-        self.move_to(p);
-        self.button(button, true);
-        self.button(button, false);
-    }
-
-    fn drag(&mut self, from: Pos2, to: Pos2) {
-        self.move_to(from);
-        self.button(PointerButton::Primary, true);
-        for k in 1..=6 {
-            self.move_to(from + (to - from) * (k as f32 / 6.0));
-        }
-        self.button(PointerButton::Primary, false);
-        self.frames(2);
-    }
-
-    fn key(&mut self, key: Key, modifiers: Modifiers) {
-        let ev = |pressed| Event::Key { key, physical_key: None, pressed, repeat: false, modifiers };
-        self.frame_with(vec![ev(true)], modifiers);
-        self.frame_with(vec![ev(false)], modifiers);
-    }
-
-    fn wait_for_evaluation(&mut self) {
-        for _ in 0..400 {
-            self.frames(1);
-            if !self.app.is_evaluating() && self.app.last_result.is_some() {
-                self.frames(2);
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        panic!("evaluation did not finish");
-    }
-
-    /// Interactive widget rects of the last frame with the given size test.
-    fn draggables(&self, want: impl Fn(&Rect) -> bool) -> Vec<Rect> {
-        self.ctx.viewport(|vp| {
-            vp.prev_pass.widgets.layers().flat_map(|(_, ws)| ws.iter()).filter(|w| w.sense.drag && want(&w.rect)).map(|w| w.rect).collect()
-        })
-    }
-}
-
-fn is_port(r: &Rect) -> bool {
-    (r.width() - 10.0).abs() < 0.5 && (r.height() - 10.0).abs() < 0.5
-}
 
 #[test]
 fn add_connect_edit_undo_delete_through_the_ui() {
@@ -209,17 +118,6 @@ fn opening_a_bad_file_explains_and_keeps_the_graph() {
 }
 
 /// Frames (with short sleeps for the background evaluation) until `done` or a timeout.
-fn wait_until(d: &mut Driver, what: &str, done: impl Fn(&Driver) -> bool) {
-    for _ in 0..3000 {
-        d.frames(1);
-        if done(d) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    panic!("timed out waiting for {what}");
-}
-
 #[test]
 fn plate_growth_steps_plays_and_finishes_from_the_node() {
     use planetgraph::editor::types::StepAction;

@@ -58,6 +58,13 @@ impl Document {
         Document { saved: graph.clone(), graph, path, undo: Vec::new(), redo: Vec::new(), last_edit: None }
     }
 
+    /// A document recovered after a crash: `graph` with its original file, unsaved unless the
+    /// file on disk holds the same graph.
+    pub fn recovered(graph: Graph, path: Option<PathBuf>) -> Document {
+        let saved = path.as_deref().and_then(|p| load_graph(p, Strictness::Editable).ok()).unwrap_or_default();
+        Document { saved, graph, path, undo: Vec::new(), redo: Vec::new(), last_edit: None }
+    }
+
     /// Opens a file (structure must be valid; unconnected inputs are allowed).
     pub fn open(path: &Path) -> Result<Document, LoadError> {
         let g = load_graph(path, Strictness::Editable)?;
@@ -137,16 +144,6 @@ impl Document {
     /// Whether redo is possible.
     pub fn can_redo(&self) -> bool {
         !self.redo.is_empty()
-    }
-
-    /// Takes node positions that changed without an edit (the editor's zoom rescales them):
-    /// no undo step, and no unsaved-changes marker if there was none.
-    pub fn set_view_layout(&mut self, layout: std::collections::BTreeMap<NodeId, (f32, f32)>) {
-        let clean = !self.is_dirty();
-        self.graph.layout = layout.clone();
-        if clean {
-            self.saved.layout = layout;
-        }
     }
 
     /// Saves to `path` (atomically) and remembers it.

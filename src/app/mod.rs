@@ -4,6 +4,7 @@
 pub mod document;
 pub mod planet_app;
 pub mod previews;
+pub mod recovery;
 pub mod viewport;
 
 pub use document::Document;
@@ -32,7 +33,7 @@ pub fn run_editor(file: Option<&Path>) -> Result<(), CliError> {
         ..Default::default()
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        eframe::run_native("PlanetGraph", options, Box::new(move |cc| Ok(Box::new(PlanetApp::new(doc, &cc.egui_ctx)?))))
+        eframe::run_native("PlanetGraph", options, Box::new(move |cc| Ok(Box::new(PlanetApp::new(doc, &cc.egui_ctx)?.with_state_dir(recovery::default_state_dir())))))
     }));
     match result {
         Ok(Ok(())) => Ok(()),

@@ -1,7 +1,7 @@
 //! The planet viewport panel: inspection controls, orbit camera input, and the wgpu render
 //! shown as an egui texture.
 
-use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, temperature_image, OverlayColours, OverlayImage, TectonicValues, TextureValues};
+use crate::inspect::{albedo_image, elevation_image, ramp_image, motion_arrows, normal_image, precipitation_image, slope_image, temperature_image, OverlayColours, OverlayImage, TectonicValues, TextureValues};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::{ColourField, Field};
 use crate::render::{view_mesh, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
@@ -14,6 +14,70 @@ type MeshJob = (PlanetMesh, Vec<[f32; 3]>, Option<Option<OverlayImage>>);
 
 /// Makes the overlay image of an inspection mode on a background thread.
 type LayerJob = Box<dyn FnOnce() -> OverlayImage + Send>;
+
+/// A node's output shown on the globe by the viewer.
+#[derive(Clone)]
+pub enum ViewedValue {
+    /// A scalar field, through [`ViewerRamp`] from its own minimum to maximum.
+    Field(Arc<Field>),
+    /// Colours, as they are.
+    Colour(Arc<ColourField>),
+}
+
+/// How the viewer colours a scalar field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ViewerRamp {
+    /// Black at the minimum to white at the maximum.
+    #[default]
+    Grey,
+    /// Dark blue through green and yellow to red.
+    Heat,
+    /// The planet's height colours, with 0 as sea level (the field stretched to the ramp).
+    Hypsometric,
+}
+
+impl ViewerRamp {
+    const ALL: [ViewerRamp; 3] = [ViewerRamp::Grey, ViewerRamp::Heat, ViewerRamp::Hypsometric];
+
+    fn label(self) -> &'static str {
+        match self {
+            ViewerRamp::Grey => "Grey",
+            ViewerRamp::Heat => "Heat",
+            ViewerRamp::Hypsometric => "Height colours",
+        }
+    }
+}
+
+/// What the viewer shows: a node and its value (`None` until it has one).
+#[derive(Clone)]
+pub struct ViewerContent {
+    /// The node, as the editor names it.
+    pub label: String,
+    /// Its first output (or a display node's input).
+    pub value: Option<ViewedValue>,
+    /// Why there is nothing to show, when there is nothing.
+    pub note: Option<String>,
+}
+
+/// The overlay of the viewer's value.
+fn viewer_image(value: &ViewedValue, ramp: ViewerRamp) -> OverlayImage {
+    match value {
+        ViewedValue::Colour(c) => albedo_image(c),
+        ViewedValue::Field(f) => {
+            let (lo, hi) = f.min_max();
+            match ramp {
+                ViewerRamp::Grey => ramp_image(f, lo, hi, &[[0.02, 0.02, 0.02], [1.0, 1.0, 1.0]]),
+                ViewerRamp::Heat => ramp_image(f, lo, hi, &[[0.05, 0.05, 0.35], [0.1, 0.55, 0.6], [0.55, 0.8, 0.25], [0.98, 0.85, 0.2], [0.85, 0.15, 0.1]]),
+                ViewerRamp::Hypsometric => {
+                    // Unitless fields: the largest magnitude spans the ramp, 0 stays the coast.
+                    let s = lo.abs().max(hi.abs()).max(1e-6);
+                    let stretched = f.map(|v| v / s * 6000.0);
+                    elevation_image(&stretched, 6000.0, 6000.0)
+                }
+            }
+        }
+    }
+}
 
 /// Viewport state.
 pub struct Viewport {
@@ -43,6 +107,12 @@ pub struct Viewport {
     overlay_job: Option<Receiver<OverlayImage>>,
     /// A rendering problem to show above the picture.
     error: Option<String>,
+    /// Another node's output shown instead of the planet's colouring.
+    viewer: Option<ViewerContent>,
+    /// The viewer's ramp for scalar fields.
+    pub viewer_ramp: ViewerRamp,
+    /// The user asked to leave the viewer (the app clears it and takes this back).
+    pub wants_planet: bool,
 }
 
 fn same<T>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
@@ -74,6 +144,9 @@ impl Default for Viewport {
             overlay_dirty: false,
             overlay_job: None,
             error: None,
+            viewer: None,
+            viewer_ramp: ViewerRamp::default(),
+            wants_planet: false,
         }
     }
 }
@@ -116,8 +189,34 @@ impl Viewport {
         self.textures = t;
     }
 
+    /// Shows a node's output instead of the planet's colouring (`None`: back to the planet).
+    /// The relief stays the Planet node's.
+    pub fn set_viewer(&mut self, viewer: Option<ViewerContent>) {
+        let same_value = match (self.viewer.as_ref().and_then(|v| v.value.as_ref()), viewer.as_ref().and_then(|v| v.value.as_ref())) {
+            (Some(ViewedValue::Field(a)), Some(ViewedValue::Field(b))) => Arc::ptr_eq(a, b),
+            (Some(ViewedValue::Colour(a)), Some(ViewedValue::Colour(b))) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same_value || self.viewer.is_some() != viewer.is_some() {
+            self.overlay_dirty = true;
+            self.needs_render = true;
+        }
+        self.view.viewer = viewer.as_ref().is_some_and(|v| v.value.is_some());
+        self.viewer = viewer;
+    }
+
+    /// The node the viewer shows, by label, if any.
+    pub fn viewer_label(&self) -> Option<&str> {
+        self.viewer.as_ref().map(|v| v.label.as_str())
+    }
+
     /// The job that makes the overlay of an inspection mode (`None` without its values).
     fn field_layer(&self) -> Option<LayerJob> {
+        if let Some(value) = self.viewer.as_ref().and_then(|v| v.value.clone()) {
+            let ramp = self.viewer_ramp;
+            return Some(Box::new(move || viewer_image(&value, ramp)));
+        }
         let t = &self.textures;
         match self.view.mode {
             ColourMode::Elevation if !self.view.borders => {
@@ -157,7 +256,27 @@ impl Viewport {
         if let Some(e) = &self.error {
             ui.colored_label(egui::Color32::from_rgb(255, 120, 110), format!("⚠ {e}"));
         }
-        let before = (self.view, self.mesh);
+        let before = (self.view, self.mesh, self.viewer_ramp);
+        if let Some(v) = &self.viewer {
+            let mut back = false;
+            ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new(format!("Viewing {}", v.label)).strong()).on_hover_text("The viewport shows this node's output on the Planet's relief (right click a node > Show in viewport, or select it and press V)");
+                if v.value.as_ref().is_some_and(|x| matches!(x, ViewedValue::Field(_))) {
+                    egui::ComboBox::from_id_salt("viewer_ramp").selected_text(self.viewer_ramp.label()).show_ui(ui, |ui| {
+                        for r in ViewerRamp::ALL {
+                            ui.selectable_value(&mut self.viewer_ramp, r, r.label());
+                        }
+                    }).response.on_hover_text("Colours of the field, from its minimum to its maximum (height colours: 0 is the coast)");
+                }
+                if let Some(note) = &v.note {
+                    ui.label(egui::RichText::new(note).weak());
+                }
+                back = ui.button("Show the planet").on_hover_text("Back to the Planet node's colouring (V)").clicked();
+            });
+            if back {
+                self.wants_planet = true;
+            }
+        }
         ui.horizontal_wrapped(|ui| {
             ui.label("Relief").on_hover_text("Vertical exaggeration of the elevation (1 = true scale)");
             ui.add(egui::DragValue::new(&mut self.mesh.exaggeration).range(0.0..=200.0).speed(0.2).suffix(" x")).on_hover_text("Vertical exaggeration of the elevation (1 = true scale)");
@@ -186,6 +305,9 @@ impl Viewport {
                 self.reset_view();
             }
         });
+        if before.2 != self.viewer_ramp {
+            self.overlay_dirty = true;
+        }
         if before.1 != self.mesh {
             self.mesh_dirty = true;
             self.normals_dirty = true;

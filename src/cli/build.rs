@@ -66,7 +66,8 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     if res.cancelled {
         return Err(CliError::internal(anyhow!("cancelled")));
     }
-    if let Some((id, msg)) = res.errors.iter().next() {
+    // An idle node (an input not connected) cannot be built either.
+    if let Some((id, msg)) = res.errors.iter().chain(&res.idle).next() {
         let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());
         return Err(CliError::input(anyhow!("{}: {label}: {msg}", path.display())));
     }
@@ -130,7 +131,8 @@ pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, p
     if res.cancelled {
         return Err(CliError::input(anyhow!("{}: cancelled during the evaluation; nothing was written", path.display())));
     }
-    let errors: Vec<String> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).map(|(id, msg)| format!("{}: {msg}", g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()))).collect();
+    let idle = res.idle.iter().filter(|(id, _)| targets.contains(id));
+    let errors: Vec<String> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).map(|(id, msg)| format!("{}: {msg}", g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()))).collect();
     if !errors.is_empty() {
         return Err(CliError::input(anyhow!("{}: {}", path.display(), errors.join("; "))));
     }

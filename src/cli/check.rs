@@ -9,7 +9,7 @@ use std::path::Path;
 pub fn run(file: &Path) -> Result<(), CliError> {
     let g = load_graph(file, Strictness::Complete).map_err(CliError::input)?;
     let program = compile(&g);
-    if let Some((id, msg)) = program.errors.iter().next() {
+    if let Some((id, msg)) = program.errors.iter().chain(&program.idle).next() {
         let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());
         return Err(CliError::input(anyhow::anyhow!("{}: {label}: {msg}", file.display())));
     }

@@ -48,6 +48,19 @@ pub enum StepAction {
     Finish,
 }
 
+/// An action from a node's right-click menu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeAction {
+    /// Show (or stop showing) the node's output in the viewport.
+    View,
+    /// Duplicate the node (or the selection it belongs to).
+    Duplicate,
+    /// Copy the node (or the selection it belongs to) to the clipboard.
+    Copy,
+    /// Delete the node (or the selection it belongs to).
+    Delete,
+}
+
 /// Editor responses beyond the library's own (other edits are found by diffing).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EdResponse {
@@ -55,6 +68,8 @@ pub enum EdResponse {
     PlateStep(DomainId, StepAction),
     /// A consumer preset chosen on an Export node.
     ExportPreset(DomainId, crate::export::presets::Preset),
+    /// An action from a node's right-click menu.
+    Node(DomainId, NodeAction),
 }
 
 /// The growth state of a Tectonic plates node's last result.
@@ -77,6 +92,10 @@ impl UserResponseTrait for EdResponse {}
 pub struct EdState {
     /// Error message per node.
     pub errors: HashMap<DomainId, String>,
+    /// Nodes waiting for an input to be connected (not an error), with a hint.
+    pub idle: HashMap<DomainId, String>,
+    /// The node whose output the viewport shows instead of the planet's colouring.
+    pub viewed: Option<DomainId>,
     /// Preview thumbnails per Preview node.
     pub previews: HashMap<DomainId, egui::TextureHandle>,
     /// Milliseconds of the last computation per node.
@@ -235,16 +254,48 @@ impl NodeDataTrait for EdNode {
             let w = 170.0f32.min(size.x * 2.0);
             ui.add(egui::Image::new((tex.id(), egui::vec2(w, w * size.y / size.x))).rounding(3.0));
         }
+        if state.viewed == Some(self.id) {
+            ui.label(egui::RichText::new("👁 shown in the viewport").small().color(egui::Color32::from_rgb(150, 200, 255)));
+        }
         if let Some(err) = state.errors.get(&self.id) {
             ui.add(egui::Label::new(egui::RichText::new(format!("⚠ {err}")).color(egui::Color32::from_rgb(255, 120, 110)).small()).wrap());
+        } else if let Some(hint) = state.idle.get(&self.id) {
+            ui.add(egui::Label::new(egui::RichText::new(format!("idle: {hint}")).small().weak()).wrap());
         } else if let Some(ms) = state.timings.get(&self.id) {
             ui.label(egui::RichText::new(format!("{ms:.1} ms")).small().weak());
         }
         responses
     }
 
+    fn has_context_menu(&self) -> bool {
+        true
+    }
+
+    fn context_menu(&self, ui: &mut egui::Ui, _node_id: NodeId, _graph: &EdGraph, state: &mut EdState) -> Vec<NodeResponse<EdResponse, EdNode>> {
+        let mut out = Vec::new();
+        let mut item = |ui: &mut egui::Ui, text: &str, key: &str, action: NodeAction| {
+            if ui.add(egui::Button::new(text).shortcut_text(key)).clicked() {
+                out.push(NodeResponse::User(EdResponse::Node(self.id, action)));
+                ui.close_menu();
+            }
+        };
+        let viewing = state.viewed == Some(self.id);
+        item(ui, if viewing { "Show the planet in the viewport" } else { "Show in viewport" }, "V", NodeAction::View);
+        ui.separator();
+        item(ui, "Duplicate", "Ctrl+D", NodeAction::Duplicate);
+        item(ui, "Copy", "Ctrl+C", NodeAction::Copy);
+        item(ui, "Delete", "Del", NodeAction::Delete);
+        out
+    }
+
     fn titlebar_color(&self, _ui: &egui::Ui, _node_id: NodeId, _graph: &EdGraph, state: &mut EdState) -> Option<egui::Color32> {
-        let base = if state.errors.contains_key(&self.id) { egui::Color32::from_rgb(140, 40, 40) } else { category_colour(self.kind.meta().category) };
+        let base = if state.errors.contains_key(&self.id) {
+            egui::Color32::from_rgb(140, 40, 40)
+        } else if state.idle.contains_key(&self.id) {
+            egui::Color32::from_gray(78)
+        } else {
+            category_colour(self.kind.meta().category)
+        };
         if state.selected.contains(&self.id) {
             Some(base.lerp_to_gamma(egui::Color32::WHITE, 0.35))
         } else {

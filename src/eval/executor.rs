@@ -34,6 +34,8 @@ pub struct EvalResult {
     pub sink_inputs: BTreeMap<NodeId, Vec<Option<Value>>>,
     /// Error message per node that could not run.
     pub errors: BTreeMap<NodeId, String>,
+    /// Nodes that did not run because an input is not connected yet (not an error): the hint.
+    pub idle: BTreeMap<NodeId, String>,
     /// Milliseconds per node computed in this run (cached nodes are absent).
     pub timings_ms: BTreeMap<NodeId, f64>,
     /// Nodes served from the cache.
@@ -99,7 +101,7 @@ impl Evaluator {
     pub fn run_program(&mut self, program: &Program, n: usize, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
         let start = Instant::now();
         self.run += 1;
-        let mut res = EvalResult { n, errors: program.errors.clone(), ..Default::default() };
+        let mut res = EvalResult { n, errors: program.errors.clone(), idle: program.idle.clone(), ..Default::default() };
         progress.total.store(program.steps.len(), Ordering::Relaxed);
         progress.done.store(0, Ordering::Relaxed);
         let mut keys: HashMap<NodeId, u64> = HashMap::new();

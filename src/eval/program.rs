@@ -26,12 +26,15 @@ pub struct Program {
     pub steps: Vec<Step>,
     /// Error message per node that cannot run (its own problem or one upstream).
     pub errors: BTreeMap<NodeId, String>,
+    /// Nodes that are idle, not wrong: an input is not connected yet (or one upstream is
+    /// waiting for one). The hint says which.
+    pub idle: BTreeMap<NodeId, String>,
 }
 
 impl Program {
     /// Whether nothing is wrong anywhere in the graph.
     pub fn is_clean(&self) -> bool {
-        self.errors.is_empty()
+        self.errors.is_empty() && self.idle.is_empty()
     }
 }
 
@@ -47,25 +50,47 @@ pub fn compile(g: &Graph) -> Program {
     compile_for(g, &sinks)
 }
 
+/// Like [`compile`], and also runs the nodes in `extra` (a node shown in the viewport).
+pub fn compile_with(g: &Graph, extra: &[NodeId]) -> Program {
+    let mut targets: Vec<NodeId> = g.nodes.iter().filter(|n| is_sink(n.kind)).map(|n| n.id).collect();
+    targets.extend(extra.iter().filter(|id| g.node(**id).is_some()));
+    compile_for(g, &targets)
+}
+
 /// Like [`compile`], but runs only what the nodes in `targets` need.
 pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
     let mut errors: BTreeMap<NodeId, String> = BTreeMap::new();
+    let mut idle: BTreeMap<NodeId, String> = BTreeMap::new();
     for e in validate(g) {
         let id = e.node.unwrap_or(NodeId(0));
+        if let Some(port) = e.message.strip_suffix(" is not connected") {
+            idle.entry(id).and_modify(|m| {
+                m.push_str(", ");
+                m.push_str(port);
+            }).or_insert(format!("needs {port}"));
+            continue;
+        }
         errors.entry(id).and_modify(|m| {
             m.push_str("; ");
             m.push_str(&e.message);
         }).or_insert(e.message);
     }
     let order = topological_order(g);
-    // Propagate "upstream error" in order.
+    // A node with an error is not idle.
+    idle.retain(|id, _| !errors.contains_key(id));
+    // Propagate "upstream error" and "upstream idle" in order (an error wins).
     for &id in &order {
         if errors.contains_key(&id) {
             continue;
         }
+        let label = |n: NodeId| g.node(n).map(|n| n.describe()).unwrap_or_else(|| n.to_string());
         if let Some(bad) = g.links.iter().filter(|l| l.to == id).map(|l| l.from).find(|f| errors.contains_key(f)) {
-            let label = g.node(bad).map(|n| n.describe()).unwrap_or_else(|| bad.to_string());
-            errors.insert(id, format!("waiting for {label}, which has an error"));
+            errors.insert(id, format!("waiting for {}, which has an error", label(bad)));
+            idle.remove(&id);
+        } else if !idle.contains_key(&id) {
+            if let Some(waiting) = g.links.iter().filter(|l| l.to == id).map(|l| l.from).find(|f| idle.contains_key(f)) {
+                idle.insert(id, format!("waiting for {} to get its input", label(waiting)));
+            }
         }
     }
     // Nodes needed by sinks.
@@ -78,7 +103,7 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
     }
     let mut steps = Vec::new();
     for id in order {
-        if errors.contains_key(&id) || !needed.contains(&id) {
+        if errors.contains_key(&id) || idle.contains_key(&id) || !needed.contains(&id) {
             continue;
         }
         let Some(node) = g.node(id) else { continue };
@@ -107,5 +132,5 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
         }
         steps.push(Step { id, kind: node.kind, params: node.params.clone(), inputs });
     }
-    Program { steps, errors }
+    Program { steps, errors, idle }
 }

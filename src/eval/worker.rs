@@ -12,6 +12,8 @@ use std::thread::JoinHandle;
 struct Job {
     graph: Graph,
     resolutions: Vec<usize>,
+    /// Nodes to run besides what the display and output nodes need (the viewer's node).
+    extra: Vec<crate::graph::NodeId>,
     generation: u64,
     cancel: Arc<AtomicBool>,
 }
@@ -56,11 +58,12 @@ impl EvalWorker {
                         job = newer;
                     }
                     b.store(true, Ordering::Relaxed);
+                    let program = super::program::compile_with(&job.graph, &job.extra);
                     for &n in &job.resolutions {
                         if job.cancel.load(Ordering::Relaxed) {
                             break;
                         }
-                        let result = evaluator.evaluate(&job.graph, n, &job.cancel, &p);
+                        let result = evaluator.run_program(&program, n, &job.cancel, &p);
                         let cancelled = result.cancelled;
                         if res_tx.send(WorkerResult { generation: job.generation, result }).is_err() {
                             return;
@@ -77,13 +80,14 @@ impl EvalWorker {
         Ok(EvalWorker { jobs: Some(job_tx), results: res_rx, current_cancel: Arc::new(AtomicBool::new(false)), generation: 0, progress, busy, handle: Some(handle) })
     }
 
-    /// Requests an evaluation, cancelling the one in flight. Returns its generation.
-    pub fn request(&mut self, graph: Graph, resolutions: Vec<usize>) -> u64 {
+    /// Requests an evaluation, cancelling the one in flight; `extra` nodes run even when no
+    /// display or output node needs them. Returns its generation.
+    pub fn request(&mut self, graph: Graph, resolutions: Vec<usize>, extra: Vec<crate::graph::NodeId>) -> u64 {
         self.current_cancel.store(true, Ordering::Relaxed);
         self.current_cancel = Arc::new(AtomicBool::new(false));
         self.generation += 1;
         if let Some(tx) = &self.jobs {
-            let _ = tx.send(Job { graph, resolutions, generation: self.generation, cancel: self.current_cancel.clone() });
+            let _ = tx.send(Job { graph, resolutions, extra, generation: self.generation, cancel: self.current_cancel.clone() });
         }
         self.generation
     }

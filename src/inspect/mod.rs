@@ -7,7 +7,7 @@ pub mod climate;
 pub mod normals;
 pub mod overlay;
 
-pub use climate::{elevation_image, precipitation_image, slope_image, temperature_image, texture_values, TextureValues};
+pub use climate::{elevation_image, precipitation_image, ramp_image, slope_image, temperature_image, texture_values, TextureValues};
 pub use normals::normal_image;
 
 pub use overlay::{albedo_image, motion_arrows, overlay_image, overlay_size, OverlayColours, OverlayImage};

@@ -1,6 +1,7 @@
 //! Files: graph RON load/save (atomic, with migrations) and the built-in default graph.
 
 pub mod default;
+pub mod clipboard;
 pub mod graph_file;
 pub mod migrate;
 

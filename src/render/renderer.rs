@@ -65,6 +65,9 @@ pub struct ViewSettings {
     pub sun_elevation_deg: f32,
     /// Thin atmosphere rim at the planet's limb.
     pub atmosphere: bool,
+    /// The overlay is another node's output shown by the editor's viewer: it colours the
+    /// surface whatever the mode (no water tint, no atmosphere).
+    pub viewer: bool,
 }
 
 impl Default for ViewSettings {
@@ -80,6 +83,7 @@ impl Default for ViewSettings {
             sun_azimuth_deg: 36.87,
             sun_elevation_deg: 26.57,
             atmosphere: true,
+            viewer: false,
         }
     }
 }
@@ -311,6 +315,7 @@ impl PlanetRenderer {
                 view.max_depth_m,
                 view.max_elevation_m,
                 match view.mode {
+                    _ if view.viewer && self.has_overlay => 2.0,
                     // The height tint per pixel from the overlay, unless it carries borders.
                     ColourMode::Elevation if self.has_overlay && !view.borders => 2.0,
                     ColourMode::Elevation => 0.0,
@@ -328,7 +333,7 @@ impl PlanetRenderer {
             line: [0.02, 0.02, 0.02, 1.0015],
             eye: {
                 let e = view.camera.eye();
-                let rim = if view.atmosphere && matches!(view.mode, ColourMode::Albedo | ColourMode::Elevation) { 1.0 } else { 0.0 };
+                let rim = if view.atmosphere && !view.viewer && matches!(view.mode, ColourMode::Albedo | ColourMode::Elevation) { 1.0 } else { 0.0 };
                 [e.x, e.y, e.z, rim]
             },
             water: WATER,

@@ -1,9 +1,42 @@
-//! The document flow: New, Open, Save, the unsaved-changes question and the dialogs.
+//! The document flow: New, Open, Open Recent, Save, the unsaved-changes question, the typed
+//! path dialogs used where no desktop file dialog exists, and the dialogs.
 
 use super::PlanetApp;
 use crate::app::document::Document;
+use crate::app::recovery::{RecentFiles, Recovered, Recovery};
+use crate::graph::Graph;
 use crate::io::default_graph;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A desktop file dialog that answers faster than this never showed (no portal, no zenity):
+/// nobody can cancel a dialog that quickly.
+const DIALOG_MISSING: Duration = Duration::from_millis(300);
+
+/// Autosave, recovery, recent files and the file-dialog fallback.
+#[derive(Default)]
+pub(super) struct FileState {
+    /// This editor's recovery copy (none without a state folder).
+    pub recovery: Option<Recovery>,
+    /// The recent files (none without a state folder).
+    pub recent: Option<RecentFiles>,
+    /// `egui` time of the last autosave (or of the last moment without unsaved changes).
+    pub last_autosave: f64,
+    /// The graph last written to the recovery copy.
+    pub autosaved: Option<Graph>,
+    /// Whether the window had the focus in the last frame.
+    pub focused: bool,
+    /// No desktop file dialog works here: typed-path dialogs are used instead.
+    pub no_dialogs: bool,
+}
+
+/// Whether `path` is one of the example graphs shipped in this repository's `graphs/` folder
+/// (saving over one needs a new name).
+pub fn is_shipped_example(path: &Path) -> bool {
+    let graphs = Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs");
+    let parent = std::fs::canonicalize(path).ok().and_then(|p| p.parent().map(Path::to_path_buf));
+    parent.is_some() && parent == std::fs::canonicalize(graphs).ok()
+}
 
 /// What to do once unsaved changes are dealt with.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,6 +47,8 @@ pub(super) enum Pending {
     Open,
     /// Open a typed path.
     OpenPath,
+    /// Open a file from the recent list.
+    OpenRecent(PathBuf),
     /// Close the window.
     Quit,
 }
@@ -27,6 +62,10 @@ pub(super) enum Dialog {
     Message(String),
     /// Type a file path (for systems without a desktop file-dialog portal).
     Path { save: bool, text: String },
+    /// The typed save path names another existing file: replace it?
+    Overwrite(PathBuf),
+    /// A recovery copy left by an editor that did not exit cleanly: recover it?
+    Recover(Box<Recovered>),
 }
 
 impl PlanetApp {
@@ -45,11 +84,22 @@ impl PlanetApp {
                 Err(e) => self.dialog = Some(Dialog::Message(format!("Cannot make a new graph.\n\n{e}"))),
             },
             Pending::Open => {
-                if let Some(path) = rfd::FileDialog::new().add_filter("PlanetGraph graph", &["ron"]).pick_file() {
-                    self.open_path(path);
+                let start = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
+                let picked = self.desktop_dialog(move || {
+                    let d = rfd::FileDialog::new().add_filter("PlanetGraph graph", &["ron"]);
+                    match start {
+                        Some(dir) => d.set_directory(dir).pick_file(),
+                        None => d.pick_file(),
+                    }
+                });
+                match picked {
+                    Some(Some(path)) => self.open_path(path),
+                    Some(None) => {}
+                    None => self.dialog = Some(Dialog::Path { save: false, text: self.folder_text() }),
                 }
             }
-            Pending::OpenPath => self.dialog = Some(Dialog::Path { save: false, text: String::new() }),
+            Pending::OpenPath => self.dialog = Some(Dialog::Path { save: false, text: self.folder_text() }),
+            Pending::OpenRecent(path) => self.open_path(path),
             Pending::Quit => {
                 self.allow_close = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -60,7 +110,10 @@ impl PlanetApp {
     /// Opens a file; on failure the current graph stays and a dialog explains why.
     pub fn open_path(&mut self, path: PathBuf) {
         match Document::open(&path) {
-            Ok(doc) => self.set_document(doc),
+            Ok(doc) => {
+                self.set_document(doc);
+                self.remember_recent(&path);
+            }
             Err(e) => self.dialog = Some(Dialog::Message(format!("Cannot open the graph.\n\n{e}"))),
         }
     }
@@ -73,16 +126,82 @@ impl PlanetApp {
         }
     }
 
-    /// Saves to the current file or asks for one. Returns true when saved.
+    /// Runs a desktop file dialog. `None`: no desktop dialog exists here (it answered at
+    /// once); from then on the typed-path dialogs are used, and the reason is shown once.
+    fn desktop_dialog(&mut self, run: impl FnOnce() -> Option<PathBuf>) -> Option<Option<PathBuf>> {
+        if self.files.no_dialogs {
+            return None;
+        }
+        let start = Instant::now();
+        let picked = run();
+        if picked.is_none() && start.elapsed() < DIALOG_MISSING {
+            self.files.no_dialogs = true;
+            self.status = "No desktop file dialog is available here (no xdg-desktop-portal and no zenity): type the path instead".into();
+            return None;
+        }
+        Some(picked)
+    }
+
+    /// The current file's folder with a trailing separator (or the working folder), to start
+    /// typing a path from.
+    fn folder_text(&self) -> String {
+        let dir = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf).or_else(|| std::env::current_dir().ok()).unwrap_or_default();
+        format!("{}{}", dir.display(), std::path::MAIN_SEPARATOR)
+    }
+
+    /// The current file's path, or `untitled.ron` in the working folder, to save to.
+    pub(super) fn save_text(&self) -> String {
+        match &self.doc.path {
+            Some(p) if !is_shipped_example(p) => p.display().to_string(),
+            Some(p) => {
+                let stem = p.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "planet".into());
+                format!("{}{stem}_copy.ron", self.folder_text())
+            }
+            None => format!("{}untitled.ron", self.folder_text()),
+        }
+    }
+
+    fn remember_recent(&mut self, path: &Path) {
+        if let Some(r) = &mut self.files.recent {
+            if let Err(e) = r.add(path) {
+                self.status = format!("Cannot update the recent-files list: {e}");
+            }
+        }
+    }
+
+    /// Saves to the current file or asks for one (always asks when the current file is a
+    /// shipped example). Returns true when saved.
     pub fn save(&mut self, ask: bool) -> bool {
         let path = match (&self.doc.path, ask) {
-            (Some(p), false) => Some(p.clone()),
-            _ => rfd::FileDialog::new().add_filter("PlanetGraph graph", &["ron"]).set_file_name("planet.ron").save_file(),
+            (Some(p), false) if !is_shipped_example(p) => Some(Some(p.clone())),
+            _ => {
+                let name = PathBuf::from(self.save_text());
+                self.desktop_dialog(move || {
+                    let d = rfd::FileDialog::new().add_filter("PlanetGraph graph", &["ron"]);
+                    let d = match (name.parent(), name.file_name()) {
+                        (Some(dir), Some(file)) => d.set_directory(dir).set_file_name(file.to_string_lossy()),
+                        _ => d.set_file_name("planet.ron"),
+                    };
+                    d.save_file()
+                })
+            }
         };
-        let Some(path) = path else { return false };
-        match self.doc.save_as(&path) {
+        match path {
+            Some(Some(path)) => self.save_to(&path),
+            Some(None) => false,
+            None => {
+                self.dialog = Some(Dialog::Path { save: true, text: self.save_text() });
+                false
+            }
+        }
+    }
+
+    /// Saves to `path` now (atomically); errors go to a dialog.
+    pub fn save_to(&mut self, path: &Path) -> bool {
+        match self.doc.save_as(path) {
             Ok(()) => {
                 self.status = format!("Saved {}", path.display());
+                self.remember_recent(path);
                 true
             }
             Err(e) => {
@@ -90,6 +209,23 @@ impl PlanetApp {
                 false
             }
         }
+    }
+
+    /// The typed save path: a shipped example is refused, another existing file is replaced
+    /// only after a question.
+    fn save_typed(&mut self, path: PathBuf) {
+        if is_shipped_example(&path) {
+            self.dialog = Some(Dialog::Message(format!("{} is an example shipped with PlanetGraph.\n\nSave your graph under another name (File > Save to path…).", path.display())));
+        } else if path.exists() && self.doc.path.as_deref() != Some(path.as_path()) {
+            self.dialog = Some(Dialog::Overwrite(path));
+        } else {
+            self.save_to(&path);
+        }
+    }
+
+    /// The recent files, newest first.
+    pub fn recent_files(&self) -> Vec<PathBuf> {
+        self.files.recent.as_ref().map(|r| r.paths.clone()).unwrap_or_default()
     }
 
     pub(super) fn dialogs(&mut self, ctx: &egui::Context) {
@@ -107,7 +243,7 @@ impl PlanetApp {
                 let mut done = None;
                 egui::Window::new(if save { "Save to path" } else { "Open path" }).collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
                     let r = ui.add(egui::TextEdit::singleline(&mut text).hint_text("/path/to/planet.ron").desired_width(360.0));
-                    if text.is_empty() && !r.has_focus() {
+                    if ui.memory(|m| m.focused().is_none()) {
                         r.request_focus();
                     }
                     let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
@@ -126,10 +262,7 @@ impl PlanetApp {
                         self.dialog = None;
                         let path = PathBuf::from(text.trim());
                         if save {
-                            match self.doc.save_as(&path) {
-                                Ok(()) => self.status = format!("Saved {}", path.display()),
-                                Err(e) => self.dialog = Some(Dialog::Message(format!("Cannot save.\n\n{e}"))),
-                            }
+                            self.save_typed(path);
                         } else {
                             self.open_path(path);
                         }
@@ -137,6 +270,35 @@ impl PlanetApp {
                     Some(false) => self.dialog = None,
                     _ => {}
                 }
+            }
+            Dialog::Overwrite(path) => {
+                egui::Window::new("Replace file?").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+                    ui.label(format!("{} already exists.", path.display()));
+                    ui.horizontal(|ui| {
+                        if ui.button("Replace").clicked() {
+                            self.dialog = None;
+                            self.save_to(&path);
+                        }
+                        if ui.button("Cancel").clicked() {
+                            self.dialog = Some(Dialog::Path { save: true, text: path.display().to_string() });
+                        }
+                    });
+                });
+            }
+            Dialog::Recover(r) => {
+                egui::Window::new("Recover unsaved work?").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+                    let name = r.original.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "an untitled graph".into());
+                    let age = r.written.and_then(|t| t.elapsed().ok()).map(|d| format!(", saved {} min ago", d.as_secs() / 60)).unwrap_or_default();
+                    ui.label(format!("PlanetGraph did not close normally. A recovery copy of {name} was kept ({} nodes{age}).", r.graph.nodes.len()));
+                    ui.horizontal(|ui| {
+                        if ui.button("Recover").on_hover_text("Open the copy; it stays unsaved until you save it").clicked() {
+                            self.answer_recovery(true);
+                        }
+                        if ui.button("Discard").on_hover_text("Delete the recovery copy").clicked() {
+                            self.answer_recovery(false);
+                        }
+                    });
+                });
             }
             Dialog::Unsaved(action) => {
                 egui::Window::new("Unsaved changes").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {

@@ -34,9 +34,39 @@ impl PlanetApp {
         if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::Q))) {
             self.try_action(Pending::Quit, ctx);
         }
+        if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F5)) {
+            self.run_again();
+        }
         if !ctx.wants_keyboard_input() {
-            if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete)) {
+            // Clipboard events (the platform turns Ctrl+C / X / V into these).
+            let events: Vec<egui::Event> = ctx.input(|i| i.events.iter().filter(|e| matches!(e, egui::Event::Copy | egui::Event::Cut | egui::Event::Paste(_))).cloned().collect());
+            for e in events {
+                match e {
+                    egui::Event::Copy => {
+                        self.copy_selection(ctx);
+                    }
+                    egui::Event::Cut => self.cut_selection(ctx),
+                    egui::Event::Paste(text) => self.paste(ctx, &text),
+                    _ => {}
+                }
+            }
+            if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::D))) || ctx.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::D)) {
+                self.duplicate_selection();
+            }
+            if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::A))) {
+                self.select_all();
+            }
+            if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::V)) {
+                self.view_selected();
+            }
+            if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete)) || ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Backspace)) {
                 self.delete_selected();
+            }
+            if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Home)) {
+                self.editor.frame_all();
+            }
+            if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F)) {
+                self.editor.frame_selected();
             }
             if ctx.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::A)) || ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Space)) {
                 self.open_finder(ctx);
@@ -55,6 +85,18 @@ impl PlanetApp {
                     ui.close_menu();
                     self.try_action(Pending::Open, ctx);
                 }
+                let recent = self.recent_files();
+                ui.add_enabled_ui(!recent.is_empty(), |ui| {
+                    ui.menu_button("Open Recent", |ui| {
+                        for p in recent {
+                            let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                            if ui.button(name).on_hover_text(p.display().to_string()).clicked() {
+                                ui.close_menu();
+                                self.try_action(Pending::OpenRecent(p), ctx);
+                            }
+                        }
+                    });
+                });
                 if ui.button("Open path…").on_hover_text("Type the path of a graph file (where no file dialog is available)").clicked() {
                     ui.close_menu();
                     self.try_action(Pending::OpenPath, ctx);
@@ -69,8 +111,7 @@ impl PlanetApp {
                 }
                 if ui.button("Save to path…").on_hover_text("Type the path to save to (where no file dialog is available)").clicked() {
                     ui.close_menu();
-                    let text = self.doc.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-                    self.dialog = Some(Dialog::Path { save: true, text });
+                    self.dialog = Some(Dialog::Path { save: true, text: self.save_text() });
                 }
                 ui.separator();
                 if ui.add(egui::Button::new("Export…").shortcut_text("Ctrl+E")).on_hover_text("Build the Export nodes' files (or the default set) into a folder").clicked() {
@@ -92,7 +133,25 @@ impl PlanetApp {
                     ui.close_menu();
                     self.redo();
                 }
-                if ui.add_enabled(!self.editor.selected_nodes.is_empty(), egui::Button::new("Delete selected").shortcut_text("Del")).clicked() {
+                ui.separator();
+                let any = !self.editor.selected_nodes.is_empty();
+                if ui.add_enabled(any, egui::Button::new("Cut").shortcut_text("Ctrl+X")).clicked() {
+                    ui.close_menu();
+                    self.cut_selection(ctx);
+                }
+                if ui.add_enabled(any, egui::Button::new("Copy").shortcut_text("Ctrl+C")).on_hover_text("The selected nodes and the links among them, as RON text").clicked() {
+                    ui.close_menu();
+                    self.copy_selection(ctx);
+                }
+                if ui.add_enabled(any, egui::Button::new("Duplicate").shortcut_text("Ctrl+D")).clicked() {
+                    ui.close_menu();
+                    self.duplicate_selection();
+                }
+                if ui.add(egui::Button::new("Select all").shortcut_text("Ctrl+A")).clicked() {
+                    ui.close_menu();
+                    self.select_all();
+                }
+                if ui.add_enabled(any, egui::Button::new("Delete selected").shortcut_text("Del")).clicked() {
                     ui.close_menu();
                     self.delete_selected();
                 }
@@ -102,6 +161,23 @@ impl PlanetApp {
                 }
             });
             ui.menu_button("View", |ui| {
+                if ui.add(egui::Button::new("Frame all nodes").shortcut_text("Home")).clicked() {
+                    ui.close_menu();
+                    self.editor.frame_all();
+                }
+                if ui.add(egui::Button::new("Frame selected nodes").shortcut_text("F")).clicked() {
+                    ui.close_menu();
+                    self.editor.frame_selected();
+                }
+                if ui.add(egui::Button::new("Show selected node in viewport").shortcut_text("V")).on_hover_text("The viewport shows the selected node's output on the planet (V again: the planet)").clicked() {
+                    ui.close_menu();
+                    self.view_selected();
+                }
+                if ui.add(egui::Button::new("Run").shortcut_text("F5")).on_hover_text("Evaluate the graph again (after a cancel)").clicked() {
+                    ui.close_menu();
+                    self.run_again();
+                }
+                ui.separator();
                 if ui.button("Reset planet view").clicked() {
                     ui.close_menu();
                     self.viewport.reset_view();
@@ -126,6 +202,9 @@ impl PlanetApp {
                 ui.label("Right click, Shift+A or Space: add a node");
                 ui.label("Drag from an output to an input: connect");
                 ui.label("Del: delete selected nodes; Ctrl+Z / Ctrl+Shift+Z: undo / redo");
+                ui.label("Ctrl+C / X / V: copy, cut, paste nodes (RON text); Ctrl+D: duplicate; Ctrl+A: select all");
+                ui.label("Right click a node: its menu; V: show the selected node in the viewport; F5: run");
+                ui.label("Canvas: wheel zooms at the pointer, middle or Ctrl drag pans; Home: frame all; F: frame selected");
                 ui.label("Viewport: drag to orbit, scroll to zoom, double-click to reset");
                 ui.label("Headless: planetgraph build FILE.ron --out DIR");
             });
@@ -146,12 +225,26 @@ impl PlanetApp {
                     self.worker.cancel();
                 }
             } else {
+                if ui.small_button("▶ Run").on_hover_text("Evaluate the graph again (F5)").clicked() {
+                    self.run_again();
+                }
                 ui.label(&self.status);
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                ui.label(format!("previews {} | viewport {} cells per face edge | {} nodes", self.res.preview, self.res.viewport, self.doc.graph.nodes.len()));
+                let shown = match self.shown_n {
+                    Some(n) if n == self.res.viewport => format!("viewport at {n}"),
+                    Some(n) => format!("viewport at {n} of {}", self.res.viewport),
+                    None => "viewport empty".to_string(),
+                };
+                ui.label(format!("previews {} | {shown} cells per face edge | {} nodes", self.res.preview, self.doc.graph.nodes.len())).on_hover_text("Resolutions: the previews' setting, then what the viewport shows now against its setting (View menu)");
             });
         });
+    }
+
+    /// Evaluates again (Run, F5): after a cancel, or to refresh.
+    pub fn run_again(&mut self) {
+        self.request_eval();
+        self.status = "Evaluating".into();
     }
 
     pub(super) fn open_finder(&mut self, ctx: &egui::Context) {

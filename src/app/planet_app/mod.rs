@@ -2,6 +2,8 @@
 //! menus and shortcuts, the document flow, the results and the plate animation live in the
 //! child modules.
 
+mod autosave;
+mod edit;
 mod export_dialog;
 mod files;
 mod menus;
@@ -18,6 +20,9 @@ use crate::eval::{EvalResult, EvalWorker};
 use crate::graph::NodeId;
 use egui_node_graph2::NodeResponse;
 use std::sync::Arc;
+
+/// Frames during which a newly opened document is framed again while sizes settle.
+const FRAME_SETTLE: u8 = 20;
 
 /// Evaluation resolutions (cells per face edge).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -48,6 +53,16 @@ pub struct PlanetApp {
     dialog: Option<Dialog>,
     export_ui: Option<export_dialog::ExportUi>,
     allow_close: bool,
+    /// Frames left during which every node is framed again (a newly opened document: the
+    /// window and panel sizes settle in the first frames); the user's first click or scroll
+    /// on the canvas ends it.
+    frame_pending: u8,
+    /// Cells per face edge of the evaluation the viewport and previews show.
+    shown_n: Option<usize>,
+    /// The last evaluation was cancelled (Run or F5 starts it again).
+    cancelled: bool,
+    /// Autosave, recovery and recent files (none in tests unless a folder is given).
+    files: files::FileState,
     title: String,
     status: String,
 }
@@ -73,6 +88,10 @@ impl PlanetApp {
             dialog: None,
             export_ui: None,
             allow_close: false,
+            frame_pending: FRAME_SETTLE,
+            shown_n: None,
+            cancelled: false,
+            files: files::FileState::default(),
             title: String::new(),
             status: "Starting".into(),
         };
@@ -86,7 +105,19 @@ impl PlanetApp {
         if self.res.viewport != self.res.preview {
             list.push(self.res.viewport);
         }
-        self.worker.request(self.doc.graph.clone(), list);
+        self.cancelled = false;
+        let extra = self.ed_state.viewed.into_iter().collect();
+        self.worker.request(self.doc.graph.clone(), list, extra);
+    }
+
+    /// The status line's text.
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// Cancels the running evaluation (the status line's Cancel).
+    pub fn cancel_eval(&self) {
+        self.worker.cancel();
     }
 
     /// Whether an evaluation is still running.
@@ -109,6 +140,9 @@ impl PlanetApp {
         // The previews may be drawn in this very frame: free them only in the next one.
         self.retired_textures.extend(std::mem::take(&mut self.ed_state).previews.into_values());
         self.viewport.clear_field();
+        self.viewport.set_viewer(None);
+        self.shown_n = None;
+        self.frame_pending = FRAME_SETTLE;
         self.request_eval();
     }
 
@@ -128,6 +162,14 @@ impl PlanetApp {
         if self.doc.commit(g, false) {
             self.reload_editor();
         }
+    }
+
+    /// Shows the canvas at zoom 1 with graph point (0, 0) at the canvas corner, and stops the
+    /// framing of a newly opened document (tests click at known layout positions).
+    pub fn reset_canvas_view(&mut self) {
+        self.frame_pending = 0;
+        self.editor.pan_zoom.zoom = 1.0;
+        self.editor.pan_zoom.pan = egui::Vec2::ZERO;
     }
 
     /// Undo the last edit.
@@ -179,19 +221,32 @@ impl PlanetApp {
         egui::TopBottomPanel::bottom("status").show(ctx, |ui| self.status_line(ui));
         egui::SidePanel::right("viewport").resizable(true).default_width(ctx.screen_rect().width() * 0.45).min_width(200.0).show(ctx, |ui| {
             self.viewport.controls(ui);
+            if std::mem::take(&mut self.viewport.wants_planet) {
+                self.ed_state.viewed = None;
+                self.update_viewer();
+            }
             self.viewport.picture(ui, gpu);
         });
         update_visibility(&mut self.editor);
         self.ed_state.selected = self.selected_ids();
         let mut responses = Vec::new();
-        egui::CentralPanel::default().frame(egui::Frame::none().fill(egui::Color32::from_gray(24))).show(ctx, |ui| {
+        egui::CentralPanel::default().frame(egui::Frame::none()).show(ctx, |ui| {
             let r = self.editor.draw_graph_editor(ui, AllKinds, &mut self.ed_state, Vec::new());
             responses = r.node_responses;
         });
+        if ctx.input(|i| i.pointer.any_pressed() || i.smooth_scroll_delta != egui::Vec2::ZERO) {
+            self.frame_pending = 0;
+        }
+        if self.frame_pending > 0 && !self.editor.node_rects.is_empty() {
+            self.frame_pending -= 1;
+            self.editor.frame_all();
+            ctx.request_repaint();
+        }
         self.dialogs(ctx);
         self.export_window(ctx);
         self.after_editor(ctx, &responses);
         self.play_tick(ctx);
+        self.autosave_tick(ctx);
         let title = self.doc.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -209,18 +264,14 @@ impl PlanetApp {
                 self.apply_preset(*id, *preset);
                 return;
             }
+            if let NodeResponse::User(EdResponse::Node(id, action)) = r {
+                self.node_action(ctx, *id, *action);
+                return;
+            }
         }
         assign_new_ids(&mut self.editor);
-        let moved = responses.iter().any(|r| matches!(r, NodeResponse::MoveNode { .. }));
-        let structural = responses.iter().any(|r| !matches!(r, NodeResponse::MoveNode { .. } | NodeResponse::RaiseNode(_) | NodeResponse::SelectNode(_)));
         let g = from_editor(&self.editor);
         if g == self.doc.graph {
-            return;
-        }
-        let same_content = g.nodes == self.doc.graph.nodes && g.links == self.doc.graph.links;
-        if same_content && !moved && !structural {
-            // Positions changed by zooming: a view change, not an edit.
-            self.doc.set_view_layout(g.layout);
             return;
         }
         let dragging = ctx.input(|i| i.pointer.any_down());
@@ -234,5 +285,10 @@ impl eframe::App for PlanetApp {
     fn update(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
         let gpu = frame.wgpu_render_state().cloned();
         self.ui(ctx, gpu.as_ref());
+    }
+
+    fn on_exit(&mut self) {
+        // A clean exit: the unsaved-changes question has been answered.
+        self.clear_recovery();
     }
 }

@@ -4,6 +4,7 @@
 use super::PlanetApp;
 use crate::app::previews::{colour_preview_pixels, preview_pixels};
 use crate::editor::types::PlateStatus;
+use crate::app::viewport::{ViewedValue, ViewerContent};
 use crate::eval::EvalResult;
 use crate::graph::{Graph, NodeId};
 use crate::nodes::display::colour_preview::ColourPreviewSettings;
@@ -14,11 +15,21 @@ use crate::nodes::NodeKind;
 impl PlanetApp {
     pub(super) fn apply_results(&mut self, ctx: &egui::Context) {
         for r in self.worker.poll() {
-            if r.generation != self.worker.generation() || r.result.cancelled {
+            if r.generation != self.worker.generation() {
                 continue;
             }
+            if r.result.cancelled {
+                self.status = match self.shown_n {
+                    Some(n) => format!("Cancelled: the viewport still shows the evaluation at {n} cells per face edge, from before the last edits if any. Run (F5) evaluates again"),
+                    None => "Cancelled: nothing evaluated yet. Run (F5) evaluates again".into(),
+                };
+                self.cancelled = true;
+                continue;
+            }
+            self.cancelled = false;
             let res = r.result;
             self.ed_state.errors = res.errors.iter().map(|(k, v)| (*k, v.clone())).collect();
+            self.ed_state.idle = res.idle.iter().map(|(k, v)| (*k, v.clone())).collect();
             for (id, ms) in &res.timings_ms {
                 self.ed_state.timings.insert(*id, *ms);
             }
@@ -46,9 +57,54 @@ impl PlanetApp {
                     self.ed_state.plates.insert(node.id, PlateStatus { cycles: p.cycles, claimed, total: p.plate_of.len(), complete: p.complete });
                 }
             }
-            self.status = format!("Ready: {} at {} cells per face edge in {:.0} ms ({} computed, {} cached)", if res.errors.is_empty() { "evaluated" } else { "evaluated with errors" }, res.n, res.total_ms, res.timings_ms.len(), res.cached);
+            self.shown_n = Some(res.n);
+            let mut notes = Vec::new();
+            if !res.errors.is_empty() {
+                notes.push(format!("{} node{} with errors", res.errors.len(), if res.errors.len() == 1 { "" } else { "s" }));
+            }
+            if !res.idle.is_empty() {
+                notes.push(format!("{} idle, waiting for an input", res.idle.len()));
+            }
+            let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join(", ")) };
+            self.status = format!("Ready: evaluated at {} cells per face edge in {:.0} ms ({} computed, {} cached){notes}", res.n, res.total_ms, res.timings_ms.len(), res.cached);
             self.last_result = Some(res);
+            self.update_viewer();
         }
+    }
+}
+
+impl PlanetApp {
+    /// Gives the viewport the viewed node's newest value (or clears the viewer when the node
+    /// is gone).
+    pub(super) fn update_viewer(&mut self) {
+        let Some(id) = self.ed_state.viewed else {
+            self.viewport.set_viewer(None);
+            return;
+        };
+        let Some(node) = self.doc.graph.node(id) else {
+            self.ed_state.viewed = None;
+            self.viewport.set_viewer(None);
+            return;
+        };
+        let label = node.describe();
+        let res = self.last_result.as_ref();
+        let field = res.and_then(|r| r.field(id).or_else(|| r.shown_field(id)));
+        let colour = res.and_then(|r| r.outputs.get(&id).and_then(|o| o.first()).and_then(|v| v.as_colour()).or_else(|| r.shown_colour(id)));
+        let value = match (field, colour) {
+            (Some(f), _) => Some(ViewedValue::Field(f.clone())),
+            (None, Some(c)) => Some(ViewedValue::Colour(c.clone())),
+            _ => None,
+        };
+        let note = match value {
+            Some(_) => None,
+            None => Some(match (self.ed_state.errors.get(&id), self.ed_state.idle.get(&id)) {
+                (Some(e), _) => format!("nothing to show: {e}"),
+                (None, Some(i)) => format!("nothing to show yet: {i}"),
+                _ if self.worker.is_busy() => "evaluating…".to_string(),
+                _ => "nothing to show: its output is not a field or colours (regions, plates and vectors are shown by the viewport's own modes)".to_string(),
+            }),
+        };
+        self.viewport.set_viewer(Some(ViewerContent { label, value, note }));
     }
 }
 

@@ -1,0 +1,89 @@
+//! Autosave of the open document to a recovery copy (every minute and when the window loses
+//! the focus, while there are unsaved changes), the offer to recover a copy left by a crash,
+//! and the cleanup on a clean exit.
+
+use super::files::Dialog;
+use super::PlanetApp;
+use crate::app::recovery::{RecentFiles, Recovery};
+use std::path::PathBuf;
+
+/// Seconds between autosaves while there are unsaved changes.
+pub const AUTOSAVE_S: f64 = 60.0;
+
+impl PlanetApp {
+    /// Keeps the recovery copy and the recent-files list in `dir` (`None`: neither, as in
+    /// tests), and offers to recover a copy that an editor which did not exit cleanly left
+    /// there.
+    pub fn with_state_dir(mut self, dir: Option<PathBuf>) -> PlanetApp {
+        self.set_state_dir(dir);
+        self
+    }
+
+    /// See [`Self::with_state_dir`].
+    pub fn set_state_dir(&mut self, dir: Option<PathBuf>) {
+        self.files.recovery = dir.clone().map(Recovery::new);
+        self.files.recent = dir.as_deref().map(RecentFiles::load);
+        self.files.autosaved = None;
+        let Some(rec) = &self.files.recovery else { return };
+        for found in rec.left_behind() {
+            match found {
+                Ok(r) => {
+                    self.dialog = Some(Dialog::Recover(Box::new(r)));
+                    return;
+                }
+                Err(e) => self.status = format!("A recovery copy cannot be read: {e}"),
+            }
+        }
+    }
+
+    /// Writes the recovery copy when it is due (called every frame).
+    pub(super) fn autosave_tick(&mut self, ctx: &egui::Context) {
+        let Some(rec) = &self.files.recovery else { return };
+        let now = ctx.input(|i| i.time);
+        let focused = ctx.input(|i| i.viewport().focused).unwrap_or(true);
+        let lost_focus = self.files.focused && !focused;
+        self.files.focused = focused;
+        if !self.doc.is_dirty() {
+            // Nothing to lose: no copy, and the minute starts with the next edit.
+            if self.files.autosaved.take().is_some() {
+                rec.clear();
+            }
+            self.files.last_autosave = now;
+            return;
+        }
+        let due = now - self.files.last_autosave >= AUTOSAVE_S || lost_focus;
+        if due && self.files.autosaved.as_ref() != Some(&self.doc.graph) {
+            match rec.write(&self.doc.graph, self.doc.path.as_deref()) {
+                Ok(()) => self.files.autosaved = Some(self.doc.graph.clone()),
+                Err(e) => self.status = format!("Autosave failed: {e}"),
+            }
+            self.files.last_autosave = now;
+        }
+        // Wake up for the next autosave even when nothing else repaints.
+        ctx.request_repaint_after(std::time::Duration::from_secs_f64(AUTOSAVE_S));
+    }
+
+    /// Removes the recovery copy (a clean exit).
+    pub fn clear_recovery(&mut self) {
+        if let Some(rec) = &self.files.recovery {
+            rec.clear();
+        }
+        self.files.autosaved = None;
+    }
+
+    /// Whether a recovery question is on screen.
+    pub fn offers_recovery(&self) -> bool {
+        matches!(self.dialog, Some(Dialog::Recover(_)))
+    }
+
+    /// Answers the recovery question: recover the copy, or discard it.
+    pub fn answer_recovery(&mut self, recover: bool) {
+        let Some(Dialog::Recover(r)) = self.dialog.take() else { return };
+        Recovery::discard(&r.file);
+        if recover {
+            let name = r.original.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "an untitled graph".into());
+            self.set_document(crate::app::document::Document::recovered(r.graph, r.original));
+            self.status = format!("Recovered {name}: save it to keep it");
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Files that never get lost: the recovery copy of the open document (written every minute
+//! and when the window loses focus, removed on a clean exit), finding the copies left by a
+//! crashed editor, and the recent-files list. No UI types.
+
+use crate::graph::Graph;
+use crate::io::graph_file::{parse_graph, to_ron_string, write_atomic, SaveError, Strictness};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// How many recent files are remembered.
+pub const RECENT_MAX: usize = 10;
+
+/// The editor's state folder: `$PLANETGRAPH_STATE_DIR`, else `$XDG_STATE_HOME/planetgraph`,
+/// else `~/.local/state/planetgraph`; `None` without a home folder.
+pub fn default_state_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("PLANETGRAPH_STATE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d).join("planetgraph"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state/planetgraph"))
+}
+
+/// A recovery copy found at start-up, left by an editor that did not exit cleanly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recovered {
+    /// The recovery file itself (removed once recovered or discarded).
+    pub file: PathBuf,
+    /// The graph as it was.
+    pub graph: Graph,
+    /// The document's own file, if it had one.
+    pub original: Option<PathBuf>,
+    /// When the copy was written.
+    pub written: Option<SystemTime>,
+}
+
+/// The recovery copy of one running editor (named after its process id, so that several
+/// editors never share one).
+pub struct Recovery {
+    dir: PathBuf,
+    pid: u32,
+}
+
+fn pid_alive(pid: u32) -> bool {
+    // Linux and other systems with /proc; elsewhere every copy counts as left behind only when
+    // it is not our own.
+    let proc = Path::new("/proc");
+    proc.is_dir() && proc.join(pid.to_string()).exists()
+}
+
+impl Recovery {
+    /// The recovery copy of this process in `dir`.
+    pub fn new(dir: PathBuf) -> Recovery {
+        Recovery { dir, pid: std::process::id() }
+    }
+
+    fn graph_file(&self, pid: u32) -> PathBuf {
+        self.dir.join(format!("recovery-{pid}.ron"))
+    }
+
+    fn path_file(&self, pid: u32) -> PathBuf {
+        self.dir.join(format!("recovery-{pid}.path"))
+    }
+
+    /// Writes the copy of `g` (atomically), with the document's file name beside it.
+    pub fn write(&self, g: &Graph, original: Option<&Path>) -> Result<(), SaveError> {
+        std::fs::create_dir_all(&self.dir).map_err(|source| SaveError { path: self.dir.clone(), source })?;
+        let target = self.graph_file(self.pid);
+        let text = to_ron_string(g).map_err(|e| SaveError { path: target.clone(), source: std::io::Error::new(std::io::ErrorKind::InvalidData, e) })?;
+        let original = original.map(|p| p.display().to_string()).unwrap_or_default();
+        write_atomic(&self.path_file(self.pid), original.as_bytes())?;
+        write_atomic(&target, text.as_bytes())
+    }
+
+    /// Removes this process's copy (the document was saved, or the editor closes cleanly).
+    pub fn clear(&self) {
+        let _ = std::fs::remove_file(self.graph_file(self.pid));
+        let _ = std::fs::remove_file(self.path_file(self.pid));
+    }
+
+    /// Copies left by editors that are no longer running, newest first. A copy that cannot be
+    /// read is reported as an error string naming the file.
+    pub fn left_behind(&self) -> Vec<Result<Recovered, String>> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return Vec::new() };
+        let mut found = Vec::new();
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            let Some(pid) = name.strip_prefix("recovery-").and_then(|r| r.strip_suffix(".ron")).and_then(|p| p.parse::<u32>().ok()) else { continue };
+            if pid == self.pid || pid_alive(pid) {
+                continue;
+            }
+            let file = e.path();
+            let written = e.metadata().and_then(|m| m.modified()).ok();
+            let original = std::fs::read_to_string(self.path_file(pid)).ok().filter(|s| !s.trim().is_empty()).map(|s| PathBuf::from(s.trim()));
+            let graph = std::fs::read_to_string(&file).map_err(|err| format!("{}: {err}", file.display())).and_then(|text| parse_graph(&text, &file, Strictness::Editable).map_err(|err| err.to_string()));
+            found.push((written, graph.map(|graph| Recovered { file, graph, original, written })));
+        }
+        found.sort_by_key(|f| std::cmp::Reverse(f.0));
+        found.into_iter().map(|(_, r)| r).collect()
+    }
+
+    /// Removes a recovered (or discarded) copy and its name file.
+    pub fn discard(file: &Path) {
+        let _ = std::fs::remove_file(file);
+        let _ = std::fs::remove_file(file.with_extension("path"));
+    }
+}
+
+/// The recent-files list, newest first, kept in `recent.txt` in the state folder.
+pub struct RecentFiles {
+    file: PathBuf,
+    /// The files, newest first.
+    pub paths: Vec<PathBuf>,
+}
+
+impl RecentFiles {
+    /// Reads the list from `dir` (empty when there is none).
+    pub fn load(dir: &Path) -> RecentFiles {
+        let file = dir.join("recent.txt");
+        let paths = std::fs::read_to_string(&file).map(|t| t.lines().filter(|l| !l.trim().is_empty()).map(PathBuf::from).take(RECENT_MAX).collect()).unwrap_or_default();
+        RecentFiles { file, paths }
+    }
+
+    /// Puts `path` first and writes the list.
+    pub fn add(&mut self, path: &Path) -> Result<(), SaveError> {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.paths.retain(|p| *p != path);
+        self.paths.insert(0, path);
+        self.paths.truncate(RECENT_MAX);
+        if let Some(dir) = self.file.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| SaveError { path: dir.to_path_buf(), source })?;
+        }
+        let text: String = self.paths.iter().map(|p| format!("{}\n", p.display())).collect();
+        write_atomic(&self.file, text.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nodes::NodeKind;
+
+    #[test]
+    fn a_copy_left_by_a_dead_process_is_found_and_ours_is_not() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut g = Graph::default();
+        g.add_node(NodeKind::Noise, (0.0, 0.0));
+        let ours = Recovery::new(dir.path().to_path_buf());
+        ours.write(&g, Some(Path::new("/tmp/x.ron"))).expect("write");
+        assert!(ours.left_behind().is_empty(), "our own copy is not a crash");
+        // A process id that cannot be running (above the kernel's pid_max).
+        let dead = Recovery { dir: dir.path().to_path_buf(), pid: 4_000_000_000 };
+        dead.write(&g, None).expect("write");
+        let found = ours.left_behind();
+        assert_eq!(found.len(), 1);
+        let r = found[0].as_ref().expect("readable");
+        assert_eq!(r.graph, g);
+        assert_eq!(r.original, None);
+        Recovery::discard(&r.file);
+        assert!(ours.left_behind().is_empty());
+        ours.clear();
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0, "clear removes both files");
+    }
+
+    #[test]
+    fn recent_files_are_newest_first_without_repeats() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut r = RecentFiles::load(dir.path());
+        for name in ["a.ron", "b.ron", "a.ron"] {
+            r.add(&dir.path().join(name)).expect("add");
+        }
+        let again = RecentFiles::load(dir.path());
+        let names: Vec<String> = again.paths.iter().map(|p| p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default()).collect();
+        assert_eq!(names, ["a.ron", "b.ron"]);
+    }
+}

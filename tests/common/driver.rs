@@ -1,0 +1,132 @@
+//! The editor driven through egui input events, without a window (shared by the GUI tests).
+
+#![allow(dead_code)]
+
+use egui::{Event, Key, Modifiers, PointerButton, Pos2, RawInput, Rect};
+use planetgraph::app::{Document, PlanetApp};
+use planetgraph::graph::Graph;
+
+/// The graph the tests start from: the noise planet, whose layout the clicks below rely on.
+pub fn start_graph() -> Graph {
+    planetgraph::io::load_graph(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/noise_continents.ron"), planetgraph::io::Strictness::Complete).expect("noise_continents.ron")
+}
+
+pub struct Driver {
+    pub ctx: egui::Context,
+    pub app: PlanetApp,
+    pub time: f64,
+    pub pointer: Pos2,
+    /// The text the app put on the clipboard in the last frame that copied.
+    pub copied: String,
+}
+
+impl Driver {
+    pub fn new() -> Driver {
+        Driver::with(start_graph())
+    }
+
+    pub fn with(g: Graph) -> Driver {
+        let ctx = egui::Context::default();
+        let app = PlanetApp::new(Document::new(g, None), &ctx).expect("evaluation thread");
+        let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO, copied: String::new() };
+        d.frames(3);
+        d.app.reset_canvas_view();
+        d.frames(1);
+        d
+    }
+
+    pub fn frame_with(&mut self, events: Vec<Event>, modifiers: Modifiers) {
+        self.time += 0.05;
+        let input = RawInput { screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0))), time: Some(self.time), events, modifiers, ..Default::default() };
+        let app = &mut self.app;
+        let out = self.ctx.run(input, |ctx| app.ui(ctx, None));
+        if !out.platform_output.copied_text.is_empty() {
+            self.copied = out.platform_output.copied_text;
+        }
+    }
+
+    pub fn frames(&mut self, n: usize) {
+        for _ in 0..n {
+            self.frame_with(Vec::new(), Modifiers::NONE);
+        }
+    }
+
+    pub fn move_to(&mut self, p: Pos2) {
+        self.pointer = p;
+        self.frame_with(vec![Event::PointerMoved(p)], Modifiers::NONE);
+    }
+
+    pub fn button(&mut self, button: PointerButton, pressed: bool) {
+        let pos = self.pointer;
+        self.frame_with(vec![Event::PointerButton { pos, button, pressed, modifiers: Modifiers::NONE }], Modifiers::NONE);
+    }
+
+    pub fn click(&mut self, p: Pos2, button: PointerButton) {
+        self.move_to(p);
+        self.button(button, true);
+        self.button(button, false);
+    }
+
+    pub fn drag(&mut self, from: Pos2, to: Pos2) {
+        self.move_to(from);
+        self.button(PointerButton::Primary, true);
+        for k in 1..=6 {
+            self.move_to(from + (to - from) * (k as f32 / 6.0));
+        }
+        self.button(PointerButton::Primary, false);
+        self.frames(2);
+    }
+
+    pub fn key(&mut self, key: Key, modifiers: Modifiers) {
+        let ev = |pressed| Event::Key { key, physical_key: None, pressed, repeat: false, modifiers };
+        self.frame_with(vec![ev(true)], modifiers);
+        self.frame_with(vec![ev(false)], modifiers);
+    }
+
+    pub fn wait_for_evaluation(&mut self) {
+        for _ in 0..400 {
+            self.frames(1);
+            if !self.app.is_evaluating() && self.app.last_result.is_some() {
+                self.frames(2);
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        panic!("evaluation did not finish");
+    }
+
+    /// Interactive widget rects of the last frame with the given size test.
+    pub fn draggables(&self, want: impl Fn(&Rect) -> bool) -> Vec<Rect> {
+        // Widget rects are in their layer's coordinates; the graph layer is transformed.
+        let transforms = self.ctx.memory(|m| m.layer_transforms.clone());
+        let rects: Vec<(egui::LayerId, Rect, bool)> = self.ctx.viewport(|vp| vp.prev_pass.widgets.layers().flat_map(|(_, ws)| ws.iter()).map(|w| (w.layer_id, w.rect, w.sense.drag)).collect());
+        rects.into_iter().filter(|(_, _, drag)| *drag).map(|(l, r, _)| transforms.get(&l).map_or(r, |t| *t * r)).filter(|r| want(r)).collect()
+    }
+}
+
+pub fn is_port(r: &Rect) -> bool {
+    (r.width() - 10.0).abs() < 0.5 && (r.height() - 10.0).abs() < 0.5
+}
+
+impl Driver {
+    /// Clickable widget rects on screen in layers of the given order in the last frame (menus
+    /// and the finder are foreground areas).
+    pub fn clickables(&self, order: egui::Order) -> Vec<Rect> {
+        let transforms = self.ctx.memory(|m| m.layer_transforms.clone());
+        let rects: Vec<(egui::LayerId, Rect)> = self.ctx.viewport(|vp| vp.prev_pass.widgets.layers().flat_map(|(_, ws)| ws.iter()).filter(|w| w.sense.click && w.layer_id.order == order).map(|w| (w.layer_id, w.rect)).collect());
+        rects.into_iter().map(|(l, r)| transforms.get(&l).map_or(r, |t| *t * r)).collect()
+    }
+}
+
+
+/// Runs frames until `done` holds (at most about 30 s).
+pub fn wait_until(d: &mut Driver, what: &str, done: impl Fn(&Driver) -> bool) {
+    for _ in 0..3000 {
+        d.frames(1);
+        if done(d) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("timed out waiting for {what}");
+}

@@ -1,0 +1,267 @@
+//! The editor's daily work driven through egui input events: clipboard, duplicate, select
+//! all, the node menu, the viewer, canvas navigation, idle nodes, Run, autosave and recovery.
+
+#[path = "common/driver.rs"]
+mod driver;
+
+use driver::{start_graph, wait_until, Driver};
+use egui::{Event, Key, Modifiers, PointerButton, Pos2, Rect};
+use planetgraph::app::{Document, PlanetApp};
+use planetgraph::graph::{Graph, NodeId};
+use planetgraph::io::clipboard::subgraph;
+use planetgraph::nodes::NodeKind;
+
+/// Node rectangles on screen in the last frame.
+fn screen_rects(d: &Driver) -> Vec<(NodeId, Rect)> {
+    let t = d.app.editor.pan_zoom.to_screen();
+    d.app.editor.node_rects.iter().map(|(n, r)| (d.app.editor.graph[*n].user_data.id, t * *r)).collect()
+}
+
+fn overlaps(rects: &[(NodeId, Rect)]) -> Vec<(NodeId, NodeId)> {
+    let mut out = Vec::new();
+    for (i, (a, ra)) in rects.iter().enumerate() {
+        for (b, rb) in &rects[i + 1..] {
+            if ra.shrink(0.5).intersects(rb.shrink(0.5)) {
+                out.push((*a, *b));
+            }
+        }
+    }
+    out
+}
+
+/// The part of the graph with these nodes, renumbered from 1 and placed at the origin, to
+/// compare copies.
+fn canonical(g: &Graph, ids: &[NodeId]) -> Graph {
+    let (out, _) = planetgraph::io::clipboard::merge(&Graph::default(), &subgraph(g, ids), (0.0, 0.0));
+    out
+}
+
+#[test]
+fn copy_paste_into_a_new_document_gives_the_same_ron_and_duplicate_keeps_inner_links() {
+    let mut d = Driver::new();
+    // Select Noise #1 and the node it feeds, copy them.
+    let first = NodeId(1);
+    let fed = d.app.doc.graph.links.iter().find(|l| l.from == first).expect("Noise #1 feeds a node").to;
+    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| [first, fed].contains(&d.app.editor.graph[*n].user_data.id)).collect();
+    d.frame_with(vec![Event::Copy], Modifiers::COMMAND);
+    let text = d.copied.clone();
+    assert!(text.contains("version") && text.contains("Noise"), "{text}");
+    let copied = subgraph(&d.app.doc.graph, &[first, fed]);
+    assert_eq!(copied.links.len(), 1, "the link between them");
+
+    // Paste into a new, empty document: the same nodes, parameters and link.
+    let mut other = Driver::with(Graph::default());
+    other.move_to(Pos2::new(300.0, 300.0));
+    other.frame_with(vec![Event::Paste(text.clone())], Modifiers::COMMAND);
+    assert_eq!(other.app.doc.graph.nodes.len(), 2);
+    let pasted: Vec<NodeId> = other.app.doc.graph.nodes.iter().map(|n| n.id).collect();
+    assert_eq!(canonical(&other.app.doc.graph, &pasted), canonical(&d.app.doc.graph, &[first, fed]));
+    assert_eq!(other.app.selected_ids().len(), 2, "pasted nodes are selected");
+    // They land at the pointer.
+    let p = other.app.editor.pan_zoom.to_graph() * Pos2::new(300.0, 300.0);
+    let top_left = other.app.doc.graph.layout.values().fold((f32::MAX, f32::MAX), |a, b| (a.0.min(b.0), a.1.min(b.1)));
+    assert!((top_left.0 - p.x).abs() < 1.0 && (top_left.1 - p.y).abs() < 1.0, "{top_left:?} vs {p:?}");
+    // Copying the pasted nodes gives the same text back.
+    other.frame_with(vec![Event::Copy], Modifiers::COMMAND);
+    let again = planetgraph::io::parse_graph(&other.copied, std::path::Path::new("clipboard"), planetgraph::io::Strictness::Editable).expect("ron");
+    assert_eq!(canonical(&again, &pasted), canonical(&other.app.doc.graph, &pasted));
+    // Undo takes the paste back in one step; text that is not a graph changes nothing.
+    other.key(Key::Z, Modifiers::COMMAND);
+    assert!(other.app.doc.graph.nodes.is_empty());
+    other.frame_with(vec![Event::Paste("hello".into())], Modifiers::COMMAND);
+    assert!(other.app.doc.graph.nodes.is_empty());
+
+    // Duplicate (Ctrl+D): two more nodes, linked to each other like the originals.
+    let before = d.app.doc.graph.clone();
+    d.key(Key::D, Modifiers::COMMAND);
+    let new: Vec<NodeId> = d.app.doc.graph.nodes.iter().map(|n| n.id).filter(|id| before.node(*id).is_none()).collect();
+    assert_eq!(new.len(), 2);
+    assert_eq!(d.app.doc.graph.links.iter().filter(|l| new.contains(&l.from) && new.contains(&l.to)).count(), 1, "the inner link is kept");
+    assert_eq!(canonical(&d.app.doc.graph, &new), canonical(&before, &[first, fed]));
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert_eq!(d.app.doc.graph, before, "undo removes the duplicate");
+    d.key(Key::Z, Modifiers::SHIFT | Modifiers::COMMAND);
+    assert_eq!(d.app.doc.graph.nodes.len(), before.nodes.len() + 2, "redo brings it back");
+
+    // Ctrl+A selects every node; Ctrl+X cuts them all (one undo step).
+    d.key(Key::A, Modifiers::COMMAND);
+    assert_eq!(d.app.selected_ids().len(), d.app.doc.graph.nodes.len());
+    d.frame_with(vec![Event::Cut], Modifiers::COMMAND);
+    assert!(d.app.doc.graph.nodes.is_empty());
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert_eq!(d.app.doc.graph.nodes.len(), before.nodes.len() + 2);
+}
+
+#[test]
+fn right_click_on_a_node_opens_its_menu_and_shows_it_in_the_viewport() {
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    let (id, rect) = screen_rects(&d).into_iter().find(|(id, _)| *id == NodeId(1)).expect("Noise #1 drawn");
+    d.click(rect.center_top() + egui::vec2(0.0, 8.0), PointerButton::Secondary);
+    d.frames(1);
+    assert!(d.app.editor.node_finder.is_none(), "a right click on a node is not the finder");
+    // The menu's first entry is "Show in viewport".
+    let item = *d.clickables(egui::Order::Foreground).iter().min_by(|a, b| a.top().total_cmp(&b.top())).expect("the node menu");
+    d.click(item.center(), PointerButton::Primary);
+    d.frames(1);
+    assert_eq!(d.app.ed_state.viewed, Some(id));
+    d.wait_for_evaluation();
+    assert_eq!(d.app.viewport.viewer_label(), Some("Noise #1"));
+    // V with the node selected goes back to the planet.
+    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| d.app.editor.graph[*n].user_data.id == id).collect();
+    d.key(Key::V, Modifiers::NONE);
+    assert_eq!(d.app.ed_state.viewed, None);
+    assert_eq!(d.app.viewport.viewer_label(), None);
+}
+
+#[test]
+fn zoom_keeps_the_layout_and_home_frames_every_node() {
+    let g = planetgraph::io::load_graph(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/volcanic_island.ron"), planetgraph::io::Strictness::Complete).expect("example");
+    let mut d = Driver::with(g);
+    d.frames(2);
+    let canvas = d.app.editor.pan_zoom.clip_rect;
+    let layout = d.app.doc.graph.layout.clone();
+    assert!(overlaps(&screen_rects(&d)).is_empty(), "{:?}", overlaps(&screen_rects(&d)));
+    // Zoom out and in around a point with the wheel: no overlap at any step, and the saved
+    // layout never changes.
+    d.move_to(canvas.center() + egui::vec2(120.0, -40.0));
+    for step in [-400.0f32, -400.0, -400.0, 400.0, 400.0, 400.0, 300.0] {
+        d.frame_with(vec![Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, step), modifiers: Modifiers::NONE }], Modifiers::NONE);
+        d.frames(3);
+        let rects = screen_rects(&d);
+        assert!(overlaps(&rects).is_empty(), "zoom {}: {:?}", d.app.editor.pan_zoom.zoom, overlaps(&rects));
+        assert_eq!(d.app.doc.graph.layout, layout, "zooming is not an edit");
+    }
+    assert!(!d.app.doc.is_dirty());
+    // The point under the pointer stays put while zooming.
+    let anchor = d.pointer;
+    let before = d.app.editor.pan_zoom.to_graph() * anchor;
+    d.frame_with(vec![Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, -200.0), modifiers: Modifiers::NONE }], Modifiers::NONE);
+    d.frames(2);
+    let after = d.app.editor.pan_zoom.to_graph() * anchor;
+    assert!(before.distance(after) < 1.0, "{before:?} -> {after:?}");
+    // Home frames every node inside the canvas.
+    d.key(Key::Home, Modifiers::NONE);
+    d.frames(2);
+    for (id, r) in screen_rects(&d) {
+        assert!(canvas.contains_rect(r), "{id:?} at {r:?} outside {canvas:?}");
+    }
+}
+
+#[test]
+fn every_example_opens_framed_without_overlapping_nodes() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("graphs").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect();
+    files.sort();
+    let mut problems = Vec::new();
+    for f in files {
+        let g = planetgraph::io::load_graph(&f, planetgraph::io::Strictness::Editable).expect("example");
+        let ctx = egui::Context::default();
+        let app = PlanetApp::new(Document::new(g, Some(f.clone())), &ctx).expect("app");
+        let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO, copied: String::new() };
+        d.frames(4);
+        let canvas = d.app.editor.pan_zoom.clip_rect;
+        let rects = screen_rects(&d);
+        if let Some((id, r)) = rects.iter().find(|(_, r)| !canvas.contains_rect(*r)) {
+            problems.push(format!("{}: {id:?} at {r:?} not inside {canvas:?}", f.display()));
+        }
+        for (a, b) in overlaps(&rects) {
+            problems.push(format!("{}: nodes {} and {} overlap", f.display(), a.0, b.0));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn an_unconnected_node_is_idle_and_the_status_says_so_without_error() {
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    d.move_to(Pos2::new(700.0, 700.0));
+    d.key(Key::A, Modifiers::SHIFT);
+    d.frames(1);
+    d.frame_with(vec![Event::Text("Add".into())], Modifiers::NONE);
+    d.frames(1);
+    d.key(Key::Enter, Modifiers::NONE);
+    d.frames(1);
+    let add = d.app.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::Add).map(|n| n.id).max().expect("the new Add node");
+    wait_until(&mut d, "the Add node hint", |d| d.app.ed_state.idle.contains_key(&add) && !d.app.is_evaluating());
+    assert!(d.app.ed_state.errors.is_empty(), "{:?}", d.app.ed_state.errors);
+    assert!(d.app.ed_state.idle.get(&add).is_some_and(|h| h.contains("needs")));
+    let status = d.app.status().to_string();
+    assert!(status.contains("idle") && !status.to_lowercase().contains("error"), "{status}");
+
+    // Cancel, then Run (F5) evaluates again and the status tells the truth.
+    d.app.request_eval();
+    d.app.cancel_eval();
+    d.frames(3);
+    d.wait_for_evaluation();
+    d.key(Key::F5, Modifiers::NONE);
+    wait_until(&mut d, "Ready", |d| d.app.status().starts_with("Ready") && !d.app.is_evaluating());
+}
+
+#[test]
+fn autosave_then_a_crash_then_recovery_restores_the_edits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("mine.ron");
+    planetgraph::io::save_graph(&file, &start_graph()).expect("save");
+    let mut d = Driver::with(start_graph());
+    d.app.open_path(file.clone());
+    d.app.set_state_dir(Some(dir.path().join("state")));
+    d.frames(2);
+    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().take(1).collect();
+    d.key(Key::D, Modifiers::COMMAND);
+    let edited = d.app.doc.graph.clone();
+    assert!(d.app.doc.is_dirty());
+    // Within the minute nothing is written; after it, the copy is there.
+    d.frames(2);
+    let copies = |dir: &std::path::Path| std::fs::read_dir(dir).map(|r| r.flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".ron")).count()).unwrap_or(0);
+    assert_eq!(copies(&dir.path().join("state")), 0);
+    d.time += 61.0;
+    d.frames(2);
+    assert_eq!(copies(&dir.path().join("state")), 1, "autosaved after a minute");
+
+    // A crash: the process "dies" (its copy is renamed to a dead process id), and a new editor
+    // starts with the same state folder.
+    let state = dir.path().join("state");
+    let mine = std::fs::read_dir(&state).expect("state").flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "ron")).expect("copy");
+    std::fs::rename(&mine, state.join("recovery-4000000000.ron")).expect("rename");
+    std::fs::rename(mine.with_extension("path"), state.join("recovery-4000000000.path")).expect("rename");
+    drop(d);
+    let mut e = Driver::with(Graph::default());
+    e.app.set_state_dir(Some(state.clone()));
+    e.frames(1);
+    assert!(e.app.offers_recovery(), "the next start offers the copy");
+    e.app.answer_recovery(true);
+    e.frames(1);
+    assert_eq!(e.app.doc.graph, edited, "the edits are back");
+    assert_eq!(e.app.doc.path.as_deref(), Some(file.as_path()));
+    assert!(e.app.doc.is_dirty(), "recovered work is unsaved until saved");
+    assert_eq!(copies(&state), 0, "the copy is consumed");
+    // Saving clears this editor's own copy on the next frame.
+    assert!(e.app.save_to(&file));
+    e.frames(1);
+    assert_eq!(copies(&state), 0);
+    assert_eq!(e.app.recent_files().first().and_then(|p| p.file_name()), file.file_name(), "saved file is first in Open Recent");
+}
+
+#[test]
+fn the_finder_opens_the_same_way_after_a_filtered_search() {
+    let mut d = Driver::with(Graph::default());
+    let shown = |d: &mut Driver| {
+        d.move_to(Pos2::new(400.0, 300.0));
+        d.key(Key::A, Modifiers::SHIFT);
+        d.frames(2);
+        let n = d.clickables(egui::Order::Foreground).len();
+        d.key(Key::Escape, Modifiers::NONE);
+        d.frames(1);
+        n
+    };
+    let fresh = shown(&mut d);
+    d.key(Key::A, Modifiers::SHIFT);
+    d.frames(1);
+    d.frame_with(vec![Event::Text("noi".into())], Modifiers::NONE);
+    d.frames(2);
+    d.key(Key::Escape, Modifiers::NONE);
+    d.frames(1);
+    assert_eq!(shown(&mut d), fresh, "the same clickable entries as the first time");
+}
