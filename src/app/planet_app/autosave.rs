@@ -24,6 +24,10 @@ impl PlanetApp {
         self.files.recovery = dir.clone().map(Recovery::new);
         self.files.recent = dir.as_deref().map(RecentFiles::load);
         self.files.autosaved = None;
+        // A file opened from the command line is a recent file too.
+        if let Some(p) = self.doc.path.clone() {
+            self.remember_recent(&p);
+        }
         let Some(rec) = &self.files.recovery else { return };
         for found in rec.left_behind() {
             match found {

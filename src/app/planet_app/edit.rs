@@ -128,6 +128,11 @@ impl PlanetApp {
     pub fn toggle_viewer(&mut self, id: NodeId) {
         self.ed_state.viewed = if self.ed_state.viewed == Some(id) { None } else { Some(id) };
         self.update_viewer();
+        if self.ed_state.viewed.is_some() {
+            // The node may be one no display node needs: evaluate it too (the cache keeps the
+            // rest).
+            self.request_eval();
+        }
     }
 
     /// Shows the selected node in the viewport (V), or the Planet again.

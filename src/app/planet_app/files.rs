@@ -161,7 +161,7 @@ impl PlanetApp {
         }
     }
 
-    fn remember_recent(&mut self, path: &Path) {
+    pub(super) fn remember_recent(&mut self, path: &Path) {
         if let Some(r) = &mut self.files.recent {
             if let Err(e) = r.add(path) {
                 self.status = format!("Cannot update the recent-files list: {e}");
