@@ -265,3 +265,35 @@ fn the_finder_opens_the_same_way_after_a_filtered_search() {
     d.frames(1);
     assert_eq!(shown(&mut d), fresh, "the same clickable entries as the first time");
 }
+
+#[test]
+fn a_node_dropped_onto_a_wire_is_inserted_in_one_undo_step() {
+    let mut d = Driver::new();
+    d.frames(2);
+    // A new Scale and bias node in an empty corner.
+    d.move_to(Pos2::new(300.0, 700.0));
+    d.key(Key::A, Modifiers::SHIFT);
+    d.frames(1);
+    d.frame_with(vec![Event::Text("scale and".into())], Modifiers::NONE);
+    d.frames(1);
+    d.key(Key::Enter, Modifiers::NONE);
+    d.frames(2);
+    let new = d.app.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::ScaleBias).map(|n| n.id).max().expect("new node");
+    let links_before = d.app.doc.graph.links.len();
+    let before = d.app.doc.graph.clone();
+    // The middle of the first wire, on screen.
+    let t = d.app.editor.pan_zoom.to_screen();
+    let (_, _, pts) = d.app.editor.link_curves.first().cloned().expect("a wire");
+    let mid = t * (((pts[0].to_vec2() + pts[3].to_vec2()) * 0.125 + (pts[1].to_vec2() + pts[2].to_vec2()) * 0.375).to_pos2());
+    let (_, rect) = screen_rects(&d).into_iter().find(|(id, _)| *id == new).expect("drawn");
+    d.drag(rect.center_top() + egui::vec2(-20.0, 8.0), mid + egui::vec2(0.0, -2.0));
+    let g = &d.app.doc.graph;
+    assert_eq!(g.links.len(), links_before + 1, "one link became two");
+    assert_eq!(g.links.iter().filter(|l| l.to == new).count(), 1);
+    assert_eq!(g.links.iter().filter(|l| l.from == new).count(), 1);
+    // Undo takes the insertion back (the move stays); a second undo the move.
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert_eq!(d.app.doc.graph.links, before.links);
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert_eq!(d.app.doc.graph, before);
+}

@@ -139,8 +139,54 @@ impl Graph {
         self.links.sort();
     }
 
+    /// Puts node `id` into `link`: the link's source feeds the node's first input of the link's
+    /// type, and the node's first output of that type feeds the link's target. Only a node with
+    /// no links of its own can be inserted. Returns false (and changes nothing) when it does not
+    /// fit.
+    pub fn insert_on_link(&mut self, id: NodeId, link: &Link) -> bool {
+        if link.from == id || link.to == id || self.links.iter().any(|l| l.from == id || l.to == id) || !self.links.contains(link) {
+            return false;
+        }
+        let (Some(node), Some(src)) = (self.node(id), self.node(link.from)) else { return false };
+        let Some(ty) = src.kind.meta().outputs.iter().find(|p| p.name == link.output).map(|p| p.ty) else { return false };
+        let meta = node.kind.meta();
+        let (Some(input), Some(output)) = (meta.inputs.iter().find(|p| p.ty == ty), meta.outputs.iter().find(|p| p.ty == ty)) else { return false };
+        let (input, output) = (input.name.to_string(), output.name.to_string());
+        self.links.retain(|l| l != link);
+        self.links.push(Link { from: link.from, output: link.output.clone(), to: id, input });
+        self.links.push(Link { from: id, output, to: link.to, input: link.input.clone() });
+        self.normalize();
+        true
+    }
+
     /// The first node of a kind, by id.
     pub fn first_of(&self, kind: NodeKind) -> Option<&Node> {
         self.nodes.iter().filter(|n| n.kind == kind).min_by_key(|n| n.id)
+    }
+}
+
+#[cfg(test)]
+mod insert_tests {
+    use super::*;
+
+    #[test]
+    fn a_node_dropped_on_a_link_goes_between_its_ends() {
+        let mut g = Graph::default();
+        let a = g.add_node(NodeKind::Noise, (0.0, 0.0));
+        let p = g.add_node(NodeKind::Planet, (400.0, 0.0));
+        g.connect(a, "out", p, "elevation");
+        let link = g.links[0].clone();
+        let s = g.add_node(NodeKind::ScaleBias, (200.0, 0.0));
+        assert!(g.insert_on_link(s, &link));
+        assert!(!g.links.contains(&link));
+        assert!(g.links.contains(&Link { from: a, output: "out".into(), to: s, input: "in".into() }));
+        assert!(g.links.contains(&Link { from: s, output: "out".into(), to: p, input: "elevation".into() }));
+        // A linked node, or one without a port of the link's type, is refused.
+        let before = g.clone();
+        let l2 = g.links[0].clone();
+        assert!(!g.insert_on_link(s, &l2));
+        let r = g.add_node(NodeKind::Regions, (0.0, 0.0));
+        assert!(!g.insert_on_link(r, &l2));
+        assert_eq!(g.links, before.links);
     }
 }

@@ -3,7 +3,7 @@
 
 use super::PlanetApp;
 use crate::editor::types::NodeAction;
-use crate::graph::{Graph, NodeId};
+use crate::graph::{Graph, Link, NodeId};
 use crate::io::clipboard::{copy_text, merge, paste_text, subgraph};
 
 /// Where a duplicate lands relative to its original (graph points).
@@ -124,6 +124,34 @@ impl PlanetApp {
         }
     }
 
+    /// Inserts a node that was just dropped onto a wire into that link (source -> node ->
+    /// target), when the node has no links yet and has ports of the wire's type. One undo step.
+    pub(super) fn drop_on_wire(&mut self, node: egui_node_graph2::NodeId) {
+        let Some(rect) = self.editor.node_rects.get(&node).copied() else { return };
+        let Some(id) = self.editor.graph.nodes.get(node).map(|n| n.user_data.id) else { return };
+        if self.doc.graph.links.iter().any(|l| l.from == id || l.to == id) {
+            return;
+        }
+        let eg = &self.editor.graph;
+        let hit = self.editor.link_curves.iter().filter(|(_, _, pts)| curve_hits(pts, rect)).find_map(|(input, output, _)| {
+            let (inp, out) = (eg.try_get_input(*input)?, eg.try_get_output(*output)?);
+            let (to, from) = (&eg[inp.node], &eg[out.node]);
+            let in_name = to.inputs.iter().find(|(_, i)| i == input)?.0.clone();
+            let out_name = from.outputs.iter().find(|(_, o)| o == output)?.0.clone();
+            Some(Link { from: from.user_data.id, output: out_name, to: to.user_data.id, input: in_name })
+        });
+        let Some(link) = hit else { return };
+        let mut g = self.doc.graph.clone();
+        if g.insert_on_link(id, &link) {
+            self.doc.seal();
+            if self.doc.commit(g, false) {
+                self.reload_editor();
+                self.select_ids(&[id]);
+                self.status = "Inserted the node into the wire it was dropped on".into();
+            }
+        }
+    }
+
     /// Shows a node's output in the viewport, or the Planet again when it is already shown.
     pub fn toggle_viewer(&mut self, id: NodeId) {
         self.ed_state.viewed = if self.ed_state.viewed == Some(id) { None } else { Some(id) };
@@ -146,4 +174,14 @@ impl PlanetApp {
             _ => self.status = "Select one node to show it in the viewport (V)".into(),
         }
     }
+}
+
+/// Whether the cubic Bézier `pts` passes through `rect` (sampled; the ends are left out, as
+/// they lie on the ports of the wire's own nodes).
+fn curve_hits(pts: &[egui::Pos2; 4], rect: egui::Rect) -> bool {
+    (2..31).map(|k| k as f32 / 32.0).any(|t| {
+        let u = 1.0 - t;
+        let p = pts[0].to_vec2() * (u * u * u) + pts[1].to_vec2() * (3.0 * u * u * t) + pts[2].to_vec2() * (3.0 * u * t * t) + pts[3].to_vec2() * (t * t * t);
+        rect.contains(p.to_pos2())
+    })
 }

@@ -61,6 +61,8 @@ pub struct PlanetApp {
     shown_n: Option<usize>,
     /// The last evaluation was cancelled (Run or F5 starts it again).
     cancelled: bool,
+    /// The node being dragged (a drop onto a wire inserts it).
+    dragged: Option<egui_node_graph2::NodeId>,
     /// Autosave, recovery and recent files (none in tests unless a folder is given).
     files: files::FileState,
     title: String,
@@ -92,6 +94,7 @@ impl PlanetApp {
             shown_n: None,
             cancelled: false,
             files: files::FileState::default(),
+            dragged: None,
             title: String::new(),
             status: "Starting".into(),
         };
@@ -269,14 +272,20 @@ impl PlanetApp {
                 return;
             }
         }
+        if let Some(NodeResponse::MoveNode { node, .. }) = responses.iter().find(|r| matches!(r, NodeResponse::MoveNode { .. })) {
+            self.dragged = Some(*node);
+        }
+        let released = !ctx.input(|i| i.pointer.any_down());
         assign_new_ids(&mut self.editor);
         let g = from_editor(&self.editor);
-        if g == self.doc.graph {
-            return;
-        }
-        let dragging = ctx.input(|i| i.pointer.any_down());
-        if self.doc.commit(g, dragging) {
+        if g != self.doc.graph && self.doc.commit(g, !released) {
             self.request_eval();
+        }
+        if released {
+            // A single node dropped onto a wire goes into it.
+            if let Some(node) = self.dragged.take().filter(|_| self.editor.selected_nodes.len() <= 1) {
+                self.drop_on_wire(node);
+            }
         }
     }
 }
