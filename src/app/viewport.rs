@@ -325,7 +325,14 @@ impl Viewport {
         let (rect, response) = ui.allocate_exact_size(ui.available_size().max(egui::vec2(32.0, 32.0)), egui::Sense::click_and_drag());
         if response.dragged() {
             let d = response.drag_delta();
-            self.view.camera.orbit(d.x, d.y);
+            // A drag moves the ground (slower near the surface); with Shift or the secondary
+            // button, its vertical part tilts the view towards the horizon instead.
+            if ui.input(|i| i.modifiers.shift) || response.dragged_by(egui::PointerButton::Secondary) {
+                self.view.camera.tilt_by(d.y);
+                self.view.camera.orbit(d.x, 0.0);
+            } else {
+                self.view.camera.orbit(d.x, d.y);
+            }
             self.needs_render = true;
         }
         if response.hovered() {

@@ -97,10 +97,14 @@ pub struct RenderArgs {
     /// Camera yaw and pitch in degrees (default: the viewport's start view).
     #[arg(long, num_args = 2, value_names = ["YAW", "PITCH"], allow_negative_numbers = true)]
     pub view: Option<Vec<f32>>,
-    /// Camera distance from the planet's centre in planet radii (1.15 to 20; the viewport
+    /// Camera distance from the planet's centre in planet radii (1.004 to 20; the viewport
     /// starts at 3.9).
     #[arg(long, default_value_t = 3.9, value_parser = parse_distance)]
     pub distance: f32,
+    /// Tilt of the view towards the horizon (north) in degrees (0 looks at the centre, up to
+    /// 84).
+    #[arg(long, default_value_t = 0.0, value_parser = parse_tilt)]
+    pub tilt: f32,
     /// Vertical exaggeration of the relief (1 = true scale; the viewport's default is 20).
     #[arg(long, default_value_t = 20.0, value_parser = parse_relief)]
     pub relief: f32,
@@ -121,7 +125,11 @@ fn parse_range(s: &str, lo: f32, hi: f32) -> Result<f32, String> {
 }
 
 fn parse_distance(s: &str) -> Result<f32, String> {
-    parse_range(s, 1.15, 20.0)
+    parse_range(s, 1.0 + crate::render::camera::MIN_ALTITUDE, crate::render::camera::MAX_DISTANCE)
+}
+
+fn parse_tilt(s: &str) -> Result<f32, String> {
+    parse_range(s, 0.0, crate::render::camera::MAX_TILT.to_degrees().floor())
 }
 
 fn parse_relief(s: &str) -> Result<f32, String> {

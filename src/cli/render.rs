@@ -15,7 +15,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let planet = b.settings;
     let mesh = MeshOptions { resolution: (args.resolution as usize).clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     let mode = args.mode;
-    let mut camera = OrbitCamera { distance: args.distance, ..Default::default() };
+    let mut camera = OrbitCamera { distance: args.distance, tilt: args.tilt.to_radians(), ..Default::default() };
     if let Some([yaw, pitch]) = args.view.as_deref() {
         camera.yaw = yaw.to_radians();
         camera.pitch = pitch.to_radians().clamp(-1.55, 1.55);

@@ -205,7 +205,7 @@ impl PlanetApp {
                 ui.label("Ctrl+C / X / V: copy, cut, paste nodes (RON text); Ctrl+D: duplicate; Ctrl+A: select all");
                 ui.label("Right click a node: its menu; V: show the selected node in the viewport; F5: run");
                 ui.label("Canvas: wheel zooms at the pointer, middle or Ctrl drag pans; Home: frame all; F: frame selected");
-                ui.label("Viewport: drag to orbit, scroll to zoom, double-click to reset");
+                ui.label("Viewport: drag to move over the planet, Shift+drag or right drag up/down to tilt towards the horizon, scroll to zoom (slower near the ground), double-click to reset");
                 ui.label("Headless: planetgraph build FILE.ron --out DIR");
             });
         });
