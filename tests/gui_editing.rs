@@ -297,3 +297,85 @@ fn a_node_dropped_onto_a_wire_is_inserted_in_one_undo_step() {
     d.key(Key::Z, Modifiers::COMMAND);
     assert_eq!(d.app.doc.graph, before);
 }
+
+#[test]
+fn a_frame_around_the_selection_moves_its_nodes_and_is_saved() {
+    let mut d = Driver::new();
+    d.frames(2);
+    let first = NodeId(1);
+    let fed = d.app.doc.graph.links.iter().find(|l| l.from == first).expect("Noise #1 feeds a node").to;
+    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| [first, fed].contains(&d.app.editor.graph[*n].user_data.id)).collect();
+    d.key(Key::J, Modifiers::COMMAND);
+    d.frames(2);
+    d.frame_with(vec![Event::Text("Terrain".into())], Modifiers::NONE);
+    d.key(Key::Enter, Modifiers::NONE);
+    d.frames(1);
+    assert_eq!(d.app.doc.graph.frames.len(), 1);
+    let frame = d.app.doc.graph.frames[0].clone();
+    assert_eq!(frame.label, "Terrain", "typing replaces the suggested name");
+    let before = d.app.doc.graph.clone();
+    let inside: Vec<NodeId> = before.layout.iter().filter(|(_, p)| frame.contains(**p)).map(|(id, _)| *id).collect();
+    assert!(inside.contains(&first) && inside.contains(&fed), "{inside:?}");
+
+    // Drag the frame's bar (framed into view with Home first): the frame and the nodes
+    // inside move by the same amount.
+    d.key(Key::Home, Modifiers::NONE);
+    d.frames(2);
+    let t = d.app.editor.pan_zoom.to_screen();
+    let bar = t * egui::pos2(frame.rect.0 + 60.0, frame.rect.1 + 13.0);
+    d.drag(bar, bar + egui::vec2(90.0, 60.0));
+    let g = d.app.doc.graph.clone();
+    let moved = (g.frames[0].rect.0 - frame.rect.0, g.frames[0].rect.1 - frame.rect.1);
+    assert!(moved.0 > 10.0 && moved.1 > 10.0, "{moved:?}");
+    for (id, p) in &before.layout {
+        let q = g.layout[id];
+        let expect = if inside.contains(id) { (p.0 + moved.0, p.1 + moved.1) } else { *p };
+        assert!((q.0 - expect.0).abs() < 0.01 && (q.1 - expect.1).abs() < 0.01, "node {id:?}: {q:?} vs {expect:?}");
+    }
+    // Undo brings everything back in one step.
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert_eq!(d.app.doc.graph, before);
+
+    // Saved and reopened, the frame is still there.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("framed.ron");
+    assert!(d.app.save_to(&file));
+    let back = Document::open(&file).expect("reopen");
+    assert_eq!(back.graph.frames, before.frames);
+}
+
+#[test]
+fn rename_and_bypass_from_the_keyboard_are_undoable_and_saved() {
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    // Clamp #3 is fed by Noise #1.
+    let clamp = NodeId(3);
+    assert_eq!(d.app.doc.graph.node(clamp).map(|n| n.kind), Some(NodeKind::Clamp));
+    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| d.app.editor.graph[*n].user_data.id == clamp).collect();
+    d.key(Key::F2, Modifiers::NONE);
+    d.frames(1);
+    d.frame_with(vec![Event::Text("Shelf cut".into())], Modifiers::NONE);
+    d.key(Key::Enter, Modifiers::NONE);
+    d.frames(1);
+    let n = d.app.doc.graph.node(clamp).expect("clamp").clone();
+    assert_eq!(n.label.as_deref(), Some("Shelf cut"));
+    assert_eq!(n.describe(), "Shelf cut (Clamp #3)");
+    assert!(d.app.editor.graph.iter_nodes().any(|e| d.app.editor.graph[e].label == "Shelf cut"), "the title shows the name");
+
+    // M bypasses: the node passes Noise #1's field on unchanged.
+    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| d.app.editor.graph[*n].user_data.id == clamp).collect();
+    d.key(Key::M, Modifiers::NONE);
+    assert!(d.app.doc.graph.node(clamp).is_some_and(|n| n.bypass));
+    wait_until(&mut d, "the bypassed result", |d| !d.app.is_evaluating() && d.app.last_result.as_ref().is_some_and(|r| r.field(clamp).is_some() && r.field(clamp).map(|f| f.data().to_vec()) == r.field(NodeId(1)).map(|f| f.data().to_vec())));
+
+    // Saved and reopened, both stay; undo takes them back one at a time.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("named.ron");
+    assert!(d.app.save_to(&file));
+    let back = Document::open(&file).expect("reopen");
+    assert_eq!(back.graph.node(clamp), d.app.doc.graph.node(clamp));
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert!(d.app.doc.graph.node(clamp).is_some_and(|n| !n.bypass && n.label.is_some()));
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert!(d.app.doc.graph.node(clamp).is_some_and(|n| n.label.is_none()));
+}

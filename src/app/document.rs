@@ -29,6 +29,11 @@ pub struct Document {
 const MERGE_WINDOW: Duration = Duration::from_millis(800);
 
 fn classify(old: &Graph, new: &Graph) -> EditKind {
+    // Moving or resizing frames is layout; adding, naming or colouring one is not.
+    let frames_same = old.frames.len() == new.frames.len() && old.frames.iter().zip(&new.frames).all(|(a, b)| a.label == b.label && a.comment == b.comment && a.colour == b.colour);
+    if !frames_same {
+        return EditKind::Other;
+    }
     if old.nodes == new.nodes && old.links == new.links {
         return EditKind::Layout;
     }

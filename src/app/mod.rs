@@ -5,6 +5,7 @@ pub mod document;
 pub mod planet_app;
 pub mod previews;
 pub mod recovery;
+pub mod viewer;
 pub mod viewport;
 
 pub use document::Document;

@@ -31,7 +31,8 @@ pub fn to_editor(g: &Graph) -> EditorState {
     nodes.sort_by_key(|n| n.id);
     for n in nodes {
         let kind = n.kind;
-        let id = s.graph.add_node(kind.meta().label.to_string(), EdNode { id: n.id, kind }, |graph, nid| add_ports(graph, nid, kind, Some(&n.params)));
+        let data = EdNode { id: n.id, kind, label: n.label.clone(), bypass: n.bypass };
+        let id = s.graph.add_node(n.title().to_string(), data, |graph, nid| add_ports(graph, nid, kind, Some(&n.params)));
         let (x, y) = g.layout.get(&n.id).copied().unwrap_or((40.0, 40.0 + 60.0 * n.id.0 as f32));
         s.node_positions.insert(id, egui::pos2(x, y));
         s.node_order.push(id);
@@ -67,7 +68,7 @@ pub fn from_editor(s: &EditorState) -> Graph {
                 params.insert(name.clone(), v.clone());
             }
         }
-        g.nodes.push(Node { id: n.user_data.id, kind: n.user_data.kind, params });
+        g.nodes.push(Node { id: n.user_data.id, kind: n.user_data.kind, params, label: n.user_data.label.clone(), bypass: n.user_data.bypass });
         if let Some(p) = s.node_positions.get(nid) {
             g.layout.insert(n.user_data.id, (p.x, p.y));
         }

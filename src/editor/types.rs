@@ -20,13 +20,17 @@ pub enum EdType {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EdValue(pub Option<ParamValue>);
 
-/// Per-node data: the domain id and kind.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Per-node data: the domain id and kind, and the node's name and bypass state.
+#[derive(Debug, Clone, PartialEq)]
 pub struct EdNode {
     /// Stable id of the node in the saved graph.
     pub id: DomainId,
     /// Kind.
     pub kind: NodeKind,
+    /// The user's name for the node.
+    pub label: Option<String>,
+    /// Whether the node is bypassed.
+    pub bypass: bool,
 }
 
 /// A finder entry: one node kind.
@@ -59,6 +63,10 @@ pub enum NodeAction {
     Copy,
     /// Delete the node (or the selection it belongs to).
     Delete,
+    /// Give the node a name of its own.
+    Rename,
+    /// Bypass (mute) the node, or bring it back.
+    Bypass,
 }
 
 /// Editor responses beyond the library's own (other edits are found by diffing).
@@ -180,7 +188,7 @@ impl NodeTemplateTrait for EdTemplate {
 
     fn user_data(&self, _: &mut EdState) -> EdNode {
         // The id is assigned when the node is added (see `bridge::assign_new_ids`).
-        EdNode { id: DomainId(0), kind: self.0 }
+        EdNode { id: DomainId(0), kind: self.0, label: None, bypass: false }
     }
 
     fn build_node(&self, graph: &mut EdGraph, _: &mut EdState, node_id: NodeId) {
@@ -254,6 +262,9 @@ impl NodeDataTrait for EdNode {
             let w = 170.0f32.min(size.x * 2.0);
             ui.add(egui::Image::new((tex.id(), egui::vec2(w, w * size.y / size.x))).rounding(3.0));
         }
+        if self.bypass {
+            ui.label(egui::RichText::new("bypassed: passes its input on").small().color(egui::Color32::from_rgb(230, 190, 120)));
+        }
         if state.viewed == Some(self.id) {
             ui.label(egui::RichText::new("👁 shown in the viewport").small().color(egui::Color32::from_rgb(150, 200, 255)));
         }
@@ -282,6 +293,11 @@ impl NodeDataTrait for EdNode {
         let viewing = state.viewed == Some(self.id);
         item(ui, if viewing { "Show the planet in the viewport" } else { "Show in viewport" }, "V", NodeAction::View);
         ui.separator();
+        item(ui, "Rename…", "F2", NodeAction::Rename);
+        let sink = matches!(self.kind.meta().category, crate::nodes::Category::Display | crate::nodes::Category::Output);
+        if !sink {
+            item(ui, if self.bypass { "Un-bypass" } else { "Bypass" }, "M", NodeAction::Bypass);
+        }
         item(ui, "Duplicate", "Ctrl+D", NodeAction::Duplicate);
         item(ui, "Copy", "Ctrl+C", NodeAction::Copy);
         item(ui, "Delete", "Del", NodeAction::Delete);
@@ -296,6 +312,7 @@ impl NodeDataTrait for EdNode {
         } else {
             category_colour(self.kind.meta().category)
         };
+        let base = if self.bypass { base.gamma_multiply(0.45) } else { base };
         if state.selected.contains(&self.id) {
             Some(base.lerp_to_gamma(egui::Color32::WHITE, 0.35))
         } else {

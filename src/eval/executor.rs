@@ -68,6 +68,17 @@ impl EvalResult {
     }
 }
 
+/// The outputs of a bypassed node: each output passes on the first input of its type.
+fn bypassed(kind: crate::nodes::NodeKind, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
+    kind.meta()
+        .outputs
+        .iter()
+        .map(|o| {
+            inputs.iter().flatten().find(|v| v.port_type() == o.ty).cloned().ok_or_else(|| OpError::Invalid(format!("bypassed, but no input of type {} to pass on to output '{}'", o.ty.name(), o.name)))
+        })
+        .collect()
+}
+
 /// Evaluates graphs and keeps results of recent runs for reuse.
 #[derive(Default)]
 pub struct Evaluator {
@@ -138,6 +149,7 @@ impl Evaluator {
                 res.errors.entry(step.id).or_insert_with(|| format!("waiting for node {src}, which produced nothing"));
                 continue;
             }
+            h.write_u8(step.bypass as u8);
             let key = h.finish();
             keys.insert(step.id, key);
             if matches!(step.kind.meta().category, Category::Display | Category::Output) {
@@ -153,7 +165,8 @@ impl Evaluator {
             let t = Instant::now();
             progress.inner.done.store(0, Ordering::Relaxed);
             progress.inner.total.store(0, Ordering::Relaxed);
-            match step.kind.run(&step.params, &inputs, &ctx) {
+            let result = if step.bypass { bypassed(step.kind, &inputs) } else { step.kind.run(&step.params, &inputs, &ctx) };
+            match result {
                 Ok(out) => {
                     let out = Arc::new(out);
                     self.cache.insert(key, (out.clone(), self.run));

@@ -17,6 +17,8 @@ pub struct Step {
     /// For each input port in order: producing node and its output index (`None` for an
     /// optional input that is not connected).
     pub inputs: Vec<Option<(NodeId, usize)>>,
+    /// Bypassed: each output passes on the first input of its type.
+    pub bypass: bool,
 }
 
 /// A compiled graph: runnable steps in order, and the errors of nodes that cannot run.
@@ -130,7 +132,7 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
             errors.insert(id, format!("input '{port}' has no valid source"));
             continue;
         }
-        steps.push(Step { id, kind: node.kind, params: node.params.clone(), inputs });
+        steps.push(Step { id, kind: node.kind, params: node.params.clone(), inputs, bypass: node.bypass });
     }
     Program { steps, errors, idle }
 }

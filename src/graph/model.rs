@@ -29,12 +29,19 @@ pub struct Node {
     /// Parameter values by name.
     #[serde(default)]
     pub params: ParamMap,
+    /// A name given by the user, shown instead of the kind's label (saved only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Bypassed (muted): the node passes its first input of each output's type through
+    /// unchanged (saved only when set).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bypass: bool,
 }
 
 impl Node {
     /// A node with every parameter at its default.
     pub fn new(id: NodeId, kind: NodeKind) -> Node {
-        Node { id, kind, params: kind.default_params() }
+        Node { id, kind, params: kind.default_params(), label: None, bypass: false }
     }
 
     /// The node's typed settings (`S` must be its kind's settings type).
@@ -42,9 +49,17 @@ impl Node {
         S::from_params(&self.params)
     }
 
-    /// `Kind #id`, how errors name a node.
+    /// `Kind #id` (or `Name (Kind #id)` when renamed), how errors name a node.
     pub fn describe(&self) -> String {
-        format!("{} {}", self.kind.meta().label, self.id)
+        match &self.label {
+            Some(l) => format!("{l} ({} {})", self.kind.meta().label, self.id),
+            None => format!("{} {}", self.kind.meta().label, self.id),
+        }
+    }
+
+    /// The title shown on the node: its name, or its kind's label.
+    pub fn title(&self) -> &str {
+        self.label.as_deref().unwrap_or(self.kind.meta().label)
     }
 }
 
@@ -74,11 +89,37 @@ pub struct Graph {
     /// Editor positions of the nodes in points (kept beside the model).
     #[serde(default)]
     pub layout: BTreeMap<NodeId, (f32, f32)>,
+    /// Frames: named, coloured boxes that organise the canvas (no effect on evaluation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<Frame>,
+}
+
+/// A named, coloured box on the canvas with an optional comment. The nodes whose position
+/// lies inside it move with it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    /// Title shown on the frame's bar.
+    pub label: String,
+    /// Free text shown under the title.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub comment: String,
+    /// Colour as sRGB bytes.
+    pub colour: [u8; 3],
+    /// Left, top, width and height in editor points.
+    pub rect: (f32, f32, f32, f32),
+}
+
+impl Frame {
+    /// Whether the editor position `p` lies inside the frame.
+    pub fn contains(&self, p: (f32, f32)) -> bool {
+        let (x, y, w, h) = self.rect;
+        p.0 >= x && p.0 <= x + w && p.1 >= y && p.1 <= y + h
+    }
 }
 
 impl Default for Graph {
     fn default() -> Self {
-        Graph { version: FORMAT_VERSION, nodes: Vec::new(), links: Vec::new(), layout: BTreeMap::new() }
+        Graph { version: FORMAT_VERSION, nodes: Vec::new(), links: Vec::new(), layout: BTreeMap::new(), frames: Vec::new() }
     }
 }
 

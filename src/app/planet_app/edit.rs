@@ -6,6 +6,14 @@ use crate::editor::types::NodeAction;
 use crate::graph::{Graph, Link, NodeId};
 use crate::io::clipboard::{copy_text, merge, paste_text, subgraph};
 
+/// The node being renamed and the name typed so far.
+pub(super) struct Rename {
+    id: NodeId,
+    text: String,
+    /// The field takes the keyboard (with the whole name selected) when the window opens.
+    focus: bool,
+}
+
 /// Where a duplicate lands relative to its original (graph points).
 const DUPLICATE_OFFSET: (f32, f32) = (40.0, 40.0);
 
@@ -121,6 +129,81 @@ impl PlanetApp {
                 self.select_ids(&ids);
                 self.delete_selected();
             }
+            NodeAction::Rename => self.node_action_rename(id),
+            NodeAction::Bypass => {
+                let ids = self.action_targets(id);
+                self.toggle_bypass(&ids);
+            }
+        }
+    }
+
+    /// Bypasses the nodes, or brings them back when the first one is bypassed (M; one undo
+    /// step). Display and output nodes are left alone.
+    pub fn toggle_bypass(&mut self, ids: &[NodeId]) {
+        let mut g = self.doc.graph.clone();
+        let on = !ids.first().and_then(|id| g.node(*id)).is_some_and(|n| n.bypass);
+        for n in g.nodes.iter_mut().filter(|n| ids.contains(&n.id)) {
+            if !matches!(n.kind.meta().category, crate::nodes::Category::Display | crate::nodes::Category::Output) {
+                n.bypass = on;
+            }
+        }
+        self.doc.seal();
+        if self.doc.commit(g, false) {
+            self.reload_editor();
+        }
+    }
+
+    /// Renames the selected node (F2).
+    pub fn rename_selected(&mut self) {
+        if let [id] = self.selected_ids().as_slice() {
+            self.node_action_rename(*id);
+        }
+    }
+
+    fn node_action_rename(&mut self, id: NodeId) {
+        if let Some(n) = self.doc.graph.node(id) {
+            self.rename = Some(Rename { id, text: n.title().to_string(), focus: true });
+        }
+    }
+
+    /// Gives a node a name (an empty name goes back to the kind's label; one undo step).
+    pub fn rename_node(&mut self, id: NodeId, name: &str) {
+        let mut g = self.doc.graph.clone();
+        let Some(n) = g.node_mut(id) else { return };
+        let name = name.trim();
+        n.label = (!name.is_empty() && name != n.kind.meta().label).then(|| name.to_string());
+        self.doc.seal();
+        if self.doc.commit(g, false) {
+            self.reload_editor();
+        }
+    }
+
+    /// The rename window.
+    pub(super) fn rename_window(&mut self, ctx: &egui::Context) {
+        let Some(mut r) = self.rename.take() else { return };
+        let mut done = None;
+        egui::Window::new("Rename node").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+            let out = egui::TextEdit::singleline(&mut r.text).desired_width(280.0).hint_text("empty: the kind's name").show(ui);
+            if std::mem::take(&mut r.focus) {
+                out.response.request_focus();
+                let mut state = out.state;
+                state.cursor.set_char_range(Some(egui::text::CCursorRange::two(egui::text::CCursor::new(0), egui::text::CCursor::new(r.text.chars().count()))));
+                state.store(ui.ctx(), out.response.id);
+            }
+            let enter = out.response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.horizontal(|ui| {
+                if ui.button("OK").clicked() || enter {
+                    done = Some(true);
+                }
+                if ui.button("Cancel").clicked() {
+                    done = Some(false);
+                }
+            });
+        });
+        match done {
+            Some(true) => self.rename_node(r.id, &r.text),
+            Some(false) => {}
+            None => self.rename = Some(r),
         }
     }
 

@@ -56,14 +56,24 @@ impl PlanetApp {
             if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::A))) {
                 self.select_all();
             }
+            if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::J))) {
+                self.frame_selection();
+            }
             if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::V)) {
                 self.view_selected();
+            }
+            if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F2)) {
+                self.rename_selected();
+            }
+            if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::M)) {
+                let ids = self.selected_ids();
+                self.toggle_bypass(&ids);
             }
             if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete)) || ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Backspace)) {
                 self.delete_selected();
             }
             if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Home)) {
-                self.editor.frame_all();
+                self.frame_all();
             }
             if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F)) {
                 self.editor.frame_selected();
@@ -151,6 +161,10 @@ impl PlanetApp {
                     ui.close_menu();
                     self.select_all();
                 }
+                if ui.add_enabled(any, egui::Button::new("Frame selected nodes").shortcut_text("Ctrl+J")).on_hover_text("A named, coloured box with a comment around the selection; drag its bar to move it with its nodes").clicked() {
+                    ui.close_menu();
+                    self.frame_selection();
+                }
                 if ui.add_enabled(any, egui::Button::new("Delete selected").shortcut_text("Del")).clicked() {
                     ui.close_menu();
                     self.delete_selected();
@@ -163,7 +177,7 @@ impl PlanetApp {
             ui.menu_button("View", |ui| {
                 if ui.add(egui::Button::new("Frame all nodes").shortcut_text("Home")).clicked() {
                     ui.close_menu();
-                    self.editor.frame_all();
+                    self.frame_all();
                 }
                 if ui.add(egui::Button::new("Frame selected nodes").shortcut_text("F")).clicked() {
                     ui.close_menu();
@@ -202,8 +216,9 @@ impl PlanetApp {
                 ui.label("Right click, Shift+A or Space: add a node");
                 ui.label("Drag from an output to an input: connect");
                 ui.label("Del: delete selected nodes; Ctrl+Z / Ctrl+Shift+Z: undo / redo");
-                ui.label("Ctrl+C / X / V: copy, cut, paste nodes (RON text); Ctrl+D: duplicate; Ctrl+A: select all");
-                ui.label("Right click a node: its menu; V: show the selected node in the viewport; F5: run");
+                ui.label("Ctrl+C / X / V: copy, cut, paste nodes (RON text); Ctrl+D: duplicate; Ctrl+A: select all; Ctrl+J: frame the selection");
+                ui.label("Drop a node onto a wire to insert it");
+                ui.label("Right click a node: its menu; V: show the selected node in the viewport; F2: rename; M: bypass; F5: run");
                 ui.label("Canvas: wheel zooms at the pointer, middle or Ctrl drag pans; Home: frame all; F: frame selected");
                 ui.label("Viewport: drag to move over the planet, Shift+drag or right drag up/down to tilt towards the horizon, scroll to zoom (slower near the ground), double-click to reset");
                 ui.label("Headless: planetgraph build FILE.ron --out DIR");

@@ -5,6 +5,7 @@
 mod autosave;
 mod edit;
 mod export_dialog;
+mod frames;
 mod files;
 mod menus;
 mod plate_animation;
@@ -61,6 +62,12 @@ pub struct PlanetApp {
     shown_n: Option<usize>,
     /// The last evaluation was cancelled (Run or F5 starts it again).
     cancelled: bool,
+    /// The frame whose name and comment are being edited.
+    frame_edit: Option<frames::FrameEdit>,
+    /// The node being renamed.
+    rename: Option<edit::Rename>,
+    /// The frame being dragged and the editor nodes that move with it.
+    frame_drag: Option<(usize, Vec<egui_node_graph2::NodeId>)>,
     /// The node being dragged (a drop onto a wire inserts it).
     dragged: Option<egui_node_graph2::NodeId>,
     /// Autosave, recovery and recent files (none in tests unless a folder is given).
@@ -95,6 +102,9 @@ impl PlanetApp {
             cancelled: false,
             files: files::FileState::default(),
             dragged: None,
+            frame_edit: None,
+            rename: None,
+            frame_drag: None,
             title: String::new(),
             status: "Starting".into(),
         };
@@ -217,7 +227,7 @@ impl PlanetApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.dialog = Some(Dialog::Unsaved(Pending::Quit));
         }
-        if self.dialog.is_none() {
+        if self.dialog.is_none() && self.frame_edit.is_none() && self.rename.is_none() {
             self.shortcuts(ctx);
         }
         egui::TopBottomPanel::top("menu").show(ctx, |ui| self.menu(ctx, ui));
@@ -233,8 +243,10 @@ impl PlanetApp {
         update_visibility(&mut self.editor);
         self.ed_state.selected = self.selected_ids();
         let mut responses = Vec::new();
+        let mut frame_actions = Vec::new();
+        let frames = self.doc.graph.frames.clone();
         egui::CentralPanel::default().frame(egui::Frame::none()).show(ctx, |ui| {
-            let r = self.editor.draw_graph_editor(ui, AllKinds, &mut self.ed_state, Vec::new());
+            let r = self.editor.draw_graph_editor_with(ui, AllKinds, &mut self.ed_state, Vec::new(), &mut |ui| frames::draw_frames(ui, &frames, &mut frame_actions));
             responses = r.node_responses;
         });
         if ctx.input(|i| i.pointer.any_pressed() || i.smooth_scroll_delta != egui::Vec2::ZERO) {
@@ -242,12 +254,15 @@ impl PlanetApp {
         }
         if self.frame_pending > 0 && !self.editor.node_rects.is_empty() {
             self.frame_pending -= 1;
-            self.editor.frame_all();
+            self.frame_all();
             ctx.request_repaint();
         }
         self.dialogs(ctx);
         self.export_window(ctx);
         self.after_editor(ctx, &responses);
+        self.apply_frame_actions(ctx, frame_actions);
+        self.frame_window(ctx);
+        self.rename_window(ctx);
         self.play_tick(ctx);
         self.autosave_tick(ctx);
         let title = self.doc.title();
@@ -277,7 +292,9 @@ impl PlanetApp {
         }
         let released = !ctx.input(|i| i.pointer.any_down());
         assign_new_ids(&mut self.editor);
-        let g = from_editor(&self.editor);
+        let mut g = from_editor(&self.editor);
+        // Frames live in the document only (the node editor knows nothing of them).
+        g.frames = self.doc.graph.frames.clone();
         if g != self.doc.graph && self.doc.commit(g, !released) {
             self.request_eval();
         }

@@ -4,7 +4,7 @@
 use super::PlanetApp;
 use crate::app::previews::{colour_preview_pixels, preview_pixels};
 use crate::editor::types::PlateStatus;
-use crate::app::viewport::{ViewedValue, ViewerContent};
+use crate::app::viewer::{ViewedValue, ViewerContent};
 use crate::eval::EvalResult;
 use crate::graph::{Graph, NodeId};
 use crate::nodes::display::colour_preview::ColourPreviewSettings;

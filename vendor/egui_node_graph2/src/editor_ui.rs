@@ -135,6 +135,21 @@ where
         user_state: &mut UserState,
         prepend_responses: Vec<NodeResponse<UserResponse, NodeData>>,
     ) -> GraphResponse<UserResponse, NodeData> {
+        self.draw_graph_editor_with(ui, all_kinds, user_state, prepend_responses, &mut |_| {})
+    }
+
+    /// Like [`Self::draw_graph_editor`], with `background` drawn on the canvas (in graph
+    /// coordinates) beneath the wires and nodes; its widgets take the pointer before the empty
+    /// canvas and after the nodes (PlanetGraph fork: frames).
+    #[must_use]
+    pub fn draw_graph_editor_with(
+        &mut self,
+        ui: &mut Ui,
+        all_kinds: impl NodeTemplateIter<Item = NodeTemplate>,
+        user_state: &mut UserState,
+        prepend_responses: Vec<NodeResponse<UserResponse, NodeData>>,
+        background: &mut dyn FnMut(&mut Ui),
+    ) -> GraphResponse<UserResponse, NodeData> {
         let editor_rect = ui.max_rect();
         ui.set_clip_rect(editor_rect);
         self.pan_zoom.clip_rect = editor_rect;
@@ -162,15 +177,15 @@ where
         let layer = area.layer();
         ctx.set_transform_layer(layer, self.pan_zoom.to_screen());
         let graph_rect = self.pan_zoom.to_graph() * editor_rect;
-        let background = ui.visuals().extreme_bg_color;
+        let fill = ui.visuals().extreme_bg_color;
         let response = area
             .fixed_pos(graph_rect.min)
             .show(&ctx, |canvas| {
                 canvas.set_clip_rect(graph_rect);
-                canvas.painter().rect_filled(graph_rect, 0.0, background);
+                canvas.painter().rect_filled(graph_rect, 0.0, fill);
                 canvas
                     .allocate_new_ui(UiBuilder::new().max_rect(graph_rect), |canvas| {
-                        self.draw_graph_editor_inside_zoom(canvas, all_kinds, user_state, prepend_responses)
+                        self.draw_graph_editor_inside_zoom(canvas, all_kinds, user_state, prepend_responses, background)
                     })
                     .inner
             })
@@ -206,6 +221,7 @@ where
         all_kinds: impl NodeTemplateIter<Item = NodeTemplate>,
         user_state: &mut UserState,
         prepend_responses: Vec<NodeResponse<UserResponse, NodeData>>,
+        background: &mut dyn FnMut(&mut Ui),
     ) -> GraphResponse<UserResponse, NodeData> {
         // This causes the graph editor to use as much free space as it can.
         // (so for windows it will use up to the resizeably set limit
@@ -266,6 +282,8 @@ where
         } else if r.drag_stopped() {
             drag_released_on_background = true;
         }
+
+        background(ui);
 
         // Wires go beneath the nodes: reserve their place in the paint order (PlanetGraph fork).
         let wires_shape = ui.painter().add(Shape::Noop);
