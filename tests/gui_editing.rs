@@ -176,13 +176,7 @@ fn every_example_opens_framed_without_overlapping_nodes() {
 fn an_unconnected_node_is_idle_and_the_status_says_so_without_error() {
     let mut d = Driver::new();
     d.wait_for_evaluation();
-    d.move_to(Pos2::new(700.0, 700.0));
-    d.key(Key::A, Modifiers::SHIFT);
-    d.frames(1);
-    d.frame_with(vec![Event::Text("Add".into())], Modifiers::NONE);
-    d.frames(1);
-    d.key(Key::Enter, Modifiers::NONE);
-    d.frames(1);
+    d.add_with_finder(Pos2::new(700.0, 700.0), "Add");
     let add = d.app.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::Add).map(|n| n.id).max().expect("the new Add node");
     wait_until(&mut d, "the Add node hint", |d| d.app.ed_state.idle.contains_key(&add) && !d.app.is_evaluating());
     assert!(d.app.ed_state.errors.is_empty(), "{:?}", d.app.ed_state.errors);
@@ -271,13 +265,7 @@ fn a_node_dropped_onto_a_wire_is_inserted_in_one_undo_step() {
     let mut d = Driver::new();
     d.frames(2);
     // A new Scale and bias node in an empty corner.
-    d.move_to(Pos2::new(300.0, 700.0));
-    d.key(Key::A, Modifiers::SHIFT);
-    d.frames(1);
-    d.frame_with(vec![Event::Text("scale and".into())], Modifiers::NONE);
-    d.frames(1);
-    d.key(Key::Enter, Modifiers::NONE);
-    d.frames(2);
+    d.add_with_finder(Pos2::new(300.0, 700.0), "scale and");
     let new = d.app.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::ScaleBias).map(|n| n.id).max().expect("new node");
     let links_before = d.app.doc.graph.links.len();
     let before = d.app.doc.graph.clone();

@@ -109,6 +109,17 @@ pub fn is_port(r: &Rect) -> bool {
 }
 
 impl Driver {
+    /// Adds a node with the finder at `at` (Shift+A, type `search`, Enter).
+    pub fn add_with_finder(&mut self, at: Pos2, search: &str) {
+        self.move_to(at);
+        self.key(Key::A, Modifiers::SHIFT);
+        self.frames(1);
+        self.frame_with(vec![Event::Text(search.into())], Modifiers::NONE);
+        self.frames(1);
+        self.key(Key::Enter, Modifiers::NONE);
+        self.frames(2);
+    }
+
     /// Clickable widget rects on screen in layers of the given order in the last frame (menus
     /// and the finder are foreground areas).
     pub fn clickables(&self, order: egui::Order) -> Vec<Rect> {

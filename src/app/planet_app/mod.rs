@@ -60,8 +60,6 @@ pub struct PlanetApp {
     frame_pending: u8,
     /// Cells per face edge of the evaluation the viewport and previews show.
     shown_n: Option<usize>,
-    /// The last evaluation was cancelled (Run or F5 starts it again).
-    cancelled: bool,
     /// The frame whose name and comment are being edited.
     frame_edit: Option<frames::FrameEdit>,
     /// The node being renamed.
@@ -99,7 +97,6 @@ impl PlanetApp {
             allow_close: false,
             frame_pending: FRAME_SETTLE,
             shown_n: None,
-            cancelled: false,
             files: files::FileState::default(),
             dragged: None,
             frame_edit: None,
@@ -118,7 +115,6 @@ impl PlanetApp {
         if self.res.viewport != self.res.preview {
             list.push(self.res.viewport);
         }
-        self.cancelled = false;
         let extra = self.ed_state.viewed.into_iter().collect();
         self.worker.request(self.doc.graph.clone(), list, extra);
     }

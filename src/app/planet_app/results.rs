@@ -23,10 +23,8 @@ impl PlanetApp {
                     Some(n) => format!("Cancelled: the viewport still shows the evaluation at {n} cells per face edge, from before the last edits if any. Run (F5) evaluates again"),
                     None => "Cancelled: nothing evaluated yet. Run (F5) evaluates again".into(),
                 };
-                self.cancelled = true;
                 continue;
             }
-            self.cancelled = false;
             let res = r.result;
             self.ed_state.errors = res.errors.iter().map(|(k, v)| (*k, v.clone())).collect();
             self.ed_state.idle = res.idle.iter().map(|(k, v)| (*k, v.clone())).collect();
