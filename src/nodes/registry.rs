@@ -92,6 +92,7 @@ registry! {
     HeightBand => masks::height_band::HeightBand,
     Curvature => masks::curvature::Curvature,
     CoastDistance => masks::coast_distance::CoastDistance,
+    Falloff => masks::falloff::Falloff,
     Temperature => climate::temperature::Temperature,
     Precipitation => climate::precipitation::Precipitation,
     ColourRamp => texture::colour_ramp::ColourRamp,

@@ -3,6 +3,7 @@
 
 pub mod coast_distance;
 pub mod curvature;
+pub mod falloff;
 pub mod height_band;
 
 /// Hermite smoothstep of `x` from `a` (0) to `b` (1); a step at `a` when `b <= a`.
