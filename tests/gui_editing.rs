@@ -184,13 +184,15 @@ fn an_unconnected_node_is_idle_and_the_status_says_so_without_error() {
     let status = d.app.status().to_string();
     assert!(status.contains("idle") && !status.to_lowercase().contains("error"), "{status}");
 
-    // Cancel, then Run (F5) evaluates again and the status tells the truth.
+    // Cancel a refinement that has work to do (the viewport at 512, not cached): the status
+    // says so and names what the viewport still shows; Run (F5) then evaluates again.
+    d.app.res.viewport = 512;
     d.app.request_eval();
     d.app.cancel_eval();
-    d.frames(3);
-    d.wait_for_evaluation();
+    wait_until(&mut d, "the cancel", |d| !d.app.is_evaluating() && d.app.status().starts_with("Cancelled"));
+    assert!(d.app.status().contains("F5"), "{}", d.app.status());
     d.key(Key::F5, Modifiers::NONE);
-    wait_until(&mut d, "Ready", |d| d.app.status().starts_with("Ready") && !d.app.is_evaluating());
+    wait_until(&mut d, "the run at 512", |d| !d.app.is_evaluating() && d.app.status().starts_with("Ready: evaluated at 512"));
 }
 
 #[test]

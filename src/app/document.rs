@@ -67,7 +67,7 @@ impl Document {
     /// file on disk holds the same graph.
     pub fn recovered(graph: Graph, path: Option<PathBuf>) -> Document {
         let saved = path.as_deref().and_then(|p| load_graph(p, Strictness::Editable).ok()).unwrap_or_default();
-        Document { saved, graph, path, undo: Vec::new(), redo: Vec::new(), last_edit: None }
+        Document { saved, ..Document::new(graph, path) }
     }
 
     /// Opens a file (structure must be valid; unconnected inputs are allowed).

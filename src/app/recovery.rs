@@ -68,7 +68,8 @@ impl Recovery {
         std::fs::create_dir_all(&self.dir).map_err(|source| SaveError { path: self.dir.clone(), source })?;
         let target = self.graph_file(self.pid);
         let text = to_ron_string(g).map_err(|e| SaveError { path: target.clone(), source: std::io::Error::new(std::io::ErrorKind::InvalidData, e) })?;
-        let original = original.map(|p| p.display().to_string()).unwrap_or_default();
+        // Absolute, so that a recovery started from another folder still finds the file.
+        let original = original.map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()).display().to_string()).unwrap_or_default();
         write_atomic(&self.path_file(self.pid), original.as_bytes())?;
         write_atomic(&target, text.as_bytes())
     }
@@ -151,12 +152,13 @@ mod tests {
         assert!(ours.left_behind().is_empty(), "our own copy is not a crash");
         // A process id that cannot be running (above the kernel's pid_max).
         let dead = Recovery { dir: dir.path().to_path_buf(), pid: 4_000_000_000 };
-        dead.write(&g, None).expect("write");
+        dead.write(&g, Some(Path::new("some/graph.ron"))).expect("write");
         let found = ours.left_behind();
         assert_eq!(found.len(), 1);
         let r = found[0].as_ref().expect("readable");
         assert_eq!(r.graph, g);
-        assert_eq!(r.original, None);
+        let original = r.original.clone().expect("the file name is kept");
+        assert!(original.is_absolute() && original.ends_with("some/graph.ron"), "a relative name is made absolute: {}", original.display());
         Recovery::discard(&r.file);
         assert!(ours.left_behind().is_empty());
         ours.clear();

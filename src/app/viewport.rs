@@ -48,8 +48,6 @@ pub struct Viewport {
     viewer: Option<ViewerContent>,
     /// The viewer's ramp for scalar fields.
     pub viewer_ramp: ViewerRamp,
-    /// The user asked to leave the viewer (the app clears it and takes this back).
-    pub wants_planet: bool,
 }
 
 fn same<T>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
@@ -83,7 +81,6 @@ impl Default for Viewport {
             error: None,
             viewer: None,
             viewer_ramp: ViewerRamp::default(),
-            wants_planet: false,
         }
     }
 }
@@ -188,14 +185,15 @@ impl Viewport {
         self.needs_render = true;
     }
 
-    /// The control rows above the picture.
-    pub fn controls(&mut self, ui: &mut egui::Ui) {
+    /// The control rows above the picture. Returns true when the user asked to leave the
+    /// viewer and see the planet again.
+    pub fn controls(&mut self, ui: &mut egui::Ui) -> bool {
         if let Some(e) = &self.error {
             ui.colored_label(egui::Color32::from_rgb(255, 120, 110), format!("⚠ {e}"));
         }
         let before = (self.view, self.mesh, self.viewer_ramp);
+        let mut back = false;
         if let Some(v) = &self.viewer {
-            let mut back = false;
             ui.horizontal_wrapped(|ui| {
                 ui.label(egui::RichText::new(format!("Viewing {}", v.label)).strong()).on_hover_text("The viewport shows this node's output on the Planet's relief (right click a node > Show in viewport, or select it and press V)");
                 if v.value.as_ref().is_some_and(|x| matches!(x, ViewedValue::Field(_))) {
@@ -210,9 +208,6 @@ impl Viewport {
                 }
                 back = ui.button("Show the planet").on_hover_text("Back to the Planet node's colouring (V)").clicked();
             });
-            if back {
-                self.wants_planet = true;
-            }
         }
         ui.horizontal_wrapped(|ui| {
             ui.label("Relief").on_hover_text("Vertical exaggeration of the elevation (1 = true scale)");
@@ -255,6 +250,7 @@ impl Viewport {
                 self.overlay_dirty = true;
             }
         }
+        back
     }
 
     /// The picture: rendered with the GPU when there is one, else a map as a fallback.
@@ -285,9 +281,9 @@ impl Viewport {
         // Close to the planet the mesh is refined around the camera: rebuild it once the camera
         // has moved by a fraction of a chunk or of its height.
         let key = if self.mesh.refine && self.view.camera.distance < 2.2 {
-            let e = self.view.camera.eye();
-            let step = 0.05 * (self.view.camera.distance - 1.0).max(0.02);
-            [(e.x / step) as i32, (e.y / step) as i32, (e.z / step) as i32, ((self.view.camera.distance - 1.0).max(1e-3).log2() * 4.0) as i32]
+            let (e, altitude) = (self.view.camera.eye(), self.view.camera.altitude());
+            let step = 0.05 * altitude.max(0.02);
+            [(e.x / step) as i32, (e.y / step) as i32, (e.z / step) as i32, (altitude.max(1e-3).log2() * 4.0) as i32]
         } else {
             [0; 4]
         };

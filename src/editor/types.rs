@@ -294,8 +294,7 @@ impl NodeDataTrait for EdNode {
         item(ui, if viewing { "Show the planet in the viewport" } else { "Show in viewport" }, "V", NodeAction::View);
         ui.separator();
         item(ui, "Rename…", "F2", NodeAction::Rename);
-        let sink = matches!(self.kind.meta().category, crate::nodes::Category::Display | crate::nodes::Category::Output);
-        if !sink {
+        if !self.kind.meta().category.is_sink() {
             item(ui, if self.bypass { "Un-bypass" } else { "Bypass" }, "M", NodeAction::Bypass);
         }
         item(ui, "Duplicate", "Ctrl+D", NodeAction::Duplicate);

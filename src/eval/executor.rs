@@ -3,7 +3,7 @@
 
 use super::program::{compile, Program};
 use crate::graph::{Graph, NodeId};
-use crate::nodes::{Category, OpContext, OpError, Value};
+use crate::nodes::{OpContext, OpError, Value};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
@@ -50,6 +50,11 @@ impl EvalResult {
     /// The first output of a node as a field.
     pub fn field(&self, id: NodeId) -> Option<&Arc<crate::planet::Field>> {
         self.outputs.get(&id)?.first()?.as_field()
+    }
+
+    /// The first output of a node as colours.
+    pub fn colour(&self, id: NodeId) -> Option<&Arc<crate::planet::ColourField>> {
+        self.outputs.get(&id)?.first()?.as_colour()
     }
 
     /// The field a display node shows (its first input).
@@ -152,7 +157,7 @@ impl Evaluator {
             h.write_u8(step.bypass as u8);
             let key = h.finish();
             keys.insert(step.id, key);
-            if matches!(step.kind.meta().category, Category::Display | Category::Output) {
+            if step.kind.meta().category.is_sink() {
                 res.sink_inputs.insert(step.id, inputs.clone());
             }
             if let Some((v, used)) = self.cache.get_mut(&key) {

@@ -2,7 +2,7 @@
 //! needs, and which nodes cannot run because of an error upstream.
 
 use crate::graph::{topological_order, validate, Graph, NodeId};
-use crate::nodes::{Category, NodeKind, ParamMap};
+use crate::nodes::{NodeKind, ParamMap};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One node to run: its kind, parameters and where its inputs come from.
@@ -40,21 +40,15 @@ impl Program {
     }
 }
 
-/// Display and output nodes are what a graph is evaluated for.
-fn is_sink(kind: NodeKind) -> bool {
-    matches!(kind.meta().category, Category::Display | Category::Output)
-}
-
 /// Compiles `g`. Nodes with errors and everything downstream of them are left out (with a
 /// message); so are nodes no Preview or Planet node needs. The rest still runs.
 pub fn compile(g: &Graph) -> Program {
-    let sinks: Vec<NodeId> = g.nodes.iter().filter(|n| is_sink(n.kind)).map(|n| n.id).collect();
-    compile_for(g, &sinks)
+    compile_with(g, &[])
 }
 
 /// Like [`compile`], and also runs the nodes in `extra` (a node shown in the viewport).
 pub fn compile_with(g: &Graph, extra: &[NodeId]) -> Program {
-    let mut targets: Vec<NodeId> = g.nodes.iter().filter(|n| is_sink(n.kind)).map(|n| n.id).collect();
+    let mut targets: Vec<NodeId> = g.nodes.iter().filter(|n| n.kind.meta().category.is_sink()).map(|n| n.id).collect();
     targets.extend(extra.iter().filter(|id| g.node(**id).is_some()));
     compile_for(g, &targets)
 }
@@ -65,11 +59,8 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
     let mut idle: BTreeMap<NodeId, String> = BTreeMap::new();
     for e in validate(g) {
         let id = e.node.unwrap_or(NodeId(0));
-        if let Some(port) = e.message.strip_suffix(" is not connected") {
-            idle.entry(id).and_modify(|m| {
-                m.push_str(", ");
-                m.push_str(port);
-            }).or_insert(format!("needs {port}"));
+        if let Some(port) = e.missing_input {
+            idle.entry(id).and_modify(|m| m.push_str(&format!(", input '{port}'"))).or_insert(format!("needs input '{port}'"));
             continue;
         }
         errors.entry(id).and_modify(|m| {
@@ -132,7 +123,7 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
             errors.insert(id, format!("input '{port}' has no valid source"));
             continue;
         }
-        steps.push(Step { id, kind: node.kind, params: node.params.clone(), inputs, bypass: node.bypass });
+        steps.push(Step { id, kind: node.kind, params: node.params.clone(), inputs, bypass: node.bypass && !meta.category.is_sink() });
     }
     Program { steps, errors, idle }
 }

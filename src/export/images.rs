@@ -280,7 +280,7 @@ mod tests {
     #[test]
     fn border_pixels_are_the_neighbours_edge_pixels() {
         let n = 8;
-        let src = Source::Scalar(Arc::new(Field::from_fn_index(n, |c, _| c as f32)));
+        let src = Source::Scalar(Arc::new(Field::from_fn_cell(n, |c| c as f32)));
         for gnomonic in [false, true] {
             for face in Face::ALL {
                 let p = Pixels { source: &src, grid: tile(face, n, FaceGrid::Cells, gnomonic, 1), encoding: Encoding::Identity, frame: Frame::Object };

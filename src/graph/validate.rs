@@ -15,6 +15,9 @@ pub struct GraphError {
     pub node_label: String,
     /// What is wrong.
     pub message: String,
+    /// The required input that is not connected, when that is the problem (work in progress
+    /// the editor shows as idle, not as an error).
+    pub missing_input: Option<&'static str>,
 }
 
 fn err(g: &Graph, node: Option<NodeId>, message: String) -> GraphError {
@@ -25,7 +28,7 @@ fn err(g: &Graph, node: Option<NodeId>, message: String) -> GraphError {
             None => "graph".to_string(),
         },
     };
-    GraphError { node, node_label, message }
+    GraphError { node, node_label, message, missing_input: None }
 }
 
 /// Checks the whole graph. Returns every problem found, sorted by node id (empty = valid).
@@ -76,7 +79,7 @@ pub fn validate(g: &Graph) -> Vec<GraphError> {
     for n in &g.nodes {
         for p in n.kind.meta().inputs.iter().filter(|p| !p.optional) {
             if !fed.contains_key(&(n.id, p.name)) {
-                errors.push(err(g, Some(n.id), format!("input '{}' is not connected", p.name)));
+                errors.push(GraphError { missing_input: Some(p.name), ..err(g, Some(n.id), format!("input '{}' is not connected", p.name)) });
             }
         }
     }

@@ -17,6 +17,13 @@ pub fn subgraph(g: &Graph, ids: &[NodeId]) -> Graph {
     out
 }
 
+/// The top-left corner of a graph's layout (`None` without positions).
+pub fn top_left(g: &Graph) -> Option<(f32, f32)> {
+    let x = g.layout.values().map(|p| p.0).reduce(f32::min)?;
+    let y = g.layout.values().map(|p| p.1).reduce(f32::min)?;
+    Some((x, y))
+}
+
 /// The clipboard text of the nodes `ids` of `g`.
 pub fn copy_text(g: &Graph, ids: &[NodeId]) -> Result<String, ron::Error> {
     to_ron_string(&subgraph(g, ids))
@@ -29,9 +36,7 @@ pub fn merge(g: &Graph, part: &Graph, at: (f32, f32)) -> (Graph, Vec<NodeId>) {
     let mut out = g.clone();
     let first = g.next_id().0;
     let renumber: BTreeMap<NodeId, NodeId> = part.nodes.iter().enumerate().map(|(k, n)| (n.id, NodeId(first + k as u32))).collect();
-    let min_x = part.layout.values().map(|p| p.0).fold(f32::INFINITY, f32::min);
-    let min_y = part.layout.values().map(|p| p.1).fold(f32::INFINITY, f32::min);
-    let (dx, dy) = if min_x.is_finite() { (at.0 - min_x, at.1 - min_y) } else { (0.0, 0.0) };
+    let (dx, dy) = top_left(part).map_or((0.0, 0.0), |(x, y)| (at.0 - x, at.1 - y));
     let mut ids = Vec::new();
     for (k, n) in part.nodes.iter().enumerate() {
         let id = renumber[&n.id];

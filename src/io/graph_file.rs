@@ -90,7 +90,7 @@ pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Gr
     migrate(&mut g);
     let errors: Vec<GraphError> = validate(&g)
         .into_iter()
-        .filter(|e| strictness == Strictness::Complete || !e.message.ends_with("is not connected"))
+        .filter(|e| strictness == Strictness::Complete || e.missing_input.is_none())
         .collect();
     if !errors.is_empty() {
         return Err(LoadError::Invalid { path: path.to_path_buf(), errors });

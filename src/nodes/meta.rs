@@ -27,6 +27,12 @@ pub enum Category {
 }
 
 impl Category {
+    /// Whether nodes of this category are what a graph is evaluated for (display and output
+    /// nodes: nothing downstream depends on them, and they cannot be bypassed).
+    pub fn is_sink(self) -> bool {
+        matches!(self, Category::Display | Category::Output)
+    }
+
     /// Every category, in finder order.
     pub const ALL: [Category; 10] = [
         Category::Sources,

@@ -27,14 +27,14 @@ impl Field {
 
     /// A field whose value at each cell is `f(cell direction)`, computed in parallel.
     pub fn from_fn_dir(n: usize, f: impl Fn(Vec3) -> f32 + Sync) -> Field {
+        Field::from_fn_index(n, |_, d| f(d))
+    }
+
+    /// A field whose value at each cell is `f(linear cell index)`, computed in parallel (no
+    /// directions are computed).
+    pub fn from_fn_cell(n: usize, f: impl Fn(usize) -> f32 + Sync) -> Field {
         let mut out = Field::filled(n, 0.0);
-        out.data.par_chunks_mut(n).enumerate().for_each(|(row, chunk)| {
-            let face = Face::ALL[row / n];
-            let j = row % n;
-            for (i, v) in chunk.iter_mut().enumerate() {
-                *v = f(Cell { face, i, j }.direction(n));
-            }
-        });
+        out.data.par_iter_mut().enumerate().for_each(|(c, v)| *v = f(c));
         out
     }
 

@@ -4,7 +4,7 @@
 use super::PlanetApp;
 use crate::editor::types::NodeAction;
 use crate::graph::{Graph, Link, NodeId};
-use crate::io::clipboard::{copy_text, merge, paste_text, subgraph};
+use crate::io::clipboard::{copy_text, merge, paste_text, subgraph, top_left};
 
 /// The node being renamed and the name typed so far.
 pub(super) struct Rename {
@@ -38,7 +38,7 @@ impl PlanetApp {
         match copy_text(&self.doc.graph, &ids) {
             Ok(text) => {
                 ctx.copy_text(text);
-                self.status = format!("Copied {} node{}", ids.len(), if ids.len() == 1 { "" } else { "s" });
+                self.status = format!("Copied {}", nodes_text(ids.len()));
                 true
             }
             Err(e) => {
@@ -85,18 +85,15 @@ impl PlanetApp {
             return;
         }
         let part = subgraph(&self.doc.graph, ids);
-        let (x, y) = part.layout.values().fold((f32::INFINITY, f32::INFINITY), |(x, y), p| (x.min(p.0), y.min(p.1)));
-        let at = if x.is_finite() { (x + DUPLICATE_OFFSET.0, y + DUPLICATE_OFFSET.1) } else { (0.0, 0.0) };
+        let at = top_left(&part).map_or((0.0, 0.0), |(x, y)| (x + DUPLICATE_OFFSET.0, y + DUPLICATE_OFFSET.1));
         let (g, new) = merge(&self.doc.graph, &part, at);
         self.commit_new_nodes(g, &new, "Duplicated");
     }
 
     fn commit_new_nodes(&mut self, g: Graph, ids: &[NodeId], verb: &str) {
-        self.doc.seal();
-        if self.doc.commit(g, false) {
-            self.reload_editor();
+        if self.apply_edit(g) {
             self.select_ids(ids);
-            self.status = format!("{verb} {} node{}", ids.len(), if ids.len() == 1 { "" } else { "s" });
+            self.status = format!("{verb} {}", nodes_text(ids.len()));
         }
     }
 
@@ -142,15 +139,10 @@ impl PlanetApp {
     pub fn toggle_bypass(&mut self, ids: &[NodeId]) {
         let mut g = self.doc.graph.clone();
         let on = !ids.first().and_then(|id| g.node(*id)).is_some_and(|n| n.bypass);
-        for n in g.nodes.iter_mut().filter(|n| ids.contains(&n.id)) {
-            if !matches!(n.kind.meta().category, crate::nodes::Category::Display | crate::nodes::Category::Output) {
-                n.bypass = on;
-            }
+        for n in g.nodes.iter_mut().filter(|n| ids.contains(&n.id) && !n.kind.meta().category.is_sink()) {
+            n.bypass = on;
         }
-        self.doc.seal();
-        if self.doc.commit(g, false) {
-            self.reload_editor();
-        }
+        self.apply_edit(g);
     }
 
     /// Renames the selected node (F2).
@@ -172,10 +164,7 @@ impl PlanetApp {
         let Some(n) = g.node_mut(id) else { return };
         let name = name.trim();
         n.label = (!name.is_empty() && name != n.kind.meta().label).then(|| name.to_string());
-        self.doc.seal();
-        if self.doc.commit(g, false) {
-            self.reload_editor();
-        }
+        self.apply_edit(g);
     }
 
     /// The rename window.
@@ -183,14 +172,8 @@ impl PlanetApp {
         let Some(mut r) = self.rename.take() else { return };
         let mut done = None;
         egui::Window::new("Rename node").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-            let out = egui::TextEdit::singleline(&mut r.text).desired_width(280.0).hint_text("empty: the kind's name").show(ui);
-            if std::mem::take(&mut r.focus) {
-                out.response.request_focus();
-                let mut state = out.state;
-                state.cursor.set_char_range(Some(egui::text::CCursorRange::two(egui::text::CCursor::new(0), egui::text::CCursor::new(r.text.chars().count()))));
-                state.store(ui.ctx(), out.response.id);
-            }
-            let enter = out.response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let field = name_field(ui, egui::TextEdit::singleline(&mut r.text).desired_width(280.0).hint_text("empty: the kind's name"), std::mem::take(&mut r.focus));
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             ui.horizontal(|ui| {
                 if ui.button("OK").clicked() || enter {
                     done = Some(true);
@@ -225,13 +208,9 @@ impl PlanetApp {
         });
         let Some(link) = hit else { return };
         let mut g = self.doc.graph.clone();
-        if g.insert_on_link(id, &link) {
-            self.doc.seal();
-            if self.doc.commit(g, false) {
-                self.reload_editor();
-                self.select_ids(&[id]);
-                self.status = "Inserted the node into the wire it was dropped on".into();
-            }
+        if g.insert_on_link(id, &link) && self.apply_edit(g) {
+            self.select_ids(&[id]);
+            self.status = "Inserted the node into the wire it was dropped on".into();
         }
     }
 
@@ -267,4 +246,23 @@ fn curve_hits(pts: &[egui::Pos2; 4], rect: egui::Rect) -> bool {
         let p = pts[0].to_vec2() * (u * u * u) + pts[1].to_vec2() * (3.0 * u * u * t) + pts[2].to_vec2() * (3.0 * u * t * t) + pts[3].to_vec2() * (t * t * t);
         rect.contains(p.to_pos2())
     })
+}
+
+/// "1 node" or "N nodes".
+fn nodes_text(n: usize) -> String {
+    format!("{n} node{}", if n == 1 { "" } else { "s" })
+}
+
+/// A name field; when `take_focus` (the window has just opened) it takes the keyboard with its
+/// whole text selected, so typing replaces the suggested name.
+pub(super) fn name_field(ui: &mut egui::Ui, edit: egui::TextEdit, take_focus: bool) -> egui::Response {
+    let out = edit.show(ui);
+    if take_focus {
+        out.response.request_focus();
+        let mut state = out.state;
+        let len = out.galley.text().chars().count();
+        state.cursor.set_char_range(Some(egui::text::CCursorRange::two(egui::text::CCursor::new(0), egui::text::CCursor::new(len))));
+        state.store(ui.ctx(), out.response.id);
+    }
+    out.response
 }

@@ -3,6 +3,7 @@
 //! a double click or its menu edits the name and comment; Ctrl+J frames the selection. Every
 //! change is an undoable edit saved in the graph file.
 
+use super::edit::name_field;
 use super::PlanetApp;
 use crate::editor::from_editor;
 use crate::graph::Frame;
@@ -107,10 +108,22 @@ impl PlanetApp {
         }
     }
 
+    /// Shows the selected nodes (F); every node and frame when none is selected.
+    pub fn frame_selected(&mut self) {
+        match self.selection_rect() {
+            Some(r) => self.editor.pan_zoom.frame(r, 60.0),
+            None => self.frame_all(),
+        }
+    }
+
+    /// The rectangle around the selected nodes as drawn in the last frame (graph points).
+    fn selection_rect(&self) -> Option<Rect> {
+        self.editor.selected_nodes.iter().filter_map(|n| self.editor.node_rects.get(n).copied()).reduce(|a, b| a.union(b))
+    }
+
     /// Puts a new frame around the selected nodes (Ctrl+J) and opens its name and comment.
     pub fn frame_selection(&mut self) {
-        let rects: Vec<Rect> = self.editor.selected_nodes.iter().filter_map(|n| self.editor.node_rects.get(n).copied()).collect();
-        let Some(around) = rects.into_iter().reduce(|a, b| a.union(b)) else {
+        let Some(around) = self.selection_rect() else {
             self.status = "Select the nodes to frame first (Ctrl+J)".into();
             return;
         };
@@ -188,16 +201,7 @@ impl PlanetApp {
         let mut done = None;
         egui::Window::new("Frame").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
             ui.label("Name");
-            let out = egui::TextEdit::singleline(&mut e.label).desired_width(320.0).show(ui);
-            let r = out.response;
-            if std::mem::take(&mut e.focus) {
-                // The whole name is selected, so typing replaces it.
-                r.request_focus();
-                let mut state = out.state;
-                let all = egui::text::CCursorRange::two(egui::text::CCursor::new(0), egui::text::CCursor::new(e.label.chars().count()));
-                state.cursor.set_char_range(Some(all));
-                state.store(ui.ctx(), r.id);
-            }
+            let r = name_field(ui, egui::TextEdit::singleline(&mut e.label).desired_width(320.0), std::mem::take(&mut e.focus));
             ui.label("Comment");
             ui.add(egui::TextEdit::multiline(&mut e.comment).desired_width(320.0).desired_rows(4).hint_text("Notes shown inside the frame"));
             ui.horizontal(|ui| {

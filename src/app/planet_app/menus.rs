@@ -76,7 +76,7 @@ impl PlanetApp {
                 self.frame_all();
             }
             if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F)) {
-                self.editor.frame_selected();
+                self.frame_selected();
             }
             if ctx.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::A)) || ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Space)) {
                 self.open_finder(ctx);
@@ -181,7 +181,7 @@ impl PlanetApp {
                 }
                 if ui.add(egui::Button::new("Frame selected nodes").shortcut_text("F")).clicked() {
                     ui.close_menu();
-                    self.editor.frame_selected();
+                    self.frame_selected();
                 }
                 if ui.add(egui::Button::new("Show selected node in viewport").shortcut_text("V")).on_hover_text("The viewport shows the selected node's output on the planet (V again: the planet)").clicked() {
                     ui.close_menu();

@@ -134,6 +134,17 @@ impl PlanetApp {
         self.worker.is_busy()
     }
 
+    /// Records `g` as an undo step of its own and, when its content changed, rebuilds the
+    /// editor from it (which evaluates again). Returns whether the content changed.
+    fn apply_edit(&mut self, g: crate::graph::Graph) -> bool {
+        self.doc.seal();
+        let changed = self.doc.commit(g, false);
+        if changed {
+            self.reload_editor();
+        }
+        changed
+    }
+
     fn reload_editor(&mut self) {
         let pan = self.editor.pan_zoom.clone();
         let selected = self.selected_ids();
@@ -168,9 +179,7 @@ impl PlanetApp {
         preset.apply(&mut s);
         let mut g = self.doc.graph.clone();
         g.set_settings(id, &s);
-        if self.doc.commit(g, false) {
-            self.reload_editor();
-        }
+        self.apply_edit(g);
     }
 
     /// Shows the canvas at zoom 1 with graph point (0, 0) at the canvas corner, and stops the
@@ -210,8 +219,7 @@ impl PlanetApp {
         for id in ids {
             g.remove_node(id);
         }
-        self.doc.commit(g, false);
-        self.reload_editor();
+        self.apply_edit(g);
     }
 
     /// One frame of the whole UI. `gpu` is eframe's wgpu state (None in tests: the viewport
@@ -229,8 +237,7 @@ impl PlanetApp {
         egui::TopBottomPanel::top("menu").show(ctx, |ui| self.menu(ctx, ui));
         egui::TopBottomPanel::bottom("status").show(ctx, |ui| self.status_line(ui));
         egui::SidePanel::right("viewport").resizable(true).default_width(ctx.screen_rect().width() * 0.45).min_width(200.0).show(ctx, |ui| {
-            self.viewport.controls(ui);
-            if std::mem::take(&mut self.viewport.wants_planet) {
+            if self.viewport.controls(ui) {
                 self.ed_state.viewed = None;
                 self.update_viewer();
             }
@@ -291,7 +298,7 @@ impl PlanetApp {
         let mut g = from_editor(&self.editor);
         // Frames live in the document only (the node editor knows nothing of them).
         g.frames = self.doc.graph.frames.clone();
-        if g != self.doc.graph && self.doc.commit(g, !released) {
+        if self.doc.commit(g, !released) {
             self.request_eval();
         }
         if released {

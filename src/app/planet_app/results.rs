@@ -87,7 +87,7 @@ impl PlanetApp {
         let label = node.describe();
         let res = self.last_result.as_ref();
         let field = res.and_then(|r| r.field(id).or_else(|| r.shown_field(id)));
-        let colour = res.and_then(|r| r.outputs.get(&id).and_then(|o| o.first()).and_then(|v| v.as_colour()).or_else(|| r.shown_colour(id)));
+        let colour = res.and_then(|r| r.colour(id).or_else(|| r.shown_colour(id)));
         let value = match (field, colour) {
             (Some(f), _) => Some(ViewedValue::Field(f.clone())),
             (None, Some(c)) => Some(ViewedValue::Colour(c.clone())),

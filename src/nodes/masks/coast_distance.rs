@@ -81,7 +81,7 @@ pub fn coast_distance_km(f: &Field, sea_level: f32, radius_km: f32) -> Field {
         }
     }
     let far = radius_km * std::f32::consts::PI;
-    Field::from_fn_index(n, |c, _| {
+    Field::from_fn_cell(n, |c| {
         let d = if dist[c].is_finite() { dist[c] } else { far };
         if land(c) {
             d

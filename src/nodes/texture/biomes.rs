@@ -182,7 +182,7 @@ impl Node for Biomes {
         let n = h.n();
         let biome: Vec<Biome> = (0..6 * n * n).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]))).collect();
         let palette = s.colours().map(Srgb::linear);
-        let index = Field::from_fn_index(n, |c, _| biome[c] as usize as f32);
+        let index = Field::from_fn_cell(n, |c| biome[c] as usize as f32);
         let colour = ColourField::from_fn(n, |c| {
             let b = biome[c];
             // Overrides (ocean, snow, rock, beach) keep hard edges; climate biomes blend.

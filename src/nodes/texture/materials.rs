@@ -92,7 +92,7 @@ impl Node for Materials {
             }
             out
         });
-        let mut outs: Vec<Value> = (0..5).map(|k| Field::from_fn_index(n, |c, _| weights[c][k]).into()).collect();
+        let mut outs: Vec<Value> = (0..5).map(|k| Field::from_fn_cell(n, |c| weights[c][k]).into()).collect();
         outs.push(albedo.into());
         Ok(outs)
     }

@@ -194,27 +194,6 @@ where
         response
     }
 
-    /// Shows every node (Home).
-    pub fn frame_all(&mut self) {
-        let all = self.node_rects.values().copied().reduce(|a, b| a.union(b));
-        if let Some(r) = all {
-            self.pan_zoom.frame(r, 30.0);
-        }
-    }
-
-    /// Shows the selected nodes (F); every node when none is selected.
-    pub fn frame_selected(&mut self) {
-        let sel = self
-            .selected_nodes
-            .iter()
-            .filter_map(|n| self.node_rects.get(n).copied())
-            .reduce(|a, b| a.union(b));
-        match sel {
-            Some(r) => self.pan_zoom.frame(r, 60.0),
-            None => self.frame_all(),
-        }
-    }
-
     fn draw_graph_editor_inside_zoom(
         &mut self,
         ui: &mut Ui,
