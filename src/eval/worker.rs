@@ -60,10 +60,13 @@ impl EvalWorker {
                     b.store(true, Ordering::Relaxed);
                     let program = super::program::compile_with(&job.graph, &job.extra);
                     for &n in &job.resolutions {
-                        if job.cancel.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let result = evaluator.run_program(&program, n, &job.cancel, &p);
+                        // A job cancelled before a resolution starts still answers, so the
+                        // editor learns of the cancel whenever it came.
+                        let result = if job.cancel.load(Ordering::Relaxed) {
+                            EvalResult { n, cancelled: true, ..EvalResult::default() }
+                        } else {
+                            evaluator.run_program(&program, n, &job.cancel, &p)
+                        };
                         let cancelled = result.cancelled;
                         if res_tx.send(WorkerResult { generation: job.generation, result }).is_err() {
                             return;
@@ -119,6 +122,41 @@ impl Drop for EvalWorker {
         self.jobs = None;
         if let Some(h) = self.handle.take() {
             let _ = h.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// Waits up to 30 s for the newest generation's results to end (a cancelled or final one).
+    fn answers(w: &EvalWorker, generation: u64) -> Vec<EvalResult> {
+        let start = Instant::now();
+        let mut got = Vec::new();
+        while start.elapsed() < Duration::from_secs(30) {
+            got.extend(w.poll().into_iter().filter(|r| r.generation == generation).map(|r| r.result));
+            if got.iter().any(|r| r.cancelled) || (!got.is_empty() && !w.is_busy()) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        got
+    }
+
+    #[test]
+    fn a_cancel_right_after_a_request_is_always_answered() {
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/graphs/default.ron"));
+        let graph = crate::io::load_graph(path, crate::io::Strictness::Complete).expect("the default graph loads");
+        let mut w = EvalWorker::start(Arc::new(|| {})).expect("thread");
+        // Many times, so both orders (cancel before the thread picks the job up, and during
+        // the run) happen.
+        for _ in 0..20 {
+            let g = w.request(graph.clone(), vec![256, 512], Vec::new());
+            w.cancel();
+            let got = answers(&w, g);
+            assert!(got.last().is_some_and(|r| r.cancelled), "no cancelled answer: {:?}", got.iter().map(|r| (r.n, r.cancelled)).collect::<Vec<_>>());
         }
     }
 }
