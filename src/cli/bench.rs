@@ -172,6 +172,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         }
     }
     super::bench_export::run(quick, &wants, &print, &median);
+    super::bench_toolbox::run(quick, &wants, &print, &median);
     if wants("erosion_default_n512") {
         let eroded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/eroded_tectonic.ron");
         if let Ok(g) = crate::io::load_graph(&eroded, crate::io::Strictness::Complete) {

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_export;
+pub mod bench_toolbox;
 pub mod build;
 pub mod check;
 pub mod render;

@@ -6,6 +6,7 @@ pub mod coral;
 pub mod seafloor;
 pub mod thermal;
 pub mod droplet;
+pub mod drainage;
 
 /// Rolling hills for the erosion tests (elevation about 0 to 0.8, seamless).
 /// Zeroes values too small to matter (also keeps denormals out of the inner loops).
@@ -19,6 +20,6 @@ pub fn flush(x: f32) -> f32 {
 }
 
 #[cfg(test)]
-fn test_hills(n: usize) -> crate::planet::Field {
+pub(crate) fn test_hills(n: usize) -> crate::planet::Field {
     crate::planet::Field::from_fn_dir(n, |d| 0.4 + 0.3 * (d.x * 6.0).sin() * (d.y * 5.0).cos() + 0.1 * (d.z * 13.0).sin())
 }

@@ -84,6 +84,11 @@ impl Inputs<'_> {
         self.required(k, "vector field", Value::as_vector)
     }
 
+    /// Optional input `k` as a vector field (`None` when not connected).
+    pub fn vector_opt(&self, k: usize) -> Result<Option<&Arc<VectorField>>, OpError> {
+        self.get(k, "vector field", Value::as_vector)
+    }
+
     /// Input `k` as a region surface.
     pub fn regions(&self, k: usize) -> Result<&Arc<RegionSurface>, OpError> {
         self.required(k, "region surface", Value::as_regions)

@@ -186,6 +186,22 @@ impl Field {
     }
 }
 
+/// Pearson correlation of two equally long sample lists (0 when one of them is constant):
+/// how the tests compare a preview with a build.
+pub fn correlation(a: &[f32], b: &[f32]) -> f64 {
+    let n = a.len() as f64;
+    let mean = |v: &[f32]| v.iter().map(|&x| f64::from(x)).sum::<f64>() / n;
+    let (ma, mb) = (mean(a), mean(b));
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (&x, &y) in a.iter().zip(b) {
+        let (dx, dy) = (f64::from(x) - ma, f64::from(y) - mb);
+        sab += dx * dy;
+        saa += dx * dx;
+        sbb += dy * dy;
+    }
+    sab / (saa * sbb).sqrt().max(1e-30)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

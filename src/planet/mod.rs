@@ -11,6 +11,7 @@ pub mod face;
 pub mod fbm;
 pub mod field;
 pub mod pipes;
+pub mod radix_heap;
 pub mod projection;
 pub mod regions;
 pub mod rng;

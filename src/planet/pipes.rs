@@ -110,6 +110,22 @@ impl<const K: usize> PipeTable<K> {
     }
 }
 
+impl<const K: usize> PipeTable<K> {
+    /// The neighbours of cell `c`, as in [`PipeTable::to`]: inside a face from the fixed
+    /// offsets, on its border from the table (sweeps that visit cells in a scattered order
+    /// save a memory read per cell).
+    #[inline(always)]
+    pub fn neighbours_of(&self, c: usize) -> [u32; K] {
+        let n = self.n;
+        let (i, j) = (c % n, (c / n) % n);
+        if i > 0 && j > 0 && i + 1 < n && j + 1 < n {
+            self.offsets.map(|o| (c as isize + o) as u32)
+        } else {
+            self.to[c]
+        }
+    }
+}
+
 /// The interior cells of one row (all neighbours on the same face, at fixed index offsets):
 /// slices of per-cell arrays at these cells and at their neighbours line up index by index,
 /// so that loops over them have no table lookups and no branches, and compile to vector code.
@@ -188,6 +204,16 @@ pub fn pipes8(n: usize) -> Arc<PipeTable<8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn computed_neighbours_are_the_table_s() {
+        for n in [1, 2, 3, 8] {
+            let t = pipes8(n);
+            for c in 0..6 * n * n {
+                assert_eq!(t.neighbours_of(c), t.to[c], "n {n} cell {c}");
+            }
+        }
+    }
 
     #[test]
     fn pipe_lengths_follow_the_sphere() {

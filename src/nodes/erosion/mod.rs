@@ -2,6 +2,7 @@
 //! cancellation.
 
 pub mod coral_reef;
+pub mod drainage;
 pub mod droplet;
 pub mod hydraulic;
 pub mod sea_floor;

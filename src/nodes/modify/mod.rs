@@ -13,3 +13,4 @@ pub mod slope;
 pub mod terrace;
 pub mod to_metres;
 pub mod vector_length;
+pub mod warp;

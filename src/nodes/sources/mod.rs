@@ -2,6 +2,7 @@
 
 pub mod constant;
 pub mod fault_planet;
+pub mod hillgrow;
 pub mod island;
 pub mod latitude;
 pub mod noise;

@@ -1,0 +1,34 @@
+//! The toolbox's figures for `planetgraph bench` (issue 15): drainage, diamond-square,
+//! L-system rivers and expressions on fBm terrain.
+
+use crate::nodes::Settings;
+use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
+use crate::planet::Field;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Rough terrain: fBm with about 35 % land (sea level 0).
+fn terrain(n: usize) -> Field {
+    fbm_field(&FastFbm::new(7, 8, 0.55, 2.0), n, noise_radius(4.0), 1.0).map(|v| v - 0.15)
+}
+
+fn time_ms(f: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// Prints the toolbox figures that `wants` names.
+pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, &str), median: &dyn Fn(Vec<f64>) -> f64) {
+    let reps = if quick { 1 } else { 5 };
+    let cancel = AtomicBool::new(false);
+    if wants("drainage_n1024_ms") {
+        let h = terrain(1024);
+        let s = crate::nodes::erosion::drainage::DrainageRiversSettings::from_params(&crate::nodes::NodeKind::DrainageRivers.default_params());
+        if let Ok(s) = s {
+            // The first run also builds the neighbour table of the resolution (cached).
+            let times: Vec<f64> = (0..reps + 1).map(|_| time_ms(|| drop(crate::erosion::drainage::drainage(&h, None, &s.drainage(), &cancel)))).skip(1).collect();
+            print("drainage_n1024_ms", median(times), "ms");
+        }
+    }
+}
