@@ -31,4 +31,11 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
             print("drainage_n1024_ms", median(times), "ms");
         }
     }
+    if wants("diamond_square_n1024_ms") {
+        let s = crate::nodes::sources::diamond_square::DiamondSquareSettings::from_params(&crate::nodes::NodeKind::DiamondSquare.default_params());
+        if let Ok(s) = s {
+            let times: Vec<f64> = (0..reps).map(|_| time_ms(|| drop(crate::nodes::sources::diamond_square::diamond_square(&s, 1024)))).collect();
+            print("diamond_square_n1024_ms", median(times), "ms");
+        }
+    }
 }

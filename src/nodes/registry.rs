@@ -61,6 +61,7 @@ registry! {
     Latitude => sources::latitude::Latitude,
     Island => sources::island::Island,
     Hillgrow => sources::hillgrow::Hillgrow,
+    DiamondSquare => sources::diamond_square::DiamondSquare,
     Add => combine::binary::Add,
     Subtract => combine::binary::Subtract,
     Multiply => combine::binary::Multiply,

@@ -1,6 +1,7 @@
 //! Source nodes: fields made from nothing but their settings.
 
 pub mod constant;
+pub mod diamond_square;
 pub mod fault_planet;
 pub mod hillgrow;
 pub mod island;
