@@ -119,7 +119,7 @@ fn lattices(s: &DiamondSquareSettings, levels: u32) -> Vec<Vec<f32>> {
         // Square step: edge midpoints (one coordinate an odd multiple of half).
         faces.par_iter_mut().zip(Face::ALL.par_iter()).zip(across.par_iter()).for_each(|((v, &face), across)| {
             for j in (0..=size).step_by(half) {
-                let start = if (j / half) % 2 == 0 { half } else { 0 };
+                let start = if (j / half).is_multiple_of(2) { half } else { 0 };
                 for i in (start..=size).step_by(step) {
                     if i == 0 || j == 0 || i == size || j == size {
                         continue;
