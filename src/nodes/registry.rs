@@ -70,6 +70,7 @@ registry! {
     Max => combine::binary::Max,
     Blend => combine::blend::Blend,
     Power => combine::binary::Power,
+    Expression => combine::expression::Expression,
     ScaleBias => modify::scale_bias::ScaleBias,
     Abs => modify::abs::Abs,
     Invert => modify::invert::Invert,
