@@ -50,4 +50,13 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::nodes::NodeKind::Expression.run(&params, &inputs, &ctx)))).collect();
         print("expression_mcells_per_s", (6 * n * n) as f64 / (median(times) * 1e3), "Mcells/s");
     }
+    if wants("lsystem_rivers_n512_ms") {
+        // The node's defaults on the fBm terrain at 6 x 512² cells.
+        let h = terrain(512);
+        let s = crate::nodes::erosion::lsystem_rivers::LSystemRiversSettings::from_params(&crate::nodes::NodeKind::LSystemRivers.default_params());
+        if let Ok(s) = s {
+            let times: Vec<f64> = (0..reps).map(|_| time_ms(|| drop(crate::erosion::lsystem::lsystem_rivers(&h, &s.lsystem(), &cancel)))).collect();
+            print("lsystem_rivers_n512_ms", median(times), "ms");
+        }
+    }
 }

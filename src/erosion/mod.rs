@@ -6,6 +6,7 @@ pub mod coral;
 pub mod seafloor;
 pub mod thermal;
 pub mod droplet;
+pub mod lsystem;
 pub mod drainage;
 
 /// Rolling hills for the erosion tests (elevation about 0 to 0.8, seamless).

@@ -147,8 +147,13 @@ mod tests {
 
     #[test]
     fn a_cancel_right_after_a_request_is_always_answered() {
-        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/graphs/default.ron"));
-        let graph = crate::io::load_graph(path, crate::io::Strictness::Complete).expect("the default graph loads");
+        // Noise through an erosion into the Planet: tens of milliseconds at 256, more at 512.
+        let mut graph = Graph::default();
+        let noise = graph.add_node(crate::nodes::NodeKind::Noise, (0.0, 0.0));
+        let erosion = graph.add_node(crate::nodes::NodeKind::ThermalErosion, (200.0, 0.0));
+        let planet = graph.add_node(crate::nodes::NodeKind::Planet, (400.0, 0.0));
+        graph.connect(noise, "out", erosion, "in");
+        graph.connect(erosion, "out", planet, "elevation");
         let mut w = EvalWorker::start(Arc::new(|| {})).expect("thread");
         // Many times, so both orders (cancel before the thread picks the job up, and during
         // the run) happen.

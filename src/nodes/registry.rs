@@ -92,6 +92,7 @@ registry! {
     ThermalErosion => erosion::thermal::ThermalErosion,
     DropletErosion => erosion::droplet::DropletErosion,
     DrainageRivers => erosion::drainage::DrainageRivers,
+    LSystemRivers => erosion::lsystem_rivers::LSystemRivers,
     SeaFloor => erosion::sea_floor::SeaFloor,
     CoralReef => erosion::coral_reef::CoralReef,
     HeightBand => masks::height_band::HeightBand,
