@@ -135,3 +135,24 @@ fn no_nan_at_the_ends_of_the_parameters() {
         assert!(r.elevation.data().iter().all(|v| v.is_finite()), "{s:?}");
     }
 }
+
+#[test]
+fn islands_mid_face_across_an_edge_and_on_a_corner_grow_unbroken_rivers() {
+    let n = 128;
+    let s = LSystemSettings { rivers: 12, ..settings() };
+    for centre in [glam::Vec3::new(0.1, 0.05, 1.0).normalize(), glam::Vec3::new(1.0, 0.05, 1.0).normalize(), glam::Vec3::ONE.normalize()] {
+        // A rippled cone: valleys run down its sides in every direction.
+        let h = Field::from_fn_dir(n, |d| {
+            let a = d.dot(centre).clamp(-1.0, 1.0).acos();
+            let ripple = 0.03 * (d.x * 31.0).sin() * (d.y * 29.0).cos() + 0.03 * (d.z * 37.0).sin();
+            (0.9 - 0.6 * a / 0.5 + ripple).max(0.0)
+        });
+        let r = run(&h, &s);
+        assert!(r.segments > 40, "{centre}: {} segments", r.segments);
+        let mask = r.rivers.data();
+        let table = pipes8(n);
+        for c in (0..6 * n * n).filter(|&c| mask[c] > 0.0) {
+            assert!(table.to[c].iter().any(|&x| x != NONE && mask[x as usize] > 0.0), "{centre}: channel cell {c} stands alone");
+        }
+    }
+}

@@ -189,6 +189,25 @@ pub fn border_cells<const K: usize>(table: &PipeTable<K>, row: usize, mut f: imp
     Some(Run { first: row * n + 1, len: n - 2, offsets: table.offsets, opposite: table.opposite })
 }
 
+/// The absolute differences between 4-neighbours of `f`: those inside a face, and those
+/// across a face seam (how tests tell a seam from ordinary variation).
+pub fn neighbour_steps(f: &crate::planet::Field) -> (Vec<f32>, Vec<f32>) {
+    let n = f.n();
+    let table = pipes4(n);
+    let (mut inside, mut across) = (Vec::new(), Vec::new());
+    for c in 0..6 * n * n {
+        for &x in &table.to[c] {
+            let step = (f.data()[c] - f.data()[x as usize]).abs();
+            if c / (n * n) == x as usize / (n * n) {
+                inside.push(step);
+            } else {
+                across.push(step);
+            }
+        }
+    }
+    (inside, across)
+}
+
 /// The von Neumann table (left, right, up, down) of resolution `n`, cached.
 pub fn pipes4(n: usize) -> Arc<PipeTable<4>> {
     static TABLES: PerResolution<PipeTable<4>> = PerResolution::new();

@@ -143,19 +143,9 @@ mod tests {
         let corr = crate::planet::field::correlation(coarse.data(), fine.resample(64).data());
         assert!(corr > 0.97, "{corr}");
         // Seamless: no jump across the cube edges larger than inside the faces.
-        let table = crate::planet::pipes::pipes4(256);
-        let (mut inner, mut seam) = (0f32, 0f32);
-        for c in 0..6 * 256 * 256 {
-            for k in 0..4 {
-                let x = table.to[c][k] as usize;
-                let jump = (fine.data()[c] - fine.data()[x]).abs();
-                if crate::planet::Cell::from_index(c, 256).face == crate::planet::Cell::from_index(x, 256).face {
-                    inner = inner.max(jump);
-                } else {
-                    seam = seam.max(jump);
-                }
-            }
-        }
+        let (inside, across) = crate::planet::pipes::neighbour_steps(&fine);
+        let max = |v: &[f32]| v.iter().copied().fold(0.0, f32::max);
+        let (inner, seam) = (max(&inside), max(&across));
         assert!(seam <= inner * 1.2, "largest step across a seam {seam}, inside faces {inner}");
         let go = |t| rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("pool").install(|| run(&s, vec![Some(input(48).into()), None]).expect("runs"));
         assert_eq!(go(1).data(), go(2).data());

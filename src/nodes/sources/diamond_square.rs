@@ -215,19 +215,7 @@ mod tests {
     #[test]
     fn the_field_is_continuous_across_seams_and_corners() {
         let f = diamond_square(&defaults(), 128);
-        let table = crate::planet::pipes::pipes4(128);
-        let (mut inner, mut seam) = (Vec::new(), Vec::new());
-        for c in 0..6 * 128 * 128 {
-            for k in 0..4 {
-                let x = table.to[c][k] as usize;
-                let jump = (f.data()[c] - f.data()[x]).abs();
-                if crate::planet::Cell::from_index(c, 128).face == crate::planet::Cell::from_index(x, 128).face {
-                    inner.push(jump);
-                } else {
-                    seam.push(jump);
-                }
-            }
-        }
+        let (inner, seam) = crate::planet::pipes::neighbour_steps(&f);
         let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len() as f32;
         let max = |v: &[f32]| v.iter().copied().fold(0.0, f32::max);
         assert!(mean(&seam) < 1.5 * mean(&inner) && max(&seam) < 1.5 * max(&inner), "steps across seams: mean {} max {}; inside faces: mean {} max {}", mean(&seam), max(&seam), mean(&inner), max(&inner));

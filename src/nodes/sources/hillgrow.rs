@@ -84,7 +84,11 @@ fn jitter(d: Vec3, k: usize) -> f32 {
 
 /// The unsmoothed sum of the hills' Gaussians at resolution `n`.
 fn grow(s: &HillgrowSettings, n: usize) -> Field {
-    let hills = hills(s);
+    grow_hills(&hills(s), s, n)
+}
+
+/// The unsmoothed sum of the Gaussians of `hills` at resolution `n`.
+fn grow_hills(hills: &[Hill], s: &HillgrowSettings, n: usize) -> Field {
     let rough = s.roughness.clamp(0.0, 1.0);
     // Hills are skipped beyond 4.5 of their widest sigma (the Gaussian is below 4e-5 there).
     let reach: Vec<f32> = hills.iter().map(|h| (4.5 * h.width_rad * (1.0 + rough)).min(std::f32::consts::PI).cos()).collect();
@@ -139,6 +143,22 @@ mod tests {
                     let want = (-0.5 * (deg / 10.0) * (deg / 10.0)).exp();
                     assert!((f.sample_dir(p) - want).abs() < 0.02, "seed {seed} at {deg} deg: {} vs {want}", f.sample_dir(p));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_hill_mid_face_across_an_edge_and_on_a_cube_corner_has_the_same_shape() {
+        let s = HillgrowSettings { roughness: 0.0, ..defaults() };
+        let profile = |at: Vec3| {
+            let f = grow_hills(&[Hill { at, height: 1.0, width_rad: 8f32.to_radians() }], &s, 96);
+            let side = at.any_orthogonal_vector().normalize();
+            (0..12).map(|k| glam::Quat::from_axis_angle(glam::Quat::from_axis_angle(at, k as f32 * 0.5) * side, 6f32.to_radians()) * at).map(|p| f.sample_dir(p)).collect::<Vec<f32>>()
+        };
+        let want = (-0.5f32 * (6.0 / 8.0) * (6.0 / 8.0)).exp();
+        for at in [Vec3::new(0.1, 0.2, 1.0).normalize(), Vec3::new(1.0, 0.1, 1.0).normalize(), Vec3::ONE.normalize()] {
+            for v in profile(at) {
+                assert!((v - want).abs() < 0.01, "{at}: {v} vs {want}");
             }
         }
     }
