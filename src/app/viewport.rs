@@ -48,6 +48,8 @@ pub struct Viewport {
     viewer: Option<ViewerContent>,
     /// The viewer's ramp for scalar fields.
     pub viewer_ramp: ViewerRamp,
+    /// Why there is no planet to show, once an evaluation has finished without one.
+    why_empty: Option<String>,
 }
 
 fn same<T>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
@@ -78,6 +80,7 @@ impl Default for Viewport {
             textures: TextureValues::default(),
             overlay_dirty: false,
             overlay_job: None,
+            why_empty: None,
             error: None,
             viewer: None,
             viewer_ramp: ViewerRamp::default(),
@@ -86,6 +89,12 @@ impl Default for Viewport {
 }
 
 impl Viewport {
+    /// Says why the planet is missing after an evaluation finished without one (`None` once
+    /// there is one); shown in place of "Evaluating…" while nothing was ever drawn.
+    pub fn set_why_empty(&mut self, why: Option<String>) {
+        self.why_empty = why;
+    }
+
     /// Shows a new planet (elevation in metres) with its albedo, if it has one.
     pub fn set_field(&mut self, field: Arc<Field>, albedo: Option<Arc<ColourField>>, planet: PlanetSettings) {
         self.view.max_depth_m = planet.max_depth_m;
@@ -429,7 +438,8 @@ impl Viewport {
             }
             None => {
                 ui.painter().rect_filled(rect, 0.0, egui::Color32::from_gray(10));
-                ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, "Evaluating…", egui::FontId::proportional(16.0), egui::Color32::GRAY);
+                let text = self.why_empty.as_deref().filter(|_| self.field.is_none()).unwrap_or("Evaluating…");
+                ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, text, egui::FontId::proportional(16.0), egui::Color32::GRAY);
             }
         }
     }

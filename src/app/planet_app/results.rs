@@ -36,6 +36,15 @@ impl PlanetApp {
             }
             // Only the newest request's results arrive here, coarse first, so each one refines
             // the picture.
+            let why_empty = match self.doc.graph.first_of(NodeKind::Planet) {
+                None => Some("No Planet node: add one (Output > Planet) to see the planet here".to_string()),
+                Some(p) if res.field(p.id).is_none() => Some(match res.errors.get(&p.id).or_else(|| res.idle.get(&p.id)) {
+                    Some(why) => format!("The Planet node has nothing to show: {why}"),
+                    None => "The Planet node has nothing to show".to_string(),
+                }),
+                Some(_) => None,
+            };
+            self.viewport.set_why_empty(why_empty);
             if let Some(planet) = self.doc.graph.first_of(NodeKind::Planet) {
                 if let Some(f) = res.field(planet.id) {
                     let albedo = res.sink_input(planet.id, 1).and_then(|v| v.as_colour()).cloned();
