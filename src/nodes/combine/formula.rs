@@ -210,7 +210,7 @@ impl Formula {
         }
         let ast = expr.parse(LocatingSlice::new(text)).map_err(|e| {
             let at = e.offset();
-            let message = match text[at..].chars().next() {
+            let message = match text.get(at..).and_then(|rest| rest.chars().next()) {
                 None => "the formula ends too early".to_string(),
                 Some(c) => format!("unexpected '{c}'"),
             };
