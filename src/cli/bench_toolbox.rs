@@ -41,12 +41,12 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     if wants("expression_mcells_per_s") {
         // A simple formula over two inputs at 6 x 1024² cells, all threads.
         let n = 1024;
-        let (a, b) = (terrain(n), terrain(n).map(|v| v * 0.5));
+        let a = terrain(n);
+        let b = a.map(|v| v * 0.5);
         let mut params = crate::nodes::NodeKind::Expression.default_params();
         params.insert("formula".into(), crate::nodes::ParamValue::Text("a * 2 + b - 0.5".into()));
         let inputs = [Some(a.into()), Some(b.into()), None, None];
-        let steps = None;
-        let ctx = crate::nodes::OpContext { n, cancel: &cancel, steps };
+        let ctx = crate::nodes::OpContext { n, cancel: &cancel, steps: None };
         let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::nodes::NodeKind::Expression.run(&params, &inputs, &ctx)))).collect();
         print("expression_mcells_per_s", (6 * n * n) as f64 / (median(times) * 1e3), "Mcells/s");
     }

@@ -98,7 +98,7 @@ pub fn drainage(h: &Field, precipitation_mm: Option<&Field>, s: &DrainageSetting
             lake_depth[r] = lake_depth[r].max(filled[c] - hv[c]);
         }
     }
-    let is_lake = |c: usize| lake_root[c] != NONE && lake_depth[lake_root[c] as usize] >= s.min_lake_depth;
+    let lake: Vec<bool> = (0..cells).map(|c| lake_root[c] != NONE && lake_depth[lake_root[c] as usize] >= s.min_lake_depth).collect();
 
     // Discharge: every land cell's rain, summed down the tree (children before parents).
     let radius_m = f64::from(s.radius_km) * 1000.0;
@@ -122,26 +122,27 @@ pub fn drainage(h: &Field, precipitation_mm: Option<&Field>, s: &DrainageSetting
     }
 
     let threshold = f64::from(s.threshold_m3s.max(1e-6));
-    let river = |c: usize| !sea(c) && !is_lake(c) && q[c] >= threshold;
-    let carve = carve_valleys(n, &table, &q, threshold, &river, &|c| !sea(c) && !is_lake(c), s);
+    let carvable: Vec<bool> = (0..cells).map(|c| !sea(c) && !lake[c]).collect();
+    let river: Vec<bool> = (0..cells).map(|c| carvable[c] && q[c] >= threshold).collect();
+    let carve = carve_valleys(n, &table, &q, threshold, &river, &carvable, s);
 
     // Carved heights, never below the sea, then made non-increasing downstream (a bank carved
     // deeper than the cell it drains into is lifted to it).
-    let mut out: Vec<f32> = (0..cells).map(|c| if sea(c) { hv[c] } else { (filled[c] - carve[c]).max(s.sea_level) }).collect();
+    let mut elevation = h.clone();
+    let out = elevation.data_mut();
+    for c in 0..cells {
+        if !sea(c) {
+            out[c] = (filled[c] - carve[c]).max(s.sea_level);
+        }
+    }
     for &c in &order {
         let d = down[c as usize];
         if d != NONE && !sea(d as usize) {
             out[c as usize] = out[c as usize].max(out[d as usize]);
         }
     }
-    let field = |v: Vec<f32>| Field::from_vec(n, v);
-    Some(Drainage {
-        elevation: field(out)?,
-        discharge: field(q.iter().map(|&x| x as f32).collect())?,
-        rivers: field((0..cells).map(|c| if river(c) { 1.0 } else { 0.0 }).collect())?,
-        lakes: field((0..cells).map(|c| if is_lake(c) { 1.0 } else { 0.0 }).collect())?,
-        downstream: down,
-    })
+    let mask = |m: &[bool]| Field::from_fn_cell(n, |c| if m[c] { 1.0 } else { 0.0 });
+    Some(Drainage { elevation, discharge: Field::from_fn_cell(n, |c| q[c] as f32), rivers: mask(&river), lakes: mask(&lake), downstream: down })
 }
 
 /// The priority flood: filled heights, the downstream cell of every land cell, and the land
@@ -210,7 +211,7 @@ fn flood(hv: &[f32], sea: &dyn Fn(usize) -> bool, table: &PipeTable<8>) -> (Vec<
 /// that reaches it. Cuts spread from the deepest outwards over the neighbours (across seams),
 /// each measured by the straight-line distance to its river cell (within 0.1 % of the arc up
 /// to 500 km on an Earth-sized planet).
-fn carve_valleys(n: usize, table: &PipeTable<8>, q: &[f64], threshold: f64, river: &dyn Fn(usize) -> bool, carvable: &dyn Fn(usize) -> bool, s: &DrainageSettings) -> Vec<f32> {
+fn carve_valleys(n: usize, table: &PipeTable<8>, q: &[f64], threshold: f64, river: &[bool], carvable: &[bool], s: &DrainageSettings) -> Vec<f32> {
     let cells = q.len();
     let dir = |c: u32| Cell::from_index(c as usize, n).direction(n);
     // Per river cell: its depth and its half-width in units of the radius, inverse squared.
@@ -220,13 +221,13 @@ fn carve_valleys(n: usize, table: &PipeTable<8>, q: &[f64], threshold: f64, rive
         (s.depth * ratio.powf(s.depth_exponent), 1.0 / (width * width))
     };
     // Cells that cannot be carved (sea, lakes) start at infinity, so no cut reaches them.
-    let mut carve: Vec<f32> = (0..cells).map(|c| if carvable(c) { 0.0 } else { f32::INFINITY }).collect();
+    let mut carve: Vec<f32> = carvable.iter().map(|&ok| if ok { 0.0 } else { f32::INFINITY }).collect();
     // The deepest cut first (keys are the depth's order reversed); a cell's cut is never
     // deeper than the one it spreads from, as the monotone queue needs. Entries carry the
     // cell, the river cell that cuts it, its depth and inverse squared half-width.
     let mut heap: RadixHeap<(u32, u32, f32, f32)> = RadixHeap::new();
     let deepest_first = |v: f32| u64::from(!key(v));
-    for c in (0..cells).filter(|&c| river(c)) {
+    for c in (0..cells).filter(|&c| river[c]) {
         let (depth, inv_w2) = cut(c);
         carve[c] = depth;
         heap.push(deepest_first(depth), (c as u32, c as u32, depth, inv_w2));

@@ -10,10 +10,11 @@
 //! runs into another river, and a branch ends where the ground leaves the height range.
 //!
 //! The rivers are then drawn into the heightmap at their bed heights (falling towards the
-//! mouth, deeper where more branches feed them) and the valley around them is box-filtered;
-//! drawing and filtering repeat so the channel ends deep in smooth banks (seed 003's raster
-//! and box-filter loop). Growth reads the terrain at a fixed planning resolution, so previews
-//! and builds grow the same rivers.
+//! mouth, deeper where more branches feed them) and the valley around them is box-filtered
+//! towards the channel, which keeps its bed (seed 003 redraws and filters until the channel
+//! is deep enough; a channel that is never filtered needs no redrawing). Growth reads the
+//! terrain at a fixed planning resolution, so previews and builds grow the same number of
+//! rivers (the network can differ in detail: growth compares heights).
 
 use crate::planet::diffusion::diffusion_passes;
 use crate::planet::pipes::{pipes8, NONE};
@@ -27,6 +28,9 @@ const PLAN_N: usize = 128;
 /// What a river may dip or a ridge may rise above a segment's end, as a share of the height
 /// range (hmax - hmin): bumps of rough terrain smaller than this do not stop a river.
 const RIDGE_TOLERANCE: f32 = 0.04;
+/// Seed 003 draws the rivers and box-filters the map until the channel is deep enough; here
+/// the channel keeps its bed, so the rounds are k passes each, this many times.
+const BANK_ROUNDS: usize = 4;
 /// Blur of the planning terrain, degrees of arc.
 const PLAN_BLUR_DEG: f32 = 1.0;
 /// Cells per face edge of the grid that keeps rivers apart.
@@ -41,7 +45,8 @@ pub struct LSystemSettings {
     pub iterations: usize,
     /// Seed 003's s: most tributaries (splits) per river.
     pub tributaries: usize,
-    /// Seed 003's k: box-filter passes per round at 128 cells per face edge.
+    /// Seed 003's k: box-filter passes per round ([`BANK_ROUNDS`]) at 128 cells per face
+    /// edge.
     pub box_steps: usize,
     /// Seed 003's hmin: the lowest bed (at the mouths), input units.
     pub h_min: f32,
@@ -241,10 +246,9 @@ fn best_segment(plan: &Field, p: Vec3, ground: f32, heading: Vec3, step: f32, ri
     Some((at, h, end))
 }
 
-/// Draws the rivers at their bed heights into `h` and box-filters their valleys, in rounds.
+/// Draws the rivers at their bed heights into `h` and box-filters their valleys.
 fn carve(h: &Field, joints: &[Joint], s: &LSystemSettings, cancel: &AtomicBool) -> Option<(Field, Field)> {
     let n = h.n();
-    let cells = 6 * n * n;
     // Branches feeding each joint (springs count 1), children after parents in `joints`.
     let mut feed = vec![1f32; joints.len()];
     for k in (0..joints.len()).rev() {
@@ -253,13 +257,12 @@ fn carve(h: &Field, joints: &[Joint], s: &LSystemSettings, cancel: &AtomicBool) 
             feed[p] += feed[k];
         }
     }
-    let mouth_of = |mut k: usize| {
-        while joints[k].parent != k {
-            k = joints[k].parent;
-        }
-        k
-    };
-    let weight: Vec<f32> = (0..joints.len()).map(|k| (feed[k] / feed[mouth_of(k)]).sqrt()).collect();
+    // Each joint's mouth (parents come before their children).
+    let mut mouth = vec![0usize; joints.len()];
+    for k in 0..joints.len() {
+        mouth[k] = if joints[k].parent == k { k } else { mouth[joints[k].parent] };
+    }
+    let weight: Vec<f32> = (0..joints.len()).map(|k| (feed[k] / feed[mouth[k]]).sqrt()).collect();
     // Bed heights at the joints: the ground less the depth, never below hmin.
     let bed: Vec<f32> = (0..joints.len()).map(|k| (joints[k].ground - s.depth * (0.3 + 0.7 * weight[k])).max(s.h_min)).collect();
     // Channel samples from the springs down: each takes the lowest of its own bed, the ground
@@ -309,39 +312,31 @@ fn carve(h: &Field, joints: &[Joint], s: &LSystemSettings, cancel: &AtomicBool) 
     let in_channel: HashSet<usize> = channel.iter().map(|x| x.0).collect();
     let mut valley: Vec<usize> = valley.into_iter().filter(|c| !in_channel.contains(c)).collect();
     valley.sort_unstable();
-    let mut out = h.data().to_vec();
-    let draw = |out: &mut [f32]| {
-        for &(c, b) in &channel {
-            out[c] = out[c].min(b);
-        }
-    };
+    // The channel cells take their beds (never above the ground, so this only lowers them)
+    // and keep them; the banks are box-filtered towards them, the filter only lowering ground.
+    let mut carved = h.clone();
+    let out = carved.data_mut();
+    for &(c, b) in &channel {
+        out[c] = b;
+    }
     let table = pipes8(n);
-    let passes = diffusion_passes(s.box_steps, n);
-    for _round in 0..4 {
-        draw(&mut out);
-        for _ in 0..passes {
-            let next: Vec<f32> = valley
-                .iter()
-                .map(|&c| {
-                    let (sum, count) = table.to[c].iter().filter(|&&x| x != NONE).fold((out[c], 1.0), |(sum, count), &x| (sum + out[x as usize], count + 1.0));
-                    // The filter only lowers ground: the channel pulls its banks down.
-                    (sum / count).min(out[c])
-                })
-                .collect();
-            for (&c, v) in valley.iter().zip(next) {
-                out[c] = v;
-            }
+    for _ in 0..BANK_ROUNDS * diffusion_passes(s.box_steps, n) {
+        let next: Vec<f32> = valley
+            .iter()
+            .map(|&c| {
+                let (sum, count) = table.to[c].iter().filter(|&&x| x != NONE).fold((out[c], 1.0), |(sum, count), &x| (sum + out[x as usize], count + 1.0));
+                (sum / count).min(out[c])
+            })
+            .collect();
+        for (&c, v) in valley.iter().zip(next) {
+            out[c] = v;
         }
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
     }
-    draw(&mut out);
-    let mut mask = vec![0f32; cells];
-    for &(c, _) in &channel {
-        mask[c] = 1.0;
-    }
-    Some((Field::from_vec(n, out)?, Field::from_vec(n, mask)?))
+    let in_channel = |c: usize| in_channel.contains(&c);
+    Some((carved, Field::from_fn_cell(n, |c| if in_channel(c) { 1.0 } else { 0.0 })))
 }
 
 #[cfg(test)]

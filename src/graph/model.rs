@@ -194,8 +194,8 @@ impl Graph {
         let (Some(input), Some(output)) = (meta.inputs.iter().find(|p| p.ty == ty), meta.outputs.iter().find(|p| p.ty == ty)) else { return false };
         let (input, output) = (input.name.to_string(), output.name.to_string());
         self.links.retain(|l| l != link);
-        self.links.push(Link { from: link.from, output: link.output.clone(), to: id, input });
-        self.links.push(Link { from: id, output, to: link.to, input: link.input.clone() });
+        self.connect(link.from, &link.output, id, &input);
+        self.connect(id, &output, link.to, &link.input);
         self.normalize();
         true
     }

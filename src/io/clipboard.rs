@@ -49,7 +49,7 @@ pub fn merge(g: &Graph, part: &Graph, at: (f32, f32)) -> (Graph, Vec<NodeId>) {
     }
     for l in &part.links {
         if let (Some(&from), Some(&to)) = (renumber.get(&l.from), renumber.get(&l.to)) {
-            out.links.push(crate::graph::Link { from, output: l.output.clone(), to, input: l.input.clone() });
+            out.connect(from, &l.output, to, &l.input);
         }
     }
     out.normalize();

@@ -191,7 +191,8 @@ pub fn border_cells<const K: usize>(table: &PipeTable<K>, row: usize, mut f: imp
 
 /// The absolute differences between 4-neighbours of `f`: those inside a face, and those
 /// across a face seam (how tests tell a seam from ordinary variation).
-pub fn neighbour_steps(f: &crate::planet::Field) -> (Vec<f32>, Vec<f32>) {
+#[cfg(test)]
+pub(crate) fn neighbour_steps(f: &crate::planet::Field) -> (Vec<f32>, Vec<f32>) {
     let n = f.n();
     let table = pipes4(n);
     let (mut inside, mut across) = (Vec::new(), Vec::new());

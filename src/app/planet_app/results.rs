@@ -38,24 +38,24 @@ impl PlanetApp {
             // the picture.
             let why_empty = match self.doc.graph.first_of(NodeKind::Planet) {
                 None => Some("No Planet node: add one (Output > Planet) to see the planet here".to_string()),
-                Some(p) if res.field(p.id).is_none() => Some(match res.errors.get(&p.id).or_else(|| res.idle.get(&p.id)) {
-                    Some(why) => format!("The Planet node has nothing to show: {why}"),
-                    None => "The Planet node has nothing to show".to_string(),
-                }),
-                Some(_) => None,
+                Some(planet) => match res.field(planet.id) {
+                    Some(f) => {
+                        let albedo = res.sink_input(planet.id, 1).and_then(|v| v.as_colour()).cloned();
+                        match planet.settings::<PlanetSettings>() {
+                            Ok(settings) => self.viewport.set_field(f.clone(), albedo, settings),
+                            Err(e) => {
+                                self.ed_state.errors.insert(planet.id, e.to_string());
+                            }
+                        }
+                        None
+                    }
+                    None => Some(match res.errors.get(&planet.id).or_else(|| res.idle.get(&planet.id)) {
+                        Some(why) => format!("The Planet node has nothing to show: {why}"),
+                        None => "The Planet node has nothing to show".to_string(),
+                    }),
+                },
             };
             self.viewport.set_why_empty(why_empty);
-            if let Some(planet) = self.doc.graph.first_of(NodeKind::Planet) {
-                if let Some(f) = res.field(planet.id) {
-                    let albedo = res.sink_input(planet.id, 1).and_then(|v| v.as_colour()).cloned();
-                    match planet.settings::<PlanetSettings>() {
-                        Ok(settings) => self.viewport.set_field(f.clone(), albedo, settings),
-                        Err(e) => {
-                            self.ed_state.errors.insert(planet.id, e.to_string());
-                        }
-                    }
-                }
-            }
             self.viewport.set_tectonics(crate::inspect::tectonic_values(&self.doc.graph, &res));
             self.viewport.set_textures(crate::inspect::texture_values(&self.doc.graph, &res));
             for node in self.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::TectonicPlates) {

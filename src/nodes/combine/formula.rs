@@ -258,26 +258,26 @@ impl Formula {
         for (k, a) in args.iter().enumerate().take(3) {
             regs[k] = self.compile(a, text)?;
         }
-        // Constant arguments give a constant.
+        // Constant arguments give a constant (noise is left to run per cell: it needs the
+        // node's seed).
         let constant = |r: u16| match self.ops[r as usize] {
             Op::Const(v) => Some(v),
             _ => None,
         };
-        let values: Vec<Option<f32>> = regs[..args.len()].iter().map(|&r| constant(r)).collect();
-        if values.iter().all(Option::is_some) {
-            let v = |k: usize| values.get(k).copied().flatten().unwrap_or(0.0);
-            let folded = scalar(func, v(0), v(1), v(2), &FastPerlin::new(0));
-            if func != Func::Noise {
-                self.ops.truncate(mark);
-                return self.push(Op::Const(folded));
-            }
+        let values: Option<Vec<f32>> = regs[..args.len()].iter().map(|&r| constant(r)).collect();
+        if let (Some(v), false) = (values, func == Func::Noise) {
+            let arg = |k: usize| v.get(k).copied().unwrap_or(0.0);
+            let folded = scalar(func, arg(0), arg(1), arg(2), &FastPerlin::new(0));
+            self.ops.truncate(mark);
+            return self.push(Op::Const(folded));
         }
         self.push(Op::Apply(func, regs))
     }
 
     /// Evaluates the formula for `out.len()` cells starting at linear cell `first` of
-    /// resolution `n`; `inputs` are the connected inputs' full data (a..d), `scratch` a buffer
-    /// the caller keeps between calls.
+    /// resolution `n`; `inputs` are the connected inputs' full data (a..d; every input in
+    /// [`Formula::inputs`] must be given, as the Expression node checks, since a missing one
+    /// reads as 0), `scratch` a buffer the caller keeps between calls.
     pub fn eval_block(&self, n: usize, first: usize, inputs: &[Option<&[f32]>; 4], noise: &FastPerlin, scratch: &mut Vec<f32>, out: &mut [f32]) {
         let len = out.len();
         scratch.resize(len * (self.ops.len() + 3), 0.0);

@@ -16,7 +16,7 @@ crate::settings! {
         /// Seed 003's s.
         tributaries: usize = int("Tributaries (s)", 8, 0, 100, "Seed 003's s: the most splits of one river into two branches."),
         /// Seed 003's k.
-        box_steps: usize = int("Box filter steps (k)", 2, 0, 20, "Seed 003's k: box-filter passes over the banks per round of drawing (at 128 cells per face edge; scaled with the resolution so the banks are as wide on the planet). Four rounds, then a last drawing."),
+        box_steps: usize = int("Box filter steps (k)", 2, 0, 20, "Seed 003's k: box-filter passes over the banks per round, four rounds (at 128 cells per face edge; scaled with the resolution so the banks are as wide on the planet). The channel keeps its bed; the filter only lowers the banks towards it."),
         /// Seed 003's hmin.
         h_min: f32 = float("Lowest bed (hmin)", -0.01, -10.0, 10.0, "", 0.001, "Seed 003's hmin: no bed is carved below this height (input units); just below the sea level lets mouths open into the sea."),
         /// Seed 003's hmax.
