@@ -1,8 +1,9 @@
-//! Export benchmarks: the default layers at 1024, a 16384 x 8192 equirectangular PNG from a
-//! 4096 field (with the peak memory of the writing), and a GLB at mesh size 512.
+//! Export benchmarks: the default layers at 1024, a 16384 x 8192 equirectangular PNG and EXR
+//! and six 4096 faces (EXR, TIFF) from a 4096 field, with the peak memory of each writing,
+//! and a GLB at mesh size 512.
 
 use crate::export::{default_jobs, write_exports, Control, ExportContext, ExportJob, ExportProgress};
-use crate::nodes::output::export::{ExportFormat, ExportLayer, ExportSettings};
+use crate::nodes::output::export::{ExportFormat, ExportLayer, ExportProjection, ExportSettings};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::{ColourField, Field};
 use std::sync::atomic::AtomicBool;
@@ -48,7 +49,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     if wants("glb_n512_ms") {
         let f = Arc::new(terrain(512));
         let s = ExportSettings { name: "planet".into(), layer: ExportLayer::Mesh, format: ExportFormat::Glb, mesh_size: 512, chunks: 4, relief: 10.0, ..Default::default() };
-        let job = ExportJob { label: "bench".into(), source: "terrain".into(), settings: s, field: Some(f), colour: None };
+        let job = ExportJob { label: "bench".into(), source: "terrain".into(), settings: s, units: "m".into(), field: Some(f), colour: None };
         match (0..reps).map(|_| time_export(std::slice::from_ref(&job), 512, &planet)).collect::<Result<Vec<f64>, _>>() {
             Ok(t) => print("glb_n512_ms", median(t), "ms"),
             Err(e) => eprintln!("glb_n512_ms failed: {e}"),
@@ -61,18 +62,27 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         }
         let f = Arc::new(terrain(4096));
         let field_mib = (6 * 4096 * 4096 * 4) as f64 / (1024.0 * 1024.0);
-        let s = ExportSettings { name: "big".into(), format: ExportFormat::Png16, width: 16384, ..Default::default() };
-        let job = ExportJob { label: "bench".into(), source: "terrain".into(), settings: s, field: Some(f), colour: None };
         let before = peak_mib_and_reset();
-        match time_export(std::slice::from_ref(&job), 4096, &planet) {
-            Ok(ms) => {
-                print("export_equirect_16k_ms", ms, "ms");
-                if let (Some(before), Some(peak)) = (before, peak_mib_and_reset()) {
-                    print("export_equirect_16k_peak_mib", peak, "MiB");
-                    eprintln!("export_equirect_16k: the 4096 field is {field_mib:.0} MiB, the process peaked at {before:.0} MiB before writing; one 16384 x 8192 16-bit image would be 256 MiB");
+        eprintln!("export_equirect_16k: the 4096 field is {field_mib:.0} MiB, the process peaked at {:.0} MiB before writing; one 16384 x 8192 image would be 256 MiB at 16 bits, 512 MiB as float", before.unwrap_or(0.0));
+        // (figure, settings): each written alone, its peak measured from a reset.
+        let runs = [
+            ("export_equirect_16k", ExportSettings { name: "big".into(), format: ExportFormat::Png16, width: 16384, ..Default::default() }),
+            ("export_exr_equirect_16k", ExportSettings { name: "big".into(), format: ExportFormat::Exr, width: 16384, ..Default::default() }),
+            ("export_exr_faces_4096", ExportSettings { name: "big".into(), format: ExportFormat::Exr, projection: ExportProjection::Faces, ..Default::default() }),
+            ("export_tiff_faces_4096", ExportSettings { name: "big".into(), format: ExportFormat::Tiff32, projection: ExportProjection::Faces, ..Default::default() }),
+        ];
+        for (name, s) in runs {
+            let job = ExportJob { label: "bench".into(), source: "terrain".into(), settings: s, units: "m".into(), field: Some(f.clone()), colour: None };
+            let _ = peak_mib_and_reset();
+            match time_export(std::slice::from_ref(&job), 4096, &planet) {
+                Ok(ms) => {
+                    print(&format!("{name}_ms"), ms, "ms");
+                    if let Some(peak) = peak_mib_and_reset() {
+                        print(&format!("{name}_peak_mib"), peak, "MiB");
+                    }
                 }
+                Err(e) => eprintln!("{name}_ms failed: {e}"),
             }
-            Err(e) => eprintln!("export_equirect_16k_ms failed: {e}"),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Image encoders: PNG (8/16-bit grey or RGB, through the `png` crate, streamed in strips of
-//! rows), OpenEXR (32-bit float, through the `exr` crate, pixels computed as it asks for them)
-//! and headerless RAW (16-bit unsigned or 32-bit float, either byte order). No encoder holds
+//! rows), OpenEXR (32-bit float, through the `exr` crate, pixels computed as it asks for them),
+//! TIFF (16-bit unsigned or 32-bit float grey or RGB, uncompressed strips, through the `tiff`
+//! crate) and headerless RAW (16-bit unsigned or 32-bit float, either byte order). No encoder holds
 //! the whole image: strips of [`STRIP_ROWS`] rows are computed and written in turn.
 
 use super::images::Pixels;
@@ -56,6 +57,7 @@ pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: By
             })?;
         }
         ExportFormat::Exr => write_exr(&mut out, path, pixels, control)?,
+        ExportFormat::Tiff16 | ExportFormat::Tiff32 => write_tiff(&mut out, path, pixels, format, control)?,
         ExportFormat::Glb | ExportFormat::Obj => return Err(ExportError::Encode { path: path.to_path_buf(), message: "a mesh format is not an image format".into() }),
     }
     control.check()?;
@@ -78,6 +80,48 @@ fn strips(h: usize, control: &Control, mut f: impl FnMut(usize, usize) -> Result
         y = y1;
     }
     Ok(())
+}
+
+/// TIFF with one grey or three RGB channels of 16-bit unsigned or 32-bit float samples, one
+/// uncompressed strip per [`STRIP_ROWS`] rows (the encoder seeks back only to its directory).
+fn write_tiff(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: &Pixels, format: ExportFormat, control: &Control) -> Result<(), ExportError> {
+    use tiff::encoder::colortype::{self, ColorType};
+    use tiff::encoder::TiffEncoder;
+    let err = |e: tiff::TiffError| match e {
+        tiff::TiffError::IoError(source) => ExportError::Io { path: path.to_path_buf(), source },
+        e => ExportError::Encode { path: path.to_path_buf(), message: e.to_string() },
+    };
+    let (w, h) = pixels.grid.size();
+    let size = |v: usize| u32::try_from(v).map_err(|_| ExportError::Encode { path: path.to_path_buf(), message: format!("{v} pixels is too large for TIFF") });
+    let (w32, h32) = (size(w)?, size(h)?);
+    let mut enc = TiffEncoder::new(out).map_err(err)?;
+    // Writes the image of colour type C, converting each strip of 0..1 or float values with
+    // `sample`.
+    fn strips_of<C: ColorType, W: std::io::Write + std::io::Seek>(
+        enc: &mut TiffEncoder<W>,
+        (w, h): (u32, u32),
+        pixels: &Pixels,
+        control: &Control,
+        err: &dyn Fn(tiff::TiffError) -> ExportError,
+        sample: impl Fn(f32) -> C::Inner,
+    ) -> Result<(), ExportError>
+    where
+        [C::Inner]: tiff::encoder::TiffValue,
+    {
+        let mut image = enc.new_image::<C>(w, h).map_err(err)?;
+        image.rows_per_strip(STRIP_ROWS as u32).map_err(err)?;
+        strips(h as usize, control, |y0, y1| {
+            let rows: Vec<C::Inner> = pixels.rows(y0, y1).iter().map(|&v| sample(v)).collect();
+            image.write_strip(&rows).map_err(err)
+        })?;
+        image.finish().map_err(err)
+    }
+    match (format, pixels.channels()) {
+        (ExportFormat::Tiff16, 1) => strips_of::<colortype::Gray16, _>(&mut enc, (w32, h32), pixels, control, &err, quantise16),
+        (ExportFormat::Tiff16, _) => strips_of::<colortype::RGB16, _>(&mut enc, (w32, h32), pixels, control, &err, quantise16),
+        (_, 1) => strips_of::<colortype::Gray32Float, _>(&mut enc, (w32, h32), pixels, control, &err, |v| v),
+        _ => strips_of::<colortype::RGB32Float, _>(&mut enc, (w32, h32), pixels, control, &err, |v| v),
+    }
 }
 
 /// EXR with one float channel `Y` or three `R`, `G`, `B`; the encoder asks for pixels block by

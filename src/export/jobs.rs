@@ -9,7 +9,9 @@ use super::{mesh, Control, ExportContext, ExportError};
 use crate::appearance::hypsometric;
 use crate::eval::EvalResult;
 use crate::graph::Graph;
-use crate::nodes::output::export::{ByteOrder, ColourEncoding, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, ValueMapping};
+use crate::graph::NodeId;
+use crate::nodes::output::export::{ByteOrder, ColourEncoding, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, UnitsFrom, ValueMapping};
+use crate::nodes::PortUnit;
 use crate::nodes::NodeKind;
 use crate::planet::colour::srgb_to_linear3;
 use crate::planet::{ColourField, Face, Field};
@@ -26,6 +28,9 @@ pub struct ExportJob {
     pub source: String,
     /// Settings.
     pub settings: ExportSettings,
+    /// Units of single-channel values for the manifest (the settings' custom units or the
+    /// source's, see [`source_units`]).
+    pub units: String,
     /// The field input.
     pub field: Option<Arc<Field>>,
     /// The colour input.
@@ -48,6 +53,7 @@ impl ExportJob {
         match self.settings.format {
             ExportFormat::Png8 | ExportFormat::Png16 => "png",
             ExportFormat::Exr => "exr",
+            ExportFormat::Tiff16 | ExportFormat::Tiff32 => "tif",
             ExportFormat::Raw16 => "r16",
             ExportFormat::Raw32 => "r32",
             ExportFormat::Glb => "glb",
@@ -118,7 +124,7 @@ impl ExportJob {
             (_, None, Some(c)) => Source::Colour(c.clone()),
             _ => return Err(self.invalid("connect either a field or a colour")),
         };
-        let integer = matches!(s.format, ExportFormat::Png8 | ExportFormat::Png16 | ExportFormat::Raw16);
+        let integer = s.format.is_integer();
         // One pass over the field for the automatic range and every file's manifest entry.
         let range = source.range();
         let (encoding, mapping) = self.encoding(&source, range, integer, ctx)?;
@@ -173,11 +179,11 @@ impl ExportJob {
     fn entry(&self, p: &Planned, channels: usize, range: Option<(f32, f32)>, bytes: u64, mapping: Mapping) -> ManifestFile {
         let s = &self.settings;
         let (width, height) = p.grid.size();
-        let units = if channels == 1 { s.units.clone() } else { String::new() };
+        let units = if channels == 1 { self.units.clone() } else { String::new() };
         let channels = if channels == 1 { vec!["Y".to_string()] } else { ["R", "G", "B"].map(String::from).to_vec() };
         let sample = match s.format {
             ExportFormat::Png8 => "u8",
-            ExportFormat::Png16 | ExportFormat::Raw16 => "u16",
+            ExportFormat::Png16 | ExportFormat::Tiff16 | ExportFormat::Raw16 => "u16",
             _ => "f32",
         };
         let (orientation, grid, face_size, border, tile_origin) = match p.grid {
@@ -193,7 +199,7 @@ impl ExportJob {
             export: s.name.clone(),
             source: self.source.clone(),
             layer: s.layer.id().into(),
-            format: self.ext().replace("r16", "raw").replace("r32", "raw"),
+            format: self.ext().replace("r16", "raw").replace("r32", "raw").replace("tif", "tiff"),
             projection: match s.projection {
                 ExportProjection::Equirect => "equirectangular",
                 ExportProjection::Faces => "cube-face",
@@ -242,10 +248,39 @@ pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, E
             }
             let field = res.sink_input(node.id, 0).and_then(|v| v.as_field()).cloned();
             let colour = res.sink_input(node.id, 1).and_then(|v| v.as_colour()).cloned();
-            let source = if field.is_some() { source_of(node.id, "field") } else { source_of(node.id, "colour") };
-            Ok(ExportJob { label: format!("{label} '{}'", settings.name), source, settings, field, colour })
+            let input = if field.is_some() { "field" } else { "colour" };
+            let units = match settings.units_from {
+                UnitsFrom::Custom => settings.units.clone(),
+                UnitsFrom::Source => source_units(g, node.id, input),
+            };
+            Ok(ExportJob { label: format!("{label} '{}'", settings.name), source: source_of(node.id, input), settings, units, field, colour })
         })
         .collect()
+}
+
+/// The units of the values that reach input `input` of node `id`: the units of the output
+/// feeding it, followed upstream through outputs that keep their input's units
+/// ([`PortUnit::AsInput`]) and bypassed nodes; empty for unitless values or no link.
+pub fn source_units(g: &Graph, id: NodeId, input: &str) -> String {
+    let mut link = g.links.iter().find(|l| l.to == id && l.input == input);
+    // A valid graph has no cycles; the bound keeps a broken one from looping.
+    for _ in 0..=g.nodes.len() {
+        let Some(l) = link else { break };
+        let Some(node) = g.node(l.from) else { break };
+        let meta = node.kind.meta();
+        let Some(port) = meta.outputs.iter().find(|p| p.name == l.output) else { break };
+        match port.unit {
+            PortUnit::Of(unit) if !node.bypass => return unit.to_string(),
+            PortUnit::Unitless if !node.bypass => break,
+            _ => {
+                // Bypassed nodes pass their first input of the output's type on; filters that
+                // keep units read their first input.
+                let Some(up) = meta.inputs.iter().find(|p| p.ty == port.ty) else { break };
+                link = g.links.iter().find(|l| l.to == node.id && l.input == up.name);
+            }
+        }
+    }
+    String::new()
 }
 
 /// The default set of a graph without Export nodes: elevation in metres as 16-bit PNG
@@ -253,9 +288,12 @@ pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, E
 /// (when connected) as 8-bit sRGB equirectangular PNGs.
 pub fn default_jobs(planet_label: &str, elevation_m: Arc<Field>, albedo: Option<Arc<ColourField>>, planet: &crate::nodes::output::planet::PlanetSettings) -> Vec<ExportJob> {
     let base = ExportSettings::default();
-    let job = |name: &str, settings: ExportSettings, field: Option<Arc<Field>>, colour: Option<Arc<ColourField>>| ExportJob { label: format!("{planet_label} '{name}'"), source: planet_label.to_string(), settings: ExportSettings { name: name.into(), ..settings }, field, colour };
+    let job = |name: &str, settings: ExportSettings, field: Option<Arc<Field>>, colour: Option<Arc<ColourField>>| {
+        let units = if field.is_some() { "m" } else { "" }.to_string();
+        ExportJob { label: format!("{planet_label} '{name}'"), source: planet_label.to_string(), settings: ExportSettings { name: name.into(), ..settings }, units, field, colour }
+    };
     let tint = ColourField::from_fn(elevation_m.n(), |c| srgb_to_linear3(hypsometric(elevation_m.data()[c], planet.max_depth_m, planet.max_elevation_m).map(|v| v as f32 / 255.0)));
-    let colour = ExportSettings { format: ExportFormat::Png8, units: String::new(), ..base.clone() };
+    let colour = ExportSettings { format: ExportFormat::Png8, ..base.clone() };
     let mut jobs = vec![
         job("elevation", base.clone(), Some(elevation_m.clone()), None),
         job("elevation", ExportSettings { projection: ExportProjection::Faces, ..base }, Some(elevation_m), None),
@@ -265,4 +303,35 @@ pub fn default_jobs(planet_label: &str, elevation_m: Arc<Field>, albedo: Option<
         jobs.push(job("albedo", colour, None, Some(a)));
     }
     jobs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_follow_the_source_through_filters_and_bypassed_nodes() {
+        let mut g = Graph::default();
+        let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
+        let planet = g.add_node(NodeKind::Planet, (0.0, 0.0));
+        let blur = g.add_node(NodeKind::Blur, (0.0, 0.0));
+        let terrace = g.add_node(NodeKind::Terrace, (0.0, 0.0));
+        let slope = g.add_node(NodeKind::Slope, (0.0, 0.0));
+        let export = g.add_node(NodeKind::Export, (0.0, 0.0));
+        let link = |g: &mut Graph, from, output: &str, to, input: &str| g.connect(from, output, to, input);
+        link(&mut g, noise, "out", planet, "elevation");
+        link(&mut g, planet, "out", blur, "in");
+        link(&mut g, blur, "out", terrace, "in");
+        link(&mut g, terrace, "out", export, "field");
+        // Terrace changes values: no units, until it is bypassed.
+        assert_eq!(source_units(&g, export, "field"), "");
+        g.node_mut(terrace).expect("terrace").bypass = true;
+        assert_eq!(source_units(&g, export, "field"), "m");
+        link(&mut g, planet, "out", slope, "in");
+        link(&mut g, slope, "out", export, "field");
+        assert_eq!(source_units(&g, export, "field"), "deg");
+        link(&mut g, noise, "out", export, "field");
+        assert_eq!(source_units(&g, export, "field"), "");
+        assert_eq!(source_units(&g, export, "colour"), "");
+    }
 }

@@ -20,6 +20,9 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 
+/// Vertices per face edge of the sea-level sphere.
+const SEA_VERTS: usize = 33;
+
 /// Vertices of one chunk: positions relative to `centre` (metres), unit normals, face UVs,
 /// and triangle indices wound counter-clockwise seen from outside.
 pub struct Chunk {
@@ -157,26 +160,42 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
         writeln!(w, "# PlanetGraph mesh: metres, Y up, planet centre at the origin\nmtllib {}.mtl", s.name).map_err(io)?;
         let mut base = 1usize;
         let mut mtl_text = String::new();
-        for face in Face::ALL {
-            control.check()?;
-            let c = chunk(face, (0, 0), 1, s.mesh_size, &ground);
-            writeln!(w, "o face{}_{}\nusemtl face{}", face.index(), face.name(), face.index()).map_err(io)?;
+        // Vertices, normals and UVs are numbered alike; the sea has no UVs.
+        let mut write_chunk = |w: &mut std::io::BufWriter<std::fs::File>, name: &str, material: &str, c: &Chunk, with_uv: bool| -> std::io::Result<()> {
+            writeln!(w, "o {name}\nusemtl {material}")?;
             for p in &c.positions {
                 let q = c.centre + Vec3::from(*p).as_dvec3();
-                writeln!(w, "v {:.3} {:.3} {:.3}", q.x, q.y, q.z).map_err(io)?;
+                writeln!(w, "v {:.3} {:.3} {:.3}", q.x, q.y, q.z)?;
             }
             for n in &c.normals {
-                writeln!(w, "vn {:.6} {:.6} {:.6}", n[0], n[1], n[2]).map_err(io)?;
+                writeln!(w, "vn {:.6} {:.6} {:.6}", n[0], n[1], n[2])?;
             }
-            for uv in &c.uvs {
-                // OBJ's v runs up the image.
-                writeln!(w, "vt {:.6} {:.6}", uv[0], 1.0 - uv[1]).map_err(io)?;
+            if with_uv {
+                for uv in &c.uvs {
+                    // OBJ's v runs up the image.
+                    writeln!(w, "vt {:.6} {:.6}", uv[0], 1.0 - uv[1])?;
+                }
             }
             for t in c.indices.chunks(3) {
                 let [a, b, d] = [t[0], t[1], t[2]].map(|k| k as usize + base);
-                writeln!(w, "f {a}/{a}/{a} {b}/{b}/{b} {d}/{d}/{d}").map_err(io)?;
+                if with_uv {
+                    writeln!(w, "f {a}/{a}/{a} {b}/{b}/{b} {d}/{d}/{d}")?;
+                } else {
+                    writeln!(w, "f {a}//{a} {b}//{b} {d}//{d}")?;
+                }
             }
             base += c.positions.len();
+            Ok(())
+        };
+        // UV indices count only the ground's vertices, so the sea comes after all of them.
+        for face in Face::ALL {
+            control.check()?;
+            for cj in 0..s.chunks {
+                for ci in 0..s.chunks {
+                    let c = chunk(face, (ci, cj), s.chunks, s.mesh_size, &ground);
+                    write_chunk(&mut w, &format!("face{}_{}_x{ci}_y{cj}", face.index(), face.name()), &format!("face{}", face.index()), &c, true).map_err(io)?;
+                }
+            }
             mtl_text.push_str(&format!("newmtl face{}\nKd 1 1 1\n", face.index()));
             let tname = texture_name(&s.name, face);
             if let Some(bytes) = face_texture(job, face, tex, &out.join(&tname))? {
@@ -187,6 +206,13 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
                 mtl_text.push_str(&format!("map_Kd {tname}\n"));
                 files.push(ManifestFile { format: "png".into(), sample: "u8".into(), channels: ["R", "G", "B"].map(String::from).to_vec(), width: tex, height: tex, face: Some(face.name().into()), face_index: Some(face.index()), units: String::new(), data_range: None, mapping: Some(super::manifest::Mapping::Srgb), ..entry(&tname, size) });
             }
+        }
+        if s.sea {
+            for face in Face::ALL {
+                let c = chunk(face, (0, 0), 1, SEA_VERTS, &Surface { radius_m, height_m: &|_| 0.0, normal: &|d| d });
+                write_chunk(&mut w, &format!("sea_{}", face.name()), "sea", &c, false).map_err(io)?;
+            }
+            mtl_text.push_str("newmtl sea\nKd 0.02 0.09 0.22\nd 0.85\n");
         }
         let (mf, mut mw) = AtomicFile::create(&mtl)?;
         mw.write_all(mtl_text.as_bytes()).map_err(|source| ExportError::Io { path: mtl.clone(), source })?;
@@ -212,7 +238,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
             }
         }
         if let Some(sea) = sea_material {
-            let c = chunk(face, (0, 0), 1, 33, &Surface { radius_m, height_m: &|_| 0.0, normal: &|d| d });
+            let c = chunk(face, (0, 0), 1, SEA_VERTS, &Surface { radius_m, height_m: &|_| 0.0, normal: &|d| d });
             nodes.push(b.chunk_node(&format!("sea_{}", face.name()), &c, sea, false));
         }
     }

@@ -52,7 +52,7 @@ impl Preset {
 
     /// Sets the node's options for this consumer (the file name and the range stay).
     pub fn apply(self, s: &mut ExportSettings) {
-        let keep = ExportSettings { name: s.name.clone(), low: s.low, high: s.high, units: s.units.clone(), ..ExportSettings::default() };
+        let keep = ExportSettings { name: s.name.clone(), low: s.low, high: s.high, units_from: s.units_from, units: s.units.clone(), ..ExportSettings::default() };
         *s = keep;
         let faces = |s: &mut ExportSettings, format, grid, size| {
             s.projection = ExportProjection::Faces;

@@ -117,27 +117,47 @@ pub struct PortDef {
     pub ty: PortType,
     /// An input the node can run without (its run function then gets `None`).
     pub optional: bool,
+    /// Units of an output's values (for export manifests).
+    pub unit: PortUnit,
+}
+
+/// Units of the values an output port carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PortUnit {
+    /// No physical unit (unitless elevation, masks, indices, colours).
+    Unitless,
+    /// A physical unit, written as in manifests: `m`, `km`, `deg`, `degC`, `mm/yr`, `m3/s`.
+    Of(&'static str),
+    /// The units of the node's first input (smoothing and other value-preserving filters).
+    AsInput,
 }
 
 impl PortDef {
     /// A field port.
     pub const fn field(name: &'static str) -> PortDef {
-        PortDef { name, ty: PortType::Field, optional: false }
+        PortDef { name, ty: PortType::Field, optional: false, unit: PortUnit::Unitless }
     }
 
     /// A port of type `ty`.
     pub const fn of(name: &'static str, ty: PortType) -> PortDef {
-        PortDef { name, ty, optional: false }
+        PortDef { name, ty, optional: false, unit: PortUnit::Unitless }
     }
 
     /// An optional input of type `ty`.
     pub const fn optional(name: &'static str, ty: PortType) -> PortDef {
-        PortDef { name, ty, optional: true }
+        PortDef { name, ty, optional: true, unit: PortUnit::Unitless }
+    }
+
+    /// This port with values in `unit`.
+    pub const fn with_unit(self, unit: PortUnit) -> PortDef {
+        PortDef { unit, ..self }
     }
 }
 
 /// The one field output `out` most nodes have.
 pub const OUT: &[PortDef] = &[PortDef::field("out")];
+/// The one field output `out` of filters that keep their input's units.
+pub const OUT_AS_INPUT: &[PortDef] = &[PortDef::field("out").with_unit(PortUnit::AsInput)];
 /// The one field input `in` of most modify nodes.
 pub const IN: &[PortDef] = &[PortDef::field("in")];
 /// Inputs `a` and `b` of the binary combine nodes.

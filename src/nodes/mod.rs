@@ -23,7 +23,7 @@ pub mod tectonics;
 pub mod texture;
 
 pub use context::{OpContext, OpError, StepProgress};
-pub use meta::{Category, NodeMeta, PortDef, PortType};
+pub use meta::{Category, NodeMeta, PortDef, PortType, PortUnit};
 pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamValue, Settings};
 pub use registry::NodeKind;
 pub use value::Value;
@@ -154,7 +154,7 @@ pub fn settings_round_trip<N: Node>() -> Result<(), String> {
 /// What node files use.
 pub mod prelude {
     pub use super::context::{with_steps, OpContext, OpError};
-    pub use super::meta::{Category, NodeMeta, PortDef, PortType, IN, IN_AB, OUT};
+    pub use super::meta::{Category, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
     pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
     pub use super::value::Value;
     pub use super::{Inputs, Node};

@@ -1,6 +1,6 @@
 """Reads every file of a `planetgraph build` from its manifest alone, with the programs users
 read them with (Pillow and numpy for PNG and RAW, pypng for 16-bit RGB PNG, which Pillow
-reads as 8-bit, OpenEXR for EXR, a GLB/OBJ parse in numpy),
+reads as 8-bit, OpenEXR for EXR, tifffile and Pillow for TIFF, a GLB/OBJ parse in numpy),
 and checks them against the manifest's documented conventions.
 
 Usage: python3 check_exports.py OUT_DIR MARKER_LAT MARKER_LON
@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import OpenEXR
 import png
+import tifffile
 from PIL import Image
 
 OUT = Path(sys.argv[1])
@@ -74,6 +75,12 @@ def read(f):
             ch = e.channels()
             a = np.stack([ch[n].pixels.astype(np.float64) for n in f["channels"]], axis=-1)
         check(a.shape[:2] == (h, w), f"{f['path']}: EXR {a.shape} != manifest {(h, w)}")
+    elif f["format"] == "tiff":
+        a = tifffile.imread(p).astype(np.float64).reshape(h, w, c)
+        if c == 1:
+            # Grey TIFFs also open in Pillow (16-bit as I;16, float as F).
+            pil = np.array(Image.open(p)).astype(np.float64).reshape(h, w, 1)
+            check(np.array_equal(pil, a), f"{f['path']}: Pillow and tifffile read different samples")
     else:
         raise ValueError(f["format"])
     mp = f.get("mapping") or {}
@@ -156,6 +163,22 @@ for fe, fr in zip(sorted(by_export["elevation_exr_faces"], key=lambda f: f["face
     check(np.array_equal(images[fe["path"]], images[fr["path"]]), f"{fe['path']} != {fr['path']}")
     lo_d, hi_d = fe["data_range"]
     check(lo_d - 1e-3 <= images[fe["path"]].min() and images[fe["path"]].max() <= hi_d + 1e-3, f"{fe['path']} outside data_range")
+
+
+# TIFF: 16-bit equirect equals the PNG16 samples, float faces equal the RAW float faces, 16-bit
+# linear albedo faces equal the EXR's linear floats within half a step.
+check(np.array_equal(images[by_export["elevation_tiff16"][0]["path"]], images[png["path"]]), "TIFF16 equirect != PNG16")
+for ft, fr in zip(sorted(by_export["elevation_tiff32_faces"], key=lambda f: f["face_index"]), sorted(by_export["elevation_r32"], key=lambda f: f["face_index"])):
+    check(np.array_equal(images[ft["path"]], images[fr["path"]]), f"{ft['path']} != {fr['path']}")
+lin = {f["face"]: images[f["path"]] for f in by_export["albedo_linear"]}
+for f in by_export["albedo_tiff16"]:
+    worst = np.abs(images[f["path"]] / 65535.0 - np.clip(lin[f["face"]], 0, 1)).max()
+    check(worst <= 0.51 / 65535.0 + 1e-7, f"{f['path']}: differs from the linear EXR by {worst}")
+
+# Units come from the source: metres after the Planet node, degrees from Slope, none for colours.
+for name, unit in [("elevation", "m"), ("elevation_tiff32_faces", "m"), ("slope_mask", "deg"), ("albedo", "")]:
+    for f in by_export[name]:
+        check(f["units"] == unit, f"{f['path']}: units '{f['units']}', expected '{unit}'")
 
 
 def assemble(group):
@@ -277,9 +300,22 @@ for f in by_export["planet"]:
     check(worst < 2.0, f"sea sphere off the radius by {worst} m")
 for f in by_export["planet_obj"]:
     if f["path"].endswith(".obj"):
-        v = np.array([[float(x) for x in line.split()[1:4]] for line in (OUT / f["path"]).read_text().splitlines() if line.startswith("v ")])
-        h = np.linalg.norm(v, axis=1) - R
-        check(h.min() >= f["data_range"][0] - 2 and h.max() <= f["data_range"][1] + 2, f"OBJ heights {h.min()}..{h.max()}")
+        # Heights per object: the ground chunks within the data range, the sea on the radius.
+        objects, name = {}, None
+        for line in (OUT / f["path"]).read_text().splitlines():
+            if line.startswith("o "):
+                name = line[2:]
+            elif line.startswith("v "):
+                objects.setdefault(name, []).append([float(x) for x in line.split()[1:4]])
+        sea = [k for k in objects if k.startswith("sea_")]
+        ground = [k for k in objects if not k.startswith("sea_")]
+        check(len(sea) == 6 and len(ground) == 6 * 4, f"OBJ objects: {len(ground)} ground chunks, {len(sea)} sea faces")
+        for k in ground:
+            h = np.linalg.norm(np.array(objects[k]), axis=1) - R
+            check(h.min() >= f["data_range"][0] - 2 and h.max() <= f["data_range"][1] + 2, f"OBJ {k} heights {h.min()}..{h.max()}")
+        for k in sea:
+            h = np.linalg.norm(np.array(objects[k]), axis=1) - R
+            check(np.abs(h).max() < 2.0, f"OBJ {k} off the sea radius by {np.abs(h).max()} m")
 
 print(f"{CHECKS[0]} checks on {len(files)} files")
 if FAILS:

@@ -42,7 +42,7 @@ impl Node for Precipitation {
         Category::Climate,
         "Annual precipitation in mm from prevailing winds by latitude band: moisture from the sea carried inland across seams, rained out over rising terrain (rain shadows), a wet equator and dry subtropics. Outputs precipitation and the wind.",
         &[PortDef::field("elevation_m")],
-        &[PortDef::field("precipitation"), PortDef::of("wind", PortType::Vector)],
+        &[PortDef::field("precipitation").with_unit(PortUnit::Of("mm/yr")), PortDef::of("wind", PortType::Vector)],
         file!(),
     );
 

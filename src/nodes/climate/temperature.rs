@@ -33,7 +33,7 @@ impl Node for Temperature {
         Category::Climate,
         "Annual mean temperature in °C: insolation by latitude with the axial tilt, a lapse rate with height, and colder continental interiors (with a Distance to coast input).",
         &[PortDef::field("elevation_m"), PortDef::optional("coast_km", PortType::Field)],
-        &[PortDef::field("temperature")],
+        &[PortDef::field("temperature").with_unit(PortUnit::Of("degC"))],
         file!(),
     );
 

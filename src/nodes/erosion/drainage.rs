@@ -57,7 +57,7 @@ impl Node for DrainageRivers {
         Category::Erosion,
         "River networks: depressions filled into lakes, every land cell drained to the sea along its lowest neighbour (across seams), discharge in m³/s summed from the rain (the precipitation input in mm/yr, or the Rainfall setting), rivers above a threshold, valleys carved deeper and wider with the discharge. Outputs the carved elevation, discharge, a river mask and a lake mask.",
         &[PortDef::field("in"), PortDef::optional("precipitation", PortType::Field)],
-        &[PortDef::field("elevation"), PortDef::field("discharge"), PortDef::field("rivers"), PortDef::field("lakes")],
+        &[PortDef::field("elevation"), PortDef::field("discharge").with_unit(PortUnit::Of("m3/s")), PortDef::field("rivers"), PortDef::field("lakes")],
         file!(),
     );
 

@@ -26,7 +26,7 @@ impl Node for CoastDistance {
         Category::Masks,
         "Distance in km along the sphere to the nearest coastline: positive on land, negative at sea (shortest paths over the cells' 8 neighbours, across seams).",
         IN,
-        OUT,
+        &[PortDef::field("out").with_unit(PortUnit::Of("km"))],
         file!(),
     );
 

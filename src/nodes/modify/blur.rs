@@ -16,7 +16,7 @@ pub struct Blur;
 
 impl Node for Blur {
     type Settings = BlurSettings;
-    const META: NodeMeta = NodeMeta::new("Blur", Category::Modify, "Seam-aware smoothing (repeated diffusion, close to a Gaussian) with a radius in degrees of arc.", IN, OUT, file!());
+    const META: NodeMeta = NodeMeta::new("Blur", Category::Modify, "Seam-aware smoothing (repeated diffusion, close to a Gaussian) with a radius in degrees of arc.", IN, OUT_AS_INPUT, file!());
 
     fn run(s: &BlurSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![blur(inputs.field(0)?, s.radius, ctx.cancel).ok_or(OpError::Cancelled)?.into()])

@@ -21,7 +21,7 @@ pub struct Slope;
 
 impl Node for Slope {
     type Settings = SlopeSettings;
-    const META: NodeMeta = NodeMeta::new("Slope", Category::Modify, "Slope angle in degrees (0 flat, 90 vertical), on the true cell spacing of the sphere and across face seams.", IN, OUT, file!());
+    const META: NodeMeta = NodeMeta::new("Slope", Category::Modify, "Slope angle in degrees (0 flat, 90 vertical), on the true cell spacing of the sphere and across face seams.", IN, &[PortDef::field("out").with_unit(PortUnit::Of("deg"))], file!());
 
     fn run(s: &SlopeSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![slope_degrees(inputs.field(0)?, s.metres_per_unit, s.radius_km).into()])

@@ -21,7 +21,7 @@ pub struct ToMetres;
 
 impl Node for ToMetres {
     type Settings = ToMetresSettings;
-    const META: NodeMeta = NodeMeta::new("To metres", Category::Modify, "Unitless elevation to metres relative to sea level, mapped like the Planet node (for climate, biomes and materials).", IN, OUT, file!());
+    const META: NodeMeta = NodeMeta::new("To metres", Category::Modify, "Unitless elevation to metres relative to sea level, mapped like the Planet node (for climate, biomes and materials).", IN, &[PortDef::field("out").with_unit(PortUnit::Of("m"))], file!());
 
     fn run(s: &ToMetresSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (sea, peak, depth) = (s.sea_level, s.max_elevation_m, s.max_depth_m);

@@ -44,7 +44,7 @@ impl Node for Warp {
         Category::Modify,
         "Domain warp: each cell takes the input's value from a point moved along the surface by fBm noise or by the 'vector' input (tangent part), a distance in km; seamless.",
         &[PortDef::field("in"), PortDef::optional("vector", PortType::Vector)],
-        OUT,
+        OUT_AS_INPUT,
         file!(),
     );
 

@@ -26,6 +26,10 @@ crate::choices! {
         Png16 = ("png16", "PNG 16-bit"),
         /// OpenEXR, 32-bit float channels.
         Exr = ("exr", "EXR 32-bit float"),
+        /// TIFF, 16-bit unsigned samples (uncompressed).
+        Tiff16 = ("tiff16", "TIFF 16-bit"),
+        /// TIFF, 32-bit float samples (uncompressed).
+        Tiff32 = ("tiff32", "TIFF 32-bit float"),
         /// Headerless 16-bit unsigned integers (.r16).
         Raw16 = ("r16", "RAW 16-bit (.r16)"),
         /// Headerless 32-bit floats (.r32).
@@ -70,6 +74,17 @@ crate::choices! {
         Fixed = ("fixed", "Fixed range"),
         /// The Planet node's deepest ocean to highest peak, in metres.
         Planet = ("planet", "Planet range (m)"),
+    }
+}
+
+crate::choices! {
+    /// Where the manifest's units come from.
+    pub enum UnitsFrom {
+        /// The output that feeds the node (m after the Planet node, degC from Temperature,
+        /// followed through value-keeping filters such as Blur; none for unitless values).
+        Source = ("source", "From the source"),
+        /// The node's Units text.
+        Custom = ("custom", "Custom"),
     }
 }
 
@@ -121,7 +136,7 @@ crate::settings! {
         /// What is written.
         layer: ExportLayer = ExportLayer::Data.param("Layer", "Values: the input as it is (a field through the value mapping). Normal map: from the field as elevation in metres. Mesh: the planet displaced by the field, textured by the colour input."),
         /// File format.
-        format: ExportFormat = ExportFormat::Png16.param("Format", "PNG 8/16-bit, EXR 32-bit float, headerless RAW .r16/.r32 (one channel), or a GLB/OBJ mesh."),
+        format: ExportFormat = ExportFormat::Png16.param("Format", "PNG 8/16-bit, EXR 32-bit float, TIFF 16-bit or 32-bit float, headerless RAW .r16/.r32 (one channel), or a GLB/OBJ mesh."),
         /// Projection or layout of images.
         projection: ExportProjection = ExportProjection::Equirect.param("Projection", "Equirectangular 2:1 (longitude across, north up); six faces in PlanetGraph's order on the evaluation's own grid; or a standard cube map named +X..-Z in the OpenGL orientation."),
         /// Equirectangular width in pixels (0: four times the resolution).
@@ -140,8 +155,10 @@ crate::settings! {
         low: f32 = float("Low", 0.0, -1.0e6, 1.0e6, "", 1.0, "Value that becomes pixel 0 with a fixed range (in the input's units)."),
         /// Value written as the largest pixel with a fixed range.
         high: f32 = float("High", 1.0, -1.0e6, 1.0e6, "", 1.0, "Value that becomes the largest pixel (255 or 65535) with a fixed range."),
-        /// Units of the values, written into the manifest.
-        units: String = text("Units", "m", 16, "Units of the values, written into the manifest: m for elevation after the Planet node, °C, mm/yr, or empty for unitless masks."),
+        /// Where the manifest's units come from.
+        units_from: UnitsFrom = UnitsFrom::Source.param("Units", "From the source: the units of the output feeding this node (m after the Planet node, degC from Temperature, mm/yr from Precipitation, deg from Slope, km from Distance to coast, m3/s from a discharge; followed through Blur, Warp, Clamp, Abs, Box filter and bypassed nodes; none for unitless values). Custom: the text below."),
+        /// Units of the values with custom units, written into the manifest.
+        units: String = text("Custom units", "", 16, "Units written into the manifest, for example m, degC, mm/yr; empty for unitless values."),
         /// Colour transfer of integer colour files.
         encoding: ColourEncoding = ColourEncoding::Srgb.param("Colour encoding", "sRGB for albedo shown on screen; linear for colour data."),
         /// Byte order of RAW files.
@@ -188,7 +205,7 @@ impl Node for Export {
         let k = ExportSettings::KEYS;
         let image = s.layer != ExportLayer::Mesh;
         let faces = image && s.projection != ExportProjection::Equirect;
-        let integer = matches!(s.format, ExportFormat::Png8 | ExportFormat::Png16 | ExportFormat::Raw16);
+        let integer = s.format.is_integer();
         if key == k.projection {
             image
         } else if key == k.width {
@@ -202,7 +219,9 @@ impl Node for Export {
         } else if key == k.low || key == k.high {
             s.layer == ExportLayer::Data && integer && s.mapping == ValueMapping::Fixed
         } else if key == k.encoding {
-            s.layer == ExportLayer::Data && matches!(s.format, ExportFormat::Png8 | ExportFormat::Png16)
+            s.layer == ExportLayer::Data && matches!(s.format, ExportFormat::Png8 | ExportFormat::Png16 | ExportFormat::Tiff16)
+        } else if key == k.units {
+            s.units_from == UnitsFrom::Custom
         } else if key == k.byte_order {
             matches!(s.format, ExportFormat::Raw16 | ExportFormat::Raw32)
         } else if key == k.normal_space {
@@ -216,6 +235,14 @@ impl Node for Export {
         } else {
             true
         }
+    }
+}
+
+impl ExportFormat {
+    /// Whether samples are integers written through a value mapping (PNG, TIFF 16-bit,
+    /// .r16), rather than floats holding the values themselves.
+    pub fn is_integer(self) -> bool {
+        matches!(self, ExportFormat::Png8 | ExportFormat::Png16 | ExportFormat::Tiff16 | ExportFormat::Raw16)
     }
 }
 
@@ -240,8 +267,8 @@ impl ExportSettings {
                 if !field {
                     return Err("a normal map needs the elevation in metres on the field input".into());
                 }
-                if !matches!(self.format, ExportFormat::Png8 | ExportFormat::Png16 | ExportFormat::Exr) {
-                    return Err("a normal map is written as PNG or EXR".into());
+                if !matches!(self.format, ExportFormat::Png8 | ExportFormat::Png16 | ExportFormat::Exr | ExportFormat::Tiff16 | ExportFormat::Tiff32) {
+                    return Err("a normal map is written as PNG, EXR or TIFF".into());
                 }
             }
             ExportLayer::Mesh => {
@@ -298,7 +325,8 @@ impl Default for ExportSettings {
             mapping: ValueMapping::Planet,
             low: 0.0,
             high: 1.0,
-            units: "m".into(),
+            units_from: UnitsFrom::Source,
+            units: String::new(),
             encoding: ColourEncoding::Srgb,
             byte_order: ByteOrder::Little,
             normal_space: NormalSpace::Tangent,

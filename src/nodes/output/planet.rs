@@ -26,7 +26,7 @@ impl Node for Planet {
         Category::Output,
         "The planet the viewport shows and build exports. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres. An optional albedo colours the planet (else the height tint).",
         &[PortDef::field("elevation"), PortDef::optional("albedo", PortType::Colour)],
-        &[PortDef::field("out")],
+        &[PortDef::field("out").with_unit(PortUnit::Of("m"))],
         file!(),
     );
 

@@ -70,7 +70,7 @@ impl Node for PlateElevation {
             PortDef::field("elevation"),
             PortDef::field("plate_id"),
             PortDef::field("pressure"),
-            PortDef::field("boundary_km"),
+            PortDef::field("boundary_km").with_unit(PortUnit::Of("km")),
             PortDef::of("motion", PortType::Vector),
         ],
         file!(),
