@@ -6,7 +6,7 @@
 
 use planetgraph::cli::build::{build_graph, evaluate_exports};
 use planetgraph::eval::Progress;
-use planetgraph::export::{jobs_from_result, write_exports, Control, ExportContext, ExportError, ExportProgress};
+use planetgraph::export::{jobs_from_result, planned_files, write_exports, Control, ExportContext, ExportError, ExportProgress};
 use planetgraph::io::{load_graph, Strictness};
 use planetgraph::nodes::output::planet::PlanetSettings;
 use planetgraph::nodes::NodeKind;
@@ -49,6 +49,25 @@ fn export_all_is_read_correctly_by_python_openexr_and_the_gltf_validator() {
     let node = Command::new("node").arg(root().join("tests/clients/validate_glb.cjs")).args(&glbs).output().expect("node");
     assert!(node.status.success(), "glTF validator:\n{}", text(&node));
     println!("{}", text(&node));
+}
+
+/// The editor's list of files an export would replace is known before evaluating: it equals
+/// what the build writes, for Export nodes and for the Planet node's default set.
+#[test]
+fn planned_files_are_exactly_the_files_a_build_writes() {
+    for (file, n) in [("export_all.ron", 16), ("default.ron", 16), ("rivers.ron", 8)] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out");
+        let graph = root().join("graphs").join(file);
+        let o = planetgraph(&["build", graph.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", &n.to_string()]);
+        assert!(o.status.success(), "{}", text(&o));
+        let mut written: Vec<String> = std::fs::read_dir(&out).expect("out").map(|e| e.expect("entry").file_name().to_string_lossy().to_string()).collect();
+        written.sort();
+        let g = load_graph(&graph, Strictness::Complete).expect("graph");
+        let mut planned = planned_files(&g, n);
+        planned.sort();
+        assert_eq!(planned, written, "{file}");
+    }
 }
 
 #[test]

@@ -175,3 +175,65 @@ fn ctrl_e_opens_the_export_window_and_the_export_runs_in_the_background() {
     assert!(summary.contains("Wrote") && summary.contains("manifest.json"), "{summary}");
     assert!(out.join("manifest.json").exists() && out.join("planet.glb").exists());
 }
+
+/// Clicks the leftmost button of the export window's bottom row (Export, or Replace and
+/// export).
+fn press_export(d: &mut Driver) {
+    let window = d.ctx.memory(|m| m.area_rect(egui::Id::new("Export"))).expect("the export window");
+    let rects: Vec<egui::Rect> = d.clickables(egui::Order::Middle).into_iter().filter(|r| window.contains_rect(*r)).collect();
+    let bottom = rects.iter().map(|r| r.bottom()).fold(f32::MIN, f32::max);
+    let button = *rects.iter().filter(|r| (r.bottom() - bottom).abs() < 2.0).min_by(|a, b| a.left().total_cmp(&b.left())).expect("a button");
+    d.click(button.center(), PointerButton::Primary);
+    d.frames(2);
+}
+
+#[test]
+fn the_export_window_lists_the_files_it_would_replace_and_leaves_the_others() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut g = Graph::default();
+    let c = g.add_node(NodeKind::Constant, (20.0, 20.0));
+    let p = g.add_node(NodeKind::Planet, (300.0, 20.0));
+    g.connect(c, "out", p, "elevation");
+    let mut d = Driver::with(g);
+    // The window proposes the folder `export` beside the document.
+    d.app.doc.path = Some(dir.path().join("tiny.ron"));
+    let out = dir.path().join("export");
+    std::fs::create_dir_all(&out).expect("folder");
+    for (name, text) in [("elevation_equirect.png", "old"), ("manifest.json", "old"), ("notes.txt", "mine")] {
+        std::fs::write(out.join(name), text).expect("write");
+    }
+    d.key(Key::E, Modifiers::COMMAND);
+    d.frames(2);
+    press_export(&mut d);
+    assert_eq!(d.app.export_replacing(), Some(&["elevation_equirect.png".to_string(), "manifest.json".to_string()][..]), "the exact files to replace are listed");
+    assert!(d.app.export_summary().is_none(), "nothing runs before the answer");
+    press_export(&mut d);
+    wait_until(&mut d, "the export", |d| d.app.export_summary().is_some());
+    let (summary, ok) = d.app.export_summary().expect("summary");
+    assert!(ok, "{summary}");
+    assert_eq!(std::fs::read_to_string(out.join("notes.txt")).expect("notes"), "mine", "other files stay");
+    assert!(std::fs::read(out.join("elevation_equirect.png")).expect("png").starts_with(b"\x89PNG"), "the old file was replaced");
+}
+
+#[test]
+fn where_no_desktop_dialog_opens_the_typed_path_dialogs_take_over_and_say_why() {
+    let mut d = Driver::new();
+    // A dialog that answers at once without a path does not exist here.
+    assert_eq!(d.app.desktop_dialog(|| None), None);
+    assert!(d.app.status().contains("No desktop file dialog"), "{}", d.app.status());
+    // From then on none is tried, and Ctrl+O goes straight to the typed path.
+    assert_eq!(d.app.desktop_dialog(|| panic!("a desktop dialog was tried again")), None);
+    d.key(Key::O, Modifiers::COMMAND);
+    let (save, text) = d.app.typed_path_dialog().expect("the typed-path dialog");
+    assert!(!save && !text.is_empty(), "open, starting from a folder: {text}");
+    // In a new editor, a user who takes a while and then cancels has cancelled: the desktop
+    // dialogs stay.
+    let mut e = Driver::new();
+    let slow_cancel = || {
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        None
+    };
+    assert_eq!(e.app.desktop_dialog(slow_cancel), Some(None));
+    assert!(!e.app.status().contains("No desktop"), "{}", e.app.status());
+    assert_eq!(e.app.desktop_dialog(|| Some(std::path::PathBuf::from("picked.ron"))), Some(Some(std::path::PathBuf::from("picked.ron"))));
+}

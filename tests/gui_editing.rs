@@ -158,7 +158,7 @@ fn every_example_opens_framed_without_overlapping_nodes() {
         let g = planetgraph::io::load_graph(&f, planetgraph::io::Strictness::Editable).expect("example");
         let ctx = egui::Context::default();
         let app = PlanetApp::new(Document::new(g, Some(f.clone())), &ctx).expect("app");
-        let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO, copied: String::new() };
+        let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO, copied: String::new(), focused: true };
         d.frames(4);
         let canvas = d.app.editor.pan_zoom.clip_rect;
         let rects = screen_rects(&d);
@@ -193,6 +193,33 @@ fn an_unconnected_node_is_idle_and_the_status_says_so_without_error() {
     assert!(d.app.status().contains("F5"), "{}", d.app.status());
     d.key(Key::F5, Modifiers::NONE);
     wait_until(&mut d, "the run at 512", |d| !d.app.is_evaluating() && d.app.status().starts_with("Ready: evaluated at 512"));
+}
+
+#[test]
+fn losing_the_focus_autosaves_at_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let state = dir.path().join("state");
+    let mut d = Driver::with(start_graph());
+    d.app.set_state_dir(Some(state.clone()));
+    d.frames(2);
+    let copies = || std::fs::read_dir(&state).map(|r| r.flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".ron")).count()).unwrap_or(0);
+    // Losing the focus with nothing unsaved writes nothing.
+    d.focused = false;
+    d.frames(2);
+    assert_eq!(copies(), 0, "no copy without unsaved changes");
+    d.focused = true;
+    d.frames(1);
+    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().take(1).collect();
+    d.key(Key::D, Modifiers::COMMAND);
+    d.frames(2);
+    assert_eq!(copies(), 0, "within the minute, with the focus, nothing is written");
+    // Seconds later, not a minute, the window loses the focus: the copy is written at once.
+    d.focused = false;
+    d.frames(1);
+    assert_eq!(copies(), 1, "autosaved when the focus went");
+    let copy = std::fs::read_dir(&state).expect("state").flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "ron")).expect("copy");
+    let saved = planetgraph::io::load_graph(&copy, planetgraph::io::Strictness::Editable).expect("the copy is a graph");
+    assert_eq!(saved.nodes.len(), d.app.doc.graph.nodes.len(), "the copy holds the duplicate");
 }
 
 #[test]

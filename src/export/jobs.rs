@@ -50,57 +50,12 @@ impl ExportJob {
     }
 
     fn ext(&self) -> &'static str {
-        match self.settings.format {
-            ExportFormat::Png8 | ExportFormat::Png16 => "png",
-            ExportFormat::Exr => "exr",
-            ExportFormat::Tiff16 | ExportFormat::Tiff32 => "tif",
-            ExportFormat::Raw16 => "r16",
-            ExportFormat::Raw32 => "r32",
-            ExportFormat::Glb => "glb",
-            ExportFormat::Obj => "obj",
-        }
-    }
-
-    /// The image files of this job at evaluation resolution `n`.
-    fn plan(&self, n: usize) -> Vec<Planned> {
-        let s = &self.settings;
-        let ext = self.ext();
-        if s.projection == ExportProjection::Equirect {
-            let width = if s.width == 0 { 4 * n } else { s.width };
-            return vec![Planned { name: format!("{}_equirect.{ext}", s.name), grid: Grid::Equirect { width, height: width / 2 }, face: None }];
-        }
-        let m = match (s.face_size, s.grid) {
-            (0, FaceGrid::Cells) => n,
-            (0, FaceGrid::EdgeSharing) => n + 1,
-            (m, _) => m,
-        };
-        let border = usize::from(s.border && s.grid == FaceGrid::Cells);
-        let full = m + 2 * border;
-        let spans = tile_spans(full, s.tiles);
-        // (face, name in the manifest, name in the file)
-        let faces: Vec<(Face, String, String)> = match s.projection {
-            ExportProjection::CubeMap => CUBE_MAP.iter().map(|&(f, name)| (f, name.to_string(), name.to_string())).collect(),
-            _ => Face::ALL.iter().map(|&f| (f, f.name().to_string(), format!("face{}_{}", f.index(), f.name()))).collect(),
-        };
-        let mut out = Vec::new();
-        for (face, face_name, file_part) in faces {
-            for (ty, &(y0, h)) in spans.iter().enumerate() {
-                for (tx, &(x0, w)) in spans.iter().enumerate() {
-                    let tile = if spans.len() > 1 { format!("_x{tx}_y{ty}") } else { String::new() };
-                    let grid = Grid::Face(FaceTile { face, m, grid: s.grid, gnomonic: s.projection == ExportProjection::CubeMap, border, x0, y0, w, h });
-                    out.push(Planned { name: format!("{}_{file_part}{tile}.{ext}", s.name), grid, face: Some((face_name.clone(), face)) });
-                }
-            }
-        }
-        out
+        extension(&self.settings)
     }
 
     /// Files this job writes at resolution `n` (names relative to the output folder).
     pub fn file_names(&self, n: usize) -> Vec<String> {
-        if self.settings.layer == ExportLayer::Mesh {
-            return mesh::file_names(self);
-        }
-        self.plan(n).into_iter().map(|p| p.name).collect()
+        file_names(&self.settings, n, self.colour.is_some())
     }
 
     /// How many files this job writes (for progress).
@@ -108,7 +63,64 @@ impl ExportJob {
         let n = self.field.as_ref().map(|f| f.n()).or(self.colour.as_ref().map(|c| c.n)).unwrap_or(1);
         self.file_names(n).len()
     }
+}
 
+/// The file extension of an export's format.
+fn extension(s: &ExportSettings) -> &'static str {
+    match s.format {
+        ExportFormat::Png8 | ExportFormat::Png16 => "png",
+        ExportFormat::Exr => "exr",
+        ExportFormat::Tiff16 | ExportFormat::Tiff32 => "tif",
+        ExportFormat::Raw16 => "r16",
+        ExportFormat::Raw32 => "r32",
+        ExportFormat::Glb => "glb",
+        ExportFormat::Obj => "obj",
+    }
+}
+
+/// The image files of an export at evaluation resolution `n`.
+fn plan(s: &ExportSettings, n: usize) -> Vec<Planned> {
+    let ext = extension(s);
+    if s.projection == ExportProjection::Equirect {
+        let width = if s.width == 0 { 4 * n } else { s.width };
+        return vec![Planned { name: format!("{}_equirect.{ext}", s.name), grid: Grid::Equirect { width, height: width / 2 }, face: None }];
+    }
+    let m = match (s.face_size, s.grid) {
+        (0, FaceGrid::Cells) => n,
+        (0, FaceGrid::EdgeSharing) => n + 1,
+        (m, _) => m,
+    };
+    let border = usize::from(s.border && s.grid == FaceGrid::Cells);
+    let full = m + 2 * border;
+    let spans = tile_spans(full, s.tiles);
+    // (face, name in the manifest, name in the file)
+    let faces: Vec<(Face, String, String)> = match s.projection {
+        ExportProjection::CubeMap => CUBE_MAP.iter().map(|&(f, name)| (f, name.to_string(), name.to_string())).collect(),
+        _ => Face::ALL.iter().map(|&f| (f, f.name().to_string(), format!("face{}_{}", f.index(), f.name()))).collect(),
+    };
+    let mut out = Vec::new();
+    for (face, face_name, file_part) in faces {
+        for (ty, &(y0, h)) in spans.iter().enumerate() {
+            for (tx, &(x0, w)) in spans.iter().enumerate() {
+                let tile = if spans.len() > 1 { format!("_x{tx}_y{ty}") } else { String::new() };
+                let grid = Grid::Face(FaceTile { face, m, grid: s.grid, gnomonic: s.projection == ExportProjection::CubeMap, border, x0, y0, w, h });
+                out.push(Planned { name: format!("{}_{file_part}{tile}.{ext}", s.name), grid, face: Some((face_name.clone(), face)) });
+            }
+        }
+    }
+    out
+}
+
+/// Files an export with settings `s` writes at resolution `n` (names relative to the output
+/// folder); `textured`: a mesh has a colour input (face textures).
+pub fn file_names(s: &ExportSettings, n: usize, textured: bool) -> Vec<String> {
+    if s.layer == ExportLayer::Mesh {
+        return mesh::file_names(s, textured);
+    }
+    plan(s, n).into_iter().map(|p| p.name).collect()
+}
+
+impl ExportJob {
     /// Writes this job's files into `out`.
     pub fn write(&self, out: &Path, ctx: &ExportContext, control: &Control) -> Result<Vec<ManifestFile>, ExportError> {
         let s = &self.settings;
@@ -130,7 +142,7 @@ impl ExportJob {
         let (encoding, mapping) = self.encoding(&source, range, integer, ctx)?;
         let frame = if s.layer == ExportLayer::Normals { Frame::of(s.normal_space, s.normal_green) } else { Frame::Object };
         let mut files = Vec::new();
-        for p in self.plan(source.n()) {
+        for p in plan(s, source.n()) {
             let path = out.join(&p.name);
             let pixels = Pixels { source: &source, grid: p.grid, encoding, frame };
             let bytes = write_image(&path, &pixels, s.format, s.byte_order, control)?;
@@ -256,6 +268,28 @@ pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, E
             Ok(ExportJob { label: format!("{label} '{}'", settings.name), source: source_of(node.id, input), settings, units, field, colour })
         })
         .collect()
+}
+
+/// The files an export of `g` at resolution `n` would write, `manifest.json` last, known
+/// before evaluating (for the editor's question before replacing files). Export nodes whose
+/// settings cannot be read are left out: the export itself reports them.
+pub fn planned_files(g: &Graph, n: usize) -> Vec<String> {
+    let linked = |id, input: &str| g.links.iter().any(|l| l.to == id && l.input == input);
+    let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::Export).collect();
+    let mut names: Vec<String> = if exports.is_empty() {
+        match g.first_of(NodeKind::Planet).and_then(|p| p.settings().ok().map(|s| (p, s))) {
+            Some((planet, settings)) => {
+                // The default set's names come from its own jobs, built over one-cell fields.
+                let albedo = linked(planet.id, "albedo").then(|| Arc::new(ColourField::from_fn(1, |_| [0.0; 3])));
+                default_jobs(&planet.describe(), Arc::new(Field::from_fn_dir(1, |_| 0.0)), albedo, &settings).iter().flat_map(|j| j.file_names(n)).collect()
+            }
+            None => Vec::new(),
+        }
+    } else {
+        exports.iter().filter_map(|node| node.settings::<ExportSettings>().ok().map(|s| file_names(&s, n, linked(node.id, "colour")))).flatten().collect()
+    };
+    names.push("manifest.json".into());
+    names
 }
 
 /// The units of the values that reach input `input` of node `id`: the units of the output

@@ -8,7 +8,7 @@ use super::jobs::ExportJob;
 use super::manifest::ManifestFile;
 use super::source::{At, Source};
 use super::{AtomicFile, Control, ExportError};
-use crate::nodes::output::export::{ExportFormat, FaceGrid};
+use crate::nodes::output::export::{ExportFormat, ExportSettings, FaceGrid};
 use crate::planet::coords::face_ab_to_dir;
 use crate::planet::{Face, Field};
 use glam::{DVec3, Vec3};
@@ -80,13 +80,13 @@ pub fn chunk(face: Face, (ci, cj): (usize, usize), chunks: usize, verts: usize, 
     c
 }
 
-/// Files a mesh job writes.
-pub fn file_names(job: &ExportJob) -> Vec<String> {
-    let name = &job.settings.name;
-    match job.settings.format {
+/// Files a mesh export writes; `textured`: it has a colour input (face textures).
+pub fn file_names(s: &ExportSettings, textured: bool) -> Vec<String> {
+    let name = &s.name;
+    match s.format {
         ExportFormat::Obj => {
             let mut v = vec![format!("{name}.obj"), format!("{name}.mtl")];
-            if job.colour.is_some() {
+            if textured {
                 v.extend(Face::ALL.iter().map(|f| texture_name(name, *f)));
             }
             v
@@ -220,7 +220,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
         let obj_size = file.commit(w)?;
         files.push(entry(&format!("{}.mtl", s.name), mtl_size));
         files.push(entry(&format!("{}.obj", s.name), obj_size));
-        control.progress.files_done.fetch_add(file_names(job).len(), Ordering::Relaxed);
+        control.progress.files_done.fetch_add(file_names(s, job.colour.is_some()).len(), Ordering::Relaxed);
         return Ok(files);
     }
     let path = out.join(format!("{}.glb", s.name));

@@ -15,7 +15,7 @@ pub mod mesh;
 pub mod presets;
 pub mod source;
 
-pub use jobs::{default_jobs, jobs_from_result, ExportJob};
+pub use jobs::{default_jobs, jobs_from_result, planned_files, ExportJob};
 pub use manifest::{conventions, Manifest, ManifestFile};
 
 use crate::nodes::output::planet::PlanetSettings;

@@ -18,6 +18,8 @@ pub struct Driver {
     pub pointer: Pos2,
     /// The text the app put on the clipboard in the last frame that copied.
     pub copied: String,
+    /// Whether the window has the keyboard focus (sent with every frame).
+    pub focused: bool,
 }
 
 impl Driver {
@@ -28,7 +30,7 @@ impl Driver {
     pub fn with(g: Graph) -> Driver {
         let ctx = egui::Context::default();
         let app = PlanetApp::new(Document::new(g, None), &ctx).expect("evaluation thread");
-        let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO, copied: String::new() };
+        let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO, copied: String::new(), focused: true };
         d.frames(3);
         d.app.reset_canvas_view();
         d.frames(1);
@@ -37,7 +39,8 @@ impl Driver {
 
     pub fn frame_with(&mut self, events: Vec<Event>, modifiers: Modifiers) {
         self.time += 0.05;
-        let input = RawInput { screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0))), time: Some(self.time), events, modifiers, ..Default::default() };
+        let mut input = RawInput { screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0))), time: Some(self.time), events, modifiers, ..Default::default() };
+        input.viewports.entry(egui::ViewportId::ROOT).or_default().focused = Some(self.focused);
         let app = &mut self.app;
         let out = self.ctx.run(input, |ctx| app.ui(ctx, None));
         if !out.platform_output.copied_text.is_empty() {

@@ -1,11 +1,12 @@
 //! File > Export (Ctrl+E): builds the graph's exports (the same files as `planetgraph build`)
-//! at a chosen resolution into a chosen folder on a background thread, with a progress bar,
-//! cancel, a confirmation before writing into a folder that already holds files, and a summary.
+//! at a chosen resolution into a chosen folder (typed, or picked with the desktop's folder
+//! dialog) on a background thread, with a progress bar, cancel, a confirmation that lists the
+//! files that would be replaced, and a summary.
 
 use super::PlanetApp;
 use crate::cli::build::export_graph;
 use crate::eval::Progress;
-use crate::export::{ExportProgress, Manifest};
+use crate::export::{planned_files, ExportProgress, Manifest};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -28,9 +29,9 @@ pub enum ExportUi {
         folder: String,
         /// Cells per face edge.
         resolution: u32,
-        /// The folder and how many files it already held when the user pressed Export (asks
-        /// to confirm; asked again if the folder changes).
-        existing: Option<(String, usize)>,
+        /// The folder, the resolution and the files of the export that it already held when
+        /// the user pressed Export (asks to confirm; asked again if either changes).
+        existing: Option<(String, u32, Vec<String>)>,
     },
     /// Running.
     Running(ExportTask),
@@ -66,6 +67,15 @@ impl PlanetApp {
         }
     }
 
+    /// The files the export window asks to replace (after a first press of Export found them
+    /// in the folder), if it is asking.
+    pub fn export_replacing(&self) -> Option<&[String]> {
+        match &self.export_ui {
+            Some(ExportUi::Setup { existing: Some((_, _, names)), .. }) => Some(names),
+            _ => None,
+        }
+    }
+
     /// Starts exporting into `folder` at `resolution` (what the window's Export button does
     /// once any overwrite is confirmed).
     pub fn start_export(&mut self, folder: PathBuf, resolution: u32, ctx: &egui::Context) {
@@ -90,6 +100,9 @@ impl PlanetApp {
         let mut open = true;
         let mut action: Option<(PathBuf, u32)> = None;
         let mut close = false;
+        let mut pick = false;
+        let dialogs = !self.files.no_dialogs;
+        let graph = &self.doc.graph;
         let mut finished = None;
         egui::Window::new("Export").collapsible(false).resizable(false).open(&mut open).show(ctx, |ui| match state {
             ExportUi::Setup { folder, resolution, existing } => {
@@ -97,23 +110,31 @@ impl PlanetApp {
                 ui.horizontal(|ui| {
                     ui.label("Folder");
                     ui.add(egui::TextEdit::singleline(folder).desired_width(280.0)).on_hover_text("Output folder, created if missing");
+                    let choose = ui.add_enabled(dialogs, egui::Button::new("Choose…"));
+                    if choose.on_hover_text("Pick the folder with the desktop's folder dialog").on_disabled_hover_text("No desktop folder dialog is available here: type the path").clicked() {
+                        pick = true;
+                    }
                 });
                 ui.horizontal(|ui| {
                     ui.label("Resolution");
                     ui.add(egui::DragValue::new(resolution).range(8..=8192).speed(8.0).suffix(" cells per face edge")).on_hover_text("Cells per cube-face edge of the evaluation (6 N² cells)");
                 });
-                let confirmed = existing.as_ref().filter(|(f, _)| f == folder).map(|(_, k)| *k);
-                if let Some(k) = confirmed {
-                    ui.colored_label(egui::Color32::from_rgb(240, 190, 90), format!("{folder} already holds {k} files; files with the same names will be replaced."));
+                let confirmed = existing.as_ref().filter(|(f, r, _)| f == folder && r == resolution).map(|(_, _, names)| names.clone());
+                if let Some(names) = &confirmed {
+                    ui.colored_label(egui::Color32::from_rgb(240, 190, 90), format!("{} of the export's files are already in {folder} and will be replaced (other files there stay):", names.len()));
+                    egui::ScrollArea::vertical().max_height(140.0).show(ui, |ui| {
+                        for name in names {
+                            ui.monospace(name);
+                        }
+                    });
                 }
                 ui.horizontal(|ui| {
                     let label = if confirmed.is_some() { "Replace and export" } else { "Export" };
                     if ui.button(label).clicked() {
                         let path = PathBuf::from(folder.trim());
-                        // A folder that does not exist yet holds nothing.
-                        let count = std::fs::read_dir(&path).map(|d| d.count()).unwrap_or(0);
-                        if count > 0 && confirmed.is_none() {
-                            *existing = Some((folder.clone(), count));
+                        let replaced = replaced_files(&path, &planned_files(graph, *resolution as usize));
+                        if !replaced.is_empty() && confirmed.is_none() {
+                            *existing = Some((folder.clone(), *resolution, replaced));
                         } else {
                             action = Some((path, *resolution));
                         }
@@ -165,6 +186,9 @@ impl PlanetApp {
             });
             self.status = "Export finished".into();
         }
+        if pick {
+            self.pick_export_folder();
+        }
         if let Some((folder, res)) = action {
             self.start_export(folder, res, ctx);
         } else if close || !open {
@@ -175,4 +199,29 @@ impl PlanetApp {
             }
         }
     }
+
+    /// Picks the export folder with the desktop's folder dialog, starting at the typed one;
+    /// where no dialog exists the status line says so and the path is typed.
+    fn pick_export_folder(&mut self) {
+        let Some(ExportUi::Setup { folder, .. }) = &self.export_ui else { return };
+        let typed = PathBuf::from(folder.trim());
+        // Start in the typed folder, or the nearest folder above it that exists.
+        let start = typed.ancestors().find(|p| p.is_dir()).map(PathBuf::from);
+        let picked = self.desktop_dialog(move || {
+            let d = rfd::FileDialog::new();
+            match start {
+                Some(dir) => d.set_directory(dir).pick_folder(),
+                None => d.pick_folder(),
+            }
+        });
+        if let (Some(Some(path)), Some(ExportUi::Setup { folder, existing, .. })) = (picked, &mut self.export_ui) {
+            *folder = path.display().to_string();
+            *existing = None;
+        }
+    }
+}
+
+/// The names among `planned` that already exist in `folder` (none when it does not exist).
+pub fn replaced_files(folder: &std::path::Path, planned: &[String]) -> Vec<String> {
+    planned.iter().filter(|name| folder.join(name).exists()).cloned().collect()
 }

@@ -126,9 +126,17 @@ impl PlanetApp {
         }
     }
 
+    /// The typed-path dialog on screen, if any: whether it saves, and the path as typed.
+    pub fn typed_path_dialog(&self) -> Option<(bool, &str)> {
+        match &self.dialog {
+            Some(Dialog::Path { save, text }) => Some((*save, text)),
+            _ => None,
+        }
+    }
+
     /// Runs a desktop file dialog. `None`: no desktop dialog exists here (it answered at
     /// once); from then on the typed-path dialogs are used, and the reason is shown once.
-    fn desktop_dialog(&mut self, run: impl FnOnce() -> Option<PathBuf>) -> Option<Option<PathBuf>> {
+    pub fn desktop_dialog(&mut self, run: impl FnOnce() -> Option<PathBuf>) -> Option<Option<PathBuf>> {
         if self.files.no_dialogs {
             return None;
         }
