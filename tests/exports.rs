@@ -51,6 +51,24 @@ fn export_all_is_read_correctly_by_python_openexr_and_the_gltf_validator() {
     println!("{}", text(&node));
 }
 
+/// Blender, from the command line, imports the GLB and the OBJ (every vertex at the radius plus
+/// the manifest's range, the sea on the radius) and reads the float EXR heights equal to the
+/// RAW float faces (tests/clients/blender_import.py; `.ci/run` installs Debian's blender).
+#[test]
+fn blender_imports_the_meshes_and_reads_the_float_heights() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let graph = root().join("graphs/export_all.ron");
+    let o = planetgraph(&["build", graph.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "32"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let script = root().join("tests/clients/blender_import.py");
+    let b = Command::new("blender").args(["-b", "--factory-startup", "--python"]).arg(&script).arg("--").arg(&out).output();
+    let b = b.expect("blender (install: apt-get install blender python3-numpy, as .ci/run does)");
+    let log = text(&b);
+    assert!(b.status.success() && log.contains("Blender checks"), "Blender import:\n{log}");
+    println!("{}", log.lines().filter(|l| l.contains("objects") || l.contains("checks")).collect::<Vec<_>>().join("\n"));
+}
+
 /// The editor's list of files an export would replace is known before evaluating: it equals
 /// what the build writes, for Export nodes and for the Planet node's default set.
 #[test]
