@@ -396,3 +396,75 @@ fn rename_and_bypass_from_the_keyboard_are_undoable_and_saved() {
     d.key(Key::Z, Modifiers::COMMAND);
     assert!(d.app.doc.graph.node(clamp).is_some_and(|n| n.label.is_none()));
 }
+
+#[test]
+fn collapse_shrinks_a_node_to_its_title_keeps_its_links_and_is_undoable_and_saved() {
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    let clamp = NodeId(3);
+    let height = |d: &Driver| screen_rects(d).into_iter().find(|(id, _)| *id == clamp).map(|(_, r)| r.height()).expect("clamp's rect");
+    let before = height(&d);
+    let links = d.app.doc.graph.links.clone();
+    // H collapses the selected node to its title bar.
+    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| d.app.editor.graph[*n].user_data.id == clamp).collect();
+    d.key(Key::H, Modifiers::NONE);
+    d.frames(2);
+    assert!(d.app.doc.graph.node(clamp).is_some_and(|n| n.collapsed));
+    let after = height(&d);
+    assert!(after < before * 0.5, "collapsed: {after} px high, {before} expanded");
+    assert_eq!(d.app.doc.graph.links, links, "links stay");
+    // Its ports are on the title bar, so its wires still end at the node.
+    let ports = d.draggables(driver::is_port);
+    let rect = screen_rects(&d).into_iter().find(|(id, _)| *id == clamp).map(|(_, r)| r).expect("rect");
+    assert!(ports.iter().any(|p| rect.expand(8.0).contains(p.center())), "ports drawn on the collapsed node");
+    // Saved and reopened, it stays collapsed; undo expands it.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("collapsed.ron");
+    assert!(d.app.save_to(&file));
+    assert!(std::fs::read_to_string(&file).expect("saved").contains("collapsed: true"));
+    assert!(Document::open(&file).expect("reopen").graph.node(clamp).is_some_and(|n| n.collapsed));
+    d.key(Key::Z, Modifiers::COMMAND);
+    d.frames(2);
+    assert!(d.app.doc.graph.node(clamp).is_some_and(|n| !n.collapsed));
+    assert!((height(&d) - before).abs() < 1.0, "expanded again");
+}
+
+#[test]
+fn reroute_points_are_added_on_a_wire_dragged_removed_undone_and_saved() {
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    let t = d.app.editor.pan_zoom.to_screen();
+    // The middle of the wire from Noise #1 into Clamp #3.
+    let clamp_in = d.app.editor.graph.iter_nodes().find(|n| d.app.editor.graph[*n].user_data.id == NodeId(3)).map(|n| d.app.editor.graph[n].get_input("in").expect("in")).expect("clamp");
+    let c = d.app.editor.link_curves.iter().find(|(i, _, _)| *i == clamp_in).map(|(_, _, c)| *c).expect("the wire");
+    let mid = t * (((c[0].to_vec2() + c[3].to_vec2()) * 0.125 + (c[1].to_vec2() + c[2].to_vec2()) * 0.375).to_pos2());
+    let double_click = |d: &mut Driver, p: Pos2| {
+        d.click(p, PointerButton::Primary);
+        d.click(p, PointerButton::Primary);
+        d.frames(2);
+    };
+    double_click(&mut d, mid);
+    let points = |d: &Driver| d.app.doc.graph.reroutes.iter().find(|r| r.to == NodeId(3) && r.input == "in").map(|r| r.points.clone()).unwrap_or_default();
+    assert_eq!(points(&d).len(), 1, "a double click on the wire adds a reroute point: {:?}", d.app.doc.graph.reroutes);
+    let at = points(&d)[0];
+    assert!((t * egui::pos2(at.0, at.1)).distance(mid) < 2.0, "at the pointer");
+    // Dragging moves it; the wire passes through it.
+    let to = mid + egui::vec2(-60.0, 90.0);
+    d.drag(mid, to);
+    d.frames(2);
+    let moved = points(&d)[0];
+    assert!((t * egui::pos2(moved.0, moved.1)).distance(to) < 3.0, "dragged to {to:?}: {moved:?}");
+    let through = d.app.editor.link_curves.iter().filter(|(i, _, _)| *i == clamp_in).count();
+    assert_eq!(through, 2, "the wire is drawn in two pieces through the point");
+    // Saved and reopened, the point stays.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("rerouted.ron");
+    assert!(d.app.save_to(&file));
+    assert_eq!(Document::open(&file).expect("reopen").graph.reroutes, d.app.doc.graph.reroutes);
+    // A double click on the point removes it; undo brings it back.
+    double_click(&mut d, to);
+    assert!(points(&d).is_empty(), "removed");
+    d.key(Key::Z, Modifiers::COMMAND);
+    d.frames(1);
+    assert_eq!(points(&d).len(), 1, "undo restores it");
+}

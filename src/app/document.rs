@@ -31,7 +31,9 @@ const MERGE_WINDOW: Duration = Duration::from_millis(800);
 fn classify(old: &Graph, new: &Graph) -> EditKind {
     // Moving or resizing frames is layout; adding, naming or colouring one is not.
     let frames_same = old.frames.len() == new.frames.len() && old.frames.iter().zip(&new.frames).all(|(a, b)| a.label == b.label && a.comment == b.comment && a.colour == b.colour);
-    if !frames_same {
+    // Moving a reroute point is layout; adding or removing one is not.
+    let reroutes_same = old.reroutes.len() == new.reroutes.len() && old.reroutes.iter().zip(&new.reroutes).all(|(a, b)| a.to == b.to && a.input == b.input && a.points.len() == b.points.len());
+    if !frames_same || !reroutes_same {
         return EditKind::Other;
     }
     if old.nodes == new.nodes && old.links == new.links {

@@ -1,8 +1,8 @@
 //! The two pure functions between the saved graph and the editor state (tested to round-trip
-//! on every file in `graphs/`), and the helpers they share.
+//! on every file in `graphs/`; reroute points included), and the helpers they share.
 
 use super::types::{EdGraph, EdNode, EdType, EdValue, EditorState};
-use crate::graph::{Graph, Link, Node, NodeId as DomainId};
+use crate::graph::{Graph, Link, Node, NodeId as DomainId, Reroute};
 use crate::nodes::{NodeKind, ParamMap};
 use egui_node_graph2::{InputParamKind, NodeId};
 use std::collections::BTreeMap;
@@ -31,7 +31,7 @@ pub fn to_editor(g: &Graph) -> EditorState {
     nodes.sort_by_key(|n| n.id);
     for n in nodes {
         let kind = n.kind;
-        let data = EdNode { id: n.id, kind, label: n.label.clone(), bypass: n.bypass };
+        let data = EdNode { id: n.id, kind, label: n.label.clone(), bypass: n.bypass, collapsed: n.collapsed };
         let id = s.graph.add_node(n.title().to_string(), data, |graph, nid| add_ports(graph, nid, kind, Some(&n.params)));
         let (x, y) = g.layout.get(&n.id).copied().unwrap_or((40.0, 40.0 + 60.0 * n.id.0 as f32));
         s.node_positions.insert(id, egui::pos2(x, y));
@@ -44,6 +44,9 @@ pub fn to_editor(g: &Graph) -> EditorState {
         let inp = s.graph[to].inputs.iter().find(|(name, _)| *name == l.input).map(|(_, id)| *id);
         if let (Some(o), Some(i)) = (out, inp) {
             s.graph.add_connection(o, i, 0);
+            if let Some(r) = g.reroutes.iter().find(|r| r.to == l.to && r.input == l.input) {
+                s.reroutes.insert((i, o), r.points.iter().map(|&(x, y)| egui::pos2(x, y)).collect());
+            }
         }
     }
     s
@@ -68,7 +71,7 @@ pub fn from_editor(s: &EditorState) -> Graph {
                 params.insert(name.clone(), v.clone());
             }
         }
-        g.nodes.push(Node { id: n.user_data.id, kind: n.user_data.kind, params, label: n.user_data.label.clone(), bypass: n.user_data.bypass });
+        g.nodes.push(Node { id: n.user_data.id, kind: n.user_data.kind, params, label: n.user_data.label.clone(), bypass: n.user_data.bypass, collapsed: n.user_data.collapsed });
         if let Some(p) = s.node_positions.get(nid) {
             g.layout.insert(n.user_data.id, (p.x, p.y));
         }
@@ -82,6 +85,9 @@ pub fn from_editor(s: &EditorState) -> Graph {
             let from = &s.graph[out.node];
             let Some((out_name, _)) = from.outputs.iter().find(|(_, id)| *id == output) else { continue };
             g.links.push(Link { from: from.user_data.id, output: out_name.clone(), to: to.user_data.id, input: in_name.clone() });
+            if let Some(points) = s.reroutes.get(&(input, output)).filter(|p| !p.is_empty()) {
+                g.reroutes.push(Reroute { to: to.user_data.id, input: in_name.clone(), points: points.iter().map(|p| (p.x, p.y)).collect() });
+            }
         }
     }
     g.normalize();

@@ -20,7 +20,7 @@ pub enum EdType {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EdValue(pub Option<ParamValue>);
 
-/// Per-node data: the domain id and kind, and the node's name and bypass state.
+/// Per-node data: the domain id and kind, and the node's name, bypass and collapse state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EdNode {
     /// Stable id of the node in the saved graph.
@@ -31,6 +31,8 @@ pub struct EdNode {
     pub label: Option<String>,
     /// Whether the node is bypassed.
     pub bypass: bool,
+    /// Whether the node is drawn collapsed to its title bar.
+    pub collapsed: bool,
 }
 
 /// A finder entry: one node kind.
@@ -67,6 +69,8 @@ pub enum NodeAction {
     Rename,
     /// Bypass (mute) the node, or bring it back.
     Bypass,
+    /// Collapse the node to its title bar, or expand it.
+    Collapse,
 }
 
 /// Editor responses beyond the library's own (other edits are found by diffing).
@@ -188,7 +192,7 @@ impl NodeTemplateTrait for EdTemplate {
 
     fn user_data(&self, _: &mut EdState) -> EdNode {
         // The id is assigned when the node is added (see `bridge::assign_new_ids`).
-        EdNode { id: DomainId(0), kind: self.0, label: None, bypass: false }
+        EdNode { id: DomainId(0), kind: self.0, label: None, bypass: false, collapsed: false }
     }
 
     fn build_node(&self, graph: &mut EdGraph, _: &mut EdState, node_id: NodeId) {
@@ -217,6 +221,22 @@ impl NodeDataTrait for EdNode {
     type UserState = EdState;
     type DataType = EdType;
     type ValueType = EdValue;
+
+    fn collapsed(&self) -> bool {
+        self.collapsed
+    }
+
+    fn top_bar_ui(&self, ui: &mut egui::Ui, _node_id: NodeId, _graph: &EdGraph, _state: &mut EdState) -> Vec<NodeResponse<EdResponse, EdNode>> {
+        let tip = if self.collapsed { "Expand the node (H)" } else { "Collapse the node to its title bar (H)" };
+        let size = ui.spacing().icon_width;
+        let (_, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::click());
+        // The same triangle as egui's collapsing headers: right when collapsed, down when open.
+        egui::collapsing_header::paint_default_icon(ui, if self.collapsed { 0.0 } else { 1.0 }, &response);
+        if response.on_hover_text(tip).clicked() {
+            return vec![NodeResponse::User(EdResponse::Node(self.id, NodeAction::Collapse))];
+        }
+        Vec::new()
+    }
 
     fn bottom_ui(&self, ui: &mut egui::Ui, _node_id: NodeId, _graph: &EdGraph, state: &mut EdState) -> Vec<NodeResponse<EdResponse, EdNode>> {
         let mut responses = Vec::new();
@@ -297,6 +317,7 @@ impl NodeDataTrait for EdNode {
         if !self.kind.meta().category.is_sink() {
             item(ui, if self.bypass { "Un-bypass" } else { "Bypass" }, "M", NodeAction::Bypass);
         }
+        item(ui, if self.collapsed { "Expand" } else { "Collapse" }, "H", NodeAction::Collapse);
         item(ui, "Duplicate", "Ctrl+D", NodeAction::Duplicate);
         item(ui, "Copy", "Ctrl+C", NodeAction::Copy);
         item(ui, "Delete", "Del", NodeAction::Delete);

@@ -3,5 +3,5 @@
 pub mod model;
 pub mod validate;
 
-pub use model::{Frame, Graph, Link, Node, NodeId, FORMAT_VERSION};
+pub use model::{Frame, Graph, Link, Node, NodeId, Reroute, FORMAT_VERSION};
 pub use validate::{topological_order, validate, GraphError};

@@ -36,12 +36,15 @@ pub struct Node {
     /// unchanged (saved only when set).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bypass: bool,
+    /// Drawn collapsed to its title bar in the editor (saved only when set).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub collapsed: bool,
 }
 
 impl Node {
     /// A node with every parameter at its default.
     pub fn new(id: NodeId, kind: NodeKind) -> Node {
-        Node { id, kind, params: kind.default_params(), label: None, bypass: false }
+        Node { id, kind, params: kind.default_params(), label: None, bypass: false, collapsed: false }
     }
 
     /// The node's typed settings (`S` must be its kind's settings type).
@@ -92,6 +95,21 @@ pub struct Graph {
     /// Frames: named, coloured boxes that organise the canvas (no effect on evaluation).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frames: Vec<Frame>,
+    /// Reroute points of wires (no effect on evaluation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reroutes: Vec<Reroute>,
+}
+
+/// The reroute points a wire passes through on the canvas, from its source to its target. The
+/// wire is the link into input `input` of node `to` (an input takes one link).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reroute {
+    /// Node whose input the wire ends at.
+    pub to: NodeId,
+    /// That input's name.
+    pub input: String,
+    /// Points in editor points, in order from the source.
+    pub points: Vec<(f32, f32)>,
 }
 
 /// A named, coloured box on the canvas with an optional comment. The nodes whose position
@@ -119,7 +137,7 @@ impl Frame {
 
 impl Default for Graph {
     fn default() -> Self {
-        Graph { version: FORMAT_VERSION, nodes: Vec::new(), links: Vec::new(), layout: BTreeMap::new(), frames: Vec::new() }
+        Graph { version: FORMAT_VERSION, nodes: Vec::new(), links: Vec::new(), layout: BTreeMap::new(), frames: Vec::new(), reroutes: Vec::new() }
     }
 }
 
@@ -178,6 +196,11 @@ impl Graph {
     pub fn normalize(&mut self) {
         self.nodes.sort_by_key(|n| n.id);
         self.links.sort();
+        // Reroute points go with their wire.
+        let links = &self.links;
+        self.reroutes.retain(|r| !r.points.is_empty() && links.iter().any(|l| l.to == r.to && l.input == r.input));
+        self.reroutes.sort_by(|a, b| (a.to, &a.input).cmp(&(b.to, &b.input)));
+        self.reroutes.dedup_by(|a, b| a.to == b.to && a.input == b.input);
     }
 
     /// Puts node `id` into `link`: the link's source feeds the node's first input of the link's

@@ -131,7 +131,22 @@ impl PlanetApp {
                 let ids = self.action_targets(id);
                 self.toggle_bypass(&ids);
             }
+            NodeAction::Collapse => {
+                let ids = self.action_targets(id);
+                self.toggle_collapse(&ids);
+            }
         }
+    }
+
+    /// Collapses the nodes to their title bars, or expands them when the first one is
+    /// collapsed (H; one undo step).
+    pub fn toggle_collapse(&mut self, ids: &[NodeId]) {
+        let mut g = self.doc.graph.clone();
+        let on = !ids.first().and_then(|id| g.node(*id)).is_some_and(|n| n.collapsed);
+        for n in g.nodes.iter_mut().filter(|n| ids.contains(&n.id)) {
+            n.collapsed = on;
+        }
+        self.apply_edit(g);
     }
 
     /// Bypasses the nodes, or brings them back when the first one is bypassed (M; one undo

@@ -69,6 +69,10 @@ impl PlanetApp {
                 let ids = self.selected_ids();
                 self.toggle_bypass(&ids);
             }
+            if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::H)) {
+                let ids = self.selected_ids();
+                self.toggle_collapse(&ids);
+            }
             if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Delete)) || ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Backspace)) {
                 self.delete_selected();
             }
@@ -218,7 +222,7 @@ impl PlanetApp {
                 ui.label("Del: delete selected nodes; Ctrl+Z / Ctrl+Shift+Z: undo / redo");
                 ui.label("Ctrl+C / X / V: copy, cut, paste nodes (RON text); Ctrl+D: duplicate; Ctrl+A: select all; Ctrl+J: frame the selection");
                 ui.label("Drop a node onto a wire to insert it");
-                ui.label("Right click a node: its menu; V: show the selected node in the viewport; F2: rename; M: bypass; F5: run");
+                ui.label("Right click a node: its menu; V: show the selected node in the viewport; F2: rename; M: bypass; H: collapse; F5: run");
                 ui.label("Canvas: wheel zooms at the pointer, middle or Ctrl drag pans; Home: frame all; F: frame selected");
                 ui.label("Viewport: drag to move over the planet, Shift+drag or right drag up/down to tilt towards the horizon, scroll to zoom (slower near the ground), double-click to reset");
                 ui.label("Headless: planetgraph build FILE.ron --out DIR");

@@ -406,6 +406,13 @@ where
         // draw existing connections
         let mut wires = Vec::new();
         self.link_curves.clear();
+        // PlanetGraph fork: wires pass through their reroute points, which are dragged,
+        // removed with a double click, and added with a double click on a wire.
+        let pointer = pointer_in_layer(ui);
+        let double_click = ui.input(|i| i.pointer.button_double_clicked(PointerButton::Primary));
+        let over_node = pointer.is_some_and(|p| node_rects.values().any(|r| r.contains(p)));
+        let mut reroute_removed = None;
+        let mut reroute_added = None;
         for (input, outputs) in self.graph.iter_connection_groups() {
             for (hook_n, &output) in outputs.iter().enumerate() {
                 let port_type = self
@@ -416,11 +423,52 @@ where
                 // outputs can't be wide yet so this is fine.
                 let src_pos = port_locations[&AnyParameterId::Output(output)][0];
                 let dst_pos = conn_locations[&input][hook_n];
-                let wire = connection_shape(&unit, src_pos, dst_pos, connection_color);
-                self.link_curves.push((input, output, wire.points));
-                wires.push(Shape::CubicBezier(wire));
+                let points = self.reroutes.get_mut(&(input, output));
+                let mut chain = vec![src_pos];
+                if let Some(points) = points {
+                    for (k, p) in points.iter_mut().enumerate() {
+                        let handle = ui.interact(
+                            Rect::from_center_size(*p, Vec2::splat(14.0)),
+                            Id::new(("reroute", input, output, k)),
+                            Sense::click_and_drag(),
+                        );
+                        if handle.double_clicked() {
+                            reroute_removed = Some(((input, output), k));
+                        } else if handle.dragged() {
+                            if let Some(to) = pointer {
+                                *p = to;
+                            }
+                        }
+                        let radius = if handle.hovered() || handle.dragged() { 7.0 } else { 5.0 };
+                        wires.push(Shape::circle_filled(*p, radius, connection_color));
+                        chain.push(*p);
+                    }
+                }
+                chain.push(dst_pos);
+                for (k, ends) in chain.windows(2).enumerate() {
+                    let wire = connection_shape(&unit, ends[0], ends[1], connection_color);
+                    if double_click && !over_node && reroute_added.is_none() && reroute_removed.is_none() {
+                        if let Some(p) = pointer.filter(|p| near_bezier(&wire.points, *p, 6.0)) {
+                            reroute_added = Some(((input, output), k, p));
+                        }
+                    }
+                    self.link_curves.push((input, output, wire.points));
+                    wires.push(Shape::CubicBezier(wire));
+                }
             }
         }
+        if let Some((key, k)) = reroute_removed {
+            if let Some(points) = self.reroutes.get_mut(&key) {
+                points.remove(k);
+                if points.is_empty() {
+                    self.reroutes.remove(&key);
+                }
+            }
+        } else if let Some((key, k, p)) = reroute_added {
+            self.reroutes.entry(key).or_default().insert(k, p);
+        }
+        // Wires first, then the reroute points over them.
+        wires.sort_by_key(|s| !matches!(s, Shape::CubicBezier(_)));
         ui.painter().set(wires_shape, Shape::Vec(wires));
         self.node_rects = node_rects.clone();
 
@@ -596,6 +644,21 @@ fn connection_shape(pan_zoom: &PanZoom, src_pos: Pos2, dst_pos: Pos2, color: Col
     )
 }
 
+/// Whether `p` lies within `tol` of the cubic Bézier through `c` (sampled as 24 segments;
+/// PlanetGraph fork).
+fn near_bezier(c: &[Pos2; 4], p: Pos2, tol: f32) -> bool {
+    let at = |t: f32| {
+        let u = 1.0 - t;
+        (c[0].to_vec2() * (u * u * u) + c[1].to_vec2() * (3.0 * u * u * t) + c[2].to_vec2() * (3.0 * u * t * t) + c[3].to_vec2() * (t * t * t)).to_pos2()
+    };
+    (0..24).any(|k| {
+        let (a, b) = (at(k as f32 / 24.0), at((k + 1) as f32 / 24.0));
+        let ab = b - a;
+        let t = if ab.length_sq() > 0.0 { ((p - a).dot(ab) / ab.length_sq()).clamp(0.0, 1.0) } else { 0.0 };
+        (a + ab * t).distance(p) <= tol
+    })
+}
+
 /// The pointer in the coordinates of `ui`'s layer (PlanetGraph fork: the graph layer is
 /// transformed).
 fn pointer_in_layer(ui: &Ui) -> Option<Pos2> {
@@ -719,6 +782,15 @@ where
             });
             ui.add_space(margin.y);
             title_height = ui.min_size().y;
+
+            // PlanetGraph fork: a collapsed node is its title bar; every port sits at the
+            // title's middle, so links stay drawn.
+            if self.graph[self.node_id].user_data.collapsed() {
+                let mid = ui.min_rect().top() + (title_height - margin.y) * 0.5;
+                input_port_heights = vec![mid; self.graph[self.node_id].inputs.len()];
+                output_port_heights = vec![mid; self.graph[self.node_id].outputs.len()];
+                return;
+            }
 
             // First pass: Draw the inner fields. Compute port heights
             let inputs = self.graph[self.node_id].inputs.clone();

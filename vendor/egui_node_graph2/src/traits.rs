@@ -176,6 +176,12 @@ where
     ) {
     }
 
+    /// Whether the node is drawn collapsed to its title bar, with every port at the title's
+    /// middle (PlanetGraph fork).
+    fn collapsed(&self) -> bool {
+        false
+    }
+
     /// Whether a right click over the node opens [`Self::context_menu`] (PlanetGraph fork).
     /// When false, a right click over a node does nothing (it never opens the finder).
     fn has_context_menu(&self) -> bool {

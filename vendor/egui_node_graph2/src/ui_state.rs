@@ -40,6 +40,11 @@ pub struct GraphEditorState<NodeData, DataType, ValueType, NodeTemplate, UserSta
     /// output (PlanetGraph fork).
     #[cfg_attr(feature = "persistence", serde(skip))]
     pub link_curves: Vec<(InputId, OutputId, [egui::Pos2; 4])>,
+    /// Reroute points of wires in graph coordinates, from the output towards the input
+    /// (PlanetGraph fork): a double click on a wire adds one, dragging moves it, a double click
+    /// on it removes it.
+    #[cfg_attr(feature = "persistence", serde(skip))]
+    pub reroutes: std::collections::HashMap<(InputId, OutputId), Vec<egui::Pos2>>,
     pub _user_state: PhantomData<fn() -> UserState>,
 }
 
@@ -68,6 +73,7 @@ impl<NodeData, DataType, ValueType, NodeKind, UserState> Default
             pan_zoom: Default::default(),
             node_rects: Default::default(),
             link_curves: Default::default(),
+            reroutes: Default::default(),
             _user_state: Default::default(),
         }
     }
