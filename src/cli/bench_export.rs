@@ -55,22 +55,26 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
             Err(e) => eprintln!("glb_n512_ms failed: {e}"),
         }
     }
-    if wants("export_equirect_16k_ms") {
+    // Large exports from a 4096 field (figure, settings): each written alone, its peak measured
+    // from a reset.
+    let runs: Vec<(&str, ExportSettings)> = [
+        ("export_equirect_16k", ExportSettings { name: "big".into(), format: ExportFormat::Png16, width: 16384, ..Default::default() }),
+        ("export_exr_equirect_16k", ExportSettings { name: "big".into(), format: ExportFormat::Exr, width: 16384, ..Default::default() }),
+        ("export_exr_faces_4096", ExportSettings { name: "big".into(), format: ExportFormat::Exr, projection: ExportProjection::Faces, ..Default::default() }),
+        ("export_tiff_faces_4096", ExportSettings { name: "big".into(), format: ExportFormat::Tiff32, projection: ExportProjection::Faces, ..Default::default() }),
+    ]
+    .into_iter()
+    .filter(|(name, _)| wants(&format!("{name}_ms")))
+    .collect();
+    if !runs.is_empty() {
         if quick {
-            eprintln!("export_equirect_16k_ms: skipped with --quick (a 4096 field and a 16384 x 8192 PNG)");
+            eprintln!("{}: skipped with --quick (a 4096 field and images up to 16384 x 8192)", runs.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "));
             return;
         }
         let f = Arc::new(terrain(4096));
         let field_mib = (6 * 4096 * 4096 * 4) as f64 / (1024.0 * 1024.0);
         let before = peak_mib_and_reset();
-        eprintln!("export_equirect_16k: the 4096 field is {field_mib:.0} MiB, the process peaked at {:.0} MiB before writing; one 16384 x 8192 image would be 256 MiB at 16 bits, 512 MiB as float", before.unwrap_or(0.0));
-        // (figure, settings): each written alone, its peak measured from a reset.
-        let runs = [
-            ("export_equirect_16k", ExportSettings { name: "big".into(), format: ExportFormat::Png16, width: 16384, ..Default::default() }),
-            ("export_exr_equirect_16k", ExportSettings { name: "big".into(), format: ExportFormat::Exr, width: 16384, ..Default::default() }),
-            ("export_exr_faces_4096", ExportSettings { name: "big".into(), format: ExportFormat::Exr, projection: ExportProjection::Faces, ..Default::default() }),
-            ("export_tiff_faces_4096", ExportSettings { name: "big".into(), format: ExportFormat::Tiff32, projection: ExportProjection::Faces, ..Default::default() }),
-        ];
+        eprintln!("the 4096 field is {field_mib:.0} MiB, the process peaked at {:.0} MiB before writing; one 16384 x 8192 image would be 256 MiB at 16 bits, 512 MiB as float", before.unwrap_or(0.0));
         for (name, s) in runs {
             let job = ExportJob { label: "bench".into(), source: "terrain".into(), settings: s, units: "m".into(), field: Some(f.clone()), colour: None };
             let _ = peak_mib_and_reset();

@@ -49,10 +49,6 @@ impl ExportJob {
         ExportError::Invalid { export: self.label.clone(), message: message.into() }
     }
 
-    fn ext(&self) -> &'static str {
-        extension(&self.settings)
-    }
-
     /// Files this job writes at resolution `n` (names relative to the output folder).
     pub fn file_names(&self, n: usize) -> Vec<String> {
         file_names(&self.settings, n, self.colour.is_some())
@@ -73,6 +69,18 @@ fn extension(s: &ExportSettings) -> &'static str {
         ExportFormat::Tiff16 | ExportFormat::Tiff32 => "tif",
         ExportFormat::Raw16 => "r16",
         ExportFormat::Raw32 => "r32",
+        ExportFormat::Glb => "glb",
+        ExportFormat::Obj => "obj",
+    }
+}
+
+/// The manifest's name of an image format (RAW files of either sample type are `raw`).
+fn manifest_format(format: ExportFormat) -> &'static str {
+    match format {
+        ExportFormat::Png8 | ExportFormat::Png16 => "png",
+        ExportFormat::Exr => "exr",
+        ExportFormat::Tiff16 | ExportFormat::Tiff32 => "tiff",
+        ExportFormat::Raw16 | ExportFormat::Raw32 => "raw",
         ExportFormat::Glb => "glb",
         ExportFormat::Obj => "obj",
     }
@@ -211,7 +219,7 @@ impl ExportJob {
             export: s.name.clone(),
             source: self.source.clone(),
             layer: s.layer.id().into(),
-            format: self.ext().replace("r16", "raw").replace("r32", "raw").replace("tif", "tiff"),
+            format: manifest_format(s.format).into(),
             projection: match s.projection {
                 ExportProjection::Equirect => "equirectangular",
                 ExportProjection::Faces => "cube-face",

@@ -23,6 +23,11 @@ use std::sync::atomic::Ordering;
 /// Vertices per face edge of the sea-level sphere.
 const SEA_VERTS: usize = 33;
 
+/// One face of the sea-level sphere (radius in metres).
+fn sea_chunk(face: Face, radius_m: f64) -> Chunk {
+    chunk(face, (0, 0), 1, SEA_VERTS, &Surface { radius_m, height_m: &|_| 0.0, normal: &|d| d })
+}
+
 /// Vertices of one chunk: positions relative to `centre` (metres), unit normals, face UVs,
 /// and triangle indices wound counter-clockwise seen from outside.
 pub struct Chunk {
@@ -209,7 +214,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
         }
         if s.sea {
             for face in Face::ALL {
-                let c = chunk(face, (0, 0), 1, SEA_VERTS, &Surface { radius_m, height_m: &|_| 0.0, normal: &|d| d });
+                let c = sea_chunk(face, radius_m);
                 write_chunk(&mut w, &format!("sea_{}", face.name()), "sea", &c, false).map_err(io)?;
             }
             mtl_text.push_str("newmtl sea\nKd 0.02 0.09 0.22\nd 0.85\n");
@@ -238,7 +243,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
             }
         }
         if let Some(sea) = sea_material {
-            let c = chunk(face, (0, 0), 1, SEA_VERTS, &Surface { radius_m, height_m: &|_| 0.0, normal: &|d| d });
+            let c = sea_chunk(face, radius_m);
             nodes.push(b.chunk_node(&format!("sea_{}", face.name()), &c, sea, false));
         }
     }

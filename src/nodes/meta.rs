@@ -128,7 +128,8 @@ pub enum PortUnit {
     Unitless,
     /// A physical unit, written as in manifests: `m`, `km`, `deg`, `degC`, `mm/yr`, `m3/s`.
     Of(&'static str),
-    /// The units of the node's first input (smoothing and other value-preserving filters).
+    /// The units of the node's first input of the output's type (smoothing and other
+    /// value-preserving filters).
     AsInput,
 }
 

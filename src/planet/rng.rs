@@ -1,5 +1,14 @@
 //! A tiny deterministic random generator (SplitMix64) for ops that draw random numbers.
 
+/// SplitMix64's finalizer: 64 well-mixed bits from any 64 bits (a hash of a key, for values
+/// that must depend on a position rather than on an order of draws).
+#[inline]
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// SplitMix64: fast, good enough for geometry, identical on every platform.
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
@@ -13,10 +22,7 @@ impl Rng {
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        mix64(self.0)
     }
 
     /// Uniform in [0, 1).

@@ -3,7 +3,7 @@
 
 use super::PlanetApp;
 use crate::editor::types::NodeAction;
-use crate::graph::{Graph, Link, NodeId};
+use crate::graph::{Graph, Link, Node, NodeId};
 use crate::io::clipboard::{copy_text, merge, paste_text, subgraph, top_left};
 
 /// The node being renamed and the name typed so far.
@@ -141,21 +141,22 @@ impl PlanetApp {
     /// Collapses the nodes to their title bars, or expands them when the first one is
     /// collapsed (H; one undo step).
     pub fn toggle_collapse(&mut self, ids: &[NodeId]) {
-        let mut g = self.doc.graph.clone();
-        let on = !ids.first().and_then(|id| g.node(*id)).is_some_and(|n| n.collapsed);
-        for n in g.nodes.iter_mut().filter(|n| ids.contains(&n.id)) {
-            n.collapsed = on;
-        }
-        self.apply_edit(g);
+        self.toggle_flag(ids, |n| &mut n.collapsed, |_| true);
     }
 
     /// Bypasses the nodes, or brings them back when the first one is bypassed (M; one undo
     /// step). Display and output nodes are left alone.
     pub fn toggle_bypass(&mut self, ids: &[NodeId]) {
+        self.toggle_flag(ids, |n| &mut n.bypass, |n| !n.kind.meta().category.is_sink());
+    }
+
+    /// Sets `flag` on the nodes `ids` that `applies` to, to the opposite of the first node's
+    /// value, as one undo step.
+    fn toggle_flag(&mut self, ids: &[NodeId], flag: fn(&mut Node) -> &mut bool, applies: fn(&Node) -> bool) {
         let mut g = self.doc.graph.clone();
-        let on = !ids.first().and_then(|id| g.node(*id)).is_some_and(|n| n.bypass);
-        for n in g.nodes.iter_mut().filter(|n| ids.contains(&n.id) && !n.kind.meta().category.is_sink()) {
-            n.bypass = on;
+        let on = !ids.first().and_then(|id| g.node_mut(*id)).is_some_and(|n| *flag(n));
+        for n in g.nodes.iter_mut().filter(|n| ids.contains(&n.id) && applies(n)) {
+            *flag(n) = on;
         }
         self.apply_edit(g);
     }

@@ -119,8 +119,8 @@ impl PlanetApp {
                     ui.label("Resolution");
                     ui.add(egui::DragValue::new(resolution).range(8..=8192).speed(8.0).suffix(" cells per face edge")).on_hover_text("Cells per cube-face edge of the evaluation (6 N² cells)");
                 });
-                let confirmed = existing.as_ref().filter(|(f, r, _)| f == folder && r == resolution).map(|(_, _, names)| names.clone());
-                if let Some(names) = &confirmed {
+                let confirmed = existing.as_ref().is_some_and(|(f, r, _)| f == folder && r == resolution);
+                if let Some((_, _, names)) = existing.as_ref().filter(|_| confirmed) {
                     ui.colored_label(egui::Color32::from_rgb(240, 190, 90), format!("{} of the export's files are already in {folder} and will be replaced (other files there stay):", names.len()));
                     egui::ScrollArea::vertical().max_height(140.0).show(ui, |ui| {
                         for name in names {
@@ -129,11 +129,11 @@ impl PlanetApp {
                     });
                 }
                 ui.horizontal(|ui| {
-                    let label = if confirmed.is_some() { "Replace and export" } else { "Export" };
+                    let label = if confirmed { "Replace and export" } else { "Export" };
                     if ui.button(label).clicked() {
                         let path = PathBuf::from(folder.trim());
                         let replaced = replaced_files(&path, &planned_files(graph, *resolution as usize));
-                        if !replaced.is_empty() && confirmed.is_none() {
+                        if !replaced.is_empty() && !confirmed {
                             *existing = Some((folder.clone(), *resolution, replaced));
                         } else {
                             action = Some((path, *resolution));

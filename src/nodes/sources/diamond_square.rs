@@ -12,6 +12,7 @@
 
 use crate::nodes::prelude::*;
 use crate::planet::coords::face_ab_to_cube;
+use crate::planet::rng::mix64;
 use crate::planet::Face;
 use rayon::prelude::*;
 
@@ -59,12 +60,7 @@ fn levels(n: usize) -> u32 {
 fn offset(seed: u32, p: glam::Vec3, range: f32) -> f32 {
     // Lattice points are dyadic fractions: 2^24 steps per unit keep them exact and apart.
     let q = |x: f32| ((x + 1.0) * 16_777_216.0).round() as i64 as u64;
-    let mut h = q(p.x).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ q(p.y).wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ q(p.z).wrapping_mul(0x1656_67B1_9E37_79F9) ^ u64::from(seed).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-    h ^= h >> 32;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 29;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^= h >> 32;
+    let h = mix64(q(p.x).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ q(p.y).wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ q(p.z).wrapping_mul(0x1656_67B1_9E37_79F9) ^ u64::from(seed).wrapping_mul(0xD6E8_FEB8_6659_FD93));
     ((h >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * range
 }
 

@@ -6,9 +6,9 @@
 
 use crate::nodes::prelude::*;
 use crate::planet::diffusion::blur;
+use crate::planet::rng::mix64;
 use crate::planet::Rng;
 use glam::Vec3;
-use rayon::prelude::*;
 
 crate::settings! {
     /// Settings of the Hillgrow node.
@@ -48,7 +48,7 @@ impl Node for Hillgrow {
 
     fn run(s: &HillgrowSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        let grown = grow(s, ctx.n);
+        let grown = grow_hills(&hills(s), s, ctx.n);
         ctx.check()?;
         let out = if s.smoothing_deg > 0.0 { blur(&grown, s.smoothing_deg, ctx.cancel).ok_or(OpError::Cancelled)? } else { grown };
         Ok(vec![out.into()])
@@ -75,16 +75,8 @@ fn hills(s: &HillgrowSettings) -> Vec<Hill> {
 /// not depend on the rounding of its direction.
 fn jitter(d: Vec3, k: usize) -> f32 {
     let q = |x: f32| (x * 8192.0).round() as i32 as u32 as u64;
-    let mut h = q(d.x) ^ q(d.y).rotate_left(21) ^ q(d.z).rotate_left(42) ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
+    let h = mix64(q(d.x) ^ q(d.y).rotate_left(21) ^ q(d.z).rotate_left(42) ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     (h >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-}
-
-/// The unsmoothed sum of the hills' Gaussians at resolution `n`.
-fn grow(s: &HillgrowSettings, n: usize) -> Field {
-    grow_hills(&hills(s), s, n)
 }
 
 /// The unsmoothed sum of the Gaussians of `hills` at resolution `n`.
@@ -92,24 +84,19 @@ fn grow_hills(hills: &[Hill], s: &HillgrowSettings, n: usize) -> Field {
     let rough = s.roughness.clamp(0.0, 1.0);
     // Hills are skipped beyond 4.5 of their widest sigma (the Gaussian is below 4e-5 there).
     let reach: Vec<f32> = hills.iter().map(|h| (4.5 * h.width_rad * (1.0 + rough)).min(std::f32::consts::PI).cos()).collect();
-    let mut out = Field::filled(n, 0.0);
-    out.data_mut().par_chunks_mut(n).enumerate().for_each(|(row, chunk)| {
-        for (i, v) in chunk.iter_mut().enumerate() {
-            let d = crate::planet::Cell::from_index(row * n + i, n).direction(n);
-            let mut sum = 0.0;
-            for (k, h) in hills.iter().enumerate() {
-                let cos = d.dot(h.at);
-                if cos < reach[k] {
-                    continue;
-                }
-                let a = cos.clamp(-1.0, 1.0).acos();
-                let w = h.width_rad * (1.0 + rough * jitter(d, k)).max(0.05);
-                sum += h.height * (-0.5 * (a / w) * (a / w)).exp();
+    Field::from_fn_dir(n, |d| {
+        let mut sum = 0.0;
+        for (k, h) in hills.iter().enumerate() {
+            let cos = d.dot(h.at);
+            if cos < reach[k] {
+                continue;
             }
-            *v = sum;
+            let a = cos.clamp(-1.0, 1.0).acos();
+            let w = h.width_rad * (1.0 + rough * jitter(d, k)).max(0.05);
+            sum += h.height * (-0.5 * (a / w) * (a / w)).exp();
         }
-    });
-    out
+        sum
+    })
 }
 
 #[cfg(test)]

@@ -405,6 +405,8 @@ where
 
         // draw existing connections
         let mut wires = Vec::new();
+        // Reroute points are drawn over the wires.
+        let mut handles = Vec::new();
         self.link_curves.clear();
         // PlanetGraph fork: wires pass through their reroute points, which are dragged,
         // removed with a double click, and added with a double click on a wire.
@@ -440,7 +442,7 @@ where
                             }
                         }
                         let radius = if handle.hovered() || handle.dragged() { 7.0 } else { 5.0 };
-                        wires.push(Shape::circle_filled(*p, radius, connection_color));
+                        handles.push(Shape::circle_filled(*p, radius, connection_color));
                         chain.push(*p);
                     }
                 }
@@ -467,8 +469,7 @@ where
         } else if let Some((key, k, p)) = reroute_added {
             self.reroutes.entry(key).or_default().insert(k, p);
         }
-        // Wires first, then the reroute points over them.
-        wires.sort_by_key(|s| !matches!(s, Shape::CubicBezier(_)));
+        wires.extend(handles);
         ui.painter().set(wires_shape, Shape::Vec(wires));
         self.node_rects = node_rects.clone();
 
