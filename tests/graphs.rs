@@ -4,7 +4,7 @@
 mod common;
 use common::correlation;
 
-use planetgraph::editor::{from_editor, to_editor};
+use planetgraph::editor::{from_editor, keep_open_groups, to_editor};
 use planetgraph::eval::{Evaluator, Progress};
 use planetgraph::graph::Graph;
 use planetgraph::io::default_graph;
@@ -43,7 +43,10 @@ fn every_graph_file_round_trips_and_evaluates() {
         let text = to_ron_string(&g).expect("serialise");
         let again = parse_graph(&text, &f, Strictness::Complete).expect("re-parse");
         assert_eq!(again, g, "RON round trip of {}", f.display());
-        let bridged = from_editor(&to_editor(&g));
+        // Frames and open groups live beside the node editor's state (see PlanetApp::read_editor).
+        let mut bridged = from_editor(&to_editor(&g));
+        bridged.frames = g.frames.clone();
+        keep_open_groups(&mut bridged, &g);
         assert_eq!(bridged, g, "editor bridge round trip of {}", f.display());
         let r = eval(&g, 16);
         assert!(r.errors.is_empty(), "{}: {:?}", f.display(), r.errors);

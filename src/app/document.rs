@@ -33,7 +33,8 @@ fn classify(old: &Graph, new: &Graph) -> EditKind {
     let frames_same = old.frames.len() == new.frames.len() && old.frames.iter().zip(&new.frames).all(|(a, b)| a.label == b.label && a.comment == b.comment && a.colour == b.colour);
     // Moving a reroute point is layout; adding or removing one is not.
     let reroutes_same = old.reroutes.len() == new.reroutes.len() && old.reroutes.iter().zip(&new.reroutes).all(|(a, b)| a.to == b.to && a.input == b.input && a.points.len() == b.points.len());
-    if !frames_same || !reroutes_same {
+    // Any change to a group (making, opening, naming, its ports) is a step of its own.
+    if !frames_same || !reroutes_same || old.groups != new.groups {
         return EditKind::Other;
     }
     if old.nodes == new.nodes && old.links == new.links {

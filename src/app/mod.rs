@@ -2,6 +2,7 @@
 //! viewport. `document` holds no UI types.
 
 pub mod document;
+pub mod library;
 pub mod planet_app;
 pub mod previews;
 pub mod recovery;
@@ -34,7 +35,7 @@ pub fn run_editor(file: Option<&Path>) -> Result<(), CliError> {
         ..Default::default()
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        eframe::run_native("PlanetGraph", options, Box::new(move |cc| Ok(Box::new(PlanetApp::new(doc, &cc.egui_ctx)?.with_state_dir(recovery::default_state_dir())))))
+        eframe::run_native("PlanetGraph", options, Box::new(move |cc| Ok(Box::new(PlanetApp::new(doc, &cc.egui_ctx)?.with_state_dir(recovery::default_state_dir()).with_default_library()))))
     }));
     match result {
         Ok(Ok(())) => Ok(()),

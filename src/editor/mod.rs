@@ -2,8 +2,9 @@
 //! traits for the domain types and bridges editor state <-> saved graph.
 
 pub mod bridge;
+pub mod group;
 pub mod types;
 pub mod widgets;
 
-pub use bridge::{assign_new_ids, from_editor, to_editor, update_visibility};
+pub use bridge::{assign_new_ids, from_editor, keep_open_groups, to_editor, update_visibility};
 pub use types::{AllKinds, EdState, EditorState};

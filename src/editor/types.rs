@@ -2,7 +2,7 @@
 
 use super::widgets::param_widget;
 use crate::graph::NodeId as DomainId;
-use crate::nodes::{Category, NodeKind, ParamValue, PortType};
+use crate::nodes::{Category, NodeKind, ParamDef, ParamValue, PortType};
 use egui_node_graph2::{DataTypeTrait, Graph, GraphEditorState, NodeDataTrait, NodeId, NodeResponse, NodeTemplateIter, NodeTemplateTrait, UserResponseTrait, WidgetValueTrait};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -20,13 +20,23 @@ pub enum EdType {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EdValue(pub Option<ParamValue>);
 
+/// What an editor node stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EdKind {
+    /// A node of the graph.
+    Node(NodeKind),
+    /// A closed group: the part of the graph it holds (its nodes, the links among them, their
+    /// layout and the group itself, see [`crate::graph::part::subgraph`]).
+    Group(Box<crate::graph::Graph>),
+}
+
 /// Per-node data: the domain id and kind, and the node's name, bypass and collapse state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EdNode {
-    /// Stable id of the node in the saved graph.
+    /// Stable id of the node (or group) in the saved graph.
     pub id: DomainId,
-    /// Kind.
-    pub kind: NodeKind,
+    /// What it stands for.
+    pub kind: EdKind,
     /// The user's name for the node.
     pub label: Option<String>,
     /// Whether the node is bypassed.
@@ -35,9 +45,49 @@ pub struct EdNode {
     pub collapsed: bool,
 }
 
-/// A finder entry: one node kind.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct EdTemplate(pub NodeKind);
+impl EdNode {
+    /// The node kind (`None` for a group).
+    pub fn node_kind(&self) -> Option<NodeKind> {
+        match self.kind {
+            EdKind::Node(k) => Some(k),
+            EdKind::Group(_) => None,
+        }
+    }
+
+    /// The group this editor node shows (`None` for a node).
+    pub fn group(&self) -> Option<&crate::graph::Group> {
+        match &self.kind {
+            EdKind::Node(_) => None,
+            EdKind::Group(body) => body.groups.first(),
+        }
+    }
+
+    /// Whether the viewport shows this node's output (for a group, a node inside it).
+    pub fn is_viewed(&self, state: &EdState) -> bool {
+        state.viewed.is_some_and(|v| v == self.id || self.group().is_some_and(|g| g.contains(v)))
+    }
+
+    /// The definition behind parameter input `name`, and the label to show: the kind's own,
+    /// or for a group the member parameter it stands for under the group's name for it.
+    pub fn param_def(&self, name: &str) -> Option<(ParamDef, String)> {
+        match &self.kind {
+            EdKind::Node(k) => k.param(name).map(|d| (d, d.label.to_string())),
+            EdKind::Group(body) => {
+                let p = body.groups.first()?.params.iter().find(|p| p.name == name)?;
+                body.node(p.node)?.kind.param(&p.param).map(|d| (d, p.name.clone()))
+            }
+        }
+    }
+}
+
+/// A finder entry: a node kind, or a group from the user's library.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EdTemplate {
+    /// A node of this kind.
+    Kind(NodeKind),
+    /// A copy of a library group.
+    Group(std::sync::Arc<crate::graph::Graph>),
+}
 
 /// What a step-mode button on a Tectonic plates node asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +121,16 @@ pub enum NodeAction {
     Bypass,
     /// Collapse the node to its title bar, or expand it.
     Collapse,
+    /// Make a group of the selection.
+    Group,
+    /// Open a group to edit its nodes in place, or close the open group a node belongs to.
+    OpenClose,
+    /// Choose a group's name and shown parameters.
+    EditGroup,
+    /// Dissolve a group into its nodes.
+    Ungroup,
+    /// Save a group to the user's library (it then appears in the finder).
+    SaveGroup,
 }
 
 /// Editor responses beyond the library's own (other edits are found by diffing).
@@ -118,12 +178,17 @@ pub struct EdState {
     pub plates: HashMap<DomainId, PlateStatus>,
     /// The Tectonic plates node whose growth is playing.
     pub playing: Option<DomainId>,
+    /// Nodes that belong to an open group (their menu offers to close it).
+    pub open_groups: Vec<DomainId>,
 }
 
 /// The library's editor state with PlanetGraph's types.
 pub type EditorState = GraphEditorState<EdNode, EdType, EdValue, EdTemplate, EdState>;
 /// The library's graph with PlanetGraph's types.
 pub type EdGraph = Graph<EdNode, EdType, EdValue>;
+
+/// Title-bar colour of group nodes.
+pub const GROUP_COLOUR: egui::Color32 = egui::Color32::from_rgb(70, 70, 86);
 
 /// Title-bar colour of a category.
 pub fn category_colour(c: Category) -> egui::Color32 {
@@ -161,13 +226,25 @@ impl DataTypeTrait<EdState> for EdType {
     }
 }
 
-/// All templates, for the finder.
-pub struct AllKinds;
+/// All templates, for the finder: every node kind, then the groups of the user's library.
+pub struct AllKinds<'a>(pub &'a [EdTemplate]);
 
-impl NodeTemplateIter for AllKinds {
+/// The finder's category of the user's library groups.
+pub const LIBRARY_CATEGORY: &str = "My groups";
+
+impl NodeTemplateIter for AllKinds<'_> {
     type Item = EdTemplate;
     fn all_kinds(&self) -> Vec<EdTemplate> {
-        NodeKind::ALL.iter().map(|&k| EdTemplate(k)).collect()
+        NodeKind::ALL.iter().map(|&k| EdTemplate::Kind(k)).chain(self.0.iter().cloned()).collect()
+    }
+}
+
+impl EdTemplate {
+    fn label(&self) -> &str {
+        match self {
+            EdTemplate::Kind(k) => k.meta().label,
+            EdTemplate::Group(body) => body.groups.first().map_or("Group", |g| g.label.as_str()),
+        }
     }
 }
 
@@ -179,24 +256,34 @@ impl NodeTemplateTrait for EdTemplate {
     type CategoryType = &'static str;
 
     fn node_finder_label(&self, _: &mut EdState) -> Cow<'_, str> {
-        Cow::Borrowed(self.0.meta().label)
+        Cow::Borrowed(self.label())
     }
 
     fn node_finder_categories(&self, _: &mut EdState) -> Vec<&'static str> {
-        vec![self.0.meta().category.name()]
+        match self {
+            EdTemplate::Kind(k) => vec![k.meta().category.name()],
+            EdTemplate::Group(_) => vec![LIBRARY_CATEGORY],
+        }
     }
 
     fn node_graph_label(&self, _: &mut EdState) -> String {
-        self.0.meta().label.to_string()
+        self.label().to_string()
     }
 
     fn user_data(&self, _: &mut EdState) -> EdNode {
-        // The id is assigned when the node is added (see `bridge::assign_new_ids`).
-        EdNode { id: DomainId(0), kind: self.0, label: None, bypass: false, collapsed: false }
+        // The ids are assigned when the node is added (see `bridge::assign_new_ids`).
+        let kind = match self {
+            EdTemplate::Kind(k) => EdKind::Node(*k),
+            EdTemplate::Group(body) => EdKind::Group(Box::new(body.as_ref().clone())),
+        };
+        EdNode { id: DomainId(0), kind, label: None, bypass: false, collapsed: false }
     }
 
     fn build_node(&self, graph: &mut EdGraph, _: &mut EdState, node_id: NodeId) {
-        super::bridge::add_ports(graph, node_id, self.0, None);
+        match self {
+            EdTemplate::Kind(k) => super::bridge::add_ports(graph, node_id, *k, None),
+            EdTemplate::Group(body) => super::group::add_group_ports(graph, node_id, body),
+        }
     }
 }
 
@@ -206,8 +293,8 @@ impl WidgetValueTrait for EdValue {
     type NodeData = EdNode;
 
     fn value_widget(&mut self, param_name: &str, _node_id: NodeId, ui: &mut egui::Ui, _: &mut EdState, node: &EdNode) -> Vec<EdResponse> {
-        match (&mut self.0, node.kind.param(param_name)) {
-            (Some(value), Some(def)) => param_widget(ui, &def, value, node.id),
+        match (&mut self.0, node.param_def(param_name)) {
+            (Some(value), Some((def, label))) => param_widget(ui, &def, &label, value, node.id),
             _ => {
                 ui.label(param_name);
             }
@@ -227,6 +314,13 @@ impl NodeDataTrait for EdNode {
     }
 
     fn top_bar_ui(&self, ui: &mut egui::Ui, _node_id: NodeId, _graph: &EdGraph, _state: &mut EdState) -> Vec<NodeResponse<EdResponse, EdNode>> {
+        if let Some(g) = self.group() {
+            let tip = format!("A group of {} nodes: open it to edit them in place (Tab)", g.members.len());
+            if ui.small_button("⊞").on_hover_text(tip).clicked() {
+                return vec![NodeResponse::User(EdResponse::Node(self.id, NodeAction::OpenClose))];
+            }
+            return Vec::new();
+        }
         let tip = if self.collapsed { "Expand the node (H)" } else { "Collapse the node to its title bar (H)" };
         let size = ui.spacing().icon_width;
         let (_, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::click());
@@ -240,7 +334,7 @@ impl NodeDataTrait for EdNode {
 
     fn bottom_ui(&self, ui: &mut egui::Ui, _node_id: NodeId, _graph: &EdGraph, state: &mut EdState) -> Vec<NodeResponse<EdResponse, EdNode>> {
         let mut responses = Vec::new();
-        if self.kind == NodeKind::TectonicPlates {
+        if self.node_kind() == Some(NodeKind::TectonicPlates) {
             let playing = state.playing == Some(self.id);
             ui.horizontal(|ui| {
                 let mut act = |a: StepAction| responses.push(NodeResponse::User(EdResponse::PlateStep(self.id, a)));
@@ -266,7 +360,7 @@ impl NodeDataTrait for EdNode {
                 ui.label(egui::RichText::new(text).small());
             }
         }
-        if self.kind == NodeKind::Export {
+        if self.node_kind() == Some(NodeKind::Export) {
             egui::ComboBox::from_id_salt(("preset", self.id)).selected_text("Preset…").width(150.0).show_ui(ui, |ui| {
                 for p in crate::export::presets::Preset::ALL {
                     if ui.selectable_label(false, p.label()).clicked() {
@@ -285,7 +379,7 @@ impl NodeDataTrait for EdNode {
         if self.bypass {
             ui.label(egui::RichText::new("bypassed: passes its input on").small().color(egui::Color32::from_rgb(230, 190, 120)));
         }
-        if state.viewed == Some(self.id) {
+        if self.is_viewed(state) {
             ui.label(egui::RichText::new("👁 shown in the viewport").small().color(egui::Color32::from_rgb(150, 200, 255)));
         }
         if let Some(err) = state.errors.get(&self.id) {
@@ -310,14 +404,29 @@ impl NodeDataTrait for EdNode {
                 ui.close_menu();
             }
         };
-        let viewing = state.viewed == Some(self.id);
+        let viewing = self.is_viewed(state);
         item(ui, if viewing { "Show the planet in the viewport" } else { "Show in viewport" }, "V", NodeAction::View);
         ui.separator();
         item(ui, "Rename…", "F2", NodeAction::Rename);
-        if !self.kind.meta().category.is_sink() {
-            item(ui, if self.bypass { "Un-bypass" } else { "Bypass" }, "M", NodeAction::Bypass);
+        match self.node_kind() {
+            Some(kind) => {
+                if !kind.meta().category.is_sink() {
+                    item(ui, if self.bypass { "Un-bypass" } else { "Bypass" }, "M", NodeAction::Bypass);
+                }
+                item(ui, if self.collapsed { "Expand" } else { "Collapse" }, "H", NodeAction::Collapse);
+                if state.open_groups.contains(&self.id) {
+                    item(ui, "Close its group", "Tab", NodeAction::OpenClose);
+                } else {
+                    item(ui, "Group the selection", "Ctrl+G", NodeAction::Group);
+                }
+            }
+            None => {
+                item(ui, "Open the group", "Tab", NodeAction::OpenClose);
+                item(ui, "Group settings…", "", NodeAction::EditGroup);
+                item(ui, "Ungroup", "Ctrl+Shift+G", NodeAction::Ungroup);
+                item(ui, "Save to my groups…", "", NodeAction::SaveGroup);
+            }
         }
-        item(ui, if self.collapsed { "Expand" } else { "Collapse" }, "H", NodeAction::Collapse);
         item(ui, "Duplicate", "Ctrl+D", NodeAction::Duplicate);
         item(ui, "Copy", "Ctrl+C", NodeAction::Copy);
         item(ui, "Delete", "Del", NodeAction::Delete);
@@ -330,7 +439,7 @@ impl NodeDataTrait for EdNode {
         } else if state.idle.contains_key(&self.id) {
             egui::Color32::from_gray(78)
         } else {
-            category_colour(self.kind.meta().category)
+            self.node_kind().map_or(GROUP_COLOUR, |k| category_colour(k.meta().category))
         };
         let base = if self.bypass { base.gamma_multiply(0.45) } else { base };
         if state.selected.contains(&self.id) {

@@ -5,29 +5,30 @@ use crate::graph::NodeId;
 use crate::nodes::{ParamDef, ParamSpec, ParamValue};
 use egui::{pos2, vec2, Color32, Sense, Stroke};
 
-/// Draws the widget of one parameter.
-pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, value: &mut ParamValue, node: NodeId) {
+/// Draws the widget of one parameter under `label` (the definition's own, or a group's name
+/// for it).
+pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut ParamValue, node: NodeId) {
     let tip = def.tooltip;
     match (def.spec, value) {
         (ParamSpec::Float { min, max, unit, speed, .. }, ParamValue::Float(v)) => {
             ui.horizontal(|ui| {
-                ui.label(def.label).on_hover_text(tip);
+                ui.label(label).on_hover_text(tip);
                 let suffix = if unit.is_empty() { String::new() } else { format!(" {unit}") };
                 ui.add(egui::DragValue::new(v).range(min..=max).speed(speed).suffix(suffix).max_decimals(4)).on_hover_text(tip);
             });
         }
         (ParamSpec::Int { min, max, .. }, ParamValue::Int(v)) => {
             ui.horizontal(|ui| {
-                ui.label(def.label).on_hover_text(tip);
+                ui.label(label).on_hover_text(tip);
                 ui.add(egui::DragValue::new(v).range(min..=max).speed(0.1)).on_hover_text(tip);
             });
         }
         (ParamSpec::Bool { .. }, ParamValue::Bool(b)) => {
-            ui.checkbox(b, def.label).on_hover_text(tip);
+            ui.checkbox(b, label).on_hover_text(tip);
         }
         (ParamSpec::Seed { .. }, ParamValue::Seed(s)) => {
             ui.horizontal(|ui| {
-                ui.label(def.label).on_hover_text(tip);
+                ui.label(label).on_hover_text(tip);
                 ui.add(egui::DragValue::new(s).speed(1.0)).on_hover_text(tip);
                 if ui.small_button("🎲").on_hover_text("Randomize the seed").clicked() {
                     *s = random_seed(*s, node);
@@ -36,9 +37,9 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, value: &mut ParamValue, n
         }
         (ParamSpec::Choice { options, .. }, ParamValue::Choice(c)) => {
             ui.horizontal(|ui| {
-                ui.label(def.label).on_hover_text(tip);
+                ui.label(label).on_hover_text(tip);
                 let shown = options.iter().find(|o| o.id == c.as_str()).map_or(c.as_str(), |o| o.label);
-                egui::ComboBox::from_id_salt((node, def.name)).selected_text(shown).width(100.0).show_ui(ui, |ui| {
+                egui::ComboBox::from_id_salt((node, def.name, label)).selected_text(shown).width(100.0).show_ui(ui, |ui| {
                     for o in options {
                         ui.selectable_value(c, o.id.to_string(), o.label);
                     }
@@ -46,21 +47,21 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, value: &mut ParamValue, n
             });
         }
         (ParamSpec::Curve { .. }, ParamValue::Curve(pts)) => {
-            ui.label(def.label).on_hover_text(tip);
-            curve_editor(ui, pts, (node, def.name)).on_hover_text(tip);
+            ui.label(label).on_hover_text(tip);
+            curve_editor(ui, pts, (node, def.name, label)).on_hover_text(tip);
         }
         (ParamSpec::Matrix { .. }, ParamValue::Matrix(m)) => {
-            ui.label(def.label).on_hover_text(tip);
+            ui.label(label).on_hover_text(tip);
             matrix_editor(ui, m);
         }
         (ParamSpec::Colour { .. }, ParamValue::Colour(c)) => {
             ui.horizontal(|ui| {
-                ui.label(def.label).on_hover_text(tip);
+                ui.label(label).on_hover_text(tip);
                 colour_button(ui, c).on_hover_text(tip);
             });
         }
         (ParamSpec::Set { options, .. }, ParamValue::Set(ids)) => {
-            egui::CollapsingHeader::new(format!("{} ({} of {})", def.label, ids.len(), options.len())).id_salt((node, def.name)).show(ui, |ui| {
+            egui::CollapsingHeader::new(format!("{} ({} of {})", label, ids.len(), options.len())).id_salt((node, def.name, label)).show(ui, |ui| {
                 for o in options {
                     let mut on = ids.iter().any(|i| i == o.id);
                     if ui.checkbox(&mut on, o.label).on_hover_text(tip).changed() {
@@ -73,17 +74,17 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, value: &mut ParamValue, n
             .on_hover_text(tip);
         }
         (ParamSpec::Gradient { .. }, ParamValue::Gradient(stops)) => {
-            ui.label(def.label).on_hover_text(tip);
+            ui.label(label).on_hover_text(tip);
             gradient_editor(ui, stops);
         }
         (ParamSpec::Text { max_len, .. }, ParamValue::Text(t)) => {
             ui.horizontal(|ui| {
-                ui.label(def.label).on_hover_text(tip);
+                ui.label(label).on_hover_text(tip);
                 ui.add(egui::TextEdit::singleline(t).char_limit(max_len).desired_width(110.0)).on_hover_text(tip);
             });
         }
         (_, v) => {
-            ui.label(format!("{}: {}", def.label, v.type_name())).on_hover_text(tip);
+            ui.label(format!("{}: {}", label, v.type_name())).on_hover_text(tip);
         }
     }
 }

@@ -1,7 +1,10 @@
 //! The saved model: nodes, links, parameters, editor layout, and validation.
 
+pub mod group;
 pub mod model;
+pub mod part;
 pub mod validate;
 
+pub use group::{add_port, Group, GroupError, GroupParam, GroupPort};
 pub use model::{Frame, Graph, Link, Node, NodeId, Reroute, FORMAT_VERSION};
 pub use validate::{topological_order, validate, GraphError};

@@ -1,6 +1,7 @@
 //! The saved graph: nodes with stable ids, parameter values, links and the editor layout.
 
 use crate::nodes::{NodeKind, ParamError, ParamMap, ParamValue, Settings};
+use super::group::Group;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -98,6 +99,9 @@ pub struct Graph {
     /// Reroute points of wires (no effect on evaluation).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reroutes: Vec<Reroute>,
+    /// Groups: sets of nodes the editor shows as one node (no effect on evaluation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<Group>,
 }
 
 /// The reroute points a wire passes through on the canvas, from its source to its target. The
@@ -137,7 +141,7 @@ impl Frame {
 
 impl Default for Graph {
     fn default() -> Self {
-        Graph { version: FORMAT_VERSION, nodes: Vec::new(), links: Vec::new(), layout: BTreeMap::new(), frames: Vec::new(), reroutes: Vec::new() }
+        Graph { version: FORMAT_VERSION, nodes: Vec::new(), links: Vec::new(), layout: BTreeMap::new(), frames: Vec::new(), reroutes: Vec::new(), groups: Vec::new() }
     }
 }
 
@@ -152,9 +156,9 @@ impl Graph {
         self.nodes.iter_mut().find(|n| n.id == id)
     }
 
-    /// An id not used by any node.
+    /// An id not used by any node or group.
     pub fn next_id(&self) -> NodeId {
-        NodeId(self.nodes.iter().map(|n| n.id.0 + 1).max().unwrap_or(1))
+        NodeId(self.nodes.iter().map(|n| n.id).chain(self.groups.iter().map(|g| g.id)).map(|id| id.0 + 1).max().unwrap_or(1))
     }
 
     /// Adds a node with default parameters at `pos`; returns its id.
@@ -185,11 +189,20 @@ impl Graph {
         }
     }
 
-    /// Removes a node with its links and layout.
+    /// Removes a node with its links and layout; a group's id removes the group with its
+    /// nodes.
     pub fn remove_node(&mut self, id: NodeId) {
+        if let Some(group) = self.group(id) {
+            let members = group.members.clone();
+            self.groups.retain(|g| g.id != id);
+            self.layout.remove(&id);
+            members.into_iter().for_each(|m| self.remove_node(m));
+            return;
+        }
         self.nodes.retain(|n| n.id != id);
         self.links.retain(|l| l.from != id && l.to != id);
         self.layout.remove(&id);
+        self.normalize_groups();
     }
 
     /// Sorts nodes and links so saved files diff cleanly.
@@ -201,6 +214,7 @@ impl Graph {
         self.reroutes.retain(|r| !r.points.is_empty() && links.iter().any(|l| l.to == r.to && l.input == r.input));
         self.reroutes.sort_by(|a, b| (a.to, &a.input).cmp(&(b.to, &b.input)));
         self.reroutes.dedup_by(|a, b| a.to == b.to && a.input == b.input);
+        self.normalize_groups();
     }
 
     /// Puts node `id` into `link`: the link's source feeds the node's first input of the link's

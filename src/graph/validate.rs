@@ -86,6 +86,7 @@ pub fn validate(g: &Graph) -> Vec<GraphError> {
     for id in find_cycle(g) {
         errors.push(err(g, Some(id), "is part of a cycle: a node cannot depend on its own output".to_string()));
     }
+    errors.extend(super::group::check_groups(g));
     errors.sort_by_key(|e| e.node);
     errors
 }

@@ -3,57 +3,13 @@
 //! document, into a text editor and back, or saved as a file and opened.
 
 use super::graph_file::{parse_graph, to_ron_string, LoadError, Strictness};
+pub use crate::graph::part::{merge, renumber, subgraph, top_left};
 use crate::graph::{Graph, NodeId};
-use std::collections::BTreeMap;
 use std::path::Path;
-
-/// The part of `g` made of the nodes `ids`: those nodes, the links between two of them and
-/// their positions. Links from or to other nodes are left out.
-pub fn subgraph(g: &Graph, ids: &[NodeId]) -> Graph {
-    let mut out = Graph { nodes: g.nodes.iter().filter(|n| ids.contains(&n.id)).cloned().collect(), ..Graph::default() };
-    out.links = g.links.iter().filter(|l| ids.contains(&l.from) && ids.contains(&l.to)).cloned().collect();
-    out.layout = g.layout.iter().filter(|(id, _)| ids.contains(id)).map(|(id, p)| (*id, *p)).collect();
-    out.normalize();
-    out
-}
-
-/// The top-left corner of a graph's layout (`None` without positions).
-pub fn top_left(g: &Graph) -> Option<(f32, f32)> {
-    let x = g.layout.values().map(|p| p.0).reduce(f32::min)?;
-    let y = g.layout.values().map(|p| p.1).reduce(f32::min)?;
-    Some((x, y))
-}
 
 /// The clipboard text of the nodes `ids` of `g`.
 pub fn copy_text(g: &Graph, ids: &[NodeId]) -> Result<String, ron::Error> {
     to_ron_string(&subgraph(g, ids))
-}
-
-/// Adds the nodes of `part` to `g` with fresh ids, keeping the links among them; their
-/// layout is moved so that its top-left corner lands at `at` (graph points). Returns the new
-/// graph and the new ids.
-pub fn merge(g: &Graph, part: &Graph, at: (f32, f32)) -> (Graph, Vec<NodeId>) {
-    let mut out = g.clone();
-    let first = g.next_id().0;
-    let renumber: BTreeMap<NodeId, NodeId> = part.nodes.iter().enumerate().map(|(k, n)| (n.id, NodeId(first + k as u32))).collect();
-    let (dx, dy) = top_left(part).map_or((0.0, 0.0), |(x, y)| (at.0 - x, at.1 - y));
-    let mut ids = Vec::new();
-    for (k, n) in part.nodes.iter().enumerate() {
-        let id = renumber[&n.id];
-        let mut node = n.clone();
-        node.id = id;
-        out.nodes.push(node);
-        let p = part.layout.get(&n.id).map(|p| (p.0 + dx, p.1 + dy)).unwrap_or((at.0 + 30.0 * k as f32, at.1 + 30.0 * k as f32));
-        out.layout.insert(id, p);
-        ids.push(id);
-    }
-    for l in &part.links {
-        if let (Some(&from), Some(&to)) = (renumber.get(&l.from), renumber.get(&l.to)) {
-            out.connect(from, &l.output, to, &l.input);
-        }
-    }
-    out.normalize();
-    (out, ids)
 }
 
 /// Pastes clipboard text into `g` at `at`. Text that is not a graph gives the parser's error

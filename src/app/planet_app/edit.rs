@@ -24,7 +24,7 @@ impl PlanetApp {
     }
 
     /// Selects the nodes with these domain ids (after the editor was rebuilt).
-    fn select_ids(&mut self, ids: &[NodeId]) {
+    pub(super) fn select_ids(&mut self, ids: &[NodeId]) {
         self.editor.selected_nodes = self.editor.graph.iter_nodes().filter(|n| ids.contains(&self.editor.graph[*n].user_data.id)).collect();
     }
 
@@ -135,6 +135,18 @@ impl PlanetApp {
                 let ids = self.action_targets(id);
                 self.toggle_collapse(&ids);
             }
+            NodeAction::Group => {
+                let ids = self.action_targets(id);
+                self.select_ids(&ids);
+                self.group_selection();
+            }
+            NodeAction::OpenClose => self.open_or_close(id),
+            NodeAction::EditGroup => self.edit_group(id),
+            NodeAction::Ungroup => {
+                self.select_ids(&[id]);
+                self.ungroup_selected();
+            }
+            NodeAction::SaveGroup => self.save_group(id),
         }
     }
 
@@ -169,17 +181,22 @@ impl PlanetApp {
     }
 
     fn node_action_rename(&mut self, id: NodeId) {
-        if let Some(n) = self.doc.graph.node(id) {
-            self.rename = Some(Rename { id, text: n.title().to_string(), focus: true });
+        let g = &self.doc.graph;
+        if let Some(text) = g.node(id).map(|n| n.title()).or_else(|| g.group(id).map(|grp| grp.label.as_str())) {
+            self.rename = Some(Rename { id, text: text.to_string(), focus: true });
         }
     }
 
-    /// Gives a node a name (an empty name goes back to the kind's label; one undo step).
+    /// Gives a node a name (an empty name goes back to the kind's label), or a group its
+    /// title (an empty one: "Group"); one undo step.
     pub fn rename_node(&mut self, id: NodeId, name: &str) {
         let mut g = self.doc.graph.clone();
-        let Some(n) = g.node_mut(id) else { return };
         let name = name.trim();
-        n.label = (!name.is_empty() && name != n.kind.meta().label).then(|| name.to_string());
+        if let Some(grp) = g.group_mut(id) {
+            grp.label = if name.is_empty() { "Group".into() } else { name.to_string() };
+        } else if let Some(n) = g.node_mut(id) {
+            n.label = (!name.is_empty() && name != n.kind.meta().label).then(|| name.to_string());
+        }
         self.apply_edit(g);
     }
 
@@ -230,8 +247,10 @@ impl PlanetApp {
         }
     }
 
-    /// Shows a node's output in the viewport, or the Planet again when it is already shown.
+    /// Shows a node's output in the viewport (for a group, the node behind its first output),
+    /// or the Planet again when it is already shown.
     pub fn toggle_viewer(&mut self, id: NodeId) {
+        let id = self.doc.graph.group(id).and_then(|g| g.outputs.first()).map_or(id, |p| p.node);
         self.ed_state.viewed = if self.ed_state.viewed == Some(id) { None } else { Some(id) };
         self.update_viewer();
         if self.ed_state.viewed.is_some() {

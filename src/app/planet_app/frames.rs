@@ -5,7 +5,6 @@
 
 use super::edit::name_field;
 use super::PlanetApp;
-use crate::editor::from_editor;
 use crate::graph::Frame;
 use egui::{Color32, Rect, Sense, Vec2};
 
@@ -160,9 +159,7 @@ impl PlanetApp {
                             *p += d;
                         }
                     }
-                    let frames = g.frames.clone();
-                    g = from_editor(&self.editor);
-                    g.frames = frames;
+                    g = self.read_editor();
                     g.frames[i].rect.0 += d.x;
                     g.frames[i].rect.1 += d.y;
                 }

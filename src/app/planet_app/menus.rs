@@ -59,6 +59,17 @@ impl PlanetApp {
             if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::J))) {
                 self.frame_selection();
             }
+            if ctx.input_mut(|i| i.consume_shortcut(&sc(shift_cmd, Key::G))) {
+                self.ungroup_selected();
+            }
+            if ctx.input_mut(|i| i.consume_shortcut(&sc(Modifiers::COMMAND, Key::G))) {
+                self.group_selection();
+            }
+            if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Tab)) {
+                self.open_or_close_selected();
+                // egui moves the keyboard focus on Tab as well: give it back at the frame's end.
+                self.drop_focus = true;
+            }
             if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::V)) {
                 self.view_selected();
             }
@@ -168,6 +179,18 @@ impl PlanetApp {
                 if ui.add_enabled(any, egui::Button::new("Frame selected nodes").shortcut_text("Ctrl+J")).on_hover_text("A named, coloured box with a comment around the selection; drag its bar to move it with its nodes").clicked() {
                     ui.close_menu();
                     self.frame_selection();
+                }
+                if ui.add_enabled(any, egui::Button::new("Group selected nodes").shortcut_text("Ctrl+G")).on_hover_text("One node standing for the selection, with its inputs, outputs and chosen parameters").clicked() {
+                    ui.close_menu();
+                    self.group_selection();
+                }
+                if ui.add_enabled(any, egui::Button::new("Open / close group").shortcut_text("Tab")).on_hover_text("Edit a group's nodes in place, or close the open group of a selected node").clicked() {
+                    ui.close_menu();
+                    self.open_or_close_selected();
+                }
+                if ui.add_enabled(any, egui::Button::new("Ungroup").shortcut_text("Ctrl+Shift+G")).clicked() {
+                    ui.close_menu();
+                    self.ungroup_selected();
                 }
                 if ui.add_enabled(any, egui::Button::new("Delete selected").shortcut_text("Del")).clicked() {
                     ui.close_menu();

@@ -7,6 +7,7 @@ mod edit;
 mod export_dialog;
 mod frames;
 mod files;
+mod groups;
 mod menus;
 mod plate_animation;
 mod results;
@@ -16,7 +17,7 @@ use files::{Dialog, Pending};
 use super::document::Document;
 use super::viewport::Viewport;
 use crate::editor::types::EdResponse;
-use crate::editor::{assign_new_ids, from_editor, to_editor, update_visibility, AllKinds, EdState, EditorState};
+use crate::editor::{assign_new_ids, from_editor, keep_open_groups, to_editor, update_visibility, AllKinds, EdState, EditorState};
 use crate::eval::{EvalResult, EvalWorker};
 use crate::graph::NodeId;
 use egui_node_graph2::NodeResponse;
@@ -64,6 +65,14 @@ pub struct PlanetApp {
     frame_edit: Option<frames::FrameEdit>,
     /// The node being renamed.
     rename: Option<edit::Rename>,
+    /// Tab opened or closed a group this frame: the widget egui focused for it lets go.
+    drop_focus: bool,
+    /// The group whose settings are being edited.
+    group_edit: Option<groups::GroupEdit>,
+    /// The user's library of saved groups (none in tests unless a folder is given).
+    library: Option<crate::app::library::Library>,
+    /// The finder entries of the library's groups.
+    templates: Vec<crate::editor::types::EdTemplate>,
     /// The frame being dragged and the editor nodes that move with it.
     frame_drag: Option<(usize, Vec<egui_node_graph2::NodeId>)>,
     /// The node being dragged (a drop onto a wire inserts it).
@@ -101,6 +110,10 @@ impl PlanetApp {
             dragged: None,
             frame_edit: None,
             rename: None,
+            group_edit: None,
+            drop_focus: false,
+            library: None,
+            templates: Vec::new(),
             frame_drag: None,
             title: String::new(),
             status: "Starting".into(),
@@ -143,6 +156,15 @@ impl PlanetApp {
             self.reload_editor();
         }
         changed
+    }
+
+    /// The graph as the editor shows it now: its nodes, links and closed groups, with the
+    /// document's frames and open groups (the node editor knows nothing of those).
+    fn read_editor(&self) -> crate::graph::Graph {
+        let mut g = from_editor(&self.editor);
+        g.frames = self.doc.graph.frames.clone();
+        keep_open_groups(&mut g, &self.doc.graph);
+        g
     }
 
     fn reload_editor(&mut self) {
@@ -231,7 +253,7 @@ impl PlanetApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.dialog = Some(Dialog::Unsaved(Pending::Quit));
         }
-        if self.dialog.is_none() && self.frame_edit.is_none() && self.rename.is_none() {
+        if self.dialog.is_none() && self.frame_edit.is_none() && self.rename.is_none() && self.group_edit.is_none() {
             self.shortcuts(ctx);
         }
         egui::TopBottomPanel::top("menu").show(ctx, |ui| self.menu(ctx, ui));
@@ -245,11 +267,16 @@ impl PlanetApp {
         });
         update_visibility(&mut self.editor);
         self.ed_state.selected = self.selected_ids();
+        self.ed_state.open_groups = self.doc.graph.groups.iter().filter(|g| g.open).flat_map(|g| g.members.iter().copied()).collect();
         let mut responses = Vec::new();
         let mut frame_actions = Vec::new();
         let frames = self.doc.graph.frames.clone();
+        let outlines = self.open_group_outlines();
         egui::CentralPanel::default().frame(egui::Frame::none()).show(ctx, |ui| {
-            let r = self.editor.draw_graph_editor_with(ui, AllKinds, &mut self.ed_state, Vec::new(), &mut |ui| frames::draw_frames(ui, &frames, &mut frame_actions));
+            let r = self.editor.draw_graph_editor_with(ui, AllKinds(&self.templates), &mut self.ed_state, Vec::new(), &mut |ui| {
+                frames::draw_frames(ui, &frames, &mut frame_actions);
+                groups::draw_open_groups(ui, &outlines);
+            });
             responses = r.node_responses;
         });
         if ctx.input(|i| i.pointer.any_pressed() || i.smooth_scroll_delta != egui::Vec2::ZERO) {
@@ -266,8 +293,14 @@ impl PlanetApp {
         self.apply_frame_actions(ctx, frame_actions);
         self.frame_window(ctx);
         self.rename_window(ctx);
+        self.group_window(ctx);
         self.play_tick(ctx);
         self.autosave_tick(ctx);
+        if std::mem::take(&mut self.drop_focus) {
+            if let Some(id) = ctx.memory(|m| m.focused()) {
+                ctx.memory_mut(|m| m.surrender_focus(id));
+            }
+        }
         let title = self.doc.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -295,9 +328,7 @@ impl PlanetApp {
         }
         let released = !ctx.input(|i| i.pointer.any_down());
         assign_new_ids(&mut self.editor);
-        let mut g = from_editor(&self.editor);
-        // Frames live in the document only (the node editor knows nothing of them).
-        g.frames = self.doc.graph.frames.clone();
+        let g = self.read_editor();
         if self.doc.commit(g, !released) {
             self.request_eval();
         }

@@ -13,6 +13,22 @@ use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
 
 impl PlanetApp {
+    /// A closed group shows the first error (or idle hint) of its nodes, and their summed time.
+    fn group_results(&mut self) {
+        let st = &mut self.ed_state;
+        for grp in self.doc.graph.groups.iter().filter(|g| !g.open) {
+            let title = |id: NodeId| self.doc.graph.node(id).map_or_else(|| id.to_string(), |n| n.title().to_string());
+            let first = |m: &std::collections::HashMap<NodeId, String>| grp.members.iter().find_map(|id| m.get(id).map(|e| format!("{}: {e}", title(*id))));
+            if let Some(e) = first(&st.errors) {
+                st.errors.insert(grp.id, e);
+            } else if let Some(h) = first(&st.idle) {
+                st.idle.insert(grp.id, h);
+            }
+            let ms: f64 = grp.members.iter().filter_map(|id| st.timings.get(id)).sum();
+            st.timings.insert(grp.id, ms);
+        }
+    }
+
     pub(super) fn apply_results(&mut self, ctx: &egui::Context) {
         for r in self.worker.poll() {
             if r.generation != self.worker.generation() {
@@ -31,6 +47,7 @@ impl PlanetApp {
             for (id, ms) in &res.timings_ms {
                 self.ed_state.timings.insert(*id, *ms);
             }
+            self.group_results();
             if res.n == self.res.preview {
                 update_previews(ctx, &self.doc.graph, &res, &mut self.ed_state.previews);
             }
