@@ -9,6 +9,7 @@ mod frames;
 mod files;
 mod groups;
 mod menus;
+mod minimap;
 mod plate_animation;
 mod results;
 
@@ -287,6 +288,7 @@ impl PlanetApp {
             self.frame_all();
             ctx.request_repaint();
         }
+        self.minimap(ctx);
         self.dialogs(ctx);
         self.export_window(ctx);
         self.after_editor(ctx, &responses);
