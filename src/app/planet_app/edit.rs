@@ -206,15 +206,7 @@ impl PlanetApp {
         let mut done = None;
         egui::Window::new("Rename node").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
             let field = name_field(ui, egui::TextEdit::singleline(&mut r.text).desired_width(280.0).hint_text("empty: the kind's name"), std::mem::take(&mut r.focus));
-            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            ui.horizontal(|ui| {
-                if ui.button("OK").clicked() || enter {
-                    done = Some(true);
-                }
-                if ui.button("Cancel").clicked() {
-                    done = Some(false);
-                }
-            });
+            done = ok_cancel(ui, &field);
         });
         match done {
             Some(true) => self.rename_node(r.id, &r.text),
@@ -286,6 +278,22 @@ fn curve_hits(pts: &[egui::Pos2; 4], rect: egui::Rect) -> bool {
 /// "1 node" or "N nodes".
 fn nodes_text(n: usize) -> String {
     format!("{n} node{}", if n == 1 { "" } else { "s" })
+}
+
+/// The OK and Cancel buttons of a small window: `Some(true)` for OK (or Enter in `field`),
+/// `Some(false)` for Cancel, `None` while neither.
+pub(super) fn ok_cancel(ui: &mut egui::Ui, field: &egui::Response) -> Option<bool> {
+    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    ui.horizontal(|ui| {
+        if ui.button("OK").clicked() || enter {
+            Some(true)
+        } else if ui.button("Cancel").clicked() {
+            Some(false)
+        } else {
+            None
+        }
+    })
+    .inner
 }
 
 /// A name field; when `take_focus` (the window has just opened) it takes the keyboard with its

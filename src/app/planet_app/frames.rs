@@ -3,7 +3,7 @@
 //! a double click or its menu edits the name and comment; Ctrl+J frames the selection. Every
 //! change is an undoable edit saved in the graph file.
 
-use super::edit::name_field;
+use super::edit::{name_field, ok_cancel};
 use super::PlanetApp;
 use crate::graph::Frame;
 use egui::{Color32, Rect, Sense, Vec2};
@@ -201,14 +201,7 @@ impl PlanetApp {
             let r = name_field(ui, egui::TextEdit::singleline(&mut e.label).desired_width(320.0), std::mem::take(&mut e.focus));
             ui.label("Comment");
             ui.add(egui::TextEdit::multiline(&mut e.comment).desired_width(320.0).desired_rows(4).hint_text("Notes shown inside the frame"));
-            ui.horizontal(|ui| {
-                if ui.button("OK").clicked() || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))) {
-                    done = Some(true);
-                }
-                if ui.button("Cancel").clicked() {
-                    done = Some(false);
-                }
-            });
+            done = ok_cancel(ui, &r);
         });
         match done {
             Some(true) => {

@@ -2,7 +2,7 @@
 //! ungroup (Ctrl+Shift+G), choose its name, ports and shown parameters, save it to the user's
 //! library (it then appears in the finder under "My groups"). Every change is one undo step.
 
-use super::edit::name_field;
+use super::edit::{name_field, ok_cancel};
 use super::PlanetApp;
 use crate::app::library::{default_library_dir, Library};
 use crate::editor::types::EdTemplate;
@@ -179,14 +179,7 @@ impl PlanetApp {
                 }
             });
             ui.separator();
-            ui.horizontal(|ui| {
-                if ui.button("OK").clicked() || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))) {
-                    done = Some(true);
-                }
-                if ui.button("Cancel").clicked() {
-                    done = Some(false);
-                }
-            });
+            done = ok_cancel(ui, &r);
         });
         match done {
             Some(true) => {
