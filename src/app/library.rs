@@ -102,9 +102,8 @@ impl Library {
         std::fs::create_dir_all(&self.dir).map_err(|source| LibraryError::Folder { path: self.dir.clone(), source })?;
         let path = self.dir.join(format!("{}.ron", file_stem(&grp.label)));
         save_graph(&path, &body)?;
-        let body = Arc::new(read_group(&path)?);
         self.groups.retain(|e| e.path != path);
-        self.groups.push(LibraryGroup { path: path.clone(), body });
+        self.groups.push(LibraryGroup { path: path.clone(), body: Arc::new(body) });
         self.groups.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(path)
     }

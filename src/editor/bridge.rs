@@ -1,8 +1,9 @@
 //! The two pure functions between the saved graph and the editor state (tested to round-trip
 //! on every file in `graphs/`; reroute points included), and the helpers they share.
 
-use super::group::{add_group_ports, domain_port, group_node, unpack};
+use super::group::{add_group_ports, domain_port, unpack};
 use super::types::{EdGraph, EdKind, EdNode, EdType, EdValue, EditorState};
+use crate::graph::part::{renumber, subgraph};
 use crate::graph::{Graph, Group, Link, Node, NodeId as DomainId, Reroute};
 use crate::nodes::{NodeKind, ParamMap, ParamValue};
 use egui_node_graph2::{InputParamKind, NodeId};
@@ -46,9 +47,8 @@ pub fn to_editor(g: &Graph) -> EditorState {
         place(&mut s, id, n.id);
     }
     for grp in &closed {
-        let Some(data) = group_node(g, grp.id) else { continue };
-        let EdKind::Group(body) = &data.kind else { continue };
-        let body = body.as_ref().clone();
+        let body = subgraph(g, &[grp.id]);
+        let data = EdNode { id: grp.id, kind: EdKind::Group(Box::new(body.clone())), label: None, bypass: false, collapsed: false };
         let id = s.graph.add_node(grp.label.clone(), data, |graph, nid| add_group_ports(graph, nid, &body));
         place(&mut s, id, grp.id);
     }
@@ -83,11 +83,12 @@ pub fn to_editor(g: &Graph) -> EditorState {
 /// Gives editor nodes created from the finder (id 0) fresh domain ids; a group from the
 /// library gets fresh ids for itself and its nodes.
 pub fn assign_new_ids(s: &mut EditorState) {
-    let used = |n: &EdNode| match &n.kind {
-        EdKind::Node(_) => n.id.0,
-        EdKind::Group(body) => body.next_id().0.saturating_sub(1).max(n.id.0),
+    // The first id above every node and group already placed (a group's own and its nodes').
+    let next_free = |n: &EdNode| match &n.kind {
+        EdKind::Node(_) => n.id.0 + 1,
+        EdKind::Group(body) => body.next_id().0,
     };
-    let mut next = s.graph.nodes.values().map(|n| used(&n.user_data) + 1).max().unwrap_or(1);
+    let mut next = s.graph.nodes.values().map(|n| &n.user_data).filter(|d| d.id.0 != 0).map(next_free).max().unwrap_or(1);
     let fresh: Vec<NodeId> = s.graph.nodes.iter().filter(|(_, n)| n.user_data.id.0 == 0).map(|(id, _)| id).collect();
     for id in fresh {
         let data = &mut s.graph[id].user_data;
@@ -97,7 +98,7 @@ pub fn assign_new_ids(s: &mut EditorState) {
                 next += 1;
             }
             EdKind::Group(body) => {
-                let renumbered = crate::graph::part::renumber(body, next, (0.0, 0.0));
+                let renumbered = renumber(body, next, (0.0, 0.0));
                 next = renumbered.next_id().0;
                 data.id = renumbered.groups.first().map_or(DomainId(0), |g| g.id);
                 **body = renumbered;

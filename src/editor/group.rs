@@ -36,13 +36,6 @@ pub fn add_group_ports(graph: &mut EdGraph, node: NodeId, body: &Graph) {
     }
 }
 
-/// The editor node's data for closed group `id` of `g` (its body cut out of `g`).
-pub fn group_node(g: &Graph, id: DomainId) -> Option<EdNode> {
-    g.group(id)?;
-    let body = crate::graph::part::subgraph(g, &[id]);
-    Some(EdNode { id, kind: EdKind::Group(Box::new(body)), label: None, bypass: false, collapsed: false })
-}
-
 /// Where a wire end on an editor node lands in the graph: the node itself, or for a group the
 /// member port the group's port `name` stands for (`input` picks inputs or outputs).
 pub fn domain_port(node: &EdNode, name: &str, input: bool) -> Option<(DomainId, String)> {

@@ -3,7 +3,7 @@
 //! nodes stay in the graph and run as they are, so a grouped graph evaluates exactly like the
 //! ungrouped one. A group can be opened (its nodes shown and edited in place) and closed again.
 
-use super::model::{Graph, Link, NodeId};
+use super::model::{Graph, NodeId};
 use super::validate::GraphError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -147,21 +147,17 @@ impl Graph {
         }
         let id = self.next_id();
         let mut group = Group { id, label: label.to_string(), members: members.iter().copied().collect(), inputs: Vec::new(), outputs: Vec::new(), params: Vec::new(), open: false };
+        // Required inputs fed by nothing; the links across the border get their ports from
+        // `normalize_groups` below.
         for n in self.nodes.iter().filter(|n| members.contains(&n.id)) {
-            for p in n.kind.meta().inputs {
-                let feed = self.links.iter().find(|l| l.to == n.id && l.input == p.name);
-                let outside = feed.map_or(!p.optional, |l| !members.contains(&l.from));
-                if outside {
+            for p in n.kind.meta().inputs.iter().filter(|p| !p.optional) {
+                if !self.links.iter().any(|l| l.to == n.id && l.input == p.name) {
                     add_port(&mut group.inputs, n.id, p.name, n.title());
                 }
             }
         }
-        let used_outside = |l: &&Link| members.contains(&l.from) && !members.contains(&l.to);
-        for l in self.links.iter().filter(used_outside) {
-            let title = self.node(l.from).map_or("", |n| n.title());
-            add_port(&mut group.outputs, l.from, &l.output, title);
-        }
-        if group.outputs.is_empty() {
+        // Nothing used outside: the outputs nothing uses are the group's results.
+        if !self.links.iter().any(|l| members.contains(&l.from) && !members.contains(&l.to)) {
             for n in self.nodes.iter().filter(|n| members.contains(&n.id)) {
                 for p in n.kind.meta().outputs {
                     if !self.links.iter().any(|l| l.from == n.id && l.output == p.name) {
@@ -173,6 +169,7 @@ impl Graph {
         let pos = self.top_left_of(&group.members).unwrap_or((0.0, 0.0));
         self.layout.insert(id, pos);
         self.groups.push(group);
+        self.normalize_groups();
         Ok(id)
     }
 

@@ -43,15 +43,21 @@ pub(super) struct FrameEdit {
     focus: bool,
 }
 
-fn rect_of(f: &Frame) -> Rect {
+/// A frame's rectangle in graph points.
+pub(super) fn rect_of(f: &Frame) -> Rect {
     Rect::from_min_size(egui::pos2(f.rect.0, f.rect.1), egui::vec2(f.rect.2, f.rect.3))
+}
+
+/// A frame's colour.
+pub(super) fn colour_of(f: &Frame) -> Color32 {
+    Color32::from_rgb(f.colour[0], f.colour[1], f.colour[2])
 }
 
 /// Draws the frames into the canvas (editor coordinates) and collects what the user does.
 pub(super) fn draw_frames(ui: &mut egui::Ui, frames: &[Frame], actions: &mut Vec<FrameAction>) {
     for (i, f) in frames.iter().enumerate() {
         let rect = rect_of(f);
-        let c = Color32::from_rgb(f.colour[0], f.colour[1], f.colour[2]);
+        let c = colour_of(f);
         let painter = ui.painter().clone();
         painter.rect(rect, 6.0, c.gamma_multiply(0.16), egui::Stroke::new(1.5, c.gamma_multiply(0.8)));
         let bar = Rect::from_min_size(rect.min, egui::vec2(rect.width(), BAR_H));

@@ -25,7 +25,6 @@ impl PlanetApp {
     pub fn set_library_dir(&mut self, dir: Option<PathBuf>) {
         let Some(dir) = dir else {
             self.library = None;
-            self.templates.clear();
             return;
         };
         let (lib, errors) = Library::load(&dir);
@@ -33,17 +32,17 @@ impl PlanetApp {
             self.status = format!("A saved group cannot be used: {e}");
         }
         self.library = Some(lib);
-        self.refresh_templates();
+    }
+
+    /// The finder's entries for the library's groups.
+    pub(super) fn library_templates(&self) -> Vec<EdTemplate> {
+        self.library.iter().flat_map(|l| l.groups.iter()).map(|e| EdTemplate::Group(e.body.clone())).collect()
     }
 
     /// The library folder of the running editor.
     pub fn with_default_library(mut self) -> PlanetApp {
         self.set_library_dir(default_library_dir());
         self
-    }
-
-    fn refresh_templates(&mut self) {
-        self.templates = self.library.iter().flat_map(|l| l.groups.iter()).map(|e| EdTemplate::Group(e.body.clone())).collect();
     }
 
     /// Makes a group of the selected nodes (Ctrl+G) and opens its settings.
@@ -129,7 +128,6 @@ impl PlanetApp {
         match lib.save(&self.doc.graph, id) {
             Ok(path) => {
                 self.status = format!("Saved to my groups as {} (add it from the finder, My groups)", path.display());
-                self.refresh_templates();
             }
             Err(e) => self.status = format!("Cannot save the group: {e}"),
         }
@@ -138,8 +136,8 @@ impl PlanetApp {
     /// The rectangles (graph points) and titles of the open groups, around their nodes as
     /// drawn in the last frame.
     pub(super) fn open_group_outlines(&self) -> Vec<(String, Rect)> {
-        let rect_of = |id: NodeId| self.editor.graph.iter_nodes().find(|n| self.editor.graph[*n].user_data.id == id).and_then(|n| self.editor.node_rects.get(&n).copied());
-        self.doc.graph.groups.iter().filter(|g| g.open).filter_map(|g| Some((g.label.clone(), g.members.iter().filter_map(|m| rect_of(*m)).reduce(|a, b| a.union(b))?))).collect()
+        let rects: std::collections::HashMap<NodeId, Rect> = self.editor.node_rects.iter().filter_map(|(n, r)| Some((self.editor.graph.nodes.get(*n)?.user_data.id, *r))).collect();
+        self.doc.graph.groups.iter().filter(|g| g.open).filter_map(|g| Some((g.label.clone(), g.members.iter().filter_map(|m| rects.get(m).copied()).reduce(|a, b| a.union(b))?))).collect()
     }
 
     /// The group settings window: name, and which member ports and parameters the group node

@@ -72,8 +72,6 @@ pub struct PlanetApp {
     group_edit: Option<groups::GroupEdit>,
     /// The user's library of saved groups (none in tests unless a folder is given).
     library: Option<crate::app::library::Library>,
-    /// The finder entries of the library's groups.
-    templates: Vec<crate::editor::types::EdTemplate>,
     /// The frame being dragged and the editor nodes that move with it.
     frame_drag: Option<(usize, Vec<egui_node_graph2::NodeId>)>,
     /// The node being dragged (a drop onto a wire inserts it).
@@ -114,7 +112,6 @@ impl PlanetApp {
             group_edit: None,
             drop_focus: false,
             library: None,
-            templates: Vec::new(),
             frame_drag: None,
             title: String::new(),
             status: "Starting".into(),
@@ -273,8 +270,9 @@ impl PlanetApp {
         let mut frame_actions = Vec::new();
         let frames = self.doc.graph.frames.clone();
         let outlines = self.open_group_outlines();
+        let templates = self.library_templates();
         egui::CentralPanel::default().frame(egui::Frame::none()).show(ctx, |ui| {
-            let r = self.editor.draw_graph_editor_with(ui, AllKinds(&self.templates), &mut self.ed_state, Vec::new(), &mut |ui| {
+            let r = self.editor.draw_graph_editor_with(ui, AllKinds(&templates), &mut self.ed_state, Vec::new(), &mut |ui| {
                 frames::draw_frames(ui, &frames, &mut frame_actions);
                 groups::draw_open_groups(ui, &outlines);
             });
