@@ -8,6 +8,7 @@ pub mod thermal;
 pub mod droplet;
 pub mod lsystem;
 pub mod drainage;
+pub mod landscape;
 
 /// Rolling hills for the erosion tests (elevation about 0 to 0.8, seamless).
 /// Zeroes values too small to matter (also keeps denormals out of the inner loops).

@@ -92,6 +92,7 @@ registry! {
     ThermalErosion => erosion::thermal::ThermalErosion,
     DropletErosion => erosion::droplet::DropletErosion,
     DrainageRivers => erosion::drainage::DrainageRivers,
+    LandscapeEvolution => erosion::landscape::LandscapeEvolution,
     LSystemRivers => erosion::lsystem_rivers::LSystemRivers,
     SeaFloor => erosion::sea_floor::SeaFloor,
     CoralReef => erosion::coral_reef::CoralReef,

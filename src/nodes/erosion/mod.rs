@@ -5,6 +5,7 @@ pub mod coral_reef;
 pub mod drainage;
 pub mod droplet;
 pub mod hydraulic;
+pub mod landscape;
 pub mod lsystem_rivers;
 pub mod sea_floor;
 pub mod thermal;

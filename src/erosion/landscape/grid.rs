@@ -1,0 +1,151 @@
+//! The geometry one level of the landscape evolution needs: the eight neighbours of a cell
+//! across face seams, their great-circle distances in metres, and cell areas in m².
+//!
+//! Every face has the same shape, so the distances inside a face and the areas are tabled
+//! once per face position (`n²` entries each, shared by the six faces). Cells on a face's
+//! border read their neighbours and distances from the cube-sphere directly; they are `4 / n`
+//! of the cells.
+
+use crate::planet::coords::{neighbour, Cell, NEIGHBOURS_8};
+use crate::planet::warp::{warp, warp_slope};
+use glam::DVec3;
+use rayon::prelude::*;
+
+/// Marks a missing neighbour (the diagonal over a cube corner) or a missing receiver.
+pub const NONE: u32 = u32::MAX;
+
+/// Neighbours and metric of a cube-sphere of `n` cells per face edge.
+pub struct Grid {
+    /// Cells per face edge.
+    pub n: usize,
+    /// Distance from face position `(i, j)` (index `j n + i`) to `(i + 1, j)`, m.
+    right: Vec<f32>,
+    /// To `(i, j + 1)`, m.
+    down: Vec<f32>,
+    /// To `(i + 1, j + 1)`, m.
+    down_right: Vec<f32>,
+    /// To `(i - 1, j + 1)`, m.
+    down_left: Vec<f32>,
+    /// Area of the cell at face position `(i, j)`, m².
+    area: Vec<f32>,
+    /// Planet radius, m.
+    radius_m: f64,
+}
+
+impl Grid {
+    /// The geometry at `n` cells per face edge on a planet of `radius_km`.
+    pub fn new(n: usize, radius_km: f64) -> Grid {
+        let radius_m = radius_km * 1000.0;
+        let centre = |i: usize| f64::from(warp((2.0 * (i as f32 + 0.5) / n as f32) - 1.0));
+        let w: Vec<f64> = (0..n).map(centre).collect();
+        // The warped coordinate of a cell centre one step outside the face, for positions on
+        // the border (their table entries are never read across the seam, but stay finite).
+        let at = |i: isize| if i >= 0 && (i as usize) < n { w[i as usize] } else { f64::from(warp((2.0 * (i as f32 + 0.5) / n as f32) - 1.0)) };
+        let local = |i: isize, j: isize| DVec3::new(at(i), at(j), 1.0).normalize();
+        let table = |di: isize, dj: isize| -> Vec<f32> {
+            (0..n * n)
+                .into_par_iter()
+                .map(|p| {
+                    let (i, j) = ((p % n) as isize, (p / n) as isize);
+                    (local(i, j).angle_between(local(i + di, j + dj)) * radius_m) as f32
+                })
+                .collect()
+        };
+        // Area element of the warped face: the gnomonic (1 + u² + v²)^(-3/2) times the warp's
+        // stretch along each axis, for a step of 2 / n in linear face coordinates.
+        let step = 2.0 / n as f64;
+        let stretch: Vec<f64> = (0..n).map(|i| f64::from(warp_slope((2.0 * (i as f32 + 0.5) / n as f32) - 1.0)) * step).collect();
+        let area = (0..n * n)
+            .into_par_iter()
+            .map(|p| {
+                let (i, j) = (p % n, p / n);
+                let (u, v) = (w[i], w[j]);
+                ((1.0 + u * u + v * v).powf(-1.5) * stretch[i] * stretch[j] * radius_m * radius_m) as f32
+            })
+            .collect();
+        Grid { n, right: table(1, 0), down: table(0, 1), down_right: table(1, 1), down_left: table(-1, 1), area, radius_m }
+    }
+
+    /// Cells in all.
+    pub fn cells(&self) -> usize {
+        6 * self.n * self.n
+    }
+
+    /// Area of cell `c`, m².
+    #[inline]
+    pub fn area(&self, c: usize) -> f32 {
+        self.area[c % (self.n * self.n)]
+    }
+
+    /// The eight neighbours of cell `c` in [`NEIGHBOURS_8`] order with their distances in
+    /// metres; [`NONE`] (distance 1) over a cube corner.
+    #[inline]
+    pub fn neighbours(&self, c: usize) -> [(u32, f32); 8] {
+        let n = self.n;
+        let p = c % (n * n);
+        let (i, j) = (p % n, p / n);
+        if i == 0 || j == 0 || i + 1 == n || j + 1 == n {
+            return self.border_neighbours(c);
+        }
+        let ni = n as isize;
+        let c = c as isize;
+        let at = |o: isize| (c + o) as u32;
+        [
+            (at(-ni - 1), self.down_right[p - n - 1]),
+            (at(-ni), self.down[p - n]),
+            (at(-ni + 1), self.down_left[p - n + 1]),
+            (at(-1), self.right[p - 1]),
+            (at(1), self.right[p]),
+            (at(ni - 1), self.down_left[p]),
+            (at(ni), self.down[p]),
+            (at(ni + 1), self.down_right[p]),
+        ]
+    }
+
+    /// The four edge neighbours of cell `c` (left, right, up, down) with distances in metres.
+    /// Every cell has all four.
+    #[inline]
+    pub fn neighbours4(&self, c: usize) -> [(u32, f32); 4] {
+        let all = self.neighbours(c);
+        [all[3], all[4], all[1], all[6]]
+    }
+
+    /// Neighbours of a cell on a face's border, from the cube-sphere's seam rules.
+    fn border_neighbours(&self, c: usize) -> [(u32, f32); 8] {
+        let n = self.n;
+        let cell = Cell::from_index(c, n);
+        let from = cell.direction(n).as_dvec3().normalize();
+        NEIGHBOURS_8.map(|(di, dj)| match neighbour(cell, di, dj, n) {
+            Some(x) => (x.index(n) as u32, (from.angle_between(x.direction(n).as_dvec3().normalize()) * self.radius_m) as f32),
+            None => (NONE, 1.0),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn areas_sum_to_the_sphere_and_distances_match_the_directions() {
+        for n in [4usize, 16, 33] {
+            let g = Grid::new(n, 1.0);
+            let total: f64 = (0..g.cells()).map(|c| f64::from(g.area(c))).sum();
+            let sphere = 4.0 * std::f64::consts::PI * 1e6;
+            assert!((total / sphere - 1.0).abs() < 0.01, "n={n}: {total} vs {sphere}");
+            for c in 0..g.cells() {
+                let from = Cell::from_index(c, n).direction(n).as_dvec3().normalize();
+                for (x, d) in g.neighbours(c) {
+                    if x == NONE {
+                        continue;
+                    }
+                    let to = Cell::from_index(x as usize, n).direction(n).as_dvec3().normalize();
+                    let want = from.angle_between(to) * 1000.0;
+                    assert!((f64::from(d) - want).abs() < 1e-3 * want, "n={n} c={c}: {d} vs {want}");
+                    // Neighbourhood is symmetric.
+                    assert!(g.neighbours(x as usize).iter().any(|&(y, _)| y == c as u32));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! Landscape evolution on the whole cube-sphere: tectonic uplift against fluvial incision by
+//! the stream-power law and hillslope diffusion,
+//! `dh/dt = U - K A^m S^n + D lap(h)`,
+//! solved with the implicit scheme of Braun and Willett (2013): every step routes the water
+//! (receivers by steepest descent across seams, over depressions to the sea), sums the drainage
+//! area down the receivers and updates the heights from the outlets upwards, so a step costs a
+//! constant per cell and any time step is stable.
+//!
+//! **Depressions.** The routing is a priority flood from the coasts (a monotone radix queue,
+//! near-linear): each cell's receiver is its steepest downhill neighbour on the water surface
+//! among the cells the flood has already taken, so water crosses closed basins over their sills
+//! and no basin traps erosion. With lakes on, a basin's floor stays below its sill (no incision
+//! below the water); with lakes off, basins fill with sediment every step.
+//!
+//! **Coarse to fine.** The simulated time is spent at [`BASE`] cells per face edge (or the
+//! requested resolution when it is lower). Each finer level, doubling up to the requested one,
+//! starts from the coarser result upsampled plus the detail of the input elevation that the
+//! coarser level could not hold, and runs [`FINE_STEPS`] steps of the same time step. So a
+//! preview at 128 and a build at 4096 share the river network and ranges of the 128 run, and
+//! the cost is proportional to the cells of the finest level (each level has four times the
+//! cells of the one before).
+//!
+//! Units: elevation in and out in the graph's units (`metres_per_unit` metres each, relative
+//! to `sea_level`); inside, metres above sea level and years.
+
+pub mod analysis;
+pub mod grid;
+pub mod solver;
+
+use crate::planet::Field;
+use grid::{Grid, NONE};
+use solver::{Level, Physics};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use thiserror::Error;
+
+/// Cells per face edge where the simulated time is spent.
+pub const BASE: usize = 128;
+/// Steps at each level finer than [`BASE`].
+pub const FINE_STEPS: usize = 5;
+/// The longest time step, years.
+pub const MAX_DT_YR: f64 = 1e5;
+/// The fewest and most steps at the base level.
+pub const BASE_STEPS: (usize, usize) = (10, 500);
+/// Depth of water over the ground from which a filled depression counts as a lake, m.
+pub const LAKE_DEPTH_M: f32 = 1.0;
+/// Seconds in a year (365.25 days).
+const SECONDS_PER_YEAR: f64 = 365.25 * 86_400.0;
+
+/// Parameters of a landscape evolution run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LandscapeSettings {
+    /// Simulated time at the base level, millions of years.
+    pub time_myr: f64,
+    /// Uplift of an uplift input value of 1 (or of every land cell without an uplift input),
+    /// mm per year.
+    pub uplift_mm_yr: f64,
+    /// Erodibility K, m^(1-2m) per year.
+    pub k: f64,
+    /// Drainage-area exponent m (m / n is the concavity).
+    pub m: f64,
+    /// Slope exponent n.
+    pub n: f64,
+    /// Hillslope diffusivity, m² per year.
+    pub diffusion: f64,
+    /// Critical hillslope angle in degrees (landslides); 90 or more turns them off.
+    pub critical_angle_deg: f64,
+    /// Elevation input value of sea level.
+    pub sea_level: f32,
+    /// Metres of one unit of elevation.
+    pub metres_per_unit: f32,
+    /// Planet radius, km.
+    pub radius_km: f64,
+    /// Keep depressions as lakes (else fill them with sediment).
+    pub lakes: bool,
+    /// Drainage area from which a cell is a river, km².
+    pub river_area_km2: f64,
+}
+
+/// The fields a run reads, all of one resolution.
+#[derive(Clone, Copy)]
+pub struct LandscapeInputs<'a> {
+    /// Initial elevation, graph units.
+    pub elevation: &'a Field,
+    /// Uplift, in units of [`LandscapeSettings::uplift_mm_yr`].
+    pub uplift: Option<&'a Field>,
+    /// Precipitation, mm per year (weights the drainage area).
+    pub precipitation: Option<&'a Field>,
+    /// Erodibility factor (multiplies K; 0 is unerodible rock).
+    pub erodibility: Option<&'a Field>,
+}
+
+/// The result of [`evolve`], at the inputs' resolution.
+#[derive(Debug, Clone)]
+pub struct Landscape {
+    /// Elevation, graph units.
+    pub elevation: Field,
+    /// Drainage area, km² (0 at sea).
+    pub area_km2: Field,
+    /// Mean discharge from the precipitation (1000 mm/yr without it), m³/s (0 at sea).
+    pub discharge: Field,
+    /// 1 where the drainage area reaches the river area (outside lakes and the sea), else 0.
+    pub rivers: Field,
+    /// 1 on lakes (water at least [`LAKE_DEPTH_M`] deep over the ground), else 0.
+    pub lakes: Field,
+    /// Change of elevation apart from uplift, m: negative where eroded, positive where
+    /// deposited (lakes off).
+    pub erosion_m: Field,
+    /// Receiver of every land cell at the end ([`grid::NONE`] at sea).
+    pub receiver: Vec<u32>,
+    /// Distance to the receiver, m.
+    pub receiver_m: Vec<f32>,
+    /// Elevation at the end, m above sea level.
+    pub height_m: Vec<f32>,
+    /// Simulated time over all levels, years.
+    pub total_years: f64,
+    /// Sediment carried into the sea, m³ (all levels).
+    pub to_sea_m3: f64,
+    /// Sediment that filled depressions (lakes off), m³ (all levels).
+    pub filled_m3: f64,
+}
+
+/// Why a run did not finish.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum LandscapeError {
+    /// Cancelled by the caller.
+    #[error("cancelled")]
+    Cancelled,
+    /// An input the simulation cannot use (the message names it).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Cells per face edge of every level, coarsest first, ending at `n`.
+pub fn levels(n: usize) -> Vec<usize> {
+    let mut v = vec![n];
+    while let Some(&last) = v.last() {
+        if last <= BASE {
+            break;
+        }
+        v.push(last.div_ceil(2).max(BASE));
+    }
+    v.reverse();
+    v
+}
+
+/// Steps at the base level for a simulated time.
+pub fn base_steps(time_myr: f64) -> usize {
+    ((time_myr * 1e6 / MAX_DT_YR).ceil() as usize).clamp(BASE_STEPS.0, BASE_STEPS.1)
+}
+
+/// Steps of a whole run at `n` cells per face edge (for progress).
+pub fn total_steps(n: usize, time_myr: f64) -> usize {
+    base_steps(time_myr) + (levels(n).len() - 1) * FINE_STEPS
+}
+
+/// Runs the landscape evolution (see the module notes). `progress` counts the steps done.
+pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicUsize, cancel: &AtomicBool) -> Result<Landscape, LandscapeError> {
+    let n = inputs.elevation.n();
+    for (name, f) in [("uplift", inputs.uplift), ("precipitation", inputs.precipitation), ("erodibility", inputs.erodibility)] {
+        if let Some(f) = f {
+            if f.n() != n {
+                return Err(LandscapeError::Invalid(format!("{name} has {} cells per face edge, the elevation {n}", f.n())));
+            }
+        }
+    }
+    for (name, f) in [("elevation", Some(inputs.elevation)), ("uplift", inputs.uplift), ("precipitation", inputs.precipitation), ("erodibility", inputs.erodibility)] {
+        if let Some(bad) = f.and_then(|f| f.data().iter().position(|v| !v.is_finite())) {
+            return Err(LandscapeError::Invalid(format!("{name} is not a finite number at cell {bad}")));
+        }
+    }
+    let physics = Physics {
+        k: s.k,
+        m: s.m,
+        n: s.n,
+        diffusion: s.diffusion,
+        max_slope: if s.critical_angle_deg >= 90.0 { f64::INFINITY } else { s.critical_angle_deg.to_radians().tan() },
+        lakes: s.lakes,
+    };
+    let steps = base_steps(s.time_myr);
+    let dt = s.time_myr * 1e6 / steps as f64;
+    let scale = s.metres_per_unit;
+    let metres = |f: &Field| -> Vec<f32> { f.data().iter().map(|&v| (v - s.sea_level) * scale).collect() };
+    let uniform_uplift = (s.uplift_mm_yr / 1000.0) as f32;
+    let mut previous: Option<(usize, Vec<f32>, Vec<f32>)> = None; // (n, result m, initial m)
+    let mut total_years = 0.0;
+    let (mut to_sea, mut filled) = (0.0, 0.0);
+    let all = levels(n);
+    for (index, &ln) in all.iter().enumerate() {
+        let at = |f: &Field| if f.n() == ln { f.clone() } else { f.resample(ln) };
+        let init = metres(&at(inputs.elevation));
+        let h = match &previous {
+            None => init.clone(),
+            Some((pn, result, pinit)) => {
+                let up = Field::from_vec(*pn, result.clone()).map(|f| f.resample(ln));
+                let pinit_up = Field::from_vec(*pn, pinit.clone()).map(|f| f.resample(ln));
+                match (up, pinit_up) {
+                    (Some(up), Some(pinit_up)) => up.data().iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect(),
+                    _ => return Err(LandscapeError::Invalid("internal: a level's size does not match its resolution".into())),
+                }
+            }
+        };
+        let uplift: Vec<f32> = match inputs.uplift {
+            Some(u) => at(u).data().iter().map(|&v| v * uniform_uplift).collect(),
+            None => init.iter().map(|&v| if v >= 0.0 { uniform_uplift } else { 0.0 }).collect(),
+        };
+        let rain: Vec<f32> = match inputs.precipitation {
+            Some(p) => at(p).data().iter().map(|&v| v.max(0.0) / 1000.0).collect(),
+            None => vec![1.0; 6 * ln * ln],
+        };
+        let erodibility: Vec<f32> = match inputs.erodibility {
+            Some(e) => at(e).data().iter().map(|&v| v.max(0.0)).collect(),
+            None => vec![1.0; 6 * ln * ln],
+        };
+        let mut level = Level::new(Grid::new(ln, s.radius_km), h, uplift, rain, erodibility);
+        let level_steps = if index == 0 { steps } else { FINE_STEPS };
+        for _ in 0..level_steps {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(LandscapeError::Cancelled);
+            }
+            level.step(dt, &physics);
+            total_years += dt;
+            progress.fetch_add(1, Ordering::Relaxed);
+        }
+        to_sea += level.to_sea_m3;
+        filled += level.filled_m3;
+        if index + 1 == all.len() {
+            return Ok(finish(level, &init, inputs, s, total_years, to_sea, filled));
+        }
+        previous = Some((ln, level.h, init));
+    }
+    Err(LandscapeError::Invalid("internal: no level to run".into()))
+}
+
+/// The outputs from the finest level's final state.
+fn finish(mut level: Level, init_m: &[f32], inputs: LandscapeInputs, s: &LandscapeSettings, total_years: f64, to_sea_m3: f64, filled_m3: f64) -> Landscape {
+    let n = level.grid.n;
+    level.route();
+    // Discharge from the rain-weighted area, then the plain area.
+    level.accumulate();
+    let discharge = Field::from_fn_cell(n, |c| (level.area[c] / SECONDS_PER_YEAR) as f32);
+    level.rain.iter_mut().for_each(|r| *r = 1.0);
+    level.accumulate();
+    let area_km2 = Field::from_fn_cell(n, |c| (level.area[c] / 1e6) as f32);
+    let lake = |c: usize| level.h[c] >= 0.0 && level.filled[c] - level.h[c] >= LAKE_DEPTH_M;
+    let lakes = Field::from_fn_cell(n, |c| if lake(c) { 1.0 } else { 0.0 });
+    let rivers = Field::from_fn_cell(n, |c| if level.h[c] >= 0.0 && !lake(c) && level.area[c] / 1e6 >= s.river_area_km2 { 1.0 } else { 0.0 });
+    let uplift_m = |c: usize| f64::from(level.uplift[c]) * total_years;
+    let erosion_m = Field::from_fn_cell(n, |c| (f64::from(level.h[c]) - f64::from(init_m[c]) - uplift_m(c)) as f32);
+    let scale = s.metres_per_unit;
+    let source = inputs.elevation.data();
+    // Unchanged cells keep their input value exactly.
+    let elevation = Field::from_fn_cell(n, |c| if level.h[c] == init_m[c] { source[c] } else { s.sea_level + level.h[c] / scale });
+    let receiver = level.receiver.iter().enumerate().map(|(c, &r)| if level.h[c] < 0.0 { NONE } else { r }).collect();
+    Landscape { elevation, area_km2, discharge, rivers, lakes, erosion_m, receiver, receiver_m: level.receiver_m, height_m: level.h, total_years, to_sea_m3, filled_m3 }
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

@@ -1,0 +1,153 @@
+//! The Landscape evolution node: tectonic uplift against stream-power river incision and
+//! hillslope diffusion on the whole planet, implicit and coarse to fine (see
+//! `crate::erosion::landscape`).
+
+use super::SEA_LEVEL;
+use crate::erosion::landscape::{evolve, total_steps, LandscapeError, LandscapeInputs, LandscapeSettings};
+use crate::nodes::prelude::*;
+
+crate::settings! {
+    /// Settings of the Landscape evolution node.
+    pub struct LandscapeEvolutionSettings, keys LandscapeEvolutionKeys {
+        /// Simulated time, Myr.
+        time_myr: f32 = float("Simulated time", 20.0, 0.0, 1000.0, "Myr", 0.5, "Millions of years of uplift and erosion, spent at 128 cells per face edge in steps of at most 100 000 years; each finer level then adds 5 steps. Ranges approach a steady state (uplift balanced by erosion) after some tens of Myr."),
+        /// Uplift of an uplift input of 1, mm/yr.
+        uplift_mm_yr: f32 = float("Uplift", 1.0, 0.0, 100.0, "mm/yr", 0.01, "Rock uplift of an 'uplift' input value of 1, in mm per year (young mountain belts: 1 to 10). Without the uplift input every land cell rises at this rate."),
+        /// Erodibility K in 1e-6 m^(1-2m)/yr.
+        k_micro: f32 = float("Erodibility K", 4.0, 0.0, 1000.0, "1e-6 m^(1-2m)/yr", 0.05, "How easily rivers cut rock in the stream-power law E = K A^m S^n (A in m²), in millionths. Higher: lower, more dissected ranges; steady relief grows as (uplift / K)^(1/n). The 'erodibility' input multiplies it per cell."),
+        /// Drainage-area exponent m.
+        m: f32 = float("Area exponent m", 0.45, 0.01, 3.0, "", 0.01, "Exponent of the drainage area in the stream-power law. m / n is the rivers' concavity (Earth: 0.35 to 0.6)."),
+        /// Slope exponent n.
+        n: f32 = float("Slope exponent n", 1.0, 0.01, 3.0, "", 0.01, "Exponent of the slope in the stream-power law (1 is the common choice; other values are solved by Newton's method)."),
+        /// Hillslope diffusivity, m²/yr.
+        diffusion: f32 = float("Hillslope diffusion", 0.05, 0.0, 10.0, "m²/yr", 0.005, "Soil creep that rounds hills: D in dh/dt = D ∇²h, in m² per year (Earth: 0.001 to 0.1). Shows only on fine grids, where cells are a few km."),
+        /// Critical hillslope angle, degrees.
+        critical_angle_deg: f32 = float("Critical slope", 35.0, 1.0, 90.0, "°", 0.5, "Slopes steeper than this collapse to it (landslides). 90 turns it off."),
+        /// Elevation input of sea level.
+        sea_level: f32 = SEA_LEVEL,
+        /// Metres of an elevation of 1.
+        metres_per_unit: f32 = float("Highest peak", 6000.0, 1.0, 50000.0, "m", 10.0, "Metres of an elevation of 1.0 (keep it equal to the Planet node's Highest peak): the erosion law works in metres."),
+        /// Keep depressions as lakes.
+        lakes: bool = boolean("Lakes", true, "On: closed basins hold lakes; water crosses them over their sills and they are not cut below the water. Off: basins fill with sediment up to their sills."),
+        /// River drainage area, km².
+        river_area_km2: f32 = float("River area", 20000.0, 1.0, 10000000.0, "km²", 100.0, "Drainage area from which a cell is marked as river in the 'rivers' output."),
+        /// Planet radius, km.
+        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns cells into metres and m²; keep it equal to the Planet node's radius."),
+    }
+}
+
+impl LandscapeEvolutionSettings {
+    /// The simulation's settings, or the label of the first parameter out of its range and
+    /// why.
+    pub fn simulation(&self) -> Result<LandscapeSettings, String> {
+        let k = Self::KEYS;
+        let label = |key: &'static str| Self::PARAMS.iter().find(|p| p.name == key).map_or(key, |p| p.label);
+        let need = |ok: bool, key: &'static str, what: &str, v: f32| if ok { Ok(()) } else { Err(format!("{} must be {what} (it is {v})", label(key))) };
+        need(self.time_myr.is_finite() && self.time_myr >= 0.0, k.time_myr, "0 Myr or more", self.time_myr)?;
+        need(self.uplift_mm_yr.is_finite(), k.uplift_mm_yr, "a finite number", self.uplift_mm_yr)?;
+        need(self.k_micro.is_finite() && self.k_micro >= 0.0, k.k_micro, "0 or more", self.k_micro)?;
+        need(self.m > 0.0 && self.m <= 3.0, k.m, "in (0, 3]", self.m)?;
+        need(self.n > 0.0 && self.n <= 3.0, k.n, "in (0, 3]", self.n)?;
+        need(self.diffusion.is_finite() && self.diffusion >= 0.0, k.diffusion, "0 m²/yr or more", self.diffusion)?;
+        need(self.critical_angle_deg > 0.0 && self.critical_angle_deg <= 90.0, k.critical_angle_deg, "in (0, 90] degrees", self.critical_angle_deg)?;
+        need(self.metres_per_unit.is_finite() && self.metres_per_unit > 0.0, k.metres_per_unit, "more than 0 m", self.metres_per_unit)?;
+        need(self.radius_km.is_finite() && self.radius_km > 0.0, k.radius_km, "more than 0 km", self.radius_km)?;
+        need(self.river_area_km2.is_finite() && self.river_area_km2 > 0.0, k.river_area_km2, "more than 0 km²", self.river_area_km2)?;
+        need(self.sea_level.is_finite(), k.sea_level, "a finite number", self.sea_level)?;
+        Ok(LandscapeSettings {
+            time_myr: f64::from(self.time_myr),
+            uplift_mm_yr: f64::from(self.uplift_mm_yr),
+            k: f64::from(self.k_micro) * 1e-6,
+            m: f64::from(self.m),
+            n: f64::from(self.n),
+            diffusion: f64::from(self.diffusion),
+            critical_angle_deg: f64::from(self.critical_angle_deg),
+            sea_level: self.sea_level,
+            metres_per_unit: self.metres_per_unit,
+            radius_km: f64::from(self.radius_km),
+            lakes: self.lakes,
+            river_area_km2: f64::from(self.river_area_km2),
+        })
+    }
+}
+
+/// The Landscape evolution node.
+pub struct LandscapeEvolution;
+
+impl Node for LandscapeEvolution {
+    type Settings = LandscapeEvolutionSettings;
+    const META: NodeMeta = NodeMeta::new(
+        "Landscape evolution",
+        Category::Erosion,
+        "Mountain ranges carved by rivers: rock uplift (the uplift input, for example the plates' pressure, in mm/yr) against river incision by the stream-power law and hillslope creep, over millions of years on the whole planet (implicit, so any time step is stable). Water crosses closed basins to the sea. Most of the time runs at 128 cells per face edge, then a few steps per finer level, so a preview shows the build's river network. Outputs the elevation, drainage area (km²), discharge (m³/s), river and lake masks and the erosion (m, negative) or deposition.",
+        &[
+            PortDef::field("elevation"),
+            PortDef::optional("uplift", PortType::Field),
+            PortDef::optional("precipitation", PortType::Field),
+            PortDef::optional("erodibility", PortType::Field),
+        ],
+        &[
+            PortDef::field("elevation"),
+            PortDef::field("area").with_unit(PortUnit::Of("km2")),
+            PortDef::field("discharge").with_unit(PortUnit::Of("m3/s")),
+            PortDef::field("rivers"),
+            PortDef::field("lakes"),
+            PortDef::field("erosion").with_unit(PortUnit::Of("m")),
+        ],
+        file!(),
+    );
+
+    fn run(s: &LandscapeEvolutionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+        ctx.check()?;
+        let sim = s.simulation().map_err(OpError::Invalid)?;
+        let elevation = inputs.field(0)?;
+        let (uplift, precipitation, erodibility) = (inputs.field_opt(1)?, inputs.field_opt(2)?, inputs.field_opt(3)?);
+        let fields = LandscapeInputs { elevation, uplift: uplift.map(|f| f.as_ref()), precipitation: precipitation.map(|f| f.as_ref()), erodibility: erodibility.map(|f| f.as_ref()) };
+        let result = with_steps(ctx, total_steps(elevation.n(), sim.time_myr), |counter| match evolve(fields, &sim, counter, ctx.cancel) {
+            Err(LandscapeError::Cancelled) => None,
+            other => Some(other),
+        })?;
+        let l = result.map_err(|e| OpError::Invalid(e.to_string()))?;
+        Ok(vec![l.elevation.into(), l.area_km2.into(), l.discharge.into(), l.rivers.into(), l.lakes.into(), l.erosion_m.into()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nodes::params::ParamValue;
+    use crate::nodes::NodeKind;
+
+    fn ctx_run(params: &crate::nodes::params::ParamMap, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let ctx = OpContext { n: 16, cancel: &cancel, steps: None };
+        NodeKind::LandscapeEvolution.run(params, inputs, &ctx)
+    }
+
+    #[test]
+    fn bad_parameters_and_inputs_are_named_on_the_node() {
+        let h = Value::Field(Arc::new(crate::erosion::test_hills(16)));
+        let defaults = NodeKind::LandscapeEvolution.default_params();
+        let mut quick = defaults.clone();
+        quick.insert("time_myr".into(), ParamValue::Float(1.0));
+        let out = ctx_run(&quick, &[Some(h.clone()), None, None, None]).expect("runs at the defaults");
+        assert_eq!(out.len(), 6);
+        for (key, value, label) in [
+            ("time_myr", -1.0, "Simulated time"),
+            ("k_micro", -0.5, "Erodibility K"),
+            ("diffusion", -0.1, "Hillslope diffusion"),
+            ("m", 0.0, "Area exponent m"),
+            ("n", 3.5, "Slope exponent n"),
+            ("m", f32::NAN, "Area exponent m"),
+        ] {
+            let mut p = quick.clone();
+            p.insert(key.into(), ParamValue::Float(value));
+            let err = ctx_run(&p, &[Some(h.clone()), None, None, None]).expect_err("refused");
+            assert!(err.to_string().contains(label), "{key}: {err}");
+        }
+        let mut nan = crate::erosion::test_hills(16);
+        nan.data_mut()[7] = f32::NAN;
+        let err = ctx_run(&quick, &[Some(h), Some(Value::Field(Arc::new(nan))), None, None]).expect_err("NaN uplift");
+        assert!(err.to_string().contains("uplift"), "{err}");
+    }
+}
