@@ -51,9 +51,11 @@ const SECONDS_PER_YEAR: f64 = 365.25 * 86_400.0;
 pub struct LandscapeSettings {
     /// Simulated time at the base level, millions of years.
     pub time_myr: f64,
-    /// Uplift of an uplift input value of 1 (or of every land cell without an uplift input),
-    /// mm per year.
+    /// Uplift of an uplift input value of 1, mm per year.
     pub uplift_mm_yr: f64,
+    /// Uplift of every cell that starts as land, on top of the input's, mm per year
+    /// (continental uplift and isostatic rebound).
+    pub land_uplift_mm_yr: f64,
     /// Erodibility K, m^(1-2m) per year.
     pub k: f64,
     /// Drainage-area exponent m (m / n is the concavity).
@@ -180,7 +182,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
     let dt = s.time_myr * 1e6 / steps as f64;
     let scale = s.metres_per_unit;
     let metres = |f: &Field| -> Vec<f32> { f.data().iter().map(|&v| (v - s.sea_level) * scale).collect() };
-    let uniform_uplift = (s.uplift_mm_yr / 1000.0) as f32;
+    let (per_unit, land_uplift) = ((s.uplift_mm_yr / 1000.0) as f32, (s.land_uplift_mm_yr / 1000.0) as f32);
     let mut previous: Option<(usize, Vec<f32>, Vec<f32>)> = None; // (n, result m, initial m)
     let mut total_years = 0.0;
     let (mut to_sea, mut filled) = (0.0, 0.0);
@@ -199,9 +201,10 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
                 }
             }
         };
+        let on_land = |h: f32| if h >= 0.0 { land_uplift } else { 0.0 };
         let uplift: Vec<f32> = match inputs.uplift {
-            Some(u) => at(u).data().iter().map(|&v| v * uniform_uplift).collect(),
-            None => init.iter().map(|&v| if v >= 0.0 { uniform_uplift } else { 0.0 }).collect(),
+            Some(u) => at(u).data().iter().zip(&init).map(|(&v, &h)| v * per_unit + on_land(h)).collect(),
+            None => init.iter().map(|&h| on_land(h)).collect(),
         };
         let rain: Vec<f32> = match inputs.precipitation {
             Some(p) => at(p).data().iter().map(|&v| v.max(0.0) / 1000.0).collect(),

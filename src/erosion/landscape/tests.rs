@@ -9,7 +9,8 @@ use glam::Vec3;
 fn settings() -> LandscapeSettings {
     LandscapeSettings {
         time_myr: 20.0,
-        uplift_mm_yr: 1.0,
+        uplift_mm_yr: 0.0,
+        land_uplift_mm_yr: 1.0,
         k: 1e-5,
         m: 0.45,
         n: 1.0,
@@ -74,7 +75,7 @@ fn steady_state_recovers_the_concavity_and_relief_scales_with_uplift() {
         assert!((exponent + m / nexp).abs() < 0.05, "m={m} n={nexp}: slope-area exponent {exponent}, want {}", -m / nexp);
         // Steady: one more step of 100 000 years changes the land by much less than the uplift.
         let cells = 6 * n * n;
-        let u = s.uplift_mm_yr as f32 / 1000.0;
+        let u = s.land_uplift_mm_yr as f32 / 1000.0;
         let uplift = a.height_m.iter().map(|&v| if v >= 0.0 { u } else { 0.0 }).collect();
         let mut level = Level::new(Grid::new(n, s.radius_km), a.height_m.clone(), uplift, vec![1.0; cells], vec![1.0; cells]);
         let physics = Physics { k: s.k, m, n: nexp, diffusion: 0.0, max_slope: f64::INFINITY, lakes: false };
@@ -85,7 +86,7 @@ fn steady_state_recovers_the_concavity_and_relief_scales_with_uplift() {
         assert!(mean_change < 0.05 * 1e5 * f64::from(u), "not steady: {mean_change} m in a step");
         // Double the uplift: relief grows by 2^(1/n).
         let mut s3 = s.clone();
-        s3.uplift_mm_yr *= 2.0;
+        s3.land_uplift_mm_yr *= 2.0;
         let c = run(&h, None, &s3);
         let mean = |l: &Landscape| {
             let land: Vec<f64> = l.height_m.iter().filter(|&&v| v >= 0.0).map(|&v| f64::from(v)).collect();

@@ -12,9 +12,11 @@ crate::settings! {
         /// Simulated time, Myr.
         time_myr: f32 = float("Simulated time", 20.0, 0.0, 1000.0, "Myr", 0.5, "Millions of years of uplift and erosion, spent at 128 cells per face edge in steps of at most 100 000 years; each finer level then adds 5 steps. Ranges approach a steady state (uplift balanced by erosion) after some tens of Myr."),
         /// Uplift of an uplift input of 1, mm/yr.
-        uplift_mm_yr: f32 = float("Uplift", 1.0, 0.0, 100.0, "mm/yr", 0.01, "Rock uplift of an 'uplift' input value of 1, in mm per year (young mountain belts: 1 to 10). Without the uplift input every land cell rises at this rate."),
+        uplift_mm_yr: f32 = float("Uplift", 2.0, 0.0, 100.0, "mm/yr", 0.01, "Rock uplift of an 'uplift' input value of 1, in mm per year (young mountain belts: 1 to 10). Connect the plates' pressure (clamped at 0) to raise ranges where plates converge."),
+        /// Uplift of every land cell, mm/yr.
+        land_uplift_mm_yr: f32 = float("Land uplift", 0.08, 0.0, 100.0, "mm/yr", 0.005, "Uplift of every cell that starts above sea level, on top of the uplift input's, in mm per year: slow continental uplift and the rebound of the crust as erosion unloads it (0.02 to 0.2). Without it, plains wear down to sea level over tens of Myr."),
         /// Erodibility K in 1e-6 m^(1-2m)/yr.
-        k_micro: f32 = float("Erodibility K", 4.0, 0.0, 1000.0, "1e-6 m^(1-2m)/yr", 0.05, "How easily rivers cut rock in the stream-power law E = K A^m S^n (A in m²), in millionths. Higher: lower, more dissected ranges; steady relief grows as (uplift / K)^(1/n). The 'erodibility' input multiplies it per cell."),
+        k_micro: f32 = float("Erodibility K", 2.0, 0.0, 1000.0, "1e-6 m^(1-2m)/yr", 0.05, "How easily rivers cut rock in the stream-power law E = K A^m S^n (A in m²), in millionths. Higher: lower, more dissected ranges; steady relief grows as (uplift / K)^(1/n). The 'erodibility' input multiplies it per cell."),
         /// Drainage-area exponent m.
         m: f32 = float("Area exponent m", 0.45, 0.01, 3.0, "", 0.01, "Exponent of the drainage area in the stream-power law. m / n is the rivers' concavity (Earth: 0.35 to 0.6)."),
         /// Slope exponent n.
@@ -45,6 +47,7 @@ impl LandscapeEvolutionSettings {
         let need = |ok: bool, key: &'static str, what: &str, v: f32| if ok { Ok(()) } else { Err(format!("{} must be {what} (it is {v})", label(key))) };
         need(self.time_myr.is_finite() && self.time_myr >= 0.0, k.time_myr, "0 Myr or more", self.time_myr)?;
         need(self.uplift_mm_yr.is_finite(), k.uplift_mm_yr, "a finite number", self.uplift_mm_yr)?;
+        need(self.land_uplift_mm_yr.is_finite(), k.land_uplift_mm_yr, "a finite number", self.land_uplift_mm_yr)?;
         need(self.k_micro.is_finite() && self.k_micro >= 0.0, k.k_micro, "0 or more", self.k_micro)?;
         need(self.m > 0.0 && self.m <= 3.0, k.m, "in (0, 3]", self.m)?;
         need(self.n > 0.0 && self.n <= 3.0, k.n, "in (0, 3]", self.n)?;
@@ -57,6 +60,7 @@ impl LandscapeEvolutionSettings {
         Ok(LandscapeSettings {
             time_myr: f64::from(self.time_myr),
             uplift_mm_yr: f64::from(self.uplift_mm_yr),
+            land_uplift_mm_yr: f64::from(self.land_uplift_mm_yr),
             k: f64::from(self.k_micro) * 1e-6,
             m: f64::from(self.m),
             n: f64::from(self.n),
