@@ -173,6 +173,12 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     }
     super::bench_export::run(quick, &wants, &print, &median);
     super::bench_toolbox::run(quick, &wants, &print, &median);
+    if wants("landscape_n1024_s") {
+        match landscape_seconds(&g, 1024, if quick { 1 } else { 3 }, &cancel) {
+            Some(s) => print("landscape_n1024_s", s, "s"),
+            None => eprintln!("landscape_n1024_s: the default graph has no Landscape evolution node with its inputs"),
+        }
+    }
     if wants("erosion_default_n512") {
         let eroded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/eroded_tectonic.ron");
         if let Ok(g) = crate::io::load_graph(&eroded, crate::io::Strictness::Complete) {
@@ -182,6 +188,23 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// Seconds of the default graph's Landscape evolution node alone at `n` cells per face edge
+/// (its inputs evaluated first and not counted; median of `reps` runs).
+fn landscape_seconds(g: &crate::graph::Graph, n: usize, reps: usize, cancel: &AtomicBool) -> Option<f64> {
+    let node = g.first_of(NodeKind::LandscapeEvolution)?;
+    let step = crate::eval::compile_for(g, &[node.id]).steps.into_iter().find(|s| s.id == node.id)?;
+    let feeders: Vec<crate::graph::NodeId> = step.inputs.iter().flatten().map(|(id, _)| *id).collect();
+    let res = Evaluator::new().run_program(&crate::eval::compile_for(g, &feeders), n, cancel, &Progress::default());
+    let inputs: Vec<Option<crate::nodes::Value>> = step.inputs.iter().map(|i| i.and_then(|(id, k)| res.outputs.get(&id)?.get(k).cloned())).collect();
+    let times: Vec<f64> = (0..reps.max(1))
+        .map(|_| {
+            let ctx = crate::nodes::OpContext { n, cancel, steps: None };
+            time_ms(|| drop(std::hint::black_box(node.kind.run(&node.params, &inputs, &ctx)))) / 1e3
+        })
+        .collect();
+    Some(median(times))
 }
 
 /// Milliseconds of the default graph's texture chain (To metres, slope, distance to coast,

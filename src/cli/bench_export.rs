@@ -15,7 +15,7 @@ fn terrain(n: usize) -> Field {
 }
 
 /// Peak resident memory of this process in MiB since the last reset, and resets it (Linux).
-fn peak_mib_and_reset() -> Option<f64> {
+pub(super) fn peak_mib_and_reset() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let kb: f64 = status.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()?;
     std::fs::write("/proc/self/clear_refs", "5").ok()?;

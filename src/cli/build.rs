@@ -60,7 +60,7 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     }
     let targets: Vec<NodeId> = std::iter::once(planet.id).chain(from).collect();
     let program = compile_for(g, &targets);
-    memory::check_fits(n, program.steps.len()).map_err(CliError::input)?;
+    memory::check_fits(n, &program).map_err(CliError::input)?;
     let mut ev = Evaluator::new();
     let res = ev.run_program(&program, n, cancel, progress);
     if res.cancelled {
@@ -126,7 +126,7 @@ pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, p
         targets.push(planet.id);
     }
     let program = compile_for(g, &targets);
-    memory::check_fits(n, program.steps.len()).map_err(CliError::input)?;
+    memory::check_fits(n, &program).map_err(CliError::input)?;
     let res = Evaluator::new().run_program(&program, n, cancel, progress);
     if res.cancelled {
         return Err(CliError::input(anyhow!("{}: cancelled during the evaluation; nothing was written", path.display())));

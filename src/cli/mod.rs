@@ -1,6 +1,7 @@
 //! The command line: argument definitions and the headless commands.
 
 pub mod bench;
+pub mod bench_scale;
 pub mod bench_export;
 pub mod bench_toolbox;
 pub mod build;
@@ -45,6 +46,10 @@ pub enum Command {
         /// Run only the figures whose names contain this text (e.g. `droplet`).
         #[arg(long)]
         only: Option<String>,
+        /// Instead, build the default graph at 1024, 2048 and 4096 per face edge: time, peak
+        /// resident memory and the memory estimate of each (minutes; not part of the default run).
+        #[arg(long)]
+        scale: bool,
     },
 }
 

@@ -30,6 +30,8 @@ pub struct Grid {
     area: Vec<f32>,
     /// Planet radius, m.
     radius_m: f64,
+    /// `log2 n` where `n` is a power of two (face positions by shifts instead of divisions).
+    shift: Option<u32>,
 }
 
 impl Grid {
@@ -63,7 +65,8 @@ impl Grid {
                 ((1.0 + u * u + v * v).powf(-1.5) * stretch[i] * stretch[j] * radius_m * radius_m) as f32
             })
             .collect();
-        Grid { n, right: table(1, 0), down: table(0, 1), down_right: table(1, 1), down_left: table(-1, 1), area, radius_m }
+        let shift = n.is_power_of_two().then(|| n.trailing_zeros());
+        Grid { n, right: table(1, 0), down: table(0, 1), down_right: table(1, 1), down_left: table(-1, 1), area, radius_m, shift }
     }
 
     /// Cells in all.
@@ -71,10 +74,25 @@ impl Grid {
         6 * self.n * self.n
     }
 
+    /// Face position `(p, i, j)` of cell `c`: index within the face, column and row.
+    #[inline(always)]
+    fn position(&self, c: usize) -> (usize, usize, usize) {
+        match self.shift {
+            Some(s) => {
+                let p = c & ((1 << (2 * s)) - 1);
+                (p, p & ((1 << s) - 1), p >> s)
+            }
+            None => {
+                let p = c % (self.n * self.n);
+                (p, p % self.n, p / self.n)
+            }
+        }
+    }
+
     /// Area of cell `c`, m².
     #[inline]
     pub fn area(&self, c: usize) -> f32 {
-        self.area[c % (self.n * self.n)]
+        self.area[self.position(c).0]
     }
 
     /// The eight neighbours of cell `c` in [`NEIGHBOURS_8`] order with their distances in
@@ -82,8 +100,7 @@ impl Grid {
     #[inline]
     pub fn neighbours(&self, c: usize) -> [(u32, f32); 8] {
         let n = self.n;
-        let p = c % (n * n);
-        let (i, j) = (p % n, p / n);
+        let (p, i, j) = self.position(c);
         if i == 0 || j == 0 || i + 1 == n || j + 1 == n {
             return self.border_neighbours(c);
         }

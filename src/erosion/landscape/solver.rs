@@ -3,15 +3,47 @@
 //! `super`). Heights are metres above sea level; cells below 0 are sea.
 
 use super::grid::{Grid, NONE};
-use crate::planet::radix_heap::RadixHeap;
 use rayon::prelude::*;
 use std::collections::VecDeque;
 
-/// A sort key of a float that orders like the float (negative values included).
-#[inline]
-fn key(v: f32) -> u64 {
-    let b = v.to_bits();
-    u64::from(if b & 0x8000_0000 != 0 { !b } else { b | 0x8000_0000 })
+/// Height of one bin of the flood's queue, m.
+const BIN_M: f32 = 0.25;
+
+/// The flood's priority queue: cells in bins of [`BIN_M`] of height, popped bin by bin from
+/// the lowest (last in, first out within a bin). Constant time per cell; cells of one bin pop
+/// in an order fixed by the pushes, which only decides among near-equal heights (receivers
+/// are chosen by the true slopes among the cells already taken).
+struct Bins {
+    bins: Vec<Vec<u32>>,
+    current: usize,
+}
+
+impl Bins {
+    fn new(max_height_m: f32) -> Bins {
+        let count = (max_height_m.max(0.0) / BIN_M) as usize + 2;
+        Bins { bins: (0..count).map(|_| Vec::new()).collect(), current: 0 }
+    }
+
+    #[inline]
+    fn push(&mut self, h: f32, c: u32) {
+        let b = ((h.max(0.0) / BIN_M) as usize).clamp(self.current, self.bins.len() - 1);
+        self.bins[b].push(c);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        while self.current < self.bins.len() {
+            if let Some(c) = self.bins[self.current].pop() {
+                return Some(c);
+            }
+            self.current += 1;
+        }
+        None
+    }
+
+    fn is_empty(&self) -> bool {
+        self.bins[self.current..].iter().all(Vec::is_empty)
+    }
 }
 
 /// The physical constants of a run, in SI-like units (metres and years).
@@ -58,14 +90,24 @@ pub struct Level {
     pub to_sea_m3: f64,
     /// Sediment that filled depressions (lakes off), m³ (summed over steps).
     pub filled_m3: f64,
-    state: Vec<u8>,
+    /// Scratch: the flood's per-cell state.
+    slots: Vec<Slot>,
     /// Scratch: sediment volume passing each cell in a step, m³.
     sediment: Vec<f64>,
 }
 
-const UNREACHED: u8 = 0;
-const QUEUED: u8 = 1;
-const DONE: u8 = 2;
+const UNREACHED: u32 = 0;
+const QUEUED: u32 = 1;
+const DONE: u32 = 2;
+
+/// The flood's state of one cell (see [`Level::route`]).
+#[derive(Clone, Copy)]
+struct Slot {
+    filled: f32,
+    receiver: u32,
+    receiver_m: f32,
+    state: u32,
+}
 
 impl Level {
     /// A level with elevation `h` (m) and per-cell uplift (m/yr), rain weights and
@@ -85,7 +127,7 @@ impl Level {
             area: vec![0.0; cells],
             to_sea_m3: 0.0,
             filled_m3: 0.0,
-            state: vec![UNREACHED; cells],
+            slots: Vec::new(),
             sediment: Vec::new(),
         }
     }
@@ -99,77 +141,78 @@ impl Level {
         let cells = self.grid.cells();
         let h = &self.h;
         self.order.clear();
-        let mut heap: RadixHeap<u32> = RadixHeap::new();
+        let top = h.iter().cloned().fold(0.0f32, f32::max);
+        let mut heap = Bins::new(top);
         let mut pit: VecDeque<u32> = VecDeque::new();
-        for c in 0..cells {
-            let sea = h[c] < 0.0;
-            self.state[c] = if sea { DONE } else { UNREACHED };
-            self.filled[c] = if sea { 0.0 } else { h[c] };
-            self.receiver[c] = NONE;
-        }
+        // What the flood reads and writes per cell, side by side (one cache line per
+        // neighbour): water surface, receiver, distance to it, state.
+        let mut slots = std::mem::take(&mut self.slots);
+        slots.clear();
+        slots.extend(h.iter().map(|&v| if v < 0.0 { Slot { filled: 0.0, receiver: NONE, receiver_m: 1.0, state: DONE } } else { Slot { filled: v, receiver: NONE, receiver_m: 1.0, state: UNREACHED } }));
         // The coast: land cells next to the sea.
         for c in 0..cells {
-            if self.state[c] != UNREACHED {
+            if slots[c].state != UNREACHED {
                 continue;
             }
             let sea = self.grid.neighbours(c).into_iter().find(|&(x, _)| x != NONE && h[x as usize] < 0.0);
             if let Some((x, d)) = sea {
-                self.receiver[c] = x;
-                self.receiver_m[c] = d;
-                self.state[c] = QUEUED;
-                heap.push(key(h[c]), c as u32);
+                slots[c] = Slot { filled: h[c], receiver: x, receiver_m: d, state: QUEUED };
+                heap.push(h[c], c as u32);
             }
         }
         // A planet without sea drains to its lowest cell.
         if heap.is_empty() {
             if let Some(c) = (0..cells).min_by(|&a, &b| h[a].total_cmp(&h[b]).then(a.cmp(&b))) {
-                self.state[c] = QUEUED;
-                heap.push(key(h[c]), c as u32);
+                slots[c].state = QUEUED;
+                heap.push(h[c], c as u32);
             }
         }
         loop {
             let c = match pit.pop_front() {
                 Some(c) => c as usize,
                 None => match heap.pop() {
-                    Some((_, c)) => c as usize,
+                    Some(c) => c as usize,
                     None => break,
                 },
             };
             self.order.push(c as u32);
-            let level = self.filled[c];
+            let level = slots[c].filled;
             let mut best = (0.0f32, NONE, 1.0f32);
             for (x, d) in self.grid.neighbours(c) {
                 if x == NONE {
                     continue;
                 }
-                let xi = x as usize;
-                match self.state[xi] {
-                    DONE => {
-                        let s = (level - self.filled[xi]) / d;
-                        if s > best.0 {
-                            best = (s, x, d);
-                        }
+                let slot = &mut slots[x as usize];
+                if slot.state == DONE {
+                    let s = (level - slot.filled) / d;
+                    if s > best.0 {
+                        best = (s, x, d);
                     }
-                    UNREACHED => {
-                        self.state[xi] = QUEUED;
-                        self.receiver[xi] = c as u32;
-                        self.receiver_m[xi] = d;
-                        if h[xi] <= level {
-                            self.filled[xi] = level;
-                            pit.push_back(x);
-                        } else {
-                            heap.push(key(h[xi]), x);
-                        }
+                } else if slot.state == UNREACHED {
+                    slot.state = QUEUED;
+                    slot.receiver = c as u32;
+                    slot.receiver_m = d;
+                    if slot.filled <= level {
+                        slot.filled = level;
+                        pit.push_back(x);
+                    } else {
+                        heap.push(slot.filled, x);
                     }
-                    _ => {}
                 }
             }
+            let slot = &mut slots[c];
             if best.1 != NONE {
-                self.receiver[c] = best.1;
-                self.receiver_m[c] = best.2;
+                slot.receiver = best.1;
+                slot.receiver_m = best.2;
             }
-            self.state[c] = DONE;
+            slot.state = DONE;
         }
+        for (c, slot) in slots.iter().enumerate() {
+            self.filled[c] = slot.filled;
+            self.receiver[c] = slot.receiver;
+            self.receiver_m[c] = slot.receiver_m;
+        }
+        self.slots = slots;
     }
 
     /// Rain-weighted drainage area: every land cell's area summed down the receivers.
@@ -216,6 +259,7 @@ impl Level {
     /// before the cells that drain into it), after Braun and Willett (2013). Also counts the
     /// sediment that reaches the sea.
     fn incise(&mut self, dt: f64, p: &Physics) {
+        let unit_n = (p.n - 1.0).abs() < 1e-9;
         let mut eroded = std::mem::take(&mut self.sediment);
         eroded.clear();
         eroded.resize(self.h.len(), 0.0);
@@ -231,7 +275,8 @@ impl Level {
                     h0
                 } else {
                     let l = f64::from(self.receiver_m[c]);
-                    let g = dt * p.k * f64::from(self.erodibility[c]) * self.area[c].powf(p.m) / l.powf(p.n);
+                    let l_n = if unit_n { l } else { l.powf(p.n) };
+                    let g = dt * p.k * f64::from(self.erodibility[c]) * self.area[c].powf(p.m) / l_n;
                     hr + solve(h0 - hr, g, p.n)
                 }
             };
