@@ -61,8 +61,7 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     let targets: Vec<NodeId> = std::iter::once(planet.id).chain(from).collect();
     let program = compile_for(g, &targets);
     memory::check_fits(n, &program).map_err(CliError::input)?;
-    let mut ev = Evaluator::new();
-    let res = ev.run_program(&program, n, cancel, progress);
+    let res = Evaluator::new().run_program_releasing(&program, n, &targets, cancel, progress);
     if res.cancelled {
         return Err(CliError::internal(anyhow!("cancelled")));
     }
@@ -125,9 +124,11 @@ pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, p
         let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{}: the graph has neither Export nodes nor a Planet node", path.display())))?;
         targets.push(planet.id);
     }
+    let mut keep = targets.clone();
+    keep.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
     let program = compile_for(g, &targets);
     memory::check_fits(n, &program).map_err(CliError::input)?;
-    let res = Evaluator::new().run_program(&program, n, cancel, progress);
+    let res = Evaluator::new().run_program_releasing(&program, n, &keep, cancel, progress);
     if res.cancelled {
         return Err(CliError::input(anyhow!("{}: cancelled during the evaluation; nothing was written", path.display())));
     }

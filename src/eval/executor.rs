@@ -115,6 +115,27 @@ impl Evaluator {
 
     /// Evaluates a compiled program at resolution `n`.
     pub fn run_program(&mut self, program: &Program, n: usize, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+        self.run_inner(program, n, None, cancel, progress)
+    }
+
+    /// Evaluates a compiled program at resolution `n` for a build: nothing is cached, and each
+    /// node's outputs are dropped once the last node that reads them has run, unless the node
+    /// is in `keep` (the build's targets). The result holds the outputs of `keep` and the
+    /// inputs of every sink, so the peak memory is what is alive at once, not every field.
+    pub fn run_program_releasing(&mut self, program: &Program, n: usize, keep: &[NodeId], cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+        self.run_inner(program, n, Some(keep), cancel, progress)
+    }
+
+    fn run_inner(&mut self, program: &Program, n: usize, keep: Option<&[NodeId]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+        // For a releasing run: the index of the last step that reads each node.
+        let mut last_use: HashMap<NodeId, usize> = HashMap::new();
+        if keep.is_some() {
+            for (i, step) in program.steps.iter().enumerate() {
+                for (src, _) in step.inputs.iter().flatten() {
+                    last_use.insert(*src, i);
+                }
+            }
+        }
         let start = Instant::now();
         self.run += 1;
         let mut res = EvalResult { n, errors: program.errors.clone(), idle: program.idle.clone(), ..Default::default() };
@@ -122,7 +143,18 @@ impl Evaluator {
         progress.done.store(0, Ordering::Relaxed);
         let mut keys: HashMap<NodeId, u64> = HashMap::new();
         let ctx = OpContext { n, cancel, steps: Some(&progress.inner) };
-        for step in &program.steps {
+        for (index, step) in program.steps.iter().enumerate() {
+            if let Some(keep) = keep {
+                // Outputs whose last reader ran in the step before are no longer needed.
+                if index > 0 {
+                    let previous = &program.steps[index - 1];
+                    for (src, _) in previous.inputs.iter().flatten() {
+                        if last_use.get(src) == Some(&(index - 1)) && !keep.contains(src) {
+                            res.outputs.remove(src);
+                        }
+                    }
+                }
+            }
             let mut h = DefaultHasher::new();
             step.kind.hash(&mut h);
             if !step.kind.resolution_independent() {
@@ -174,7 +206,9 @@ impl Evaluator {
             match result {
                 Ok(out) => {
                     let out = Arc::new(out);
-                    self.cache.insert(key, (out.clone(), self.run));
+                    if keep.is_none() {
+                        self.cache.insert(key, (out.clone(), self.run));
+                    }
                     res.outputs.insert(step.id, out);
                     res.timings_ms.insert(step.id, t.elapsed().as_secs_f64() * 1e3);
                 }

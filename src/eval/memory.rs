@@ -1,6 +1,8 @@
 //! Refusing resolutions that cannot fit in memory before allocating anything.
 
 use super::program::Program;
+use crate::graph::NodeId;
+use std::collections::HashMap;
 use crate::nodes::{NodeKind, PortType};
 use thiserror::Error;
 
@@ -38,6 +40,16 @@ pub fn scratch_bytes_per_cell(kind: NodeKind) -> u64 {
     }
 }
 
+/// Bytes per cell of the neighbour tables (`crate::planet::pipes`) a node of `kind` builds:
+/// 36 for the 4-neighbour table, 72 for the 8-neighbour one. They are cached for the rest of
+/// the process once built, so they count from the first node that uses them on.
+fn tables_used(kind: NodeKind) -> (bool, bool) {
+    use NodeKind::*;
+    let four = matches!(kind, PlateElevation | Precipitation | Slope | Gradient | Blur | Hillgrow | HydraulicErosion | ThermalErosion | SeaFloor | CoralReef);
+    let eight = matches!(kind, CoastDistance | DrainageRivers | LSystemRivers | HydraulicErosion | ThermalErosion | CoralReef);
+    (four, eight)
+}
+
 /// Bytes per cell of one output of type `ty`.
 fn output_bytes_per_cell(ty: PortType) -> u64 {
     match ty {
@@ -46,14 +58,43 @@ fn output_bytes_per_cell(ty: PortType) -> u64 {
     }
 }
 
-/// Estimated peak bytes for running `program` at resolution `n`: every output of every node
-/// (the evaluation keeps them all), the largest scratch of one node, and the exports' buffers
-/// (8 bytes per cell).
+/// Estimated peak bytes of a build of `program` at resolution `n` (see
+/// [`super::Evaluator::run_program_releasing`]): at each node, the outputs still waiting for a
+/// reader (or kept: those of the sinks, which the exports read), the neighbour tables built so
+/// far, and the node's own outputs and working memory; then the kept outputs and tables plus
+/// the exports' buffers (8 bytes per cell).
 pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
     let cells = 6u64 * (n as u64) * (n as u64);
-    let outputs: u64 = program.steps.iter().flat_map(|s| s.kind.meta().outputs.iter()).map(|o| output_bytes_per_cell(o.ty)).sum();
-    let scratch = program.steps.iter().map(|s| scratch_bytes_per_cell(s.kind)).max().unwrap_or(0);
-    cells * (outputs + scratch + 8)
+    let outputs = |kind: NodeKind| -> u64 { kind.meta().outputs.iter().map(|o| output_bytes_per_cell(o.ty)).sum() };
+    let mut last_use: HashMap<NodeId, usize> = HashMap::new();
+    for (i, step) in program.steps.iter().enumerate() {
+        for (src, _) in step.inputs.iter().flatten() {
+            last_use.insert(*src, i);
+        }
+    }
+    let kind_of: HashMap<NodeId, NodeKind> = program.steps.iter().map(|s| (s.id, s.kind)).collect();
+    let kept = |id: &NodeId| kind_of.get(id).is_some_and(|k| k.meta().category.is_sink());
+    let (mut live, mut peak) = (0u64, 0u64);
+    let (mut four, mut eight) = (false, false);
+    for (i, step) in program.steps.iter().enumerate() {
+        let (f, e) = tables_used(step.kind);
+        four |= f;
+        eight |= e;
+        let tables = if four { 36 } else { 0 } + if eight { 72 } else { 0 };
+        if i > 0 {
+            let mut released: Vec<NodeId> = program.steps[i - 1].inputs.iter().flatten().map(|(src, _)| *src).filter(|src| last_use.get(src) == Some(&(i - 1)) && !kept(src)).collect();
+            released.sort();
+            released.dedup();
+            for src in released {
+                live -= kind_of.get(&src).map_or(0, |&k| outputs(k));
+            }
+        }
+        let own = outputs(step.kind);
+        peak = peak.max(live + tables + own + scratch_bytes_per_cell(step.kind));
+        live += own;
+    }
+    let tables = if four { 36 } else { 0 } + if eight { 72 } else { 0 };
+    cells * peak.max(live + tables + 8)
 }
 
 /// `Err` when running `program` at resolution `n` would not fit in 90 % of the memory.
