@@ -45,6 +45,14 @@ fn texture_outputs_of_a_preview_agree_with_the_build() {
     };
     let mut checked = Vec::new();
     let mut check = |name: &str, a: Field, b: Field, bar: f64| {
+        // A layer absent at both resolutions (no rock where no slope is steep enough and no
+        // water input) agrees exactly; correlation is undefined for constant fields.
+        let ((alo, ahi), (blo, bhi)) = (a.min_max(), b.min_max());
+        if ahi - alo < 1e-6 && bhi - blo < 1e-6 {
+            assert!((alo - blo).abs() < 1e-6, "{name}: constant {alo} in the preview, {blo} in the build");
+            checked.push(format!("{name} constant {alo}"));
+            return;
+        }
         let c = correlation(a.data(), b.data());
         checked.push(format!("{name} {c:.3}"));
         assert!(c > bar, "{name}: correlation {c}");
@@ -55,7 +63,13 @@ fn texture_outputs_of_a_preview_agree_with_the_build() {
     for (k, name) in ["sea floor", "sand", "ground", "rock", "snow"].iter().enumerate() {
         // Sand is a band a few metres high along the shore: a 128 grid holds it in other cells
         // than a 512 one (measured 0.43; the others 0.92 to 0.99).
-        let bar = if *name == "sand" { 0.35 } else { 0.85 };
+        // Snow lies on the peaks, where the landscape evolution's finer levels carve valleys
+        // and ridges a 128 grid cannot hold (measured 0.80; the elevation itself 0.99).
+        let bar = match *name {
+            "sand" => 0.35,
+            "snow" => 0.75,
+            _ => 0.85,
+        };
         check(name, field(&preview, NodeKind::Materials, k), field(&build, NodeKind::Materials, k), bar);
     }
     // Slope grows with the finer relief a 512 grid holds (measured 0.86).
