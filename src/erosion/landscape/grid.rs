@@ -123,8 +123,21 @@ impl Grid {
     /// Every cell has all four.
     #[inline]
     pub fn neighbours4(&self, c: usize) -> [(u32, f32); 4] {
-        let all = self.neighbours(c);
-        [all[3], all[4], all[1], all[6]]
+        let n = self.n;
+        let (p, i, j) = self.position(c);
+        if i == 0 || j == 0 || i + 1 == n || j + 1 == n {
+            let all = self.border_neighbours(c);
+            return [all[3], all[4], all[1], all[6]];
+        }
+        let c = c as u32;
+        let nu = n as u32;
+        [(c - 1, self.right[p - 1]), (c + 1, self.right[p]), (c - nu, self.down[p - n]), (c + nu, self.down[p])]
+    }
+
+    /// The shortest edge between neighbours, m.
+    pub fn shortest_edge(&self) -> f32 {
+        let n = self.n;
+        (0..n * n).map(|c| self.neighbours4(c).iter().map(|x| x.1).fold(f32::INFINITY, f32::min)).fold(f32::INFINITY, f32::min)
     }
 
     /// Neighbours of a cell on a face's border, from the cube-sphere's seam rules.

@@ -90,6 +90,8 @@ pub struct Level {
     pub to_sea_m3: f64,
     /// Sediment that filled depressions (lakes off), m³ (summed over steps).
     pub filled_m3: f64,
+    /// The grid's shortest edge, m (once the diffusion needs it).
+    shortest_edge: Option<f32>,
     /// Scratch: the flood's per-cell state.
     slots: Vec<Slot>,
     /// Scratch: sediment volume passing each cell in a step, m³.
@@ -128,6 +130,7 @@ impl Level {
             to_sea_m3: 0.0,
             filled_m3: 0.0,
             slots: Vec::new(),
+            shortest_edge: None,
             sediment: Vec::new(),
         }
     }
@@ -302,9 +305,8 @@ impl Level {
     /// Explicit hillslope diffusion `D lap(h)` on land over the four edge neighbours (sea
     /// neighbours count at sea level), in as many sub-steps as stability needs.
     fn diffuse(&mut self, dt: f64, d: f64) {
-        let cells = self.h.len();
-        let min_l = (0..cells.min(self.grid.n * self.grid.n)).map(|c| self.grid.neighbours4(c).iter().map(|x| x.1).fold(f32::INFINITY, f32::min)).fold(f32::INFINITY, f32::min);
-        let min_l2 = f64::from(min_l).powi(2);
+        let shortest = *self.shortest_edge.get_or_insert_with(|| self.grid.shortest_edge());
+        let min_l2 = f64::from(shortest).powi(2);
         let subs = (4.0 * d * dt / min_l2).ceil().max(1.0) as usize;
         let k = (d * dt / subs as f64) as f32;
         let mut next = self.h.clone();
