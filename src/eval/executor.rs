@@ -120,7 +120,8 @@ impl Evaluator {
 
     /// Evaluates a compiled program at resolution `n` for a build: nothing is cached, and each
     /// node's outputs are dropped once the last node that reads them has run, unless the node
-    /// is in `keep` (the build's targets). The result holds the outputs of `keep` and the
+    /// is in `keep` (the build's targets), and the neighbour tables of the resolution are
+    /// dropped after each node. The result holds the outputs of `keep` and the
     /// inputs of every sink, so the peak memory is what is alive at once, not every field.
     pub fn run_program_releasing(&mut self, program: &Program, n: usize, keep: &[NodeId], cancel: &AtomicBool, progress: &Progress) -> EvalResult {
         self.run_inner(program, n, Some(keep), cancel, progress)
@@ -221,6 +222,10 @@ impl Evaluator {
                 }
             }
             progress.done.fetch_add(1, Ordering::Relaxed);
+            if keep.is_some() {
+                // A build keeps no neighbour table past the node that used it.
+                crate::planet::pipes::forget_tables(n);
+            }
         }
         if cancel.load(Ordering::Relaxed) {
             res.cancelled = true;

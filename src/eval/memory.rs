@@ -40,9 +40,9 @@ pub fn scratch_bytes_per_cell(kind: NodeKind) -> u64 {
     }
 }
 
-/// Bytes per cell of the neighbour tables (`crate::planet::pipes`) a node of `kind` builds:
-/// 36 for the 4-neighbour table, 72 for the 8-neighbour one. They are cached for the rest of
-/// the process once built, so they count from the first node that uses them on.
+/// Which neighbour tables (`crate::planet::pipes`) a node of `kind` builds: the 4-neighbour
+/// table (36 bytes per cell) and the 8-neighbour one (72). A build drops them after each node,
+/// so they count while that node runs.
 fn tables_used(kind: NodeKind) -> (bool, bool) {
     use NodeKind::*;
     let four = matches!(kind, PlateElevation | Precipitation | Slope | Gradient | Blur | Hillgrow | HydraulicErosion | ThermalErosion | SeaFloor | CoralReef);
@@ -60,9 +60,9 @@ fn output_bytes_per_cell(ty: PortType) -> u64 {
 
 /// Estimated peak bytes of a build of `program` at resolution `n` (see
 /// [`super::Evaluator::run_program_releasing`]): at each node, the outputs still waiting for a
-/// reader (or kept: those of the sinks, which the exports read), the neighbour tables built so
-/// far, and the node's own outputs and working memory; then the kept outputs and tables plus
-/// the exports' buffers (8 bytes per cell).
+/// reader (or kept: those of the sinks, which the exports read), and the node's own outputs,
+/// neighbour tables and working memory; then the kept outputs plus the exports' buffers (8
+/// bytes per cell).
 pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
     let cells = 6u64 * (n as u64) * (n as u64);
     let outputs = |kind: NodeKind| -> u64 { kind.meta().outputs.iter().map(|o| output_bytes_per_cell(o.ty)).sum() };
@@ -75,11 +75,8 @@ pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
     let kind_of: HashMap<NodeId, NodeKind> = program.steps.iter().map(|s| (s.id, s.kind)).collect();
     let kept = |id: &NodeId| kind_of.get(id).is_some_and(|k| k.meta().category.is_sink());
     let (mut live, mut peak) = (0u64, 0u64);
-    let (mut four, mut eight) = (false, false);
     for (i, step) in program.steps.iter().enumerate() {
-        let (f, e) = tables_used(step.kind);
-        four |= f;
-        eight |= e;
+        let (four, eight) = tables_used(step.kind);
         let tables = if four { 36 } else { 0 } + if eight { 72 } else { 0 };
         if i > 0 {
             let mut released: Vec<NodeId> = program.steps[i - 1].inputs.iter().flatten().map(|(src, _)| *src).filter(|src| last_use.get(src) == Some(&(i - 1)) && !kept(src)).collect();
@@ -93,8 +90,7 @@ pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
         peak = peak.max(live + tables + own + scratch_bytes_per_cell(step.kind));
         live += own;
     }
-    let tables = if four { 36 } else { 0 } + if eight { 72 } else { 0 };
-    cells * peak.max(live + tables + 8)
+    cells * peak.max(live + 8)
 }
 
 /// `Err` when running `program` at resolution `n` would not fit in 90 % of the memory.

@@ -22,6 +22,17 @@ impl<T> PerResolution<T> {
     }
 }
 
+impl<T> PerResolution<T> {
+    /// Drops the cached table of resolution `n` (users holding it keep their copy; the next
+    /// request builds it again).
+    pub fn forget(&self, n: usize) {
+        if let Some(tables) = self.0.get() {
+            let mut guard = tables.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            guard.remove(&n);
+        }
+    }
+}
+
 impl<T> Default for PerResolution<T> {
     fn default() -> Self {
         Self::new()

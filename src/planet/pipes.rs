@@ -209,16 +209,24 @@ pub(crate) fn neighbour_steps(f: &crate::planet::Field) -> (Vec<f32>, Vec<f32>) 
     (inside, across)
 }
 
+static TABLES4: PerResolution<PipeTable<4>> = PerResolution::new();
+static TABLES8: PerResolution<PipeTable<8>> = PerResolution::new();
+
 /// The von Neumann table (left, right, up, down) of resolution `n`, cached.
 pub fn pipes4(n: usize) -> Arc<PipeTable<4>> {
-    static TABLES: PerResolution<PipeTable<4>> = PerResolution::new();
-    TABLES.get(n, || PipeTable::build(n, &NEIGHBOURS_4))
+    TABLES4.get(n, || PipeTable::build(n, &NEIGHBOURS_4))
 }
 
 /// The Moore table of resolution `n` (corner cells miss one diagonal), cached.
 pub fn pipes8(n: usize) -> Arc<PipeTable<8>> {
-    static TABLES: PerResolution<PipeTable<8>> = PerResolution::new();
-    TABLES.get(n, || PipeTable::build(n, &NEIGHBOURS_8))
+    TABLES8.get(n, || PipeTable::build(n, &NEIGHBOURS_8))
+}
+
+/// Drops the cached tables of resolution `n` (36 and 72 bytes per cell): builds call this
+/// after each node so that a table lives only while a node uses it.
+pub fn forget_tables(n: usize) {
+    TABLES4.forget(n);
+    TABLES8.forget(n);
 }
 
 #[cfg(test)]
