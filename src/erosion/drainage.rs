@@ -12,11 +12,10 @@
 use crate::planet::pipes::{pipes8, PipeTable, NONE};
 use crate::planet::{Cell, Field};
 use crate::planet::radix_heap::RadixHeap;
+use super::SECONDS_PER_YEAR;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Seconds in a year (365.25 days).
-const SECONDS_PER_YEAR: f64 = 365.25 * 86_400.0;
 
 /// What the drainage needs besides the elevation.
 #[derive(Debug, Clone, Copy, PartialEq)]

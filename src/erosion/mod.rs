@@ -10,6 +10,9 @@ pub mod lsystem;
 pub mod drainage;
 pub mod landscape;
 
+/// Seconds in a year (365.25 days): annual rates to per-second flows.
+pub const SECONDS_PER_YEAR: f64 = 365.25 * 86_400.0;
+
 /// Rolling hills for the erosion tests (elevation about 0 to 0.8, seamless).
 /// Zeroes values too small to matter (also keeps denormals out of the inner loops).
 #[inline]

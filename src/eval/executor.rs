@@ -129,14 +129,7 @@ impl Evaluator {
 
     fn run_inner(&mut self, program: &Program, n: usize, keep: Option<&[NodeId]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
         // For a releasing run: the index of the last step that reads each node.
-        let mut last_use: HashMap<NodeId, usize> = HashMap::new();
-        if keep.is_some() {
-            for (i, step) in program.steps.iter().enumerate() {
-                for (src, _) in step.inputs.iter().flatten() {
-                    last_use.insert(*src, i);
-                }
-            }
-        }
+        let last_use = if keep.is_some() { program.last_reads() } else { HashMap::new() };
         let start = Instant::now();
         self.run += 1;
         let mut res = EvalResult { n, errors: program.errors.clone(), idle: program.idle.clone(), ..Default::default() };

@@ -66,12 +66,7 @@ fn output_bytes_per_cell(ty: PortType) -> u64 {
 pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
     let cells = 6u64 * (n as u64) * (n as u64);
     let outputs = |kind: NodeKind| -> u64 { kind.meta().outputs.iter().map(|o| output_bytes_per_cell(o.ty)).sum() };
-    let mut last_use: HashMap<NodeId, usize> = HashMap::new();
-    for (i, step) in program.steps.iter().enumerate() {
-        for (src, _) in step.inputs.iter().flatten() {
-            last_use.insert(*src, i);
-        }
-    }
+    let last_use = program.last_reads();
     let kind_of: HashMap<NodeId, NodeKind> = program.steps.iter().map(|s| (s.id, s.kind)).collect();
     let kept = |id: &NodeId| kind_of.get(id).is_some_and(|k| k.meta().category.is_sink());
     let (mut live, mut peak) = (0u64, 0u64);

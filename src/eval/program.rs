@@ -34,6 +34,18 @@ pub struct Program {
 }
 
 impl Program {
+    /// For every node whose outputs some step reads, the index of the last step that reads
+    /// them (when a build may drop them).
+    pub fn last_reads(&self) -> std::collections::HashMap<NodeId, usize> {
+        let mut last = std::collections::HashMap::new();
+        for (i, step) in self.steps.iter().enumerate() {
+            for (src, _) in step.inputs.iter().flatten() {
+                last.insert(*src, i);
+            }
+        }
+        last
+    }
+
     /// Whether nothing is wrong anywhere in the graph.
     pub fn is_clean(&self) -> bool {
         self.errors.is_empty() && self.idle.is_empty()

@@ -27,6 +27,7 @@ pub mod analysis;
 pub mod grid;
 pub mod solver;
 
+use super::SECONDS_PER_YEAR;
 use crate::planet::Field;
 use grid::{Grid, NONE};
 use solver::{Level, Physics};
@@ -43,8 +44,6 @@ pub const MAX_DT_YR: f64 = 1e5;
 pub const BASE_STEPS: (usize, usize) = (10, 500);
 /// Depth of water over the ground from which a filled depression counts as a lake, m.
 pub const LAKE_DEPTH_M: f32 = 1.0;
-/// Seconds in a year (365.25 days).
-const SECONDS_PER_YEAR: f64 = 365.25 * 86_400.0;
 
 /// Parameters of a landscape evolution run.
 #[derive(Debug, Clone, PartialEq)]
@@ -188,13 +187,13 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
     let (mut to_sea, mut filled) = (0.0, 0.0);
     let all = levels(n);
     for (index, &ln) in all.iter().enumerate() {
-        let at = |f: &Field| if f.n() == ln { f.clone() } else { f.resample(ln) };
+        let at = |f| at_level(f, ln);
         let init = metres(&at(inputs.elevation));
-        let h = match &previous {
+        let h = match previous.take() {
             None => init.clone(),
             Some((pn, result, pinit)) => {
-                let up = Field::from_vec(*pn, result.clone()).map(|f| f.resample(ln));
-                let pinit_up = Field::from_vec(*pn, pinit.clone()).map(|f| f.resample(ln));
+                let up = Field::from_vec(pn, result).map(|f| f.resample(ln));
+                let pinit_up = Field::from_vec(pn, pinit).map(|f| f.resample(ln));
                 match (up, pinit_up) {
                     (Some(up), Some(pinit_up)) => up.data().iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect(),
                     _ => return Err(LandscapeError::Invalid("internal: a level's size does not match its resolution".into())),
@@ -232,6 +231,16 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         previous = Some((ln, level.h, init));
     }
     Err(LandscapeError::Invalid("internal: no level to run".into()))
+}
+
+/// `f` at `n` cells per face edge: borrowed where it already is (the finest level), else
+/// resampled.
+fn at_level(f: &Field, n: usize) -> std::borrow::Cow<'_, Field> {
+    if f.n() == n {
+        std::borrow::Cow::Borrowed(f)
+    } else {
+        std::borrow::Cow::Owned(f.resample(n))
+    }
 }
 
 /// The outputs from the finest level's final state.
