@@ -227,7 +227,7 @@ impl Viewport {
                 }
             }).response.on_hover_text("Colouring: albedo (the Planet node's albedo input, per pixel; the height tint without one); elevation; cube faces; plates (a colour per plate, border regions lighter); regions coloured by their cube face; normals (the lighting normals as colours); slope, biomes, temperature and precipitation from the graph's first Slope, Biomes, Temperature and Precipitation nodes (the height tint without them). Plates and regions come from the graph's first Tectonic plates or Regions node.");
             ui.checkbox(&mut self.view.borders, "Borders").on_hover_text("Region borders and centroids (needs a Regions node in the graph)");
-            ui.checkbox(&mut self.view.arrows, "Motion").on_hover_text("Plate motion vectors as arrows (needs a Plate elevation node)");
+            ui.checkbox(&mut self.view.arrows, "Motion").on_hover_text("Plate motion vectors as arrows (needs a Plate elevation or Earth-like relief node)");
             ui.checkbox(&mut self.view.wireframe, "Wireframe").on_hover_text("Show the cube-sphere grid (every few quads)");
             ui.checkbox(&mut self.mesh.spherical, "Sphere").on_hover_text("Normalise the cube onto the sphere (off: show the cube)");
             ui.checkbox(&mut self.mesh.warped, "Warp").on_hover_text("Tangent warp of the face grid (theta = 0.86873); off: linear grid, crowded cells at face edges");

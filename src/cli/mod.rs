@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_scale;
+pub mod bench_earth;
 pub mod bench_export;
 pub mod bench_toolbox;
 pub mod build;
@@ -50,6 +51,16 @@ pub enum Command {
         /// resident memory and the memory estimate of each (minutes; not part of the default run).
         #[arg(long)]
         scale: bool,
+        /// Instead, measure how Earth-like a planet is (hypsometry, belts, landmasses,
+        /// artifacts) and print the figures beside Earth's.
+        #[arg(long)]
+        earth: bool,
+        /// With `--earth`: the graph to measure (default: the default graph).
+        #[arg(long, requires = "earth")]
+        graph: Option<PathBuf>,
+        /// With `--earth`: cells per cube-face edge.
+        #[arg(long, requires = "earth", default_value_t = 512, value_parser = clap::value_parser!(u32).range(8..=4096))]
+        resolution: u32,
     },
 }
 
@@ -97,7 +108,7 @@ pub struct RenderArgs {
     /// Darken region borders and mark centroids (needs a Regions node).
     #[arg(long)]
     pub borders: bool,
-    /// Draw plate-motion arrows (needs a Plate elevation node).
+    /// Draw plate-motion arrows (needs a Plate elevation or Earth-like relief node).
     #[arg(long)]
     pub arrows: bool,
     /// Camera yaw and pitch in degrees (default: the viewport's start view).

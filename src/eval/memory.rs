@@ -45,7 +45,7 @@ pub fn scratch_bytes_per_cell(kind: NodeKind) -> u64 {
 /// so they count while that node runs.
 fn tables_used(kind: NodeKind) -> (bool, bool) {
     use NodeKind::*;
-    let four = matches!(kind, PlateElevation | Precipitation | Slope | Gradient | Blur | Hillgrow | HydraulicErosion | ThermalErosion | SeaFloor | CoralReef);
+    let four = matches!(kind, PlateElevation | EarthRelief | Precipitation | Slope | Gradient | Blur | Hillgrow | HydraulicErosion | ThermalErosion | SeaFloor | CoralReef);
     let eight = matches!(kind, CoastDistance | DrainageRivers | LSystemRivers | HydraulicErosion | ThermalErosion | CoralReef);
     (four, eight)
 }

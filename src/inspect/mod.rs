@@ -6,6 +6,7 @@
 pub mod climate;
 pub mod normals;
 pub mod overlay;
+pub mod realism;
 
 pub use climate::{elevation_image, precipitation_image, ramp_image, slope_image, temperature_image, texture_values, TextureValues};
 pub use normals::normal_image;
@@ -20,7 +21,8 @@ use crate::tectonics::Plates;
 use std::sync::Arc;
 
 /// The tectonic values of a result: from the graph's first Tectonic plates node (or else its
-/// first Regions node) and its first Plate elevation node's motion output.
+/// first Regions node) and the motion output of its first Plate elevation node (or else its
+/// first Earth-like relief node).
 #[derive(Default, Clone)]
 pub struct TectonicValues {
     /// Region surface.
@@ -33,13 +35,15 @@ pub struct TectonicValues {
 
 /// Index of the Plate elevation node's `motion` output.
 const MOTION_OUTPUT: usize = 4;
+/// Index of the Earth-like relief node's `motion` output.
+const RELIEF_MOTION_OUTPUT: usize = 5;
 
 /// Collects the [`TectonicValues`] of `res` (evaluated from `g`).
 pub fn tectonic_values(g: &Graph, res: &EvalResult) -> TectonicValues {
     let output = |kind: NodeKind, k: usize| g.nodes.iter().filter(|n| n.kind == kind).find_map(|n| res.outputs.get(&n.id).and_then(|o| o.get(k).cloned()));
     let plates = output(NodeKind::TectonicPlates, 0).and_then(|v| v.as_plates().cloned());
     let regions = plates.as_ref().map(|p| p.regions.clone()).or_else(|| output(NodeKind::Regions, 0).and_then(|v| v.as_regions().cloned()));
-    let motion = output(NodeKind::PlateElevation, MOTION_OUTPUT).and_then(|v| v.as_vector().cloned());
+    let motion = output(NodeKind::PlateElevation, MOTION_OUTPUT).or_else(|| output(NodeKind::EarthRelief, RELIEF_MOTION_OUTPUT)).and_then(|v| v.as_vector().cloned());
     TectonicValues { regions, plates, motion }
 }
 
@@ -58,5 +62,6 @@ mod tests {
     #[test]
     fn the_motion_output_index_is_the_declared_one() {
         assert_eq!(NodeKind::PlateElevation.meta().outputs[super::MOTION_OUTPUT].name, "motion");
+        assert_eq!(NodeKind::EarthRelief.meta().outputs[super::RELIEF_MOTION_OUTPUT].name, "motion");
     }
 }

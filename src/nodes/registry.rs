@@ -88,6 +88,7 @@ registry! {
     Regions => tectonics::regions::Regions,
     TectonicPlates => tectonics::plates::TectonicPlates,
     PlateElevation => tectonics::plate_elevation::PlateElevation,
+    EarthRelief => tectonics::earth_relief::EarthRelief,
     HydraulicErosion => erosion::hydraulic::HydraulicErosion,
     ThermalErosion => erosion::thermal::ThermalErosion,
     DropletErosion => erosion::droplet::DropletErosion,

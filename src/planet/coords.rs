@@ -138,6 +138,24 @@ pub fn neighbour(cell: Cell, di: i64, dj: i64, n: usize) -> Option<Cell> {
     wrap_cell(cell.face, cell.i as i64 + di, cell.j as i64 + dj, n)
 }
 
+/// Solid angle in steradians of each cell of one face, indexed `j * n + i` (the same on every
+/// face): the gnomonic area element `(1 + u² + v²)^(-3/2)` times the warp's stretch along each
+/// axis, for a step of `2 / n` in linear face coordinates. The six faces sum to `4 PI`.
+pub fn face_solid_angles(n: usize) -> Vec<f64> {
+    use super::warp::warp_slope;
+    let linear = |i: usize| (2.0 * (i as f32 + 0.5) / n as f32) - 1.0;
+    let w: Vec<f64> = (0..n).map(|i| f64::from(warp(linear(i)))).collect();
+    let step = 2.0 / n as f64;
+    let stretch: Vec<f64> = (0..n).map(|i| f64::from(warp_slope(linear(i))) * step).collect();
+    (0..n * n)
+        .map(|p| {
+            let (i, j) = (p % n, p / n);
+            let (u, v) = (w[i], w[j]);
+            (1.0 + u * u + v * v).powf(-1.5) * stretch[i] * stretch[j]
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

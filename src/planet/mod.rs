@@ -7,6 +7,7 @@ pub mod cache;
 pub mod colour;
 pub mod coords;
 pub mod diffusion;
+pub mod distance;
 pub mod face;
 pub mod fbm;
 pub mod field;

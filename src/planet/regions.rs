@@ -234,6 +234,44 @@ impl RegionSurface {
         self.nearest_and_smooth(values, dir).1
     }
 
+    /// The nearest region to `dir`, and the label (`labels` per region, for example plates)
+    /// that wins a vote of the regions within [`SMOOTH_RADIUS_REGIONS`], each weighing
+    /// `(1 - d² / radius²)²`: label borders become smooth curves instead of the Voronoi edges'
+    /// zig-zag. Ties go to the lower label; a point with no voter takes its nearest region's.
+    pub fn nearest_and_vote(&self, labels: &[u32], dir: Vec3) -> (usize, u32) {
+        let d = dir.normalize_or_zero();
+        let radius = SMOOTH_RADIUS_REGIONS * std::f32::consts::FRAC_PI_2 / self.r as f32;
+        let inv_r2 = 1.0 / (radius * radius);
+        let mut votes: [(u32, f32); 25] = [(u32::MAX, 0.0); 25];
+        let mut used = 0;
+        let mut nearest = (f32::INFINITY, usize::MAX);
+        self.for_candidates(self.cell_of(d), |k| {
+            let dd = self.positions[k].distance_squared(d);
+            if dd < nearest.0 || (dd == nearest.0 && k < nearest.1) {
+                nearest = (dd, k);
+            }
+            let t = 1.0 - dd * inv_r2;
+            if t > 0.0 {
+                let label = labels.get(k).copied().unwrap_or(u32::MAX);
+                let slots = votes.len();
+                match votes[..used].iter_mut().find(|v| v.0 == label) {
+                    Some(v) => v.1 += t * t,
+                    None if used < slots => {
+                        votes[used] = (label, t * t);
+                        used += 1;
+                    }
+                    None => {}
+                }
+            }
+        });
+        let own = labels.get(nearest.1).copied().unwrap_or(u32::MAX);
+        let winner = votes[..used].iter().fold(None::<(u32, f32)>, |best, &v| match best {
+            Some(b) if b.1 > v.1 || (b.1 == v.1 && b.0 < v.0) => Some(b),
+            _ => Some(v),
+        });
+        (nearest.1, winner.map_or(own, |w| w.0))
+    }
+
     /// The nearest region and the smooth blend at one direction, in one pass over the
     /// candidates.
     pub fn nearest_and_smooth(&self, values: &[f32], dir: Vec3) -> (usize, f32) {

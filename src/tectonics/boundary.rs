@@ -4,6 +4,7 @@
 
 use super::motion::{collision_pressure, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
+use crate::planet::distance::{chord_to_angle, nearest_points};
 use crate::planet::pipes::pipes4;
 use glam::Vec3;
 use rayon::prelude::*;
@@ -174,89 +175,11 @@ pub fn boundary_map(n: usize, dirs: &[Vec3], cell_plate: &[u32], cell_region: &[
             points.push(pt);
         }
     }
-    // Plates never exchange distances, so each plate is swept on its own (in parallel), over
-    // compact local arrays.
-    let plate_count = plates.count();
-    let mut local = vec![0u32; cells];
-    let mut cells_of: Vec<Vec<u32>> = vec![Vec::new(); plate_count];
-    for (c, &p) in cell_plate.iter().enumerate() {
-        if p != UNCLAIMED {
-            local[c] = cells_of[p as usize].len() as u32;
-            cells_of[p as usize].push(c as u32);
-        }
-    }
-    let swept: Vec<Option<(Vec<u32>, Vec<f32>)>> = cells_of
-        .par_iter()
-        .enumerate()
-        .map(|(p, list)| sweep_plate(p as u32, list, &local, cell_plate, &seed_of, &points, dirs, &table, n, cancel))
-        .collect();
-    let mut nearest = vec![u32::MAX; cells];
-    let mut chord = vec![f32::INFINITY; cells];
-    for (list, result) in cells_of.iter().zip(swept) {
-        let (near, dist) = result?;
-        for (k, &c) in list.iter().enumerate() {
-            nearest[c as usize] = near[k];
-            chord[c as usize] = dist[k];
-        }
-    }
-    let angle = chord.iter().map(|&c| if c.is_finite() { 2.0 * (c * 0.5).min(1.0).asin() } else { f32::INFINITY }).collect();
-    Some(BoundaryMap { n, points, nearest, angle })
-}
-
-/// The distance sweep of one plate over its cells `list` (`local` maps a cell to its index in
-/// the list): a label-correcting pass in distance order that carries each cell's nearest
-/// boundary point to its neighbours (vector propagation), so the distance is the true chord to
-/// that point, not a path length. A bucket queue (buckets half a cell wide) keeps it linear; a
-/// cell improved again is queued again. Returns per listed cell the point index and chord.
-#[allow(clippy::too_many_arguments)]
-fn sweep_plate(plate: u32, list: &[u32], local: &[u32], cell_plate: &[u32], seed_of: &[u32], points: &[BoundaryPoint], dirs: &[Vec3], table: &crate::planet::pipes::PipeTable<4>, n: usize, cancel: &AtomicBool) -> Option<(Vec<u32>, Vec<f32>)> {
-    let width = 0.5 * std::f32::consts::FRAC_PI_2 / n as f32;
-    let bucket_of = |d: f32| (d / width) as usize;
-    let mut nearest = vec![u32::MAX; list.len()];
-    let mut chord = vec![f32::INFINITY; list.len()];
-    let mut done = vec![f32::NAN; list.len()];
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); bucket_of(2.0) + 2];
-    for (k, &c) in list.iter().enumerate() {
-        if seed_of[c as usize] != u32::MAX {
-            nearest[k] = seed_of[c as usize];
-            chord[k] = 0.0;
-            buckets[0].push(k as u32);
-        }
-    }
-    let mut b = 0;
-    let mut pops = 0usize;
-    while b < buckets.len() {
-        let Some(k) = buckets[b].pop() else {
-            b += 1;
-            continue;
-        };
-        let k = k as usize;
-        if done[k] == chord[k] {
-            continue;
-        }
-        done[k] = chord[k];
-        pops += 1;
-        if pops.is_multiple_of(65536) && cancel.load(Ordering::Relaxed) {
-            return None;
-        }
-        let src = nearest[k];
-        let target = points[src as usize].dir;
-        for &g in &table.to[list[k] as usize] {
-            let g = g as usize;
-            if cell_plate[g] != plate {
-                continue;
-            }
-            let j = local[g] as usize;
-            let dj = dirs[g].distance(target);
-            if dj < chord[j] {
-                chord[j] = dj;
-                nearest[j] = src;
-                // Never behind the bucket being processed.
-                buckets[bucket_of(dj).max(b)].push(j as u32);
-            }
-        }
-    }
-    Some((nearest, chord))
+    // Plates never exchange distances, so each plate is swept on its own (in parallel).
+    let dirs_of: Vec<Vec3> = points.iter().map(|p| p.dir).collect();
+    let near = nearest_points(n, dirs, &seed_of, &dirs_of, cell_plate, plates.count(), cancel)?;
+    let angle = near.chord.iter().map(|&c| chord_to_angle(c)).collect();
+    Some(BoundaryMap { n, points, nearest: near.point, angle })
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ pub mod boundary;
 pub mod elevation;
 pub mod motion;
 pub mod plates;
+pub mod relief;
 
 pub use elevation::{plate_elevation, ElevationSettings, PlateSurface};
 pub use motion::{BaseElevation, PlateMotion};

@@ -6,8 +6,8 @@
 //! border read their neighbours and distances from the cube-sphere directly; they are `4 / n`
 //! of the cells.
 
-use crate::planet::coords::{neighbour, Cell, NEIGHBOURS_8};
-use crate::planet::warp::{warp, warp_slope};
+use crate::planet::coords::{face_solid_angles, neighbour, Cell, NEIGHBOURS_8};
+use crate::planet::warp::warp;
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -53,18 +53,8 @@ impl Grid {
                 })
                 .collect()
         };
-        // Area element of the warped face: the gnomonic (1 + u² + v²)^(-3/2) times the warp's
-        // stretch along each axis, for a step of 2 / n in linear face coordinates.
-        let step = 2.0 / n as f64;
-        let stretch: Vec<f64> = (0..n).map(|i| f64::from(warp_slope((2.0 * (i as f32 + 0.5) / n as f32) - 1.0)) * step).collect();
-        let area = (0..n * n)
-            .into_par_iter()
-            .map(|p| {
-                let (i, j) = (p % n, p / n);
-                let (u, v) = (w[i], w[j]);
-                ((1.0 + u * u + v * v).powf(-1.5) * stretch[i] * stretch[j] * radius_m * radius_m) as f32
-            })
-            .collect();
+        let r2 = radius_m * radius_m;
+        let area = face_solid_angles(n).into_iter().map(|sr| (sr * r2) as f32).collect();
         let shift = n.is_power_of_two().then(|| n.trailing_zeros());
         Grid { n, right: table(1, 0), down: table(0, 1), down_right: table(1, 1), down_left: table(-1, 1), area, radius_m, shift }
     }

@@ -1,0 +1,61 @@
+//! `planetgraph bench --earth`: how Earth-like a graph's planet is. Evaluates the graph (the
+//! default one unless a file is given) at a resolution (512 unless told) and prints the figures
+//! of [`crate::inspect::realism`] beside Earth's, and the time of a cold evaluation.
+
+use super::CliError;
+use crate::eval::{compile_for, Evaluator, Progress};
+use crate::graph::Graph;
+use crate::inspect::realism::{earth_figures, EARTH};
+use crate::inspect::tectonic_values;
+use crate::io::{default_graph, load_graph, Strictness};
+use crate::nodes::output::planet::PlanetSettings;
+use crate::nodes::NodeKind;
+use anyhow::anyhow;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Measures the planet of `file` (the default graph when `None`) at `n` cells per face edge.
+pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
+    let (g, name): (Graph, String) = match file {
+        Some(p) => (load_graph(p, Strictness::Complete).map_err(CliError::input)?, p.display().to_string()),
+        None => (default_graph().map_err(CliError::internal)?, "default graph".to_string()),
+    };
+    let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{name}: no Planet node to measure")))?;
+    let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{name}: {}: {e}", planet.describe())))?;
+    let link = g.links.iter().find(|l| l.to == planet.id && l.input == "elevation").ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", planet.describe())))?;
+    let source = g.node(link.from).ok_or_else(|| CliError::internal(anyhow!("{name}: link from a missing node")))?;
+    let output = source.kind.meta().outputs.iter().position(|o| o.name == link.output).ok_or_else(|| CliError::internal(anyhow!("{name}: no output {}", link.output)))?;
+    let mut targets = vec![link.from];
+    targets.extend(g.nodes.iter().filter(|x| x.kind == NodeKind::TectonicPlates).map(|x| x.id));
+    let program = compile_for(&g, &targets);
+    let cancel = AtomicBool::new(false);
+    let t = Instant::now();
+    let res = Evaluator::new().run_program(&program, n, &cancel, &Progress::default());
+    let seconds = t.elapsed().as_secs_f64();
+    if let Some((id, e)) = res.errors.iter().next() {
+        return Err(CliError::input(anyhow!("{name}: node {id}: {e}")));
+    }
+    let field = res.outputs.get(&link.from).and_then(|o| o.get(output)).and_then(|v| v.as_field()).ok_or_else(|| CliError::internal(anyhow!("{name}: the Planet's elevation was not computed")))?;
+    let metres = settings.apply(field);
+    let tect = tectonic_values(&g, &res);
+    let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
+    let e = earth_figures(&metres, settings.radius_km, pair, &cancel).ok_or_else(|| CliError::internal(anyhow!("cancelled")))?;
+    println!("# {name} at {n} cells per face edge; Earth's figures after the values");
+    println!("earth_eval_s {seconds:.1} s");
+    let earth = |k: &str| EARTH.iter().find(|x| x.0 == k).map_or(String::new(), |x| format!("  (Earth {})", x.1));
+    println!("earth_land_share {:.3}{}", e.land_share, earth("land_share"));
+    println!("earth_mean_land_m {:.0} m{}", e.mean_land_m, earth("mean_land_m"));
+    println!("earth_ocean_mode_m {:.0} m{}", e.ocean_mode_m, earth("ocean_mode_m"));
+    println!("earth_above_3km_share {:.4}{}", e.above_3km_share, earth("above_3km_share"));
+    println!("earth_deepest_m {:.0} m{}", e.deepest_m, earth("deepest_m"));
+    println!("earth_wide_belt_share {:.3}{}", e.wide_belt_share, earth("wide_belt_share"));
+    println!("earth_largest_landmass_share {:.3}{}", e.largest_landmass_share, earth("largest_landmass_share"));
+    match e.region_border_ratio {
+        Some(r) => println!("earth_region_border_ratio {r:.3}  (at most 1.05; Earth with random regions laid over it 0.94..1.04)"),
+        None => println!("earth_region_border_ratio -  (no Tectonic plates node)"),
+    }
+    println!("earth_seam_max_slope {:.1} m/km  (inside the faces along their edges {:.1} m/km)", e.seam_max_slope, e.face_max_slope);
+    println!("earth_seam_mean_slope_ratio {:.3}  (across cube edges over inside the faces)", e.seam_mean_ratio);
+    Ok(())
+}

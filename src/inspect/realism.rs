@@ -1,0 +1,222 @@
+//! How Earth-like a planet's elevation is: the figures of issue 23 measured on a field in
+//! metres, each comparable with Earth's (`ALGORITHMS.md` section 13): hypsometry, the share of
+//! high ground in wide belts, the largest landmass, and two artifact checks (steps along the
+//! region cells inside plates, steps across the cube's edges).
+
+use crate::planet::coords::face_solid_angles;
+use crate::planet::distance::{cell_dirs, nearest_points, NONE};
+use crate::planet::pipes::pipes4;
+use crate::planet::{Field, RegionSurface};
+use crate::tectonics::Plates;
+use std::sync::atomic::AtomicBool;
+
+/// The figures, all area-weighted on the sphere.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EarthFigures {
+    /// Share of the area above sea level, 0..1.
+    pub land_share: f64,
+    /// Mean elevation of land, m.
+    pub mean_land_m: f64,
+    /// Centre of the most common 250 m bin of ocean deeper than 1 km, m.
+    pub ocean_mode_m: f64,
+    /// Share of the area above 3 km, 0..1.
+    pub above_3km_share: f64,
+    /// Lowest elevation, m.
+    pub deepest_m: f64,
+    /// Share of the ground above 2 km that lies in belts at least 200 km wide (covered by a disk
+    /// of 200 km diameter that fits inside the above-2-km ground), 0..1.
+    pub wide_belt_share: f64,
+    /// Share of the land in the largest landmass (4-connected across seams), 0..1.
+    pub largest_landmass_share: f64,
+    /// Mean elevation step to the 4 neighbours on cells at region borders inside plates, over
+    /// the mean on the other cells inside plates (`None` without regions and plates).
+    pub region_border_ratio: Option<f64>,
+    /// Steepest slope between neighbours across a cube edge, m per km.
+    pub seam_max_slope: f64,
+    /// Steepest slope between neighbours inside the faces within 3 cells of their edges, m per
+    /// km.
+    pub face_max_slope: f64,
+    /// Mean slope across cube edges over the mean slope inside the faces near their edges.
+    pub seam_mean_ratio: f64,
+}
+
+/// Earth's figures (ETOPO1 bedrock at the cell size of a 512 build; issue 23).
+pub const EARTH: [(&str, &str); 7] = [
+    ("land_share", "0.279"),
+    ("mean_land_m", "648 (840 on the ice surface)"),
+    ("ocean_mode_m", "-4400"),
+    ("above_3km_share", "0.008 (0.015 on the ice surface)"),
+    ("deepest_m", "-10200"),
+    ("wide_belt_share", "about 0.5"),
+    ("largest_landmass_share", "0.56"),
+];
+
+/// Measures `elevation_m` (metres, sea level 0) on a planet of `radius_km`. `tectonics`, when
+/// given, are the regions and plates for the region-border check. `None` when cancelled.
+pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&RegionSurface, &Plates)>, cancel: &AtomicBool) -> Option<EarthFigures> {
+    let n = elevation_m.n();
+    let h = elevation_m.data();
+    let cells = h.len();
+    let face_area = face_solid_angles(n);
+    let area = |c: usize| face_area[c % (n * n)];
+    let total = 4.0 * std::f64::consts::PI;
+    let sum_area = |keep: &dyn Fn(usize) -> bool| (0..cells).filter(|&c| keep(c)).map(area).sum::<f64>();
+
+    let land_area = sum_area(&|c| h[c] > 0.0);
+    let mean_land_m = if land_area > 0.0 { (0..cells).filter(|&c| h[c] > 0.0).map(|c| area(c) * f64::from(h[c])).sum::<f64>() / land_area } else { 0.0 };
+    let mut bins = std::collections::BTreeMap::<i64, f64>::new();
+    for c in (0..cells).filter(|&c| h[c] < -1000.0) {
+        *bins.entry((f64::from(h[c]) / 250.0).floor() as i64).or_default() += area(c);
+    }
+    let ocean_mode_m = bins.iter().max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0))).map_or(0.0, |(&k, _)| (k as f64 + 0.5) * 250.0);
+    let deepest_m = h.iter().cloned().fold(f32::INFINITY, f32::min) as f64;
+
+    // Wide belts: an opening of the above-2-km mask by a disk of radius 100 km.
+    let table = pipes4(n);
+    let dirs = cell_dirs(n);
+    let high = |c: usize| h[c] > 2000.0;
+    let group: Vec<u32> = (0..cells).map(|c| if high(c) { 0 } else { NONE }).collect();
+    let mut seed_of = vec![NONE; cells];
+    let mut points = Vec::new();
+    for c in (0..cells).filter(|&c| high(c)) {
+        // The mask's edge lies halfway to the nearest neighbour outside it.
+        if let Some(&k) = table.to[c].iter().find(|&&k| !high(k as usize)) {
+            seed_of[c] = points.len() as u32;
+            points.push((dirs[c] + dirs[k as usize]).normalize());
+        }
+    }
+    let to_edge = nearest_points(n, &dirs, &seed_of, &points, &group, 1, cancel)?;
+    let radius = 100.0 / radius_km;
+    let mut centre_of = vec![NONE; cells];
+    let mut centres = Vec::new();
+    for c in (0..cells).filter(|&c| high(c) && to_edge.angle(c) >= radius) {
+        centre_of[c] = centres.len() as u32;
+        centres.push(dirs[c]);
+    }
+    let to_centre = nearest_points(n, &dirs, &centre_of, &centres, &group, 1, cancel)?;
+    let high_area = sum_area(&|c| high(c));
+    let wide_area = sum_area(&|c| high(c) && to_centre.angle(c) <= radius);
+
+    // Landmasses.
+    let mut label = vec![u32::MAX; cells];
+    let mut sizes = Vec::new();
+    for start in 0..cells {
+        if h[start] <= 0.0 || label[start] != u32::MAX {
+            continue;
+        }
+        let id = sizes.len() as u32;
+        let mut size = 0.0;
+        let mut stack = vec![start];
+        label[start] = id;
+        while let Some(c) = stack.pop() {
+            size += area(c);
+            for &k in &table.to[c] {
+                let k = k as usize;
+                if h[k] > 0.0 && label[k] == u32::MAX {
+                    label[k] = id;
+                    stack.push(k);
+                }
+            }
+        }
+        sizes.push(size);
+    }
+    let largest = sizes.iter().cloned().fold(0.0, f64::max);
+
+    // Steps to the 4 neighbours.
+    let step = |c: usize| table.to[c].iter().map(|&k| (h[k as usize] - h[c]).abs() as f64).sum::<f64>() / 4.0;
+    let region_border_ratio = tectonics.map(|(regions, plates)| {
+        let region = regions.nearest_per_cell(n);
+        let plate = |c: usize| plates.plate_of[region[c] as usize];
+        let (mut on, mut n_on, mut off, mut n_off) = (0.0, 0usize, 0.0, 0usize);
+        for c in 0..cells {
+            let nb = &table.to[c];
+            if nb.iter().any(|&k| plate(k as usize) != plate(c)) {
+                continue;
+            }
+            if nb.iter().any(|&k| region[k as usize] != region[c]) {
+                on += step(c);
+                n_on += 1;
+            } else {
+                off += step(c);
+                n_off += 1;
+            }
+        }
+        (on / n_on.max(1) as f64) / (off / n_off.max(1) as f64).max(1e-9)
+    });
+    // Slopes (step over the true distance) between neighbours across cube edges, against
+    // those between neighbours inside the faces in the same band along the edges (cells there
+    // are narrower than in the middle of a face).
+    let face = |c: usize| c / (n * n);
+    let near_edge = |c: usize| {
+        let p = c % (n * n);
+        let (i, j) = (p % n, p / n);
+        i.min(j).min(n - 1 - i).min(n - 1 - j) < 3
+    };
+    let km_per_unit = std::f64::consts::FRAC_PI_2 / n as f64 * f64::from(radius_km);
+    let (mut seam_max, mut face_max, mut seam_sum, mut seam_n, mut face_sum, mut face_n) = (0.0f64, 0.0f64, 0.0, 0usize, 0.0, 0usize);
+    for c in (0..cells).filter(|&c| near_edge(c)) {
+        for (k, &x) in table.to[c].iter().enumerate() {
+            let x = x as usize;
+            let slope = (h[x] - h[c]).abs() as f64 / (f64::from(table.length[k][c]) * km_per_unit);
+            if face(x) != face(c) {
+                seam_max = seam_max.max(slope);
+                seam_sum += slope;
+                seam_n += 1;
+            } else if near_edge(x) {
+                face_max = face_max.max(slope);
+                face_sum += slope;
+                face_n += 1;
+            }
+        }
+    }
+    Some(EarthFigures {
+        land_share: land_area / total,
+        mean_land_m,
+        ocean_mode_m,
+        above_3km_share: sum_area(&|c| h[c] > 3000.0) / total,
+        deepest_m,
+        wide_belt_share: if high_area > 0.0 { wide_area / high_area } else { 0.0 },
+        largest_landmass_share: if land_area > 0.0 { largest / land_area } else { 0.0 },
+        region_border_ratio,
+        seam_max_slope: seam_max,
+        face_max_slope: face_max,
+        seam_mean_ratio: (seam_sum / seam_n.max(1) as f64) / (face_sum / face_n.max(1) as f64).max(1e-9),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_of_a_known_planet() {
+        // Land north of z = 0.5 (a polar cap: a quarter of the sphere), 4 km high above
+        // z = 0.8 (a tenth: a disk of about 2300 km radius), ocean at -4.3 km.
+        let n = 64;
+        let f = Field::from_fn_dir(n, |d| if d.z > 0.8 { 4000.0 } else if d.z > 0.5 { 500.0 } else { -4300.0 });
+        let e = earth_figures(&f, 6371.0, None, &AtomicBool::new(false)).expect("not cancelled");
+        assert!((e.land_share - 0.25).abs() < 0.01, "{e:?}");
+        assert!((e.above_3km_share - 0.10).abs() < 0.01, "{e:?}");
+        assert!((e.ocean_mode_m + 4375.0).abs() < 1.0, "{e:?}");
+        assert_eq!(e.deepest_m, -4300.0);
+        assert!((e.largest_landmass_share - 1.0).abs() < 1e-9);
+        // The whole cap is one wide belt except a rim narrower than a cell or two.
+        assert!(e.wide_belt_share > 0.85, "{e:?}");
+        // A thin ring above 2 km is no wide belt.
+        let ring = Field::from_fn_dir(n, |d| if d.z.abs() < 0.01 { 3000.0 } else { -4000.0 });
+        let r = earth_figures(&ring, 6371.0, None, &AtomicBool::new(false)).expect("not cancelled");
+        assert!(r.wide_belt_share < 0.01, "{r:?}");
+        // Smooth everywhere: no step across seams larger than inside.
+        let smooth = Field::from_fn_dir(n, |d| d.x * 1000.0 + d.y * 300.0);
+        let s = earth_figures(&smooth, 6371.0, None, &AtomicBool::new(false)).expect("not cancelled");
+        assert!(s.seam_max_slope <= s.face_max_slope * 1.05 && (0.9..1.1).contains(&s.seam_mean_ratio), "{s:?}");
+    }
+
+    #[test]
+    fn two_islands_make_two_landmasses() {
+        let n = 32;
+        let f = Field::from_fn_dir(n, |d| if d.z > 0.9 { 100.0 } else if d.x > 0.9 { 100.0 } else { -100.0 });
+        let e = earth_figures(&f, 6371.0, None, &AtomicBool::new(false)).expect("not cancelled");
+        assert!((e.largest_landmass_share - 0.5).abs() < 0.15, "{e:?}");
+    }
+}

@@ -1,0 +1,147 @@
+//! The Earth-like relief node: continents carried by plates, ocean floor by age, boundary
+//! features by crust type, hotspot chains and the uplift for landscape evolution
+//! (`tectonics::relief`).
+
+use crate::nodes::prelude::*;
+use crate::tectonics::relief::belts::BeltHeights;
+use crate::tectonics::relief::hotspots::HotspotSettings;
+use crate::tectonics::relief::{earth_relief, ReliefSettings};
+
+crate::settings! {
+    /// Settings of the Earth-like relief node.
+    pub struct EarthReliefSettings, keys EarthReliefKeys {
+        /// Share of the planet's area that is land.
+        land_fraction: f32 = float("Land fraction", 0.29, 0.0, 1.0, "", 0.005, "Share of the planet's area above sea level before erosion (Earth: 0.29). Continents are a shape of their own, carried by the plates; boundary relief and islands move it by a point or two."),
+        /// Continental cores.
+        continents: usize = int("Continents", 6, 1, 8, "Continental cores placed apart at random; the largest holds about 40 % of the land (as Afro-Eurasia), the others less and less. Noise joins or splits some of them."),
+        /// Coastline noise features around the equator.
+        coast_frequency: f32 = float("Coast noise", 3.0, 0.3, 32.0, "/planet", 0.01, "Features of the noise that shapes coasts around the equator: larger values make more broken coasts, bays and islands."),
+        /// Plate speed, cm/yr.
+        plate_speed: f32 = float("Plate speed", 5.0, 0.1, 30.0, "cm/yr", 0.05, "Speed of the fastest plate centres (plates move at 0.5 to 1 times it; Earth: 2 to 10 cm/yr). Sets ocean floor ages, and with it depths, and the height and width of orogens."),
+        /// How far plate borders wander from the region cells.
+        boundary_warp: f32 = float("Border warp", 0.6, 0.0, 3.0, "regions", 0.01, "How far plate borders wander from the region cells' straight edges, in region widths (0: the region outlines)."),
+        /// Height of collision orogens at 5 cm/yr.
+        collision_m: f32 = float("Orogen height", 3400.0, 0.0, 12000.0, "m", 10.0, "Height of a continent-continent collision belt at a convergence of 5 cm/yr (the Himalaya); its width also grows with speed (300 to 620 km)."),
+        /// Height of plateaus behind collisions at 5 cm/yr.
+        plateau_m: f32 = float("Plateau height", 4000.0, 0.0, 12000.0, "m", 10.0, "Height of the plateau behind one side of a collision at 5 cm/yr (Tibet, about 5 km); it reaches 700 km behind the boundary at that speed."),
+        /// Height of cordilleras at 5 cm/yr.
+        cordillera_m: f32 = float("Cordillera height", 3000.0, 0.0, 12000.0, "m", 10.0, "Height of the volcanic range 150 km inland where ocean dives under a continent (the Andes), at 5 cm/yr."),
+        /// Height of island arcs above the floor at 5 cm/yr.
+        island_arc_m: f32 = float("Island arc height", 4200.0, 0.0, 12000.0, "m", 10.0, "Height above the ocean floor of island arcs where ocean dives under ocean, at 5 cm/yr."),
+        /// Depth trenches add below the floor at 5 cm/yr.
+        trench_m: f32 = float("Trench depth", 3500.0, 0.0, 12000.0, "m", 10.0, "Depth a trench adds below the ocean floor where a plate dives, at 5 cm/yr (Earth's trenches: 6 to 11 km below sea level)."),
+        /// Depth of continental rifts at 5 cm/yr.
+        rift_m: f32 = float("Rift depth", 1200.0, 0.0, 6000.0, "m", 10.0, "Depth of the rift valley where continental crust parts, at 5 cm/yr."),
+        /// Number of hotspots.
+        hotspots: usize = int("Hotspots", 14, 0, 200, "Fixed mantle plumes: each leaves a chain of volcanoes and seamounts along its plate's motion, older and lower with distance."),
+        /// Height of a fresh hotspot volcano above the floor, m.
+        hotspot_m: f32 = float("Hotspot height", 4800.0, 0.0, 12000.0, "m", 10.0, "Height above the ocean floor of the volcano over a plume (Hawaii: about 9 km from the floor); a sixth of it on continents."),
+        /// Small-scale relief strength.
+        detail: f32 = float("Detail", 1.0, 0.0, 4.0, "", 0.01, "Strength of the small-scale relief noise on continents (1: default)."),
+        /// Metres of elevation 1.
+        max_elevation_m: f32 = float("Highest peak", 6000.0, 1.0, 50000.0, "m", 10.0, "Metres of output 1 (keep it equal to the Planet node's Highest peak)."),
+        /// Metres below sea level of elevation -1.
+        max_depth_m: f32 = float("Deepest ocean", 11000.0, 1.0, 50000.0, "m", 10.0, "Metres below sea level of output -1 (keep it equal to the Planet node's Deepest ocean)."),
+        /// Planet radius, km.
+        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns widths and speeds into angles; keep it equal to the Planet node's radius."),
+        /// Random seed.
+        seed: u32 = seed(7),
+    }
+}
+
+impl EarthReliefSettings {
+    /// The relief module's settings, or the first bad parameter.
+    pub fn relief(&self) -> Result<ReliefSettings, OpError> {
+        let k = EarthReliefSettings::KEYS;
+        let finite = [
+            (self.land_fraction, k.land_fraction),
+            (self.coast_frequency, k.coast_frequency),
+            (self.plate_speed, k.plate_speed),
+            (self.boundary_warp, k.boundary_warp),
+            (self.collision_m, k.collision_m),
+            (self.plateau_m, k.plateau_m),
+            (self.cordillera_m, k.cordillera_m),
+            (self.island_arc_m, k.island_arc_m),
+            (self.trench_m, k.trench_m),
+            (self.rift_m, k.rift_m),
+            (self.hotspot_m, k.hotspot_m),
+            (self.detail, k.detail),
+        ];
+        for (v, key) in finite {
+            if !v.is_finite() || v < 0.0 {
+                return Err(OpError::Invalid(format!("{key} is {v}: use a number of 0 or more")));
+            }
+        }
+        if self.land_fraction > 1.0 {
+            return Err(OpError::Invalid(format!("{} is {}: use 0 to 1", k.land_fraction, self.land_fraction)));
+        }
+        for (v, key) in [(self.coast_frequency, k.coast_frequency), (self.plate_speed, k.plate_speed), (self.max_elevation_m, k.max_elevation_m), (self.max_depth_m, k.max_depth_m), (self.radius_km, k.radius_km)] {
+            if !v.is_finite() || v <= 0.0 {
+                return Err(OpError::Invalid(format!("{key} is {v}: use more than 0")));
+            }
+        }
+        Ok(ReliefSettings {
+            seed: self.seed,
+            land_fraction: self.land_fraction,
+            continents: self.continents,
+            coast_frequency: self.coast_frequency,
+            plate_speed_cm_yr: self.plate_speed,
+            boundary_warp: self.boundary_warp,
+            heights: BeltHeights { trench_m: self.trench_m, cordillera_m: self.cordillera_m, island_arc_m: self.island_arc_m, collision_m: self.collision_m, plateau_m: self.plateau_m, rift_m: self.rift_m },
+            hotspots: HotspotSettings { count: self.hotspots, height_m: self.hotspot_m, ..ReliefSettings::default().hotspots },
+            detail: self.detail,
+            max_elevation_m: self.max_elevation_m,
+            max_depth_m: self.max_depth_m,
+            radius_km: self.radius_km,
+        })
+    }
+}
+
+/// The Earth-like relief node.
+pub struct EarthRelief;
+
+impl Node for EarthRelief {
+    type Settings = EarthReliefSettings;
+    const META: NodeMeta = NodeMeta::new(
+        "Earth-like relief",
+        Category::Tectonics,
+        "Relief from plates as on Earth: continents of their own carried by the plates with shelves and slopes, ocean floor deepening with age from the ridges, trenches, cordilleras, island arcs, collision orogens with a plateau, rifts and hotspot chains; an uplift output (mm/yr) for Landscape evolution.",
+        &[PortDef::of("plates", PortType::Plates)],
+        &[
+            PortDef::field("elevation"),
+            PortDef::field("age").with_unit(PortUnit::Of("Myr")),
+            PortDef::field("uplift").with_unit(PortUnit::Of("mm/yr")),
+            PortDef::field("crust"),
+            PortDef::field("plate_id"),
+            PortDef::of("motion", PortType::Vector),
+        ],
+        file!(),
+    );
+
+    fn run(s: &EarthReliefSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+        let settings = s.relief()?;
+        let surface = earth_relief(inputs.plates(0)?, &settings, ctx.n, ctx.cancel).ok_or(OpError::Cancelled)?;
+        Ok(vec![surface.elevation.into(), surface.age_myr.into(), surface.uplift_mm_yr.into(), surface.crust.into(), surface.plate_id.into(), surface.motion.into()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nodes::params::Settings;
+    use crate::nodes::NodeKind;
+
+    fn defaults() -> EarthReliefSettings {
+        EarthReliefSettings::from_params(&NodeKind::EarthRelief.default_params()).expect("defaults")
+    }
+
+    #[test]
+    fn bad_parameters_name_the_parameter() {
+        let bad = EarthReliefSettings { plate_speed: 0.0, ..defaults() };
+        let e = bad.relief().expect_err("refused").to_string();
+        assert!(e.contains("Plate speed") || e.contains("plate_speed"), "{e}");
+        let nan = EarthReliefSettings { trench_m: f32::NAN, ..defaults() };
+        assert!(nan.relief().expect_err("refused").to_string().contains("rench"));
+        assert!(defaults().relief().is_ok());
+    }
+}

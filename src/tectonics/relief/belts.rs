@@ -1,0 +1,154 @@
+//! Relief along plate boundaries by type: what a convergent boundary raises depends on the
+//! crust on its two sides (Andes, island arcs, Himalaya and Tibet), and continental crust that
+//! parts opens a rift. Each profile is a function of the distance (km) from the nearest
+//! boundary point of its kind on the cell's own plate, and of the boundary's intensity `f`
+//! (its convergence or opening speed over 5 cm/yr, 0..2).
+
+/// What a boundary point does to its own plate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The plate dives: a trench at the boundary and an outer rise beyond it.
+    Trench,
+    /// Continent over a diving ocean: a volcanic cordillera set back from the boundary (the
+    /// Andes).
+    Cordillera,
+    /// Ocean over a diving ocean: an island arc set back from the boundary.
+    IslandArc,
+    /// Continent against continent: a wide orogen centred on the boundary (the Himalaya).
+    Collision,
+    /// Behind one side of a collision: a high plateau (Tibet).
+    Plateau,
+    /// Continental crust parting: a rift valley with raised flanks.
+    Rift,
+}
+
+impl Role {
+    /// Every role, in the order their distance maps are built.
+    pub const ALL: [Role; 6] = [Role::Trench, Role::Cordillera, Role::IslandArc, Role::Collision, Role::Plateau, Role::Rift];
+}
+
+/// Heights of the boundary features, m.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BeltHeights {
+    /// Depth a trench adds below the ocean floor at `f = 1`.
+    pub trench_m: f32,
+    /// Height of a cordillera at `f = 1`.
+    pub cordillera_m: f32,
+    /// Height of an island arc above the floor at `f = 1`.
+    pub island_arc_m: f32,
+    /// Height of a collision orogen at `f = 1`.
+    pub collision_m: f32,
+    /// Height of a plateau at `f = 1`.
+    pub plateau_m: f32,
+    /// Depth of a rift valley at `f = 1`.
+    pub rift_m: f32,
+}
+
+/// Compact smooth bump: 1 at 0, 0 from `w` on, zero slope at both ends.
+#[inline]
+pub fn falloff(d: f32, w: f32) -> f32 {
+    let t = (d / w.max(1e-6)).min(1.0);
+    let s = 1.0 - t * t;
+    s * s
+}
+
+#[inline]
+fn gauss(d: f32, w: f32) -> f32 {
+    let t = d / w;
+    (-t * t).exp()
+}
+
+/// A feature's shape at one cell: the height it adds (m, before the mountain texture and the
+/// along-strike variation are applied to its `textured` part) and the rock uplift it drives.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Feature {
+    /// Relief that takes the mountain texture, m.
+    pub textured_m: f32,
+    /// Relief kept smooth (trenches, plateaus, rift floors), m.
+    pub smooth_m: f32,
+    /// Rock uplift, mm/yr.
+    pub uplift_mm_yr: f32,
+}
+
+/// The feature of `role` at `d` km from the boundary with intensity `f`; `width` scales the
+/// belt widths along strike (about 0.7..1.3).
+pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Feature {
+    let f = f.clamp(0.0, 2.0);
+    match role {
+        Role::Trench => Feature {
+            smooth_m: -h.trench_m * (0.6 + 0.4 * f) * gauss(d, 55.0) + 250.0 * f.min(1.0) * gauss(d - 150.0, 60.0),
+            ..Feature::default()
+        },
+        Role::Cordillera => {
+            let offset = 90.0 + 60.0 * f;
+            let back = (110.0 + 90.0 * f) * width;
+            let p = if d < offset { falloff(offset - d, offset) } else { falloff(d - offset, back) };
+            Feature { textured_m: h.cordillera_m * (0.6 + 0.4 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: (0.8 + 2.0 * f) * p }
+        }
+        Role::IslandArc => {
+            let offset = 80.0 + 30.0 * f;
+            let p = falloff((d - offset).abs(), 60.0 * width);
+            Feature { textured_m: h.island_arc_m * (0.7 + 0.3 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: 0.6 * p }
+        }
+        Role::Collision => {
+            let w = (140.0 + 160.0 * f) * width;
+            let p = falloff(d, w);
+            Feature { textured_m: h.collision_m * (0.45 + 0.55 * f) * p, uplift_mm_yr: (1.0 + 2.5 * f) * p, ..Feature::default() }
+        }
+        Role::Plateau => {
+            let reach = (250.0 + 450.0 * f.min(1.5)) * width;
+            let edge = 250.0;
+            let p = if d < reach { 1.0 } else { falloff(d - reach, edge) };
+            let height = h.plateau_m * (0.4 + 0.6 * f.min(1.2));
+            Feature { smooth_m: height * p, uplift_mm_yr: 0.25 * p, ..Feature::default() }
+        }
+        Role::Rift => Feature {
+            smooth_m: -h.rift_m * f.min(1.5) * gauss(d, 45.0) + 0.35 * h.rift_m * f.min(1.5) * gauss(d - 90.0, 45.0),
+            ..Feature::default()
+        },
+    }
+}
+
+/// The landward wall of a trench on the overriding plate.
+fn forearc(d: f32, h: &BeltHeights, f: f32) -> f32 {
+    -0.55 * h.trench_m * (0.6 + 0.4 * f) * gauss(d, 35.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H: BeltHeights = BeltHeights { trench_m: 3500.0, cordillera_m: 3500.0, island_arc_m: 3500.0, collision_m: 4000.0, plateau_m: 4500.0, rift_m: 1200.0 };
+
+    #[test]
+    fn profiles_have_their_shapes() {
+        // Trench deepest at the boundary.
+        assert!(feature(Role::Trench, 0.0, 1.0, 1.0, &H).smooth_m < -3000.0);
+        assert!(feature(Role::Trench, 400.0, 1.0, 1.0, &H).smooth_m.abs() < 10.0);
+        // Cordillera and arcs peak inland, not at the boundary.
+        for role in [Role::Cordillera, Role::IslandArc] {
+            let at = |d| feature(role, d, 1.0, 1.0, &H).textured_m;
+            assert!(at(0.0) < 1.0 && at(120.0) > 2000.0 && at(600.0) < 1.0, "{role:?}");
+        }
+        // Collision belts are centred and grow with speed.
+        let c = |d, f| feature(Role::Collision, d, f, 1.0, &H).textured_m;
+        assert!(c(0.0, 1.0) > c(100.0, 1.0));
+        assert!(c(0.0, 2.0) > c(0.0, 0.5));
+        assert!(c(350.0, 2.0) > 0.0 && c(350.0, 0.5) == 0.0);
+        // Plateau flat, then falling.
+        let p = |d| feature(Role::Plateau, d, 1.0, 1.0, &H).smooth_m;
+        assert!((p(0.0) - p(500.0)).abs() < 1.0 && p(1200.0) < 1.0);
+        // Rifts lower the boundary.
+        assert!(feature(Role::Rift, 0.0, 1.0, 1.0, &H).smooth_m < -1000.0);
+    }
+
+    #[test]
+    fn uplift_is_highest_in_collision_belts_and_zero_far_away() {
+        let u = |r, d| feature(r, d, 1.0, 1.0, &H).uplift_mm_yr;
+        assert!(u(Role::Collision, 0.0) > u(Role::Cordillera, 150.0));
+        assert!(u(Role::Cordillera, 150.0) > u(Role::IslandArc, 110.0));
+        for r in Role::ALL {
+            assert_eq!(u(r, 5000.0), 0.0, "{r:?}");
+        }
+    }
+}

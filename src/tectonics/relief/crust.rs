@@ -1,0 +1,245 @@
+//! Continental crust as a shape of its own: a warped fractal field whose upper part (by area)
+//! is continent, the signed distance to its coastline in km, and the passive-margin profile
+//! (shelf, slope, rise) that joins a continent to the ocean floor.
+
+use crate::planet::coords::face_solid_angles;
+use crate::planet::distance::{nearest_points, Nearest, NONE};
+use crate::planet::fbm::{noise_radius, FastFbm};
+use crate::planet::pipes::pipes4;
+use glam::Vec3;
+use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
+
+/// Continental crust and its coastline on a resolution-`n` grid.
+#[derive(Debug, Clone)]
+pub struct Continents {
+    /// The continent field per cell (unitless fBm, larger is more continental).
+    pub field: Vec<f32>,
+    /// The field's value at the coastline.
+    pub threshold: f32,
+    /// Signed great-circle distance to the coastline per cell, km (positive on land).
+    pub coast_km: Vec<f32>,
+}
+
+/// Shares of the continental area given to the cores, largest first (Earth's landmasses:
+/// Afro-Eurasia about half the land, then the Americas, Antarctica, Australia).
+const CORE_SHARES: [f32; 8] = [0.42, 0.2, 0.13, 0.09, 0.06, 0.04, 0.03, 0.03];
+
+/// The continent field: `count` continental cores (1 to 8) placed apart at random, each a cone
+/// falling from 1 at its centre to 0 at its rim (rims sized so the cores share `fraction` of
+/// the sphere as Earth's landmasses do), seen through a warp and roughened by fBm with
+/// `frequency` features around the equator. The noise bends the outlines into fractal coasts,
+/// splits off islands and raises a few of its own.
+pub fn continent_field(dirs: &[Vec3], count: usize, fraction: f32, frequency: f32, seed: u32) -> Vec<f32> {
+    let shape = FastFbm::new(seed.wrapping_add(0xC0_0001), 10, 0.55, 2.0);
+    let warp = [0xC0_0002u32, 0xC0_0003, 0xC0_0004].map(|s| FastFbm::new(seed.wrapping_add(s), 4, 0.5, 2.0));
+    let r = noise_radius(frequency);
+    let rw = noise_radius(frequency * 0.5);
+    let count = count.clamp(1, CORE_SHARES.len());
+    let total: f32 = CORE_SHARES[..count].iter().sum();
+    let mut rng = crate::planet::Rng::new(seed, 0xC0_C0AE);
+    let mut cores: Vec<(Vec3, f32)> = Vec::with_capacity(count);
+    for &share in &CORE_SHARES[..count] {
+        // Cap of the asked area: 2 PI (1 - cos rho) = share * fraction * 4 PI.
+        let cos_rho = (1.0 - 2.0 * fraction.clamp(0.01, 0.95) * share / total).clamp(-1.0, 1.0);
+        let rho = cos_rho.acos();
+        // Apart from the cores placed so far where possible (the best of a few tries).
+        let mut best = (f32::NEG_INFINITY, Vec3::Z);
+        for _ in 0..24 {
+            let z = rng.range(-1.0, 1.0);
+            let phi = rng.range(0.0, std::f32::consts::TAU);
+            let q = (1.0 - z * z).max(0.0).sqrt();
+            let p = Vec3::new(q * phi.cos(), q * phi.sin(), z);
+            let gap = cores.iter().map(|&(c, r)| p.angle_between(c) - 1.1 * (r + rho)).fold(f32::INFINITY, f32::min);
+            if gap > best.0 {
+                best = (gap, p);
+            }
+            if gap > 0.0 {
+                break;
+            }
+        }
+        cores.push((best.1, rho));
+    }
+    dirs.par_iter()
+        .map(|&d| {
+            let p = [d.x as f64 * rw, d.y as f64 * rw, d.z as f64 * rw];
+            let w = Vec3::new(warp[0].get(p) as f32, warp[1].get(p) as f32, warp[2].get(p) as f32);
+            let q = (d + 1.2 * w).normalize();
+            let core = cores.iter().map(|&(c, rho)| 1.0 - q.angle_between(c) / rho).fold(-1.0f32, f32::max);
+            core.max(-1.0) + 3.0 * shape.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32
+        })
+        .collect()
+}
+
+/// The field value above which `fraction` of the sphere's area lies (cells weighted by their
+/// solid angle).
+pub fn area_quantile(field: &[f32], n: usize, fraction: f32) -> f32 {
+    let areas = face_solid_angles(n);
+    let mut order: Vec<(f32, f64)> = field.iter().enumerate().map(|(c, &v)| (v, areas[c % (n * n)])).collect();
+    order.par_sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+    let total: f64 = 4.0 * std::f64::consts::PI;
+    let target = f64::from(fraction.clamp(0.0, 1.0)) * total;
+    let mut acc = 0.0;
+    for &(v, a) in &order {
+        acc += a;
+        if acc >= target {
+            return v;
+        }
+    }
+    order.last().map_or(0.0, |x| x.0)
+}
+
+/// Signed distance in km to the iso-line `threshold` of `field` (positive above it). The
+/// coastline passes between two neighbouring cells where the line crosses, interpolated
+/// linearly, so the distance is finer than a cell. Without any coast every cell gets half the
+/// planet's circumference, signed. `None` when cancelled.
+pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], threshold: f32, radius_km: f32, cancel: &AtomicBool) -> Option<Vec<f32>> {
+    let table = pipes4(n);
+    let above = |c: usize| field[c] > threshold;
+    // Each cell at the coast seeds the crossing point nearest to it.
+    let crossings: Vec<Option<Vec3>> = (0..dirs.len())
+        .into_par_iter()
+        .map(|c| {
+            let mut best: Option<(f32, Vec3)> = None;
+            for &k in &table.to[c] {
+                let k = k as usize;
+                if above(k) == above(c) {
+                    continue;
+                }
+                let t = ((threshold - field[c]) / (field[k] - field[c])).clamp(0.0, 1.0);
+                let p = dirs[c].lerp(dirs[k], t).normalize();
+                let d = p.distance(dirs[c]);
+                if best.is_none_or(|b| d < b.0) {
+                    best = Some((d, p));
+                }
+            }
+            best.map(|b| b.1)
+        })
+        .collect();
+    let mut seed_of = vec![NONE; dirs.len()];
+    let mut points = Vec::new();
+    for (c, p) in crossings.into_iter().enumerate() {
+        if let Some(p) = p {
+            seed_of[c] = points.len() as u32;
+            points.push(p);
+        }
+    }
+    let group: Vec<u32> = (0..dirs.len()).map(|c| u32::from(above(c))).collect();
+    let near: Nearest = nearest_points(n, dirs, &seed_of, &points, &group, 2, cancel)?;
+    let far = std::f32::consts::PI * radius_km;
+    Some(
+        (0..dirs.len())
+            .into_par_iter()
+            .map(|c| {
+                let a = near.angle(c);
+                let km = if a.is_finite() { a * radius_km } else { far };
+                if above(c) { km } else { -km }
+            })
+            .collect(),
+    )
+}
+
+/// Builds the continents (`count` cores, coast noise of `frequency`): the field, the threshold that puts `land_fraction` of the area above
+/// it, and the signed coast distance.
+pub fn continents(n: usize, dirs: &[Vec3], land_fraction: f32, count: usize, frequency: f32, seed: u32, radius_km: f32, cancel: &AtomicBool) -> Option<Continents> {
+    let field = continent_field(dirs, count, land_fraction, frequency, seed);
+    let threshold = area_quantile(&field, n, land_fraction);
+    let coast_km = signed_distance_km(n, dirs, &field, threshold, radius_km, cancel)?;
+    Some(Continents { field, threshold, coast_km })
+}
+
+/// Widths of a passive margin, km.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Margin {
+    /// Shelf from the coast to the shelf break.
+    pub shelf_km: f32,
+    /// Continental slope from the shelf break down to its foot.
+    pub slope_km: f32,
+    /// Continental rise from the foot of the slope out to the ocean floor.
+    pub rise_km: f32,
+}
+
+/// Depth at the shelf break, m (negative).
+pub const SHELF_BREAK_M: f32 = -150.0;
+/// Depth at the foot of the continental slope, m.
+pub const SLOPE_FOOT_M: f32 = -2800.0;
+
+/// Elevation in metres at `offshore_km` from the coast of a passive margin whose ocean floor
+/// lies at `floor_m`: a gently dipping shelf to [`SHELF_BREAK_M`], a steep slope to
+/// [`SLOPE_FOOT_M`] (or to the floor where it is shallower), then a rise that eases into the
+/// floor. Continuous in the distance.
+pub fn margin_profile(offshore_km: f32, floor_m: f32, m: &Margin) -> f32 {
+    let e = offshore_km.max(0.0);
+    let foot = SLOPE_FOOT_M.max(floor_m);
+    if e < m.shelf_km {
+        -10.0 + (SHELF_BREAK_M + 10.0) * (e / m.shelf_km)
+    } else if e < m.shelf_km + m.slope_km {
+        SHELF_BREAK_M + (foot - SHELF_BREAK_M) * smoothstep((e - m.shelf_km) / m.slope_km)
+    } else {
+        let t = (e - m.shelf_km - m.slope_km) / m.rise_km;
+        foot + (floor_m - foot) * smoothstep(t)
+    }
+}
+
+/// `3t² - 2t³` on `t` clamped to 0..1.
+#[inline]
+pub fn smoothstep(t: f32) -> f32 {
+    let t = t.clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planet::distance::cell_dirs;
+
+    #[test]
+    fn the_asked_area_lies_above_the_threshold() {
+        let n = 32;
+        let dirs = cell_dirs(n);
+        let field = continent_field(&dirs, 5, 0.3, 3.0, 4);
+        let areas = face_solid_angles(n);
+        for fraction in [0.1f32, 0.29, 0.6] {
+            let t = area_quantile(&field, n, fraction);
+            let above: f64 = field.iter().enumerate().filter(|(_, &v)| v >= t).map(|(c, _)| areas[c % (n * n)]).sum();
+            let share = above / (4.0 * std::f64::consts::PI);
+            assert!((share - f64::from(fraction)).abs() < 0.01, "{fraction}: {share}");
+        }
+    }
+
+    #[test]
+    fn coast_distance_is_signed_and_grows_inland() {
+        let n = 48;
+        let dirs = cell_dirs(n);
+        let c = continents(n, &dirs, 0.3, 5, 3.0, 9, 6371.0, &AtomicBool::new(false)).expect("not cancelled");
+        let cell_km = std::f32::consts::FRAC_PI_2 / n as f32 * 6371.0;
+        for (k, (&d, &f)) in c.coast_km.iter().zip(&c.field).enumerate() {
+            assert_eq!(d > 0.0, f > c.threshold, "cell {k}");
+        }
+        // A neighbour is never further than a cell and a half.
+        let table = pipes4(n);
+        for k in 0..dirs.len() {
+            for &j in &table.to[k] {
+                assert!((c.coast_km[k] - c.coast_km[j as usize]).abs() < 1.6 * cell_km * 1.5, "cells {k} {j}");
+            }
+        }
+        let (lo, hi) = c.coast_km.iter().fold((0.0f32, 0.0f32), |a, &v| (a.0.min(v), a.1.max(v)));
+        assert!(lo < -1000.0 && hi > 500.0, "{lo}..{hi}");
+    }
+
+    #[test]
+    fn the_margin_profile_is_continuous_and_reaches_the_floor() {
+        let m = Margin { shelf_km: 80.0, slope_km: 70.0, rise_km: 250.0 };
+        let mut last = margin_profile(0.0, -5000.0, &m);
+        assert!((-20.0..0.0).contains(&last));
+        for k in 1..5000 {
+            let h = margin_profile(k as f32 * 0.1, -5000.0, &m);
+            assert!((h - last).abs() < 10.0 && h <= last + 1e-3, "{k}: {last} -> {h}");
+            last = h;
+        }
+        assert!((margin_profile(80.0, -5000.0, &m) - SHELF_BREAK_M).abs() < 1.0);
+        assert!((last + 5000.0).abs() < 1.0);
+        // A young, shallow floor: the slope stops at the floor.
+        assert!((margin_profile(400.0, -2600.0, &m) + 2600.0).abs() < 1.0);
+    }
+}

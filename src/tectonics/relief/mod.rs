@@ -1,0 +1,437 @@
+//! Earth-like relief from plates (beyond seed 000; `ALGORITHMS.md` section 13): continents
+//! that are a shape of their own carried by the plates, ocean floor that deepens with age away
+//! from the ridges, boundary features by the crust on each side, hotspot chains, and the rock
+//! uplift that drives the landscape evolution node.
+//!
+//! Everything is computed per cell from directions and great-circle distances, so nothing
+//! follows the region cells or the cube's edges: plates are looked up through a noise warp
+//! (their borders are not the regions' straight Voronoi edges), and each boundary feature
+//! is a profile of the distance to the nearest boundary point *of its kind*, so a feature
+//! fades around the end of its boundary instead of being cut off, and features of different
+//! kinds add where boundaries meet.
+
+pub mod belts;
+pub mod crust;
+pub mod hotspots;
+pub mod ocean;
+
+use super::boundary::{classify, region_boundary_values, BoundaryClass};
+use super::motion::{BaseElevation, PlateMotion};
+use super::plates::{Plates, UNCLAIMED};
+use crate::planet::diffusion::blur;
+use crate::planet::distance::{cell_dirs, nearest_points, NONE};
+use crate::planet::fbm::{noise_radius, FastFbm};
+use crate::planet::pipes::pipes4;
+use crate::planet::{Cell, Field, VectorField};
+use belts::{feature, BeltHeights, Role};
+use crust::{margin_profile, smoothstep, Margin};
+use glam::Vec3;
+use hotspots::HotspotSettings;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Cells closer than this to the coast on the sea side still count as continental crust
+/// (the shelf), km.
+pub const CRUST_SHELF_KM: f32 = 120.0;
+
+/// Parameters of [`earth_relief`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReliefSettings {
+    /// Random seed (continents, motion, hotspots, noise).
+    pub seed: u32,
+    /// Share of the planet's area that is land, 0..1 (Earth: 0.29).
+    pub land_fraction: f32,
+    /// Continental cores (1..8): the largest holds about 40 % of the land, as Afro-Eurasia.
+    pub continents: usize,
+    /// Features of the coastline noise around the equator (larger: more broken coasts and
+    /// more islands).
+    pub coast_frequency: f32,
+    /// Speed of a plate's centre at the fastest draw, cm/yr (plates move at 0.5..1 times it).
+    pub plate_speed_cm_yr: f32,
+    /// How far plate borders wander from the region cells' edges, in region widths.
+    pub boundary_warp: f32,
+    /// Heights of the boundary features.
+    pub heights: BeltHeights,
+    /// Hotspot chains.
+    pub hotspots: HotspotSettings,
+    /// Strength of the small-scale relief noise (1 = default).
+    pub detail: f32,
+    /// Metres of elevation 1 (the Planet node's highest peak).
+    pub max_elevation_m: f32,
+    /// Metres below sea level of elevation -1 (the Planet node's deepest ocean).
+    pub max_depth_m: f32,
+    /// Planet radius, km.
+    pub radius_km: f32,
+}
+
+impl Default for ReliefSettings {
+    fn default() -> Self {
+        ReliefSettings {
+            seed: 1,
+            land_fraction: 0.29,
+            continents: 6,
+            coast_frequency: 3.0,
+            plate_speed_cm_yr: 5.0,
+            boundary_warp: 0.6,
+            heights: BeltHeights { trench_m: 3500.0, cordillera_m: 3000.0, island_arc_m: 4200.0, collision_m: 3400.0, plateau_m: 4000.0, rift_m: 1200.0 },
+            hotspots: HotspotSettings { count: 14, height_m: 4800.0, radius_km: 40.0, decay_myr: 25.0, chain_myr: 60.0, step_myr: 3.5 },
+            detail: 1.0,
+            max_elevation_m: 6000.0,
+            max_depth_m: 11000.0,
+            radius_km: 6371.0,
+        }
+    }
+}
+
+/// Everything the Earth-like relief outputs, at one resolution.
+#[derive(Debug, Clone)]
+pub struct ReliefSurface {
+    /// Elevation on the graph's scale (metres over `max_elevation_m` above sea level, over
+    /// `max_depth_m` below), -1..1.
+    pub elevation: Field,
+    /// Elevation in metres relative to sea level.
+    pub elevation_m: Field,
+    /// Age of the ocean floor, Myr (continental crust reads as the oldest, 180 Myr).
+    pub age_myr: Field,
+    /// Rock uplift, mm/yr.
+    pub uplift_mm_yr: Field,
+    /// Continental crust: 1 on land and shelf, falling to 0 over the continental slope.
+    pub crust: Field,
+    /// Plate index per cell (-1 where unclaimed).
+    pub plate_id: Field,
+    /// Plate velocity per cell (tangent; planet radii per time unit).
+    pub motion: VectorField,
+}
+
+/// One boundary cell, as seen from its own plate.
+#[derive(Debug, Clone, Copy)]
+struct Edge {
+    cell: u32,
+    /// A neighbour cell on the other plate.
+    across: u32,
+    other: u32,
+    /// Relative speed towards each other, cm/yr (negative: parting).
+    closing_cm_yr: f32,
+    class: BoundaryClass,
+}
+
+/// The plate structure (boundaries, roles, ages) is built at most at this resolution and
+/// sampled up: its features are tens of km wide or more, so a finer grid would only cost
+/// memory. Coasts, noise and plate ids are computed at the full resolution.
+pub const STRUCTURE_N: usize = 512;
+
+/// The plate structure at the structure resolution: per cell, ocean floor age and per
+/// boundary role the distance to its nearest point and its intensity (NaN where the cell's
+/// plate has no boundary of that role).
+struct Structure {
+    m: usize,
+    age: Vec<f32>,
+    roles: Vec<(Role, Vec<f32>, Vec<f32>)>,
+    /// Plate per cell.
+    plate: Vec<u32>,
+    /// Signed coast distance, km.
+    coast: Vec<f32>,
+}
+
+/// Builds the relief at `n` cells per face edge. Returns `None` when cancelled.
+pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &AtomicBool) -> Option<ReliefSurface> {
+    let cancelled = || cancel.load(Ordering::Relaxed);
+    let cells = 6 * n * n;
+    let motion = PlateMotion::new(plates, BaseElevation::RandomRange(0.0), s.seed);
+    let km = s.radius_km.max(1.0);
+    let lookup = PlateLookup::new(plates, s);
+    let mut st = structure(plates, &motion, &lookup, s, n.min(STRUCTURE_N), cancel)?;
+    let coarse = st.m != n;
+    let dirs = cell_dirs(n);
+    let coast = if coarse {
+        crust::continents(n, &dirs, s.land_fraction, s.continents, s.coast_frequency, s.seed, km, cancel)?.coast_km
+    } else {
+        std::mem::take(&mut st.coast)
+    };
+    let cell_plate: Vec<u32> = if coarse { dirs.par_iter().map(|&d| lookup.plate(plates, d)).collect() } else { st.plate.clone() };
+    drop(dirs);
+    if cancelled() {
+        return None;
+    }
+    let continental = |c: usize| coast[c] > -CRUST_SHELF_KM;
+    // A coarse value at a fine cell: bilinear over the finite taps.
+    let sample = |values: &[f32], c: usize, x: Vec3| -> f32 {
+        if !coarse {
+            return values[c];
+        }
+        let (mut acc, mut w) = (0.0, 0.0);
+        for (k, t) in Field::bilinear_taps(st.m, x) {
+            if values[k].is_finite() {
+                acc += values[k] * t;
+                w += t;
+            }
+        }
+        if w > 1e-6 { acc / w } else { f32::NAN }
+    };
+
+    // Noise: continental interiors, along-strike variation, mountain texture, fine detail.
+    let fbm = |k: u32, octaves: usize, persistence: f64| FastFbm::new(s.seed.wrapping_add(0x5E_0000 + k), octaves, persistence, 2.0);
+    let (interior, along, width_var, ridged, detail, hills) = (fbm(1, 5, 0.5), fbm(2, 3, 0.5), fbm(3, 3, 0.5), fbm(4, 6, 0.5), fbm(5, 8, 0.55), fbm(6, 5, 0.55));
+    let at = |d: Vec3, f: f32| {
+        let r = noise_radius(f);
+        [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
+    };
+    let surface: Vec<(f32, f32, f32)> = (0..cells)
+        .into_par_iter()
+        .map(|c| {
+            let x = Cell::from_index(c, n).direction(n);
+            let d = coast[c];
+            let age = sample(&st.age, c, x);
+            let age = if age.is_finite() { age } else { OLD_FLOOR_MYR };
+            let floor = -ocean::depth_m(age) + ocean::sediment_uplift_m(age) + 250.0 * (1.0 - age / 200.0).max(0.2) * hills.get(at(x, 160.0)) as f32;
+            let mut h = if d >= 0.0 {
+                let inland = 250.0 + 420.0 * (0.5 + interior.get(at(x, 5.0)) as f32);
+                10.0 + (inland - 10.0) * smoothstep(d / 450.0)
+            } else {
+                let margin = Margin { shelf_km: (35.0 + 0.8 * age).min(180.0), slope_km: 70.0, rise_km: 300.0 };
+                margin_profile(-d, floor, &margin)
+            };
+            let mut uplift = 0.0;
+            let strike = (1.0 + 0.7 * along.get(at(x, 7.0)) as f32).max(0.2);
+            let widen = (1.0 + 0.6 * width_var.get(at(x, 4.0)) as f32).max(0.4);
+            let texture = {
+                let r = 1.0 - ridged.get(at(x, 40.0)).abs() as f32 * 1.8;
+                0.55 + 0.75 * r.max(0.0).powi(2)
+            };
+            // Orogens fade where their side of the boundary is ocean.
+            let on_land = smoothstep((d + 250.0) / 250.0);
+            let mut orogen = 0.0f32;
+            for (role, dist, intensity) in &st.roles {
+                let (dist, f) = (sample(dist, c, x), sample(intensity, c, x));
+                if !f.is_finite() || !dist.is_finite() {
+                    continue;
+                }
+                let feat = feature(*role, dist, f, widen, &s.heights);
+                let land_weight = match role {
+                    Role::Collision | Role::Plateau | Role::Cordillera => on_land,
+                    _ => 1.0,
+                };
+                let raised = feat.textured_m * texture * strike * land_weight;
+                match role {
+                    // Belt and plateau do not stack: the higher one shapes the ground.
+                    Role::Collision | Role::Plateau => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(0.7, 1.2)),
+                    _ => h += raised + feat.smooth_m,
+                }
+                uplift += feat.uplift_mm_yr * land_weight;
+            }
+            h += orogen;
+            if d > -CRUST_SHELF_KM {
+                h += s.detail * (60.0 + 0.12 * h.max(0.0)) * detail.get(at(x, 30.0)) as f32;
+            }
+            (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age })
+        })
+        .collect();
+    if cancelled() {
+        return None;
+    }
+    let mut elevation_m: Vec<f32> = surface.iter().map(|x| x.0).collect();
+    let uplift: Vec<f32> = surface.iter().map(|x| x.1).collect();
+    let age_out: Vec<f32> = surface.iter().map(|x| x.2).collect();
+    drop(surface);
+
+    // Hotspot chains: full height on the ocean floor, damped on continents.
+    let km_per_myr = 10.0 * s.plate_speed_cm_yr;
+    let plate_at = |d: Vec3| st.plate[crate::planet::dir_to_cell(d, st.m).index(st.m)];
+    let volcanoes = hotspots::chains(&s.hotspots, &motion.omega, km_per_myr, km, s.seed, plate_at);
+    hotspots::add_volcanoes(&mut elevation_m, n, &volcanoes, km, |c| 1.0 - 0.85 * smoothstep((coast[c] + CRUST_SHELF_KM) / CRUST_SHELF_KM));
+
+    let (top, deep) = (s.max_elevation_m.max(1.0), s.max_depth_m.max(1.0));
+    let elevation: Vec<f32> = elevation_m.iter().map(|&m| if m >= 0.0 { (m / top).min(1.0) } else { (m / deep).max(-1.0) }).collect();
+    let crust: Vec<f32> = coast.iter().map(|&d| smoothstep((d + CRUST_SHELF_KM + 70.0) / 70.0)).collect();
+    let plate_id: Vec<f32> = cell_plate.iter().map(|&p| if p == UNCLAIMED { -1.0 } else { p as f32 }).collect();
+    let motion_field = VectorField {
+        n,
+        data: (0..cells)
+            .into_par_iter()
+            .map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, Cell::from_index(c, n).direction(n)).to_array() })
+            .collect(),
+    };
+    Some(ReliefSurface {
+        elevation: Field::from_vec(n, elevation)?,
+        elevation_m: Field::from_vec(n, elevation_m)?,
+        age_myr: Field::from_vec(n, age_out)?,
+        uplift_mm_yr: Field::from_vec(n, uplift)?,
+        crust: Field::from_vec(n, crust)?,
+        plate_id: Field::from_vec(n, plate_id)?,
+        motion: motion_field,
+    })
+}
+
+/// Age given to the floor of a plate without a ridge, Myr.
+const OLD_FLOOR_MYR: f32 = 150.0;
+
+/// Plates through a warp, so their borders wander off the region cells' straight edges.
+struct PlateLookup {
+    small: [FastFbm; 3],
+    large: [FastFbm; 3],
+    r_small: f64,
+    r_large: f64,
+    amp: f32,
+}
+
+impl PlateLookup {
+    fn new(plates: &Plates, s: &ReliefSettings) -> PlateLookup {
+        let r = plates.regions.resolution() as f32;
+        PlateLookup {
+            small: [1u32, 2, 3].map(|k| FastFbm::new(s.seed.wrapping_add(0x7A_0000 + k), 3, 0.5, 2.0)),
+            large: [4u32, 5, 6].map(|k| FastFbm::new(s.seed.wrapping_add(0x7A_0000 + k), 3, 0.5, 2.0)),
+            r_small: noise_radius(r * 1.2),
+            r_large: noise_radius(r * 0.3),
+            amp: s.boundary_warp.max(0.0) * std::f32::consts::FRAC_PI_2 / r,
+        }
+    }
+
+    fn sample3(f: &[FastFbm; 3], d: Vec3, r: f64) -> Vec3 {
+        let p = [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r];
+        Vec3::new(f[0].get(p) as f32, f[1].get(p) as f32, f[2].get(p) as f32)
+    }
+
+    /// The nearest region and the plate under direction `d`, through the warp; the plate is
+    /// the vote of the regions around (smooth borders, not Voronoi zig-zags).
+    fn region_and_plate(&self, plates: &Plates, d: Vec3) -> (u32, u32) {
+        let w = d + self.amp * (0.5 * Self::sample3(&self.small, d, self.r_small) + 2.5 * Self::sample3(&self.large, d, self.r_large));
+        let (r, p) = plates.regions.nearest_and_vote(&plates.plate_of, w.normalize());
+        (r as u32, p)
+    }
+
+    /// The plate under direction `d`.
+    fn plate(&self, plates: &Plates, d: Vec3) -> u32 {
+        self.region_and_plate(plates, d).1
+    }
+}
+
+/// The plate structure at resolution `m`.
+fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &ReliefSettings, m: usize, cancel: &AtomicBool) -> Option<Structure> {
+    let cells = 6 * m * m;
+    let km = s.radius_km.max(1.0);
+    let dirs = cell_dirs(m);
+    let looked: Vec<(u32, u32)> = dirs.par_iter().map(|&d| lookup.region_and_plate(plates, d)).collect();
+    let cell_region: Vec<u32> = looked.iter().map(|x| x.0).collect();
+    let cell_plate: Vec<u32> = looked.iter().map(|x| x.1).collect();
+    drop(looked);
+    if cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+    let coast = crust::continents(m, &dirs, s.land_fraction, s.continents, s.coast_frequency, s.seed, km, cancel)?.coast_km;
+    let continental = |c: usize| coast[c] > -CRUST_SHELF_KM;
+    // Boundary cells with the smoothed relative motion of their regions.
+    let regions = &plates.regions;
+    let r_scale = regions.resolution() as f32 / 50.0;
+    let values = region_boundary_values(plates, motion, (4.0 * r_scale * r_scale).round() as usize);
+    let table = pipes4(m);
+    let edges: Vec<Edge> = (0..cells)
+        .into_par_iter()
+        .filter_map(|c| {
+            let a = cell_plate[c];
+            if a == UNCLAIMED {
+                return None;
+            }
+            let nb = &table.to[c];
+            let mut best: Option<(usize, u32, u32)> = None;
+            for &k in nb {
+                let b = cell_plate[k as usize];
+                if b == a || b == UNCLAIMED {
+                    continue;
+                }
+                let votes = nb.iter().filter(|&&x| cell_plate[x as usize] == b).count();
+                if best.is_none_or(|x| votes > x.0) {
+                    best = Some((votes, b, k));
+                }
+            }
+            let (_, other, across) = best?;
+            // The boundary values of a border region of either plate here (the closing and
+            // shear speeds are the same seen from both sides); a boundary the regions do not
+            // see (the vote moved it) seeds nothing.
+            let v = std::iter::once(c).chain(nb.iter().map(|&k| k as usize)).map(|k| cell_region[k] as usize).find(|&r| plates.is_border[r] && (plates.plate_of[r] == a || plates.plate_of[r] == other)).map(|r| values[r])?;
+            Some(Edge { cell: c as u32, across, other, closing_cm_yr: v[1] * s.plate_speed_cm_yr, class: classify(v[1], v[2]) })
+        })
+        .collect();
+    if cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+
+    // Ocean floor age from the distance to the plate's own ridges.
+    let group: &[u32] = &cell_plate;
+    let seeds_of = |keep: &dyn Fn(&Edge) -> bool| {
+        let mut seed_of = vec![NONE; cells];
+        let mut points = Vec::new();
+        let mut picked = Vec::new();
+        for e in edges.iter().filter(|e| keep(e)) {
+            seed_of[e.cell as usize] = points.len() as u32;
+            points.push(dirs[e.cell as usize]);
+            picked.push(*e);
+        }
+        (seed_of, points, picked)
+    };
+    let (ridge_seeds, ridge_points, ridges) = seeds_of(&|e| e.class == BoundaryClass::Divergent);
+    let ridge = nearest_points(m, &dirs, &ridge_seeds, &ridge_points, group, plates.count(), cancel)?;
+    let half_rate: Vec<f32> = ridge.point.iter().map(|&p| if p == NONE { f32::NAN } else { 0.5 * (-ridges[p as usize].closing_cm_yr).max(0.4) }).collect();
+    let half_rate = masked_blur(m, &half_rate, 2.0, cancel)?;
+    let age: Vec<f32> = (0..cells)
+        .into_par_iter()
+        .map(|c| {
+            let a = ridge.angle(c);
+            if a.is_finite() && half_rate[c].is_finite() {
+                ocean::age_myr(a * km, half_rate[c])
+            } else {
+                OLD_FLOOR_MYR
+            }
+        })
+        .collect();
+    if cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+
+    // Boundary roles from the crust on both sides, and per role the nearest point and intensity.
+    let role_of = |e: &Edge| -> [Option<Role>; 2] {
+        let (c, x) = (e.cell as usize, e.across as usize);
+        let own = cell_plate[c];
+        match e.class {
+            BoundaryClass::Transform => [None, None],
+            BoundaryClass::Divergent => [continental(c).then_some(Role::Rift), None],
+            BoundaryClass::Convergent => match (continental(c), continental(x)) {
+                (true, true) => [Some(Role::Collision), (own > e.other).then_some(Role::Plateau)],
+                (false, true) => [Some(Role::Trench), None],
+                (true, false) => [Some(Role::Cordillera), None],
+                (false, false) => {
+                    let dives = age[c] > age[x] || (age[c] == age[x] && own < e.other);
+                    [Some(if dives { Role::Trench } else { Role::IslandArc }), None]
+                }
+            },
+        }
+    };
+    let mut roles: Vec<(Role, Vec<f32>, Vec<f32>)> = Vec::new();
+    for role in Role::ALL {
+        let (seed_of, points, picked) = seeds_of(&|e| role_of(e).contains(&Some(role)));
+        if picked.is_empty() {
+            continue;
+        }
+        let near = nearest_points(m, &dirs, &seed_of, &points, group, plates.count(), cancel)?;
+        let intensity: Vec<f32> = near.point.iter().map(|&p| if p == NONE { f32::NAN } else { (picked[p as usize].closing_cm_yr.abs() / 5.0).min(2.0) }).collect();
+        let intensity = masked_blur(m, &intensity, 1.0, cancel)?;
+        let dist: Vec<f32> = (0..cells).map(|c| near.angle(c) * km).collect();
+        roles.push((role, dist, intensity));
+    }
+    if cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+
+    Some(Structure { m, age, roles, plate: cell_plate, coast })
+}
+
+/// Blurs the finite values of `values` over `radius_deg` degrees, ignoring the non-finite
+/// ones (normalised convolution); cells that held no value stay NaN.
+fn masked_blur(n: usize, values: &[f32], radius_deg: f32, cancel: &AtomicBool) -> Option<Vec<f32>> {
+    let weight = Field::from_vec(n, values.iter().map(|v| if v.is_finite() { 1.0 } else { 0.0 }).collect())?;
+    let weighted = Field::from_vec(n, values.iter().map(|v| if v.is_finite() { *v } else { 0.0 }).collect())?;
+    let (w, v) = (blur(&weight, radius_deg, cancel)?, blur(&weighted, radius_deg, cancel)?);
+    Some(values.iter().zip(w.data().iter().zip(v.data())).map(|(orig, (&w, &v))| if orig.is_finite() && w > 1e-6 { v / w } else { f32::NAN }).collect())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,64 @@
+//! Tests of the Earth-like relief on whole small planets.
+
+use super::*;
+use crate::planet::RegionSurface;
+use crate::tectonics::PlateSettings;
+use std::sync::Arc;
+
+fn planet(n: usize, seed: u32) -> ReliefSurface {
+    let regions = Arc::new(RegionSurface::new(40, 0.9, 3));
+    let plates = Plates::grow(regions, &PlateSettings { count: 24, expansion_range: 2.0, random_driven: true, max_cycles: None, seed: 11 }).expect("plates");
+    earth_relief(&plates, &ReliefSettings { seed, ..Default::default() }, n, &AtomicBool::new(false)).expect("not cancelled")
+}
+
+fn area_share(n: usize, keep: impl Fn(usize) -> bool) -> f64 {
+    let areas = crate::planet::coords::face_solid_angles(n);
+    (0..6 * n * n).filter(|&c| keep(c)).map(|c| areas[c % (n * n)]).sum::<f64>() / (4.0 * std::f64::consts::PI)
+}
+
+#[test]
+fn land_fraction_ocean_depths_and_trenches_are_earth_like() {
+    let n = 96;
+    let p = planet(n, 4);
+    let h = p.elevation_m.data();
+    let land = area_share(n, |c| h[c] > 0.0);
+    assert!((land - 0.29).abs() < 0.03, "land {land}");
+    let (lo, hi) = p.elevation_m.min_max();
+    assert!(lo < -8000.0, "deepest {lo}");
+    assert!(hi > 3000.0, "highest {hi}");
+    // Ocean floor deepens with age: young floor is shallower than old floor.
+    let age = p.age_myr.data();
+    let crust = p.crust.data();
+    let mean = |keep: &dyn Fn(usize) -> bool| {
+        let v: Vec<f32> = (0..h.len()).filter(|&c| keep(c)).map(|c| h[c]).collect();
+        v.iter().sum::<f32>() / v.len().max(1) as f32
+    };
+    let young = mean(&|c| crust[c] < 0.01 && age[c] < 10.0);
+    let old = mean(&|c| crust[c] < 0.01 && age[c] > 60.0 && age[c] < 150.0);
+    assert!(young > -3800.0 && old < -4500.0, "young {young} old {old}");
+    assert!(p.uplift_mm_yr.min_max().1 > 1.0);
+}
+
+#[test]
+fn the_same_planet_comes_out_whatever_the_thread_count() {
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool").install(|| planet(48, 2));
+    let many = rayon::ThreadPoolBuilder::new().num_threads(3).build().expect("pool").install(|| planet(48, 2));
+    assert_eq!(one.elevation, many.elevation);
+    assert_eq!(one.age_myr, many.age_myr);
+    assert_eq!(one.uplift_mm_yr, many.uplift_mm_yr);
+}
+
+#[test]
+fn a_finer_build_matches_the_structure_resolution() {
+    // Above the structure resolution the plate features are sampled up: the planet at twice
+    // the resolution, sampled down, still correlates closely with the planet built there.
+    let regions = Arc::new(RegionSurface::new(40, 0.9, 3));
+    let plates = Plates::grow(regions, &PlateSettings { count: 24, expansion_range: 2.0, random_driven: true, max_cycles: None, seed: 11 }).expect("plates");
+    let cancel = AtomicBool::new(false);
+    let s = ReliefSettings::default();
+    let base = earth_relief(&plates, &s, STRUCTURE_N, &cancel).expect("surface");
+    let fine = earth_relief(&plates, &s, STRUCTURE_N * 2, &cancel).expect("surface");
+    let down = fine.elevation_m.resample(STRUCTURE_N);
+    let r = crate::planet::field::correlation(base.elevation_m.data(), down.data());
+    assert!(r > 0.97, "correlation {r}");
+}
