@@ -46,7 +46,7 @@ fn build_writes_sized_16_bit_pngs_and_a_manifest() {
     assert!(matches!(albedo, image::DynamicImage::ImageRgb8(_)));
     assert!(files.iter().any(|f| f["export"] == "albedo" && f["path"] == "albedo_equirect.png" && f["mapping"]["type"] == "srgb"));
     assert_eq!(manifest["version"], 2);
-    assert_eq!(files[0]["mapping"], serde_json::json!({"type": "linear", "low": -7000.0, "high": 6000.0, "max_sample": 65535}));
+    assert_eq!(files[0]["mapping"], serde_json::json!({"type": "linear", "low": -11000.0, "high": 9000.0, "max_sample": 65535}));
     assert_eq!(files[0]["units"], "m");
     assert!(manifest["conventions"]["face_frames"].as_str().is_some());
     assert!(!manifest["timings_ms"].as_object().expect("timings").is_empty());

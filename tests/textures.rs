@@ -59,7 +59,11 @@ fn texture_outputs_of_a_preview_agree_with_the_build() {
     };
     check("temperature", field(&preview, NodeKind::Temperature, 0), field(&build, NodeKind::Temperature, 0), 0.98);
     check("precipitation", field(&preview, NodeKind::Precipitation, 0), field(&build, NodeKind::Precipitation, 0), 0.95);
-    check("coast distance", field(&preview, NodeKind::CoastDistance, 0), field(&build, NodeKind::CoastDistance, 0), 0.98);
+    // At sea the distance to the coast jumps wherever an islet appears: hotspot volcanoes (40
+    // km) and island-arc peaks lie below the 128 grid's 78 km cells, so the build has islets
+    // the preview misses (measured 0.958; 0.965 without hotspots; temperature, which reads
+    // the distance inland, still agrees above 0.98).
+    check("coast distance", field(&preview, NodeKind::CoastDistance, 0), field(&build, NodeKind::CoastDistance, 0), 0.95);
     for (k, name) in ["sea floor", "sand", "ground", "rock", "snow"].iter().enumerate() {
         // Sand is a band a few metres high along the shore: a 128 grid holds it in other cells
         // than a 512 one (measured 0.43; the others 0.92 to 0.99).

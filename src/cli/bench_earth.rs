@@ -5,7 +5,7 @@
 use super::CliError;
 use crate::eval::{compile_for, Evaluator, Progress};
 use crate::graph::Graph;
-use crate::inspect::realism::{earth_figures, EARTH};
+use crate::inspect::realism::{earth_figures, EarthFigures, EARTH};
 use crate::inspect::tectonic_values;
 use crate::io::{default_graph, load_graph, Strictness};
 use crate::nodes::output::planet::PlanetSettings;
@@ -21,26 +21,7 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         Some(p) => (load_graph(p, Strictness::Complete).map_err(CliError::input)?, p.display().to_string()),
         None => (default_graph().map_err(CliError::internal)?, "default graph".to_string()),
     };
-    let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{name}: no Planet node to measure")))?;
-    let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{name}: {}: {e}", planet.describe())))?;
-    let link = g.links.iter().find(|l| l.to == planet.id && l.input == "elevation").ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", planet.describe())))?;
-    let source = g.node(link.from).ok_or_else(|| CliError::internal(anyhow!("{name}: link from a missing node")))?;
-    let output = source.kind.meta().outputs.iter().position(|o| o.name == link.output).ok_or_else(|| CliError::internal(anyhow!("{name}: no output {}", link.output)))?;
-    let mut targets = vec![link.from];
-    targets.extend(g.nodes.iter().filter(|x| x.kind == NodeKind::TectonicPlates).map(|x| x.id));
-    let program = compile_for(&g, &targets);
-    let cancel = AtomicBool::new(false);
-    let t = Instant::now();
-    let res = Evaluator::new().run_program(&program, n, &cancel, &Progress::default());
-    let seconds = t.elapsed().as_secs_f64();
-    if let Some((id, e)) = res.errors.iter().next() {
-        return Err(CliError::input(anyhow!("{name}: node {id}: {e}")));
-    }
-    let field = res.outputs.get(&link.from).and_then(|o| o.get(output)).and_then(|v| v.as_field()).ok_or_else(|| CliError::internal(anyhow!("{name}: the Planet's elevation was not computed")))?;
-    let metres = settings.apply(field);
-    let tect = tectonic_values(&g, &res);
-    let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
-    let e = earth_figures(&metres, settings.radius_km, pair, &cancel).ok_or_else(|| CliError::internal(anyhow!("cancelled")))?;
+    let (e, seconds) = measure(&g, &name, n)?;
     println!("# {name} at {n} cells per face edge; Earth's figures after the values");
     println!("earth_eval_s {seconds:.1} s");
     let earth = |k: &str| EARTH.iter().find(|x| x.0 == k).map_or(String::new(), |x| format!("  (Earth {})", x.1));
@@ -58,4 +39,31 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
     println!("earth_seam_max_slope {:.1} m/km  (inside the faces along their edges {:.1} m/km)", e.seam_max_slope, e.face_max_slope);
     println!("earth_seam_mean_slope_ratio {:.3}  (across cube edges over inside the faces)", e.seam_mean_ratio);
     Ok(())
+}
+
+/// Evaluates `g` (called `name` in errors) at `n` cells per face edge and measures the
+/// elevation its Planet node receives, in metres through the Planet's settings. Returns the
+/// figures and the seconds the cold evaluation took.
+pub fn measure(g: &Graph, name: &str, n: usize) -> Result<(EarthFigures, f64), CliError> {
+    let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{name}: no Planet node to measure")))?;
+    let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{name}: {}: {e}", planet.describe())))?;
+    let link = g.links.iter().find(|l| l.to == planet.id && l.input == "elevation").ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", planet.describe())))?;
+    let source = g.node(link.from).ok_or_else(|| CliError::internal(anyhow!("{name}: link from a missing node")))?;
+    let output = source.kind.meta().outputs.iter().position(|o| o.name == link.output).ok_or_else(|| CliError::internal(anyhow!("{name}: no output {}", link.output)))?;
+    let mut targets = vec![link.from];
+    targets.extend(g.nodes.iter().filter(|x| x.kind == NodeKind::TectonicPlates).map(|x| x.id));
+    let program = compile_for(g, &targets);
+    let cancel = AtomicBool::new(false);
+    let t = Instant::now();
+    let res = Evaluator::new().run_program(&program, n, &cancel, &Progress::default());
+    let seconds = t.elapsed().as_secs_f64();
+    if let Some((id, e)) = res.errors.iter().next() {
+        return Err(CliError::input(anyhow!("{name}: node {id}: {e}")));
+    }
+    let field = res.outputs.get(&link.from).and_then(|o| o.get(output)).and_then(|v| v.as_field()).ok_or_else(|| CliError::internal(anyhow!("{name}: the Planet's elevation was not computed")))?;
+    let metres = settings.apply(field);
+    let tect = tectonic_values(g, &res);
+    let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
+    let e = earth_figures(&metres, settings.radius_km, pair, &cancel).ok_or_else(|| CliError::internal(anyhow!("cancelled")))?;
+    Ok((e, seconds))
 }

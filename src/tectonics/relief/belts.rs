@@ -83,7 +83,7 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
             let offset = 90.0 + 60.0 * f;
             let back = (110.0 + 90.0 * f) * width;
             let p = if d < offset { falloff(offset - d, offset) } else { falloff(d - offset, back) };
-            Feature { textured_m: h.cordillera_m * (0.6 + 0.4 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: (0.8 + 2.0 * f) * p }
+            Feature { textured_m: h.cordillera_m * (0.6 + 0.4 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: (0.5 + 1.5 * f) * p }
         }
         Role::IslandArc => {
             let offset = 80.0 + 30.0 * f;
@@ -93,12 +93,13 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
         Role::Collision => {
             let w = (140.0 + 160.0 * f) * width;
             let p = falloff(d, w);
-            Feature { textured_m: h.collision_m * (0.45 + 0.55 * f) * p, uplift_mm_yr: (1.0 + 2.5 * f) * p, ..Feature::default() }
+            Feature { textured_m: h.collision_m * (0.45 + 0.55 * f) * p, uplift_mm_yr: (0.6 + 1.6 * f) * p, ..Feature::default() }
         }
         Role::Plateau => {
             let reach = (250.0 + 450.0 * f.min(1.5)) * width;
             let edge = 250.0;
-            let p = if d < reach { 1.0 } else { falloff(d - reach, edge) };
+            // A gentle fall away from the belt, so rivers on the plateau keep one direction.
+            let p = if d < reach { 1.0 - 0.2 * d / reach } else { 0.8 * falloff(d - reach, edge) };
             let height = h.plateau_m * (0.4 + 0.6 * f.min(1.2));
             Feature { smooth_m: height * p, uplift_mm_yr: 0.25 * p, ..Feature::default() }
         }
@@ -137,7 +138,7 @@ mod tests {
         assert!(c(350.0, 2.0) > 0.0 && c(350.0, 0.5) == 0.0);
         // Plateau flat, then falling.
         let p = |d| feature(Role::Plateau, d, 1.0, 1.0, &H).smooth_m;
-        assert!((p(0.0) - p(500.0)).abs() < 1.0 && p(1200.0) < 1.0);
+        assert!(p(0.0) > p(500.0) && p(500.0) > 0.8 * p(0.0) && p(1200.0) < 1.0);
         // Rifts lower the boundary.
         assert!(feature(Role::Rift, 0.0, 1.0, 1.0, &H).smooth_m < -1000.0);
     }

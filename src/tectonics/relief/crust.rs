@@ -31,7 +31,7 @@ const CORE_SHARES: [f32; 8] = [0.42, 0.2, 0.13, 0.09, 0.06, 0.04, 0.03, 0.03];
 /// `frequency` features around the equator. The noise bends the outlines into fractal coasts,
 /// splits off islands and raises a few of its own.
 pub fn continent_field(dirs: &[Vec3], count: usize, fraction: f32, frequency: f32, seed: u32) -> Vec<f32> {
-    let shape = FastFbm::new(seed.wrapping_add(0xC0_0001), 10, 0.55, 2.0);
+    let shape = FastFbm::new(seed.wrapping_add(0xC0_0001), 8, 0.55, 2.0);
     let warp = [0xC0_0002u32, 0xC0_0003, 0xC0_0004].map(|s| FastFbm::new(seed.wrapping_add(s), 4, 0.5, 2.0));
     let r = noise_radius(frequency);
     let rw = noise_radius(frequency * 0.5);

@@ -171,7 +171,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
 
     // Noise: continental interiors, along-strike variation, mountain texture, fine detail.
     let fbm = |k: u32, octaves: usize, persistence: f64| FastFbm::new(s.seed.wrapping_add(0x5E_0000 + k), octaves, persistence, 2.0);
-    let (interior, along, width_var, ridged, detail, hills) = (fbm(1, 5, 0.5), fbm(2, 3, 0.5), fbm(3, 3, 0.5), fbm(4, 6, 0.5), fbm(5, 8, 0.55), fbm(6, 5, 0.55));
+    let (interior, along, width_var, ridged, detail, hills) = (fbm(1, 5, 0.5), fbm(2, 3, 0.5), fbm(3, 3, 0.5), fbm(4, 6, 0.5), fbm(5, 5, 0.45), fbm(6, 5, 0.55));
     let at = |d: Vec3, f: f32| {
         let r = noise_radius(f);
         [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
@@ -221,7 +221,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
             }
             h += orogen;
             if d > -CRUST_SHELF_KM {
-                h += s.detail * (60.0 + 0.12 * h.max(0.0)) * detail.get(at(x, 30.0)) as f32;
+                h += s.detail * (200.0 + 0.12 * h.max(0.0)) * detail.get(at(x, 24.0)) as f32;
             }
             (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age })
         })

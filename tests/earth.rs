@@ -1,0 +1,23 @@
+//! The default planet against Earth's figures (issue 23), measured at 512 the way
+//! `planetgraph bench --earth` prints them.
+
+use planetgraph::cli::bench_earth::measure;
+use planetgraph::io::default_graph;
+
+#[test]
+fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {
+    let g = default_graph().expect("default graph");
+    let (e, _) = measure(&g, "default graph", 512).unwrap_or_else(|err| panic!("{err:?}"));
+    eprintln!("{e:#?}");
+    // The Earth-like relief node asks for 0.29.
+    assert!((e.land_share - 0.29).abs() <= 0.03, "land share {}", e.land_share);
+    assert!((550.0..=950.0).contains(&e.mean_land_m), "mean land {} m", e.mean_land_m);
+    assert!((-5000.0..=-3500.0).contains(&e.ocean_mode_m), "ocean mode {} m", e.ocean_mode_m);
+    assert!((0.005..=0.02).contains(&e.above_3km_share), "above 3 km {}", e.above_3km_share);
+    assert!(e.deepest_m <= -8000.0, "deepest {} m", e.deepest_m);
+    assert!(e.wide_belt_share >= 0.4, "wide belts {}", e.wide_belt_share);
+    assert!((0.4..=0.7).contains(&e.largest_landmass_share), "largest landmass {}", e.largest_landmass_share);
+    let ratio = e.region_border_ratio.expect("the default graph has plates");
+    assert!(ratio <= 1.05, "region borders {ratio}");
+    assert!(e.seam_max_slope <= e.face_max_slope, "cube edges {} vs {} m/km", e.seam_max_slope, e.face_max_slope);
+}
