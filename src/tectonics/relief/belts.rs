@@ -83,7 +83,7 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
             let offset = 90.0 + 60.0 * f;
             let back = (110.0 + 90.0 * f) * width;
             let p = if d < offset { falloff(offset - d, offset) } else { falloff(d - offset, back) };
-            Feature { textured_m: h.cordillera_m * (0.6 + 0.4 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: (0.5 + 1.5 * f) * p }
+            Feature { textured_m: h.cordillera_m * (0.6 + 0.4 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: (0.4 + 0.8 * f) * p }
         }
         Role::IslandArc => {
             let offset = 80.0 + 30.0 * f;
@@ -93,7 +93,7 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
         Role::Collision => {
             let w = (140.0 + 160.0 * f) * width;
             let p = falloff(d, w);
-            Feature { textured_m: h.collision_m * (0.45 + 0.55 * f) * p, uplift_mm_yr: (0.6 + 1.6 * f) * p, ..Feature::default() }
+            Feature { textured_m: h.collision_m * (0.45 + 0.55 * f) * p, uplift_mm_yr: (0.5 + 0.9 * f) * p, ..Feature::default() }
         }
         Role::Plateau => {
             let reach = (250.0 + 450.0 * f.min(1.5)) * width;
