@@ -118,6 +118,16 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
             print(name, median(times), "ms");
         }
     }
+    // The Earth-like relief node on the default graph's plates (R = 100, 30 plates) at 512.
+    if wants("earth_relief") {
+        let regions = std::sync::Arc::new(RegionSurface::new(100, 0.9, 3));
+        let settings = PlateSettings { count: 30, expansion_range: 2.0, random_driven: true, max_cycles: None, seed: 11 };
+        if let Ok(p) = Plates::grow(regions, &settings) {
+            let relief = crate::tectonics::relief::ReliefSettings { seed: 8, max_elevation_m: 9000.0, ..Default::default() };
+            let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(std::hint::black_box(crate::tectonics::relief::earth_relief(&p, &relief, 512, &cancel))))).collect();
+            print("earth_relief_n512", median(times), "ms");
+        }
+    }
     if wants("regions_rasterize") {
         let regions = RegionSurface::new(50, 0.9, 3);
         let values: Vec<f32> = (0..regions.len()).map(|i| (i % 7) as f32).collect();
