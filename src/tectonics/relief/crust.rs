@@ -92,8 +92,9 @@ pub fn area_quantile(field: &[f32], n: usize, fraction: f32) -> f32 {
 /// Signed distance in km to the iso-line `threshold` of `field` (positive above it). The
 /// coastline passes between two neighbouring cells where the line crosses, interpolated
 /// linearly, so the distance is finer than a cell. Without any coast every cell gets half the
-/// planet's circumference, signed. `None` when cancelled.
-pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], threshold: f32, radius_km: f32, cancel: &AtomicBool) -> Option<Vec<f32>> {
+/// planet's circumference, signed. Only the cells `within` accepts are swept (the others get
+/// NaN). `None` when cancelled.
+pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], threshold: f32, radius_km: f32, within: &(dyn Fn(usize) -> bool + Sync), cancel: &AtomicBool) -> Option<Vec<f32>> {
     let table = pipes4(n);
     let above = |c: usize| field[c] > threshold;
     // Each cell at the coast seeds the crossing point nearest to it.
@@ -101,6 +102,9 @@ pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], threshold: f32
         .into_par_iter()
         .map(|c| {
             let mut best: Option<(f32, Vec3)> = None;
+            if !within(c) {
+                return None;
+            }
             for &k in &table.to[c] {
                 let k = k as usize;
                 if above(k) == above(c) {
@@ -124,13 +128,16 @@ pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], threshold: f32
             points.push(p);
         }
     }
-    let group: Vec<u32> = (0..dirs.len()).map(|c| u32::from(above(c))).collect();
+    let group: Vec<u32> = (0..dirs.len()).map(|c| if within(c) { u32::from(above(c)) } else { NONE }).collect();
     let near: Nearest = nearest_points(n, dirs, &seed_of, &points, &group, 2, cancel)?;
     let far = std::f32::consts::PI * radius_km;
     Some(
         (0..dirs.len())
             .into_par_iter()
             .map(|c| {
+                if !within(c) {
+                    return f32::NAN;
+                }
                 let a = near.angle(c);
                 let km = if a.is_finite() { a * radius_km } else { far };
                 if above(c) { km } else { -km }
@@ -144,7 +151,7 @@ pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], threshold: f32
 pub fn continents(n: usize, dirs: &[Vec3], land_fraction: f32, count: usize, frequency: f32, seed: u32, radius_km: f32, cancel: &AtomicBool) -> Option<Continents> {
     let field = continent_field(dirs, count, land_fraction, frequency, seed);
     let threshold = area_quantile(&field, n, land_fraction);
-    let coast_km = signed_distance_km(n, dirs, &field, threshold, radius_km, cancel)?;
+    let coast_km = signed_distance_km(n, dirs, &field, threshold, radius_km, &|_| true, cancel)?;
     Some(Continents { field, threshold, coast_km })
 }
 

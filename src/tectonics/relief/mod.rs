@@ -117,7 +117,8 @@ struct Edge {
 
 /// The plate structure (boundaries, roles, ages) is built at most at this resolution and
 /// sampled up: its features are tens of km wide or more, so a finer grid would only cost
-/// memory. Coasts, noise and plate ids are computed at the full resolution.
+/// memory. Coasts (in a band along the structure's coastline) and noise are computed at the
+/// full resolution; plate ids come from the structure's nearest cell.
 pub const STRUCTURE_N: usize = 512;
 
 /// The plate structure at the structure resolution: per cell, ocean floor age and per
@@ -131,6 +132,8 @@ struct Structure {
     plate: Vec<u32>,
     /// Signed coast distance, km.
     coast: Vec<f32>,
+    /// The continent field's value at the coast.
+    threshold: f32,
 }
 
 /// Builds the relief at `n` cells per face edge. Returns `None` when cancelled.
@@ -143,24 +146,15 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let mut st = structure(plates, &motion, &lookup, s, n.min(STRUCTURE_N), cancel)?;
     let coarse = st.m != n;
     let dirs = cell_dirs(n);
-    let coast = if coarse {
-        crust::continents(n, &dirs, s.land_fraction, s.continents, s.coast_frequency, s.seed, km, cancel)?.coast_km
-    } else {
-        std::mem::take(&mut st.coast)
-    };
-    let cell_plate: Vec<u32> = if coarse { dirs.par_iter().map(|&d| lookup.plate(plates, d)).collect() } else { st.plate.clone() };
-    drop(dirs);
-    if cancelled() {
-        return None;
-    }
-    let continental = |c: usize| coast[c] > -CRUST_SHELF_KM;
     // A coarse value at a fine cell: bilinear over the finite taps.
-    let sample = |values: &[f32], c: usize, x: Vec3| -> f32 {
-        if !coarse {
+    // A coarse value at a fine cell: bilinear over the finite taps (the taps are found once
+    // per cell and shared by every coarse field).
+    let sample = |values: &[f32], c: usize, taps: &Option<[(usize, f32); 4]>| -> f32 {
+        let Some(taps) = taps else {
             return values[c];
-        }
+        };
         let (mut acc, mut w) = (0.0, 0.0);
-        for (k, t) in Field::bilinear_taps(st.m, x) {
+        for &(k, t) in taps {
             if values[k].is_finite() {
                 acc += values[k] * t;
                 w += t;
@@ -169,6 +163,29 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
         if w > 1e-6 { acc / w } else { f32::NAN }
     };
 
+    // Above the structure resolution the coast is swept again only in a band along the
+    // structure's coastline (its continent field is the same function, so the threshold carries
+    // over), and blends into the structure's distance across the band's outer half.
+    let band_km = 4.0 * std::f32::consts::FRAC_PI_2 / st.m as f32 * km;
+    let coarse_coast: Vec<f32> = if coarse { (0..cells).into_par_iter().map(|c| sample(&st.coast, c, &Some(Field::bilinear_taps(st.m, dirs[c])))).collect() } else { Vec::new() };
+    let coast = if coarse {
+        let field = crust::continent_field(&dirs, s.continents, s.land_fraction, s.coast_frequency, s.seed);
+        let near = |c: usize| coarse_coast[c].abs() < band_km;
+        let fine = crust::signed_distance_km(n, &dirs, &field, st.threshold, km, &near, cancel)?;
+        fine.iter()
+            .zip(&coarse_coast)
+            .map(|(&f, &d)| if f.is_finite() { f + (d - f) * smoothstep((d.abs() - 0.5 * band_km) / (0.5 * band_km)) } else { d })
+            .collect()
+    } else {
+        std::mem::take(&mut st.coast)
+    };
+    drop(coarse_coast);
+    let cell_plate: Vec<u32> = if coarse { dirs.par_iter().map(|&d| st.plate[crate::planet::dir_to_cell(d, st.m).index(st.m)]).collect() } else { st.plate.clone() };
+    drop(dirs);
+    if cancelled() {
+        return None;
+    }
+    let continental = |c: usize| coast[c] > -CRUST_SHELF_KM;
     // Noise: continental interiors, along-strike variation, mountain texture, fine detail.
     let fbm = |k: u32, octaves: usize, persistence: f64| FastFbm::new(s.seed.wrapping_add(0x5E_0000 + k), octaves, persistence, 2.0);
     let (interior, along, width_var, ridged, detail, hills) = (fbm(1, 5, 0.5), fbm(2, 3, 0.5), fbm(3, 3, 0.5), fbm(4, 6, 0.5), fbm(5, 5, 0.45), fbm(6, 5, 0.55));
@@ -181,7 +198,8 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
         .map(|c| {
             let x = Cell::from_index(c, n).direction(n);
             let d = coast[c];
-            let age = sample(&st.age, c, x);
+            let taps = coarse.then(|| Field::bilinear_taps(st.m, x));
+            let age = sample(&st.age, c, &taps);
             let age = if age.is_finite() { age } else { OLD_FLOOR_MYR };
             let floor = -ocean::depth_m(age) + ocean::sediment_uplift_m(age) + 250.0 * (1.0 - age / 200.0).max(0.2) * hills.get(at(x, 160.0)) as f32;
             let mut h = if d >= 0.0 {
@@ -202,7 +220,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
             let on_land = smoothstep((d + 250.0) / 250.0);
             let mut orogen = 0.0f32;
             for (role, dist, intensity) in &st.roles {
-                let (dist, f) = (sample(dist, c, x), sample(intensity, c, x));
+                let (dist, f) = (sample(dist, c, &taps), sample(intensity, c, &taps));
                 if !f.is_finite() || !dist.is_finite() {
                     continue;
                 }
@@ -298,11 +316,6 @@ impl PlateLookup {
         let (r, p) = plates.regions.nearest_and_vote(&plates.plate_of, w.normalize());
         (r as u32, p)
     }
-
-    /// The plate under direction `d`.
-    fn plate(&self, plates: &Plates, d: Vec3) -> u32 {
-        self.region_and_plate(plates, d).1
-    }
 }
 
 /// The plate structure at resolution `m`.
@@ -317,7 +330,8 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
     if cancel.load(Ordering::Relaxed) {
         return None;
     }
-    let coast = crust::continents(m, &dirs, s.land_fraction, s.continents, s.coast_frequency, s.seed, km, cancel)?.coast_km;
+    let cont = crust::continents(m, &dirs, s.land_fraction, s.continents, s.coast_frequency, s.seed, km, cancel)?;
+    let (coast, threshold) = (cont.coast_km, cont.threshold);
     let continental = |c: usize| coast[c] > -CRUST_SHELF_KM;
     // Boundary cells with the smoothed relative motion of their regions.
     let regions = &plates.regions;
@@ -421,7 +435,7 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
         return None;
     }
 
-    Some(Structure { m, age, roles, plate: cell_plate, coast })
+    Some(Structure { m, age, roles, plate: cell_plate, coast, threshold })
 }
 
 /// Blurs the finite values of `values` over `radius_deg` degrees, ignoring the non-finite
