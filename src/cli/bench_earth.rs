@@ -5,7 +5,8 @@
 use super::CliError;
 use crate::eval::{compile_for, Evaluator, Progress};
 use crate::graph::Graph;
-use crate::inspect::realism::{earth_figures, EarthFigures, EARTH};
+use crate::inspect::realism::{biome_shares, earth_figures, land_median, EarthFigures, EARTH};
+use crate::nodes::texture::biomes::Biome;
 use crate::inspect::tectonic_values;
 use crate::io::{default_graph, load_graph, Strictness};
 use crate::nodes::output::planet::PlanetSettings;
@@ -22,6 +23,7 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         None => (default_graph().map_err(CliError::internal)?, "default graph".to_string()),
     };
     let (e, seconds) = measure(&g, &name, n)?;
+    let climate = measure_climate(&g, &name, n)?;
     println!("# {name} at {n} cells per face edge; Earth's figures after the values");
     println!("earth_eval_s {seconds:.1} s");
     let earth = |k: &str| EARTH.iter().find(|x| x.0 == k).map_or(String::new(), |x| format!("  (Earth {})", x.1));
@@ -38,7 +40,48 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
     }
     println!("earth_seam_max_slope {:.1} m/km  (inside the faces along their edges {:.1} m/km)", e.seam_max_slope, e.face_max_slope);
     println!("earth_seam_mean_slope_ratio {:.3}  (across cube edges over inside the faces)", e.seam_mean_ratio);
+    match climate {
+        Some(c) => {
+            println!("earth_land_precipitation_median_mm {:.0} mm/yr  (Earth's land mean about 800)", c.precipitation_median_mm);
+            let share = |keep: &dyn Fn(Biome) -> bool| c.biomes.iter().filter(|(b, _)| keep(*b)).map(|x| x.1).sum::<f64>();
+            println!("earth_land_desert_share {:.3}  (hot deserts about 0.2 of Earth's land, cold ones about 0.1 more)", share(&|b| b == Biome::Desert));
+            println!("earth_land_forest_share {:.3}  (Earth about 0.3)", share(&|b| matches!(b, Biome::BorealForest | Biome::TemperateForest | Biome::TemperateRainforest | Biome::TropicalSeasonalForest | Biome::TropicalRainforest)));
+            for (b, x) in &c.biomes {
+                println!("earth_land_biome_{} {:.3}", b.id(), x);
+            }
+        }
+        None => println!("earth_land_biomes -  (no Biomes or Precipitation node)"),
+    }
     Ok(())
+}
+
+/// Land precipitation and biomes of a graph's first Precipitation and Biomes nodes.
+pub struct ClimateFigures {
+    /// Area-weighted median precipitation on land, mm/yr.
+    pub precipitation_median_mm: f64,
+    /// Share of the land per biome.
+    pub biomes: Vec<(Biome, f64)>,
+}
+
+/// Evaluates `g` at `n` and measures its first Precipitation and Biomes nodes on the land of
+/// its Planet node (`None` when the graph has neither).
+pub fn measure_climate(g: &Graph, name: &str, n: usize) -> Result<Option<ClimateFigures>, CliError> {
+    let (Some(planet), Some(rain), Some(biomes)) = (g.first_of(NodeKind::Planet), g.first_of(NodeKind::Precipitation), g.first_of(NodeKind::Biomes)) else {
+        return Ok(None);
+    };
+    let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{name}: {}: {e}", planet.describe())))?;
+    let Some(link) = g.links.iter().find(|l| l.to == planet.id && l.input == "elevation") else {
+        return Ok(None);
+    };
+    let output = g.node(link.from).and_then(|x| x.kind.meta().outputs.iter().position(|o| o.name == link.output)).ok_or_else(|| CliError::internal(anyhow!("{name}: no output {}", link.output)))?;
+    let program = compile_for(g, &[link.from, rain.id, biomes.id]);
+    let res = Evaluator::new().run_program(&program, n, &AtomicBool::new(false), &Progress::default());
+    if let Some((id, e)) = res.errors.iter().next() {
+        return Err(CliError::input(anyhow!("{name}: node {id}: {e}")));
+    }
+    let field = |id, k: usize| res.outputs.get(&id).and_then(|o| o.get(k)).and_then(|v| v.as_field()).map(|f| (**f).clone()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {k} was not computed")));
+    let metres = settings.apply(&field(link.from, output)?);
+    Ok(Some(ClimateFigures { precipitation_median_mm: land_median(&metres, &field(rain.id, 0)?), biomes: biome_shares(&metres, &field(biomes.id, 0)?) }))
 }
 
 /// Evaluates `g` (called `name` in errors) at `n` cells per face edge and measures the

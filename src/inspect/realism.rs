@@ -6,6 +6,7 @@
 use crate::planet::coords::face_solid_angles;
 use crate::planet::distance::{cell_dirs, nearest_points, NONE};
 use crate::planet::pipes::pipes4;
+use crate::nodes::texture::biomes::Biome;
 use crate::planet::{Field, RegionSurface};
 use crate::tectonics::Plates;
 use std::sync::atomic::AtomicBool;
@@ -182,6 +183,44 @@ pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&Re
         face_max_slope: face_max,
         seam_mean_ratio: (seam_sum / seam_n.max(1) as f64) / (face_sum / face_n.max(1) as f64).max(1e-9),
     })
+}
+
+/// Share of the land (elevation above 0) in each biome of a Biomes node's index output, in
+/// biome order, area-weighted; biomes without land are left out.
+pub fn biome_shares(elevation_m: &Field, biome_index: &Field) -> Vec<(Biome, f64)> {
+    let n = elevation_m.n();
+    let face_area = face_solid_angles(n);
+    let (h, b) = (elevation_m.data(), biome_index.resample(n));
+    let mut sums = vec![0.0f64; Biome::VARIANTS.len()];
+    let mut land = 0.0;
+    for (c, (&v, &k)) in h.iter().zip(b.data()).enumerate() {
+        if v > 0.0 {
+            let a = face_area[c % (n * n)];
+            land += a;
+            if let Some(biome) = Biome::from_index(k) {
+                sums[biome as usize] += a;
+            }
+        }
+    }
+    Biome::VARIANTS.iter().zip(sums).filter(|(_, s)| *s > 0.0).map(|(&b, s)| (b, s / land.max(1e-12))).collect()
+}
+
+/// The area-weighted median of `values` over the cells where `elevation_m` is above 0.
+pub fn land_median(elevation_m: &Field, values: &Field) -> f64 {
+    let n = elevation_m.n();
+    let face_area = face_solid_angles(n);
+    let v = values.resample(n);
+    let mut pairs: Vec<(f32, f64)> = elevation_m.data().iter().zip(v.data()).enumerate().filter(|(_, (&h, _))| h > 0.0).map(|(c, (_, &x))| (x, face_area[c % (n * n)])).collect();
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total: f64 = pairs.iter().map(|p| p.1).sum();
+    let mut acc = 0.0;
+    for (x, a) in &pairs {
+        acc += a;
+        if acc >= total / 2.0 {
+            return f64::from(*x);
+        }
+    }
+    0.0
 }
 
 #[cfg(test)]

@@ -25,6 +25,10 @@ crate::settings! {
         reach_km: f32 = float("Moisture reach", 3000.0, 50.0, 20000.0, "km", 10.0, "Distance over flat land in which the air rains out 63 % of the moisture it took up over the sea: interiors of large continents are dry."),
         /// Extra rain-out where the wind climbs: multiples of the flat-land rate per m/km of rise.
         orographic: f32 = float("Orographic rain", 0.3, 0.0, 10.0, "per m/km", 0.005, "Extra rain where the wind climbs, in multiples of the flat-land rain-out per metre of rise per km of travel (a 3000 m range 300 km wide: about 10 m/km). Windward slopes are wet and leeward ones lie in rain shadow."),
+        /// Share of the rain over land that evaporates back into the air.
+        recycling: f32 = float("Recycling", 0.45, 0.0, 0.95, "", 0.01, "Share of the rain falling on land that plants and soil evaporate back into the passing air where the band brings 1000 mm/yr or more, less in drier bands (Earth: about 0.4 to 0.6 in wet continental interiors): moisture reaches further inland, forests stand far from the sea, and subtropical interiors stay deserts."),
+        /// How far the wet equatorial belt follows the land, degrees of latitude.
+        belt_shift_deg: f32 = float("Belt follows land", 5.0, 0.0, 30.0, "deg", 0.1, "How far the wet equatorial belt (the convergence zone) moves towards the hemisphere with more land around each longitude, in degrees of latitude; over land it also widens (monsoons). 0: a straight band along the equator."),
         /// Wind speed of the output vectors, m/s.
         wind_ms: f32 = float("Wind speed", 8.0, 0.0, 100.0, "m/s", 0.1, "Speed of the strongest prevailing winds (the wind output's scale; the rain does not depend on it)."),
         /// Planet radius, km.
@@ -40,7 +44,7 @@ impl Node for Precipitation {
     const META: NodeMeta = NodeMeta::new(
         "Precipitation",
         Category::Climate,
-        "Annual precipitation in mm from prevailing winds by latitude band: moisture from the sea carried inland across seams, rained out over rising terrain (rain shadows), a wet equator and dry subtropics. Outputs precipitation and the wind.",
+        "Annual precipitation in mm from prevailing winds by latitude band: moisture from the sea carried inland across seams and partly recycled over land, rained out over rising terrain (rain shadows), a wet equatorial belt that follows the land, dry subtropics. Outputs precipitation and the wind.",
         &[PortDef::field("elevation_m")],
         &[PortDef::field("precipitation").with_unit(PortUnit::Of("mm/yr")), PortDef::of("wind", PortType::Vector)],
         file!(),
@@ -77,11 +81,19 @@ pub fn prevailing_wind(d: Vec3) -> Vec3 {
     east * u + north * v
 }
 
-/// Precipitation profile by latitude (mm per year) over the sea.
+/// Precipitation profile by latitude (mm per year) over the sea, with the wet equatorial belt
+/// centred on the equator and 16 degrees wide.
 pub fn band_mm(s: &PrecipitationSettings, lat: f32) -> f32 {
+    band_mm_shifted(s, lat, 0.0, 16.0)
+}
+
+/// [`band_mm`] with the wet equatorial belt centred at `centre_deg` of latitude and
+/// `width_deg` wide (one standard deviation and a bit: a Gaussian in latitude).
+pub fn band_mm_shifted(s: &PrecipitationSettings, lat: f32, centre_deg: f32, width_deg: f32) -> f32 {
     let a = lat.to_degrees().abs();
     let g = |centre: f32, width: f32| (-((a - centre) / width).powi(2)).exp();
-    let p = s.subtropics_mm + (s.equator_mm - s.subtropics_mm) * g(0.0, 16.0) + (s.midlatitudes_mm - s.subtropics_mm) * g(50.0, 14.0);
+    let wet = (-((lat.to_degrees() - centre_deg) / width_deg).powi(2)).exp();
+    let p = s.subtropics_mm + (s.equator_mm - s.subtropics_mm) * wet + (s.midlatitudes_mm - s.subtropics_mm) * g(50.0, 14.0);
     let polar = crate::nodes::masks::smoothstep(60.0, 85.0, a);
     p + (s.polar_mm - p) * polar
 }
@@ -114,8 +126,32 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
         })
         .collect();
     let land: Vec<bool> = e.data().iter().map(|&v| v >= 0.0).collect();
-    // Share of the moisture that survives one step over land.
-    let keep: Vec<f32> = (0..6 * m * m).map(|c| (-(wind[c].length().max(MIN_DRIFT) * step_km / s.reach_km) * (1.0 + s.orographic * rise[c])).exp()).collect();
+    // Share of the moisture that survives one step over land: what rains out, less what
+    // evaporates back. Plants return most where it rains most, so recycling scales with the
+    // band's rain up to 1000 mm/yr: it keeps tropical and temperate interiors wet while the
+    // subtropical interiors stay deserts.
+    let recycle = s.recycling.clamp(0.0, 0.95);
+    let keep: Vec<f32> = (0..6 * m * m)
+        .map(|c| {
+            let r = recycle * (band_mm(s, latitude(dirs[c])) / 1000.0).min(1.0);
+            1.0 - (1.0 - (-(wind[c].length().max(MIN_DRIFT) * step_km / s.reach_km) * (1.0 + s.orographic * rise[c])).exp()) * (1.0 - r)
+        })
+        .collect();
+    // The wet belt follows the land: land within about 10 degrees, and the balance of land
+    // 15 degrees north and south of each cell, move and widen it (monsoons), smoothly.
+    let land_field = Field::from_vec(m, land.iter().map(|&l| if l { 1.0 } else { 0.0 }).collect()).ok_or_else(|| OpError::Invalid("climate grid".into()))?;
+    let near_land = blur(&land_field, 10.0, ctx.cancel).ok_or(OpError::Cancelled)?;
+    let belt: Vec<(f32, f32)> = dirs
+        .iter()
+        .enumerate()
+        .map(|(c, &d)| {
+            let (_, north) = east_north(d);
+            let off = 15f32.to_radians();
+            let at = |sign: f32| near_land.sample_dir((d * off.cos() + north * (sign * off.sin())).normalize());
+            let centre = s.belt_shift_deg * (at(1.0) - at(-1.0)).clamp(-1.0, 1.0);
+            (centre, 16.0 + 2.0 * near_land.data()[c] * (s.belt_shift_deg / 5.0).min(1.0))
+        })
+        .collect();
     // Carry the moisture along the wind until the strongest wind has crossed three reaches.
     let steps = ((3.0 * s.reach_km / step_km).ceil() as usize).clamp(8, 400);
     let table = pipes4(m);
@@ -134,7 +170,7 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
         }
     }
     let p = Field::from_fn_index(m, |c, d| {
-        let base = band_mm(s, latitude(d));
+        let base = band_mm_shifted(s, latitude(d), belt[c].0, belt[c].1);
         if land[c] {
             base * moist[c] * (1.0 + s.orographic * rise[c])
         } else {
@@ -217,5 +253,34 @@ mod tests {
         let ctx = OpContext { n, cancel: &cancel, steps: None };
         let p = precipitation(&h, &s, &ctx).expect("runs");
         assert!(p.sample_dir(at(45.0, -55.0)) > 2.0 * p.sample_dir(at(45.0, 50.0)));
+    }
+
+    #[test]
+    fn recycling_wets_wet_interiors_and_the_wet_belt_follows_the_land() {
+        let n = 64;
+        let cancel = AtomicBool::new(false);
+        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        // A flat continent from 0 to 40 deg north across 120 deg of longitude.
+        let h = Field::from_fn_dir(n, |d| {
+            let (lat, lon) = (latitude(d).to_degrees(), d.x.atan2(d.z).to_degrees());
+            if (0.0..40.0).contains(&lat) && (-60.0..60.0).contains(&lon) { 200.0 } else { -3000.0 }
+        });
+        let run = |s: &PrecipitationSettings| precipitation(&h, s, &ctx).expect("runs");
+        let none = run(&PrecipitationSettings { recycling: 0.0, belt_shift_deg: 0.0, ..defaults() });
+        let recycled = run(&PrecipitationSettings { belt_shift_deg: 0.0, ..defaults() });
+        // Deep inside the tropical part, recycling keeps more rain; in the subtropical desert
+        // band it changes little.
+        let (tropic, desert) = (at(8.0, 0.0), at(27.0, 0.0));
+        let gain = |d| recycled.sample_dir(d) / none.sample_dir(d);
+        assert!(gain(tropic) > 1.2, "tropics {}", gain(tropic));
+        assert!(gain(desert) < gain(tropic), "desert {} tropics {}", gain(desert), gain(tropic));
+        // With the belt following the land, the wet belt moves north over this northern
+        // continent: 6 deg north gets wetter, and the sea 6 deg south drier.
+        let shifted = run(&defaults());
+        assert!(shifted.sample_dir(at(6.0, 0.0)) > recycled.sample_dir(at(6.0, 0.0)));
+        assert!(shifted.sample_dir(at(-6.0, 0.0)) < recycled.sample_dir(at(-6.0, 0.0)));
+        // Far from land the belt stays on the equator.
+        let far = at(0.0, 180.0);
+        assert!((shifted.sample_dir(far) - recycled.sample_dir(far)).abs() < 0.02 * recycled.sample_dir(far));
     }
 }
