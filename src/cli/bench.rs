@@ -118,14 +118,11 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
             print(name, median(times), "ms");
         }
     }
-    // The Earth-like relief node on the default graph's plates (R = 100, 30 plates) at 512.
+    // The default graph's Earth-like relief node alone at 512.
     if wants("earth_relief") {
-        let regions = std::sync::Arc::new(RegionSurface::new(100, 0.9, 3));
-        let settings = PlateSettings { count: 30, expansion_range: 2.0, random_driven: true, max_cycles: None, seed: 11 };
-        if let Ok(p) = Plates::grow(regions, &settings) {
-            let relief = crate::tectonics::relief::ReliefSettings { seed: 8, max_elevation_m: 9000.0, ..Default::default() };
-            let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(std::hint::black_box(crate::tectonics::relief::earth_relief(&p, &relief, 512, &cancel))))).collect();
-            print("earth_relief_n512", median(times), "ms");
+        match node_seconds(&g, NodeKind::EarthRelief, 512, if quick { 1 } else { 3 }, &cancel) {
+            Some(s) => print("earth_relief_n512", s * 1e3, "ms"),
+            None => eprintln!("earth_relief_n512: the default graph has no Earth-like relief node with its inputs"),
         }
     }
     if wants("regions_rasterize") {
@@ -184,7 +181,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     super::bench_export::run(quick, &wants, &print, &median);
     super::bench_toolbox::run(quick, &wants, &print, &median);
     if wants("landscape_n1024_s") {
-        match landscape_seconds(&g, 1024, if quick { 1 } else { 3 }, &cancel) {
+        match node_seconds(&g, NodeKind::LandscapeEvolution, 1024, if quick { 1 } else { 3 }, &cancel) {
             Some(s) => print("landscape_n1024_s", s, "s"),
             None => eprintln!("landscape_n1024_s: the default graph has no Landscape evolution node with its inputs"),
         }
@@ -200,10 +197,10 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Seconds of the default graph's Landscape evolution node alone at `n` cells per face edge
-/// (its inputs evaluated first and not counted; median of `reps` runs).
-fn landscape_seconds(g: &crate::graph::Graph, n: usize, reps: usize, cancel: &AtomicBool) -> Option<f64> {
-    let node = g.first_of(NodeKind::LandscapeEvolution)?;
+/// Seconds of the first node of `kind` in `g` alone at `n` cells per face edge (its inputs
+/// evaluated first and not counted; median of `reps` runs).
+fn node_seconds(g: &crate::graph::Graph, kind: NodeKind, n: usize, reps: usize, cancel: &AtomicBool) -> Option<f64> {
+    let node = g.first_of(kind)?;
     let step = crate::eval::compile_for(g, &[node.id]).steps.into_iter().find(|s| s.id == node.id)?;
     let feeders: Vec<crate::graph::NodeId> = step.inputs.iter().flatten().map(|(id, _)| *id).collect();
     let res = Evaluator::new().run_program(&crate::eval::compile_for(g, &feeders), n, cancel, &Progress::default());

@@ -1,15 +1,16 @@
 //! `planetgraph bench --earth`: how Earth-like a graph's planet is. Evaluates the graph (the
-//! default one unless a file is given) at a resolution (512 unless told) and prints the figures
-//! of [`crate::inspect::realism`] beside Earth's, and the time of a cold evaluation.
+//! default one unless a file is given) once at a resolution (512 unless told) and prints the
+//! figures of [`crate::inspect::realism`] beside Earth's, its climate on land, and the time of
+//! that cold evaluation.
 
 use super::CliError;
 use crate::eval::{compile_for, Evaluator, Progress};
 use crate::graph::Graph;
 use crate::inspect::realism::{biome_shares, earth_figures, land_median, EarthFigures, EARTH};
-use crate::nodes::texture::biomes::Biome;
 use crate::inspect::tectonic_values;
 use crate::io::{default_graph, load_graph, Strictness};
 use crate::nodes::output::planet::PlanetSettings;
+use crate::nodes::texture::biomes::Biome;
 use crate::nodes::NodeKind;
 use anyhow::anyhow;
 use std::path::Path;
@@ -22,8 +23,7 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         Some(p) => (load_graph(p, Strictness::Complete).map_err(CliError::input)?, p.display().to_string()),
         None => (default_graph().map_err(CliError::internal)?, "default graph".to_string()),
     };
-    let (e, seconds) = measure(&g, &name, n)?;
-    let climate = measure_climate(&g, &name, n)?;
+    let Measured { relief: e, climate, seconds } = measure(&g, &name, n)?;
     println!("# {name} at {n} cells per face edge; Earth's figures after the values");
     println!("earth_eval_s {seconds:.1} s");
     let earth = |k: &str| EARTH.iter().find(|x| x.0 == k).map_or(String::new(), |x| format!("  (Earth {})", x.1));
@@ -63,38 +63,29 @@ pub struct ClimateFigures {
     pub biomes: Vec<(Biome, f64)>,
 }
 
-/// Evaluates `g` at `n` and measures its first Precipitation and Biomes nodes on the land of
-/// its Planet node (`None` when the graph has neither).
-pub fn measure_climate(g: &Graph, name: &str, n: usize) -> Result<Option<ClimateFigures>, CliError> {
-    let (Some(planet), Some(rain), Some(biomes)) = (g.first_of(NodeKind::Planet), g.first_of(NodeKind::Precipitation), g.first_of(NodeKind::Biomes)) else {
-        return Ok(None);
-    };
-    let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{name}: {}: {e}", planet.describe())))?;
-    let Some(link) = g.links.iter().find(|l| l.to == planet.id && l.input == "elevation") else {
-        return Ok(None);
-    };
-    let output = g.node(link.from).and_then(|x| x.kind.meta().outputs.iter().position(|o| o.name == link.output)).ok_or_else(|| CliError::internal(anyhow!("{name}: no output {}", link.output)))?;
-    let program = compile_for(g, &[link.from, rain.id, biomes.id]);
-    let res = Evaluator::new().run_program(&program, n, &AtomicBool::new(false), &Progress::default());
-    if let Some((id, e)) = res.errors.iter().next() {
-        return Err(CliError::input(anyhow!("{name}: node {id}: {e}")));
-    }
-    let field = |id, k: usize| res.outputs.get(&id).and_then(|o| o.get(k)).and_then(|v| v.as_field()).map(|f| (**f).clone()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {k} was not computed")));
-    let metres = settings.apply(&field(link.from, output)?);
-    Ok(Some(ClimateFigures { precipitation_median_mm: land_median(&metres, &field(rain.id, 0)?), biomes: biome_shares(&metres, &field(biomes.id, 0)?) }))
+/// What [`measure`] finds.
+pub struct Measured {
+    /// The relief against Earth's figures.
+    pub relief: EarthFigures,
+    /// The climate on land (`None` without a Precipitation and a Biomes node).
+    pub climate: Option<ClimateFigures>,
+    /// Seconds of the cold evaluation.
+    pub seconds: f64,
 }
 
-/// Evaluates `g` (called `name` in errors) at `n` cells per face edge and measures the
-/// elevation its Planet node receives, in metres through the Planet's settings. Returns the
-/// figures and the seconds the cold evaluation took.
-pub fn measure(g: &Graph, name: &str, n: usize) -> Result<(EarthFigures, f64), CliError> {
+/// Evaluates `g` (called `name` in errors) once at `n` cells per face edge: the elevation its
+/// Planet node receives (in metres through the Planet's settings), its plates, and its first
+/// Precipitation and Biomes nodes, and measures them.
+pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{name}: no Planet node to measure")))?;
     let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{name}: {}: {e}", planet.describe())))?;
     let link = g.links.iter().find(|l| l.to == planet.id && l.input == "elevation").ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", planet.describe())))?;
     let source = g.node(link.from).ok_or_else(|| CliError::internal(anyhow!("{name}: link from a missing node")))?;
     let output = source.kind.meta().outputs.iter().position(|o| o.name == link.output).ok_or_else(|| CliError::internal(anyhow!("{name}: no output {}", link.output)))?;
+    let (rain, biomes) = (g.first_of(NodeKind::Precipitation).map(|x| x.id), g.first_of(NodeKind::Biomes).map(|x| x.id));
     let mut targets = vec![link.from];
     targets.extend(g.nodes.iter().filter(|x| x.kind == NodeKind::TectonicPlates).map(|x| x.id));
+    targets.extend(rain.iter().chain(&biomes));
     let program = compile_for(g, &targets);
     let cancel = AtomicBool::new(false);
     let t = Instant::now();
@@ -103,10 +94,14 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<(EarthFigures, f64), C
     if let Some((id, e)) = res.errors.iter().next() {
         return Err(CliError::input(anyhow!("{name}: node {id}: {e}")));
     }
-    let field = res.outputs.get(&link.from).and_then(|o| o.get(output)).and_then(|v| v.as_field()).ok_or_else(|| CliError::internal(anyhow!("{name}: the Planet's elevation was not computed")))?;
-    let metres = settings.apply(field);
+    let field = |id, k: usize| -> Result<&crate::planet::Field, CliError> { res.outputs.get(&id).and_then(|o| o.get(k)).and_then(|v| v.as_field()).map(|f| f.as_ref()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {k} was not computed"))) };
+    let metres = settings.apply(field(link.from, output)?);
     let tect = tectonic_values(g, &res);
     let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
-    let e = earth_figures(&metres, settings.radius_km, pair, &cancel).ok_or_else(|| CliError::internal(anyhow!("cancelled")))?;
-    Ok((e, seconds))
+    let relief = earth_figures(&metres, settings.radius_km, pair, &cancel).ok_or_else(|| CliError::internal(anyhow!("cancelled")))?;
+    let climate = match (rain, biomes) {
+        (Some(rain), Some(biomes)) => Some(ClimateFigures { precipitation_median_mm: land_median(&metres, field(rain, 0)?), biomes: biome_shares(&metres, field(biomes, 0)?) }),
+        _ => None,
+    };
+    Ok(Measured { relief, climate, seconds })
 }

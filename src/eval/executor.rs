@@ -141,11 +141,8 @@ impl Evaluator {
             if let Some(keep) = keep {
                 // Outputs whose last reader ran in the step before are no longer needed.
                 if index > 0 {
-                    let previous = &program.steps[index - 1];
-                    for (src, _) in previous.inputs.iter().flatten() {
-                        if last_use.get(src) == Some(&(index - 1)) && !keep.contains(src) {
-                            res.outputs.remove(src);
-                        }
+                    for src in program.released_after(index - 1, &last_use).iter().filter(|src| !keep.contains(src)) {
+                        res.outputs.remove(src);
                     }
                 }
             }

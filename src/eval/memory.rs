@@ -32,10 +32,13 @@ pub fn available_bytes() -> u64 {
 /// Bytes per cell a node of `kind` holds while it runs, beyond its inputs and outputs: the
 /// landscape evolution's solver state at its finest level (heights, water surface, receivers
 /// and their distances, stack, drainage area and sediment in f64, uplift, rain, erodibility and
-/// the coarser level it starts from); 16 for the rest (neighbour tables and temporaries).
+/// the coarser level it starts from); the Earth-like relief's at its full resolution (cell
+/// directions, the continent field, the coast sweep's seeds, groups and nearest points, and the
+/// surface it assembles: 48); 16 for the rest (neighbour tables and temporaries).
 pub fn scratch_bytes_per_cell(kind: NodeKind) -> u64 {
     match kind {
         NodeKind::LandscapeEvolution => 88,
+        NodeKind::EarthRelief => 48,
         _ => 16,
     }
 }
@@ -45,8 +48,8 @@ pub fn scratch_bytes_per_cell(kind: NodeKind) -> u64 {
 /// so they count while that node runs.
 fn tables_used(kind: NodeKind) -> (bool, bool) {
     use NodeKind::*;
-    let four = matches!(kind, PlateElevation | EarthRelief | Precipitation | Slope | Gradient | Blur | Hillgrow | HydraulicErosion | ThermalErosion | SeaFloor | CoralReef);
-    let eight = matches!(kind, CoastDistance | DrainageRivers | LSystemRivers | HydraulicErosion | ThermalErosion | CoralReef);
+    let four = matches!(kind, PlateElevation | EarthRelief | CoastDistance | Falloff | Precipitation | Slope | Gradient | Blur | Hillgrow | HydraulicErosion | ThermalErosion | SeaFloor | CoralReef);
+    let eight = matches!(kind, DrainageRivers | LSystemRivers | HydraulicErosion | ThermalErosion | CoralReef);
     (four, eight)
 }
 
@@ -74,10 +77,7 @@ pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
         let (four, eight) = tables_used(step.kind);
         let tables = if four { 36 } else { 0 } + if eight { 72 } else { 0 };
         if i > 0 {
-            let mut released: Vec<NodeId> = program.steps[i - 1].inputs.iter().flatten().map(|(src, _)| *src).filter(|src| last_use.get(src) == Some(&(i - 1)) && !kept(src)).collect();
-            released.sort();
-            released.dedup();
-            for src in released {
+            for src in program.released_after(i - 1, &last_use).into_iter().filter(|src| !kept(src)) {
                 live -= kind_of.get(&src).map_or(0, |&k| outputs(k));
             }
         }

@@ -46,6 +46,15 @@ impl Program {
         last
     }
 
+    /// The nodes whose outputs step `i` reads for the last time (per `last`, from
+    /// [`Self::last_reads`]), each once, in id order: what a build may drop after step `i`.
+    pub fn released_after(&self, i: usize, last: &std::collections::HashMap<NodeId, usize>) -> Vec<NodeId> {
+        let mut out: Vec<NodeId> = self.steps.get(i).map_or(Vec::new(), |s| s.inputs.iter().flatten().map(|(src, _)| *src).filter(|src| last.get(src) == Some(&i)).collect());
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// Whether nothing is wrong anywhere in the graph.
     pub fn is_clean(&self) -> bool {
         self.errors.is_empty() && self.idle.is_empty()

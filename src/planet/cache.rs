@@ -20,9 +20,7 @@ impl<T> PerResolution<T> {
         let mut guard = tables.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         guard.entry(n).or_insert_with(|| Arc::new(build())).clone()
     }
-}
 
-impl<T> PerResolution<T> {
     /// Drops the cached table of resolution `n` (users holding it keep their copy; the next
     /// request builds it again).
     pub fn forget(&self, n: usize) {

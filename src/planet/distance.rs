@@ -132,6 +132,64 @@ fn sweep_group(id: u32, list: &[u32], local: &[u32], group: &[u32], seed_of: &[u
     Some((nearest, chord))
 }
 
+/// Signed great-circle distance in km to the iso-line `level` of `field` (positive at and
+/// above it): the coastline of an elevation, the edge of a mask. The line passes between two
+/// neighbouring cells where it crosses, interpolated linearly, so the distance is finer than a
+/// cell; each cell along it seeds the crossing nearest to it, and [`nearest_points`] carries
+/// the crossings out on both sides. Without any coast every cell gets half the
+/// planet's circumference, signed. Only the cells `within` accepts are swept (the others get
+/// NaN). `None` when cancelled.
+pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], level: f32, radius_km: f32, within: &(dyn Fn(usize) -> bool + Sync), cancel: &AtomicBool) -> Option<Vec<f32>> {
+    let table = pipes4(n);
+    let above = |c: usize| field[c] >= level;
+    let crossings: Vec<Option<Vec3>> = (0..dirs.len())
+        .into_par_iter()
+        .map(|c| {
+            if !within(c) {
+                return None;
+            }
+            let mut best: Option<(f32, Vec3)> = None;
+            for &k in &table.to[c] {
+                let k = k as usize;
+                if above(k) == above(c) {
+                    continue;
+                }
+                let t = ((level - field[c]) / (field[k] - field[c])).clamp(0.0, 1.0);
+                let p = dirs[c].lerp(dirs[k], t).normalize();
+                let d = p.distance(dirs[c]);
+                if best.is_none_or(|b| d < b.0) {
+                    best = Some((d, p));
+                }
+            }
+            best.map(|b| b.1)
+        })
+        .collect();
+    let mut seed_of = vec![NONE; dirs.len()];
+    let mut points = Vec::new();
+    for (c, p) in crossings.into_iter().enumerate() {
+        if let Some(p) = p {
+            seed_of[c] = points.len() as u32;
+            points.push(p);
+        }
+    }
+    let group: Vec<u32> = (0..dirs.len()).map(|c| if within(c) { u32::from(above(c)) } else { NONE }).collect();
+    let near = nearest_points(n, dirs, &seed_of, &points, &group, 2, cancel)?;
+    let far = std::f32::consts::PI * radius_km;
+    Some(
+        (0..dirs.len())
+            .into_par_iter()
+            .map(|c| {
+                if !within(c) {
+                    return f32::NAN;
+                }
+                let a = near.angle(c);
+                let km = if a.is_finite() { a * radius_km } else { far };
+                if above(c) { km } else { -km }
+            })
+            .collect(),
+    )
+}
+
 /// Cell centres of a resolution-`n` grid, in cell order.
 pub fn cell_dirs(n: usize) -> Vec<Vec3> {
     (0..6 * n * n).into_par_iter().map(|c| super::Cell::from_index(c, n).direction(n)).collect()

@@ -128,6 +128,24 @@ pub fn region_boundary_values(plates: &Plates, motion: &PlateMotion, passes: usi
     cur
 }
 
+/// The plate across a boundary from a cell of plate `own` with the 4 neighbours `nb`: the most
+/// common foreign plate among them (the first wins a tie), with a neighbour cell on it.
+/// `None` inside a plate.
+pub fn other_plate(nb: &[u32; 4], cell_plate: &[u32], own: u32) -> Option<(u32, u32)> {
+    let mut best: Option<(usize, u32, u32)> = None;
+    for &k in nb {
+        let b = cell_plate[k as usize];
+        if b == own || b == UNCLAIMED {
+            continue;
+        }
+        let votes = nb.iter().filter(|&&x| cell_plate[x as usize] == b).count();
+        if best.is_none_or(|x| votes > x.0) {
+            best = Some((votes, b, k));
+        }
+    }
+    best.map(|(_, b, k)| (b, k))
+}
+
 /// Finds the boundary cells of `cell_plate` (plate per cell) and the distance of every cell
 /// to its plate's nearest boundary. `dirs` are the cell centres; `cell_region` gives each cell's nearest region and
 /// `region_values` the smoothed boundary values of [`region_boundary_values`]. Returns `None`
@@ -142,21 +160,7 @@ pub fn boundary_map(n: usize, dirs: &[Vec3], cell_plate: &[u32], cell_region: &[
             if a == UNCLAIMED {
                 return None;
             }
-            // The other plate: the most common foreign plate among the 4 neighbours (first wins).
-            let mut other = None;
-            let mut best = 0;
-            for &k in &table.to[c] {
-                let b = cell_plate[k as usize];
-                if b == a || b == UNCLAIMED {
-                    continue;
-                }
-                let votes = table.to[c].iter().filter(|&&x| cell_plate[x as usize] == b).count();
-                if votes > best {
-                    best = votes;
-                    other = Some(b);
-                }
-            }
-            let other = other?;
+            let (other, _) = other_plate(&table.to[c], cell_plate, a)?;
             let r = cell_region[c] as usize;
             // A cell on the boundary whose own region is not a border region (its Voronoi
             // neighbour lies beyond the Moore block) borrows the values of the region across.

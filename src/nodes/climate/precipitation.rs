@@ -88,7 +88,7 @@ pub fn band_mm(s: &PrecipitationSettings, lat: f32) -> f32 {
 }
 
 /// [`band_mm`] with the wet equatorial belt centred at `centre_deg` of latitude and
-/// `width_deg` wide (one standard deviation and a bit: a Gaussian in latitude).
+/// `width_deg` wide: `exp(-((lat - centre) / width)²)` in degrees of latitude.
 pub fn band_mm_shifted(s: &PrecipitationSettings, lat: f32, centre_deg: f32, width_deg: f32) -> f32 {
     let a = lat.to_degrees().abs();
     let g = |centre: f32, width: f32| (-((a - centre) / width).powi(2)).exp();
@@ -126,22 +126,12 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
         })
         .collect();
     let land: Vec<bool> = e.data().iter().map(|&v| v >= 0.0).collect();
-    // Share of the moisture that survives one step over land: what rains out, less what
-    // evaporates back. Plants return most where it rains most, so recycling scales with the
-    // band's rain up to 1000 mm/yr: it keeps tropical and temperate interiors wet while the
-    // subtropical interiors stay deserts.
-    let recycle = s.recycling.clamp(0.0, 0.95);
-    let keep: Vec<f32> = (0..6 * m * m)
-        .map(|c| {
-            let r = recycle * (band_mm(s, latitude(dirs[c])) / 1000.0).min(1.0);
-            1.0 - (1.0 - (-(wind[c].length().max(MIN_DRIFT) * step_km / s.reach_km) * (1.0 + s.orographic * rise[c])).exp()) * (1.0 - r)
-        })
-        .collect();
     // The wet belt follows the land: land within about 10 degrees, and the balance of land
-    // 15 degrees north and south of each cell, move and widen it (monsoons), smoothly.
-    let land_field = Field::from_vec(m, land.iter().map(|&l| if l { 1.0 } else { 0.0 }).collect()).ok_or_else(|| OpError::Invalid("climate grid".into()))?;
+    // 15 degrees north and south of each cell, move it (and widen it over land, monsoons, by up
+    // to 2 degrees as the shift grows to 5), smoothly. `base` is the band's rain per cell.
+    let land_field = Field::from_fn_cell(m, |c| if land[c] { 1.0 } else { 0.0 });
     let near_land = blur(&land_field, 10.0, ctx.cancel).ok_or(OpError::Cancelled)?;
-    let belt: Vec<(f32, f32)> = dirs
+    let base: Vec<f32> = dirs
         .iter()
         .enumerate()
         .map(|(c, &d)| {
@@ -149,7 +139,19 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
             let off = 15f32.to_radians();
             let at = |sign: f32| near_land.sample_dir((d * off.cos() + north * (sign * off.sin())).normalize());
             let centre = s.belt_shift_deg * (at(1.0) - at(-1.0)).clamp(-1.0, 1.0);
-            (centre, 16.0 + 2.0 * near_land.data()[c] * (s.belt_shift_deg / 5.0).min(1.0))
+            let width = 16.0 + 2.0 * near_land.data()[c] * (s.belt_shift_deg / 5.0).min(1.0);
+            band_mm_shifted(s, latitude(d), centre, width)
+        })
+        .collect();
+    // Share of the moisture that survives one step over land: what rains out, less what
+    // evaporates back. Plants return most where it rains most, so recycling scales with the
+    // band's rain up to 1000 mm/yr: it keeps tropical and temperate interiors wet while the
+    // subtropical interiors stay deserts.
+    let recycle = s.recycling.clamp(0.0, 0.95);
+    let keep: Vec<f32> = (0..6 * m * m)
+        .map(|c| {
+            let r = recycle * (base[c] / 1000.0).min(1.0);
+            1.0 - (1.0 - (-(wind[c].length().max(MIN_DRIFT) * step_km / s.reach_km) * (1.0 + s.orographic * rise[c])).exp()) * (1.0 - r)
         })
         .collect();
     // Carry the moisture along the wind until the strongest wind has crossed three reaches.
@@ -169,14 +171,7 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
             moist[c] = if land[c] { carried[c] * (1.0 - MIXING) + table.to[c].iter().map(|&k| carried[k as usize]).sum::<f32>() * 0.25 * MIXING } else { 1.0 };
         }
     }
-    let p = Field::from_fn_index(m, |c, d| {
-        let base = band_mm_shifted(s, latitude(d), belt[c].0, belt[c].1);
-        if land[c] {
-            base * moist[c] * (1.0 + s.orographic * rise[c])
-        } else {
-            base
-        }
-    });
+    let p = Field::from_fn_cell(m, |c| if land[c] { base[c] * moist[c] * (1.0 + s.orographic * rise[c]) } else { base[c] });
     Ok(if m == n { p } else { p.resample(n) })
 }
 

@@ -43,8 +43,7 @@ impl LandscapeEvolutionSettings {
     /// why.
     pub fn simulation(&self) -> Result<LandscapeSettings, String> {
         let k = Self::KEYS;
-        let label = |key: &'static str| Self::PARAMS.iter().find(|p| p.name == key).map_or(key, |p| p.label);
-        let need = |ok: bool, key: &'static str, what: &str, v: f32| if ok { Ok(()) } else { Err(format!("{} must be {what} (it is {v})", label(key))) };
+        let need = Self::need;
         need(self.time_myr.is_finite() && self.time_myr >= 0.0, k.time_myr, "0 Myr or more", self.time_myr)?;
         need(self.uplift_mm_yr.is_finite(), k.uplift_mm_yr, "a finite number", self.uplift_mm_yr)?;
         need(self.land_uplift_mm_yr.is_finite(), k.land_uplift_mm_yr, "a finite number", self.land_uplift_mm_yr)?;

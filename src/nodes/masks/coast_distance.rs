@@ -2,9 +2,8 @@
 //! and negative at sea, across face seams.
 
 use crate::nodes::prelude::*;
-use crate::planet::pipes::{pipes8, NONE};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use crate::planet::distance::{cell_dirs, signed_distance_km};
+use std::sync::atomic::AtomicBool;
 
 crate::settings! {
     /// Settings of the Distance to coast node.
@@ -24,7 +23,7 @@ impl Node for CoastDistance {
     const META: NodeMeta = NodeMeta::new(
         "Distance to coast",
         Category::Masks,
-        "Distance in km along the sphere to the nearest coastline: positive on land, negative at sea (shortest paths over the cells' 8 neighbours, across seams).",
+        "Distance in km along the sphere (great circle) to the nearest coastline, interpolated between cells: positive on land, negative at sea, across seams.",
         IN,
         &[PortDef::field("out").with_unit(PortUnit::Of("km"))],
         file!(),
@@ -32,63 +31,18 @@ impl Node for CoastDistance {
 
     fn run(s: &CoastDistanceSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        Ok(vec![coast_distance_km(inputs.field(0)?, s.sea_level, s.radius_km).into()])
+        Ok(vec![coast_distance_km(inputs.field(0)?, s.sea_level, s.radius_km, ctx.cancel).ok_or(OpError::Cancelled)?.into()])
     }
 }
 
-/// Signed distance to the coast in km. The coastline lies halfway between a land cell and a
-/// sea neighbour; distances run along the 8-neighbour pipes with their true lengths (a graph
-/// distance: up to about 8 % longer than the great circle between far cells). On a planet
-/// without any coast every cell gets `radius_km * PI`, the farthest two points can be apart,
-/// signed by land or sea.
-pub fn coast_distance_km(f: &Field, sea_level: f32, radius_km: f32) -> Field {
+/// Signed distance to the coast in km: great-circle, positive on land (at or above
+/// `sea_level`), negative at sea, to a coastline interpolated between cells
+/// ([`signed_distance_km`]). On a planet without any coast every cell gets `radius_km * PI`,
+/// the farthest two points can be apart, signed by land or sea. `None` when cancelled.
+pub fn coast_distance_km(f: &Field, sea_level: f32, radius_km: f32, cancel: &AtomicBool) -> Option<Field> {
     let n = f.n();
-    let table = pipes8(n);
-    let km_per_unit = std::f32::consts::FRAC_PI_2 / n as f32 * radius_km;
-    let h = f.data();
-    let land = |c: usize| h[c] >= sea_level;
-    let mut dist = vec![f32::INFINITY; 6 * n * n];
-    let mut heap = BinaryHeap::new();
-    for (c, slot) in dist.iter_mut().enumerate() {
-        let mut best = f32::INFINITY;
-        for k in 0..8 {
-            let nb = table.to[c][k];
-            if nb != NONE && land(nb as usize) != land(c) {
-                best = best.min(0.5 * table.length[k][c] * km_per_unit);
-            }
-        }
-        if best.is_finite() {
-            *slot = best;
-            heap.push(Reverse((best.to_bits(), c as u32)));
-        }
-    }
-    // Dijkstra; non-negative floats order like their bits, ties by cell index (deterministic).
-    while let Some(Reverse((bits, c))) = heap.pop() {
-        let (d, c) = (f32::from_bits(bits), c as usize);
-        if d > dist[c] {
-            continue;
-        }
-        for k in 0..8 {
-            let nb = table.to[c][k];
-            if nb == NONE {
-                continue;
-            }
-            let nd = d + table.length[k][c] * km_per_unit;
-            if nd < dist[nb as usize] {
-                dist[nb as usize] = nd;
-                heap.push(Reverse((nd.to_bits(), nb)));
-            }
-        }
-    }
-    let far = radius_km * std::f32::consts::PI;
-    Field::from_fn_cell(n, |c| {
-        let d = if dist[c].is_finite() { dist[c] } else { far };
-        if land(c) {
-            d
-        } else {
-            -d
-        }
-    })
+    let km = signed_distance_km(n, &cell_dirs(n), f.data(), sea_level, radius_km, &|_| true, cancel)?;
+    Field::from_vec(n, km)
 }
 
 #[cfg(test)]
@@ -105,12 +59,13 @@ mod tests {
         let n = 64;
         let r = 0.3f32;
         let radius = 6371.0;
-        // The coast lies within a cell of the circle; the graph metric adds up to about 8 %.
+        // The coast lies within a cell of the circle, and distances are great circles.
         let cell_km = std::f32::consts::FRAC_PI_2 / n as f32 * radius;
-        let near = |got: f32, want: f32| (got - want).abs() < cell_km + 0.08 * want.abs();
+        let near = |got: f32, want: f32| (got - want).abs() < cell_km + 0.01 * want.abs();
+        let cancel = AtomicBool::new(false);
         // Mid-face, on the front/right edge, on a cube corner.
         for centre in [glam::Vec3::new(0.2, 0.1, 1.0).normalize(), glam::Vec3::new(1.0, 0.0, 1.0).normalize(), glam::Vec3::ONE.normalize()] {
-            let d = coast_distance_km(&island(n, centre, r), 0.0, radius);
+            let d = coast_distance_km(&island(n, centre, r), 0.0, radius, &cancel).expect("not cancelled");
             let side = centre.cross(glam::Vec3::Y).normalize();
             let up = side.cross(centre);
             for dir in [side, up, -side] {
@@ -120,14 +75,14 @@ mod tests {
                 assert!(near(offshore, -(0.5 - r) * radius), "{centre}: {offshore} km offshore, want {}", -(0.5 - r) * radius);
                 // The distance grows at one km per km along the way.
                 let rate = (at(0.05) - at(0.2)) / (0.15 * radius);
-                assert!((rate - 1.0).abs() < 0.08, "{centre}: {rate} km per km");
+                assert!((rate - 1.0).abs() < 0.03, "{centre}: {rate} km per km");
             }
         }
     }
 
     #[test]
     fn all_land_is_far_from_any_coast() {
-        let d = coast_distance_km(&Field::filled(8, 1.0), 0.0, 6371.0);
+        let d = coast_distance_km(&Field::filled(8, 1.0), 0.0, 6371.0, &AtomicBool::new(false)).expect("not cancelled");
         assert!(d.data().iter().all(|&v| (v - 6371.0 * std::f32::consts::PI).abs() < 1.0));
     }
 }

@@ -53,10 +53,8 @@ impl EarthReliefSettings {
     /// The relief module's settings, or the first bad parameter.
     pub fn relief(&self) -> Result<ReliefSettings, OpError> {
         let k = EarthReliefSettings::KEYS;
-        let finite = [
-            (self.land_fraction, k.land_fraction),
-            (self.coast_frequency, k.coast_frequency),
-            (self.plate_speed, k.plate_speed),
+        let need = |ok: bool, key, what, v| Self::need(ok, key, what, v).map_err(OpError::Invalid);
+        for (v, key) in [
             (self.boundary_warp, k.boundary_warp),
             (self.collision_m, k.collision_m),
             (self.plateau_m, k.plateau_m),
@@ -66,19 +64,12 @@ impl EarthReliefSettings {
             (self.rift_m, k.rift_m),
             (self.hotspot_m, k.hotspot_m),
             (self.detail, k.detail),
-        ];
-        for (v, key) in finite {
-            if !v.is_finite() || v < 0.0 {
-                return Err(OpError::Invalid(format!("{key} is {v}: use a number of 0 or more")));
-            }
+        ] {
+            need(v.is_finite() && v >= 0.0, key, "0 or more", v)?;
         }
-        if self.land_fraction > 1.0 {
-            return Err(OpError::Invalid(format!("{} is {}: use 0 to 1", k.land_fraction, self.land_fraction)));
-        }
+        need((0.0..=1.0).contains(&self.land_fraction), k.land_fraction, "in 0..1", self.land_fraction)?;
         for (v, key) in [(self.coast_frequency, k.coast_frequency), (self.plate_speed, k.plate_speed), (self.max_elevation_m, k.max_elevation_m), (self.max_depth_m, k.max_depth_m), (self.radius_km, k.radius_km)] {
-            if !v.is_finite() || v <= 0.0 {
-                return Err(OpError::Invalid(format!("{key} is {v}: use more than 0")));
-            }
+            need(v.is_finite() && v > 0.0, key, "more than 0", v)?;
         }
         Ok(ReliefSettings {
             seed: self.seed,
@@ -139,9 +130,11 @@ mod tests {
     fn bad_parameters_name_the_parameter() {
         let bad = EarthReliefSettings { plate_speed: 0.0, ..defaults() };
         let e = bad.relief().expect_err("refused").to_string();
-        assert!(e.contains("Plate speed") || e.contains("plate_speed"), "{e}");
+        assert!(e.contains("Plate speed must be more than 0"), "{e}");
         let nan = EarthReliefSettings { trench_m: f32::NAN, ..defaults() };
-        assert!(nan.relief().expect_err("refused").to_string().contains("rench"));
+        assert!(nan.relief().expect_err("refused").to_string().contains("Trench depth must be 0 or more"));
+        let land = EarthReliefSettings { land_fraction: 1.5, ..defaults() };
+        assert!(land.relief().expect_err("refused").to_string().contains("Land fraction must be in 0..1"));
         assert!(defaults().relief().is_ok());
     }
 }

@@ -3,9 +3,8 @@
 //! (shelf, slope, rise) that joins a continent to the ocean floor.
 
 use crate::planet::coords::face_solid_angles;
-use crate::planet::distance::{nearest_points, Nearest, NONE};
+use crate::planet::distance::signed_distance_km;
 use crate::planet::fbm::{noise_radius, FastFbm};
-use crate::planet::pipes::pipes4;
 use glam::Vec3;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
@@ -71,7 +70,7 @@ pub fn continent_field(dirs: &[Vec3], count: usize, fraction: f32, frequency: f3
         .collect()
 }
 
-/// The field value above which `fraction` of the sphere's area lies (cells weighted by their
+/// The field value at and above which `fraction` of the sphere's area lies (cells weighted by their
 /// solid angle).
 pub fn area_quantile(field: &[f32], n: usize, fraction: f32) -> f32 {
     let areas = face_solid_angles(n);
@@ -87,63 +86,6 @@ pub fn area_quantile(field: &[f32], n: usize, fraction: f32) -> f32 {
         }
     }
     order.last().map_or(0.0, |x| x.0)
-}
-
-/// Signed distance in km to the iso-line `threshold` of `field` (positive above it). The
-/// coastline passes between two neighbouring cells where the line crosses, interpolated
-/// linearly, so the distance is finer than a cell. Without any coast every cell gets half the
-/// planet's circumference, signed. Only the cells `within` accepts are swept (the others get
-/// NaN). `None` when cancelled.
-pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], threshold: f32, radius_km: f32, within: &(dyn Fn(usize) -> bool + Sync), cancel: &AtomicBool) -> Option<Vec<f32>> {
-    let table = pipes4(n);
-    let above = |c: usize| field[c] > threshold;
-    // Each cell at the coast seeds the crossing point nearest to it.
-    let crossings: Vec<Option<Vec3>> = (0..dirs.len())
-        .into_par_iter()
-        .map(|c| {
-            let mut best: Option<(f32, Vec3)> = None;
-            if !within(c) {
-                return None;
-            }
-            for &k in &table.to[c] {
-                let k = k as usize;
-                if above(k) == above(c) {
-                    continue;
-                }
-                let t = ((threshold - field[c]) / (field[k] - field[c])).clamp(0.0, 1.0);
-                let p = dirs[c].lerp(dirs[k], t).normalize();
-                let d = p.distance(dirs[c]);
-                if best.is_none_or(|b| d < b.0) {
-                    best = Some((d, p));
-                }
-            }
-            best.map(|b| b.1)
-        })
-        .collect();
-    let mut seed_of = vec![NONE; dirs.len()];
-    let mut points = Vec::new();
-    for (c, p) in crossings.into_iter().enumerate() {
-        if let Some(p) = p {
-            seed_of[c] = points.len() as u32;
-            points.push(p);
-        }
-    }
-    let group: Vec<u32> = (0..dirs.len()).map(|c| if within(c) { u32::from(above(c)) } else { NONE }).collect();
-    let near: Nearest = nearest_points(n, dirs, &seed_of, &points, &group, 2, cancel)?;
-    let far = std::f32::consts::PI * radius_km;
-    Some(
-        (0..dirs.len())
-            .into_par_iter()
-            .map(|c| {
-                if !within(c) {
-                    return f32::NAN;
-                }
-                let a = near.angle(c);
-                let km = if a.is_finite() { a * radius_km } else { far };
-                if above(c) { km } else { -km }
-            })
-            .collect(),
-    )
 }
 
 /// Builds the continents (`count` cores, coast noise of `frequency`): the field, the threshold that puts `land_fraction` of the area above
@@ -221,10 +163,10 @@ mod tests {
         let c = continents(n, &dirs, 0.3, 5, 3.0, 9, 6371.0, &AtomicBool::new(false)).expect("not cancelled");
         let cell_km = std::f32::consts::FRAC_PI_2 / n as f32 * 6371.0;
         for (k, (&d, &f)) in c.coast_km.iter().zip(&c.field).enumerate() {
-            assert_eq!(d > 0.0, f > c.threshold, "cell {k}");
+            assert_eq!(d >= 0.0, f >= c.threshold, "cell {k}");
         }
         // A neighbour is never further than a cell and a half.
-        let table = pipes4(n);
+        let table = crate::planet::pipes::pipes4(n);
         for k in 0..dirs.len() {
             for &j in &table.to[k] {
                 assert!((c.coast_km[k] - c.coast_km[j as usize]).abs() < 1.6 * cell_km * 1.5, "cells {k} {j}");

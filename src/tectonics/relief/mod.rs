@@ -15,11 +15,11 @@ pub mod crust;
 pub mod hotspots;
 pub mod ocean;
 
-use super::boundary::{classify, region_boundary_values, BoundaryClass};
+use super::boundary::{classify, other_plate, region_boundary_values, BoundaryClass};
 use super::motion::{BaseElevation, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
 use crate::planet::diffusion::blur;
-use crate::planet::distance::{cell_dirs, nearest_points, NONE};
+use crate::planet::distance::{cell_dirs, nearest_points, signed_distance_km, NONE};
 use crate::planet::fbm::{noise_radius, FastFbm};
 use crate::planet::pipes::pipes4;
 use crate::planet::{Cell, Field, VectorField};
@@ -89,8 +89,6 @@ pub struct ReliefSurface {
     /// Elevation on the graph's scale (metres over `max_elevation_m` above sea level, over
     /// `max_depth_m` below), -1..1.
     pub elevation: Field,
-    /// Elevation in metres relative to sea level.
-    pub elevation_m: Field,
     /// Age of the ocean floor, Myr (continental crust reads as the oldest, 180 Myr).
     pub age_myr: Field,
     /// Rock uplift, mm/yr.
@@ -136,6 +134,13 @@ struct Structure {
     threshold: f32,
 }
 
+impl Structure {
+    /// The plate under direction `d` (the structure cell's).
+    fn plate_at(&self, d: Vec3) -> u32 {
+        self.plate[crate::planet::dir_to_cell(d, self.m).index(self.m)]
+    }
+}
+
 /// Builds the relief at `n` cells per face edge. Returns `None` when cancelled.
 pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &AtomicBool) -> Option<ReliefSurface> {
     let cancelled = || cancel.load(Ordering::Relaxed);
@@ -146,7 +151,6 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let mut st = structure(plates, &motion, &lookup, s, n.min(STRUCTURE_N), cancel)?;
     let coarse = st.m != n;
     let dirs = cell_dirs(n);
-    // A coarse value at a fine cell: bilinear over the finite taps.
     // A coarse value at a fine cell: bilinear over the finite taps (the taps are found once
     // per cell and shared by every coarse field).
     let sample = |values: &[f32], c: usize, taps: &Option<[(usize, f32); 4]>| -> f32 {
@@ -171,7 +175,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let coast = if coarse {
         let field = crust::continent_field(&dirs, s.continents, s.land_fraction, s.coast_frequency, s.seed);
         let near = |c: usize| coarse_coast[c].abs() < band_km;
-        let fine = crust::signed_distance_km(n, &dirs, &field, st.threshold, km, &near, cancel)?;
+        let fine = signed_distance_km(n, &dirs, &field, st.threshold, km, &near, cancel)?;
         fine.iter()
             .zip(&coarse_coast)
             .map(|(&f, &d)| if f.is_finite() { f + (d - f) * smoothstep((d.abs() - 0.5 * band_km) / (0.5 * band_km)) } else { d })
@@ -180,7 +184,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
         std::mem::take(&mut st.coast)
     };
     drop(coarse_coast);
-    let cell_plate: Vec<u32> = if coarse { dirs.par_iter().map(|&d| st.plate[crate::planet::dir_to_cell(d, st.m).index(st.m)]).collect() } else { st.plate.clone() };
+    let cell_plate: Vec<u32> = if coarse { dirs.par_iter().map(|&d| st.plate_at(d)).collect() } else { st.plate.clone() };
     drop(dirs);
     if cancelled() {
         return None;
@@ -254,8 +258,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
 
     // Hotspot chains: full height on the ocean floor, damped on continents.
     let km_per_myr = 10.0 * s.plate_speed_cm_yr;
-    let plate_at = |d: Vec3| st.plate[crate::planet::dir_to_cell(d, st.m).index(st.m)];
-    let volcanoes = hotspots::chains(&s.hotspots, &motion.omega, km_per_myr, km, s.seed, plate_at);
+    let volcanoes = hotspots::chains(&s.hotspots, &motion.omega, km_per_myr, km, s.seed, |d| st.plate_at(d));
     hotspots::add_volcanoes(&mut elevation_m, n, &volcanoes, km, |c| 1.0 - 0.85 * smoothstep((coast[c] + CRUST_SHELF_KM) / CRUST_SHELF_KM));
 
     let (top, deep) = (s.max_elevation_m.max(1.0), s.max_depth_m.max(1.0));
@@ -271,7 +274,6 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     };
     Some(ReliefSurface {
         elevation: Field::from_vec(n, elevation)?,
-        elevation_m: Field::from_vec(n, elevation_m)?,
         age_myr: Field::from_vec(n, age_out)?,
         uplift_mm_yr: Field::from_vec(n, uplift)?,
         crust: Field::from_vec(n, crust)?,
@@ -346,18 +348,7 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
                 return None;
             }
             let nb = &table.to[c];
-            let mut best: Option<(usize, u32, u32)> = None;
-            for &k in nb {
-                let b = cell_plate[k as usize];
-                if b == a || b == UNCLAIMED {
-                    continue;
-                }
-                let votes = nb.iter().filter(|&&x| cell_plate[x as usize] == b).count();
-                if best.is_none_or(|x| votes > x.0) {
-                    best = Some((votes, b, k));
-                }
-            }
-            let (_, other, across) = best?;
+            let (other, across) = other_plate(nb, &cell_plate, a)?;
             // The boundary values of a border region of either plate here (the closing and
             // shear speeds are the same seen from both sides); a boundary the regions do not
             // see (the vote moved it) seeds nothing.
@@ -371,18 +362,19 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
 
     // Ocean floor age from the distance to the plate's own ridges.
     let group: &[u32] = &cell_plate;
-    let seeds_of = |keep: &dyn Fn(&Edge) -> bool| {
+    // The boundary cells of edges `keep` accepts (by index) as seeds.
+    let seeds_of = |keep: &dyn Fn(usize) -> bool| {
         let mut seed_of = vec![NONE; cells];
         let mut points = Vec::new();
         let mut picked = Vec::new();
-        for e in edges.iter().filter(|e| keep(e)) {
+        for (_, e) in edges.iter().enumerate().filter(|(i, _)| keep(*i)) {
             seed_of[e.cell as usize] = points.len() as u32;
             points.push(dirs[e.cell as usize]);
             picked.push(*e);
         }
         (seed_of, points, picked)
     };
-    let (ridge_seeds, ridge_points, ridges) = seeds_of(&|e| e.class == BoundaryClass::Divergent);
+    let (ridge_seeds, ridge_points, ridges) = seeds_of(&|i| edges[i].class == BoundaryClass::Divergent);
     let ridge = nearest_points(m, &dirs, &ridge_seeds, &ridge_points, group, plates.count(), cancel)?;
     let half_rate: Vec<f32> = ridge.point.iter().map(|&p| if p == NONE { f32::NAN } else { 0.5 * (-ridges[p as usize].closing_cm_yr).max(0.4) }).collect();
     let half_rate = masked_blur(m, &half_rate, 2.0, cancel)?;
@@ -419,9 +411,10 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
             },
         }
     };
+    let edge_roles: Vec<[Option<Role>; 2]> = edges.iter().map(role_of).collect();
     let mut roles: Vec<(Role, Vec<f32>, Vec<f32>)> = Vec::new();
     for role in Role::ALL {
-        let (seed_of, points, picked) = seeds_of(&|e| role_of(e).contains(&Some(role)));
+        let (seed_of, points, picked) = seeds_of(&|i| edge_roles[i].contains(&Some(role)));
         if picked.is_empty() {
             continue;
         }

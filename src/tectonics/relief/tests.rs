@@ -11,6 +11,12 @@ fn planet(n: usize, seed: u32) -> ReliefSurface {
     earth_relief(&plates, &ReliefSettings { seed, ..Default::default() }, n, &AtomicBool::new(false)).expect("not cancelled")
 }
 
+/// The elevation in metres, through the default settings' scale.
+fn metres(p: &ReliefSurface) -> Field {
+    let s = ReliefSettings::default();
+    p.elevation.map(|v| if v >= 0.0 { v * s.max_elevation_m } else { v * s.max_depth_m })
+}
+
 fn area_share(n: usize, keep: impl Fn(usize) -> bool) -> f64 {
     let areas = crate::planet::coords::face_solid_angles(n);
     (0..6 * n * n).filter(|&c| keep(c)).map(|c| areas[c % (n * n)]).sum::<f64>() / (4.0 * std::f64::consts::PI)
@@ -20,10 +26,11 @@ fn area_share(n: usize, keep: impl Fn(usize) -> bool) -> f64 {
 fn land_fraction_ocean_depths_and_trenches_are_earth_like() {
     let n = 96;
     let p = planet(n, 4);
-    let h = p.elevation_m.data();
+    let m = metres(&p);
+    let h = m.data();
     let land = area_share(n, |c| h[c] > 0.0);
     assert!((land - 0.29).abs() < 0.03, "land {land}");
-    let (lo, hi) = p.elevation_m.min_max();
+    let (lo, hi) = m.min_max();
     assert!(lo < -8000.0, "deepest {lo}");
     assert!(hi > 3000.0, "highest {hi}");
     // Ocean floor deepens with age: young floor is shallower than old floor.
@@ -58,7 +65,7 @@ fn a_finer_build_matches_the_structure_resolution() {
     let s = ReliefSettings::default();
     let base = earth_relief(&plates, &s, STRUCTURE_N, &cancel).expect("surface");
     let fine = earth_relief(&plates, &s, STRUCTURE_N * 2, &cancel).expect("surface");
-    let down = fine.elevation_m.resample(STRUCTURE_N);
-    let r = crate::planet::field::correlation(base.elevation_m.data(), down.data());
+    let down = metres(&fine).resample(STRUCTURE_N);
+    let r = crate::planet::field::correlation(metres(&base).data(), down.data());
     assert!(r > 0.97, "correlation {r}");
 }
