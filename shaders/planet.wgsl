@@ -127,7 +127,9 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
         linear = mix(linear, u.water.rgb, cover);
         n = up;
         let h = normalize(u.light.xyz + view_dir);
-        glint = 0.45 * pow(max(dot(n, h), 0.0), 250.0) * step(0.0, dot(n, u.light.xyz));
+        // A sharp highlight (the sun's image on calm water) over a faint, wider sheen.
+        let ndh = max(dot(n, h), 0.0);
+        glint = (0.9 * pow(ndh, 2000.0) + 0.04 * pow(ndh, 150.0)) * step(0.0, dot(n, u.light.xyz));
     }
     let lambert = max(dot(n, u.light.xyz), 0.0);
     let shade = u.light.w + (1.0 - u.light.w) * lambert;

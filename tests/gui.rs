@@ -92,13 +92,23 @@ fn opening_a_bad_file_explains_and_keeps_the_graph() {
     let mut d = Driver::new();
     let dir = tempfile::tempdir().expect("tempdir");
     let bad = dir.path().join("broken.ron");
-    std::fs::write(&bad, "(version: 1, nodes: [(id: 1, kind: Noise, params: {\"octaves\": Int(99)})])").expect("write");
+    std::fs::write(&bad, "(version: 2, nodes: [(id: 1, kind: Noise, params: {\"octaves\": Int(99)}),\n  (id: 2 kind: Planet)])").expect("write");
     let before = d.app.doc.graph.clone();
     d.app.open_path(bad);
     d.frames(2);
     let msg = d.app.message().expect("a dialog explains").to_string();
-    assert!(msg.contains("broken.ron") && msg.contains("Noise #1") && msg.contains("outside 1..12"), "{msg}");
+    assert!(msg.contains("broken.ron:2:"), "names the line and column: {msg}");
     assert_eq!(d.app.doc.graph, before, "the current graph stays open");
+    d.app.close_dialog();
+
+    // A graph with a value out of range opens for repair, the error shown on its node.
+    let out_of_range = dir.path().join("out_of_range.ron");
+    std::fs::write(&out_of_range, "(version: 1, nodes: [(id: 1, kind: Noise, params: {\"octaves\": Int(99)})])").expect("write");
+    d.app.open_path(out_of_range.clone());
+    d.frames(2);
+    assert_eq!(d.app.doc.path.as_deref(), Some(out_of_range.as_path()));
+    d.wait_for_evaluation();
+    wait_until(&mut d, "the error on the node", |d| d.app.ed_state.errors.get(&NodeId(1)).is_some_and(|e| e.contains("outside 1..12")));
 
     // A good file opens; an edit marks the title, saving clears the mark and writes the file.
     let good = dir.path().join("good.ron");

@@ -32,7 +32,7 @@ fn overlaps(rects: &[(NodeId, Rect)]) -> Vec<(NodeId, NodeId)> {
 /// The part of the graph with these nodes, renumbered from 1 and placed at the origin, to
 /// compare copies.
 fn canonical(g: &Graph, ids: &[NodeId]) -> Graph {
-    let (out, _) = planetgraph::io::clipboard::merge(&Graph::default(), &subgraph(g, ids), (0.0, 0.0));
+    let (out, _) = planetgraph::io::clipboard::merge(&Graph::default(), &subgraph(g, ids), (0.0, 0.0), 0);
     out
 }
 
@@ -158,7 +158,7 @@ fn every_example_opens_framed_without_overlapping_nodes() {
         let g = planetgraph::io::load_graph(&f, planetgraph::io::Strictness::Editable).expect("example");
         let ctx = egui::Context::default();
         let app = PlanetApp::new(Document::new(g, Some(f.clone())), &ctx).expect("app");
-        let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO, copied: String::new(), focused: true };
+        let mut d = Driver::of(ctx, app);
         d.frames(4);
         let canvas = d.app.editor.pan_zoom.clip_rect;
         let rects = screen_rects(&d);

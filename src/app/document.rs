@@ -1,7 +1,7 @@
 //! The open document: the graph, its file, unsaved state and undo/redo history. No UI types.
 
 use crate::graph::{Graph, NodeId};
-use crate::io::{load_graph, save_graph, LoadError, SaveError, Strictness};
+use crate::io::{open_for_editing, save_graph, LoadError, SaveError};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -23,6 +23,12 @@ pub struct Document {
     undo: Vec<Graph>,
     redo: Vec<Graph>,
     last_edit: Option<(EditKind, Instant)>,
+    /// What opening the file had to take out so the editor could hold it (one sentence each,
+    /// naming the node); the document is unsaved while it differs from the file.
+    pub repairs: Vec<String>,
+    /// The lowest id a new node may take: ids are never reused within a document, so that a
+    /// deleted node's results never show on a new one.
+    id_floor: u32,
 }
 
 /// Edits closer together than this on the same parameter merge into one undo step.
@@ -63,20 +69,33 @@ fn classify(old: &Graph, new: &Graph) -> EditKind {
 impl Document {
     /// A new, unsaved document.
     pub fn new(graph: Graph, path: Option<PathBuf>) -> Document {
-        Document { saved: graph.clone(), graph, path, undo: Vec::new(), redo: Vec::new(), last_edit: None }
+        let id_floor = graph.next_id().0;
+        Document { saved: graph.clone(), graph, path, undo: Vec::new(), redo: Vec::new(), last_edit: None, repairs: Vec::new(), id_floor }
+    }
+
+    /// The id the next new node takes: above every node and group this document has ever
+    /// held.
+    pub fn next_id(&self) -> u32 {
+        self.id_floor.max(self.graph.next_id().0)
+    }
+
+    fn raise_floor(&mut self) {
+        self.id_floor = self.next_id();
     }
 
     /// A document recovered after a crash: `graph` with its original file, unsaved unless the
     /// file on disk holds the same graph.
     pub fn recovered(graph: Graph, path: Option<PathBuf>) -> Document {
-        let saved = path.as_deref().and_then(|p| load_graph(p, Strictness::Editable).ok()).unwrap_or_default();
+        let saved = path.as_deref().and_then(|p| open_for_editing(p).ok()).map(|o| o.original).unwrap_or_default();
         Document { saved, ..Document::new(graph, path) }
     }
 
-    /// Opens a file (structure must be valid; unconnected inputs are allowed).
+    /// Opens a file, errors and all: what the editor cannot hold is taken out and listed in
+    /// [`Document::repairs`], the rest of the errors show on the nodes. Only a file that is no
+    /// graph (or has duplicate ids or broken groups) is refused.
     pub fn open(path: &Path) -> Result<Document, LoadError> {
-        let g = load_graph(path, Strictness::Editable)?;
-        Ok(Document::new(g, Some(path.to_path_buf())))
+        let opened = open_for_editing(path)?;
+        Ok(Document { saved: opened.original, repairs: opened.repairs, ..Document::new(opened.graph, Some(path.to_path_buf())) })
     }
 
     /// Whether the graph differs from the file.
@@ -117,6 +136,7 @@ impl Document {
             self.graph = new;
         }
         self.redo.clear();
+        self.raise_floor();
         self.last_edit = Some((kind, Instant::now()));
         content
     }
@@ -135,12 +155,14 @@ impl Document {
     /// Takes back the last edit; true if there was one.
     pub fn undo(&mut self) -> bool {
         self.last_edit = None;
+        self.raise_floor();
         Self::step(&mut self.graph, &mut self.undo, &mut self.redo)
     }
 
     /// Re-applies an undone edit; true if there was one.
     pub fn redo(&mut self) -> bool {
         self.last_edit = None;
+        self.raise_floor();
         Self::step(&mut self.graph, &mut self.redo, &mut self.undo)
     }
 

@@ -17,25 +17,44 @@ use crate::io::default_graph;
 use anyhow::anyhow;
 use std::path::Path;
 
-/// Opens the editor window with `file` or the built-in default graph.
+/// Opens the editor window with `file` or the built-in default graph. A file that cannot be
+/// opened still opens the editor, on an empty graph, with the error in a dialog (and on the
+/// terminal); a graph with errors opens for repair.
 pub fn run_editor(file: Option<&Path>) -> Result<(), CliError> {
-    let doc = match file {
-        Some(p) => Document::open(p).map_err(CliError::input)?,
-        None => Document::new(default_graph().map_err(CliError::internal)?, None),
+    let opened = match file {
+        Some(p) => Document::open(p),
+        None => Ok(Document::new(default_graph().map_err(CliError::internal)?, None)),
     };
     #[cfg(target_os = "linux")]
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        // No window to show the error in: the terminal gets it, with the input-error code.
+        opened.map_err(CliError::input)?;
         return Err(CliError::internal(anyhow!(
             "no display found (DISPLAY and WAYLAND_DISPLAY are unset), so the editor cannot open; to build a planet without a window use `planetgraph build FILE.ron --out DIR`"
         )));
     }
+    let (doc, problem) = match opened {
+        Ok(doc) => (doc, None),
+        Err(e) => {
+            eprintln!("error: {e}");
+            (Document::new(crate::graph::Graph::default(), None), Some(format!("Cannot open the graph.\n\n{e}")))
+        }
+    };
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1600.0, 900.0]).with_min_inner_size([800.0, 500.0]).with_title(doc.title()),
         renderer: eframe::Renderer::Wgpu,
         ..Default::default()
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        eframe::run_native("PlanetGraph", options, Box::new(move |cc| Ok(Box::new(PlanetApp::new(doc, &cc.egui_ctx)?.with_state_dir(recovery::default_state_dir()).with_default_library()))))
+        eframe::run_native(
+            "PlanetGraph",
+            options,
+            Box::new(move |cc| {
+                let mut app = PlanetApp::new(doc, &cc.egui_ctx)?.with_state_dir(recovery::default_state_dir()).with_default_library();
+                app.opened_with(problem);
+                Ok(Box::new(app))
+            }),
+        )
     }));
     match result {
         Ok(Ok(())) => Ok(()),

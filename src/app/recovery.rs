@@ -3,7 +3,7 @@
 //! crashed editor, and the recent-files list. No UI types.
 
 use crate::graph::Graph;
-use crate::io::graph_file::{parse_graph, to_ron_string, write_atomic, SaveError, Strictness};
+use crate::io::graph_file::{parse_for_editing, to_ron_string, write_atomic, SaveError};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -33,6 +33,9 @@ pub struct Recovered {
     pub original: Option<PathBuf>,
     /// When the copy was written.
     pub written: Option<SystemTime>,
+    /// What had to be taken out so the editor can hold the copy (see
+    /// [`crate::graph::repair::repair`]); its other errors show on the nodes once recovered.
+    pub repairs: Vec<String>,
 }
 
 /// The recovery copy of one running editor (named after its process id, so that several
@@ -65,13 +68,24 @@ impl Recovery {
 
     /// Writes the copy of `g` (atomically), with the document's file name beside it.
     pub fn write(&self, g: &Graph, original: Option<&Path>) -> Result<(), SaveError> {
+        self.write_named(g, original, &format!("recovery-{}", self.pid))
+    }
+
+    fn write_named(&self, g: &Graph, original: Option<&Path>, stem: &str) -> Result<(), SaveError> {
         std::fs::create_dir_all(&self.dir).map_err(|source| SaveError { path: self.dir.clone(), source })?;
-        let target = self.graph_file(self.pid);
+        let target = self.dir.join(format!("{stem}.ron"));
         let text = to_ron_string(g).map_err(|e| SaveError { path: target.clone(), source: std::io::Error::new(std::io::ErrorKind::InvalidData, e) })?;
         // Absolute, so that a recovery started from another folder still finds the file.
         let original = original.map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()).display().to_string()).unwrap_or_default();
-        write_atomic(&self.path_file(self.pid), original.as_bytes())?;
+        write_atomic(&target.with_extension("path"), original.as_bytes())?;
         write_atomic(&target, text.as_bytes())
+    }
+
+    /// Writes `g` to a spare copy of its own, kept after this editor exits and offered at the
+    /// next start (work that another recovered copy is about to replace on screen).
+    pub fn write_spare(&self, g: &Graph, original: Option<&Path>) -> Result<(), SaveError> {
+        let k = (1..).find(|k| !self.dir.join(format!("recovery-{}-{k}.ron", self.pid)).exists()).unwrap_or(0);
+        self.write_named(g, original, &format!("recovery-{}-{k}", self.pid))
     }
 
     /// Removes this process's copy (the document was saved, or the editor closes cleanly).
@@ -87,15 +101,18 @@ impl Recovery {
         let mut found = Vec::new();
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().to_string();
-            let Some(pid) = name.strip_prefix("recovery-").and_then(|r| r.strip_suffix(".ron")).and_then(|p| p.parse::<u32>().ok()) else { continue };
+            // `recovery-PID.ron`, or `recovery-PID-K.ron` for a spare copy.
+            let Some(stem) = name.strip_prefix("recovery-").and_then(|r| r.strip_suffix(".ron")) else { continue };
+            let Some(pid) = stem.split('-').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
             if pid == self.pid || pid_alive(pid) {
                 continue;
             }
             let file = e.path();
             let written = e.metadata().and_then(|m| m.modified()).ok();
-            let original = std::fs::read_to_string(self.path_file(pid)).ok().filter(|s| !s.trim().is_empty()).map(|s| PathBuf::from(s.trim()));
-            let graph = std::fs::read_to_string(&file).map_err(|err| format!("{}: {err}", file.display())).and_then(|text| parse_graph(&text, &file, Strictness::Editable).map_err(|err| err.to_string()));
-            found.push((written, graph.map(|graph| Recovered { file, graph, original, written })));
+            let original = std::fs::read_to_string(file.with_extension("path")).ok().filter(|s| !s.trim().is_empty()).map(|s| PathBuf::from(s.trim()));
+            // A copy with errors (a cycle, say) is offered like any other: the editor shows them.
+            let opened = std::fs::read_to_string(&file).map_err(|err| format!("{}: {err}", file.display())).and_then(|text| parse_for_editing(&text, &file).map_err(|err| err.to_string()));
+            found.push((written, opened.map(|o| Recovered { file, graph: o.graph, original, written, repairs: o.repairs })));
         }
         found.sort_by_key(|f| std::cmp::Reverse(f.0));
         found.into_iter().map(|(_, r)| r).collect()

@@ -90,7 +90,8 @@ impl Default for Viewport {
 
 impl Viewport {
     /// Says why the planet is missing after an evaluation finished without one (`None` once
-    /// there is one); shown in place of "Evaluating…" while nothing was ever drawn.
+    /// there is one): shown in place of the picture when there is none, and as an "out of
+    /// date" banner over the last picture when there is one.
     pub fn set_why_empty(&mut self, why: Option<String>) {
         self.why_empty = why;
     }
@@ -174,6 +175,16 @@ impl Viewport {
             ColourMode::Precipitation => t.precipitation.clone().map(|f| Box::new(move || precipitation_image(&f)) as LayerJob),
             _ => None,
         }
+    }
+
+    /// Why the viewport has no current planet, if it has none (see [`Self::set_why_empty`]).
+    pub fn why_empty(&self) -> Option<&str> {
+        self.why_empty.as_deref()
+    }
+
+    /// Whether a planet is on screen (possibly out of date; see [`Self::why_empty`]).
+    pub fn has_planet(&self) -> bool {
+        self.field.is_some()
     }
 
     /// Forgets the planet (a new document is coming); camera and GPU resources stay.
@@ -432,14 +443,23 @@ impl Viewport {
             }
             self.needs_render = false;
         }
-        match self.texture {
+        match self.texture.filter(|_| self.field.is_some()) {
             Some(id) => {
                 ui.painter().image(id, rect, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);
+                if let Some(why) = &self.why_empty {
+                    // The picture is from an earlier evaluation: say so, and what is missing.
+                    let banner = egui::Rect::from_min_size(rect.min, egui::vec2(rect.width(), 44.0));
+                    ui.painter().rect_filled(banner, 0.0, egui::Color32::from_rgba_unmultiplied(90, 60, 0, 220));
+                    let galley = ui.painter().layout(format!("Out of date: {why}"), egui::FontId::proportional(14.0), egui::Color32::WHITE, rect.width() - 16.0);
+                    ui.painter().galley(banner.min + egui::vec2(8.0, 4.0), galley, egui::Color32::WHITE);
+                }
             }
             None => {
                 ui.painter().rect_filled(rect, 0.0, egui::Color32::from_gray(10));
                 let text = self.why_empty.as_deref().filter(|_| self.field.is_none()).unwrap_or("Evaluating…");
-                ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, text, egui::FontId::proportional(16.0), egui::Color32::GRAY);
+                let galley = ui.painter().layout(text.to_string(), egui::FontId::proportional(16.0), egui::Color32::GRAY, (rect.width() - 40.0).max(100.0));
+                let at = rect.center() - galley.size() * 0.5;
+                ui.painter().galley(at, galley, egui::Color32::GRAY);
             }
         }
     }

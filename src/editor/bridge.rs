@@ -80,15 +80,16 @@ pub fn to_editor(g: &Graph) -> EditorState {
     s
 }
 
-/// Gives editor nodes created from the finder (id 0) fresh domain ids; a group from the
-/// library gets fresh ids for itself and its nodes.
-pub fn assign_new_ids(s: &mut EditorState) {
+/// Gives editor nodes created from the finder (id 0) fresh domain ids, none below `floor`
+/// (the document's next id: ids are not reused); a group from the library gets fresh ids for
+/// itself and its nodes.
+pub fn assign_new_ids(s: &mut EditorState, floor: u32) {
     // The first id above every node and group already placed (a group's own and its nodes').
     let next_free = |n: &EdNode| match &n.kind {
         EdKind::Node(_) => n.id.0 + 1,
         EdKind::Group(body) => body.next_id().0,
     };
-    let mut next = s.graph.nodes.values().map(|n| &n.user_data).filter(|d| d.id.0 != 0).map(next_free).max().unwrap_or(1);
+    let mut next = s.graph.nodes.values().map(|n| &n.user_data).filter(|d| d.id.0 != 0).map(next_free).max().unwrap_or(1).max(floor);
     let fresh: Vec<NodeId> = s.graph.nodes.iter().filter(|(_, n)| n.user_data.id.0 == 0).map(|(id, _)| id).collect();
     for id in fresh {
         let data = &mut s.graph[id].user_data;

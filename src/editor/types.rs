@@ -142,6 +142,9 @@ pub enum EdResponse {
     ExportPreset(DomainId, crate::export::presets::Preset),
     /// An action from a node's right-click menu.
     Node(DomainId, NodeAction),
+    /// A typed value was outside its parameter's range and was clamped (the sentence says to
+    /// what).
+    Clamped(DomainId, String),
 }
 
 /// The growth state of a Tectonic plates node's last result.
@@ -259,6 +262,13 @@ impl NodeTemplateTrait for EdTemplate {
         Cow::Borrowed(self.label())
     }
 
+    fn node_finder_description(&self, _: &mut EdState) -> Option<String> {
+        match self {
+            EdTemplate::Kind(k) => Some(k.meta().description.to_string()),
+            EdTemplate::Group(body) => Some(format!("A saved group of {} nodes from your library", body.nodes.len())),
+        }
+    }
+
     fn node_finder_categories(&self, _: &mut EdState) -> Vec<&'static str> {
         match self {
             EdTemplate::Kind(k) => vec![k.meta().category.name()],
@@ -294,7 +304,11 @@ impl WidgetValueTrait for EdValue {
 
     fn value_widget(&mut self, param_name: &str, _node_id: NodeId, ui: &mut egui::Ui, _: &mut EdState, node: &EdNode) -> Vec<EdResponse> {
         match (&mut self.0, node.param_def(param_name)) {
-            (Some(value), Some((def, label))) => param_widget(ui, &def, &label, value, node.id),
+            (Some(value), Some((def, label))) => {
+                if let Some(note) = param_widget(ui, &def, &label, value, node.id) {
+                    return vec![EdResponse::Clamped(node.id, note)];
+                }
+            }
             _ => {
                 ui.label(param_name);
             }
@@ -311,6 +325,13 @@ impl NodeDataTrait for EdNode {
 
     fn collapsed(&self) -> bool {
         self.collapsed
+    }
+
+    fn title_tooltip(&self) -> Option<String> {
+        match &self.kind {
+            EdKind::Node(k) => Some(format!("{} ({} {})\n\n{}", k.meta().label, k.meta().category.name(), self.id, k.meta().description)),
+            EdKind::Group(body) => Some(format!("Group {} of {} nodes", self.id, body.nodes.len())),
+        }
     }
 
     fn top_bar_ui(&self, ui: &mut egui::Ui, _node_id: NodeId, _graph: &EdGraph, _state: &mut EdState) -> Vec<NodeResponse<EdResponse, EdNode>> {

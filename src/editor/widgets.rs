@@ -5,23 +5,51 @@ use crate::graph::NodeId;
 use crate::nodes::{ParamDef, ParamSpec, ParamValue};
 use egui::{pos2, vec2, Color32, Sense, Stroke};
 
+/// A number as typed: spaces, underscores and thin spaces between digit groups are allowed
+/// ("1 000 000").
+fn parse_typed(text: &str) -> Option<f64> {
+    let t: String = text.chars().filter(|c| !matches!(c, ' ' | '_' | '\u{2009}' | '\u{202f}')).collect();
+    t.parse::<f64>().ok()
+}
+
+/// A number widget with a range. A value the file holds outside the range is shown as it is
+/// (the node reports it); a typed value outside is clamped, and the returned sentence says to
+/// what.
+fn ranged_number<N: egui::emath::Numeric>(ui: &mut egui::Ui, v: &mut N, min: N, max: N, speed: f64, unit: &str, label: &str, tip: &str) -> Option<String> {
+    let typed = std::cell::Cell::new(None);
+    let suffix = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    let r = ui
+        .add(egui::DragValue::new(v).range(min..=max).clamp_existing_to_range(false).speed(speed).suffix(suffix).max_decimals(4).custom_parser(|t| {
+            let x = parse_typed(t);
+            typed.set(x);
+            x
+        }))
+        .on_hover_text(tip);
+    let x = typed.get().filter(|_| r.changed())?;
+    let (lo, hi) = (min.to_f64(), max.to_f64());
+    (x < lo || x > hi).then(|| format!("{label}: {x} is outside {lo}..{hi}{}; set to {}", if unit.is_empty() { String::new() } else { format!(" {unit}") }, v.to_f64()))
+}
+
 /// Draws the widget of one parameter under `label` (the definition's own, or a group's name
-/// for it).
-pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut ParamValue, node: NodeId) {
+/// for it). Returns a sentence when a typed value was clamped to the parameter's range.
+pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut ParamValue, node: NodeId) -> Option<String> {
     let tip = def.tooltip;
     match (def.spec, value) {
         (ParamSpec::Float { min, max, unit, speed, .. }, ParamValue::Float(v)) => {
-            ui.horizontal(|ui| {
-                ui.label(label).on_hover_text(tip);
-                let suffix = if unit.is_empty() { String::new() } else { format!(" {unit}") };
-                ui.add(egui::DragValue::new(v).range(min..=max).speed(speed).suffix(suffix).max_decimals(4)).on_hover_text(tip);
-            });
+            return ui
+                .horizontal(|ui| {
+                    ui.label(label).on_hover_text(tip);
+                    ranged_number(ui, v, min, max, speed as f64, unit, label, tip)
+                })
+                .inner;
         }
         (ParamSpec::Int { min, max, .. }, ParamValue::Int(v)) => {
-            ui.horizontal(|ui| {
-                ui.label(label).on_hover_text(tip);
-                ui.add(egui::DragValue::new(v).range(min..=max).speed(0.1)).on_hover_text(tip);
-            });
+            return ui
+                .horizontal(|ui| {
+                    ui.label(label).on_hover_text(tip);
+                    ranged_number(ui, v, min, max, 0.1, "", label, tip)
+                })
+                .inner;
         }
         (ParamSpec::Bool { .. }, ParamValue::Bool(b)) => {
             ui.checkbox(b, label).on_hover_text(tip);
@@ -87,6 +115,7 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut 
             ui.label(format!("{}: {}", label, v.type_name())).on_hover_text(tip);
         }
     }
+    None
 }
 
 /// A new seed, different from `old`, derived from the clock (reproducible once chosen).

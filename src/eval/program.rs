@@ -103,7 +103,13 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
             idle.remove(&id);
         } else if !idle.contains_key(&id) {
             if let Some(waiting) = g.links.iter().filter(|l| l.to == id).map(|l| l.from).find(|f| idle.contains_key(f)) {
-                idle.insert(id, format!("waiting for {} to get its input", label(waiting)));
+                // Name the node that actually lacks an input, however far upstream it is.
+                let why = match idle.get(&waiting) {
+                    Some(m) if m.starts_with("waiting for ") => m.clone(),
+                    Some(m) => format!("waiting for {}, which {m}", label(waiting)),
+                    None => format!("waiting for {}", label(waiting)),
+                };
+                idle.insert(id, why);
             }
         }
     }

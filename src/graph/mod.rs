@@ -3,6 +3,7 @@
 pub mod group;
 pub mod model;
 pub mod part;
+pub mod repair;
 pub mod validate;
 
 pub use group::{add_port, Group, GroupError, GroupParam, GroupPort};

@@ -64,13 +64,14 @@ pub fn renumber(part: &Graph, first: u32, shift: (f32, f32)) -> Graph {
     out
 }
 
-/// Adds the nodes and groups of `part` to `g` with fresh ids, keeping the links, reroute
-/// points and groups among them; their layout is moved so that its top-left corner lands at
-/// `at` (graph points). Returns the new graph and the new ids of what the editor shows: the
-/// nodes outside closed groups, and the groups.
-pub fn merge(g: &Graph, part: &Graph, at: (f32, f32)) -> (Graph, Vec<NodeId>) {
+/// Adds the nodes and groups of `part` to `g` with fresh ids (from `first_id` up, or above
+/// `g`'s ids if those are higher), keeping the links, reroute points and groups among them;
+/// their layout is moved so that its top-left corner lands at `at` (graph points). Returns the
+/// new graph and the new ids of what the editor shows: the nodes outside closed groups, and
+/// the groups.
+pub fn merge(g: &Graph, part: &Graph, at: (f32, f32), first_id: u32) -> (Graph, Vec<NodeId>) {
     let shift = top_left(part).map_or(at, |(x, y)| (at.0 - x, at.1 - y));
-    let part = renumber(part, g.next_id().0, shift);
+    let part = renumber(part, g.next_id().0.max(first_id), shift);
     let hidden: BTreeSet<NodeId> = part.groups.iter().filter(|grp| !grp.open).flat_map(|grp| grp.members.iter().copied()).collect();
     let ids = part.nodes.iter().map(|n| n.id).filter(|id| !hidden.contains(id)).chain(part.groups.iter().map(|grp| grp.id)).collect();
     let mut out = g.clone();
@@ -101,7 +102,7 @@ mod tests {
         let id = g.make_group(&[a, b], "Soft noise").expect("group");
         let part = subgraph(&g, &[id]);
         assert_eq!((part.nodes.len(), part.links.len(), part.groups.len(), part.reroutes.len()), (2, 1, 1, 1));
-        let (out, ids) = merge(&g, &part, (0.0, 300.0));
+        let (out, ids) = merge(&g, &part, (0.0, 300.0), 0);
         assert_eq!(ids.len(), 1, "only the group node is shown: {ids:?}");
         assert_eq!((out.nodes.len(), out.groups.len(), out.reroutes.len()), (5, 2, 2));
         let copy = out.group(ids[0]).expect("the copy");

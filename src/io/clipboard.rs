@@ -12,11 +12,12 @@ pub fn copy_text(g: &Graph, ids: &[NodeId]) -> Result<String, ron::Error> {
     to_ron_string(&subgraph(g, ids))
 }
 
-/// Pastes clipboard text into `g` at `at`. Text that is not a graph gives the parser's error
-/// with its line and column (the "file" is named `clipboard`).
-pub fn paste_text(g: &Graph, text: &str, at: (f32, f32)) -> Result<(Graph, Vec<NodeId>), LoadError> {
+/// Pastes clipboard text into `g` at `at`, the new nodes numbered from `first_id` up (see
+/// [`merge`]). Text that is not a graph gives the parser's error with its line and column (the
+/// "file" is named `clipboard`).
+pub fn paste_text(g: &Graph, text: &str, at: (f32, f32), first_id: u32) -> Result<(Graph, Vec<NodeId>), LoadError> {
     let part = parse_graph(text, Path::new("clipboard"), Strictness::Editable)?;
-    Ok(merge(g, &part, at))
+    Ok(merge(g, &part, at, first_id))
 }
 
 #[cfg(test)]
@@ -40,7 +41,7 @@ mod tests {
         let (g, [a, b, c]) = sample();
         let text = copy_text(&g, &[a, b]).expect("ron");
         assert!(text.contains("ScaleBias") && !text.contains("Planet"), "{text}");
-        let (out, ids) = paste_text(&g, &text, (1000.0, 500.0)).expect("paste");
+        let (out, ids) = paste_text(&g, &text, (1000.0, 500.0), 0).expect("paste");
         assert_eq!(ids.len(), 2);
         assert!(ids.iter().all(|id| ![a, b, c].contains(id)), "fresh ids");
         assert_eq!(out.nodes.len(), 5);
@@ -54,7 +55,7 @@ mod tests {
     #[test]
     fn pasting_text_that_is_not_a_graph_names_the_position() {
         let (g, _) = sample();
-        let err = paste_text(&g, "(version: 2, nodes: [oops", (0.0, 0.0)).expect_err("an error");
+        let err = paste_text(&g, "(version: 2, nodes: [oops", (0.0, 0.0), 0).expect_err("an error");
         let msg = err.to_string();
         assert!(msg.starts_with("clipboard:1:"), "{msg}");
     }

@@ -76,8 +76,8 @@ pub enum Strictness {
     Editable,
 }
 
-/// Parses graph text; `path` is only used in messages.
-pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Graph, LoadError> {
+/// The graph in RON text, migrated to the current version, not yet validated.
+fn parse_migrated(text: &str, path: &Path) -> Result<Graph, LoadError> {
     let mut g: Graph = ron::from_str(text).map_err(|e| LoadError::Syntax {
         path: path.to_path_buf(),
         line: e.position.line.max(1),
@@ -88,6 +88,12 @@ pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Gr
         return Err(LoadError::Version { path: path.to_path_buf(), found: g.version });
     }
     migrate(&mut g);
+    Ok(g)
+}
+
+/// Parses graph text; `path` is only used in messages.
+pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Graph, LoadError> {
+    let mut g = parse_migrated(text, path)?;
     let errors: Vec<GraphError> = validate(&g)
         .into_iter()
         .filter(|e| strictness == Strictness::Complete || e.missing_input.is_none())
@@ -99,11 +105,48 @@ pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Gr
     Ok(g)
 }
 
+/// A graph opened for editing, with what had to be repaired to open it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opened {
+    /// The graph (it may still have errors; the editor shows them on the nodes).
+    pub graph: Graph,
+    /// What was taken out so the editor can hold the graph, one sentence each naming its
+    /// node (see [`crate::graph::repair::repair`]); empty for a file the editor wrote.
+    pub repairs: Vec<String>,
+    /// The graph as the file holds it, before the repairs (the same as `graph` when there
+    /// were none): an editor compares against it to know the document is unsaved.
+    pub original: Graph,
+}
+
+/// Parses graph text for the editor: a file with errors opens so that it can be repaired.
+/// Only text that is no graph, an unknown version, duplicate node ids and broken groups are
+/// refused; what the editor cannot hold is taken out and listed in [`Opened::repairs`].
+pub fn parse_for_editing(text: &str, path: &Path) -> Result<Opened, LoadError> {
+    let mut g = parse_migrated(text, path)?;
+    let errors = crate::graph::repair::unrepairable(&g);
+    if !errors.is_empty() {
+        return Err(LoadError::Invalid { path: path.to_path_buf(), errors });
+    }
+    g.normalize();
+    let original = g.clone();
+    let repairs = crate::graph::repair::repair(&mut g);
+    g.normalize();
+    Ok(Opened { graph: g, repairs, original })
+}
+
+/// Reads a graph file for the editor (see [`parse_for_editing`]).
+pub fn open_for_editing(path: &Path) -> Result<Opened, LoadError> {
+    parse_for_editing(&read_text(path)?, path)
+}
+
+fn read_text(path: &Path) -> Result<String, LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
+    String::from_utf8(bytes).map_err(|e| LoadError::NotText { path: path.to_path_buf(), offset: e.utf8_error().valid_up_to() })
+}
+
 /// Reads and parses a graph file.
 pub fn load_graph(path: &Path, strictness: Strictness) -> Result<Graph, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| LoadError::NotText { path: path.to_path_buf(), offset: e.valid_up_to() })?;
-    parse_graph(text, path, strictness)
+    parse_graph(&read_text(path)?, path, strictness)
 }
 
 /// The RON text of a graph (sorted, pretty, with a format version).

@@ -3,7 +3,8 @@
 pub mod default;
 pub mod clipboard;
 pub mod graph_file;
+pub mod templates;
 pub mod migrate;
 
 pub use default::default_graph;
-pub use graph_file::{load_graph, parse_graph, save_graph, to_ron_string, LoadError, SaveError, Strictness};
+pub use graph_file::{load_graph, open_for_editing, parse_for_editing, parse_graph, save_graph, to_ron_string, LoadError, Opened, SaveError, Strictness};

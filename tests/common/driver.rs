@@ -20,6 +20,10 @@ pub struct Driver {
     pub copied: String,
     /// Whether the window has the keyboard focus (sent with every frame).
     pub focused: bool,
+    /// The last graph checked to save and reopen (every state a GUI test reaches is).
+    reopened: Option<Graph>,
+    /// Where those checks save.
+    scratch: tempfile::TempDir,
 }
 
 impl Driver {
@@ -27,10 +31,15 @@ impl Driver {
         Driver::with(start_graph())
     }
 
+    /// Drives an app as it is (no frames run yet).
+    pub fn of(ctx: egui::Context, app: PlanetApp) -> Driver {
+        Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO, copied: String::new(), focused: true, reopened: None, scratch: tempfile::tempdir().expect("tempdir") }
+    }
+
     pub fn with(g: Graph) -> Driver {
         let ctx = egui::Context::default();
         let app = PlanetApp::new(Document::new(g, None), &ctx).expect("evaluation thread");
-        let mut d = Driver { ctx, app, time: 0.0, pointer: Pos2::ZERO, copied: String::new(), focused: true };
+        let mut d = Driver::of(ctx, app);
         d.frames(3);
         d.app.reset_canvas_view();
         d.frames(1);
@@ -46,6 +55,40 @@ impl Driver {
         if !out.platform_output.copied_text.is_empty() {
             self.copied = out.platform_output.copied_text;
         }
+        self.check_save_and_reopen();
+    }
+
+    /// Any graph the editor holds can be saved and reopened as it is: checked for every new
+    /// state a GUI test reaches.
+    fn check_save_and_reopen(&mut self) {
+        let g = &self.app.doc.graph;
+        if self.reopened.as_ref() == Some(g) {
+            return;
+        }
+        let file = self.scratch.path().join("state.ron");
+        planetgraph::io::save_graph(&file, g).expect("every state saves");
+        let back = Document::open(&file).unwrap_or_else(|e| panic!("a saved state does not reopen: {e}"));
+        assert!(back.repairs.is_empty(), "a saved state needed repairs to reopen: {:?}", back.repairs);
+        let mut want = g.clone();
+        want.normalize();
+        assert_eq!(back.graph, want, "a saved state reopens as it was");
+        self.reopened = Some(g.clone());
+    }
+
+    /// Screen rectangles of the nodes on the canvas, by domain id.
+    pub fn node_screen_rects(&self) -> Vec<(planetgraph::graph::NodeId, Rect)> {
+        let t = self.app.editor.pan_zoom.to_screen();
+        self.app.editor.node_rects.iter().map(|(n, r)| (self.app.editor.graph[*n].user_data.id, t * *r)).collect()
+    }
+
+    /// The centres of a node's link ports on screen, top to bottom: its inputs (left edge) or
+    /// its outputs (right edge).
+    pub fn ports_of(&self, id: planetgraph::graph::NodeId, inputs: bool) -> Vec<Pos2> {
+        let rect = self.node_screen_rects().into_iter().find(|(n, _)| *n == id).map(|(_, r)| r).expect("node on the canvas");
+        let edge = if inputs { rect.left() } else { rect.right() };
+        let mut ports: Vec<Pos2> = self.draggables(is_port).into_iter().map(|r| r.center()).filter(|c| (c.x - edge).abs() < 12.0 && c.y > rect.top() && c.y < rect.bottom()).collect();
+        ports.sort_by(|a, b| a.y.total_cmp(&b.y));
+        ports
     }
 
     pub fn frames(&mut self, n: usize) {

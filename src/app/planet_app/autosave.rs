@@ -29,15 +29,30 @@ impl PlanetApp {
             self.remember_recent(&p);
         }
         let Some(rec) = &self.files.recovery else { return };
+        let mut unreadable = Vec::new();
         for found in rec.left_behind() {
             match found {
-                Ok(r) => {
-                    self.dialog = Some(Dialog::Recover(Box::new(r)));
-                    return;
-                }
-                Err(e) => self.status = format!("A recovery copy cannot be read: {e}"),
+                Ok(r) => self.files.to_recover.push(r),
+                Err(e) => unreadable.push(e),
             }
         }
+        if !unreadable.is_empty() {
+            self.status = format!("{} recovery cop{} cannot be read: {}", unreadable.len(), if unreadable.len() == 1 { "y" } else { "ies" }, unreadable.join("; "));
+        }
+        self.offer_next_recovery();
+    }
+
+    /// Asks about the next recovery copy, newest first (one question per copy).
+    pub(super) fn offer_next_recovery(&mut self) {
+        if self.dialog.is_none() && !self.files.to_recover.is_empty() {
+            let r = self.files.to_recover.remove(0);
+            self.dialog = Some(Dialog::Recover(Box::new(r)));
+        }
+    }
+
+    /// How many recovery copies wait for a question after the one on screen.
+    pub fn recoveries_waiting(&self) -> usize {
+        self.files.to_recover.len()
     }
 
     /// Writes the recovery copy when it is due (called every frame).
@@ -80,14 +95,30 @@ impl PlanetApp {
         matches!(self.dialog, Some(Dialog::Recover(_)))
     }
 
-    /// Answers the recovery question: recover the copy, or discard it.
+    /// Answers the recovery question: recover the copy, or discard it. Recovering a copy while
+    /// earlier recovered work is unsaved first saves that work's own recovery copy, so that
+    /// nothing is lost; the next copy (if any) is asked about next.
     pub fn answer_recovery(&mut self, recover: bool) {
         let Some(Dialog::Recover(r)) = self.dialog.take() else { return };
-        Recovery::discard(&r.file);
         if recover {
+            if self.doc.is_dirty() {
+                // The work recovered before this copy goes back to a recovery copy of its own.
+                if let Some(rec) = &self.files.recovery {
+                    if let Err(e) = rec.write_spare(&self.doc.graph, self.doc.path.as_deref()) {
+                        self.status = format!("Cannot keep the previously recovered work: {e}");
+                        self.dialog = Some(Dialog::Recover(r));
+                        return;
+                    }
+                }
+            }
             let name = r.original.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "an untitled graph".into());
-            self.set_document(crate::app::document::Document::recovered(r.graph, r.original));
+            let mut doc = crate::app::document::Document::recovered(r.graph, r.original);
+            doc.repairs = r.repairs;
+            self.set_document(doc);
             self.status = format!("Recovered {name}: save it to keep it");
+            self.show_repairs();
         }
+        Recovery::discard(&r.file);
+        self.offer_next_recovery();
     }
 }

@@ -67,7 +67,7 @@ impl PlanetApp {
     /// links among themselves and are selected. Text that is not a graph leaves the document
     /// alone and says why in the status line.
     pub fn paste(&mut self, ctx: &egui::Context, text: &str) {
-        match paste_text(&self.doc.graph, text, self.paste_point(ctx)) {
+        match paste_text(&self.doc.graph, text, self.paste_point(ctx), self.doc.next_id()) {
             Ok((g, ids)) => self.commit_new_nodes(g, &ids, "Pasted"),
             Err(e) => self.status = format!("Nothing pasted: the clipboard does not hold PlanetGraph nodes ({e})"),
         }
@@ -86,7 +86,7 @@ impl PlanetApp {
         }
         let part = subgraph(&self.doc.graph, ids);
         let at = top_left(&part).map_or((0.0, 0.0), |(x, y)| (x + DUPLICATE_OFFSET.0, y + DUPLICATE_OFFSET.1));
-        let (g, new) = merge(&self.doc.graph, &part, at);
+        let (g, new) = merge(&self.doc.graph, &part, at, self.doc.next_id());
         self.commit_new_nodes(g, &new, "Duplicated");
     }
 

@@ -5,7 +5,7 @@ use super::PlanetApp;
 use crate::app::document::Document;
 use crate::app::recovery::{RecentFiles, Recovered, Recovery};
 use crate::graph::Graph;
-use crate::io::default_graph;
+use crate::io::templates::TEMPLATES;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -28,6 +28,8 @@ pub(super) struct FileState {
     pub focused: bool,
     /// No desktop file dialog works here: typed-path dialogs are used instead.
     pub no_dialogs: bool,
+    /// Recovery copies still to be asked about, newest first.
+    pub to_recover: Vec<Recovered>,
 }
 
 /// Whether `path` is one of the example graphs shipped in this repository's `graphs/` folder
@@ -41,8 +43,10 @@ pub fn is_shipped_example(path: &Path) -> bool {
 /// What to do once unsaved changes are dealt with.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Pending {
-    /// A new graph (the default planet).
+    /// A new, empty graph.
     New,
+    /// A new graph from the template at this index of [`crate::io::templates::TEMPLATES`].
+    Template(usize),
     /// Open through the desktop dialog.
     Open,
     /// Open a typed path.
@@ -66,6 +70,8 @@ pub(super) enum Dialog {
     Overwrite(PathBuf),
     /// A recovery copy left by an editor that did not exit cleanly: recover it?
     Recover(Box<Recovered>),
+    /// Pick one of the example graphs to start from.
+    Templates,
 }
 
 impl PlanetApp {
@@ -79,9 +85,17 @@ impl PlanetApp {
 
     pub(super) fn do_action(&mut self, action: Pending, ctx: &egui::Context) {
         match action {
-            Pending::New => match default_graph() {
-                Ok(g) => self.set_document(Document::new(g, None)),
-                Err(e) => self.dialog = Some(Dialog::Message(format!("Cannot make a new graph.\n\n{e}"))),
+            Pending::New => {
+                self.set_document(Document::new(Graph::default(), None));
+                self.status = "New graph: add nodes with a right click or Shift+A, or start from a template (File > New from template)".into();
+            }
+            Pending::Template(k) => match TEMPLATES.get(k).map(|t| (t, t.graph())) {
+                Some((t, Ok(g))) => {
+                    self.set_document(Document::new(g, None));
+                    self.status = format!("New graph from the template '{}': saving asks for a file name", t.title);
+                }
+                Some((_, Err(e))) => self.dialog = Some(Dialog::Message(format!("Cannot open the template.\n\n{e}"))),
+                None => self.dialog = Some(Dialog::Message(format!("There is no template number {k}"))),
             },
             Pending::Open => {
                 let start = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
@@ -107,15 +121,48 @@ impl PlanetApp {
         }
     }
 
-    /// Opens a file; on failure the current graph stays and a dialog explains why.
+    /// Opens a file; on failure the current graph stays and a dialog explains why. A graph
+    /// with errors opens: its errors show on the nodes, and what had to be taken out to open
+    /// it is listed in a dialog.
     pub fn open_path(&mut self, path: PathBuf) {
         match Document::open(&path) {
             Ok(doc) => {
                 self.set_document(doc);
                 self.remember_recent(&path);
+                self.show_repairs();
             }
             Err(e) => self.dialog = Some(Dialog::Message(format!("Cannot open the graph.\n\n{e}"))),
         }
+    }
+
+    /// After start-up: shows why the file named on the command line could not be opened
+    /// (`problem`), or what opening it had to repair. A recovery question asked at start-up
+    /// comes after it.
+    pub fn opened_with(&mut self, problem: Option<String>) {
+        match self.dialog.take() {
+            Some(Dialog::Recover(r)) => self.files.to_recover.insert(0, *r),
+            other => self.dialog = other,
+        }
+        if self.dialog.is_some() {
+            return;
+        }
+        match problem {
+            Some(m) => self.dialog = Some(Dialog::Message(m)),
+            None => self.show_repairs(),
+        }
+        self.offer_next_recovery();
+    }
+
+    /// Lists what opening the document had to take out (if anything) in a dialog.
+    pub(super) fn show_repairs(&mut self) {
+        if self.doc.repairs.is_empty() {
+            return;
+        }
+        let list: String = self.doc.repairs.iter().map(|r| format!("\n• {r}")).collect();
+        self.dialog = Some(Dialog::Message(format!(
+            "The graph had errors. It is open so that you can repair it; these parts could not be kept:\n{list}\n\nOther errors are shown on their nodes. Saving writes the repaired graph."
+        )));
+        self.status = format!("Opened with {} repair{}: see the nodes marked in red", self.doc.repairs.len(), if self.doc.repairs.len() == 1 { "" } else { "s" });
     }
 
     /// The text of the message dialog on screen, if any.
@@ -124,6 +171,12 @@ impl PlanetApp {
             Some(Dialog::Message(m)) => Some(m),
             _ => None,
         }
+    }
+
+    /// Closes the dialog on screen, as its OK or Cancel would.
+    pub fn close_dialog(&mut self) {
+        self.dialog = None;
+        self.offer_next_recovery();
     }
 
     /// The typed-path dialog on screen, if any: whether it saves, and the path as typed.
@@ -240,10 +293,12 @@ impl PlanetApp {
         let Some(dialog) = self.dialog.clone() else { return };
         match dialog {
             Dialog::Message(m) => {
-                egui::Window::new("PlanetGraph").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-                    ui.label(m);
+                egui::Window::new("PlanetGraph").collapsible(false).resizable(false).min_width(460.0).max_width(640.0).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+                    ui.set_min_width(460.0);
+                    egui::ScrollArea::vertical().max_height(ctx.screen_rect().height() * 0.6).show(ui, |ui| ui.label(m));
                     if ui.button("OK").clicked() {
                         self.dialog = None;
+                        self.offer_next_recovery();
                     }
                 });
             }
@@ -298,6 +353,16 @@ impl PlanetApp {
                     let name = r.original.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "an untitled graph".into());
                     let age = r.written.and_then(|t| t.elapsed().ok()).map(|d| format!(", saved {} min ago", d.as_secs() / 60)).unwrap_or_default();
                     ui.label(format!("PlanetGraph did not close normally. A recovery copy of {name} was kept ({} nodes{age}).", r.graph.nodes.len()));
+                    if !r.repairs.is_empty() {
+                        ui.label(format!("It has errors: {} part{} cannot be kept, the rest shows on the nodes.", r.repairs.len(), if r.repairs.len() == 1 { "" } else { "s" }));
+                    }
+                    let waiting = self.files.to_recover.len();
+                    if waiting > 0 {
+                        ui.label(format!("{waiting} more cop{} will be offered after this one.", if waiting == 1 { "y" } else { "ies" }));
+                    }
+                    if self.doc.is_dirty() {
+                        ui.label("Recovering it replaces the unsaved work on screen, which is kept as a recovery copy for the next start.");
+                    }
                     ui.horizontal(|ui| {
                         if ui.button("Recover").on_hover_text("Open the copy; it stays unsaved until you save it").clicked() {
                             self.answer_recovery(true);
@@ -308,6 +373,7 @@ impl PlanetApp {
                     });
                 });
             }
+            Dialog::Templates => self.templates_window(ctx),
             Dialog::Unsaved(action) => {
                 egui::Window::new("Unsaved changes").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
                     ui.label(format!("{} has unsaved changes.", self.doc.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "The graph".into())));

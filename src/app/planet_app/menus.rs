@@ -102,9 +102,13 @@ impl PlanetApp {
     pub(super) fn menu(&mut self, ctx: &egui::Context, ui: &mut egui::Ui) {
         egui::menu::bar(ui, |ui| {
             ui.menu_button("File", |ui| {
-                if ui.add(egui::Button::new("New").shortcut_text("Ctrl+N")).clicked() {
+                if ui.add(egui::Button::new("New").shortcut_text("Ctrl+N")).on_hover_text("An empty graph").clicked() {
                     ui.close_menu();
                     self.try_action(Pending::New, ctx);
+                }
+                if ui.button("New from template…").on_hover_text("Start from one of the example graphs, shown with their renders").clicked() {
+                    ui.close_menu();
+                    self.open_templates();
                 }
                 if ui.add(egui::Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
                     ui.close_menu();

@@ -8,10 +8,12 @@ mod export_dialog;
 mod frames;
 mod files;
 mod groups;
+mod links;
 mod menus;
 mod minimap;
 mod plate_animation;
 mod results;
+mod templates;
 
 use files::{Dialog, Pending};
 
@@ -80,6 +82,11 @@ pub struct PlanetApp {
     files: files::FileState,
     title: String,
     status: String,
+    /// A note on the last edit (a typed value that was clamped) kept in front of the status
+    /// line until the evaluation it started has reported.
+    notice: Option<String>,
+    /// The templates' renders, loaded when the picker first opens.
+    template_textures: Vec<Option<egui::TextureHandle>>,
 }
 
 impl PlanetApp {
@@ -115,6 +122,8 @@ impl PlanetApp {
             frame_drag: None,
             title: String::new(),
             status: "Starting".into(),
+            template_textures: Vec::new(),
+            notice: None,
         };
         app.request_eval();
         Ok(app)
@@ -166,12 +175,17 @@ impl PlanetApp {
     }
 
     fn reload_editor(&mut self) {
+        self.rebuild_editor();
+        self.request_eval();
+    }
+
+    /// Rebuilds the editor from the document's graph, keeping the view and the selection.
+    fn rebuild_editor(&mut self) {
         let pan = self.editor.pan_zoom.clone();
         let selected = self.selected_ids();
         self.editor = to_editor(&self.doc.graph);
         self.editor.pan_zoom = pan;
         self.editor.selected_nodes = self.editor.graph.iter_nodes().filter(|n| selected.contains(&self.editor.graph[*n].user_data.id)).collect();
-        self.request_eval();
     }
 
     fn set_document(&mut self, doc: Document) {
@@ -277,6 +291,7 @@ impl PlanetApp {
                 groups::draw_open_groups(ui, &outlines);
             });
             responses = r.node_responses;
+            self.empty_canvas_hint(ui);
         });
         if ctx.input(|i| i.pointer.any_pressed() || i.smooth_scroll_delta != egui::Vec2::ZERO) {
             self.frame_pending = 0;
@@ -310,6 +325,13 @@ impl PlanetApp {
 
     fn after_editor(&mut self, ctx: &egui::Context, responses: &[NodeResponse<crate::editor::types::EdResponse, crate::editor::types::EdNode>]) {
         for r in responses {
+            if let NodeResponse::User(EdResponse::Clamped(id, note)) = r {
+                let name = self.doc.graph.node(*id).map_or_else(|| id.to_string(), |n| n.describe());
+                self.notice = Some(format!("{name}: {note}"));
+                self.status = format!("{name}: {note}");
+            }
+        }
+        for r in responses {
             if let NodeResponse::User(EdResponse::PlateStep(id, action)) = r {
                 self.plate_step(*id, *action);
                 return;
@@ -327,8 +349,12 @@ impl PlanetApp {
             self.dragged = Some(*node);
         }
         let released = !ctx.input(|i| i.pointer.any_down());
-        assign_new_ids(&mut self.editor);
+        self.explain_refused_links(responses);
+        assign_new_ids(&mut self.editor, self.doc.next_id());
         let g = self.read_editor();
+        if self.refuse_loop(responses, &g) {
+            return;
+        }
         if self.doc.commit(g, !released) {
             self.request_eval();
         }

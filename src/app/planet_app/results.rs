@@ -54,7 +54,15 @@ impl PlanetApp {
             // Only the newest request's results arrive here, coarse first, so each one refines
             // the picture.
             let why_empty = match self.doc.graph.first_of(NodeKind::Planet) {
-                None => Some("No Planet node: add one (Output > Planet) to see the planet here".to_string()),
+                None => {
+                    // Nothing left to show: the old planet must not stay on screen.
+                    self.viewport.clear_field();
+                    Some(if self.doc.graph.nodes.is_empty() {
+                        "The graph is empty: add nodes (right click or Shift+A on the canvas) or open a template (File > New from template)".to_string()
+                    } else {
+                        "No Planet node: add one (Output > Planet) to see the planet here".to_string()
+                    })
+                }
                 Some(planet) => match res.field(planet.id) {
                     Some(f) => {
                         let albedo = res.sink_input(planet.id, 1).and_then(|v| v.as_colour()).cloned();
@@ -90,7 +98,18 @@ impl PlanetApp {
                 notes.push(format!("{} idle, waiting for an input", res.idle.len()));
             }
             let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join(", ")) };
-            self.status = format!("Ready: evaluated at {} cells per face edge in {:.0} ms ({} computed, {} cached){notes}", res.n, res.total_ms, res.timings_ms.len(), res.cached);
+            self.status = if self.doc.graph.nodes.is_empty() {
+                "Ready: the graph is empty".to_string()
+            } else {
+                format!("Ready: evaluated at {} cells per face edge in {:.0} ms ({} computed, {} cached){notes}", res.n, res.total_ms, res.timings_ms.len(), res.cached)
+            };
+            if let Some(n) = &self.notice {
+                self.status = format!("{n}. {}", self.status);
+                // Kept until the last refinement of the evaluation has reported.
+                if res.n >= self.res.viewport.max(self.res.preview) {
+                    self.notice = None;
+                }
+            }
             self.last_result = Some(res);
             self.update_viewer();
         }

@@ -40,6 +40,14 @@ pub enum NodeResponse<UserResponse: UserResponseTrait, NodeData: NodeDataTrait> 
         /// If the input isn't a wide port this is always 0 and may be ignored.
         input_hook: usize,
     },
+    /// PlanetGraph fork: a wire was released on a port of another type; no link is made
+    /// (the application says why).
+    ConnectRefused {
+        /// The port the drag started from.
+        from: AnyParameterId,
+        /// The port it was released on.
+        to: AnyParameterId,
+    },
     CreatedNode(NodeId),
     SelectNode(NodeId),
     /// As a user of this library, prefer listening for `DeleteNodeFull` which
@@ -489,7 +497,7 @@ where
                     input,
                     input_hook,
                 } => self.graph.add_connection(*output, *input, *input_hook),
-                NodeResponse::CreatedNode(_) => {
+                NodeResponse::CreatedNode(_) | NodeResponse::ConnectRefused { .. } => {
                     //Convenience NodeResponse for users
                 }
                 NodeResponse::SelectNode(node_id) => {
@@ -768,11 +776,15 @@ where
 
         child_ui.vertical(|ui| {
             ui.horizontal(|ui| {
-                ui.add(Label::new(
+                let title = ui.add(Label::new(
                     RichText::new(&self.graph[self.node_id].label)
                         .text_style(TextStyle::Button)
                         .color(text_color),
                 ));
+                // PlanetGraph fork: the title's tooltip.
+                if let Some(tip) = self.graph[self.node_id].user_data.title_tooltip() {
+                    title.on_hover_text(tip);
+                }
                 responses.extend(self.graph[self.node_id].user_data.top_bar_ui(
                     ui,
                     self.node_id,
@@ -1076,6 +1088,9 @@ where
                             }
                             _ => { /* Ignore in-in or out-out connections */ }
                         }
+                    } else if close_enough && ui.input(|i| i.pointer.any_released()) {
+                        // PlanetGraph fork: report a drop on a port of another type.
+                        responses.push(NodeResponse::ConnectRefused { from: origin_param, to: param_id });
                     }
                 }
             }

@@ -108,9 +108,11 @@ where
                                         .map(|kind| {
                                             let kind_name =
                                                 kind.node_finder_label(user_state).to_string();
-                                            (kind, kind_name)
+                                            // PlanetGraph fork: the description as tooltip.
+                                            let tip = kind.node_finder_description(user_state);
+                                            (kind, kind_name, tip)
                                         })
-                                        .filter(|(_kind, kind_name)| {
+                                        .filter(|(_kind, kind_name, _)| {
                                             kind_name
                                                 .to_lowercase()
                                                 .contains(self.query.to_lowercase().as_str())
@@ -124,11 +126,12 @@ where
                                             .default_open(default_open)
                                             .open(update_open.then_some(default_open))
                                             .show(ui, |ui| {
-                                                for (kind, kind_name) in filtered_kinds {
-                                                    if ui
-                                                        .selectable_label(false, kind_name)
-                                                        .clicked()
-                                                    {
+                                                for (kind, kind_name, tip) in filtered_kinds {
+                                                    let mut r = ui.selectable_label(false, kind_name);
+                                                    if let Some(tip) = tip {
+                                                        r = r.on_hover_text(tip);
+                                                    }
+                                                    if r.clicked() {
                                                         submitted_archetype = Some(kind.clone());
                                                     } else if query_submit {
                                                         submitted_archetype = Some(kind.clone());

@@ -182,6 +182,11 @@ where
         false
     }
 
+    /// Text shown when the pointer rests on the node's title (PlanetGraph fork).
+    fn title_tooltip(&self) -> Option<String> {
+        None
+    }
+
     /// Whether a right click over the node opens [`Self::context_menu`] (PlanetGraph fork).
     /// When false, a right click over a node does nothing (it never opens the finder).
     fn has_context_menu(&self) -> bool {
@@ -286,6 +291,12 @@ pub trait NodeTemplateTrait: Clone {
     /// if the node template are numerous.
     fn node_finder_categories(&self, _user_state: &mut Self::UserState) -> Vec<Self::CategoryType> {
         Vec::default()
+    }
+
+    /// What the node kind does, shown when the pointer rests on it in the node finder; the
+    /// search also matches it (PlanetGraph fork).
+    fn node_finder_description(&self, _user_state: &mut Self::UserState) -> Option<String> {
+        None
     }
 
     /// Returns a descriptive name for the node kind, used in the graph.

@@ -1,0 +1,86 @@
+//! The example graphs of `graphs/`, built into the program as templates for File > New from
+//! template, each with a one-line description and a small render (192 x 192 PNG in
+//! `assets/templates/`, made by `planetgraph render FILE --resolution 128 --width 192
+//! --height 192`).
+
+use super::graph_file::{parse_graph, LoadError, Strictness};
+use crate::graph::Graph;
+use std::path::Path;
+
+/// One example graph.
+#[derive(Debug, Clone, Copy)]
+pub struct Template {
+    /// The file name in `graphs/`.
+    pub file: &'static str,
+    /// The name shown in the menu.
+    pub title: &'static str,
+    /// What the graph shows, in one sentence.
+    pub description: &'static str,
+    /// The graph file's text.
+    pub ron: &'static str,
+    /// A 192 x 192 PNG render of the planet.
+    pub thumbnail_png: &'static [u8],
+}
+
+impl Template {
+    /// The template's graph (every template is tested to load).
+    pub fn graph(&self) -> Result<Graph, LoadError> {
+        parse_graph(self.ron, Path::new(&format!("graphs/{} (built in)", self.file)), Strictness::Complete)
+    }
+}
+
+macro_rules! templates {
+    ($( $name:literal, $title:literal, $description:literal; )*) => {
+        /// Every example graph, the default planet first.
+        pub const TEMPLATES: &[Template] = &[ $( Template {
+            file: concat!($name, ".ron"),
+            title: $title,
+            description: $description,
+            ron: include_str!(concat!("../../graphs/", $name, ".ron")),
+            thumbnail_png: include_bytes!(concat!("../../assets/templates/", $name, ".png")),
+        }, )* ];
+    };
+}
+
+templates! {
+    "default", "Earth-like planet", "Plates, Earth-like relief and landscape evolution, with climate, biomes, materials and rivers: the default planet.";
+    "eroded_tectonic", "Eroded tectonic planet", "Plate elevation with noise, carved by hydraulic and thermal erosion.";
+    "rivers", "Rivers and lakes", "A tectonic planet with drainage rivers and lakes painted over its biomes.";
+    "lsystem_tectonic", "L-system rivers on plates", "Rivers grown by an L-system on a tectonic planet, with climate and materials.";
+    "volcanic_island", "Volcanic island", "An island with a crater, eroded, with a coral reef and a sea floor.";
+    "falloff_islands", "Falloff islands", "Noise shaped by a falloff mask into an archipelago.";
+    "noise_continents", "Noise continents", "Continents from fBm noise, multiplied and clamped: the simplest planet.";
+    "terraced_highlands", "Terraced highlands", "Noise through a curve and terraces into stepped Martian highlands.";
+    "warped_shards", "Warped shards", "Diamond-square land warped along a noise gradient, shaped by a formula, with droplet erosion in the lowlands and a curvature mask.";
+    "fault_planet", "Fault planet", "Thousands of random fault cuts, as in the classic planet generators.";
+    "fault_planet_mirrored", "Mirrored fault planet", "Fault cuts through the centre: each hemisphere mirrors the other.";
+    "hmap_classic", "Classic height map", "Fault cuts, a box filter and L-system rivers, after the classic flat-map generator.";
+    "lsystem_hillgrow", "Hill growth with rivers", "Hills grown one by one, with L-system rivers.";
+    "tectonic_r50", "Plates (coarse regions)", "Tectonic plates over 50 regions per face edge.";
+    "tectonic_r200", "Plates (fine regions)", "Tectonic plates over 200 regions per face edge.";
+    "export_all", "Export every format", "A small planet wired to an Export node that writes every format.";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nodes::NodeKind;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_example_is_a_template_that_loads_and_every_node_kind_is_in_one() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs");
+        let files: BTreeSet<String> = std::fs::read_dir(&dir).expect("graphs/").flatten().map(|e| e.file_name().to_string_lossy().to_string()).filter(|n| n.ends_with(".ron")).collect();
+        let listed: BTreeSet<String> = TEMPLATES.iter().map(|t| t.file.to_string()).collect();
+        assert_eq!(files, listed, "every file in graphs/ is a template");
+        let mut kinds = BTreeSet::new();
+        for t in TEMPLATES {
+            let g = t.graph().unwrap_or_else(|e| panic!("{}: {e}", t.file));
+            kinds.extend(g.nodes.iter().map(|n| format!("{:?}", n.kind)));
+            let img = image::load_from_memory(t.thumbnail_png).unwrap_or_else(|e| panic!("{}: thumbnail: {e}", t.file));
+            assert_eq!((img.width(), img.height()), (192, 192), "{}", t.file);
+        }
+        let missing: Vec<String> = NodeKind::ALL.iter().map(|k| format!("{k:?}")).filter(|k| !kinds.contains(k)).collect();
+        assert!(missing.is_empty(), "node kinds in no example graph: {missing:?}");
+    }
+}

@@ -1,0 +1,217 @@
+//! The editor's first hour (issue 24), driven through egui input events: a wire that would
+//! close a loop or join ports of different types is refused with the reason, graphs with
+//! errors open for repair, every recovery copy is offered, the view never shows what no
+//! longer exists, File > New is empty with a hint, and the templates start new graphs.
+
+#[path = "common/driver.rs"]
+mod driver;
+
+use driver::{wait_until, Driver};
+use egui::{Key, Modifiers, PointerButton};
+use planetgraph::graph::{Graph, NodeId};
+use planetgraph::nodes::NodeKind;
+
+/// Constant -> Abs -> Invert -> Planet, laid out left to right, and a Colour ramp below.
+fn chain() -> (Graph, [NodeId; 5]) {
+    let mut g = Graph::default();
+    let c = g.add_node(NodeKind::Constant, (20.0, 60.0));
+    let a = g.add_node(NodeKind::Abs, (260.0, 60.0));
+    let i = g.add_node(NodeKind::Invert, (500.0, 60.0));
+    let p = g.add_node(NodeKind::Planet, (740.0, 60.0));
+    let r = g.add_node(NodeKind::ColourRamp, (260.0, 420.0));
+    g.connect(c, "out", a, "in");
+    g.connect(a, "out", i, "in");
+    g.connect(i, "out", p, "elevation");
+    g.connect(c, "out", r, "in");
+    (g, [c, a, i, p, r])
+}
+
+#[test]
+fn a_wire_that_would_close_a_loop_or_join_other_types_is_refused_with_the_reason() {
+    let (g, [_, abs, invert, _, ramp]) = chain();
+    let mut d = Driver::with(g);
+    d.wait_for_evaluation();
+    let before = d.app.doc.graph.clone();
+
+    // Invert's output onto Abs's input: Abs -> Invert -> Abs would be a loop.
+    let from = d.ports_of(invert, false)[0];
+    let to = d.ports_of(abs, true)[0];
+    d.drag(from, to);
+    assert_eq!(d.app.doc.graph.links, before.links, "no link was made, and the old one into Abs is kept");
+    assert!(d.app.status().contains("would close a loop") && d.app.status().contains("Abs #2"), "{}", d.app.status());
+
+    // The colour ramp's colour output onto Invert's field input.
+    let from = d.ports_of(ramp, false)[0];
+    let to = d.ports_of(invert, true)[0];
+    d.drag(from, to);
+    assert_eq!(d.app.doc.graph.links, before.links);
+    assert!(d.app.status().starts_with("Not connected") && d.app.status().contains("gives a colour") && d.app.status().contains("takes a field"), "{}", d.app.status());
+}
+
+#[test]
+fn deleting_everything_empties_the_view_and_ids_are_never_reused() {
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    assert!(d.app.viewport.has_planet());
+    let highest = d.app.doc.graph.nodes.iter().map(|n| n.id.0).max().expect("nodes");
+    d.move_to(egui::pos2(400.0, 500.0));
+    d.key(Key::A, Modifiers::COMMAND);
+    d.key(Key::Delete, Modifiers::NONE);
+    assert!(d.app.doc.graph.nodes.is_empty());
+    d.wait_for_evaluation();
+    wait_until(&mut d, "the empty graph's result", |d| d.app.status().contains("empty"));
+    assert!(!d.app.viewport.has_planet(), "the deleted planet is not on screen");
+    assert!(d.app.viewport.why_empty().is_some_and(|w| w.contains("empty")), "{:?}", d.app.viewport.why_empty());
+    assert!(d.app.ed_state.previews.is_empty() || d.app.ed_state.previews.keys().all(|k| k.0 <= highest));
+
+    // A new node takes an id no deleted node had.
+    d.add_with_finder(egui::pos2(300.0, 300.0), "temperature");
+    let t = d.app.doc.graph.first_of(NodeKind::Temperature).expect("added").id;
+    assert!(t.0 > highest, "new id {} reuses one of 1..={highest}", t.0);
+    // Undo the add, add again: still a fresh id.
+    d.key(Key::Z, Modifiers::COMMAND);
+    d.add_with_finder(egui::pos2(300.0, 300.0), "temperature");
+    let t2 = d.app.doc.graph.first_of(NodeKind::Temperature).expect("added").id;
+    assert!(t2.0 > t.0, "an undone node's id is not reused: {} then {}", t.0, t2.0);
+}
+
+#[test]
+fn a_planet_waiting_for_an_input_keeps_its_picture_marked_out_of_date_with_what_is_missing() {
+    let (g, [_, _, invert, planet, _]) = chain();
+    let mut d = Driver::with(g);
+    d.wait_for_evaluation();
+    assert!(d.app.viewport.has_planet() && d.app.viewport.why_empty().is_none());
+    // Pull the wire out of the Planet's elevation input.
+    let input = d.ports_of(planet, true)[0];
+    d.drag(input, input + egui::vec2(-60.0, 200.0));
+    assert!(!d.app.doc.graph.links.iter().any(|l| l.from == invert && l.to == planet), "the wire was pulled out");
+    d.wait_for_evaluation();
+    wait_until(&mut d, "the idle planet's result", |d| d.app.viewport.why_empty().is_some());
+    assert!(d.app.viewport.has_planet(), "the last picture stays");
+    let why = d.app.viewport.why_empty().unwrap_or_default().to_string();
+    assert!(why.contains("elevation"), "names the missing input: {why}");
+}
+
+#[test]
+fn new_is_an_empty_graph_with_a_hint_and_a_template_starts_a_graph() {
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    d.key(Key::N, Modifiers::COMMAND);
+    assert!(d.app.doc.graph.nodes.is_empty(), "File > New is empty");
+    assert!(d.app.doc.path.is_none());
+    d.wait_for_evaluation();
+    wait_until(&mut d, "the empty result", |d| !d.app.viewport.has_planet() && d.app.viewport.why_empty().is_some());
+    // The canvas hint's button opens the template picker.
+    let button = d.clickables(egui::Order::Foreground).into_iter().find(|r| (r.width() - 220.0).abs() < 1.0 && (r.height() - 30.0).abs() < 1.0).expect("the hint's button");
+    d.click(button.center(), PointerButton::Primary);
+    d.frames(2);
+    assert!(d.app.shows_templates(), "the picker is open");
+    d.frames(3);
+    let mut thumbs: Vec<egui::Rect> = d.clickables(egui::Order::Middle).into_iter().filter(|r| r.width() > 118.0 && r.width() < 140.0 && (r.height() - r.width()).abs() < 1.0).collect();
+    thumbs.sort_by(|a, b| (a.top() as i32, a.left() as i32).cmp(&(b.top() as i32, b.left() as i32)));
+    let k = planetgraph::io::templates::TEMPLATES.iter().position(|t| t.file == "noise_continents.ron").expect("template");
+    assert!(thumbs.len() > k, "a render per template is on screen: {}", thumbs.len());
+    d.click(thumbs[k].center(), PointerButton::Primary);
+    d.frames(2);
+    assert!(!d.app.shows_templates());
+    assert_eq!(d.app.doc.graph, driver::start_graph(), "the template's graph");
+    assert!(d.app.doc.path.is_none(), "a template is a new, untitled document");
+    d.wait_for_evaluation();
+    wait_until(&mut d, "the template's planet", |d| d.app.viewport.has_planet());
+}
+
+#[test]
+fn a_graph_with_errors_opens_for_repair_and_its_problems_are_named() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut g, [c, abs, invert, planet, _]) = chain();
+    g.connect(invert, "out", abs, "in"); // a loop (replaces Constant -> Abs)
+    g.links.push(planetgraph::graph::Link { from: NodeId(99), output: "out".into(), to: planet, input: "albedo".into() });
+    let file = dir.path().join("broken.ron");
+    std::fs::write(&file, planetgraph::io::to_ron_string(&g).expect("ron")).expect("write");
+    assert!(planetgraph::io::load_graph(&file, planetgraph::io::Strictness::Complete).is_err(), "check and build refuse it");
+
+    let mut d = Driver::new();
+    d.app.open_path(file.clone());
+    d.frames(2);
+    assert_eq!(d.app.doc.path.as_deref(), Some(file.as_path()), "it opened");
+    let msg = d.app.message().expect("a dialog lists the repairs").to_string();
+    assert!(msg.contains("node #99 does not exist"), "{msg}");
+    assert!(d.app.doc.is_dirty(), "the repaired graph differs from the file");
+    assert!(d.app.doc.graph.node(c).is_some());
+    d.wait_for_evaluation();
+    wait_until(&mut d, "errors on the nodes", |d| d.app.ed_state.errors.get(&abs).is_some_and(|e| e.contains("cycle")));
+    assert!(d.app.ed_state.errors.get(&invert).is_some_and(|e| e.contains("cycle")));
+}
+
+#[test]
+fn every_recovery_copy_is_offered_even_one_with_a_loop_and_its_errors_show_after_recover() {
+    let state = tempfile::tempdir().expect("tempdir");
+    let (mut looped, [_, abs, invert, _, _]) = chain();
+    looped.connect(invert, "out", abs, "in");
+    let (plain, _) = chain();
+    // Two copies left by editors that are no longer running (ids above the kernel's pid_max).
+    for (pid, g) in [(4_000_000_001u32, &plain), (4_000_000_002, &looped)] {
+        std::fs::write(state.path().join(format!("recovery-{pid}.ron")), planetgraph::io::to_ron_string(g).expect("ron")).expect("write");
+        std::fs::write(state.path().join(format!("recovery-{pid}.path")), "").expect("write");
+    }
+    // The looped copy is the newer one.
+    let newer = std::fs::File::options().append(true).open(state.path().join("recovery-4000000002.ron")).expect("open");
+    newer.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5)).expect("mtime");
+
+    let mut d = Driver::new();
+    d.app.set_state_dir(Some(state.path().to_path_buf()));
+    d.frames(2);
+    assert!(d.app.offers_recovery(), "the copy with a loop is offered");
+    assert_eq!(d.app.recoveries_waiting(), 1, "and the other one after it");
+    d.app.answer_recovery(true);
+    d.frames(2);
+    assert_eq!(d.app.doc.graph.links.len(), looped.links.len(), "the looped graph, loop and all");
+    d.wait_for_evaluation();
+    wait_until(&mut d, "the loop shown on its nodes", |d| d.app.ed_state.errors.get(&abs).is_some_and(|e| e.contains("cycle")));
+
+    // The second copy is asked about next; recovering it keeps the first recovered work.
+    assert!(d.app.offers_recovery());
+    d.app.answer_recovery(true);
+    d.frames(2);
+    let mut want = plain.clone();
+    want.normalize();
+    assert_eq!(d.app.doc.graph, want);
+    let spare: Vec<String> = std::fs::read_dir(state.path()).expect("dir").flatten().map(|e| e.file_name().to_string_lossy().to_string()).filter(|n| n.ends_with("-1.ron")).collect();
+    assert_eq!(spare.len(), 1, "the first recovered work is kept as a spare copy");
+    assert!(!d.app.offers_recovery());
+}
+
+#[test]
+fn a_typed_value_outside_the_range_is_clamped_and_the_status_line_says_to_what() {
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    let noise = d.app.doc.graph.first_of(NodeKind::Noise).expect("noise").id;
+    let rect = d.node_screen_rects().into_iter().find(|(n, _)| *n == noise).expect("on canvas").1;
+    let mut values: Vec<egui::Rect> = d.draggables(|r| !driver::is_port(r) && r.width() > 20.0 && r.width() < 120.0 && r.height() < 30.0).into_iter().filter(|r| rect.contains_rect(*r)).collect();
+    values.sort_by(|a, b| a.top().total_cmp(&b.top()));
+    // Frequency, then Octaves (1..12).
+    let octaves = values[1];
+    d.click(octaves.center(), PointerButton::Primary);
+    d.frames(1);
+    d.key(Key::A, Modifiers::COMMAND);
+    d.frame_with(vec![egui::Event::Text("1 000".into())], Modifiers::NONE);
+    d.key(Key::Enter, Modifiers::NONE);
+    d.frames(2);
+    let n = d.app.doc.graph.node(noise).expect("noise");
+    assert_eq!(n.params.get("octaves"), Some(&planetgraph::nodes::ParamValue::Int(12)), "clamped to the top of the range");
+    assert!(d.app.status().contains("1000 is outside 1..12; set to 12"), "{}", d.app.status());
+    d.wait_for_evaluation();
+    assert!(d.app.status().contains("set to 12") && d.app.status().contains("Ready"), "the note stays in front of the result: {}", d.app.status());
+}
+
+#[test]
+fn the_node_finder_and_the_titles_carry_the_descriptions() {
+    use egui_node_graph2::{NodeDataTrait, NodeTemplateTrait};
+    let d = Driver::new();
+    let node = d.app.editor.graph.nodes.values().find(|n| n.user_data.node_kind() == Some(NodeKind::Noise)).expect("noise");
+    let tip = node.user_data.title_tooltip().expect("a title tooltip");
+    assert!(tip.contains(NodeKind::Noise.meta().description), "{tip}");
+    let mut st = planetgraph::editor::EdState::default();
+    let t = planetgraph::editor::types::EdTemplate::Kind(NodeKind::HydraulicErosion);
+    assert_eq!(t.node_finder_description(&mut st).as_deref(), Some(NodeKind::HydraulicErosion.meta().description));
+}
