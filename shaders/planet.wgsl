@@ -129,7 +129,7 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
         let h = normalize(u.light.xyz + view_dir);
         // A sharp highlight (the sun's image on calm water) over a faint, wider sheen.
         let ndh = max(dot(n, h), 0.0);
-        glint = (0.9 * pow(ndh, 2000.0) + 0.04 * pow(ndh, 150.0)) * step(0.0, dot(n, u.light.xyz));
+        glint = (0.9 * pow(ndh, 2000.0) + 0.015 * pow(ndh, 150.0)) * step(0.0, dot(n, u.light.xyz));
     }
     let lambert = max(dot(n, u.light.xyz), 0.0);
     let shade = u.light.w + (1.0 - u.light.w) * lambert;

@@ -215,3 +215,14 @@ fn the_node_finder_and_the_titles_carry_the_descriptions() {
     let t = planetgraph::editor::types::EdTemplate::Kind(NodeKind::HydraulicErosion);
     assert_eq!(t.node_finder_description(&mut st).as_deref(), Some(NodeKind::HydraulicErosion.meta().description));
 }
+
+#[test]
+fn an_unconnected_export_waits_for_an_input_instead_of_reporting_an_error() {
+    let (mut g, [_, _, _, _, _]) = chain();
+    let e = g.add_node(NodeKind::Export, (740.0, 400.0));
+    let mut d = Driver::with(g);
+    d.wait_for_evaluation();
+    assert!(!d.app.ed_state.errors.contains_key(&e), "{:?}", d.app.ed_state.errors.get(&e));
+    let idle = d.app.ed_state.idle.get(&e).cloned().unwrap_or_default();
+    assert!(idle.contains("'field' or 'colour'"), "{idle}");
+}

@@ -81,7 +81,9 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
     for e in validate(g) {
         let id = e.node.unwrap_or(NodeId(0));
         if let Some(port) = e.missing_input {
-            idle.entry(id).and_modify(|m| m.push_str(&format!(", input '{port}'"))).or_insert(format!("needs input '{port}'"));
+            // One required input, or one of several optional ones (the message lists them).
+            let what = if e.message.starts_with("input '") { format!("input '{port}'") } else { e.message.replace("none of its inputs (", "one of its inputs (").replace(") is connected", ")") };
+            idle.entry(id).and_modify(|m| m.push_str(&format!(", {what}"))).or_insert(format!("needs {what}"));
             continue;
         }
         errors.entry(id).and_modify(|m| {

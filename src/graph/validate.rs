@@ -77,9 +77,16 @@ pub fn validate(g: &Graph) -> Vec<GraphError> {
         }
     }
     for n in &g.nodes {
-        for p in n.kind.meta().inputs.iter().filter(|p| !p.optional) {
+        let meta = n.kind.meta();
+        for p in meta.inputs.iter().filter(|p| !p.optional) {
             if !fed.contains_key(&(n.id, p.name)) {
                 errors.push(GraphError { missing_input: Some(p.name), ..err(g, Some(n.id), format!("input '{}' is not connected", p.name)) });
+            }
+        }
+        if meta.needs_one_input && !meta.inputs.iter().any(|p| fed.contains_key(&(n.id, p.name))) {
+            if let Some(first) = meta.inputs.first() {
+                let names: Vec<String> = meta.inputs.iter().map(|p| format!("'{}'", p.name)).collect();
+                errors.push(GraphError { missing_input: Some(first.name), ..err(g, Some(n.id), format!("none of its inputs ({}) is connected", names.join(" or "))) });
             }
         }
     }

@@ -103,8 +103,22 @@ pub(super) fn draw_frames(ui: &mut egui::Ui, frames: &[Frame], actions: &mut Vec
     }
 }
 
+/// The smallest zoom at which a newly opened graph is shown: node text stays about 10 px
+/// high (egui's 14 px body text).
+pub const LEGIBLE_ZOOM: f32 = 0.72;
+
 impl PlanetApp {
-    /// Shows every node and frame in the canvas (Home; every opened file).
+    /// Shows a newly opened document: every node when that is legible, else the top-left of
+    /// the graph at a legible zoom ([`LEGIBLE_ZOOM`]; the rest is a scroll away).
+    pub fn frame_opened(&mut self) {
+        let nodes = self.editor.node_rects.values().copied();
+        let frames = self.doc.graph.frames.iter().map(rect_of);
+        if let Some(r) = nodes.chain(frames).reduce(|a, b| a.union(b)) {
+            self.editor.pan_zoom.frame_legible(r, 30.0, LEGIBLE_ZOOM);
+        }
+    }
+
+    /// Shows every node and frame in the canvas (Home).
     pub fn frame_all(&mut self) {
         let nodes = self.editor.node_rects.values().copied();
         let frames = self.doc.graph.frames.iter().map(rect_of);

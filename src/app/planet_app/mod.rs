@@ -15,6 +15,7 @@ mod plate_animation;
 mod results;
 mod templates;
 
+pub use frames::LEGIBLE_ZOOM;
 use files::{Dialog, Pending};
 
 use super::document::Document;
@@ -298,7 +299,7 @@ impl PlanetApp {
         }
         if self.frame_pending > 0 && !self.editor.node_rects.is_empty() {
             self.frame_pending -= 1;
-            self.frame_all();
+            self.frame_opened();
             ctx.request_repaint();
         }
         self.minimap(ctx);

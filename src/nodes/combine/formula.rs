@@ -7,7 +7,7 @@
 //! minus, parentheses, variables and function calls (see [`Var`] and [`Func`]).
 
 use crate::planet::fbm::FastPerlin;
-use winnow::combinator::{alt, cut_err, delimited, expression, opt, preceded, separated, Infix, Prefix};
+use winnow::combinator::{alt, cut_err, delimited, expression, opt, peek, preceded, separated, terminated, Infix, Prefix};
 use winnow::prelude::*;
 use winnow::token::{one_of, take_while};
 use winnow::LocatingSlice;
@@ -167,10 +167,16 @@ fn operand(i: &mut Input<'_>) -> PResult<Ast> {
     delimited(ws, alt((number, name_or_call, preceded('(', cut_err((expr, ws, ')')).map(|(e, _, _)| e)))), ws).parse_next(i)
 }
 
+/// After an operator an operand must follow: a mistake there is reported where it is (at the
+/// `)` of `x * )`), not where the parser last had a choice.
+fn operand_follows(i: &mut Input<'_>) -> PResult<()> {
+    cut_err(peek(one_of(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '(' || c == '-'))).void().parse_next(i)
+}
+
 fn expr(i: &mut Input<'_>) -> PResult<Ast> {
     expression(operand)
-        .prefix(delimited(ws, '-', ws).value(Prefix(8, |_: &mut Input<'_>, a| Ok(Ast::Apply(Func::Neg, vec![a])))))
-        .infix(delimited(ws, one_of(['+', '-', '*', '/', '^']), ws).map(|op| match op {
+        .prefix(delimited(ws, '-', (ws, operand_follows)).value(Prefix(8, |_: &mut Input<'_>, a| Ok(Ast::Apply(Func::Neg, vec![a])))))
+        .infix(delimited(ws, terminated(one_of(['+', '-', '*', '/', '^']), (ws, operand_follows)), ws).map(|op| match op {
             '+' => Infix::Left(5, |_: &mut Input<'_>, a, b| Ok(Ast::Apply(Func::Add, vec![a, b]))),
             '-' => Infix::Left(5, |_: &mut Input<'_>, a, b| Ok(Ast::Apply(Func::Sub, vec![a, b]))),
             '*' => Infix::Left(7, |_: &mut Input<'_>, a, b| Ok(Ast::Apply(Func::Mul, vec![a, b]))),

@@ -74,6 +74,10 @@ fn mistakes_name_their_column() {
         ("1 + 2)", 6, "unexpected ')'"),
         ("", 1, "empty"),
         ("1 + é", 5, "unexpected 'é'"),
+        // The real culprit, not where the parser last had a choice.
+        ("sin(x * ) + foo(3", 9, "unexpected ')'"),
+        ("max(a, b - ) * 2", 12, "unexpected ')'"),
+        ("-", 2, "ends too early"),
     ];
     for (text, column, message) in cases {
         match Formula::parse(text) {

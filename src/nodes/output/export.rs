@@ -192,7 +192,8 @@ impl Node for Export {
         &[PortDef::optional("field", PortType::Field), PortDef::optional("colour", PortType::Colour)],
         &[],
         file!(),
-    );
+    )
+    .needing_one_input();
 
     fn run(s: &ExportSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let field = inputs.field_opt(0)?.is_some();

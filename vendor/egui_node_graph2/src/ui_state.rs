@@ -131,6 +131,18 @@ impl PanZoom {
 
     /// Shows the graph rectangle `rect` centred in the editor, as large as fits with a margin
     /// of `margin` points, at most at zoom 1.
+    /// PlanetGraph fork: like [`Self::frame`], but never below `min_zoom`: a rectangle too
+    /// large to fit at that zoom shows its top-left corner, and the rest is a scroll away.
+    pub fn frame_legible(&mut self, rect: Rect, margin: f32, min_zoom: f32) {
+        self.frame(rect, margin);
+        if self.zoom >= min_zoom {
+            return;
+        }
+        self.zoom = min_zoom.min(1.0);
+        let view = self.clip_rect.shrink(margin);
+        self.pan = view.min.to_vec2() - self.clip_rect.min.to_vec2() - rect.min.to_vec2() * self.zoom;
+    }
+
     pub fn frame(&mut self, rect: Rect, margin: f32) {
         let view = self.clip_rect.shrink(margin);
         if !rect.is_positive() || !view.is_positive() {
