@@ -226,3 +226,49 @@ fn an_unconnected_export_waits_for_an_input_instead_of_reporting_an_error() {
     let idle = d.app.ed_state.idle.get(&e).cloned().unwrap_or_default();
     assert!(idle.contains("'field' or 'colour'"), "{idle}");
 }
+
+#[test]
+fn the_globe_follows_the_pointer_zooms_towards_it_and_tilt_keeps_the_planet_in_view() {
+    use planetgraph::app::viewport::to_ndc;
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    let rect = d.app.viewport.picture_rect();
+    assert!(rect.width() > 100.0, "the picture is laid out: {rect:?}");
+    let aspect = rect.width() / rect.height();
+    let start = rect.center() + egui::vec2(-40.0, 30.0);
+    let ground = d.app.viewport.view.camera.pick(to_ndc(rect, start), aspect).expect("the planet is under the pointer");
+    // A 60 px drag: the same ground is under the pointer at its end.
+    let end = start + egui::vec2(60.0, -20.0);
+    d.drag(start, end);
+    let cam = d.app.viewport.view.camera;
+    let now = cam.pick(to_ndc(rect, end), aspect).expect("still on the planet");
+    // One pixel of the picture, as a distance on the unit sphere near the centre of the disc.
+    let pixel = 2.0 * (cam.distance - 1.0) * (cam.fov_y / 2.0).tan() / rect.height();
+    assert!((now - ground).length() < 2.0 * pixel, "the ground moved {} px away from the pointer", (now - ground).length() / pixel);
+
+    // The wheel zooms towards the pointer.
+    let at = rect.center() + egui::vec2(70.0, -50.0);
+    d.move_to(at);
+    let ground = d.app.viewport.view.camera.pick(to_ndc(rect, at), aspect).expect("on the planet");
+    let before = d.app.viewport.view.camera.distance;
+    for _ in 0..4 {
+        d.frame_with(vec![egui::Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, 120.0), modifiers: Modifiers::NONE }], Modifiers::NONE);
+    }
+    d.frames(20);
+    let cam = d.app.viewport.view.camera;
+    assert!(cam.distance < before, "zoomed in");
+    let now = cam.pick(to_ndc(rect, at), aspect).expect("on the planet");
+    let pixel = 2.0 * (cam.distance - 1.0) * (cam.fov_y / 2.0).tan() / rect.height();
+    assert!((now - ground).length() < 3.0 * pixel, "the ground under the pointer moved {} px", (now - ground).length() / pixel);
+
+    // A long tilt drag (Shift) stops while the planet still fills the bottom of the picture.
+    d.move_to(rect.center());
+    d.button(PointerButton::Secondary, true);
+    for k in 1..=10 {
+        d.move_to(rect.center() + egui::vec2(0.0, 40.0 * k as f32));
+    }
+    d.button(PointerButton::Secondary, false);
+    let cam = d.app.viewport.view.camera;
+    assert!(cam.tilt > 0.0, "tilted");
+    assert!(cam.pick(glam::Vec2::new(0.0, -1.0), aspect).is_some(), "the bottom of the picture still shows the planet at tilt {}", cam.tilt);
+}

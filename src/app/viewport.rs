@@ -50,6 +50,13 @@ pub struct Viewport {
     pub viewer_ramp: ViewerRamp,
     /// Why there is no planet to show, once an evaluation has finished without one.
     why_empty: Option<String>,
+    /// Where the picture was drawn in the last frame (screen points).
+    picture_rect: egui::Rect,
+}
+
+/// A screen point as normalised device coordinates of the picture `rect` (-1..1, y up).
+pub fn to_ndc(rect: egui::Rect, p: egui::Pos2) -> glam::Vec2 {
+    glam::Vec2::new((p.x - rect.left()) / rect.width().max(1.0) * 2.0 - 1.0, 1.0 - (p.y - rect.top()) / rect.height().max(1.0) * 2.0)
 }
 
 fn same<T>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
@@ -81,6 +88,7 @@ impl Default for Viewport {
             overlay_dirty: false,
             overlay_job: None,
             why_empty: None,
+            picture_rect: egui::Rect::NOTHING,
             error: None,
             viewer: None,
             viewer_ramp: ViewerRamp::default(),
@@ -182,6 +190,11 @@ impl Viewport {
         self.why_empty.as_deref()
     }
 
+    /// Where the picture was drawn in the last frame, in screen points.
+    pub fn picture_rect(&self) -> egui::Rect {
+        self.picture_rect
+    }
+
     /// Whether a planet is on screen (possibly out of date; see [`Self::why_empty`]).
     pub fn has_planet(&self) -> bool {
         self.field.is_some()
@@ -276,22 +289,29 @@ impl Viewport {
     /// The picture: rendered with the GPU when there is one, else a map as a fallback.
     pub fn picture(&mut self, ui: &mut egui::Ui, gpu: Option<&egui_wgpu::RenderState>) {
         let (rect, response) = ui.allocate_exact_size(ui.available_size().max(egui::vec2(32.0, 32.0)), egui::Sense::click_and_drag());
+        self.picture_rect = rect;
+        let aspect = rect.width() / rect.height().max(1.0);
         if response.dragged() {
             let d = response.drag_delta();
-            // A drag moves the ground (slower near the surface); with Shift or the secondary
-            // button, its vertical part tilts the view towards the horizon instead.
+            // A drag carries the ground under the pointer along with it; with Shift or the
+            // secondary button, its vertical part tilts the view towards the horizon instead.
             if ui.input(|i| i.modifiers.shift) || response.dragged_by(egui::PointerButton::Secondary) {
                 self.view.camera.tilt_by(d.y);
                 self.view.camera.orbit(d.x, 0.0);
-            } else {
-                self.view.camera.orbit(d.x, d.y);
+            } else if let Some(now) = response.interact_pointer_pos() {
+                let (from, to) = (to_ndc(rect, now - d), to_ndc(rect, now));
+                self.view.camera.drag_ground(from, to, aspect, glam::Vec2::new(d.x, d.y));
             }
             self.needs_render = true;
         }
         if response.hovered() {
             let scroll = ui.input(|i| i.smooth_scroll_delta.y);
             if scroll != 0.0 {
-                self.view.camera.zoom(scroll);
+                // Towards the pointer.
+                match response.hover_pos() {
+                    Some(p) => self.view.camera.zoom_at(scroll, to_ndc(rect, p), aspect),
+                    None => self.view.camera.zoom(scroll),
+                }
                 self.needs_render = true;
             }
         }

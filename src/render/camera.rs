@@ -1,6 +1,6 @@
 //! The orbit camera of the viewport.
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec2, Vec3};
 
 /// A camera orbiting the planet centre.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,11 +55,88 @@ impl OrbitCamera {
     pub fn zoom(&mut self, delta: f32) {
         let altitude = (self.altitude() * (-delta * 0.002).exp()).clamp(MIN_ALTITUDE, MAX_DISTANCE - 1.0);
         self.distance = 1.0 + altitude;
+        self.tilt = self.tilt.min(self.max_tilt());
     }
 
-    /// Tilts the view towards the horizon by a drag of `dy` pixels (down tilts up).
+    /// Zooms like [`Self::zoom`], keeping the ground under the pointer (`at`, in normalised
+    /// device coordinates: -1..1, y up) under it; towards the centre when the pointer is off
+    /// the planet.
+    pub fn zoom_at(&mut self, delta: f32, at: Vec2, aspect: f32) {
+        let ground = self.pick(at, aspect);
+        self.zoom(delta);
+        if let Some(p) = ground {
+            self.bring_under(p, at, aspect);
+        }
+    }
+
+    /// The largest tilt at this distance that keeps the planet in view: the bottom edge of
+    /// the picture still looks below the horizon.
+    pub fn max_tilt(&self) -> f32 {
+        let horizon = (1.0 / self.distance.max(1.0 + 1e-6)).asin();
+        (horizon + 0.4 * self.fov_y).min(MAX_TILT)
+    }
+
+    /// Tilts the view towards the horizon by a drag of `dy` pixels (down tilts up), no
+    /// further than [`Self::max_tilt`].
     pub fn tilt_by(&mut self, dy: f32) {
-        self.tilt = (self.tilt + dy * 0.005).clamp(0.0, MAX_TILT);
+        self.tilt = (self.tilt + dy * 0.005).clamp(0.0, self.max_tilt());
+    }
+
+    /// The ray through a point of the picture (normalised device coordinates, y up): its
+    /// origin (the eye) and its unit direction, in planet radii.
+    pub fn ray(&self, ndc: Vec2, aspect: f32) -> (Vec3, Vec3) {
+        let inv = self.view_proj(aspect).inverse();
+        let near = inv.project_point3(ndc.extend(0.0));
+        let far = inv.project_point3(ndc.extend(1.0));
+        (self.eye(), (far - near).normalize_or_zero())
+    }
+
+    /// The point of the unit sphere seen through a point of the picture (`None` off the
+    /// planet). Relief is ignored: at planet scale it moves the point by a fraction of a
+    /// pixel.
+    pub fn pick(&self, ndc: Vec2, aspect: f32) -> Option<Vec3> {
+        let (o, d) = self.ray(ndc, aspect);
+        let b = o.dot(d);
+        let disc = b * b - (o.length_squared() - 1.0);
+        if disc < 0.0 {
+            return None;
+        }
+        let t = -b - disc.sqrt();
+        (t >= 0.0).then(|| o + d * t)
+    }
+
+    /// Turns the camera so that the ground point `p` (on the unit sphere) lies under the
+    /// picture point `at`, as nearly as yaw and pitch allow. Returns false (camera unchanged)
+    /// when it cannot.
+    fn bring_under(&mut self, p: Vec3, at: Vec2, aspect: f32) -> bool {
+        let before = *self;
+        let lon = |v: Vec3| v.x.atan2(v.z);
+        let lat = |v: Vec3| v.y.clamp(-1.0, 1.0).asin();
+        for _ in 0..6 {
+            let Some(q) = self.pick(at, aspect) else {
+                *self = before;
+                return false;
+            };
+            let mut dlon = lon(p) - lon(q);
+            if dlon > std::f32::consts::PI {
+                dlon -= std::f32::consts::TAU;
+            } else if dlon < -std::f32::consts::PI {
+                dlon += std::f32::consts::TAU;
+            }
+            self.yaw += dlon;
+            self.pitch = (self.pitch + lat(p) - lat(q)).clamp(-1.55, 1.55);
+        }
+        true
+    }
+
+    /// A drag on the picture from `from` to `to` (normalised device coordinates): the ground
+    /// that was under the pointer follows it. Off the planet, the drag turns the camera as
+    /// [`Self::orbit`] does with the pixel delta `pixels`.
+    pub fn drag_ground(&mut self, from: Vec2, to: Vec2, aspect: f32, pixels: Vec2) {
+        let moved = self.pick(from, aspect).is_some_and(|p| self.bring_under(p, to, aspect));
+        if !moved {
+            self.orbit(pixels.x, pixels.y);
+        }
     }
 
     /// The view matrix: from the eye, towards the centre tilted by `tilt` towards north.
@@ -78,7 +155,10 @@ impl OrbitCamera {
     pub fn view_proj(&self, aspect: f32) -> Mat4 {
         // The cube (normalisation off) reaches sqrt(3) radii from the centre; close to the
         // surface the near plane follows the altitude.
-        let near = (self.distance - 1.8).max(self.altitude() * 0.2).max(1e-4);
+        // A tilted view meets the planet along slanted rays: the near plane comes closer by
+        // the cosine of the steepest ray's angle to the view direction (the picture's corner).
+        let slant = (self.tilt + 0.75 * self.fov_y).cos().max(0.05);
+        let near = ((self.distance - 1.8) * slant).max(self.altitude() * 0.2).max(1e-4);
         let proj = Mat4::perspective_rh(self.fov_y, aspect.max(0.01), near, self.distance + 2.0);
         proj * self.view()
     }
@@ -116,6 +196,38 @@ mod tests {
         assert!(cam.distance <= MAX_DISTANCE * 1.001);
         cam.tilt_by(1e6);
         assert!(cam.tilt <= MAX_TILT);
+    }
+
+    #[test]
+    fn the_ground_under_the_pointer_stays_under_it_when_dragging_and_zooming() {
+        let aspect = 1.2;
+        for distance in [3.9f32, 1.3, 1.05] {
+            let mut cam = OrbitCamera { distance, ..Default::default() };
+            let (from, to) = (Vec2::new(0.1, -0.2), Vec2::new(0.3, 0.05));
+            let p = cam.pick(from, aspect).expect("on the planet");
+            cam.drag_ground(from, to, aspect, Vec2::ZERO);
+            let q = cam.pick(to, aspect).expect("on the planet");
+            assert!((p - q).length() < 2e-3 * distance, "distance {distance}: {p} went to {q}");
+            // The wheel zooms towards the pointer.
+            let at = Vec2::new(-0.3, 0.25);
+            let p = cam.pick(at, aspect).expect("on the planet");
+            cam.zoom_at(300.0, at, aspect);
+            assert!(cam.distance < distance);
+            let q = cam.pick(at, aspect).expect("still on the planet");
+            assert!((p - q).length() < 2e-3, "distance {distance}: zoom moved {p} to {q}");
+        }
+    }
+
+    #[test]
+    fn tilt_stops_while_the_planet_is_in_view() {
+        for distance in [20.0f32, 3.9, 1.3, 1.01] {
+            let mut cam = OrbitCamera { distance, ..Default::default() };
+            cam.tilt_by(1e6);
+            assert!(cam.pick(Vec2::new(0.0, -1.0), 1.5).is_some(), "distance {distance}, tilt {}: the bottom of the picture shows the planet", cam.tilt);
+            // Zooming out afterwards keeps the planet in view too.
+            cam.zoom(-5000.0);
+            assert!(cam.pick(Vec2::new(0.0, -1.0), 1.5).is_some(), "after zooming out to {}", cam.distance);
+        }
     }
 
     #[test]
