@@ -272,3 +272,26 @@ fn the_globe_follows_the_pointer_zooms_towards_it_and_tilt_keeps_the_planet_in_v
     assert!(cam.tilt > 0.0, "tilted");
     assert!(cam.pick(glam::Vec2::new(0.0, -1.0), aspect).is_some(), "the bottom of the picture still shows the planet at tilt {}", cam.tilt);
 }
+
+#[test]
+fn a_new_node_lands_in_view_clear_of_the_minimap_and_of_the_other_nodes() {
+    let mut d = Driver::new();
+    d.wait_for_evaluation();
+    let canvas = d.app.editor.pan_zoom.clip_rect;
+    // Over an existing node, and in the bottom-right corner where the minimap sits.
+    let over = d.node_screen_rects().into_iter().map(|(_, r)| r).next().expect("a node").center();
+    let corner = canvas.right_bottom() - egui::vec2(30.0, 30.0);
+    for (k, at) in [over, corner].into_iter().enumerate() {
+        d.add_with_finder(at, "terrace");
+        d.frames(2);
+        let id = d.app.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::Terrace).map(|n| n.id).max().expect("added");
+        let rects = d.node_screen_rects();
+        let mine = rects.iter().find(|(n, _)| *n == id).expect("drawn").1;
+        assert!(canvas.contains_rect(mine), "case {k}: {mine:?} not inside {canvas:?}");
+        let minimap = egui::Rect::from_min_size(canvas.right_bottom() - egui::vec2(212.0, 142.0), egui::vec2(200.0, 130.0));
+        assert!(!mine.intersects(minimap), "case {k}: under the minimap");
+        for (n, r) in &rects {
+            assert!(*n == id || !r.intersects(mine), "case {k}: on top of node {n}");
+        }
+    }
+}

@@ -8,9 +8,9 @@ use crate::editor::types::{category_colour, GROUP_COLOUR};
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
 
 /// Size of the minimap in screen points.
-const SIZE: Vec2 = Vec2::new(200.0, 130.0);
+pub(super) const SIZE: Vec2 = Vec2::new(200.0, 130.0);
 /// Space between the minimap and the canvas corner, in screen points.
-const INSET: f32 = 12.0;
+pub(super) const INSET: f32 = 12.0;
 
 /// What the minimap draws this frame, and how graph points map onto it.
 pub struct Minimap {

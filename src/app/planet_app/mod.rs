@@ -11,6 +11,7 @@ mod groups;
 mod links;
 mod menus;
 mod minimap;
+mod placement;
 mod plate_animation;
 mod results;
 mod templates;
@@ -351,6 +352,11 @@ impl PlanetApp {
         }
         let released = !ctx.input(|i| i.pointer.any_down());
         self.explain_refused_links(responses);
+        for r in responses {
+            if let NodeResponse::CreatedNode(node) = r {
+                self.place_new_node(*node);
+            }
+        }
         assign_new_ids(&mut self.editor, self.doc.next_id());
         let g = self.read_editor();
         if self.refuse_loop(responses, &g) {

@@ -1,0 +1,48 @@
+//! Where a new node lands: inside the visible canvas, clear of the minimap's corner and of
+//! the other nodes (the finder opens at the pointer, which may be at an edge or over a node).
+
+use super::minimap::{INSET, SIZE};
+use super::PlanetApp;
+use egui::{vec2, Pos2, Rect};
+
+/// Space kept between a placed node and its neighbours, in graph points.
+const GAP: f32 = 12.0;
+
+impl PlanetApp {
+    /// The size a node will have once drawn, estimated from its rows (it is drawn only in the
+    /// next frame), in graph points.
+    fn estimated_size(&self, node: egui_node_graph2::NodeId) -> egui::Vec2 {
+        let n = &self.editor.graph[node];
+        let rows = n.inputs.len() + n.outputs.len();
+        vec2(230.0, 40.0 + 24.0 * rows as f32)
+    }
+
+    /// Moves a newly created node into view, clear of the minimap's corner and of the other
+    /// nodes, to the free place nearest to where it was put.
+    pub(super) fn place_new_node(&mut self, node: egui_node_graph2::NodeId) {
+        let Some(&start) = self.editor.node_positions.get(node) else { return };
+        let pz = &self.editor.pan_zoom;
+        let to_graph = pz.to_graph();
+        let view = (to_graph * pz.clip_rect).shrink(GAP);
+        let minimap = to_graph * Rect::from_min_size(pz.clip_rect.right_bottom() - SIZE - egui::Vec2::splat(INSET), SIZE).expand(GAP);
+        let size = self.estimated_size(node);
+        let others: Vec<Rect> = self.editor.node_rects.iter().filter(|(id, _)| **id != node).map(|(_, r)| r.expand(GAP)).collect();
+        let fits = |p: Pos2| {
+            let r = Rect::from_min_size(p, size);
+            !r.intersects(minimap) && others.iter().all(|o| !o.intersects(r))
+        };
+        let clamp = |p: Pos2| Pos2::new(p.x.clamp(view.left(), (view.right() - size.x).max(view.left())), p.y.clamp(view.top(), (view.bottom() - size.y).max(view.top())));
+        let wanted = clamp(start);
+        // The free place nearest to where the node was put, on a 16-point grid over the view;
+        // when the view is full, the node stays where it was put.
+        let step = 16.0;
+        let (nx, ny) = (((view.width() - size.x) / step).max(0.0) as usize, ((view.height() - size.y) / step).max(0.0) as usize);
+        let p = (0..=nx)
+            .flat_map(|i| (0..=ny).map(move |j| Pos2::new(view.left() + i as f32 * step, view.top() + j as f32 * step)))
+            .chain(std::iter::once(wanted))
+            .filter(|p| fits(*p))
+            .min_by(|a, b| a.distance_sq(wanted).total_cmp(&b.distance_sq(wanted)))
+            .unwrap_or(wanted);
+        self.editor.node_positions[node] = p;
+    }
+}
