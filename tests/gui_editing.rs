@@ -316,6 +316,13 @@ fn a_node_dropped_onto_a_wire_is_inserted_in_one_undo_step() {
     assert_eq!(g.links.len(), links_before + 1, "one link became two");
     assert_eq!(g.links.iter().filter(|l| l.to == new).count(), 1);
     assert_eq!(g.links.iter().filter(|l| l.from == new).count(), 1);
+    // Its neighbours moved aside: it covers no other node.
+    d.frames(2);
+    let rects = screen_rects(&d);
+    let mine = rects.iter().find(|(id, _)| *id == new).expect("drawn").1;
+    for (id, r) in &rects {
+        assert!(*id == new || !r.intersects(mine), "the inserted node lies on node {id}: {mine:?} and {r:?}");
+    }
     // Undo takes the insertion back (the move stays); a second undo the move.
     d.key(Key::Z, Modifiers::COMMAND);
     assert_eq!(d.app.doc.graph.links, before.links);

@@ -295,3 +295,25 @@ fn a_new_node_lands_in_view_clear_of_the_minimap_and_of_the_other_nodes() {
         }
     }
 }
+
+#[test]
+fn switching_a_noise_to_ridged_gives_it_ridged_defaults_in_one_undo_step() {
+    use planetgraph::nodes::ParamValue;
+    let mut g = Graph::default();
+    let n = g.add_node(NodeKind::Noise, (20.0, 60.0));
+    let p = g.add_node(NodeKind::Planet, (300.0, 60.0));
+    g.connect(n, "out", p, "elevation");
+    let mut d = Driver::with(g);
+    d.wait_for_evaluation();
+    // What the Type combo box does: the editor's value of the parameter changes.
+    let node = d.app.editor.graph.iter_nodes().find(|k| d.app.editor.graph[*k].user_data.id == n).expect("noise");
+    let input = d.app.editor.graph[node].inputs.iter().find(|(name, _)| name == "type").map(|(_, i)| *i).expect("type");
+    d.app.editor.graph[input].value.0 = Some(ParamValue::Choice("ridged".into()));
+    d.frames(2);
+    let params = &d.app.doc.graph.node(n).expect("noise").params;
+    assert_eq!(params.get("type"), Some(&ParamValue::Choice("ridged".into())));
+    assert_eq!(params.get("frequency"), Some(&ParamValue::Float(12.0)), "{params:?}");
+    assert!(d.app.status().contains("Ridged noise with its suggested frequency 12"), "{}", d.app.status());
+    d.key(Key::Z, Modifiers::COMMAND);
+    assert_eq!(d.app.doc.graph.node(n).expect("noise").params.get("frequency"), Some(&ParamValue::Float(4.0)), "one undo takes both back");
+}

@@ -233,9 +233,48 @@ impl PlanetApp {
         });
         let Some(link) = hit else { return };
         let mut g = self.doc.graph.clone();
-        if g.insert_on_link(id, &link) && self.apply_edit(g) {
+        if !g.insert_on_link(id, &link) {
+            return;
+        }
+        self.make_room(&mut g, id, rect, &link);
+        if self.apply_edit(g) {
             self.select_ids(&[id]);
             self.status = "Inserted the node into the wire it was dropped on".into();
+        }
+    }
+
+    /// Moves nodes aside for node `id` (drawn at `rect`, graph points) just put into `link`:
+    /// off its source when it lies on it, and the nodes it covers, with the wire's target and
+    /// everything downstream of it, to its right.
+    fn make_room(&self, g: &mut Graph, id: NodeId, mut rect: egui::Rect, link: &Link) {
+        const GAP: f32 = 24.0;
+        let rects: Vec<(NodeId, egui::Rect)> = self.editor.node_rects.iter().filter_map(|(n, r)| Some((self.editor.graph.nodes.get(*n)?.user_data.id, *r))).filter(|(n, _)| *n != id).collect();
+        let shift = |g: &mut Graph, n: NodeId, dx: f32| {
+            if let Some(p) = g.layout.get_mut(&n) {
+                p.0 += dx;
+            }
+        };
+        if let Some((_, src)) = rects.iter().find(|(n, r)| *n == link.from && r.intersects(rect)) {
+            let dx = src.right() + GAP - rect.left();
+            shift(g, id, dx);
+            rect = rect.translate(egui::vec2(dx, 0.0));
+        }
+        let covered: Vec<&(NodeId, egui::Rect)> = rects.iter().filter(|(n, r)| *n != link.from && r.intersects(rect)).collect();
+        let Some(left) = covered.iter().map(|(_, r)| r.left()).reduce(f32::min) else { return };
+        let dx = rect.right() + GAP - left;
+        // The wire's target and everything downstream of it move along.
+        let mut moving: std::collections::BTreeSet<NodeId> = covered.iter().map(|(n, _)| *n).collect();
+        let mut stack = vec![link.to];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(n) = stack.pop() {
+            if n == id || !seen.insert(n) {
+                continue;
+            }
+            moving.insert(n);
+            stack.extend(g.links.iter().filter(|l| l.from == n).map(|l| l.to));
+        }
+        for n in moving {
+            shift(g, n, dx);
         }
     }
 

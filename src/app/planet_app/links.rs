@@ -48,6 +48,25 @@ impl PlanetApp {
         }
     }
 
+    /// A Noise node whose type changed in `g` takes the new type's suggested frequency and
+    /// persistence where it still had the old type's (see
+    /// [`crate::nodes::sources::noise::adapt_to_type`]). Returns whether any did.
+    pub(super) fn adapt_noise_types(&mut self, g: &mut Graph) -> bool {
+        use crate::nodes::sources::noise::{adapt_to_type, NoiseSettings};
+        let mut changed = false;
+        for node in g.nodes.iter_mut().filter(|n| n.kind == crate::nodes::NodeKind::Noise) {
+            let Some(old) = self.doc.graph.node(node.id).filter(|o| o.kind == node.kind) else { continue };
+            let (Ok(before), Ok(mut after)) = (old.settings::<NoiseSettings>(), node.settings::<NoiseSettings>()) else { continue };
+            if adapt_to_type(&before, &mut after) {
+                let label = after.noise_type.label();
+                node.params = crate::nodes::Settings::to_params(&after);
+                self.status = format!("{}: {label} noise with its suggested frequency {} /planet and persistence {}", node.describe(), after.frequency, after.persistence);
+                changed = true;
+            }
+        }
+        changed
+    }
+
     /// Whether the wire just drawn closes a loop in `g` (the graph read back from the editor).
     /// If it does, the wire is taken away again and the status line names the loop.
     pub(super) fn refuse_loop(&mut self, responses: &[Response], g: &Graph) -> bool {

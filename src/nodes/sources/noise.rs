@@ -100,6 +100,40 @@ impl Node for Noise {
     }
 }
 
+impl NoiseType {
+    /// The frequency (features per planet) and persistence this type looks its part with: a
+    /// ridged planet needs more, finer crests and octaves that keep their weight, or its few
+    /// first-octave crests make one smooth ring around the planet.
+    pub fn suggested(self) -> (f32, f32) {
+        match self {
+            NoiseType::Ridged => (12.0, 0.9),
+            NoiseType::Worley => (12.0, 0.5),
+            _ => (4.0, 0.5),
+        }
+    }
+}
+
+/// When the type changes from `old` to `new.noise_type`, frequency and persistence that are
+/// still the old type's suggestion take the new type's (values the user set are kept).
+/// Returns whether anything changed.
+pub fn adapt_to_type(old: &NoiseSettings, new: &mut NoiseSettings) -> bool {
+    if old.noise_type == new.noise_type {
+        return false;
+    }
+    let (f0, p0) = old.noise_type.suggested();
+    let (f1, p1) = new.noise_type.suggested();
+    let mut changed = false;
+    if new.frequency == f0 && f0 != f1 {
+        new.frequency = f1;
+        changed = true;
+    }
+    if new.persistence == p0 && p0 != p1 {
+        new.persistence = p1;
+        changed = true;
+    }
+    changed
+}
+
 /// The noise field at resolution `n`.
 pub fn noise_field(s: &NoiseSettings, n: usize) -> Field {
     let r = noise_radius(s.frequency);
@@ -166,6 +200,19 @@ mod tests {
         assert!(NodeKind::Noise.shows(&of("worley"), "worley_return"));
         assert!(!NodeKind::Noise.shows(&of("fbm"), "worley_return"));
         assert!(NodeKind::Noise.shows(&of("ridged"), "octaves"));
+        // Switching to Ridged moves the untouched defaults to ridged ones, and back.
+        let fbm = NoiseSettings::from_params(&NodeKind::Noise.default_params()).expect("defaults");
+        let mut ridged = NoiseSettings { noise_type: NoiseType::Ridged, ..fbm.clone() };
+        assert!(adapt_to_type(&fbm, &mut ridged));
+        assert_eq!((ridged.frequency, ridged.persistence), NoiseType::Ridged.suggested());
+        let mut back = NoiseSettings { noise_type: NoiseType::Fbm, ..ridged.clone() };
+        assert!(adapt_to_type(&ridged, &mut back));
+        assert_eq!((back.frequency, back.persistence), (fbm.frequency, fbm.persistence));
+        // A frequency the user chose stays.
+        let mine = NoiseSettings { frequency: 7.0, ..fbm.clone() };
+        let mut r = NoiseSettings { noise_type: NoiseType::Ridged, ..mine.clone() };
+        adapt_to_type(&mine, &mut r);
+        assert_eq!(r.frequency, 7.0);
         assert!(!NodeKind::Noise.shows(&of("perlin"), "octaves"));
         assert!(NodeKind::Noise.shows(&of("perlin"), "frequency"));
     }
