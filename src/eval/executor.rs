@@ -22,6 +22,20 @@ pub struct Progress {
     pub inner: crate::nodes::StepProgress,
 }
 
+impl Progress {
+    /// The share of the program done, 0..1: the finished nodes, plus the share of its own
+    /// steps the running node has done (so the bar moves during a long erosion).
+    pub fn fraction(&self) -> f32 {
+        let (done, total) = (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed));
+        if total == 0 {
+            return 0.0;
+        }
+        let (sd, st) = (self.inner.done.load(Ordering::Relaxed), self.inner.total.load(Ordering::Relaxed));
+        let inner = if st > 0 { (sd as f32 / st as f32).min(1.0) } else { 0.0 };
+        ((done as f32 + inner) / total as f32).min(1.0)
+    }
+}
+
 /// What an evaluation produced.
 #[derive(Debug, Clone, Default)]
 pub struct EvalResult {
@@ -225,5 +239,22 @@ impl Evaluator {
         self.cache.retain(|_, (_, used)| *used >= keep_from);
         res.total_ms = start.elapsed().as_secs_f64() * 1e3;
         res
+    }
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::*;
+
+    #[test]
+    fn the_fraction_moves_with_the_running_node_s_steps() {
+        let p = Progress::default();
+        assert_eq!(p.fraction(), 0.0);
+        p.total.store(8, Ordering::Relaxed);
+        p.done.store(1, Ordering::Relaxed);
+        assert_eq!(p.fraction(), 1.0 / 8.0);
+        p.inner.total.store(200, Ordering::Relaxed);
+        p.inner.done.store(100, Ordering::Relaxed);
+        assert_eq!(p.fraction(), 1.5 / 8.0, "half of the second node's steps");
     }
 }

@@ -148,8 +148,10 @@ impl PlanetApp {
                 let (k, t) = (task.eval.done.load(Ordering::Relaxed), task.eval.total.load(Ordering::Relaxed));
                 let files = task.progress.files_total.load(Ordering::Relaxed);
                 if files == 0 {
-                    ui.label(format!("Evaluating: {k} of {t} nodes"));
-                    ui.add(egui::ProgressBar::new(if t > 0 { k as f32 / t as f32 } else { 0.0 }).show_percentage());
+                    let (sd, st) = (task.eval.inner.done.load(Ordering::Relaxed), task.eval.inner.total.load(Ordering::Relaxed));
+                    let steps = if st > 0 { format!(" (the running node: {sd} of {st} steps)") } else { String::new() };
+                    ui.label(format!("Evaluating: {k} of {t} nodes done{steps}"));
+                    ui.add(egui::ProgressBar::new(task.eval.fraction()).show_percentage());
                 } else {
                     ui.label(format!("Writing {} of {files} files into {}", task.progress.files_done.load(Ordering::Relaxed) + 1, task.folder.display()));
                     ui.add(egui::ProgressBar::new(task.progress.fraction()).show_percentage());
