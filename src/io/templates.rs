@@ -1,7 +1,8 @@
 //! The example graphs of `graphs/`, built into the program as templates for File > New from
 //! template, each with a one-line description and a small render (192 x 192 PNG in
 //! `assets/templates/`, made by `planetgraph render FILE --resolution 128 --width 192
-//! --height 192`).
+//! --height 192`; the default planet's with `--view 300 20`, which faces its largest
+//! continent).
 
 use super::graph_file::{parse_graph, LoadError, Strictness};
 use crate::graph::Graph;
