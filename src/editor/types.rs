@@ -78,6 +78,23 @@ impl EdNode {
             }
         }
     }
+
+    /// Whether input port `name` may stay unconnected (`None` for a group's ports and unknown
+    /// names).
+    pub fn input_optional(&self, name: &str) -> Option<bool> {
+        let kind = self.node_kind()?;
+        kind.meta().inputs.iter().find(|p| p.name == name).map(|p| p.optional || kind.meta().needs_one_input)
+    }
+}
+
+/// How an input port's name is shown: optional ports say so, so that a node's required
+/// inputs are known before it sits idle.
+pub fn port_label(name: &str, optional: Option<bool>) -> (String, Option<&'static str>) {
+    match optional {
+        Some(true) => (format!("{name} (optional)"), Some("May stay unconnected: the node works without it")),
+        Some(false) => (name.to_string(), Some("Required: the node waits (idle) until this input is connected")),
+        None => (name.to_string(), None),
+    }
 }
 
 /// A finder entry: a node kind, or a group from the user's library.
@@ -310,7 +327,11 @@ impl WidgetValueTrait for EdValue {
                 }
             }
             _ => {
-                ui.label(param_name);
+                let (text, tip) = port_label(param_name, node.input_optional(param_name));
+                let r = ui.label(text);
+                if let Some(tip) = tip {
+                    r.on_hover_text(tip);
+                }
             }
         }
         Vec::new()
