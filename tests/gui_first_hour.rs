@@ -327,3 +327,27 @@ fn optional_input_ports_say_so_and_required_ones_are_plain() {
     let biomes = EdNode { kind: EdKind::Node(NodeKind::Biomes), ..materials.clone() };
     assert_eq!(port_label("slope_deg", biomes.input_optional("slope_deg")).0, "slope_deg (optional)");
 }
+
+#[test]
+fn the_finder_offers_the_planet_surface_group_and_it_textures_the_planet() {
+    let mut g = Graph::default();
+    let n = g.add_node(NodeKind::Noise, (20.0, 60.0));
+    let p = g.add_node(NodeKind::Planet, (600.0, 60.0));
+    g.connect(n, "out", p, "elevation");
+    let mut d = Driver::with(g);
+    d.wait_for_evaluation();
+    d.add_with_finder(egui::pos2(300.0, 400.0), "planet surface");
+    let grp = d.app.doc.graph.groups.first().cloned().expect("the Planet surface group was added");
+    assert_eq!(grp.label, "Planet surface");
+    assert_eq!(grp.members.len(), 7);
+    // Three wires: the elevation in, and the albedo to the Planet.
+    let mut g = d.app.doc.graph.clone();
+    let input = grp.inputs.first().expect("input").clone();
+    let out = grp.outputs.iter().find(|o| o.port == "albedo").expect("albedo").clone();
+    g.connect(n, "out", input.node, &input.port);
+    g.connect(out.node, &out.port, p, "albedo");
+    assert!(d.app.apply_edit(g));
+    d.wait_for_evaluation();
+    wait_until(&mut d, "the textured planet", |d| d.app.last_result.as_ref().is_some_and(|r| r.sink_input(p, 1).and_then(|v| v.as_colour()).is_some()));
+    assert!(d.app.ed_state.errors.is_empty(), "{:?}", d.app.ed_state.errors);
+}

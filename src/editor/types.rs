@@ -104,6 +104,9 @@ pub enum EdTemplate {
     Kind(NodeKind),
     /// A copy of a library group.
     Group(std::sync::Arc<crate::graph::Graph>),
+    /// A ready-made group shipped with PlanetGraph (*Planet surface*), listed under its
+    /// category.
+    Ready(std::sync::Arc<crate::graph::Graph>),
 }
 
 /// What a step-mode button on a Tectonic plates node asks for.
@@ -252,6 +255,9 @@ pub struct AllKinds<'a>(pub &'a [EdTemplate]);
 /// The finder's category of the user's library groups.
 pub const LIBRARY_CATEGORY: &str = "My groups";
 
+/// What the finder says of the *Planet surface* group.
+const READY_DESCRIPTION: &str = "Texturing in one step: the default planet's climate, biomes and materials (To metres, Slope, Distance to coast, Temperature, Precipitation, Biomes, Materials) as one group. Wire the elevation (-1..1, as the Planet node takes it) into 'in' and 'albedo' into the Planet's albedo; Tab opens it to change any setting.";
+
 impl NodeTemplateIter for AllKinds<'_> {
     type Item = EdTemplate;
     fn all_kinds(&self) -> Vec<EdTemplate> {
@@ -263,7 +269,7 @@ impl EdTemplate {
     fn label(&self) -> &str {
         match self {
             EdTemplate::Kind(k) => k.meta().label,
-            EdTemplate::Group(body) => body.groups.first().map_or("Group", |g| g.label.as_str()),
+            EdTemplate::Group(body) | EdTemplate::Ready(body) => body.groups.first().map_or("Group", |g| g.label.as_str()),
         }
     }
 }
@@ -283,6 +289,7 @@ impl NodeTemplateTrait for EdTemplate {
         match self {
             EdTemplate::Kind(k) => Some(k.meta().description.to_string()),
             EdTemplate::Group(body) => Some(format!("A saved group of {} nodes from your library", body.nodes.len())),
+            EdTemplate::Ready(_) => Some(READY_DESCRIPTION.to_string()),
         }
     }
 
@@ -290,6 +297,7 @@ impl NodeTemplateTrait for EdTemplate {
         match self {
             EdTemplate::Kind(k) => vec![k.meta().category.name()],
             EdTemplate::Group(_) => vec![LIBRARY_CATEGORY],
+            EdTemplate::Ready(_) => vec![Category::Texture.name()],
         }
     }
 
@@ -301,7 +309,7 @@ impl NodeTemplateTrait for EdTemplate {
         // The ids are assigned when the node is added (see `bridge::assign_new_ids`).
         let kind = match self {
             EdTemplate::Kind(k) => EdKind::Node(*k),
-            EdTemplate::Group(body) => EdKind::Group(Box::new(body.as_ref().clone())),
+            EdTemplate::Group(body) | EdTemplate::Ready(body) => EdKind::Group(Box::new(body.as_ref().clone())),
         };
         EdNode { id: DomainId(0), kind, label: None, bypass: false, collapsed: false }
     }
@@ -309,7 +317,7 @@ impl NodeTemplateTrait for EdTemplate {
     fn build_node(&self, graph: &mut EdGraph, _: &mut EdState, node_id: NodeId) {
         match self {
             EdTemplate::Kind(k) => super::bridge::add_ports(graph, node_id, *k, None),
-            EdTemplate::Group(body) => super::group::add_group_ports(graph, node_id, body),
+            EdTemplate::Group(body) | EdTemplate::Ready(body) => super::group::add_group_ports(graph, node_id, body),
         }
     }
 }

@@ -62,6 +62,28 @@ templates! {
     "export_all", "Export every format", "A small planet wired to an Export node that writes every format.";
 }
 
+/// The nodes of the default graph that texture a planet: To metres, Slope, Distance to coast,
+/// Temperature, Precipitation, Biomes and Materials.
+const SURFACE_NODES: [crate::graph::NodeId; 7] = {
+    use crate::graph::NodeId;
+    [NodeId(12), NodeId(13), NodeId(14), NodeId(15), NodeId(16), NodeId(17), NodeId(18)]
+};
+
+/// *Planet surface*: the default planet's texturing chain as one closed group, ready to wire
+/// (input: the elevation, -1..1 as the Planet node takes it; outputs: albedo, precipitation,
+/// biome, slope). Made from the built-in default graph, so it is always the default planet's
+/// look.
+pub fn planet_surface() -> Result<Graph, String> {
+    let mut g = super::default_graph().map_err(|e| e.to_string())?;
+    if let Some(missing) = SURFACE_NODES.iter().find(|id| g.node(**id).is_none()) {
+        return Err(format!("the default graph has no node {missing} for the Planet surface group"));
+    }
+    let id = g.make_group(&SURFACE_NODES, "Planet surface").map_err(|e| e.to_string())?;
+    let mut body = crate::graph::part::subgraph(&g, &[id]);
+    body.groups.iter_mut().for_each(|grp| grp.open = false);
+    Ok(body)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +105,31 @@ mod tests {
         }
         let missing: Vec<String> = NodeKind::ALL.iter().map(|k| format!("{k:?}")).filter(|k| !kinds.contains(k)).collect();
         assert!(missing.is_empty(), "node kinds in no example graph: {missing:?}");
+    }
+
+    #[test]
+    fn the_planet_surface_group_textures_a_planet_with_three_wires() {
+        use crate::eval::{Evaluator, Progress};
+        let body = planet_surface().expect("planet surface");
+        let grp = body.groups.first().expect("a group").clone();
+        assert_eq!(grp.members.len(), 7);
+        let inputs: Vec<&str> = grp.inputs.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(inputs, ["in"], "one input: the elevation");
+        let albedo = grp.outputs.iter().find(|p| p.port == "albedo").expect("an albedo output").clone();
+        // Noise -> [Planet surface] -> Planet: one node and three wires.
+        let mut g = Graph::default();
+        let n = g.add_node(NodeKind::Noise, (0.0, 0.0));
+        let p = g.add_node(NodeKind::Planet, (600.0, 0.0));
+        let (mut g, _) = crate::graph::part::merge(&g, &body, (300.0, 0.0), 0);
+        let grp = g.groups.first().expect("merged group").clone();
+        let input = grp.inputs.first().expect("input");
+        let out = grp.outputs.iter().find(|o| o.name == albedo.name).expect("albedo");
+        g.connect(n, "out", input.node, &input.port);
+        g.connect(n, "out", p, "elevation");
+        g.connect(out.node, &out.port, p, "albedo");
+        assert!(crate::graph::validate(&g).is_empty(), "{:?}", crate::graph::validate(&g));
+        let r = Evaluator::new().evaluate(&g, 32, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
+        assert!(r.errors.is_empty() && r.idle.is_empty(), "{:?} {:?}", r.errors, r.idle);
+        assert!(r.sink_input(p, 1).and_then(|v| v.as_colour()).is_some(), "the Planet has an albedo");
     }
 }

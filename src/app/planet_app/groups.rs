@@ -36,7 +36,8 @@ impl PlanetApp {
 
     /// The finder's entries for the library's groups.
     pub(super) fn library_templates(&self) -> Vec<EdTemplate> {
-        self.library.iter().flat_map(|l| l.groups.iter()).map(|e| EdTemplate::Group(e.body.clone())).collect()
+        let ready = self.ready_surface.iter().map(|b| EdTemplate::Ready(b.clone()));
+        ready.chain(self.library.iter().flat_map(|l| l.groups.iter()).map(|e| EdTemplate::Group(e.body.clone()))).collect()
     }
 
     /// The library folder of the running editor.

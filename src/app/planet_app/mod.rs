@@ -87,6 +87,8 @@ pub struct PlanetApp {
     /// A note on the last edit (a typed value that was clamped) kept in front of the status
     /// line until the evaluation it started has reported.
     notice: Option<String>,
+    /// The ready-made *Planet surface* group of the finder (made once from the default graph).
+    ready_surface: Option<Arc<crate::graph::Graph>>,
     /// The templates' renders, loaded when the picker first opens.
     template_textures: Vec<Option<egui::TextureHandle>>,
 }
@@ -126,7 +128,13 @@ impl PlanetApp {
             status: "Starting".into(),
             template_textures: Vec::new(),
             notice: None,
+            ready_surface: None,
         };
+        match crate::io::templates::planet_surface() {
+            Ok(body) => app.ready_surface = Some(Arc::new(body)),
+            // The built-in default graph is tested to give it; say so should it ever not.
+            Err(e) => app.status = format!("The Planet surface group is not available: {e}"),
+        }
         app.request_eval();
         Ok(app)
     }
@@ -158,7 +166,7 @@ impl PlanetApp {
 
     /// Records `g` as an undo step of its own and, when its content changed, rebuilds the
     /// editor from it (which evaluates again). Returns whether the content changed.
-    fn apply_edit(&mut self, g: crate::graph::Graph) -> bool {
+    pub fn apply_edit(&mut self, g: crate::graph::Graph) -> bool {
         self.doc.seal();
         let changed = self.doc.commit(g, false);
         if changed {
