@@ -173,3 +173,29 @@ fn eroded_preview_at_128_matches_the_build_at_512() {
         assert!(cc > 0.8, "{name}: correlation of the change {cc}");
     }
 }
+
+/// The finder's Planet surface group textures a planet with one node and three wires.
+#[test]
+fn the_planet_surface_group_textures_a_planet_with_three_wires() {
+    let body = planetgraph::io::templates::planet_surface().expect("planet surface");
+    let grp = body.groups.first().expect("a group").clone();
+    assert_eq!(grp.members.len(), 7);
+    let inputs: Vec<&str> = grp.inputs.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(inputs, ["in"], "one input: the elevation");
+    let albedo = grp.outputs.iter().find(|p| p.port == "albedo").expect("an albedo output").clone();
+    // Noise -> [Planet surface] -> Planet: one node and three wires.
+    let mut g = Graph::default();
+    let n = g.add_node(NodeKind::Noise, (0.0, 0.0));
+    let p = g.add_node(NodeKind::Planet, (600.0, 0.0));
+    let (mut g, _) = planetgraph::graph::part::merge(&g, &body, (300.0, 0.0), 0);
+    let grp = g.groups.first().expect("merged group").clone();
+    let input = grp.inputs.first().expect("input");
+    let out = grp.outputs.iter().find(|o| o.name == albedo.name).expect("albedo");
+    g.connect(n, "out", input.node, &input.port);
+    g.connect(n, "out", p, "elevation");
+    g.connect(out.node, &out.port, p, "albedo");
+    assert!(planetgraph::graph::validate(&g).is_empty(), "{:?}", planetgraph::graph::validate(&g));
+    let r = Evaluator::new().evaluate(&g, 32, &AtomicBool::new(false), &Progress::default());
+    assert!(r.errors.is_empty() && r.idle.is_empty(), "{:?} {:?}", r.errors, r.idle);
+    assert!(r.sink_input(p, 1).and_then(|v| v.as_colour()).is_some(), "the Planet has an albedo");
+}

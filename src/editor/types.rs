@@ -1,5 +1,6 @@
 //! The egui_node_graph2 types of PlanetGraph and their trait implementations.
 
+pub use super::widgets::port_label;
 use super::widgets::param_widget;
 use crate::graph::NodeId as DomainId;
 use crate::nodes::{Category, NodeKind, ParamDef, ParamValue, PortType};
@@ -84,16 +85,6 @@ impl EdNode {
     pub fn input_optional(&self, name: &str) -> Option<bool> {
         let kind = self.node_kind()?;
         kind.meta().inputs.iter().find(|p| p.name == name).map(|p| p.optional || kind.meta().needs_one_input)
-    }
-}
-
-/// How an input port's name is shown: optional ports say so, so that a node's required
-/// inputs are known before it sits idle.
-pub fn port_label(name: &str, optional: Option<bool>) -> (String, Option<&'static str>) {
-    match optional {
-        Some(true) => (format!("{name} (optional)"), Some("May stay unconnected: the node works without it")),
-        Some(false) => (name.to_string(), Some("Required: the node waits (idle) until this input is connected")),
-        None => (name.to_string(), None),
     }
 }
 

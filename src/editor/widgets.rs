@@ -257,3 +257,13 @@ pub fn gradient_editor(ui: &mut egui::Ui, stops: &mut Vec<[f32; 4]>) {
         stops.push([t, r, g, bl]);
     }
 }
+
+/// How an input port's name is shown: optional ports say so, so that a node's required
+/// inputs are known before it sits idle.
+pub fn port_label(name: &str, optional: Option<bool>) -> (String, Option<&'static str>) {
+    match optional {
+        Some(true) => (format!("{name} (optional)"), Some("May stay unconnected: the node works without it")),
+        Some(false) => (name.to_string(), Some("Required: the node waits (idle) until this input is connected")),
+        None => (name.to_string(), None),
+    }
+}
