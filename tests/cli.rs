@@ -74,7 +74,7 @@ fn bad_graph_files_exit_2_with_a_located_message() {
         ("dangling.ron", good.replace("(from: 4, output: \"out\", to: 5, input: \"b\")", "(from: 40, output: \"out\", to: 5, input: \"b\")").into_bytes(), "refers to node #40"),
         ("cycle.ron", good.replace("(from: 1, output: \"out\", to: 3, input: \"in\")", "(from: 5, output: \"out\", to: 3, input: \"in\")").into_bytes(), "cycle"),
         ("unconnected.ron", good.replace("    (from: 2, output: \"out\", to: 4, input: \"a\"),\n", "").into_bytes(), "Multiply #4: input 'a' is not connected"),
-        ("version.ron", good.replace("version: 2", "version: 7").into_bytes(), "format version 7"),
+        ("version.ron", good.replace("version: 3", "version: 7").into_bytes(), "format version 7"),
     ];
     let out_png = dir.path().join("o.png");
     let out_png = out_png.to_str().expect("path");

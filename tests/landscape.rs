@@ -30,7 +30,7 @@ fn landscape(g: &Graph, n: usize) -> Landscape {
         let k = g.node(link.from)?.kind.meta().outputs.iter().position(|p| p.name == link.output)?;
         r.outputs.get(&link.from)?.get(k)?.as_field().cloned()
     };
-    let settings = node.settings::<LandscapeEvolutionSettings>().expect("settings").simulation().expect("valid");
+    let settings = node.settings::<LandscapeEvolutionSettings>().expect("settings").simulation(&planetgraph::eval::planet_of(g).expect("planet settings")).expect("valid");
     let (elevation, uplift) = (input("elevation").expect("elevation"), input("uplift"));
     let inputs = LandscapeInputs { elevation: &elevation, uplift: uplift.as_deref(), precipitation: None, erodibility: None };
     let l = evolve(inputs, &settings, &AtomicUsize::new(0), &AtomicBool::new(false)).expect("runs");

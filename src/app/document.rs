@@ -26,6 +26,9 @@ pub struct Document {
     /// What opening the file had to take out so the editor could hold it (one sentence each,
     /// naming the node); the document is unsaved while it differs from the file.
     pub repairs: Vec<String>,
+    /// What bringing a file of an older format up to date changed (one sentence per node
+    /// whose result differs), shown once on opening.
+    pub updated: Vec<String>,
     /// The lowest id a new node may take: ids are never reused within a document, so that a
     /// deleted node's results never show on a new one.
     id_floor: u32,
@@ -70,7 +73,7 @@ impl Document {
     /// A new, unsaved document.
     pub fn new(graph: Graph, path: Option<PathBuf>) -> Document {
         let id_floor = graph.next_id().0;
-        Document { saved: graph.clone(), graph, path, undo: Vec::new(), redo: Vec::new(), last_edit: None, repairs: Vec::new(), id_floor }
+        Document { saved: graph.clone(), graph, path, undo: Vec::new(), redo: Vec::new(), last_edit: None, repairs: Vec::new(), updated: Vec::new(), id_floor }
     }
 
     /// The id the next new node takes: above every node and group this document has ever
@@ -95,7 +98,7 @@ impl Document {
     /// graph (or has duplicate ids or broken groups) is refused.
     pub fn open(path: &Path) -> Result<Document, LoadError> {
         let opened = open_for_editing(path)?;
-        Ok(Document { saved: opened.original, repairs: opened.repairs, ..Document::new(opened.graph, Some(path.to_path_buf())) })
+        Ok(Document { saved: opened.original, repairs: opened.repairs, updated: opened.updated, ..Document::new(opened.graph, Some(path.to_path_buf())) })
     }
 
     /// Whether the graph differs from the file.

@@ -207,7 +207,8 @@ fn node_seconds(g: &crate::graph::Graph, kind: NodeKind, n: usize, reps: usize, 
     let inputs: Vec<Option<crate::nodes::Value>> = step.inputs.iter().map(|i| i.and_then(|(id, k)| res.outputs.get(&id)?.get(k).cloned())).collect();
     let times: Vec<f64> = (0..reps.max(1))
         .map(|_| {
-            let ctx = crate::nodes::OpContext { n, cancel, steps: None };
+            let planet = crate::eval::planet_of(g);
+            let ctx = crate::nodes::OpContext { n, cancel, steps: None, planet: planet.as_ref() };
             time_ms(|| drop(std::hint::black_box(node.kind.run(&node.params, &inputs, &ctx)))) / 1e3
         })
         .collect();

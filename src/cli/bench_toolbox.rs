@@ -27,7 +27,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         let s = crate::nodes::erosion::drainage::DrainageRiversSettings::from_params(&crate::nodes::NodeKind::DrainageRivers.default_params());
         if let Ok(s) = s {
             // The first run also builds the neighbour table of the resolution (cached).
-            let times: Vec<f64> = (0..reps + 1).map(|_| time_ms(|| drop(crate::erosion::drainage::drainage(&h, None, &s.drainage(), &cancel)))).skip(1).collect();
+            let times: Vec<f64> = (0..reps + 1).map(|_| time_ms(|| drop(crate::erosion::drainage::drainage(&h, None, &s.drainage(&crate::nodes::output::planet::EARTH), &cancel)))).skip(1).collect();
             print("drainage_n1024_ms", median(times), "ms");
         }
     }
@@ -46,7 +46,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         let mut params = crate::nodes::NodeKind::Expression.default_params();
         params.insert("formula".into(), crate::nodes::ParamValue::Text("a * 2 + b - 0.5".into()));
         let inputs = [Some(a.into()), Some(b.into()), None, None];
-        let ctx = crate::nodes::OpContext { n, cancel: &cancel, steps: None };
+        let ctx = crate::nodes::OpContext { n, cancel: &cancel, steps: None, planet: None };
         let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::nodes::NodeKind::Expression.run(&params, &inputs, &ctx)))).collect();
         print("expression_mcells_per_s", (6 * n * n) as f64 / (median(times) * 1e3), "Mcells/s");
     }
@@ -55,7 +55,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         let h = terrain(512);
         let s = crate::nodes::erosion::lsystem_rivers::LSystemRiversSettings::from_params(&crate::nodes::NodeKind::LSystemRivers.default_params());
         if let Ok(s) = s {
-            let times: Vec<f64> = (0..reps).map(|_| time_ms(|| drop(crate::erosion::lsystem::lsystem_rivers(&h, &s.lsystem(), &cancel)))).collect();
+            let times: Vec<f64> = (0..reps).map(|_| time_ms(|| drop(crate::erosion::lsystem::lsystem_rivers(&h, &s.lsystem(&crate::nodes::output::planet::EARTH), &cancel)))).collect();
             print("lsystem_rivers_n512_ms", median(times), "ms");
         }
     }

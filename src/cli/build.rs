@@ -5,7 +5,6 @@ use super::{with_threads, BuildArgs, CliError};
 use crate::eval::{compile_for, memory, Evaluator, Progress};
 use crate::graph::{Graph, NodeId};
 use crate::export::{jobs_from_result, write_exports, Control, ExportContext, ExportProgress, Manifest};
-use crate::io::{load_graph, Strictness};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
 use anyhow::anyhow;
@@ -168,7 +167,7 @@ pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &Atomi
 
 /// Runs the `build` command.
 pub fn run(args: &BuildArgs) -> Result<(), CliError> {
-    let g = load_graph(&args.file, Strictness::Complete).map_err(CliError::input)?;
+    let g = super::load_for_command(&args.file)?;
     let cancel = interrupt_flag();
     let n = args.resolution as usize;
     let t = std::time::Instant::now();

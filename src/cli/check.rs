@@ -2,12 +2,11 @@
 
 use super::CliError;
 use crate::eval::compile;
-use crate::io::{load_graph, Strictness};
 use std::path::Path;
 
 /// Loads and compiles the graph; prints a summary.
 pub fn run(file: &Path) -> Result<(), CliError> {
-    let g = load_graph(file, Strictness::Complete).map_err(CliError::input)?;
+    let g = super::load_for_command(file)?;
     let program = compile(&g);
     if let Some((id, msg)) = program.errors.iter().chain(&program.idle).next() {
         let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());

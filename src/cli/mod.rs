@@ -195,3 +195,13 @@ pub fn with_threads<T: Send>(threads: Option<u32>, f: impl FnOnce() -> T + Send)
         }
     }
 }
+
+/// Loads a graph file for a command (every input connected), printing on stderr what
+/// bringing a file of an older format up to date changed, one warning per node.
+pub fn load_for_command(file: &std::path::Path) -> Result<crate::graph::Graph, CliError> {
+    let (g, notes) = crate::io::load_graph_noting(file, crate::io::Strictness::Complete).map_err(CliError::input)?;
+    for n in notes {
+        eprintln!("warning: {}: {n}", file.display());
+    }
+    Ok(g)
+}

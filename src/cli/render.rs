@@ -4,12 +4,11 @@ use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{CliError, RenderArgs};
 use crate::eval::Progress;
 use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
-use crate::io::{load_graph, Strictness};
 use crate::render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
 /// Runs the `render` command.
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
-    let g = load_graph(&args.file, Strictness::Complete).map_err(CliError::input)?;
+    let g = super::load_for_command(&args.file)?;
     let cancel = interrupt_flag();
     let b = evaluate_planet_from(&g, &args.file, args.resolution as usize, args.from.map(crate::graph::NodeId), &cancel, &Progress::default())?;
     let planet = b.settings;

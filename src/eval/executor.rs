@@ -150,7 +150,6 @@ impl Evaluator {
         progress.total.store(program.steps.len(), Ordering::Relaxed);
         progress.done.store(0, Ordering::Relaxed);
         let mut keys: HashMap<NodeId, u64> = HashMap::new();
-        let ctx = OpContext { n, cancel, steps: Some(&progress.inner) };
         for (index, step) in program.steps.iter().enumerate() {
             if let Some(keep) = keep {
                 // Outputs whose last reader ran in the step before are no longer needed.
@@ -169,6 +168,15 @@ impl Evaluator {
             for (name, v) in &step.params {
                 bytes.extend(name.as_bytes());
                 v.hash_into(&mut bytes);
+            }
+            // A node that reads the planet's settings depends on them as on its own.
+            let reads_planet = step.kind.meta().reads_planet;
+            if reads_planet {
+                if let Some(p) = &program.planet {
+                    for v in [p.radius_km, p.sea_level, p.max_elevation_m, p.max_depth_m] {
+                        bytes.extend(v.to_bits().to_le_bytes());
+                    }
+                }
             }
             h.write(&bytes);
             let mut inputs = Vec::with_capacity(step.inputs.len());
@@ -207,7 +215,14 @@ impl Evaluator {
             let t = Instant::now();
             progress.inner.done.store(0, Ordering::Relaxed);
             progress.inner.total.store(0, Ordering::Relaxed);
-            let result = if step.bypass { bypassed(step.kind, &inputs) } else { step.kind.run(&step.params, &inputs, &ctx) };
+            let ctx = OpContext { n, cancel, steps: Some(&progress.inner), planet: if reads_planet { program.planet.as_ref() } else { None } };
+            let result = if step.bypass {
+                bypassed(step.kind, &inputs)
+            } else if reads_planet && program.planet.is_none() {
+                Err(OpError::Invalid("waiting for the Planet node, whose settings (the planet's radius, sea level, peak and depth) have an error".to_string()))
+            } else {
+                step.kind.run(&step.params, &inputs, &ctx)
+            };
             match result {
                 Ok(out) => {
                     let out = Arc::new(out);

@@ -7,5 +7,5 @@ pub mod program;
 pub mod worker;
 
 pub use executor::{EvalResult, Evaluator, Progress};
-pub use program::{compile, compile_for, Program};
+pub use program::{compile, compile_for, planet_of, Program};
 pub use worker::EvalWorker;

@@ -2,6 +2,8 @@
 //! needs, and which nodes cannot run because of an error upstream.
 
 use crate::graph::{topological_order, validate, Graph, NodeId};
+use crate::nodes::output::planet::PlanetSettings;
+use crate::nodes::params::Settings;
 use crate::nodes::{NodeKind, ParamMap};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,6 +33,19 @@ pub struct Program {
     /// Nodes that are idle, not wrong: an input is not connected yet (or one upstream is
     /// waiting for one). The hint says which.
     pub idle: BTreeMap<NodeId, String>,
+    /// The planet's settings (see [`planet_of`]) that nodes reading them get; `None` when the
+    /// Planet node's settings cannot be read (that node shows why).
+    pub planet: Option<PlanetSettings>,
+}
+
+/// The planet's settings of `g`: those of its Planet node (the first by id, should there be
+/// several), or Earth's ([`crate::nodes::output::planet::EARTH`]) in a graph without one.
+/// `None` when the Planet node's values cannot be read as its settings.
+pub fn planet_of(g: &Graph) -> Option<PlanetSettings> {
+    match g.first_of(NodeKind::Planet) {
+        Some(node) => PlanetSettings::from_params(&node.params).ok(),
+        None => Some(crate::nodes::output::planet::EARTH),
+    }
 }
 
 impl Program {
@@ -154,5 +169,5 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
         }
         steps.push(Step { id, kind: node.kind, params: node.params.clone(), inputs, bypass: node.bypass && !meta.category.is_sink() });
     }
-    Program { steps, errors, idle }
+    Program { steps, errors, idle, planet: planet_of(g) }
 }

@@ -5,9 +5,10 @@ use super::group::Group;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Current graph file format version (2: choices saved by stable identifiers; version 1
-/// saved their labels and is migrated on load, see `io::migrate`).
-pub const FORMAT_VERSION: u32 = 2;
+/// Current graph file format version (3: the planet's settings live on the Planet node
+/// alone; 2: choices saved by stable identifiers; older versions are migrated on load, see
+/// `io::migrate`).
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Stable node id, unique within a graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -76,8 +76,9 @@ pub enum Strictness {
     Editable,
 }
 
-/// The graph in RON text, migrated to the current version, not yet validated.
-fn parse_migrated(text: &str, path: &Path) -> Result<Graph, LoadError> {
+/// The graph in RON text, migrated to the current version, not yet validated, with what the
+/// migration changed (see [`migrate`]).
+fn parse_migrated(text: &str, path: &Path) -> Result<(Graph, Vec<String>), LoadError> {
     let mut g: Graph = ron::from_str(text).map_err(|e| LoadError::Syntax {
         path: path.to_path_buf(),
         line: e.position.line.max(1),
@@ -87,13 +88,19 @@ fn parse_migrated(text: &str, path: &Path) -> Result<Graph, LoadError> {
     if g.version == 0 || g.version > FORMAT_VERSION {
         return Err(LoadError::Version { path: path.to_path_buf(), found: g.version });
     }
-    migrate(&mut g);
-    Ok(g)
+    let notes = migrate(&mut g);
+    Ok((g, notes))
 }
 
 /// Parses graph text; `path` is only used in messages.
 pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Graph, LoadError> {
-    let mut g = parse_migrated(text, path)?;
+    parse_graph_noting(text, path, strictness).map(|(g, _)| g)
+}
+
+/// Like [`parse_graph`], and also returns what bringing an older file up to date changed,
+/// one sentence per node whose result differs (see [`migrate`]), for the caller to show.
+pub fn parse_graph_noting(text: &str, path: &Path, strictness: Strictness) -> Result<(Graph, Vec<String>), LoadError> {
+    let (mut g, notes) = parse_migrated(text, path)?;
     let errors: Vec<GraphError> = validate(&g)
         .into_iter()
         .filter(|e| strictness == Strictness::Complete || e.missing_input.is_none())
@@ -102,7 +109,7 @@ pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Gr
         return Err(LoadError::Invalid { path: path.to_path_buf(), errors });
     }
     g.normalize();
-    Ok(g)
+    Ok((g, notes))
 }
 
 /// A graph opened for editing, with what had to be repaired to open it.
@@ -116,13 +123,16 @@ pub struct Opened {
     /// The graph as the file holds it, before the repairs (the same as `graph` when there
     /// were none): an editor compares against it to know the document is unsaved.
     pub original: Graph,
+    /// What bringing a file of an older format up to date changed, one sentence per node
+    /// whose result differs (see [`migrate`]).
+    pub updated: Vec<String>,
 }
 
 /// Parses graph text for the editor: a file with errors opens so that it can be repaired.
 /// Only text that is no graph, an unknown version, duplicate node ids and broken groups are
 /// refused; what the editor cannot hold is taken out and listed in [`Opened::repairs`].
 pub fn parse_for_editing(text: &str, path: &Path) -> Result<Opened, LoadError> {
-    let mut g = parse_migrated(text, path)?;
+    let (mut g, updated) = parse_migrated(text, path)?;
     let errors = crate::graph::repair::unrepairable(&g);
     if !errors.is_empty() {
         return Err(LoadError::Invalid { path: path.to_path_buf(), errors });
@@ -131,7 +141,7 @@ pub fn parse_for_editing(text: &str, path: &Path) -> Result<Opened, LoadError> {
     let original = g.clone();
     let repairs = crate::graph::repair::repair(&mut g);
     g.normalize();
-    Ok(Opened { graph: g, repairs, original })
+    Ok(Opened { graph: g, repairs, original, updated })
 }
 
 /// Reads a graph file for the editor (see [`parse_for_editing`]).
@@ -147,6 +157,11 @@ fn read_text(path: &Path) -> Result<String, LoadError> {
 /// Reads and parses a graph file.
 pub fn load_graph(path: &Path, strictness: Strictness) -> Result<Graph, LoadError> {
     parse_graph(&read_text(path)?, path, strictness)
+}
+
+/// Reads a graph file, with what bringing it up to date changed (see [`parse_graph_noting`]).
+pub fn load_graph_noting(path: &Path, strictness: Strictness) -> Result<(Graph, Vec<String>), LoadError> {
+    parse_graph_noting(&read_text(path)?, path, strictness)
 }
 
 /// The RON text of a graph (sorted, pretty, with a format version).
@@ -206,7 +221,7 @@ mod tests {
         let text = to_ron_string(&g).expect("serialise");
         let back = parse_graph(&text, Path::new("g.ron"), Strictness::Complete).expect("valid");
         assert_eq!(back, g);
-        let newer = text.replace("version: 2", "version: 99");
+        let newer = text.replace(&format!("version: {FORMAT_VERSION}"), "version: 99");
         assert!(matches!(parse_graph(&newer, Path::new("g.ron"), Strictness::Complete), Err(LoadError::Version { found: 99, .. })));
     }
 

@@ -7,4 +7,4 @@ pub mod templates;
 pub mod migrate;
 
 pub use default::default_graph;
-pub use graph_file::{load_graph, open_for_editing, parse_for_editing, parse_graph, save_graph, to_ron_string, LoadError, Opened, SaveError, Strictness};
+pub use graph_file::{load_graph, load_graph_noting, open_for_editing, parse_for_editing, parse_graph, parse_graph_noting, save_graph, to_ron_string, LoadError, Opened, SaveError, Strictness};

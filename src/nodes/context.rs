@@ -24,6 +24,10 @@ pub struct OpContext<'a> {
     /// Steps done and steps in all of a long op (erosion), for progress; `None` where nobody
     /// watches.
     pub steps: Option<&'a StepProgress>,
+    /// The planet's settings (radius, sea level, highest peak, deepest ocean: the Planet
+    /// node's), given only to nodes whose metadata says they read them
+    /// ([`crate::nodes::NodeMeta::reads_planet`]), so their cached results follow the settings.
+    pub planet: Option<&'a crate::nodes::output::planet::PlanetSettings>,
 }
 
 /// Progress inside one long-running op.
@@ -36,6 +40,12 @@ pub struct StepProgress {
 }
 
 impl OpContext<'_> {
+    /// The planet's settings, or an error naming the omission when the node's metadata does
+    /// not declare that it reads them (a bug in the node, shown on the node).
+    pub fn planet(&self) -> Result<&crate::nodes::output::planet::PlanetSettings, OpError> {
+        self.planet.ok_or_else(|| OpError::Invalid("internal error: this node reads the planet's settings but does not declare it".to_string()))
+    }
+
     /// `Err(Cancelled)` once cancellation was requested.
     pub fn check(&self) -> Result<(), OpError> {
         if self.cancel.load(Ordering::Relaxed) {

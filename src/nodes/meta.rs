@@ -184,6 +184,9 @@ pub struct NodeMeta {
     /// Whether at least one of the (optional) inputs must be connected: with none, the node
     /// waits for an input (idle, not an error).
     pub needs_one_input: bool,
+    /// Whether the node reads the planet's settings (the Planet node's radius, sea level,
+    /// highest peak and deepest ocean) from its [`crate::nodes::OpContext`].
+    pub reads_planet: bool,
     /// The file that defines the node (`file!()`), checked against the files under
     /// `src/nodes/` so no node file goes unregistered.
     pub source: &'static str,
@@ -192,11 +195,16 @@ pub struct NodeMeta {
 impl NodeMeta {
     /// Metadata with the defaults most nodes share (resolution dependent).
     pub const fn new(label: &'static str, category: Category, description: &'static str, inputs: &'static [PortDef], outputs: &'static [PortDef], source: &'static str) -> NodeMeta {
-        NodeMeta { label, category, description, inputs, outputs, resolution_independent: false, needs_one_input: false, source }
+        NodeMeta { label, category, description, inputs, outputs, resolution_independent: false, needs_one_input: false, reads_planet: false, source }
     }
 
     /// The same metadata for a node that needs at least one of its optional inputs.
     pub const fn needing_one_input(self) -> NodeMeta {
         NodeMeta { needs_one_input: true, ..self }
+    }
+
+    /// The same metadata for a node that reads the planet's settings.
+    pub const fn reading_planet(self) -> NodeMeta {
+        NodeMeta { reads_planet: true, ..self }
     }
 }

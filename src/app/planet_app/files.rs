@@ -155,12 +155,23 @@ impl PlanetApp {
 
     /// Lists what opening the document had to take out (if anything) in a dialog.
     pub(super) fn show_repairs(&mut self) {
+        let bullets = |v: &[String]| -> String { v.iter().map(|r| format!("\n• {r}")).collect() };
+        let updated = if self.doc.updated.is_empty() {
+            String::new()
+        } else {
+            format!("The file was saved by an older PlanetGraph and is brought up to date. The planet's radius, sea level, highest peak and deepest ocean are now set once, on the Planet node, and every node reads them; these nodes had values of their own, so their results change:\n{}\n\nSaving writes the current format.", bullets(&self.doc.updated))
+        };
         if self.doc.repairs.is_empty() {
+            if !updated.is_empty() {
+                self.dialog = Some(Dialog::Message(updated));
+                self.status = format!("Opened and brought up to date: {} node{} now use the planet's settings", self.doc.updated.len(), if self.doc.updated.len() == 1 { "" } else { "s" });
+            }
             return;
         }
-        let list: String = self.doc.repairs.iter().map(|r| format!("\n• {r}")).collect();
+        let list = bullets(&self.doc.repairs);
+        let after = if updated.is_empty() { String::new() } else { format!("\n\n{updated}") };
         self.dialog = Some(Dialog::Message(format!(
-            "The graph had errors. It is open so that you can repair it; these parts could not be kept:\n{list}\n\nOther errors are shown on their nodes. Saving writes the repaired graph."
+            "The graph had errors. It is open so that you can repair it; these parts could not be kept:\n{list}\n\nOther errors are shown on their nodes. Saving writes the repaired graph.{after}"
         )));
         self.status = format!("Opened with {} repair{}: see the nodes marked in red", self.doc.repairs.len(), if self.doc.repairs.len() == 1 { "" } else { "s" });
     }

@@ -31,8 +31,6 @@ crate::settings! {
         belt_shift_deg: f32 = float("Belt follows land", 5.0, 0.0, 30.0, "deg", 0.1, "How far the wet equatorial belt (the convergence zone) moves towards the hemisphere with more land around each longitude, in degrees of latitude; over land it also widens (monsoons). 0: a straight band along the equator."),
         /// Wind speed of the output vectors, m/s.
         wind_ms: f32 = float("Wind speed", 8.0, 0.0, 100.0, "m/s", 0.1, "Speed of the strongest prevailing winds (the wind output's scale; the rain does not depend on it)."),
-        /// Planet radius, km.
-        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns angles into km; keep it equal to the Planet node's radius."),
     }
 }
 
@@ -48,7 +46,8 @@ impl Node for Precipitation {
         &[PortDef::field("elevation_m")],
         &[PortDef::field("precipitation").with_unit(PortUnit::Of("mm/yr")), PortDef::of("wind", PortType::Vector)],
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &PrecipitationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let h = inputs.field(0)?;
@@ -106,7 +105,8 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
     // Air rises over the broad shape of the land, not over every small ridge it also descends.
     let broad = blur(&e, TERRAIN_BLUR_DEG, ctx.cancel).ok_or(OpError::Cancelled)?;
     let step = cell_angle(m); // radians per step
-    let step_km = step * s.radius_km;
+    let radius_km = ctx.planet()?.radius_km;
+    let step_km = step * radius_km;
     let dirs: Vec<Vec3> = (0..6 * m * m).map(|c| crate::planet::Cell::from_index(c, m).direction(m)).collect();
     // The wind per cell (about unit strength at its strongest): each step the air moves by its
     // speed times one cell and rains out in proportion to the distance it moved, so calm belts
@@ -121,7 +121,7 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
             if w == Vec3::ZERO {
                 0.0
             } else {
-                ((ahead - behind) / (2.0 * step * s.radius_km)).max(0.0)
+                ((ahead - behind) / (2.0 * step * radius_km)).max(0.0)
             }
         })
         .collect();
@@ -209,7 +209,7 @@ mod tests {
     fn windward_ratio(lat: f32, lon: f32) -> f32 {
         let n = 128;
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let p = precipitation(&ridge_island(n, lat, lon), &defaults(), &ctx).expect("runs");
         let (east, _) = east_north(at(lat, lon));
         let c = at(lat, lon);
@@ -245,7 +245,7 @@ mod tests {
             if (30.0..60.0).contains(&lat) && (-60.0..60.0).contains(&lon) { 200.0 } else { -3000.0 }
         });
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let p = precipitation(&h, &s, &ctx).expect("runs");
         assert!(p.sample_dir(at(45.0, -55.0)) > 2.0 * p.sample_dir(at(45.0, 50.0)));
     }
@@ -254,7 +254,7 @@ mod tests {
     fn recycling_wets_wet_interiors_and_the_wet_belt_follows_the_land() {
         let n = 64;
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         // A flat continent from 0 to 40 deg north across 120 deg of longitude.
         let h = Field::from_fn_dir(n, |d| {
             let (lat, lon) = (latitude(d).to_degrees(), d.x.atan2(d.z).to_degrees());

@@ -118,7 +118,7 @@ mod tests {
         let n = 16;
         let h = Field::from_fn_dir(n, |d| if d.x > 0.0 { 3000.0 } else { 0.0 });
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let out = NodeKind::Temperature.run(&NodeKind::Temperature.default_params(), &[Some(h.into()), None], &ctx).expect("runs");
         let t = out[0].as_field().expect("field");
         let (hi, lo) = (t.sample_dir(glam::Vec3::new(-1.0, 0.0, 0.0)), t.sample_dir(glam::Vec3::X));

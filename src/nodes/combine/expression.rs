@@ -65,7 +65,7 @@ mod tests {
     fn run(formula: &str, inputs: Vec<Option<Value>>, n: usize) -> Result<Field, OpError> {
         let s = ExpressionSettings { formula: formula.into(), ..ExpressionSettings::from_params(&NodeKind::Expression.default_params()).expect("defaults") };
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         Ok(Expression::run(&s, &Inputs(&inputs), &ctx)?[0].as_field().expect("field").as_ref().clone())
     }
 

@@ -1,6 +1,5 @@
 //! The Coral reef node (seed 002 after Nakamura and Nakamori).
 
-use super::SEA_LEVEL;
 use crate::erosion::coral::{coral, CoralSettings};
 use crate::nodes::prelude::*;
 
@@ -11,10 +10,6 @@ crate::settings! {
         iterations: usize = int("Iterations", 200, 0, 10000, "Growth steps."),
         /// Years per step.
         dt: f32 = float("Time step", 10.0, 0.1, 1000.0, "years", 0.1, "Years per step."),
-        /// Metres of 1.0 of elevation.
-        metres_per_unit: f32 = float("Metres per unit", 6000.0, 1.0, 50000.0, "m", 10.0, "Metres of 1.0 of elevation (the Planet node's highest peak)."),
-        /// Elevation of the sea surface at the start.
-        sea_level: f32 = SEA_LEVEL,
         /// Sea-level rise, m per year (seed 002's k_W).
         sea_rise: f32 = float("Sea-level rise", 0.002, 0.0, 0.1, "m/yr", 0.0001, "Sea-level rise per year (seed 002's k_W)."),
         /// Growth at the surface with full carbon, m per year (k_B).
@@ -44,14 +39,15 @@ impl Node for CoralReef {
         IN,
         &[PortDef::field("elevation"), PortDef::field("growth")],
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &CoralReefSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let sim = CoralSettings {
             iterations: s.iterations,
             dt: s.dt,
-            metres_per_unit: s.metres_per_unit,
-            sea_level: s.sea_level,
+            metres_per_unit: ctx.planet()?.max_elevation_m,
+            sea_level: ctx.planet()?.sea_level,
             sea_rise: s.sea_rise,
             growth_rate: s.growth_rate,
             absorption: s.absorption,

@@ -2,15 +2,12 @@
 //! seams, discharge accumulated from the rain, rivers where it passes a threshold, and valleys
 //! carved deeper and wider as the discharge grows (see `crate::erosion::drainage`).
 
-use super::SEA_LEVEL;
 use crate::erosion::drainage::{drainage, DrainageSettings};
 use crate::nodes::prelude::*;
 
 crate::settings! {
     /// Settings of the Drainage rivers node.
     pub struct DrainageRiversSettings, keys DrainageRiversKeys {
-        /// Elevation below which water is ocean.
-        sea_level: f32 = SEA_LEVEL,
         /// Precipitation where the precipitation input is not connected, mm per year.
         rain_mm: f32 = float("Rainfall", 1000.0, 0.0, 20000.0, "mm/yr", 10.0, "Precipitation on every land cell when the 'precipitation' input (mm per year, from the Precipitation node) is not connected. All of it runs off: no evaporation."),
         /// Discharge from which a cell is a river, m³/s.
@@ -25,18 +22,16 @@ crate::settings! {
         width_exponent: f32 = float("Width exponent", 0.5, 0.0, 1.5, "", 0.01, "Width grows as (discharge / threshold) to this power (rivers: about 0.5)."),
         /// Depth a filled depression needs to be a lake, input units.
         min_lake_depth: f32 = float("Minimum lake depth", 0.005, 0.0, 1.0, "", 0.001, "A depression whose deepest point lies at least this far below its spill height becomes a lake (flat, at the spill height); shallower ones are filled and rivers cut through them. In the input's unit."),
-        /// Planet radius, km.
-        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns cells into km and km²; keep it equal to the Planet node's radius."),
     }
 }
 
 impl DrainageRiversSettings {
-    /// The algorithm's settings.
-    pub fn drainage(&self) -> DrainageSettings {
+    /// The algorithm's settings on `planet` (its sea level and radius).
+    pub fn drainage(&self, planet: &crate::nodes::output::planet::PlanetSettings) -> DrainageSettings {
         DrainageSettings {
-            sea_level: self.sea_level,
+            sea_level: planet.sea_level,
             rain_mm: self.rain_mm,
-            radius_km: self.radius_km,
+            radius_km: planet.radius_km,
             threshold_m3s: self.threshold_m3s,
             depth: self.depth,
             depth_exponent: self.depth_exponent,
@@ -59,7 +54,8 @@ impl Node for DrainageRivers {
         &[PortDef::field("in"), PortDef::optional("precipitation", PortType::Field)],
         &[PortDef::field("elevation"), PortDef::field("discharge").with_unit(PortUnit::Of("m3/s")), PortDef::field("rivers"), PortDef::field("lakes")],
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &DrainageRiversSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
@@ -70,7 +66,7 @@ impl Node for DrainageRivers {
                 return Err(OpError::Invalid(format!("precipitation has {} cells per face edge, the elevation {}", p.n(), h.n())));
             }
         }
-        let d = drainage(h, rain.map(|p| p.as_ref()), &s.drainage(), ctx.cancel).ok_or(OpError::Cancelled)?;
+        let d = drainage(h, rain.map(|p| p.as_ref()), &s.drainage(ctx.planet()?), ctx.cancel).ok_or(OpError::Cancelled)?;
         Ok(vec![d.elevation.into(), d.discharge.into(), d.rivers.into(), d.lakes.into()])
     }
 }
@@ -85,7 +81,7 @@ mod tests {
         let s = DrainageRiversSettings::from_params(&NodeKind::DrainageRivers.default_params()).expect("the declared defaults");
         let h = Value::Field(std::sync::Arc::new(crate::erosion::test_hills(16)));
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { n: 16, cancel: &cancel, steps: None };
+        let ctx = OpContext { n: 16, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let out = DrainageRivers::run(&s, &Inputs(&[Some(h.clone()), None]), &ctx).expect("runs");
         assert_eq!(out.len(), 4);
         let rain = Value::Field(std::sync::Arc::new(Field::filled(16, 500.0)));

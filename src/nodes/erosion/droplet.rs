@@ -1,6 +1,6 @@
 //! The Droplet erosion node (seed 004): droplets run downhill with inertia across seams.
 
-use super::{RELIEF, SEA_LEVEL};
+use super::RELIEF;
 use crate::erosion::droplet::{batches, droplets, DropletSettings};
 use crate::nodes::prelude::*;
 
@@ -29,8 +29,6 @@ crate::settings! {
         radius: f32 = float("Brush radius", 2.0, 0.5, 8.0, "cells@128", 0.05, "Radius of the area a droplet erodes, in cells at 128 per face edge."),
         /// Height of 1.0 of elevation in cells at 128.
         relief: f32 = RELIEF,
-        /// Elevation below which water is ocean.
-        sea_level: f32 = SEA_LEVEL,
         /// Random seed.
         seed: u32 = seed(4),
     }
@@ -38,7 +36,7 @@ crate::settings! {
 
 impl DropletErosionSettings {
     /// The simulation's settings.
-    pub fn simulation(&self) -> DropletSettings {
+    pub fn simulation(&self, planet: &crate::nodes::output::planet::PlanetSettings) -> DropletSettings {
         DropletSettings {
             density: self.density,
             lifetime: self.lifetime,
@@ -51,7 +49,7 @@ impl DropletErosionSettings {
             gravity: self.gravity,
             radius: self.radius,
             relief: self.relief,
-            sea_level: self.sea_level,
+            sea_level: planet.sea_level,
             seed: self.seed,
         }
     }
@@ -69,11 +67,12 @@ impl Node for DropletErosion {
         IN,
         OUT,
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &DropletErosionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let f = inputs.field(0)?;
-        let sim = s.simulation();
+        let sim = s.simulation(ctx.planet()?);
         Ok(vec![with_steps(ctx, batches(sim.density, f.n()), |c| droplets(f, &sim, ctx.cancel, c).map(|r| r.elevation))?.into()])
     }
 }

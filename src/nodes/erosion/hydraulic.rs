@@ -1,6 +1,6 @@
 //! The Hydraulic erosion node: seed 002's virtual pipes on the whole planet.
 
-use super::{RELIEF, SEA_LEVEL};
+use super::RELIEF;
 use crate::erosion::hydraulic::{hydraulic, steps_at, HydraulicSettings};
 use crate::nodes::prelude::*;
 
@@ -45,14 +45,12 @@ crate::settings! {
         sediment_diffusion: f32 = float("Sediment diffusion", 0.2, 0.0, 10.0, "/time", 0.01, "Exchange of suspended sediment between wet neighbours (seed 002's fix for streaks)."),
         /// Hillslope creep, reference cells squared per unit time.
         creep: f32 = float("Hillslope creep", 0.02, 0.0, 1.0, "cells²/time", 0.001, "Land heights diffuse with this coefficient, in cells of a 128 face edge squared per unit time (material is conserved). Sets how wide valleys and ridges are on the planet, independent of resolution; 0 turns it off."),
-        /// Elevation below which water is ocean.
-        sea_level: f32 = SEA_LEVEL,
     }
 }
 
 impl HydraulicErosionSettings {
     /// The simulation's settings.
-    pub fn simulation(&self) -> HydraulicSettings {
+    pub fn simulation(&self, planet: &crate::nodes::output::planet::PlanetSettings) -> HydraulicSettings {
         HydraulicSettings {
             iterations: self.iterations,
             dt: self.dt,
@@ -67,7 +65,7 @@ impl HydraulicErosionSettings {
             evaporation: self.evaporation,
             sediment_diffusion: self.sediment_diffusion,
             creep: self.creep,
-            sea_level: self.sea_level,
+            sea_level: planet.sea_level,
             semi_lagrangian: self.transport == SedimentTransport::SemiLagrangian,
         }
     }
@@ -92,11 +90,12 @@ impl Node for HydraulicErosion {
             PortDef::field("presence"),
         ],
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &HydraulicErosionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let f = inputs.field(0)?;
-        let sim = s.simulation();
+        let sim = s.simulation(ctx.planet()?);
         let r = with_steps(ctx, steps_at(sim.iterations, f.n()), |c| hydraulic(f, &sim, ctx.cancel, c))?;
         Ok(vec![r.elevation.into(), r.water.into(), r.sediment.into(), r.deposited.into(), r.speed.into(), r.presence.into()])
     }

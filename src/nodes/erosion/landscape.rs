@@ -2,7 +2,6 @@
 //! hillslope diffusion on the whole planet, implicit and coarse to fine (see
 //! `crate::erosion::landscape`).
 
-use super::SEA_LEVEL;
 use crate::erosion::landscape::{evolve, total_steps, LandscapeError, LandscapeInputs, LandscapeSettings};
 use crate::nodes::prelude::*;
 
@@ -25,23 +24,17 @@ crate::settings! {
         diffusion: f32 = float("Hillslope diffusion", 0.05, 0.0, 10.0, "m²/yr", 0.005, "Soil creep that rounds hills: D in dh/dt = D ∇²h, in m² per year (Earth: 0.001 to 0.1). Shows only on fine grids, where cells are a few km."),
         /// Critical hillslope angle, degrees.
         critical_angle_deg: f32 = float("Critical slope", 35.0, 1.0, 90.0, "°", 0.5, "Slopes steeper than this collapse to it (landslides). 90 turns it off."),
-        /// Elevation input of sea level.
-        sea_level: f32 = SEA_LEVEL,
-        /// Metres of an elevation of 1.
-        metres_per_unit: f32 = float("Highest peak", 6000.0, 1.0, 50000.0, "m", 10.0, "Metres of an elevation of 1.0 (keep it equal to the Planet node's Highest peak): the erosion law works in metres."),
         /// Keep depressions as lakes.
         lakes: bool = boolean("Lakes", true, "On: closed basins hold lakes; water crosses them over their sills and they are not cut below the water. Off: basins fill with sediment up to their sills."),
         /// River drainage area, km².
         river_area_km2: f32 = float("River area", 20000.0, 1.0, 10000000.0, "km²", 100.0, "Drainage area from which a cell is marked as river in the 'rivers' output."),
-        /// Planet radius, km.
-        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns cells into metres and m²; keep it equal to the Planet node's radius."),
     }
 }
 
 impl LandscapeEvolutionSettings {
-    /// The simulation's settings, or the label of the first parameter out of its range and
-    /// why.
-    pub fn simulation(&self) -> Result<LandscapeSettings, String> {
+    /// The simulation's settings on `planet` (its sea level, highest peak and radius), or the
+    /// label of the first parameter out of its range and why.
+    pub fn simulation(&self, planet: &crate::nodes::output::planet::PlanetSettings) -> Result<LandscapeSettings, String> {
         let k = Self::KEYS;
         let need = Self::need;
         need(self.time_myr.is_finite() && self.time_myr >= 0.0, k.time_myr, "0 Myr or more", self.time_myr)?;
@@ -52,10 +45,7 @@ impl LandscapeEvolutionSettings {
         need(self.n > 0.0 && self.n <= 3.0, k.n, "in (0, 3]", self.n)?;
         need(self.diffusion.is_finite() && self.diffusion >= 0.0, k.diffusion, "0 m²/yr or more", self.diffusion)?;
         need(self.critical_angle_deg > 0.0 && self.critical_angle_deg <= 90.0, k.critical_angle_deg, "in (0, 90] degrees", self.critical_angle_deg)?;
-        need(self.metres_per_unit.is_finite() && self.metres_per_unit > 0.0, k.metres_per_unit, "more than 0 m", self.metres_per_unit)?;
-        need(self.radius_km.is_finite() && self.radius_km > 0.0, k.radius_km, "more than 0 km", self.radius_km)?;
         need(self.river_area_km2.is_finite() && self.river_area_km2 > 0.0, k.river_area_km2, "more than 0 km²", self.river_area_km2)?;
-        need(self.sea_level.is_finite(), k.sea_level, "a finite number", self.sea_level)?;
         Ok(LandscapeSettings {
             time_myr: f64::from(self.time_myr),
             uplift_mm_yr: f64::from(self.uplift_mm_yr),
@@ -65,9 +55,9 @@ impl LandscapeEvolutionSettings {
             n: f64::from(self.n),
             diffusion: f64::from(self.diffusion),
             critical_angle_deg: f64::from(self.critical_angle_deg),
-            sea_level: self.sea_level,
-            metres_per_unit: self.metres_per_unit,
-            radius_km: f64::from(self.radius_km),
+            sea_level: planet.sea_level,
+            metres_per_unit: planet.max_elevation_m,
+            radius_km: f64::from(planet.radius_km),
             lakes: self.lakes,
             river_area_km2: f64::from(self.river_area_km2),
         })
@@ -98,11 +88,12 @@ impl Node for LandscapeEvolution {
             PortDef::field("erosion").with_unit(PortUnit::Of("m")),
         ],
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &LandscapeEvolutionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        let sim = s.simulation().map_err(OpError::Invalid)?;
+        let sim = s.simulation(ctx.planet()?).map_err(OpError::Invalid)?;
         let elevation = inputs.field(0)?;
         let (uplift, precipitation, erodibility) = (inputs.field_opt(1)?, inputs.field_opt(2)?, inputs.field_opt(3)?);
         let fields = LandscapeInputs { elevation, uplift: uplift.map(|f| f.as_ref()), precipitation: precipitation.map(|f| f.as_ref()), erodibility: erodibility.map(|f| f.as_ref()) };
@@ -123,7 +114,7 @@ mod tests {
 
     fn ctx_run(params: &crate::nodes::params::ParamMap, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { n: 16, cancel: &cancel, steps: None };
+        let ctx = OpContext { n: 16, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         NodeKind::LandscapeEvolution.run(params, inputs, &ctx)
     }
 

@@ -2,7 +2,6 @@
 //! the coasts, grown along valleys (never over a ridge) and carved with box-filtered banks
 //! (see `crate::erosion::lsystem`).
 
-use super::SEA_LEVEL;
 use crate::erosion::lsystem::{lsystem_rivers, LSystemSettings};
 use crate::nodes::prelude::*;
 
@@ -21,8 +20,6 @@ crate::settings! {
         h_min: f32 = float("Lowest bed (hmin)", -0.01, -10.0, 10.0, "", 0.001, "Seed 003's hmin: no bed is carved below this height (input units); just below the sea level lets mouths open into the sea."),
         /// Seed 003's hmax.
         h_max: f32 = float("Highest ground (hmax)", 0.6, -10.0, 10.0, "", 0.005, "Seed 003's hmax: rivers grow only over ground below this height (input units); springs lie below it."),
-        /// Sea level.
-        sea_level: f32 = SEA_LEVEL,
         /// Segment length, km.
         segment_km: f32 = float("Segment length", 80.0, 1.0, 2000.0, "km", 1.0, "Length of one L-system segment along the planet."),
         /// Largest turn per segment, degrees.
@@ -33,8 +30,6 @@ crate::settings! {
         depth: f32 = float("Depth", 0.02, 0.0, 10.0, "", 0.001, "Depth of the channel below the ground where the river is widest (at the mouth, input units); it thins to 30 % at the springs."),
         /// Valley half-width at the mouth, km.
         width_km: f32 = float("Valley width", 60.0, 0.1, 2000.0, "km", 1.0, "Half-width of the box-filtered valley around the channel at the mouth; 30 % of it at the springs."),
-        /// Planet radius, km.
-        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns km into angles; keep it equal to the Planet node's radius."),
         /// Random seed.
         seed: u32 = seed(1),
     }
@@ -42,7 +37,7 @@ crate::settings! {
 
 impl LSystemRiversSettings {
     /// The algorithm's settings.
-    pub fn lsystem(&self) -> LSystemSettings {
+    pub fn lsystem(&self, planet: &crate::nodes::output::planet::PlanetSettings) -> LSystemSettings {
         LSystemSettings {
             rivers: self.rivers,
             iterations: self.iterations,
@@ -50,13 +45,13 @@ impl LSystemRiversSettings {
             box_steps: self.box_steps,
             h_min: self.h_min,
             h_max: self.h_max,
-            sea_level: self.sea_level,
+            sea_level: planet.sea_level,
             segment_km: self.segment_km,
             turn_deg: self.turn_deg,
             split_chance: self.split_chance,
             depth: self.depth,
             width_km: self.width_km,
-            radius_km: self.radius_km,
+            radius_km: planet.radius_km,
             seed: self.seed,
         }
     }
@@ -74,11 +69,12 @@ impl Node for LSystemRivers {
         IN,
         &[PortDef::field("elevation"), PortDef::field("rivers")],
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &LSystemRiversSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        let r = lsystem_rivers(inputs.field(0)?, &s.lsystem(), ctx.cancel).ok_or(OpError::Cancelled)?;
+        let r = lsystem_rivers(inputs.field(0)?, &s.lsystem(ctx.planet()?), ctx.cancel).ok_or(OpError::Cancelled)?;
         Ok(vec![r.elevation.into(), r.rivers.into()])
     }
 }
@@ -93,7 +89,7 @@ mod tests {
         let s = LSystemRiversSettings::from_params(&NodeKind::LSystemRivers.default_params()).expect("the declared defaults");
         let h = crate::erosion::test_hills(64).map(|v| v - 0.3);
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { n: 64, cancel: &cancel, steps: None };
+        let ctx = OpContext { n: 64, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let out = LSystemRivers::run(&s, &Inputs(&[Some(h.clone().into())]), &ctx).expect("runs");
         let carved = out[0].as_field().expect("field");
         let mask = out[1].as_field().expect("field");

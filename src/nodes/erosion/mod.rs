@@ -14,6 +14,3 @@ use super::params::{float, ParamDef};
 
 /// The relief parameter the erosion nodes share (its key comes from the field it fills).
 pub const RELIEF: ParamDef = float("Relief", 20.0, 0.01, 1000.0, "", 0.1, "How steep the terrain is for water and rock: the height of 1.0 of elevation measured in cells at 128 cells per face edge. Higher: steeper slopes, faster water, more erosion.");
-
-/// The sea-level parameter the erosion nodes share.
-pub const SEA_LEVEL: ParamDef = float("Sea level", 0.0, -1.0, 1.0, "", 0.005, "Elevation below which water is ocean (match the Planet node's sea level).");

@@ -1,14 +1,11 @@
 //! The Sea floor node (seed 002): smoothing below sea level.
 
-use super::SEA_LEVEL;
 use crate::erosion::seafloor::smooth_sea_floor;
 use crate::nodes::prelude::*;
 
 crate::settings! {
     /// Settings of the Sea floor node.
     pub struct SeaFloorSettings, keys SeaFloorKeys {
-        /// Elevation below which the ground is smoothed.
-        sea_level: f32 = SEA_LEVEL,
         /// Smoothing passes at 128.
         passes: usize = int("Passes", 20, 0, 2000, "Smoothing passes at 128 cells per face edge, scaled with the square of the resolution (the same smoothing distance on the planet)."),
     }
@@ -19,9 +16,9 @@ pub struct SeaFloor;
 
 impl Node for SeaFloor {
     type Settings = SeaFloorSettings;
-    const META: NodeMeta = NodeMeta::new("Sea floor", Category::Erosion, "Seed 002: smooths the ground below sea level (Jacobi steps of the 4-neighbour mean); land stays as it is.", IN, OUT, file!());
+    const META: NodeMeta = NodeMeta::new("Sea floor", Category::Erosion, "Seed 002: smooths the ground below sea level (Jacobi steps of the 4-neighbour mean); land stays as it is. Sea level is the planet's (set on the Planet node).", IN, OUT, file!()).reading_planet();
 
     fn run(s: &SeaFloorSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![smooth_sea_floor(inputs.field(0)?, s.sea_level, s.passes, ctx.cancel).ok_or(OpError::Cancelled)?.into()])
+        Ok(vec![smooth_sea_floor(inputs.field(0)?, ctx.planet()?.sea_level, s.passes, ctx.cancel).ok_or(OpError::Cancelled)?.into()])
     }
 }

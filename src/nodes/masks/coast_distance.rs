@@ -9,9 +9,7 @@ crate::settings! {
     /// Settings of the Distance to coast node.
     pub struct CoastDistanceSettings, keys CoastDistanceKeys {
         /// Elevation of the sea surface in the input's unit.
-        sea_level: f32 = float("Sea level", 0.0, -100000.0, 100000.0, "", 1.0, "Input value of the sea surface (0 for metres after To metres or the Planet node)."),
-        /// Planet radius, km.
-        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns cell distances into km; keep it equal to the Planet node's radius."),
+        sea_level: f32 = float("Coast at", 0.0, -100000.0, 100000.0, "", 1.0, "Input value of the coastline: 0 for elevation in metres (after To metres or the Planet node, which already apply the planet's sea level)."),
     }
 }
 
@@ -27,11 +25,12 @@ impl Node for CoastDistance {
         IN,
         &[PortDef::field("out").with_unit(PortUnit::Of("km"))],
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &CoastDistanceSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        Ok(vec![coast_distance_km(inputs.field(0)?, s.sea_level, s.radius_km, ctx.cancel).ok_or(OpError::Cancelled)?.into()])
+        Ok(vec![coast_distance_km(inputs.field(0)?, s.sea_level, ctx.planet()?.radius_km, ctx.cancel).ok_or(OpError::Cancelled)?.into()])
     }
 }
 

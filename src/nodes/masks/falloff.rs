@@ -118,7 +118,7 @@ mod tests {
 
     fn run(s: &FalloffSettings, inputs: Vec<Option<Value>>, n: usize) -> Field {
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let out = Falloff::run(s, &Inputs(&inputs), &ctx).expect("runs");
         out[0].as_field().expect("field").as_ref().clone()
     }
@@ -174,7 +174,7 @@ mod tests {
                 assert!((coarse.sample_dir(d) - v).abs() < 0.1, "preview and build agree at lon {lon} lat {lat}");
             }
         }
-        let missing = Falloff::run(&s, &Inputs(&[None, None]), &OpContext { n: 16, cancel: &std::sync::atomic::AtomicBool::new(false), steps: None });
+        let missing = Falloff::run(&s, &Inputs(&[None, None]), &OpContext { n: 16, cancel: &std::sync::atomic::AtomicBool::new(false), steps: None, planet: Some(&crate::nodes::output::planet::EARTH) });
         assert!(missing.is_err_and(|e| e.to_string().contains("mask")));
     }
 }

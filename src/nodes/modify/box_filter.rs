@@ -83,7 +83,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     fn ctx(n: usize, cancel: &AtomicBool) -> OpContext<'_> {
-        OpContext { n, cancel, steps: None }
+        OpContext { n, cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) }
     }
 
     #[test]

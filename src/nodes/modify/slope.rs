@@ -11,8 +11,6 @@ crate::settings! {
     pub struct SlopeSettings, keys SlopeKeys {
         /// Metres of one input unit.
         metres_per_unit: f32 = float("Metres per unit", 1.0, 0.001, 100000.0, "m", 1.0, "Metres of 1.0 of the input: 1 for the Planet node's output (metres); the Planet node's highest peak (e.g. 6000) for unitless elevation."),
-        /// Planet radius, km.
-        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns cell distances into metres; keep it equal to the Planet node's radius."),
     }
 }
 
@@ -21,10 +19,10 @@ pub struct Slope;
 
 impl Node for Slope {
     type Settings = SlopeSettings;
-    const META: NodeMeta = NodeMeta::new("Slope", Category::Modify, "Slope angle in degrees (0 flat, 90 vertical), on the true cell spacing of the sphere and across face seams.", IN, &[PortDef::field("out").with_unit(PortUnit::Of("deg"))], file!());
+    const META: NodeMeta = NodeMeta::new("Slope", Category::Modify, "Slope angle in degrees (0 flat, 90 vertical), on the true cell spacing of the sphere (the planet's radius, set on the Planet node) and across face seams.", IN, &[PortDef::field("out").with_unit(PortUnit::Of("deg"))], file!()).reading_planet();
 
-    fn run(s: &SlopeSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![slope_degrees(inputs.field(0)?, s.metres_per_unit, s.radius_km).into()])
+    fn run(s: &SlopeSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+        Ok(vec![slope_degrees(inputs.field(0)?, s.metres_per_unit, ctx.planet()?.radius_km).into()])
     }
 }
 

@@ -29,8 +29,6 @@ crate::settings! {
         octaves: usize = int("Octaves", 4, 1, 12, "Octaves of the warping noise: more add finer wiggles."),
         /// Random seed.
         seed: u32 = seed(1),
-        /// Planet radius, km.
-        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns km into angles; keep it equal to the Planet node's radius."),
     }
 }
 
@@ -46,7 +44,8 @@ impl Node for Warp {
         &[PortDef::field("in"), PortDef::optional("vector", PortType::Vector)],
         OUT_AS_INPUT,
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn shows(s: &WarpSettings, key: &str) -> bool {
         let k = WarpSettings::KEYS;
@@ -61,7 +60,7 @@ impl Node for Warp {
         ctx.check()?;
         let input = inputs.field(0)?;
         let n = input.n();
-        let scale = s.distance_km / s.radius_km.max(1e-3);
+        let scale = s.distance_km / ctx.planet()?.radius_km.max(1e-3);
         let out = match s.by {
             WarpBy::Noise => {
                 let r = noise_radius(s.frequency);
@@ -105,9 +104,13 @@ mod tests {
     }
 
     fn run(s: &WarpSettings, inputs: Vec<Option<Value>>) -> Result<Field, OpError> {
+        run_on(s, inputs, &crate::nodes::output::planet::EARTH)
+    }
+
+    fn run_on(s: &WarpSettings, inputs: Vec<Option<Value>>, planet: &crate::nodes::output::planet::PlanetSettings) -> Result<Field, OpError> {
         let cancel = std::sync::atomic::AtomicBool::new(false);
         let n = inputs[0].as_ref().and_then(|v| v.as_field()).map_or(8, |f| f.n());
-        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(planet) };
         Ok(Warp::run(s, &Inputs(&inputs), &ctx)?[0].as_field().expect("field").as_ref().clone())
     }
 
@@ -156,8 +159,9 @@ mod tests {
         let input = Field::from_fn_dir(16, |d| d.x);
         for (distance_km, frequency, octaves) in [(0.0, 0.1, 1), (20000.0, 512.0, 12), (20000.0, 0.1, 12)] {
             for radius_km in [100.0, 100000.0] {
-                let s = WarpSettings { distance_km, frequency, octaves, radius_km, ..defaults() };
-                let out = run(&s, vec![Some(input.clone().into()), None]).expect("runs");
+                let s = WarpSettings { distance_km, frequency, octaves, ..defaults() };
+                let planet = crate::nodes::output::planet::PlanetSettings { radius_km, ..crate::nodes::output::planet::EARTH };
+                let out = run_on(&s, vec![Some(input.clone().into()), None], &planet).expect("runs");
                 assert!(out.data().iter().all(|v| v.is_finite()), "{s:?}");
             }
         }

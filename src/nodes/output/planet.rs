@@ -6,17 +6,28 @@ crate::settings! {
     /// Settings of the Planet node.
     pub struct PlanetSettings, keys PlanetKeys {
         /// Radius in kilometres.
-        radius_km: f32 = float("Radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Planet radius in kilometres (Earth: 6371)."),
+        radius_km: f32 = float("Radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Planet radius in kilometres (Earth: 6371). The planet's: every node that measures in km or m² (slope, precipitation, coast distance, warp, plates, rivers, erosion) uses it."),
         /// Input value that becomes 0 m.
-        sea_level: f32 = float("Sea level", 0.0, -1.0, 1.0, "", 0.005, "Input value that becomes 0 m. Lower it for more land."),
+        sea_level: f32 = float("Sea level", 0.0, -1.0, 1.0, "", 0.005, "Input value that becomes 0 m. Lower it for more land. The planet's: To metres (and so climate, biomes and materials) and the erosion and river nodes use it."),
         /// Metres of input value 1.
-        max_elevation_m: f32 = float("Highest peak", 6000.0, 1.0, 50000.0, "m", 10.0, "Elevation in metres of input value 1 (values above are clamped)."),
+        max_elevation_m: f32 = float("Highest peak", 6000.0, 1.0, 50000.0, "m", 10.0, "Elevation in metres of input value 1 (values above are clamped). The planet's: To metres, Earth relief, Landscape evolution and Coral reef use it."),
         /// Metres below sea level of input value -1.
-        max_depth_m: f32 = float("Deepest ocean", 7000.0, 1.0, 50000.0, "m", 10.0, "Depth in metres below sea level of input value -1 (values below are clamped)."),
+        max_depth_m: f32 = float("Deepest ocean", 7000.0, 1.0, 50000.0, "m", 10.0, "Depth in metres below sea level of input value -1 (values below are clamped). The planet's: To metres and Earth relief use it."),
     }
 }
 
-/// The Planet node.
+/// Earth's figures: the Planet node's defaults, and the planet of a graph without a Planet node.
+pub const EARTH: PlanetSettings = PlanetSettings { radius_km: 6371.0, sea_level: 0.0, max_elevation_m: 6000.0, max_depth_m: 7000.0 };
+
+impl Default for PlanetSettings {
+    fn default() -> Self {
+        EARTH
+    }
+}
+
+/// The Planet node. Its settings are the planet's: every node that needs the radius, the sea
+/// level, the highest peak or the deepest ocean reads them from here (through
+/// [`crate::nodes::OpContext::planet`]), so they are set once.
 pub struct Planet;
 
 impl Node for Planet {
@@ -24,7 +35,7 @@ impl Node for Planet {
     const META: NodeMeta = NodeMeta::new(
         "Planet",
         Category::Output,
-        "The planet the viewport shows and build exports. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres. An optional albedo colours the planet (else the height tint).",
+        "The planet the viewport shows and build exports, and its settings: radius, sea level, highest peak and deepest ocean are set here once and every node that needs them reads them. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres. An optional albedo colours the planet (else the height tint).",
         &[PortDef::field("elevation"), PortDef::optional("albedo", PortType::Colour)],
         &[PortDef::field("out").with_unit(PortUnit::Of("m"))],
         file!(),
@@ -64,6 +75,12 @@ impl PlanetSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn earth_is_the_planet_node_s_defaults() {
+        use crate::nodes::params::Settings;
+        assert_eq!(PlanetSettings::from_params(&Default::default()).expect("defaults"), EARTH);
+    }
 
     #[test]
     fn metres_mapping() {

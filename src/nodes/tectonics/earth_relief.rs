@@ -2,6 +2,7 @@
 //! features by crust type, hotspot chains and the uplift for landscape evolution
 //! (`tectonics::relief`).
 
+use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::prelude::*;
 use crate::tectonics::relief::belts::BeltHeights;
 use crate::tectonics::relief::hotspots::HotspotSettings;
@@ -38,20 +39,15 @@ crate::settings! {
         hotspot_m: f32 = float("Hotspot height", 4800.0, 0.0, 12000.0, "m", 10.0, "Height above the ocean floor of the volcano over a plume (Hawaii: about 9 km from the floor); a sixth of it on continents."),
         /// Small-scale relief strength.
         detail: f32 = float("Detail", 1.0, 0.0, 4.0, "", 0.01, "Strength of the small-scale relief noise on continents (1: default)."),
-        /// Metres of elevation 1.
-        max_elevation_m: f32 = float("Highest peak", 6000.0, 1.0, 50000.0, "m", 10.0, "Metres of output 1 (keep it equal to the Planet node's Highest peak)."),
-        /// Metres below sea level of elevation -1.
-        max_depth_m: f32 = float("Deepest ocean", 11000.0, 1.0, 50000.0, "m", 10.0, "Metres below sea level of output -1 (keep it equal to the Planet node's Deepest ocean)."),
-        /// Planet radius, km.
-        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius that turns widths and speeds into angles; keep it equal to the Planet node's radius."),
         /// Random seed.
         seed: u32 = seed(7),
     }
 }
 
 impl EarthReliefSettings {
-    /// The relief module's settings, or the first bad parameter.
-    pub fn relief(&self) -> Result<ReliefSettings, OpError> {
+    /// The relief module's settings on `planet` (its highest peak and deepest ocean scale the
+    /// output, its radius turns widths and speeds into angles), or the first bad parameter.
+    pub fn relief(&self, planet: &PlanetSettings) -> Result<ReliefSettings, OpError> {
         let k = EarthReliefSettings::KEYS;
         let need = |ok: bool, key, what, v| Self::need(ok, key, what, v).map_err(OpError::Invalid);
         for (v, key) in [
@@ -68,7 +64,7 @@ impl EarthReliefSettings {
             need(v.is_finite() && v >= 0.0, key, "0 or more", v)?;
         }
         need((0.0..=1.0).contains(&self.land_fraction), k.land_fraction, "in 0..1", self.land_fraction)?;
-        for (v, key) in [(self.coast_frequency, k.coast_frequency), (self.plate_speed, k.plate_speed), (self.max_elevation_m, k.max_elevation_m), (self.max_depth_m, k.max_depth_m), (self.radius_km, k.radius_km)] {
+        for (v, key) in [(self.coast_frequency, k.coast_frequency), (self.plate_speed, k.plate_speed)] {
             need(v.is_finite() && v > 0.0, key, "more than 0", v)?;
         }
         Ok(ReliefSettings {
@@ -81,9 +77,9 @@ impl EarthReliefSettings {
             heights: BeltHeights { trench_m: self.trench_m, cordillera_m: self.cordillera_m, island_arc_m: self.island_arc_m, collision_m: self.collision_m, plateau_m: self.plateau_m, rift_m: self.rift_m },
             hotspots: HotspotSettings { count: self.hotspots, height_m: self.hotspot_m, ..ReliefSettings::default().hotspots },
             detail: self.detail,
-            max_elevation_m: self.max_elevation_m,
-            max_depth_m: self.max_depth_m,
-            radius_km: self.radius_km,
+            max_elevation_m: planet.max_elevation_m,
+            max_depth_m: planet.max_depth_m,
+            radius_km: planet.radius_km,
         })
     }
 }
@@ -107,10 +103,11 @@ impl Node for EarthRelief {
             PortDef::of("motion", PortType::Vector),
         ],
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &EarthReliefSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let settings = s.relief()?;
+        let settings = s.relief(ctx.planet()?)?;
         let surface = earth_relief(inputs.plates(0)?, &settings, ctx.n, ctx.cancel).ok_or(OpError::Cancelled)?;
         Ok(vec![surface.elevation.into(), surface.age_myr.into(), surface.uplift_mm_yr.into(), surface.crust.into(), surface.plate_id.into(), surface.motion.into()])
     }
@@ -120,6 +117,7 @@ impl Node for EarthRelief {
 mod tests {
     use super::*;
     use crate::nodes::params::Settings;
+    use crate::nodes::output::planet::EARTH;
     use crate::nodes::NodeKind;
 
     fn defaults() -> EarthReliefSettings {
@@ -129,12 +127,12 @@ mod tests {
     #[test]
     fn bad_parameters_name_the_parameter() {
         let bad = EarthReliefSettings { plate_speed: 0.0, ..defaults() };
-        let e = bad.relief().expect_err("refused").to_string();
+        let e = bad.relief(&EARTH).expect_err("refused").to_string();
         assert!(e.contains("Plate speed must be more than 0"), "{e}");
         let nan = EarthReliefSettings { trench_m: f32::NAN, ..defaults() };
-        assert!(nan.relief().expect_err("refused").to_string().contains("Trench depth must be 0 or more"));
+        assert!(nan.relief(&EARTH).expect_err("refused").to_string().contains("Trench depth must be 0 or more"));
         let land = EarthReliefSettings { land_fraction: 1.5, ..defaults() };
-        assert!(land.relief().expect_err("refused").to_string().contains("Land fraction must be in 0..1"));
-        assert!(defaults().relief().is_ok());
+        assert!(land.relief(&EARTH).expect_err("refused").to_string().contains("Land fraction must be in 0..1"));
+        assert!(defaults().relief(&EARTH).is_ok());
     }
 }

@@ -49,8 +49,6 @@ crate::settings! {
         noise_strength: f32 = float("Noise strength", 0.2, 0.0, 1.0, "", 0.002, "Noise amplitude (seed 000's perlinStrength, on this project's -1..1 scale)."),
         /// Low-pass passes of the plate levels at R = 50.
         smoothing: usize = int("Smoothing passes", 2, 0, 20, "Seed 000's low-pass filter of the plate levels over the regions, counted at R = 50 and scaled with (R / 50)^2 so coastal slopes keep their width at any R."),
-        /// Planet radius, km.
-        radius_km: f32 = float("Planet radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Radius used to turn the widths above into angles; keep it equal to the Planet node's radius."),
         /// Random seed.
         seed: u32 = seed(5),
     }
@@ -74,10 +72,11 @@ impl Node for PlateElevation {
             PortDef::of("motion", PortType::Vector),
         ],
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &PlateElevationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let surface = plate_elevation(inputs.plates(0)?, &elevation_settings(s), ctx.n, ctx.cancel).ok_or(OpError::Cancelled)?;
+        let surface = plate_elevation(inputs.plates(0)?, &elevation_settings(s, ctx.planet()?.radius_km), ctx.n, ctx.cancel).ok_or(OpError::Cancelled)?;
         Ok(vec![surface.elevation.into(), surface.plate_id.into(), surface.pressure.into(), surface.boundary_km.into(), surface.motion.into()])
     }
 
@@ -93,8 +92,8 @@ impl Node for PlateElevation {
     }
 }
 
-/// The tectonics module's settings from the node's.
-pub fn elevation_settings(s: &PlateElevationSettings) -> ElevationSettings {
+/// The tectonics module's settings from the node's, on a planet of `radius_km`.
+pub fn elevation_settings(s: &PlateElevationSettings, radius_km: f32) -> ElevationSettings {
     let base = match s.base_mode {
         BaseMode::RandomRange => BaseElevation::RandomRange(s.elevation_range),
         BaseMode::LandFraction => BaseElevation::land(s.land_fraction),
@@ -115,6 +114,6 @@ pub fn elevation_settings(s: &PlateElevationSettings) -> ElevationSettings {
         noise_frequency: s.noise_frequency,
         noise_strength: s.noise_strength,
         smoothing_passes: s.smoothing,
-        radius_km: s.radius_km,
+        radius_km,
     }
 }

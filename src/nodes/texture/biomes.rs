@@ -235,7 +235,7 @@ mod tests {
         let p = Field::filled(n, 600.0);
         let h = Field::from_fn_dir(n, |d| if d.z < -0.9 { -100.0 } else { 500.0 });
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None };
+        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let run = |blend: f32| {
             let mut params = NodeKind::Biomes.default_params();
             params.insert("blend_c".into(), crate::nodes::ParamValue::Float(blend));
