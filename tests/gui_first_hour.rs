@@ -351,3 +351,40 @@ fn the_finder_offers_the_planet_surface_group_and_it_textures_the_planet() {
     wait_until(&mut d, "the textured planet", |d| d.app.last_result.as_ref().is_some_and(|r| r.sink_input(p, 1).and_then(|v| v.as_colour()).is_some()));
     assert!(d.app.ed_state.errors.is_empty(), "{:?}", d.app.ed_state.errors);
 }
+
+#[test]
+fn hydraulic_erosion_presets_set_the_amounts_in_one_undoable_click() {
+    use planetgraph::nodes::erosion::hydraulic::{HydraulicErosionSettings, HydraulicPreset};
+    let mut g = Graph::default();
+    let c = g.add_node(NodeKind::Constant, (20.0, 60.0));
+    let h = g.add_node(NodeKind::HydraulicErosion, (260.0, 20.0));
+    let p = g.add_node(NodeKind::Planet, (560.0, 60.0));
+    g.connect(c, "out", h, "in");
+    g.connect(h, "elevation", p, "elevation");
+    let mut d = Driver::with(g);
+    d.wait_for_evaluation();
+    let rect = d.node_screen_rects().into_iter().find(|(n, _)| *n == h).expect("on canvas").1;
+    // The node's Preset… menu: the widest clickable near the bottom of the node.
+    let menu = d.clickables(egui::Order::Middle).into_iter().chain(d.clickables(egui::Order::Background)).filter(|r| rect.contains_rect(*r) && r.width() > 100.0 && r.height() < 30.0).max_by(|a, b| a.top().total_cmp(&b.top())).expect("a preset menu");
+    d.click(menu.center(), PointerButton::Primary);
+    d.frames(2);
+    let mut entries: Vec<egui::Rect> = d.clickables(egui::Order::Foreground).into_iter().filter(|r| r.height() < 30.0).collect();
+    entries.sort_by(|a, b| a.top().total_cmp(&b.top()));
+    assert_eq!(entries.len(), 4, "light, moderate, strong, badlands: {entries:?}");
+    d.click(entries[2].center(), PointerButton::Primary);
+    d.frames(2);
+    let s: HydraulicErosionSettings = d.app.doc.graph.node(h).expect("node").settings().expect("settings");
+    assert_eq!(HydraulicPreset::matching(&s), Some(HydraulicPreset::Strong), "{s:?}");
+    assert!(d.app.status().contains("Strong preset"), "{}", d.app.status());
+    d.key(Key::Z, Modifiers::COMMAND);
+    let s: HydraulicErosionSettings = d.app.doc.graph.node(h).expect("node").settings().expect("settings");
+    assert_eq!(HydraulicPreset::matching(&s), Some(HydraulicPreset::Moderate), "one undo takes the preset back");
+    // The units are explained where the values are: in the node's description and tooltips.
+    let desc = NodeKind::HydraulicErosion.meta().description;
+    assert!(desc.contains("height unit (h.u.)") && desc.contains("time unit (t.u.)"), "{desc}");
+    for p in NodeKind::HydraulicErosion.params() {
+        if let planetgraph::nodes::ParamSpec::Float { unit, .. } = p.spec {
+            assert!(!unit.contains("time"), "{}: no abstract '/time' units left", p.name);
+        }
+    }
+}

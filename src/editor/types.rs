@@ -1,7 +1,7 @@
 //! The egui_node_graph2 types of PlanetGraph and their trait implementations.
 
 pub use super::widgets::port_label;
-use super::widgets::param_widget;
+use super::widgets::{param_widget, preset_menu};
 use crate::graph::NodeId as DomainId;
 use crate::nodes::{Category, NodeKind, ParamDef, ParamValue, PortType};
 use egui_node_graph2::{DataTypeTrait, Graph, GraphEditorState, NodeDataTrait, NodeId, NodeResponse, NodeTemplateIter, NodeTemplateTrait, UserResponseTrait, WidgetValueTrait};
@@ -151,6 +151,8 @@ pub enum EdResponse {
     PlateStep(DomainId, StepAction),
     /// A consumer preset chosen on an Export node.
     ExportPreset(DomainId, crate::export::presets::Preset),
+    /// A preset chosen on a Hydraulic erosion node.
+    ErosionPreset(DomainId, crate::nodes::erosion::hydraulic::HydraulicPreset),
     /// An action from a node's right-click menu.
     Node(DomainId, NodeAction),
     /// A typed value was outside its parameter's range and was clamped (the sentence says to
@@ -402,15 +404,18 @@ impl NodeDataTrait for EdNode {
             }
         }
         if self.node_kind() == Some(NodeKind::Export) {
-            egui::ComboBox::from_id_salt(("preset", self.id)).selected_text("Preset…").width(150.0).show_ui(ui, |ui| {
-                for p in crate::export::presets::Preset::ALL {
-                    if ui.selectable_label(false, p.label()).clicked() {
-                        responses.push(NodeResponse::User(EdResponse::ExportPreset(self.id, p)));
-                    }
-                }
-            })
-            .response
-            .on_hover_text("Set this node's options for an engine or tool in one click (undoable); the file name stays");
+            use crate::export::presets::Preset;
+            let entries = Preset::ALL.map(|p| (p.label(), None));
+            if let Some(k) = preset_menu(ui, self.id, &entries, "Set this node's options for an engine or tool in one click (undoable); the file name stays") {
+                responses.push(NodeResponse::User(EdResponse::ExportPreset(self.id, Preset::ALL[k])));
+            }
+        }
+        if self.node_kind() == Some(NodeKind::HydraulicErosion) {
+            use crate::nodes::erosion::hydraulic::HydraulicPreset;
+            let entries = HydraulicPreset::ALL.map(|p| (p.label(), Some(p.description())));
+            if let Some(k) = preset_menu(ui, self.id, &entries, "Set how much and how the water carves in one click (undoable): rain, capacity, dissolving, deposition, evaporation, time and creep") {
+                responses.push(NodeResponse::User(EdResponse::ErosionPreset(self.id, HydraulicPreset::ALL[k])));
+            }
         }
         if let Some(tex) = state.previews.get(&self.id) {
             let size = tex.size_vec2();

@@ -267,3 +267,27 @@ pub fn port_label(name: &str, optional: Option<bool>) -> (String, Option<&'stati
         None => (name.to_string(), None),
     }
 }
+
+/// A "Preset…" menu on a node: one entry per preset (label, optional tooltip); returns the
+/// index of the entry clicked this frame.
+pub fn preset_menu(ui: &mut egui::Ui, node: crate::graph::NodeId, entries: &[(&str, Option<&str>)], hover: &str) -> Option<usize> {
+    let mut chosen = None;
+    egui::ComboBox::from_id_salt(("preset", node))
+        .selected_text("Preset…")
+        .width(150.0)
+        .show_ui(ui, |ui| {
+            for (k, (label, tip)) in entries.iter().enumerate() {
+                let r = ui.selectable_label(false, *label);
+                let r = match tip {
+                    Some(t) => r.on_hover_text(*t),
+                    None => r,
+                };
+                if r.clicked() {
+                    chosen = Some(k);
+                }
+            }
+        })
+        .response
+        .on_hover_text(hover);
+    chosen
+}

@@ -67,6 +67,25 @@ impl PlanetApp {
         changed
     }
 
+    /// Sets a Hydraulic erosion node's amounts to `preset`'s, as one undoable edit.
+    pub(super) fn apply_erosion_preset(&mut self, id: crate::graph::NodeId, preset: crate::nodes::erosion::hydraulic::HydraulicPreset) {
+        use crate::nodes::erosion::hydraulic::HydraulicErosionSettings;
+        let Some(node) = self.doc.graph.node(id) else { return };
+        let name = node.describe();
+        let mut s: HydraulicErosionSettings = match node.settings() {
+            Ok(s) => s,
+            Err(e) => {
+                self.status = format!("{name}: {e}");
+                return;
+            }
+        };
+        preset.apply(&mut s);
+        let mut g = self.doc.graph.clone();
+        g.set_settings(id, &s);
+        self.apply_edit(g);
+        self.status = format!("{name}: {} preset ({}); Ctrl+Z undoes it", preset.label(), preset.description().to_lowercase());
+    }
+
     /// Whether the wire just drawn closes a loop in `g` (the graph read back from the editor).
     /// If it does, the wire is taken away again and the status line names the loop.
     pub(super) fn refuse_loop(&mut self, responses: &[Response], g: &Graph) -> bool {

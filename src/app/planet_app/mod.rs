@@ -350,6 +350,10 @@ impl PlanetApp {
                 self.apply_preset(*id, *preset);
                 return;
             }
+            if let NodeResponse::User(EdResponse::ErosionPreset(id, preset)) = r {
+                self.apply_erosion_preset(*id, *preset);
+                return;
+            }
             if let NodeResponse::User(EdResponse::Node(id, action)) = r {
                 self.node_action(ctx, *id, *action);
                 return;

@@ -1,4 +1,8 @@
-//! The Hydraulic erosion node: seed 002's virtual pipes on the whole planet.
+//! The Hydraulic erosion node: seed 002's virtual pipes on the whole planet, with presets.
+//!
+//! The model has units of its own, explained on every parameter: a height unit (h.u.) is the
+//! width of a cell at 128 cells per face edge, and elevation 1.0 is `Relief` of them high; a
+//! time unit (t.u.) is the model's clock, and `Iterations x Time step` of them are simulated.
 
 use super::RELIEF;
 use crate::erosion::hydraulic::{hydraulic, steps_at, HydraulicSettings};
@@ -15,36 +19,37 @@ crate::choices! {
 }
 
 crate::settings! {
-    /// Settings of the Hydraulic erosion node (height units: elevation times relief).
+    /// Settings of the Hydraulic erosion node (height units, h.u.: elevation times relief;
+    /// time units, t.u.: the model's clock).
     pub struct HydraulicErosionSettings, keys HydraulicErosionKeys {
         /// Steps at 128 cells per face edge.
-        iterations: usize = int("Iterations", 100, 0, 5000, "Simulation steps at 128 cells per face edge; scaled with the resolution (so previews run fewer), the same simulated time at any resolution. Simulated time = iterations x time step."),
+        iterations: usize = int("Iterations", 100, 0, 5000, "Simulation steps at 128 cells per face edge; scaled with the resolution (so previews run fewer), the same simulated time at any resolution. Simulated time = iterations x time step, in the model's time units (t.u.)."),
         /// Time per step at 128 cells per face edge.
-        dt: f32 = float("Time step", 0.15, 0.001, 0.5, "", 0.001, "Time per step at 128 cells per face edge (scaled with the resolution). Larger is faster but coarser."),
+        dt: f32 = float("Time step", 0.15, 0.001, 0.5, "t.u.", 0.001, "Model time per step at 128 cells per face edge (scaled with the resolution), in time units (t.u.: the model's own clock, which every rate below is per). Larger is faster but coarser."),
         /// Height of 1.0 of elevation in cells at 128.
         relief: f32 = RELIEF,
         /// Water added per unit time, height units.
-        rain: f32 = float("Rain", 0.1, 0.0, 1.0, "/time", 0.001, "Water added to every land cell per unit time (seed 002's r), in height units."),
+        rain: f32 = float("Rain", 0.1, 0.0, 1.0, "h.u./t.u.", 0.001, "Water depth added to every land cell per time unit (seed 002's r), in height units (h.u.: the width of a cell at 128 per face edge; elevation 1.0 is Relief h.u. high). 0.1 over 15 t.u. (the defaults) rains 1.5 h.u."),
         /// Seed 002's g A / l.
-        gravity: f32 = float("Gravity", 10.0, 0.1, 50.0, "", 0.1, "Gravity times pipe cross-section over pipe length (seed 002's g A / l): how hard height differences push water."),
+        gravity: f32 = float("Gravity", 10.0, 0.1, 50.0, "h.u./t.u.²", 0.1, "Gravity times pipe cross-section over pipe length (seed 002's g A / l): how hard height differences push water. The acceleration of water on a slope of 1, in height units per time unit squared."),
         /// Seed 002's k_S.
-        capacity: f32 = float("Capacity", 1.0, 0.0, 20.0, "", 0.01, "Sediment capacity constant (seed 002's k_S): capacity = k_S |v| sin(slope)."),
+        capacity: f32 = float("Capacity", 1.0, 0.0, 20.0, "t.u.", 0.01, "Sediment capacity constant (seed 002's k_S): the sediment water can carry, in h.u. of ground, is k_S |v| sin(slope) with the speed |v| in h.u./t.u. Higher: more ground moved, deeper valleys."),
         /// Smallest slope sine used for the capacity.
-        min_slope: f32 = float("Minimum slope", 0.05, 0.0, 1.0, "", 0.001, "Smallest slope sine used for the capacity, so flat ground still erodes a little."),
+        min_slope: f32 = float("Minimum slope", 0.05, 0.0, 1.0, "sin", 0.001, "Smallest slope (as its sine: 0.05 is about 3 degrees at the model's Relief) used for the capacity, so flat ground still erodes a little. Low: plains stay, slopes carve (badlands)."),
         /// Water depth from which the capacity is full, height units.
-        full_depth: f32 = float("Full-capacity depth", 0.5, 0.0, 10.0, "", 0.01, "Water depth, in height units, from which the capacity is full; shallower water carries proportionally less, so erosion follows where water gathers and carves channels instead of roughening every slope. 0: no ramp (seed 002's capacity)."),
+        full_depth: f32 = float("Full-capacity depth", 0.5, 0.0, 10.0, "h.u.", 0.01, "Water depth, in height units, from which the capacity is full; shallower water carries proportionally less, so erosion follows where water gathers and carves channels instead of roughening every slope. 0: no ramp (seed 002's capacity)."),
         /// Seed 002's k_E per unit time.
-        dissolve: f32 = float("Dissolving", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water picks up ground below its capacity (seed 002's k_E)."),
+        dissolve: f32 = float("Dissolving", 0.5, 0.0, 10.0, "/t.u.", 0.01, "Share of the missing load (capacity minus sediment) that water picks up from the ground per time unit (seed 002's k_E). High: soft rock."),
         /// Seed 002's k_D per unit time.
-        deposit: f32 = float("Deposition", 0.5, 0.0, 10.0, "/time", 0.01, "Rate at which water drops sediment above its capacity (seed 002's k_D)."),
+        deposit: f32 = float("Deposition", 0.5, 0.0, 10.0, "/t.u.", 0.01, "Share of the excess load (sediment above capacity) that water drops per time unit (seed 002's k_D). High: fans and filled valley floors near the ranges."),
         /// Seed 002's k_T per unit time.
-        evaporation: f32 = float("Evaporation", 0.3, 0.0, 10.0, "/time", 0.01, "Share of the water lost per unit time (seed 002's k_T)."),
+        evaporation: f32 = float("Evaporation", 0.3, 0.0, 10.0, "/t.u.", 0.01, "Share of the water lost per time unit (seed 002's k_T). High: water runs only a short way, so only the slopes near the ridges erode."),
         /// How sediment moves.
         transport: SedimentTransport = SedimentTransport::DonorCell.param("Sediment transport", "How suspended sediment moves with the water. Donor cell: with the water the pipes carry between neighbours (conservative, little smearing). Semi-Lagrangian: seed 002's back-trace, each cell takes the sediment from where its water came from (up to 2 cells, across seams), with the total restored after each step."),
         /// Sediment exchange between wet neighbours per unit time.
-        sediment_diffusion: f32 = float("Sediment diffusion", 0.2, 0.0, 10.0, "/time", 0.01, "Exchange of suspended sediment between wet neighbours (seed 002's fix for streaks)."),
+        sediment_diffusion: f32 = float("Sediment diffusion", 0.2, 0.0, 10.0, "/t.u.", 0.01, "Share of the difference in suspended sediment that wet neighbours exchange per time unit (seed 002's fix for streaks)."),
         /// Hillslope creep, reference cells squared per unit time.
-        creep: f32 = float("Hillslope creep", 0.02, 0.0, 1.0, "cells²/time", 0.001, "Land heights diffuse with this coefficient, in cells of a 128 face edge squared per unit time (material is conserved). Sets how wide valleys and ridges are on the planet, independent of resolution; 0 turns it off."),
+        creep: f32 = float("Hillslope creep", 0.02, 0.0, 1.0, "cells²/t.u.", 0.001, "Land heights diffuse with this coefficient, in cells of a 128 face edge squared per time unit (material is conserved). Sets how wide valleys and ridges are on the planet, independent of resolution; 0 turns it off."),
     }
 }
 
@@ -71,6 +76,67 @@ impl HydraulicErosionSettings {
     }
 }
 
+/// A starting point for the node's settings: how much and how the water carves. A preset sets
+/// the amounts (rain, capacity, dissolving, deposition, evaporation, time, slope floor, creep)
+/// and keeps the rest (time step, relief, gravity, transport).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HydraulicPreset {
+    /// Softened slopes and shallow gullies; the land keeps its shape.
+    Light,
+    /// The node's defaults: valleys on the slopes, sediment in the lowlands.
+    Moderate,
+    /// Deep valleys and wide sediment plains: much more ground moved.
+    Strong,
+    /// Dense, sharp gullies on every slope: soft rock, no creep to round them.
+    Badlands,
+}
+
+impl HydraulicPreset {
+    /// Every preset in menu order.
+    pub const ALL: [HydraulicPreset; 4] = [HydraulicPreset::Light, HydraulicPreset::Moderate, HydraulicPreset::Strong, HydraulicPreset::Badlands];
+
+    /// Menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            HydraulicPreset::Light => "Light",
+            HydraulicPreset::Moderate => "Moderate (defaults)",
+            HydraulicPreset::Strong => "Strong",
+            HydraulicPreset::Badlands => "Badlands",
+        }
+    }
+
+    /// What it looks like (the menu entry's tooltip).
+    pub fn description(self) -> &'static str {
+        match self {
+            HydraulicPreset::Light => "Softened slopes and shallow gullies; the land keeps its shape",
+            HydraulicPreset::Moderate => "The node's defaults: valleys on the slopes, sediment in the lowlands",
+            HydraulicPreset::Strong => "Deep valleys and wide sediment plains: much more ground moved",
+            HydraulicPreset::Badlands => "Dense, sharp gullies on every slope: soft rock, little creep, water that stays",
+        }
+    }
+
+    /// Sets the amounts of `s` to this preset's.
+    pub fn apply(self, s: &mut HydraulicErosionSettings) {
+        // (iterations, rain, capacity, min slope, full depth, dissolve, deposit, evaporation, sediment diffusion, creep)
+        let v = match self {
+            HydraulicPreset::Light => (60, 0.06, 0.6, 0.05, 0.5, 0.3, 0.5, 0.4, 0.2, 0.03),
+            HydraulicPreset::Moderate => (100, 0.1, 1.0, 0.05, 0.5, 0.5, 0.5, 0.3, 0.2, 0.02),
+            HydraulicPreset::Strong => (200, 0.15, 2.0, 0.05, 0.5, 1.0, 0.5, 0.2, 0.2, 0.02),
+            HydraulicPreset::Badlands => (160, 0.2, 3.0, 0.01, 0.1, 2.0, 0.3, 0.1, 0.05, 0.0),
+        };
+        (s.iterations, s.rain, s.capacity, s.min_slope, s.full_depth, s.dissolve, s.deposit, s.evaporation, s.sediment_diffusion, s.creep) = v;
+    }
+
+    /// The preset whose amounts `s` has, if any.
+    pub fn matching(s: &HydraulicErosionSettings) -> Option<HydraulicPreset> {
+        HydraulicPreset::ALL.into_iter().find(|p| {
+            let mut t = s.clone();
+            p.apply(&mut t);
+            t == *s
+        })
+    }
+}
+
 /// The Hydraulic erosion node.
 pub struct HydraulicErosion;
 
@@ -79,7 +145,7 @@ impl Node for HydraulicErosion {
     const META: NodeMeta = NodeMeta::new(
         "Hydraulic erosion",
         Category::Erosion,
-        "Seed 002's virtual-pipe model: rain, flow across the whole planet, dissolving and deposition, sediment carried with the water, evaporation. Water reaching the sea leaves and drops its sediment.",
+        "Seed 002's virtual-pipe model: rain, flow across the whole planet, dissolving and deposition, sediment carried with the water, evaporation. Water reaching the sea (the planet's sea level) leaves and drops its sediment. Presets (light, moderate, strong, badlands) set the amounts in one click. Units: a height unit (h.u.) is the width of a cell at 128 per face edge, elevation 1.0 is Relief h.u. high; a time unit (t.u.) is the model's clock, Iterations x Time step t.u. are simulated.",
         IN,
         &[
             PortDef::field("elevation"),
@@ -98,5 +164,55 @@ impl Node for HydraulicErosion {
         let sim = s.simulation(ctx.planet()?);
         let r = with_steps(ctx, steps_at(sim.iterations, f.n()), |c| hydraulic(f, &sim, ctx.cancel, c))?;
         Ok(vec![r.elevation.into(), r.water.into(), r.sediment.into(), r.deposited.into(), r.speed.into(), r.presence.into()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nodes::output::planet::EARTH;
+    use crate::nodes::params::Settings;
+    use crate::nodes::NodeKind;
+
+    fn defaults() -> HydraulicErosionSettings {
+        HydraulicErosionSettings::from_params(&NodeKind::HydraulicErosion.default_params()).expect("defaults")
+    }
+
+    /// Ground moved (mean |change| of land) and gully sharpness (mean |Laplacian| of the
+    /// change) of a preset on hills at 64 cells per face edge.
+    fn figures(p: HydraulicPreset) -> (f64, f64) {
+        let mut s = defaults();
+        p.apply(&mut s);
+        let h = crate::erosion::test_hills(64);
+        let sim = s.simulation(&EARTH);
+        let r = hydraulic(&h, &sim, &std::sync::atomic::AtomicBool::new(false), &std::sync::atomic::AtomicUsize::new(0)).expect("runs");
+        let change: Vec<f32> = r.elevation.data().iter().zip(h.data()).map(|(a, b)| a - b).collect();
+        let land: Vec<usize> = (0..change.len()).filter(|&c| h.data()[c] > 0.0).collect();
+        let moved = land.iter().map(|&c| f64::from(change[c].abs())).sum::<f64>() / land.len() as f64;
+        // The change against the mean of its four neighbours (across seams).
+        let t = crate::planet::pipes::pipes4(64);
+        let sharp = land.iter().map(|&c| f64::from((change[c] - t.to[c].iter().map(|&k| change[k as usize]).sum::<f32>() / 4.0).abs())).sum::<f64>() / land.len() as f64;
+        (moved, sharp / moved.max(1e-12))
+    }
+
+    /// The presets differ as their names say: light moves least, strong more than the
+    /// defaults, badlands cuts the sharpest gullies; the defaults are the Moderate preset.
+    #[test]
+    fn presets_move_the_ground_as_named() {
+        assert_eq!(HydraulicPreset::matching(&defaults()), Some(HydraulicPreset::Moderate));
+        let [light, moderate, strong, badlands] = HydraulicPreset::ALL.map(figures);
+        eprintln!("moved, sharpness: light {light:?} moderate {moderate:?} strong {strong:?} badlands {badlands:?}");
+        assert!(light.0 < moderate.0 * 0.8, "{light:?} {moderate:?}");
+        assert!(strong.0 > moderate.0 * 1.5, "{strong:?} {moderate:?}");
+        assert!(badlands.1 > moderate.1 * 1.2, "{badlands:?} {moderate:?}");
+        for p in HydraulicPreset::ALL {
+            let mut s = defaults();
+            p.apply(&mut s);
+            assert_eq!(HydraulicPreset::matching(&s), Some(p));
+            for (key, value) in s.to_params() {
+                let def = NodeKind::HydraulicErosion.param(&key).expect("declared");
+                def.check(&value).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+            }
+        }
     }
 }
