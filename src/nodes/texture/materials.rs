@@ -55,10 +55,10 @@ impl Node for Materials {
     const META: NodeMeta = NodeMeta::new(
         "Materials",
         Category::Texture,
-        "Splat weights (never negative, summing to 1) of sea floor, sand, ground, rock and snow from height, slope, a noisy snow line and where water ran; and the albedo they blend to. Connect biome colours as the ground's base.",
+        "Splat weights (never negative, summing to 1) of sea floor, sand, ground, rock and snow from height, slope, a noisy snow line and where water ran; and the albedo they blend to. Connect biome colours as the ground's base. Without a slope input it measures the slope of the elevation itself (on the planet's radius).",
         &[
             PortDef::field("elevation_m"),
-            PortDef::field("slope_deg"),
+            PortDef::optional("slope_deg", PortType::Field),
             PortDef::optional("water", PortType::Field),
             PortDef::optional("base", PortType::Colour),
         ],
@@ -71,10 +71,20 @@ impl Node for Materials {
             PortDef::of("albedo", PortType::Colour),
         ],
         file!(),
-    );
+    )
+    .reading_planet();
 
     fn run(s: &MaterialsSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let (h, slope, water, base) = (inputs.field(0)?, inputs.field(1)?, inputs.field_opt(2)?, inputs.colour_opt(3)?);
+        let (h, water, base) = (inputs.field(0)?, inputs.field_opt(2)?, inputs.colour_opt(3)?);
+        // Without a slope input: the slope of the elevation in metres on the planet.
+        let measured;
+        let slope = match inputs.field_opt(1)? {
+            Some(f) => f.as_ref(),
+            None => {
+                measured = crate::nodes::modify::slope::slope_degrees(h, 1.0, ctx.planet()?.radius_km);
+                &measured
+            }
+        };
         let n = h.n();
         let r = noise_radius(s.snow_noise);
         let fbm = FastFbm::new(s.seed, 4, 0.5, 2.0);
@@ -157,5 +167,27 @@ mod tests {
         assert_eq!(top(weights(&s, 4000.0, 10.0, 0.0, 0.0)), Some("snow"));
         // The jitter moves the snow line.
         assert!(weights(&s, 2800.0, 10.0, 0.0, 1.0)[4] < weights(&s, 2800.0, 10.0, 0.0, -1.0)[4]);
+    }
+
+    /// Without a slope input the node measures the slope of its elevation on the planet, the
+    /// same as a Slope node wired in.
+    #[test]
+    fn without_a_slope_input_it_measures_the_slope_itself() {
+        let n = 48;
+        let h = Field::from_fn_dir(n, |d| 6000.0 * (d.x * 20.0).sin() * (d.y * 7.0).cos());
+        let planet = crate::nodes::output::planet::PlanetSettings { radius_km: 100.0, ..crate::nodes::output::planet::EARTH };
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&planet) };
+        let slope = crate::nodes::modify::slope::slope_degrees(&h, 1.0, planet.radius_km);
+        assert!(slope.data().iter().any(|&v| v > 30.0), "steep enough for rock");
+        let wired = Materials::run(&defaults(), &Inputs(&[Some(h.clone().into()), Some(slope.into()), None, None]), &ctx).expect("runs");
+        let alone = Materials::run(&defaults(), &Inputs(&[Some(h.into()), None, None, None]), &ctx).expect("runs");
+        for k in 0..5 {
+            assert_eq!(wired[k].as_field().expect("field").data(), alone[k].as_field().expect("field").data(), "{}", MATERIALS[k]);
+        }
+        // And the measured slope matters: flat ground of the same heights has no rock.
+        let flat = Materials::run(&defaults(), &Inputs(&[Some(Field::filled(n, 500.0).into()), None, None, None]), &ctx).expect("runs");
+        let rock = |o: &[Value]| o[3].as_field().expect("rock").data().iter().sum::<f32>();
+        assert!(rock(&alone) > rock(&flat) + 1.0, "{} vs {}", rock(&alone), rock(&flat));
     }
 }
