@@ -389,3 +389,42 @@ fn hydraulic_erosion_presets_set_the_amounts_in_one_undoable_click() {
         }
     }
 }
+
+#[test]
+fn the_planet_s_settings_are_set_once_and_an_older_file_says_which_nodes_changed() {
+    use planetgraph::nodes::ParamValue;
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A version-2 file whose To metres kept a highest peak of its own (4000 m against the
+    // Planet's 6000 m).
+    let text = r#"(version: 2, nodes: [
+        (id: 1, kind: Noise),
+        (id: 2, kind: ToMetres, params: {"max_elevation_m": Float(4000.0)}),
+        (id: 3, kind: Preview),
+        (id: 4, kind: Planet),
+    ], links: [(from: 1, output: "out", to: 2, input: "in"), (from: 2, output: "out", to: 3, input: "in"), (from: 1, output: "out", to: 4, input: "elevation")],
+    layout: {1: (20.0, 60.0), 2: (260.0, 60.0), 3: (500.0, 60.0), 4: (260.0, 300.0)})"#;
+    let file = dir.path().join("old.ron");
+    std::fs::write(&file, text).expect("write");
+    let mut d = Driver::new();
+    d.app.open_path(file.clone());
+    d.frames(2);
+    let msg = d.app.message().expect("a dialog says what changed").to_string();
+    assert!(msg.contains("To metres #2") && msg.contains("4000") && msg.contains("6000"), "{msg}");
+    // The To metres node shows no planet setting of its own any more.
+    let to_metres = d.app.editor.graph.iter_nodes().find(|k| d.app.editor.graph[*k].user_data.id == NodeId(2)).expect("to metres");
+    assert!(d.app.editor.graph[to_metres].inputs.iter().all(|(name, _)| name == "in"), "{:?}", d.app.editor.graph[to_metres].inputs.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>());
+    d.app.close_dialog();
+    d.wait_for_evaluation();
+    let top = |d: &Driver| d.app.last_result.as_ref().and_then(|r| r.field(NodeId(2)).map(|f| f.data().iter().copied().fold(f32::MIN, f32::max)));
+    let before = top(&d).expect("the preview shows metres");
+    let noise_top = d.app.last_result.as_ref().and_then(|r| r.field(NodeId(1)).map(|f| f.data().iter().copied().fold(f32::MIN, f32::max))).expect("noise");
+    assert!((before - noise_top * 6000.0).abs() < 1.0, "metres on the planet's 6000 m scale, not the old copy's 4000 m: {before} for {noise_top}");
+    // Raise the planet's highest peak on the Planet node: the metres upstream follow.
+    let planet = d.app.editor.graph.iter_nodes().find(|k| d.app.editor.graph[*k].user_data.id == NodeId(4)).expect("planet");
+    let input = d.app.editor.graph[planet].inputs.iter().find(|(name, _)| name == "max_elevation_m").map(|(_, i)| *i).expect("peak");
+    d.app.editor.graph[input].value.0 = Some(ParamValue::Float(9000.0));
+    d.frames(2);
+    d.wait_for_evaluation();
+    let after = top(&d).expect("the preview shows metres");
+    assert!((after / before - 1.5).abs() < 0.01, "{before} m -> {after} m");
+}
