@@ -75,6 +75,17 @@ fn bad_graph_files_exit_2_with_a_located_message() {
         ("cycle.ron", good.replace("(from: 1, output: \"out\", to: 3, input: \"in\")", "(from: 5, output: \"out\", to: 3, input: \"in\")").into_bytes(), "cycle"),
         ("unconnected.ron", good.replace("    (from: 2, output: \"out\", to: 4, input: \"a\"),\n", "").into_bytes(), "Multiply #4: input 'a' is not connected"),
         ("version.ron", good.replace("version: 3", "version: 7").into_bytes(), "format version 7"),
+        // `check` runs the node's own checks as `build` does (issue 26's reproducer).
+        (
+            "formula.ron",
+            br#"(version: 2, nodes: [(id: 1, kind: Noise), (id: 2, kind: Expression, params: {"formula": Text("unknown(a)")}), (id: 3, kind: Planet)], links: [(from: 1, output: "out", to: 2, input: "a"), (from: 2, output: "out", to: 3, input: "elevation")])"#.to_vec(),
+            "Expression #2: formula, column 1: unknown function 'unknown'",
+        ),
+        (
+            "export_range.ron",
+            br#"(version: 3, nodes: [(id: 1, kind: Noise), (id: 2, kind: Planet), (id: 3, kind: Export, params: {"mapping": Choice("fixed"), "low": Float(5.0), "high": Float(1.0)})], links: [(from: 1, output: "out", to: 2, input: "elevation"), (from: 1, output: "out", to: 3, input: "field")])"#.to_vec(),
+            "Export #3: Low (5) must be below High (1)",
+        ),
     ];
     let out_png = dir.path().join("o.png");
     let out_png = out_png.to_str().expect("path");

@@ -35,26 +35,41 @@ fn err(g: &Graph, node: Option<NodeId>, message: String) -> GraphError {
 pub fn validate(g: &Graph) -> Vec<GraphError> {
     let mut errors = Vec::new();
     let mut ids = BTreeSet::new();
+    let linked: std::collections::HashSet<(NodeId, &str)> = g.links.iter().map(|l| (l.to, l.input.as_str())).collect();
     for n in &g.nodes {
         if !ids.insert(n.id) {
             errors.push(err(g, Some(n.id), format!("the id {} is used by more than one node", n.id)));
         }
+        let mut params_ok = true;
         for (name, value) in &n.params {
             match n.kind.param(name) {
-                None => errors.push(err(g, Some(n.id), format!("unknown parameter '{name}' (known: {})", n.kind.params().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")))),
+                None => {
+                    params_ok = false;
+                    errors.push(err(g, Some(n.id), format!("unknown parameter '{name}' (known: {})", n.kind.params().iter().map(|p| p.name).collect::<Vec<_>>().join(", "))));
+                }
                 Some(def) => {
                     if let Err(m) = def.check(value) {
+                        params_ok = false;
                         errors.push(err(g, Some(n.id), m));
                     }
                 }
             }
         }
+        // The node's own checks (a formula, an export's options), on values that passed the
+        // parameter checks: `check`, `build` and the editor refuse the same graphs.
+        if params_ok {
+            let connected: Vec<bool> = n.kind.meta().inputs.iter().map(|p| linked.contains(&(n.id, p.name))).collect();
+            if let Err(m) = n.kind.check(&n.params, &connected) {
+                errors.push(err(g, Some(n.id), m));
+            }
+        }
     }
     let mut fed: BTreeMap<(NodeId, &str), usize> = BTreeMap::new();
+    let by_id: std::collections::HashMap<NodeId, &super::Node> = g.nodes.iter().map(|n| (n.id, n)).collect();
     for l in &g.links {
-        let (Some(from), Some(to)) = (g.node(l.from), g.node(l.to)) else {
-            let missing = if g.node(l.from).is_none() { l.from } else { l.to };
-            errors.push(err(g, g.node(l.to).map(|n| n.id), format!("link {}.{} -> {}.{} refers to node {missing}, which does not exist", l.from, l.output, l.to, l.input)));
+        let (Some(from), Some(to)) = (by_id.get(&l.from).copied(), by_id.get(&l.to).copied()) else {
+            let missing = if !by_id.contains_key(&l.from) { l.from } else { l.to };
+            errors.push(err(g, by_id.get(&l.to).map(|n| n.id), format!("link {}.{} -> {}.{} refers to node {missing}, which does not exist", l.from, l.output, l.to, l.input)));
             continue;
         };
         let out = from.kind.meta().outputs.iter().find(|p| p.name == l.output);
@@ -98,52 +113,87 @@ pub fn validate(g: &Graph) -> Vec<GraphError> {
     errors
 }
 
-/// Nodes that lie on a cycle (empty if the graph is acyclic).
+/// Nodes that lie on a cycle (empty if the graph is acyclic): the members of strongly
+/// connected components of more than one node, and nodes linked to themselves. Linear in
+/// nodes and links (Kosaraju's two depth-first passes, without recursion).
 pub fn find_cycle(g: &Graph) -> Vec<NodeId> {
-    // Kahn's algorithm: whatever cannot be ordered lies on or downstream of a cycle; keep those
-    // that can reach themselves.
-    let order = topological_order(g);
-    let ordered: BTreeSet<NodeId> = order.iter().copied().collect();
-    let rest: Vec<NodeId> = g.nodes.iter().map(|n| n.id).filter(|id| !ordered.contains(id)).collect();
-    rest.into_iter().filter(|&id| reaches(g, id, id)).collect()
-}
-
-fn reaches(g: &Graph, from: NodeId, target: NodeId) -> bool {
-    let mut stack = vec![from];
-    let mut seen = BTreeSet::new();
-    while let Some(cur) = stack.pop() {
-        for l in g.links.iter().filter(|l| l.from == cur) {
-            if l.to == target {
-                return true;
-            }
-            if seen.insert(l.to) {
-                stack.push(l.to);
+    let (ids, out, inn) = adjacency(g);
+    let n = ids.len();
+    // First pass: nodes in order of finishing on the forward links.
+    let mut seen = vec![false; n];
+    let mut finished = Vec::with_capacity(n);
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut stack = vec![(start, 0usize)];
+        while let Some((v, k)) = stack.pop() {
+            if let Some(&w) = out[v].get(k) {
+                stack.push((v, k + 1));
+                if !seen[w] {
+                    seen[w] = true;
+                    stack.push((w, 0));
+                }
+            } else {
+                finished.push(v);
             }
         }
     }
-    false
+    // Second pass, on the reversed links in reverse finishing order: one component per tree.
+    let mut component = vec![usize::MAX; n];
+    let mut sizes = Vec::new();
+    for &root in finished.iter().rev() {
+        if component[root] != usize::MAX {
+            continue;
+        }
+        let c = sizes.len();
+        sizes.push(0usize);
+        component[root] = c;
+        let mut stack = vec![root];
+        while let Some(v) = stack.pop() {
+            sizes[c] += 1;
+            for &w in &inn[v] {
+                if component[w] == usize::MAX {
+                    component[w] = c;
+                    stack.push(w);
+                }
+            }
+        }
+    }
+    (0..n).filter(|&v| sizes[component[v]] > 1 || out[v].contains(&v)).map(|v| ids[v]).collect()
+}
+
+/// The graph's node ids (sorted) and, per node index, the indices its links lead to and come
+/// from (links to or from missing nodes are left out).
+fn adjacency(g: &Graph) -> (Vec<NodeId>, Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let ids: Vec<NodeId> = g.nodes.iter().map(|n| n.id).collect::<BTreeSet<_>>().into_iter().collect();
+    let index: std::collections::HashMap<NodeId, usize> = ids.iter().enumerate().map(|(k, id)| (*id, k)).collect();
+    let mut out = vec![Vec::new(); ids.len()];
+    let mut inn = vec![Vec::new(); ids.len()];
+    for l in &g.links {
+        if let (Some(&a), Some(&b)) = (index.get(&l.from), index.get(&l.to)) {
+            out[a].push(b);
+            inn[b].push(a);
+        }
+    }
+    (ids, out, inn)
 }
 
 /// Node ids in dependency order (producers first, ties by id); nodes on cycles are left out.
+/// Linear in links, times the logarithm of the nodes.
 pub fn topological_order(g: &Graph) -> Vec<NodeId> {
-    let ids: BTreeSet<NodeId> = g.nodes.iter().map(|n| n.id).collect();
-    let mut indeg: BTreeMap<NodeId, usize> = ids.iter().map(|&id| (id, 0)).collect();
-    for l in &g.links {
-        if ids.contains(&l.from) && ids.contains(&l.to) {
-            *indeg.entry(l.to).or_default() += 1;
-        }
-    }
-    let mut ready: BTreeSet<NodeId> = indeg.iter().filter(|(_, &d)| d == 0).map(|(&id, _)| id).collect();
-    let mut order = Vec::new();
-    while let Some(&id) = ready.iter().next() {
-        ready.remove(&id);
-        order.push(id);
-        for l in g.links.iter().filter(|l| l.from == id && ids.contains(&l.to)) {
-            if let Some(d) = indeg.get_mut(&l.to) {
-                *d -= 1;
-                if *d == 0 {
-                    ready.insert(l.to);
-                }
+    let (ids, out, inn) = adjacency(g);
+    let mut indeg: Vec<usize> = inn.iter().map(Vec::len).collect();
+    // Node indices follow the sorted ids, so the smallest ready index is the smallest id.
+    let mut ready: BTreeSet<usize> = (0..ids.len()).filter(|&v| indeg[v] == 0).collect();
+    let mut order = Vec::with_capacity(ids.len());
+    while let Some(v) = ready.pop_first() {
+        order.push(ids[v]);
+        for &w in &out[v] {
+            indeg[w] -= 1;
+            if indeg[w] == 0 {
+                ready.insert(w);
             }
         }
     }
@@ -225,5 +275,24 @@ mod tests {
         assert!(errs.iter().any(|e| e.node == Some(n) && e.message.contains("outside 1..12")));
         assert!(errs.iter().any(|e| e.node == Some(n) && e.message.contains("must be Float, found Bool")));
         assert!(errs.iter().any(|e| e.node == Some(n) && e.message.contains("unknown parameter 'colour'")));
+    }
+
+    /// A ring of 5 000 nodes (issue 26: 40 s to check before the linear cycle search): every
+    /// node is on the cycle, and a node hanging off the ring is not.
+    #[test]
+    fn a_long_ring_is_one_cycle_and_what_hangs_off_it_is_not() {
+        let mut g = Graph::default();
+        let ids: Vec<NodeId> = (0..5000).map(|k| g.add_node(NodeKind::Abs, (k as f32, 0.0))).collect();
+        for k in 0..ids.len() {
+            g.connect(ids[k], "out", ids[(k + 1) % ids.len()], "in");
+        }
+        let tail = g.add_node(NodeKind::Invert, (0.0, 100.0));
+        g.connect(ids[17], "out", tail, "in");
+        let on = find_cycle(&g);
+        assert_eq!(on.len(), 5000);
+        assert!(!on.contains(&tail));
+        assert!(topological_order(&g).is_empty(), "nothing on the ring or after it can be ordered");
+        let errs = validate(&g);
+        assert_eq!(errs.iter().filter(|e| e.message.contains("cycle")).count(), 5000);
     }
 }

@@ -46,6 +46,13 @@ pub trait Node {
     fn shows(_s: &Self::Settings, _key: &str) -> bool {
         true
     }
+
+    /// Checks the settings before anything runs (a formula that does not parse, an export
+    /// that cannot be written), given which input ports are connected; the message is shown
+    /// on the node, and `check` and `build` refuse the graph with it.
+    fn check(_s: &Self::Settings, _connected: &[bool]) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// The input values of one run, in the order of the node's input ports (already type-checked
@@ -132,6 +139,16 @@ pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpCo
 
 /// [`Node::shows`] from saved values (everything is shown while the values do not parse; the
 /// validator reports them).
+/// Node `N`'s [`Node::check`] of saved values (values that do not read as its settings are
+/// reported by the parameter checks instead).
+pub fn node_check<N: Node>(values: &ParamMap, connected: &[bool]) -> Result<(), String> {
+    match N::Settings::from_params(values) {
+        Ok(s) => N::check(&s, connected),
+        Err(_) => Ok(()),
+    }
+}
+
+/// Whether node `N` shows parameter `key` given its saved values.
 pub fn node_shows<N: Node>(values: &ParamMap, key: &str) -> bool {
     match N::Settings::from_params(values) {
         Ok(s) => N::shows(&s, key),

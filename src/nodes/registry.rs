@@ -6,7 +6,7 @@
 use super::meta::NodeMeta;
 use super::params::{ParamDef, ParamMap, ParamValue, Settings};
 use super::{climate, combine, display, erosion, masks, modify, output, sources, tectonics, texture};
-use super::{node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
+use super::{node_check, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
 use serde::{Deserialize, Serialize};
 
 macro_rules! registry {
@@ -42,6 +42,12 @@ macro_rules! registry {
             /// others).
             pub fn shows(self, values: &ParamMap, key: &str) -> bool {
                 match self { $( NodeKind::$kind => node_shows::<$node>(values, key), )* }
+            }
+
+            /// Checks a node's settings before anything runs ([`Node::check`]), given which
+            /// input ports are connected (in port order).
+            pub fn check(self, values: &ParamMap, connected: &[bool]) -> Result<(), String> {
+                match self { $( NodeKind::$kind => node_check::<$node>(values, connected), )* }
             }
 
             /// Checks that the kind's typed settings read its declared defaults and write them

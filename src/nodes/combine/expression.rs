@@ -34,6 +34,17 @@ impl Node for Expression {
         file!(),
     );
 
+    fn check(s: &ExpressionSettings, connected: &[bool]) -> Result<(), String> {
+        let formula = Formula::parse(&s.formula).map_err(|e| e.to_string())?;
+        match formula.inputs.iter().zip(connected).position(|(used, on)| *used && !*on) {
+            Some(k) => {
+                let name = ["a", "b", "c", "d"][k];
+                Err(format!("the formula reads '{name}', but input '{name}' is not connected"))
+            }
+            None => Ok(()),
+        }
+    }
+
     fn run(s: &ExpressionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
         let formula = Formula::parse(&s.formula).map_err(|e| OpError::Invalid(e.to_string()))?;

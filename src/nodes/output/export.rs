@@ -195,6 +195,15 @@ impl Node for Export {
     )
     .needing_one_input();
 
+    fn check(s: &ExportSettings, connected: &[bool]) -> Result<(), String> {
+        let (field, colour) = (connected.first().copied().unwrap_or(false), connected.get(1).copied().unwrap_or(false));
+        // With nothing connected the node waits for an input (idle), which says so itself.
+        if !field && !colour {
+            return check_name(&s.name);
+        }
+        s.check(field, colour)
+    }
+
     fn run(s: &ExportSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let field = inputs.field_opt(0)?.is_some();
         let colour = inputs.colour_opt(1)?.is_some();
@@ -292,8 +301,8 @@ impl ExportSettings {
         if self.width % 2 == 1 {
             return Err(format!("the equirectangular width must be even (the height is half), not {}", self.width));
         }
-        if self.mapping == ValueMapping::Fixed && self.low == self.high {
-            return Err("Low and High must differ".into());
+        if self.mapping == ValueMapping::Fixed && self.low >= self.high {
+            return Err(format!("Low ({}) must be below High ({}): they are the values of the darkest and the brightest pixel", self.low, self.high));
         }
         Ok(())
     }
