@@ -105,6 +105,11 @@ fn bad_graph_files_exit_2_with_a_located_message() {
             assert!(!err.contains("panicked"), "{cmd} {name}: {err}");
         }
     }
+    // A picture into a folder that does not exist: exit 2 before any work, like build.
+    let missing_dir = dir.path().join("no_such_folder").join("x.png");
+    let o = run(&["render", graph("noise_continents.ron").to_str().expect("path"), "--out", missing_dir.to_str().expect("path"), "--resolution", "8"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no_such_folder does not exist"), "{}", stderr(&o));
     let o = run(&["check", dir.path().join("missing.ron").to_str().expect("path")]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("missing.ron: cannot read the file"));

@@ -8,6 +8,14 @@ use crate::render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCame
 
 /// Runs the `render` command.
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
+    // Where the picture goes is checked before any work, like build's output folder.
+    let folder = match args.out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    if !folder.is_dir() {
+        return Err(CliError::input(anyhow::anyhow!("{}: cannot write the picture: the folder {} does not exist", args.out.display(), folder.display())));
+    }
     let g = super::load_for_command(&args.file)?;
     let cancel = interrupt_flag();
     let b = evaluate_planet_from(&g, &args.file, args.resolution as usize, args.from.map(crate::graph::NodeId), &cancel, &Progress::default())?;
@@ -50,7 +58,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows };
     let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, layers, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;
-    img.save(&args.out).map_err(|e| CliError::internal(anyhow::anyhow!("{}: {e}", args.out.display())))?;
+    img.save(&args.out).map_err(|e| CliError::input(anyhow::anyhow!("{}: cannot write the picture: {e}", args.out.display())))?;
     println!("{} ({w} x {h})", args.out.display());
     Ok(())
 }
