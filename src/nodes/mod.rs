@@ -117,6 +117,19 @@ impl Inputs<'_> {
     }
 }
 
+/// The number of non-finite numbers in a value on the grid, the first one's cell and the
+/// grid's resolution; `None` when all are finite (or the value is not on the grid).
+fn non_finite(v: &Value) -> Option<(usize, usize, usize)> {
+    let (n, per_cell, data): (usize, usize, &[f32]) = match v {
+        Value::Field(f) => (f.n(), 1, f.data()),
+        Value::Vector(f) => (f.n, 3, f.data.as_flattened()),
+        Value::Colour(f) => (f.n, 3, f.data.as_flattened()),
+        Value::Regions(_) | Value::Plates(_) => return None,
+    };
+    let first = data.iter().position(|x| !x.is_finite())?;
+    Some((data.iter().filter(|x| !x.is_finite()).count(), first / per_cell, n))
+}
+
 /// Runs node `N` from saved parameter values: checks that every input on the grid has the
 /// evaluation's resolution (so nodes combine cells one to one), reads the typed settings, runs,
 /// and checks that the outputs are those `N::META` declares.
@@ -133,6 +146,19 @@ pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpCo
         let got: Vec<&str> = out.iter().map(|v| v.port_type().name()).collect();
         let want: Vec<&str> = declared.iter().map(|p| p.ty.name()).collect();
         return Err(OpError::Invalid(format!("internal error: {} returned [{}] but declares [{}]", N::META.label, got.join(", "), want.join(", "))));
+    }
+    // No NaN or infinity leaves a node unnoticed: it would turn into the deepest ocean on the
+    // planet or into garbage in an export.
+    for (v, port) in out.iter().zip(declared) {
+        if let Some((count, cell, n)) = non_finite(v) {
+            let d = crate::planet::Cell::from_index(cell, n).direction(n);
+            let (lat, lon) = (d.y.clamp(-1.0, 1.0).asin().to_degrees(), d.x.atan2(d.z).to_degrees());
+            return Err(OpError::Invalid(format!(
+                "output '{}' has {count} non-finite value{} (NaN or infinity), the first at latitude {lat:.1}°, longitude {lon:.1}°: for example a power of a negative number, an exponential that overflows, or such a value in an input",
+                port.name,
+                if count == 1 { "" } else { "s" }
+            )));
+        }
     }
     Ok(out)
 }

@@ -92,6 +92,23 @@ mod tests {
         assert!(err.to_string().contains("input 'b' is not connected"), "{err}");
     }
 
+    /// Formulas that give NaN or infinity make the node report it (through the runner every
+    /// node goes through), never a field that would silently become the deepest ocean.
+    #[test]
+    fn non_finite_results_are_an_error_on_the_node() {
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let ctx = OpContext { n: 8, cancel: &cancel, steps: None, planet: None };
+        for formula in ["0^-1", "exp(1000)-exp(1000)", "(-8)^(1/3)"] {
+            let mut p = NodeKind::Expression.default_params();
+            p.insert("formula".into(), crate::nodes::ParamValue::Text(formula.into()));
+            let e = NodeKind::Expression.run(&p, &[None, None, None, None], &ctx).expect_err(formula).to_string();
+            assert!(e.contains("non-finite value") && e.contains("latitude"), "{formula}: {e}");
+        }
+        let mut p = NodeKind::Expression.default_params();
+        p.insert("formula".into(), crate::nodes::ParamValue::Text("x / 0 + 2^10".into()));
+        assert!(NodeKind::Expression.run(&p, &[None, None, None, None], &ctx).is_ok(), "finite formulas run");
+    }
+
     #[test]
     fn position_formulas_are_seamless_resolution_independent_and_thread_independent() {
         let f = "smoothstep(-0.2, 0.4, noise(x * 3, y * 3, z * 3)) + 0.01 * lat";
