@@ -19,7 +19,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("graph", &["nodes"]),
     ("io", &["graph", "nodes", "planet", "appearance"]),
     ("eval", &["graph", "nodes", "planet"]),
-    ("export", &["appearance", "eval", "graph", "nodes", "planet"]),
+    ("export", &["appearance", "eval", "graph", "io", "nodes", "planet"]),
     ("inspect", &["appearance", "eval", "graph", "nodes", "planet", "tectonics"]),
     ("render", &["planet", "appearance"]),
     ("editor", &["export", "graph", "nodes", "planet"]),

@@ -135,14 +135,18 @@ fn write_exr(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: &
         exr::error::Error::Io(source) => ExportError::Io { path: path.to_path_buf(), source },
         e => ExportError::Encode { path: path.to_path_buf(), message: e.to_string() },
     };
+    // Chunks in increasing order: the encoder compresses blocks in parallel, and with the
+    // default (unspecified) order it writes them as they finish, so the bytes would depend on
+    // the thread count and timing.
+    let encoding = Encoding { line_order: LineOrder::Increasing, ..Encoding::FAST_LOSSLESS };
     if pixels.channels() == 1 {
         let channels = SpecificChannels::build().with_channel("Y").with_pixel_fn(|pos| (px(pos)[0],));
-        Image::from_channels((w, h), channels).write().on_progress(progress).to_buffered(out).map_err(err)
+        Image::from_encoded_channels((w, h), encoding, channels).write().on_progress(progress).to_buffered(out).map_err(err)
     } else {
         let channels = SpecificChannels::build().with_channel("R").with_channel("G").with_channel("B").with_pixel_fn(|pos| {
             let p = px(pos);
             (p[0], p[1], p[2])
         });
-        Image::from_channels((w, h), channels).write().on_progress(progress).to_buffered(out).map_err(err)
+        Image::from_encoded_channels((w, h), encoding, channels).write().on_progress(progress).to_buffered(out).map_err(err)
     }
 }

@@ -120,12 +120,10 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Creates the temporary file beside `path` and returns it with a buffered writer.
+    /// Creates the temporary file beside `path`, exclusively and under an unpredictable name
+    /// ([`crate::io::atomic::create_temporary_beside`]), and returns it with a buffered writer.
     pub fn create(path: &Path) -> Result<(AtomicFile, std::io::BufWriter<std::fs::File>), ExportError> {
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-        let tmp = dir.join(format!(".{name}.{}.part", std::process::id()));
-        let file = std::fs::File::create(&tmp).map_err(|source| ExportError::Io { path: path.to_path_buf(), source })?;
+        let (tmp, file) = crate::io::atomic::create_temporary_beside(path).map_err(|source| ExportError::Io { path: path.to_path_buf(), source })?;
         Ok((AtomicFile { tmp, path: path.to_path_buf(), committed: false }, std::io::BufWriter::with_capacity(1 << 20, file)))
     }
 

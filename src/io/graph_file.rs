@@ -176,12 +176,9 @@ pub fn to_ron_string(g: &Graph) -> Result<String, ron::Error> {
 /// renamed over the target.
 pub fn write_atomic(path: &Path, text: &[u8]) -> Result<(), SaveError> {
     let err = |source| SaveError { path: path.to_path_buf(), source };
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "graph".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let (tmp, mut f) = super::atomic::create_temporary_beside(path).map_err(err)?;
     let result = (|| {
         use std::io::Write;
-        let mut f = std::fs::File::create(&tmp)?;
         f.write_all(text)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)

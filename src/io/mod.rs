@@ -1,5 +1,6 @@
 //! Files: graph RON load/save (atomic, with migrations) and the built-in default graph.
 
+pub mod atomic;
 pub mod default;
 pub mod clipboard;
 pub mod graph_file;
