@@ -105,6 +105,18 @@ fn bad_graph_files_exit_2_with_a_located_message() {
             assert!(!err.contains("panicked"), "{cmd} {name}: {err}");
         }
     }
+    // Paths that are no regular file are refused at once (a FIFO would block, /dev/zero never
+    // ends), and so is a folder.
+    #[cfg(unix)]
+    {
+        let fifo = dir.path().join("pipe.ron");
+        assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+        for (path, what) in [(fifo.as_path(), "not a regular file"), (Path::new("/dev/zero"), "not a regular file"), (dir.path(), "a folder")] {
+            let o = run(&["check", path.to_str().expect("path")]);
+            assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+            assert!(stderr(&o).contains("not a graph file") && stderr(&o).contains(what), "{}", stderr(&o));
+        }
+    }
     // A picture into a folder that does not exist: exit 2 before any work, like build.
     let missing_dir = dir.path().join("no_such_folder").join("x.png");
     let o = run(&["render", graph("noise_continents.ron").to_str().expect("path"), "--out", missing_dir.to_str().expect("path"), "--resolution", "8"]);

@@ -18,6 +18,15 @@ pub enum LoadError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// The path is not a regular file (a folder, a FIFO, a device such as `/dev/zero`), or
+    /// one too large to be a graph.
+    #[error("{path}: not a graph file: {why}")]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead.
+        why: String,
+    },
     /// The file is not UTF-8 text.
     #[error("{path}: not a text file (invalid UTF-8 at byte {offset}); graph files are RON text")]
     NotText {
@@ -149,8 +158,27 @@ pub fn open_for_editing(path: &Path) -> Result<Opened, LoadError> {
     parse_for_editing(&read_text(path)?, path)
 }
 
+/// The largest graph file read, in bytes (a graph of 100 000 nodes is about 8 MB).
+pub const MAX_GRAPH_BYTES: u64 = 64 << 20;
+
 fn read_text(path: &Path) -> Result<String, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
+    use std::io::Read;
+    let io = |source| LoadError::Io { path: path.to_path_buf(), source };
+    let not_a_file = |why: String| LoadError::NotAFile { path: path.to_path_buf(), why };
+    // Only regular files: a FIFO would block and a device such as /dev/zero never ends.
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() { "a folder" } else { "a device, pipe or socket, not a regular file" };
+        return Err(not_a_file(what.to_string()));
+    }
+    if meta.len() > MAX_GRAPH_BYTES {
+        return Err(not_a_file(format!("{} bytes, more than the {} MB a graph file may have", meta.len(), MAX_GRAPH_BYTES >> 20)));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).map_err(io)?.take(MAX_GRAPH_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_GRAPH_BYTES {
+        return Err(not_a_file(format!("it grew past the {} MB a graph file may have while it was read", MAX_GRAPH_BYTES >> 20)));
+    }
     String::from_utf8(bytes).map_err(|e| LoadError::NotText { path: path.to_path_buf(), offset: e.utf8_error().valid_up_to() })
 }
 
