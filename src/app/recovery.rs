@@ -90,6 +90,7 @@ impl Recovery {
 
     /// Removes this process's copy (the document was saved, or the editor closes cleanly).
     pub fn clear(&self) {
+        // Gone already is fine: the copy only has to be absent.
         let _ = std::fs::remove_file(self.graph_file(self.pid));
         let _ = std::fs::remove_file(self.path_file(self.pid));
     }
@@ -120,6 +121,7 @@ impl Recovery {
 
     /// Removes a recovered (or discarded) copy and its name file.
     pub fn discard(file: &Path) {
+        // Gone already is fine: the copy only has to be absent.
         let _ = std::fs::remove_file(file);
         let _ = std::fs::remove_file(file.with_extension("path"));
     }

@@ -353,6 +353,7 @@ impl Viewport {
                     // Per-pixel light from the field's own normals (on the sphere only), rebuilt
                     // only when the field or the mesh options changed, not as the camera moves.
                     let normals = normals_needed.then(|| opts.spherical.then(|| normal_image(&f, radius, opts.exaggeration, opts.ocean_surface)));
+                    // The viewport may have moved on and dropped the receiver: the result is not wanted.
                     let _ = tx.send((mesh, arrows, normals));
                     ctx.request_repaint();
                 });
@@ -390,6 +391,7 @@ impl Viewport {
                     let ctx = ui.ctx().clone();
                     std::thread::spawn(move || {
                         if let Some(job) = layer {
+                            // The viewport may have moved on and dropped the receiver: the result is not wanted.
                             let _ = tx.send(job());
                         }
                         ctx.request_repaint();
@@ -401,6 +403,7 @@ impl Viewport {
                     let (albedo, ctx) = (self.albedo.clone(), ui.ctx().clone());
                     std::thread::spawn(move || {
                         if let Some(a) = albedo {
+                            // The viewport may have moved on and dropped the receiver: the result is not wanted.
                             let _ = tx.send(albedo_image(&a));
                         }
                         ctx.request_repaint();
@@ -413,6 +416,7 @@ impl Viewport {
                     let (tectonics, borders, ctx) = (self.tectonics.clone(), self.view.borders, ui.ctx().clone());
                     std::thread::spawn(move || {
                         if let Some(img) = tectonics.overlay(colours, borders) {
+                            // The viewport may have moved on and dropped the receiver: the result is not wanted.
                             let _ = tx.send(img);
                         }
                         ctx.request_repaint();

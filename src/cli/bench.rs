@@ -71,6 +71,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         let builds: Vec<f64> = (0..if quick { 1 } else { 3 })
             .map(|_| time_ms(|| drop(build_graph(&g, Path::new("default.ron"), &dir, 512, &cancel))))
             .collect();
+        // A scratch folder of the benchmark: leaving it behind is harmless.
         let _ = std::fs::remove_dir_all(&dir);
         print("build_default_n512", median(builds), "ms");
     }
@@ -190,6 +191,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         let eroded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/eroded_tectonic.ron");
         if let Ok(g) = crate::io::load_graph(&eroded, crate::io::Strictness::Complete) {
             let times: Vec<f64> = (0..if quick { 1 } else { 3 }).map(|_| time_ms(|| drop(build_graph(&g, &eroded, &dir, 512, &cancel)))).collect();
+            // A scratch folder of the benchmark: leaving it behind is harmless.
             let _ = std::fs::remove_dir_all(&dir);
             print("erosion_default_n512", median(times), "ms");
         }

@@ -29,6 +29,7 @@ fn time_export(jobs: &[ExportJob], n: usize, planet: &PlanetSettings) -> Result<
     let t = std::time::Instant::now();
     let r = write_exports(&dir, jobs, &ctx, &Control { cancel: &cancel, progress: &progress });
     let ms = t.elapsed().as_secs_f64() * 1e3;
+    // A scratch folder of the benchmark: leaving it behind is harmless.
     let _ = std::fs::remove_dir_all(&dir);
     r.map(|_| ms)
 }
@@ -77,6 +78,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         eprintln!("the 4096 field is {field_mib:.0} MiB, the process peaked at {:.0} MiB before writing; one 16384 x 8192 image would be 256 MiB at 16 bits, 512 MiB as float", before.unwrap_or(0.0));
         for (name, s) in runs {
             let job = ExportJob { label: "bench".into(), source: "terrain".into(), settings: s, units: "m".into(), field: Some(f.clone()), colour: None };
+            // Only the reset matters here, not the reading.
             let _ = peak_mib_and_reset();
             match time_export(std::slice::from_ref(&job), 4096, &planet) {
                 Ok(ms) => {

@@ -31,6 +31,7 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
             eprintln!("{name}: refused before allocating: {e}");
             continue;
         }
+        // Only the reset matters here, not the reading.
         let _ = peak_mib_and_reset();
         let t = Instant::now();
         let built = build_graph(&g, Path::new("default.ron"), &dir, n, &cancel);

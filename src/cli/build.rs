@@ -20,6 +20,7 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     FLAG.get_or_init(|| {
         let f = Arc::new(AtomicBool::new(false));
         let g = f.clone();
+        // Fails only if a handler is already set (a second command in one process): that one serves.
         let _ = ctrlc::set_handler(move || g.store(true, Ordering::Relaxed));
         f
     })
@@ -149,6 +150,7 @@ pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &Atomic
     let ticker = progress_ticker(progress.clone(), export.clone(), done.clone());
     let result = export_graph(g, path, out, n, cancel, &progress, &export);
     done.store(true, Ordering::Relaxed);
+    // The progress ticker only prints; a panic in it must not fail the build.
     let _ = ticker.join();
     result
 }

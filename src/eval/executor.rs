@@ -88,6 +88,18 @@ impl EvalResult {
 }
 
 /// The outputs of a bypassed node: each output passes on the first input of its type.
+/// Runs one node (`run`); a panic inside it (a bug) becomes an error on that node, so the rest of the
+/// evaluation goes on and the editor's evaluation thread survives.
+fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Result<Vec<Value>, OpError> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let what = payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_else(|| "no message".to_string());
+            Err(OpError::Invalid(format!("internal error: the node failed ({what}); please report it with the graph file")))
+        }
+    }
+}
+
 fn bypassed(kind: crate::nodes::NodeKind, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
     kind.meta()
         .outputs
@@ -221,7 +233,7 @@ impl Evaluator {
             } else if reads_planet && program.planet.is_none() {
                 Err(OpError::Invalid("waiting for the Planet node, whose settings (the planet's radius, sea level, peak and depth) have an error".to_string()))
             } else {
-                step.kind.run(&step.params, &inputs, &ctx)
+                guarded(|| step.kind.run(&step.params, &inputs, &ctx))
             };
             match result {
                 Ok(out) => {
@@ -271,5 +283,14 @@ mod progress_tests {
         p.inner.total.store(200, Ordering::Relaxed);
         p.inner.done.store(100, Ordering::Relaxed);
         assert_eq!(p.fraction(), 1.5 / 8.0, "half of the second node's steps");
+    }
+
+    /// A node that panics (a bug) becomes an error on that node instead of ending the
+    /// evaluation, or the editor's evaluation thread.
+    #[test]
+    fn a_panicking_node_is_an_error_on_that_node() {
+        let e = guarded(|| panic!("index out of bounds")).expect_err("caught");
+        assert!(e.to_string().contains("internal error") && e.to_string().contains("index out of bounds"), "{e}");
+        assert!(guarded(|| Ok(Vec::new())).is_ok());
     }
 }

@@ -37,17 +37,54 @@ pub struct EvalWorker {
     pub progress: Arc<Progress>,
     busy: Arc<AtomicBool>,
     handle: Option<JoinHandle<()>>,
+    notify: Arc<dyn Fn() + Send + Sync>,
+    /// Times the thread had ended and was started again.
+    pub restarts: usize,
 }
 
 impl EvalWorker {
     /// Starts the thread; `notify` is called after each result (for example to repaint).
     /// Fails only if the operating system cannot start a thread.
     pub fn start(notify: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<EvalWorker> {
-        let (job_tx, job_rx) = channel::<Job>();
-        let (res_tx, res_rx) = channel::<WorkerResult>();
         let progress = Arc::new(Progress::default());
         let busy = Arc::new(AtomicBool::new(false));
-        let (p, b) = (progress.clone(), busy.clone());
+        let (job_tx, res_rx, handle) = spawn(progress.clone(), busy.clone(), notify.clone())?;
+        Ok(EvalWorker { jobs: Some(job_tx), results: res_rx, current_cancel: Arc::new(AtomicBool::new(false)), generation: 0, progress, busy, handle: Some(handle), notify, restarts: 0 })
+    }
+
+    /// Requests an evaluation, cancelling the one in flight; `extra` nodes run even when no
+    /// display or output node needs them. Returns its generation. Should the thread have
+    /// ended (its channel is closed), a new one is started and takes the request.
+    pub fn request(&mut self, graph: Graph, resolutions: Vec<usize>, extra: Vec<crate::graph::NodeId>) -> u64 {
+        self.current_cancel.store(true, Ordering::Relaxed);
+        self.current_cancel = Arc::new(AtomicBool::new(false));
+        self.generation += 1;
+        let job = Job { graph, resolutions, extra, generation: self.generation, cancel: self.current_cancel.clone() };
+        let Some(tx) = &self.jobs else { return self.generation };
+        if let Err(std::sync::mpsc::SendError(job)) = tx.send(job) {
+            self.busy.store(false, Ordering::Relaxed);
+            match spawn(self.progress.clone(), self.busy.clone(), self.notify.clone()) {
+                Ok((tx, rx, handle)) => {
+                    self.restarts += 1;
+                    // The new thread is alive: this send cannot fail.
+                    let resent = tx.send(job).is_ok();
+                    debug_assert!(resent);
+                    (self.jobs, self.results, self.handle) = (Some(tx), rx, Some(handle));
+                }
+                Err(e) => eprintln!("planetgraph: cannot restart the evaluation thread: {e}"),
+            }
+        }
+        self.generation
+    }
+}
+
+/// Starts the evaluation thread: its job sender, its result receiver and its handle.
+#[allow(clippy::type_complexity)]
+fn spawn(progress: Arc<Progress>, busy: Arc<AtomicBool>, notify: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<(Sender<Job>, Receiver<WorkerResult>, JoinHandle<()>)> {
+    {
+        let (job_tx, job_rx) = channel::<Job>();
+        let (res_tx, res_rx) = channel::<WorkerResult>();
+        let (p, b) = (progress, busy);
         let handle = std::thread::Builder::new()
             .name("planetgraph-eval".into())
             .spawn(move || {
@@ -80,20 +117,11 @@ impl EvalWorker {
                     notify();
                 }
             })?;
-        Ok(EvalWorker { jobs: Some(job_tx), results: res_rx, current_cancel: Arc::new(AtomicBool::new(false)), generation: 0, progress, busy, handle: Some(handle) })
+        Ok((job_tx, res_rx, handle))
     }
+}
 
-    /// Requests an evaluation, cancelling the one in flight; `extra` nodes run even when no
-    /// display or output node needs them. Returns its generation.
-    pub fn request(&mut self, graph: Graph, resolutions: Vec<usize>, extra: Vec<crate::graph::NodeId>) -> u64 {
-        self.current_cancel.store(true, Ordering::Relaxed);
-        self.current_cancel = Arc::new(AtomicBool::new(false));
-        self.generation += 1;
-        if let Some(tx) = &self.jobs {
-            let _ = tx.send(Job { graph, resolutions, extra, generation: self.generation, cancel: self.current_cancel.clone() });
-        }
-        self.generation
-    }
+impl EvalWorker {
 
     /// Cancels the evaluation in flight.
     pub fn cancel(&self) {
@@ -121,6 +149,7 @@ impl Drop for EvalWorker {
         self.current_cancel.store(true, Ordering::Relaxed);
         self.jobs = None;
         if let Some(h) = self.handle.take() {
+            // Shutting down: a thread that panicked has nothing more to say.
             let _ = h.join();
         }
     }
@@ -163,5 +192,28 @@ mod tests {
             let got = answers(&w, g);
             assert!(got.last().is_some_and(|r| r.cancelled), "no cancelled answer: {:?}", got.iter().map(|r| (r.n, r.cancelled)).collect::<Vec<_>>());
         }
+    }
+
+    /// Should the thread end (here: its results have nowhere to go), the next request starts
+    /// a new one and is answered.
+    #[test]
+    fn a_thread_that_ended_is_started_again_by_the_next_request() {
+        let mut graph = Graph::default();
+        let noise = graph.add_node(crate::nodes::NodeKind::Noise, (0.0, 0.0));
+        let planet = graph.add_node(crate::nodes::NodeKind::Planet, (200.0, 0.0));
+        graph.connect(noise, "out", planet, "elevation");
+        let mut w = EvalWorker::start(Arc::new(|| {})).expect("thread");
+        let (_tx, nowhere) = channel();
+        w.results = nowhere;
+        w.request(graph.clone(), vec![8], Vec::new());
+        let start = Instant::now();
+        while !w.handle.as_ref().is_some_and(|h| h.is_finished()) {
+            assert!(start.elapsed() < Duration::from_secs(30), "the thread did not end");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let g = w.request(graph, vec![8], Vec::new());
+        assert_eq!(w.restarts, 1);
+        let got = answers(&w, g);
+        assert!(got.iter().any(|r| !r.cancelled && r.errors.is_empty()), "answered by the new thread");
     }
 }

@@ -149,6 +149,7 @@ impl AtomicFile {
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         if !self.committed {
+            // Cleaning up after a failure: the failure itself is what gets reported.
             let _ = std::fs::remove_file(&self.tmp);
         }
     }

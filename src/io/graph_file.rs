@@ -212,6 +212,7 @@ pub fn write_atomic(path: &Path, text: &[u8]) -> Result<(), SaveError> {
         std::fs::rename(&tmp, path)
     })();
     if result.is_err() {
+        // Cleaning up after a failure: the failure itself is what gets reported.
         let _ = std::fs::remove_file(&tmp);
     }
     result.map_err(err)

@@ -407,6 +407,7 @@ impl PlanetRenderer {
         let slice = buffer.slice(..);
         let (tx, rx) = std::sync::mpsc::channel();
         slice.map_async(wgpu::MapMode::Read, move |r| {
+            // The waiting side holds the receiver until it has the answer; nothing to do otherwise.
             let _ = tx.send(r);
         });
         device.poll(wgpu::Maintain::Wait);
