@@ -1,0 +1,187 @@
+//! Evaluations and builds from Python: the work runs on its own thread with the GIL released;
+//! the calling thread reports progress to the callback and turns Ctrl+C into cancellation.
+
+use crate::arrays::{flatten, to_numpy, Layout};
+use crate::graph::Graph;
+use crate::PlanetGraphError;
+use planetgraph::cli::{self, build::export_graph, CliError};
+use planetgraph::eval::{compile_for, memory, Evaluator, Progress};
+use planetgraph::export::ExportProgress;
+use planetgraph::graph::NodeId;
+use planetgraph::nodes::Value;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Runs `work` on a thread of its own while this thread, holding the GIL only between waits,
+/// calls `progress(fraction, stage)` about five times a second (stage from `poll`) and checks
+/// for signals: Ctrl+C (or an exception in the callback) sets `cancel`, waits for the work to
+/// stop and raises that exception.
+fn run_with_progress<T: Send>(py: Python<'_>, cancel: &AtomicBool, progress: Option<&Bound<'_, PyAny>>, poll: impl Fn() -> (f32, &'static str), work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let handle = s.spawn(|| {
+            let out = work();
+            finished.store(true, Ordering::Release);
+            out
+        });
+        let mut raised: Option<PyErr> = None;
+        let mut last = (f32::NAN, "");
+        while !finished.load(Ordering::Acquire) {
+            py.detach(|| {
+                for _ in 0..20 {
+                    if finished.load(Ordering::Acquire) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            });
+            if raised.is_some() {
+                continue;
+            }
+            let step = py.check_signals().and_then(|()| match progress {
+                Some(cb) => {
+                    let now = poll();
+                    if now != last {
+                        last = now;
+                        cb.call1(now).map(|_| ())
+                    } else {
+                        Ok(())
+                    }
+                }
+                None => Ok(()),
+            });
+            if let Err(e) = step {
+                cancel.store(true, Ordering::Relaxed);
+                raised = Some(e);
+            }
+        }
+        let out = handle.join().map_err(|_| PlanetGraphError::new_err("internal error: the work thread panicked; please report it with the graph file"))?;
+        if let Some(e) = raised {
+            return Err(e);
+        }
+        if let Some(cb) = progress {
+            cb.call1((1.0f32, "done"))?;
+        }
+        Ok(out)
+    })
+}
+
+/// The error of a command as Python sees it: the CLI's message (exit 2 or 1 alike).
+fn cli_error(e: CliError) -> PyErr {
+    PlanetGraphError::new_err(format!("{:#}", e.error))
+}
+
+fn check_resolution(resolution: u32) -> PyResult<usize> {
+    if resolution == 0 || resolution > cli::MAX_RESOLUTION {
+        return Err(PyValueError::new_err(format!("resolution {resolution} is outside 1..{} cells per face edge", cli::MAX_RESOLUTION)));
+    }
+    Ok(resolution as usize)
+}
+
+/// One requested output: the node and which output port (None: a display or output node's
+/// first input, what it shows).
+struct Want {
+    key: Py<PyAny>,
+    node: NodeId,
+    port: Option<usize>,
+}
+
+/// Reads one entry of `outputs`: a node id, `"id"`, `"id:port"` or `(id, "port")`.
+fn parse_want(g: &Graph, item: &Bound<'_, PyAny>) -> PyResult<Want> {
+    let bad = || PyValueError::new_err(format!("{}: an output is a node id, \"id:port\" or (id, \"port\"), not {}", g.path.display(), item.repr().map(|r| r.to_string()).unwrap_or_default()));
+    let (id, port): (u32, Option<String>) = if item.is_instance_of::<PyInt>() {
+        (item.extract().map_err(|_| bad())?, None)
+    } else if item.is_instance_of::<PyString>() {
+        let s: String = item.extract()?;
+        match s.split_once(':') {
+            Some((a, b)) => (a.trim().parse().map_err(|_| bad())?, Some(b.trim().to_string())),
+            None => (s.trim().parse().map_err(|_| bad())?, None),
+        }
+    } else if item.is_instance_of::<PyTuple>() {
+        let (a, b): (u32, String) = item.extract().map_err(|_| bad())?;
+        (a, Some(b))
+    } else {
+        return Err(bad());
+    };
+    let node = g.node(id)?;
+    let outs = node.kind.meta().outputs;
+    let port = match port {
+        Some(name) => Some(outs.iter().position(|p| p.name == name).ok_or_else(|| PyValueError::new_err(format!("{}: {} has no output '{name}' (its outputs: {})", g.path.display(), node.describe(), outs.iter().map(|p| p.name).collect::<Vec<_>>().join(", "))))?),
+        None if outs.is_empty() => None,
+        None => Some(0),
+    };
+    if port.is_none() && node.kind.meta().inputs.is_empty() {
+        return Err(PyValueError::new_err(format!("{}: {} has neither outputs nor inputs to return", g.path.display(), node.describe())));
+    }
+    Ok(Want { key: item.clone().unbind(), node: node.id, port })
+}
+
+/// `Graph.evaluate`.
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate<'py>(py: Python<'py>, g: &Graph, resolution: u32, outputs: Option<Vec<Bound<'py, PyAny>>>, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, projection: &str, width: Option<u32>) -> PyResult<Bound<'py, PyDict>> {
+    let n = check_resolution(resolution)?;
+    let layout = match projection {
+        "faces" => Layout::Faces,
+        "equirect" | "equirectangular" => {
+            let w = width.unwrap_or(4 * resolution) as usize;
+            if !(2..=65536).contains(&w) {
+                return Err(PyValueError::new_err(format!("width {w} is outside 2..65536 pixels")));
+            }
+            Layout::Equirect { width: w }
+        }
+        other => return Err(PyValueError::new_err(format!("projection '{other}' is not 'faces' or 'equirect'"))),
+    };
+    let wants: Vec<Want> = match outputs {
+        Some(items) => items.iter().map(|i| parse_want(g, i)).collect::<PyResult<_>>()?,
+        None => {
+            let planet = g.doc.first_of(planetgraph::nodes::NodeKind::Planet).ok_or_else(|| PlanetGraphError::new_err(format!("{}: the graph has no Planet output node; name the outputs to evaluate", g.path.display())))?;
+            vec![Want { key: planet.id.0.into_pyobject(py)?.into_any().unbind(), node: planet.id, port: Some(0) }]
+        }
+    };
+    let targets: Vec<NodeId> = wants.iter().map(|w| w.node).collect();
+    let program = compile_for(&g.doc, &targets);
+    memory::check_fits(n, &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
+    let cancel = AtomicBool::new(false);
+    let counters = Progress::default();
+    let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || cli::with_threads(threads, || Evaluator::new().run_program_releasing(&program, n, &targets, &cancel, &counters)))?.map_err(cli_error)?;
+    if res.cancelled {
+        return Err(PlanetGraphError::new_err(format!("{}: the evaluation was cancelled", g.path.display())));
+    }
+    let describe = |id: &NodeId| g.doc.node(*id).map(|x| x.describe()).unwrap_or_else(|| id.to_string());
+    let errors: Vec<String> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(res.idle.iter().filter(|(id, _)| targets.contains(id))).map(|(id, msg)| format!("{}: {msg}", describe(id))).collect();
+    if !errors.is_empty() {
+        return Err(PlanetGraphError::new_err(format!("{}: {}", g.path.display(), errors.join("; "))));
+    }
+    let out = PyDict::new(py);
+    for w in &wants {
+        let value: Option<&Value> = match w.port {
+            Some(k) => res.outputs.get(&w.node).and_then(|o| o.get(k)),
+            None => res.sink_input(w.node, 0),
+        };
+        let value = value.ok_or_else(|| PlanetGraphError::new_err(format!("{}: {} produced nothing to return", g.path.display(), describe(&w.node))))?;
+        let (data, shape) = py.detach(|| flatten(value, layout)).ok_or_else(|| PyValueError::new_err(format!("{}: {} gives {} (not numbers per cell), which cannot be an array", g.path.display(), describe(&w.node), value.port_type().name())))?;
+        out.set_item(w.key.bind(py), to_numpy(py, data, &shape)?)?;
+    }
+    Ok(out)
+}
+
+/// `Graph.build`.
+pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+    let n = check_resolution(resolution)?;
+    let cancel = AtomicBool::new(false);
+    let (eval, export) = (Progress::default(), ExportProgress::default());
+    let poll = || {
+        if export.files_total.load(Ordering::Relaxed) > 0 {
+            (export.fraction(), "writing")
+        } else {
+            (eval.fraction(), "evaluating")
+        }
+    };
+    let manifest = run_with_progress(py, &cancel, progress.as_ref(), poll, || cli::with_threads(threads, || export_graph(&g.doc, &g.path, out, n, &cancel, &eval, &export)))?.map_err(cli_error)?.map_err(cli_error)?;
+    let text = serde_json::to_string(&manifest).map_err(|e| PlanetGraphError::new_err(format!("cannot describe the manifest: {e}")))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
