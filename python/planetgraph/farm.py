@@ -115,7 +115,7 @@ def _write_file(path: Path, data: bytes) -> None:
         raise
 
 
-def _build_task(ron: str, name: str, variation: Variation, resolution: int, threads: Optional[int], dest: str, transfer: str, board: Any, index: int):
+def _build_task(ron: str, name: str, variation: Variation, resolution: int, threads: int, dest: str, transfer: str, board: Any, index: int):
     """One planet, on a Ray worker: the manifest, and the files' bytes when they travel back."""
     graph = apply_variation(Graph.from_ron(ron, name), variation)
     last = [0.0]
@@ -165,7 +165,7 @@ def build_many(
     out_dir: Union[str, os.PathLike],
     *,
     resolution: int = 512,
-    threads: Optional[int] = None,
+    threads: int = 1,
     retries: int = 2,
     transfer: str = "return",
     progress: Optional[ProgressCallback] = None,
@@ -174,8 +174,8 @@ def build_many(
     """Builds one planet per variation, each a Ray task, into ``out_dir/000``, ``out_dir/001``, ...
     (the exports and manifest.json that ``planetgraph build`` writes).
 
-    ``threads`` is per task (default: all cores of the worker); give ``num_cpus`` to ``ray.init``
-    or the cluster to bound how many tasks run at once. Returns one :class:`TaskResult` per
+    Each task runs on ``threads`` threads and asks Ray for as many CPUs, so Ray runs as many
+    planets at once as the cluster's CPUs allow (the result does not depend on it). Returns one :class:`TaskResult` per
     variation, in order; if any failed after ``retries`` more attempts, raises
     :class:`FarmError` (holding the results) unless ``raise_on_error`` is False.
     """
@@ -191,7 +191,9 @@ def build_many(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     ron, name = graph.to_ron(), graph.path
-    task = ray.remote(max_retries=retries, retry_exceptions=[OSError, MemoryError])(_build_task)
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    task = ray.remote(num_cpus=threads, max_retries=retries, retry_exceptions=[OSError, MemoryError])(_build_task)
     board = ray.remote(num_cpus=0)(_Board).remote() if progress is not None else None
     pending = {}
     results: Dict[int, TaskResult] = {}
