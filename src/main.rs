@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {:#}", e.error);
+            eprintln!("error: {}", e.message());
             ExitCode::from(e.code)
         }
     }

@@ -125,6 +125,8 @@ fn bad_graph_files_exit_2_with_a_located_message() {
     let o = run(&["check", dir.path().join("missing.ron").to_str().expect("path")]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("missing.ron: cannot read the file"));
+    // The OS's reason is said once, not once more for the error's cause.
+    assert_eq!(stderr(&o).matches("No such file or directory").count(), 1, "{}", stderr(&o));
 }
 
 #[test]
@@ -168,4 +170,30 @@ fn bench_quick_prints_every_figure() {
         assert_eq!(parts.len(), 3, "{line}");
         assert!(parts[1].parse::<f64>().expect("number") > 0.0);
     }
+}
+
+/// Under a control group's memory limit (a container, a cluster job), a build that the limit
+/// cannot hold is refused with exit 2 before any work, where the machine's own free memory
+/// would have let it start and be killed. Needs the right to create a control group (root);
+/// elsewhere it says so and returns.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_control_group_limit_refuses_what_would_not_fit() {
+    let name = format!("planetgraph-test-{}", std::process::id());
+    let (group, limit) = if Path::new("/sys/fs/cgroup/memory/cgroup.procs").exists() { (Path::new("/sys/fs/cgroup/memory").join(&name), "memory.limit_in_bytes") } else { (Path::new("/sys/fs/cgroup").join(&name), "memory.max") };
+    if std::fs::create_dir(&group).is_err() || std::fs::write(group.join(limit), "1500000000").is_err() {
+        eprintln!("not run: cannot create a control group with a memory limit here (needs root)");
+        // Best effort: the folder may not exist.
+        let _ = std::fs::remove_dir(&group);
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = format!("echo $$ > '{}'; exec '{}' build '{}' --resolution 2048 --out '{}'", group.join("cgroup.procs").display(), env!("CARGO_BIN_EXE_planetgraph"), graph("default.ron").display(), dir.path().join("out").display());
+    let o = Command::new("sh").args(["-c", &script]).output().expect("sh");
+    // The process has ended, so the group is empty and can go.
+    let removed = std::fs::remove_dir(&group);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("MiB are available"), "{}", stderr(&o));
+    assert!(!dir.path().join("out").join("manifest.json").exists());
+    removed.expect("the test's control group is removed");
 }

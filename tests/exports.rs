@@ -166,6 +166,31 @@ fn a_link_planted_at_a_temporary_name_is_never_followed() {
     assert!(out.join("height_equirect.png").exists());
 }
 
+/// A build killed by SIGTERM while it writes leaves its temporary file; the next build of that
+/// folder removes it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_temporary_left_by_sigterm_is_removed_by_the_next_build() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let graph = write_graph(dir.path(), "\"name\": Text(\"height\"), \"format\": Choice(\"exr\"), \"projection\": Choice(\"faces\")");
+    let out = dir.path().join("out");
+    let temporaries = || -> Vec<PathBuf> { std::fs::read_dir(&out).map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "part")).collect()).unwrap_or_default() };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_planetgraph")).args(["build", graph.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "1024", "--threads", "1"]).stderr(std::process::Stdio::null()).spawn().expect("spawn");
+    let start = std::time::Instant::now();
+    while temporaries().is_empty() && start.elapsed().as_secs() < 120 && child.try_wait().expect("wait").is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    assert!(status.success());
+    child.wait().expect("wait");
+    let left = temporaries();
+    assert!(!left.is_empty(), "the build was stopped while it wrote a file");
+    let g = load_graph(&graph, Strictness::Complete).expect("graph");
+    build_graph(&g, &graph, &out, 16, &AtomicBool::new(false)).map_err(|e| e.error).expect("builds");
+    assert!(temporaries().is_empty(), "{left:?} removed");
+    assert!(out.join("manifest.json").exists());
+}
+
 #[test]
 fn a_cancel_half_way_keeps_only_complete_files_and_writes_no_manifest() {
     let path = root().join("graphs/export_all.ron");

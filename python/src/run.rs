@@ -72,7 +72,7 @@ fn run_with_progress<T: Send>(py: Python<'_>, cancel: &AtomicBool, progress: Opt
 
 /// The error of a command as Python sees it: the CLI's message (exit 2 or 1 alike).
 fn cli_error(e: CliError) -> PyErr {
-    PlanetGraphError::new_err(format!("{:#}", e.error))
+    PlanetGraphError::new_err(e.message())
 }
 
 fn check_resolution(resolution: u32) -> PyResult<usize> {

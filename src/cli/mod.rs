@@ -174,6 +174,21 @@ pub struct CliError {
 }
 
 impl CliError {
+    /// The message as printed: the error and each cause not already part of its text (an
+    /// error whose message includes its OS error, such as "x.ron: cannot read the file: No such
+    /// file or directory", then does not repeat it).
+    pub fn message(&self) -> String {
+        let mut text = self.error.to_string();
+        for cause in self.error.chain().skip(1) {
+            let c = cause.to_string();
+            if !text.contains(&c) {
+                text.push_str(": ");
+                text.push_str(&c);
+            }
+        }
+        text
+    }
+
     /// Bad input (exit 2).
     pub fn input(e: impl Into<anyhow::Error>) -> CliError {
         CliError { code: 2, error: e.into() }

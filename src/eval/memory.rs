@@ -20,13 +20,60 @@ pub struct TooLarge {
     pub available_mib: u64,
 }
 
-/// Available memory in bytes (`MemAvailable` on Linux; 4 GiB where it cannot be read).
+/// Available memory in bytes: the machine's `MemAvailable`, or less where this process's
+/// control group (a container, a systemd unit, a cluster job) allows less: its memory limit
+/// minus what the group already uses, the tightest over the group and its parents (cgroup v2
+/// `memory.max`, v1 `memory.limit_in_bytes`). 4 GiB where nothing can be read.
 pub fn available_bytes() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
+    let machine = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|s| s.lines().find(|l| l.starts_with("MemAvailable:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok()))
         .map(|kib| kib * 1024)
-        .unwrap_or(4 << 30)
+        .unwrap_or(4 << 30);
+    let groups = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    match cgroup_headroom(&groups, std::path::Path::new("/sys/fs/cgroup")) {
+        Some(room) => machine.min(room),
+        None => machine,
+    }
+}
+
+/// The memory the control groups listed in `groups` (the text of `/proc/self/cgroup`) can still
+/// take, if one has a limit, with the cgroup file systems mounted under `sys`.
+fn cgroup_headroom(groups: &str, sys: &std::path::Path) -> Option<u64> {
+    let mut room: Option<u64> = None;
+    for line in groups.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next()) else { continue };
+        let path = path.trim_start_matches('/');
+        // v2 (unified, also mounted at unified/ on hybrid systems) and v1's memory controller.
+        let places: &[(&str, &str, &str)] = if controllers.is_empty() {
+            &[("", "memory.max", "memory.current"), ("unified", "memory.max", "memory.current")]
+        } else if controllers.split(',').any(|c| c == "memory") {
+            &[("memory", "memory.limit_in_bytes", "memory.usage_in_bytes")]
+        } else {
+            continue;
+        };
+        for (mount, limit, usage) in places {
+            // The group and each parent up to the mount's root: the tightest limit counts.
+            let root = sys.join(mount);
+            let mut dir = Some(root.join(path));
+            while let Some(d) = dir {
+                if let Some(r) = group_room(&d, limit, usage) {
+                    room = Some(room.map_or(r, |x| x.min(r)));
+                }
+                dir = if d == root { None } else { d.parent().map(|p| p.to_path_buf()) };
+            }
+        }
+    }
+    room
+}
+
+/// `limit - usage` of one control group folder, None where it has no limit or cannot be read
+/// (v1 writes "no limit" as a number near 2^63).
+fn group_room(dir: &std::path::Path, limit: &str, usage: &str) -> Option<u64> {
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).ok()?.trim().parse::<u64>().ok();
+    let max = read(limit).filter(|&m| m < 1 << 60)?;
+    Some(max.saturating_sub(read(usage).unwrap_or(0)))
 }
 
 /// Bytes per cell a node of `kind` holds while it runs, beyond its inputs and outputs: the
@@ -96,5 +143,39 @@ pub fn check_fits(n: usize, program: &Program) -> Result<(), TooLarge> {
         Err(TooLarge { n, needed_mib: need >> 20, fields: program.steps.len(), available_mib: avail >> 20 })
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cgroup_headroom;
+    use std::path::Path;
+
+    fn write(dir: &Path, file: &str, text: &str) {
+        std::fs::create_dir_all(dir).expect("folder");
+        std::fs::write(dir.join(file), text).expect("file");
+    }
+
+    /// The tightest limit minus usage over the group and its parents, in v2 and v1 layouts;
+    /// none without a limit.
+    #[test]
+    fn control_group_limits_bound_the_memory() {
+        let sys = tempfile::tempdir().expect("tempdir");
+        let s = sys.path();
+        // v2: a 1.5 GB job inside a 4 GB slice.
+        write(&s.join("slice"), "memory.max", "4000000000\n");
+        write(&s.join("slice"), "memory.current", "100\n");
+        write(&s.join("slice/job"), "memory.max", "1500000000\n");
+        write(&s.join("slice/job"), "memory.current", "500000000\n");
+        assert_eq!(cgroup_headroom("0::/slice/job\n", s), Some(1_000_000_000));
+        // Without a limit ("max") there is no bound.
+        write(&s.join("free"), "memory.max", "max\n");
+        assert_eq!(cgroup_headroom("0::/free\n", s), None);
+        // v1's memory controller, whose "no limit" is a number near 2^63.
+        write(&s.join("memory/a"), "memory.limit_in_bytes", "9223372036854771712\n");
+        write(&s.join("memory/a/b"), "memory.limit_in_bytes", "2000000000\n");
+        write(&s.join("memory/a/b"), "memory.usage_in_bytes", "1500000000\n");
+        assert_eq!(cgroup_headroom("4:memory:/a/b\n3:cpu:/\n0::/\n", s), Some(500_000_000));
+        assert_eq!(cgroup_headroom("garbage\n4:cpu,cpuacct:/a/b\n", s), None);
     }
 }

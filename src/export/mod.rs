@@ -158,6 +158,8 @@ impl Drop for AtomicFile {
 /// Writes every job into `out` and then `out/manifest.json`; returns the manifest.
 pub fn write_exports(out: &Path, jobs: &[ExportJob], ctx: &ExportContext, control: &Control) -> Result<Manifest, ExportError> {
     std::fs::create_dir_all(out).map_err(|source| ExportError::Io { path: out.to_path_buf(), source })?;
+    // Half-written files of an earlier build that was killed (SIGTERM) go first.
+    crate::io::atomic::remove_stale_temporaries(out).map_err(|source| ExportError::Io { path: out.to_path_buf(), source })?;
     let manifest_path = out.join("manifest.json");
     // A manifest from an earlier build must not outlive a failed or cancelled one.
     match std::fs::remove_file(&manifest_path) {
