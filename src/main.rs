@@ -10,6 +10,7 @@ fn main() -> ExitCode {
     let result: Result<(), CliError> = match &args.command {
         Some(Command::Build(a)) => cli::build::run(a),
         Some(Command::Render(a)) => cli::render::run(a),
+        Some(Command::Merge(a)) => cli::merge::run(a),
         Some(Command::Check { file }) => cli::check::run(file),
         Some(Command::Bench { earth: true, graph, resolution, .. }) => cli::bench_earth::run(graph.as_deref(), *resolution as usize),
         Some(Command::Bench { quick, only, scale: false, .. }) => cli::bench::run(*quick, only.as_deref()),

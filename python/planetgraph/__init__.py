@@ -18,6 +18,7 @@ from ._native import (
     ParamInfo,
     PlanetGraphError,
     __version__,
+    merge,
     node_kinds,
 )
 
@@ -31,5 +32,6 @@ __all__ = [
     "ParamInfo",
     "PlanetGraphError",
     "__version__",
+    "merge",
     "node_kinds",
 ]

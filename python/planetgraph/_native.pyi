@@ -24,6 +24,12 @@ class GraphFileError(PlanetGraphError):
 def node_kinds() -> List[str]:
     """Every node kind's saved identifier, in menu order."""
 
+def merge(shares: Sequence[Union[str, PathLike[str]]], out: Union[str, PathLike[str]]) -> Dict[str, Any]:
+    """Joins the shares of a build (``Graph.build(..., tiles=(i, n))`` or ``planetgraph build
+    --tiles i/n``) found in the folders ``shares`` into ``out``, as ``planetgraph merge`` does:
+    checks that they are the shares of one build, each once and all of them, copies their files
+    and writes the manifest; returns it. Raises PlanetGraphError naming what does not fit."""
+
 #: ``progress(fraction, stage)``: fraction of the work done (0..1); stage ``"evaluating"``,
 #: ``"writing"`` (builds) or ``"done"``. An exception raised here cancels the work.
 Progress = Callable[[float, str], Any]
@@ -141,6 +147,10 @@ class Graph:
         resolution: int = 512,
         threads: Optional[int] = None,
         progress: Optional[Progress] = None,
+        tiles: Optional[Tuple[int, int]] = None,
     ) -> Dict[str, Any]:
         """Builds the graph's exports and manifest.json into ``out_dir`` as
-        ``planetgraph build`` does (the same bytes) and returns the manifest."""
+        ``planetgraph build`` does (the same bytes) and returns the manifest. With
+        ``tiles=(i, n)``, only share i of n of the files and ``share_i_of_n.json`` instead of
+        the manifest (``--tiles i/n``; join them with ``merge``); the manifest returned lists
+        the share's files."""

@@ -1,4 +1,6 @@
-"""Many planet builds at once on Ray: one task per planet, on a laptop or a cluster.
+"""Planet builds on Ray, on a laptop or a cluster: many planets at once (:func:`build_many`, one
+task per planet), or one planet's files written by several machines (:func:`build_tiled`, one
+task per share, then merged).
 
 Ray schedules the tasks (``ray.init()`` on one machine; ``ray start --head`` and ``ray start
 --address=HEAD:6379`` on each machine of a cluster, or KubeRay; then ``ray.init(address="auto")``
@@ -26,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ._native import Graph, PlanetGraphError
+from ._native import MAX_RESOLUTION, Graph, PlanetGraphError, merge
 
 #: A variation: an int (added to every seed, see ``Graph.reseed``) or a mapping from
 #: ``"seed"``, ``(node_id, "param")`` or ``"node_id.param"`` to a value.
@@ -115,8 +117,9 @@ def _write_file(path: Path, data: bytes) -> None:
         raise
 
 
-def _build_task(ron: str, name: str, variation: Variation, resolution: int, threads: int, dest: str, transfer: str, board: Any, index: int):
-    """One planet, on a Ray worker: the manifest, and the files' bytes when they travel back."""
+def _build_task(ron: str, name: str, variation: Variation, resolution: int, threads: int, dest: str, transfer: str, board: Any, index: int, tiles: Optional[Tuple[int, int]] = None):
+    """One planet, or one share of a planet's files, on a Ray worker: the manifest (the share's
+    files), and the files' bytes when they travel back."""
     graph = apply_variation(Graph.from_ron(ron, name), variation)
     last = [0.0]
 
@@ -127,9 +130,9 @@ def _build_task(ron: str, name: str, variation: Variation, resolution: int, thre
             board.report.remote(index, fraction, stage)
 
     if transfer == "shared":
-        return graph.build(dest, resolution=resolution, threads=threads, progress=report), None
+        return graph.build(dest, resolution=resolution, threads=threads, progress=report, tiles=tiles), None
     with tempfile.TemporaryDirectory(prefix="planetgraph-") as tmp:
-        manifest = graph.build(tmp, resolution=resolution, threads=threads, progress=report)
+        manifest = graph.build(tmp, resolution=resolution, threads=threads, progress=report, tiles=tiles)
         files = {}
         for root, _dirs, names in os.walk(tmp):
             for n in names:
@@ -175,32 +178,45 @@ def build_many(
     (the exports and manifest.json that ``planetgraph build`` writes).
 
     Each task runs on ``threads`` threads and asks Ray for as many CPUs, so Ray runs as many
-    planets at once as the cluster's CPUs allow (the result does not depend on it). Returns one :class:`TaskResult` per
-    variation, in order; if any failed after ``retries`` more attempts, raises
+    planets at once as the cluster's CPUs allow (the result does not depend on it). Returns one
+    :class:`TaskResult` per variation, in order; if any failed after ``retries`` more attempts, raises
     :class:`FarmError` (holding the results) unless ``raise_on_error`` is False.
     """
-    if transfer not in ("return", "shared"):
-        raise ValueError(f"transfer must be 'return' or 'shared', not {transfer!r}")
-    if not 1 <= resolution <= 16384:
-        raise ValueError(f"resolution {resolution} is outside 1..16384 cells per face edge")
+    _check_options(resolution, threads, transfer)
     variations = list(variations)
     # Refuse variations that do not fit the graph before any work starts.
     for v in variations:
         apply_variation(graph, v)
-    ray = _ray()
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    ron, name = graph.to_ron(), graph.path
+    jobs = [(TaskResult(index=i, variation=v, out_dir=str(out / f"{i:03d}")), v, None) for i, v in enumerate(variations)]
+    ordered = _run(graph, jobs, resolution, threads, retries, transfer, progress)
+    failed = [r for r in ordered if not r.ok]
+    if failed and raise_on_error:
+        lines = "; ".join(f"planet {r.index} ({r.variation!r}): {r.error}" for r in failed)
+        raise FarmError(f"{len(failed)} of {len(ordered)} planets failed: {lines}", ordered)
+    return ordered
+
+
+def _check_options(resolution: int, threads: int, transfer: str) -> None:
+    if transfer not in ("return", "shared"):
+        raise ValueError(f"transfer must be 'return' or 'shared', not {transfer!r}")
+    if not 1 <= resolution <= MAX_RESOLUTION:
+        raise ValueError(f"resolution {resolution} is outside 1..{MAX_RESOLUTION} cells per face edge")
     if threads < 1:
         raise ValueError(f"threads must be at least 1, not {threads}")
+
+
+def _run(graph: Graph, jobs, resolution: int, threads: int, retries: int, transfer: str, progress: Optional[ProgressCallback]) -> List[TaskResult]:
+    """Runs one Ray task per job ``(result, variation, tiles)`` and fills in the results; the
+    files of a task go to its ``result.out_dir``."""
+    ray = _ray()
+    ron, name = graph.to_ron(), graph.path
     task = ray.remote(num_cpus=threads, max_retries=retries, retry_exceptions=[OSError, MemoryError])(_build_task)
     board = ray.remote(num_cpus=0)(_Board).remote() if progress is not None else None
     pending = {}
-    results: Dict[int, TaskResult] = {}
-    for i, v in enumerate(variations):
-        dest = out / f"{i:03d}"
-        ref = task.remote(ron, name, v, resolution, threads, str(dest.resolve()), transfer, board, i)
-        pending[ref] = TaskResult(index=i, variation=v, out_dir=str(dest))
+    for r, v, tiles in jobs:
+        ref = task.remote(ron, name, v, resolution, threads, str(Path(r.out_dir).resolve()), transfer, board, r.index, tiles)
+        pending[ref] = r
     finished: Dict[int, Tuple[float, str]] = {}
     while pending:
         done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
@@ -216,15 +232,42 @@ def build_many(
             except Exception as e:  # noqa: BLE001 - every task failure is reported, not raised here
                 r.error = _message(e)
                 finished[r.index] = (0.0, "failed")
-            results[r.index] = r
         if progress is not None:
-            states = {i: (0.0, "queued") for i in range(len(variations))}
+            states = {r.index: (0.0, "queued") for r, _, _ in jobs}
             states.update(ray.get(board.snapshot.remote()))
             states.update(finished)
             progress(states)
-    ordered = [results[i] for i in range(len(variations))]
-    failed = [r for r in ordered if not r.ok]
-    if failed and raise_on_error:
-        lines = "; ".join(f"planet {r.index} ({r.variation!r}): {r.error}" for r in failed)
-        raise FarmError(f"{len(failed)} of {len(ordered)} planets failed: {lines}", ordered)
-    return ordered
+    return [r for r, _, _ in jobs]
+
+
+def build_tiled(
+    graph: Graph,
+    resolution: int,
+    out_dir: Union[str, os.PathLike],
+    *,
+    shares: int,
+    threads: int = 1,
+    retries: int = 2,
+    transfer: str = "return",
+    progress: Optional[ProgressCallback] = None,
+) -> dict:
+    """Builds one planet as ``shares`` Ray tasks, each writing its share of the files
+    (``planetgraph build --tiles I/N``), then merges them in ``out_dir`` (``planetgraph
+    merge``): the same files, byte for byte, and manifest as a build on one machine. Returns the
+    manifest; raises :class:`FarmError` if a share failed after its retries (nothing is merged).
+
+    Every share evaluates the whole planet at ``resolution`` (the shares split the writing of the
+    files, not the evaluation, until tiled evaluation lands), so each worker needs the memory of
+    a whole build.
+    """
+    _check_options(resolution, threads, transfer)
+    if not 1 <= shares <= 10000:
+        raise ValueError(f"shares must be 1 to 10000, not {shares}")
+    out = Path(out_dir)
+    jobs = [(TaskResult(index=i, variation=0, out_dir=str(out)), 0, (i + 1, shares)) for i in range(shares)]
+    results = _run(graph, jobs, resolution, threads, retries, transfer, progress)
+    failed = [r for r in results if not r.ok]
+    if failed:
+        lines = "; ".join(f"share {r.index + 1}/{shares}: {r.error}" for r in failed)
+        raise FarmError(f"{len(failed)} of {shares} shares failed, nothing was merged: {lines}", results)
+    return merge([out], out)

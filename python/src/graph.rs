@@ -207,11 +207,11 @@ impl Graph {
         crate::run::evaluate(py, self, resolution, outputs, threads, progress, projection, width)
     }
 
-    /// Builds the graph's exports and manifest into `out_dir`, as `planetgraph build` does;
-    /// returns the manifest.
-    #[pyo3(signature = (out_dir, resolution = 512, threads = None, progress = None))]
-    fn build<'py>(&self, py: Python<'py>, out_dir: PathBuf, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-        crate::run::build(py, self, &out_dir, resolution, threads, progress)
+    /// Builds the graph's exports and manifest into `out_dir`, as `planetgraph build` does
+    /// (with `tiles=(i, n)` share i of n, as `--tiles i/n`); returns the manifest.
+    #[pyo3(signature = (out_dir, resolution = 512, threads = None, progress = None, tiles = None))]
+    fn build<'py>(&self, py: Python<'py>, out_dir: PathBuf, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, tiles: Option<(usize, usize)>) -> PyResult<Bound<'py, PyAny>> {
+        crate::run::build(py, self, &out_dir, resolution, threads, progress, tiles)
     }
 }
 

@@ -32,5 +32,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_RESOLUTION", planetgraph::cli::MAX_RESOLUTION)?;
     m.add("FACES", pyo3::types::PyTuple::new(m.py(), planetgraph::planet::Face::ALL.map(|f| f.name()))?)?;
     m.add_function(wrap_pyfunction!(graph::node_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(run::merge, m)?)?;
     Ok(())
 }

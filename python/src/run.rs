@@ -6,7 +6,7 @@ use crate::graph::Graph;
 use crate::PlanetGraphError;
 use planetgraph::cli::{self, build::export_graph, CliError};
 use planetgraph::eval::{compile_for, memory, Evaluator, Progress};
-use planetgraph::export::ExportProgress;
+use planetgraph::export::{share, Control, ExportProgress, Share};
 use planetgraph::graph::NodeId;
 use planetgraph::nodes::Value;
 use pyo3::exceptions::PyValueError;
@@ -170,8 +170,9 @@ pub fn evaluate<'py>(py: Python<'py>, g: &Graph, resolution: u32, outputs: Optio
 }
 
 /// `Graph.build`.
-pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, tiles: Option<(usize, usize)>) -> PyResult<Bound<'py, PyAny>> {
     let n = check_resolution(resolution)?;
+    let tiles = tiles.map(|(i, count)| Share::parse(&format!("{i}/{count}")).map_err(|e| PyValueError::new_err(format!("tiles {e}")))).transpose()?;
     let cancel = AtomicBool::new(false);
     let (eval, export) = (Progress::default(), ExportProgress::default());
     let poll = || {
@@ -181,7 +182,18 @@ pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threa
             (eval.fraction(), "evaluating")
         }
     };
-    let manifest = run_with_progress(py, &cancel, progress.as_ref(), poll, || cli::with_threads(threads, || export_graph(&g.doc, &g.path, out, n, &cancel, &eval, &export)))?.map_err(cli_error)?.map_err(cli_error)?;
+    let manifest = run_with_progress(py, &cancel, progress.as_ref(), poll, || cli::with_threads(threads, || export_graph(&g.doc, &g.path, out, n, tiles, &cancel, &eval, &export)))?.map_err(cli_error)?.map_err(cli_error)?;
+    let text = serde_json::to_string(&manifest).map_err(|e| PlanetGraphError::new_err(format!("cannot describe the manifest: {e}")))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// `planetgraph.merge`: joins the shares in the folders `shares` into `out`; returns the
+/// manifest.
+#[pyfunction]
+pub fn merge<'py>(py: Python<'py>, shares: Vec<std::path::PathBuf>, out: std::path::PathBuf) -> PyResult<Bound<'py, PyAny>> {
+    let cancel = AtomicBool::new(false);
+    let export = ExportProgress::default();
+    let manifest = run_with_progress(py, &cancel, None, || (export.fraction(), "writing"), || share::merge(&shares, &out, &Control { cancel: &cancel, progress: &export }))?.map_err(|e| PlanetGraphError::new_err(e.to_string()))?;
     let text = serde_json::to_string(&manifest).map_err(|e| PlanetGraphError::new_err(format!("cannot describe the manifest: {e}")))?;
     py.import("json")?.call_method1("loads", (text,))
 }

@@ -74,3 +74,33 @@ def test_a_failed_task_is_reported_with_its_message(local_ray, exports_graph, tm
     assert "1 of 2 planets failed" in str(e.value)
     again = build_many(g, [0, 1], out, resolution=N, transfer="shared", raise_on_error=False)
     assert [r.ok for r in again] == [True, False]
+
+
+def test_build_tiled_equals_a_single_build(local_ray, exports_graph, cli, tmp_path):
+    import planetgraph.farm as farm
+
+    cli("build", exports_graph, "--out", tmp_path / "cli", "--resolution", 1024)
+    g = Graph.load(exports_graph)
+    states = []
+    manifest = farm.build_tiled(g, 1024, tmp_path / "tiled", shares=3, progress=states.append)
+    assert sorted(p.name for p in (tmp_path / "tiled").iterdir()) == sorted(p.name for p in (tmp_path / "cli").iterdir())
+    cli_manifest = json.loads((tmp_path / "cli" / "manifest.json").read_text())
+    assert manifest["files"] == cli_manifest["files"]
+    for f in manifest["files"]:
+        assert (tmp_path / "tiled" / f["path"]).read_bytes() == (tmp_path / "cli" / f["path"]).read_bytes(), f["path"]
+    assert set(states[-1]) == {0, 1, 2}
+
+
+def test_shares_and_merge_from_python(exports_graph, tmp_path):
+    import planetgraph
+
+    g = Graph.load(exports_graph)
+    for i in (1, 2):
+        part = g.build(tmp_path / f"s{i}", resolution=N, tiles=(i, 2))
+        assert part["files"] and (tmp_path / f"s{i}" / f"share_{i}_of_2.json").exists()
+    whole = planetgraph.merge([tmp_path / "s1", tmp_path / "s2"], tmp_path / "m")
+    assert whole["files"] == g.build(tmp_path / "one", resolution=N)["files"]
+    with pytest.raises(ValueError, match=r"tiles '3/2': the share must be 1 to 2"):
+        g.build(tmp_path / "x", resolution=N, tiles=(3, 2))
+    with pytest.raises(planetgraph.PlanetGraphError, match=r"share 2/2 missing"):
+        planetgraph.merge([tmp_path / "s1"], tmp_path / "m2")

@@ -4,7 +4,7 @@
 use super::{with_threads, BuildArgs, CliError};
 use crate::eval::{compile_for, memory, Evaluator, Progress};
 use crate::graph::{Graph, NodeId};
-use crate::export::{jobs_from_result, write_exports, Control, ExportContext, ExportProgress, Manifest};
+use crate::export::{jobs_from_result, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
 use anyhow::anyhow;
@@ -144,26 +144,34 @@ pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, p
 /// (or the Planet node's default set) and the manifest; the core of the `build` command (also
 /// used by tests and bench). Every failure is exit 2 with a message naming the file or node.
 pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &AtomicBool) -> Result<Manifest, CliError> {
+    build_share(g, path, out, n, None, cancel)
+}
+
+/// Like [`build_graph`], but with `share` only that share of the files and its share record
+/// instead of the manifest (`build --tiles I/N`; see [`crate::export::share`]).
+pub fn build_share(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, cancel: &AtomicBool) -> Result<Manifest, CliError> {
     let progress = Arc::new(Progress::default());
     let done = Arc::new(AtomicBool::new(false));
     let export = Arc::new(ExportProgress::default());
     let ticker = progress_ticker(progress.clone(), export.clone(), done.clone());
-    let result = export_graph(g, path, out, n, cancel, &progress, &export);
+    let result = export_graph(g, path, out, n, share, cancel, &progress, &export);
     done.store(true, Ordering::Relaxed);
     // The progress ticker only prints; a panic in it must not fail the build.
     let _ = ticker.join();
     result
 }
 
-/// Evaluates `g` (from the file `path`) at resolution `n` and writes its exports into `out`,
-/// counting progress in `eval` and `export`: the work of `build` and of the editor's File >
-/// Export.
-pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, CliError> {
+/// Evaluates `g` (from the file `path`) at resolution `n` and writes its exports into `out`
+/// (with `share`, that share of them), counting progress in `eval` and `export`: the work of
+/// `build` and of the editor's File > Export.
+// One argument per thing a build needs; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
+pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, CliError> {
     let res = evaluate_exports(g, path, n, cancel, eval)?;
     let jobs = jobs_from_result(g, &res).map_err(|e| CliError::input(anyhow!("{}: {e}", path.display())))?;
     let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| CliError::input(anyhow!("{}: {}: {e}", path.display(), p.describe())))).transpose()?;
     let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
-    let ctx = ExportContext { graph: path.display().to_string(), resolution: n, planet, timings_ms: timings };
+    let ctx = ExportContext { graph: path.display().to_string(), resolution: n, planet, timings_ms: timings, share };
     write_exports(out, &jobs, &ctx, &Control { cancel, progress: export }).map_err(|e| CliError::input(anyhow!("{e}")))
 }
 
@@ -173,11 +181,14 @@ pub fn run(args: &BuildArgs) -> Result<(), CliError> {
     let cancel = interrupt_flag();
     let n = args.resolution as usize;
     let t = std::time::Instant::now();
-    let manifest = with_threads(args.threads, || build_graph(&g, &args.file, &args.out, n, &cancel))??;
+    let manifest = with_threads(args.threads, || build_share(&g, &args.file, &args.out, n, args.tiles, &cancel))??;
     for f in &manifest.files {
         println!("{}/{} ({} x {}, {} {})", args.out.display(), f.path, f.width, f.height, f.export, f.layer);
     }
-    println!("{}/manifest.json", args.out.display());
+    match args.tiles {
+        Some(share) => println!("{}/{}", args.out.display(), share.record_name()),
+        None => println!("{}/manifest.json", args.out.display()),
+    }
     eprintln!("built {} at {n} cells per face edge in {:.0} ms", args.file.display(), t.elapsed().as_secs_f64() * 1e3);
     Ok(())
 }

@@ -7,6 +7,7 @@ pub mod bench_export;
 pub mod bench_toolbox;
 pub mod build;
 pub mod check;
+pub mod merge;
 pub mod render;
 
 use crate::render::ColourMode;
@@ -32,6 +33,8 @@ pub struct Cli {
 pub enum Command {
     /// Evaluate a graph and write its exports and manifest.json into a folder.
     Build(BuildArgs),
+    /// Join the shares of a build (`build --tiles I/N`) into its exports and manifest.
+    Merge(MergeArgs),
     /// Render the planet as the viewport shows it into a PNG, offscreen.
     Render(RenderArgs),
     /// Validate a graph: exit 0 if it loads and compiles, else 2 with the problem.
@@ -78,6 +81,23 @@ pub struct BuildArgs {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
+    /// Write only share I of N of the files (image files and meshes dealt out in turn) and
+    /// `share_I_of_N.json` instead of the manifest; `planetgraph merge` joins the shares. Every
+    /// share evaluates the whole planet.
+    #[arg(long, value_name = "I/N", allow_hyphen_values = true, value_parser = crate::export::Share::parse)]
+    pub tiles: Option<crate::export::Share>,
+}
+
+/// Arguments of `merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Folders holding the shares (`share_I_of_N.json` and their files); one folder may hold
+    /// several.
+    #[arg(required = true)]
+    pub shares: Vec<PathBuf>,
+    /// Output folder (created if missing; may be one of the share folders).
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 /// Arguments of `render`.

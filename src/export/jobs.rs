@@ -56,8 +56,21 @@ impl ExportJob {
 
     /// How many files this job writes (for progress).
     pub fn file_count(&self) -> usize {
-        let n = self.field.as_ref().map(|f| f.n()).or(self.colour.as_ref().map(|c| c.n)).unwrap_or(1);
-        self.file_names(n).len()
+        self.file_names(self.n()).len()
+    }
+
+    /// How many units of work the job is for [`super::Share`]s: each image file is one, a mesh
+    /// with its textures one.
+    pub fn units(&self) -> usize {
+        if self.settings.layer == ExportLayer::Mesh {
+            1
+        } else {
+            self.file_count()
+        }
+    }
+
+    fn n(&self) -> usize {
+        self.field.as_ref().map(|f| f.n()).or(self.colour.as_ref().map(|c| c.n)).unwrap_or(1)
     }
 }
 
@@ -129,14 +142,20 @@ pub fn file_names(s: &ExportSettings, n: usize, textured: bool) -> Vec<String> {
 }
 
 impl ExportJob {
-    /// Writes this job's files into `out`.
-    pub fn write(&self, out: &Path, ctx: &ExportContext, control: &Control) -> Result<Vec<ManifestFile>, ExportError> {
+    /// Writes this job's files into `out`, or with `ctx.share` those of its units (numbered from
+    /// `first_unit` over the whole build) that the share owns; returns each file's unit and
+    /// manifest entry.
+    pub fn write(&self, out: &Path, ctx: &ExportContext, control: &Control, first_unit: usize) -> Result<Vec<(usize, ManifestFile)>, ExportError> {
         let s = &self.settings;
         s.check(self.field.is_some(), self.colour.is_some()).map_err(|m| self.invalid(m))?;
         let radius_km = || ctx.planet.as_ref().map(|p| p.radius_km).ok_or_else(|| self.invalid("normal maps and meshes need the graph's Planet node (for the radius)"));
+        let owns = |unit: usize| ctx.share.is_none_or(|sh| sh.owns(unit));
         if s.layer == ExportLayer::Mesh {
+            if !owns(first_unit) {
+                return Ok(Vec::new());
+            }
             let field = self.field.as_ref().ok_or_else(|| self.invalid("no field"))?;
-            return mesh::write_mesh(out, self, field, radius_km()?, control);
+            return Ok(mesh::write_mesh(out, self, field, radius_km()?, control)?.into_iter().map(|f| (first_unit, f)).collect());
         }
         let source = match (s.layer, &self.field, &self.colour) {
             (ExportLayer::Normals, Some(f), _) => Source::normals(f, radius_km()?, s.relief),
@@ -150,12 +169,15 @@ impl ExportJob {
         let (encoding, mapping) = self.encoding(&source, range, integer, ctx)?;
         let frame = if s.layer == ExportLayer::Normals { Frame::of(s.normal_space, s.normal_green) } else { Frame::Object };
         let mut files = Vec::new();
-        for p in plan(s, source.n()) {
+        for (k, p) in plan(s, source.n()).into_iter().enumerate() {
+            if !owns(first_unit + k) {
+                continue;
+            }
             let path = out.join(&p.name);
             let pixels = Pixels { source: &source, grid: p.grid, encoding, frame };
             let bytes = write_image(&path, &pixels, s.format, s.byte_order, control)?;
             control.progress.files_done.fetch_add(1, Ordering::Relaxed);
-            files.push(self.entry(&p, source.channels(), range, bytes, mapping.clone()));
+            files.push((first_unit + k, self.entry(&p, source.channels(), range, bytes, mapping.clone())));
         }
         Ok(files)
     }

@@ -3,11 +3,11 @@
 //! projection, face and orientation), and the conventions of all projections.
 
 use super::ExportContext;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// How a file's numbers map to values.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Mapping {
     /// `value = low + sample / max_sample * (high - low)` (integer samples of a field).
@@ -36,7 +36,7 @@ pub enum Mapping {
 }
 
 /// One written file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ManifestFile {
     /// File name relative to the output folder.
     pub path: String,
@@ -97,7 +97,7 @@ pub struct ManifestFile {
 }
 
 /// The manifest written beside the exports.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Manifest {
     /// Always "planetgraph-build".
     pub format: String,

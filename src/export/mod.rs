@@ -13,10 +13,12 @@ pub mod jobs;
 pub mod manifest;
 pub mod mesh;
 pub mod presets;
+pub mod share;
 pub mod source;
 
 pub use jobs::{default_jobs, jobs_from_result, planned_files, ExportJob};
 pub use manifest::{conventions, Manifest, ManifestFile};
+pub use share::Share;
 
 use crate::nodes::output::planet::PlanetSettings;
 use std::collections::BTreeMap;
@@ -67,6 +69,9 @@ pub struct ExportContext {
     pub planet: Option<PlanetSettings>,
     /// Milliseconds per node of the evaluation, by `Kind #id`.
     pub timings_ms: BTreeMap<String, f64>,
+    /// Only this share of the files, with a share record instead of the manifest (see
+    /// [`share`]); None for the whole build.
+    pub share: Option<Share>,
 }
 
 /// Progress of an export: files done of files planned, and rows of the current file.
@@ -166,15 +171,35 @@ pub fn write_exports(out: &Path, jobs: &[ExportJob], ctx: &ExportContext, contro
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(ExportError::Io { path: manifest_path, source: e }),
         _ => {}
     }
-    let planned: usize = jobs.iter().map(|j| j.file_count()).sum();
+    if let Some(share) = ctx.share {
+        let record = out.join(share.record_name());
+        match std::fs::remove_file(&record) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(ExportError::Io { path: record, source: e }),
+            _ => {}
+        }
+    }
+    // Files of the units this build writes (all of them without a share), for progress.
+    let mut planned = 0;
+    let mut unit = 0;
+    for job in jobs {
+        let units = job.units();
+        let owned = (unit..unit + units).filter(|&u| ctx.share.is_none_or(|s| s.owns(u))).count();
+        planned += if units == 1 { owned * job.file_count() } else { owned };
+        unit += units;
+    }
     control.progress.files_total.store(planned, Ordering::Relaxed);
     control.progress.files_done.store(0, Ordering::Relaxed);
     let mut files = Vec::new();
+    let mut first_unit = 0;
     for job in jobs {
         control.check()?;
-        files.extend(job.write(out, ctx, control)?);
+        files.extend(job.write(out, ctx, control, first_unit)?);
+        first_unit += job.units();
     }
-    let manifest = Manifest::new(ctx, files);
+    if let Some(share) = ctx.share {
+        return share::write_record(out, share, first_unit, files, |files| Manifest::new(ctx, files));
+    }
+    let manifest = Manifest::new(ctx, files.into_iter().map(|(_, f)| f).collect());
     let text = serde_json::to_vec_pretty(&manifest).map_err(|e| ExportError::Encode { path: manifest_path.clone(), message: e.to_string() })?;
     let (file, mut w) = AtomicFile::create(&manifest_path)?;
     std::io::Write::write_all(&mut w, &text).map_err(|source| ExportError::Io { path: manifest_path.clone(), source })?;

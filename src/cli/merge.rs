@@ -1,0 +1,17 @@
+//! `planetgraph merge SHARE_DIR... --out DIR`: joins the shares of a build into its exports and
+//! manifest (see `crate::export::share`).
+
+use super::{CliError, MergeArgs};
+use crate::export::{share, Control, ExportProgress};
+
+/// Runs the `merge` command.
+pub fn run(args: &MergeArgs) -> Result<(), CliError> {
+    let cancel = super::build::interrupt_flag();
+    let progress = ExportProgress::default();
+    let manifest = share::merge(&args.shares, &args.out, &Control { cancel: &cancel, progress: &progress }).map_err(CliError::input)?;
+    for f in &manifest.files {
+        println!("{}/{} ({} x {}, {} {})", args.out.display(), f.path, f.width, f.height, f.export, f.layer);
+    }
+    println!("{}/manifest.json", args.out.display());
+    Ok(())
+}

@@ -1,0 +1,156 @@
+//! Builds in shares: `build --tiles I/N` and `merge` give the files of a single build, byte for
+//! byte, and refuse what does not belong together.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Faces in 2 x 2 tiles, an equirectangular PNG, EXR colour faces and a mesh: 24 + 1 + 6 + 1
+/// units of work.
+const GRAPH: &str = r#"(version: 3, nodes: [
+  (id: 1, kind: Noise, params: {"octaves": Int(6), "seed": Seed(9)}),
+  (id: 2, kind: Planet),
+  (id: 3, kind: ColourRamp),
+  (id: 10, kind: Export, params: {"name": Text("height"), "format": Choice("r32"), "projection": Choice("faces"), "tiles": Int(2)}),
+  (id: 11, kind: Export, params: {"name": Text("map"), "format": Choice("png16"), "projection": Choice("equirectangular"), "width": Int(1024)}),
+  (id: 12, kind: Export, params: {"name": Text("albedo"), "format": Choice("exr"), "projection": Choice("faces")}),
+  (id: 13, kind: Export, params: {"name": Text("planet"), "layer": Choice("mesh"), "format": Choice("glb"), "mesh_size": Int(17), "relief": Float(20.0)}),
+], links: [
+  (from: 1, output: "out", to: 2, input: "elevation"),
+  (from: 1, output: "out", to: 3, input: "in"),
+  (from: 2, output: "out", to: 10, input: "field"),
+  (from: 2, output: "out", to: 11, input: "field"),
+  (from: 3, output: "colour", to: 12, input: "colour"),
+  (from: 2, output: "out", to: 13, input: "field"),
+  (from: 3, output: "colour", to: 13, input: "colour"),
+])"#;
+
+fn planetgraph(args: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_planetgraph")).args(args).output().expect("run planetgraph")
+}
+
+fn build(graph: &Path, out: &Path, resolution: &str, tiles: Option<&str>) -> Output {
+    let mut args: Vec<&Path> = vec![Path::new("build"), graph, Path::new("--out"), out, Path::new("--resolution"), Path::new(resolution)];
+    if let Some(t) = tiles {
+        args.extend([Path::new("--tiles"), Path::new(t)]);
+    }
+    planetgraph(&args)
+}
+
+fn merge(shares: &[PathBuf], out: &Path) -> Output {
+    let mut args: Vec<&Path> = vec![Path::new("merge")];
+    args.extend(shares.iter().map(|p| p.as_path()));
+    args.extend([Path::new("--out"), out]);
+    planetgraph(&args)
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Every file of a folder with its bytes; the manifest without its timings (which differ
+/// between any two builds).
+fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("folder")
+        .map(|e| {
+            let e = e.expect("entry");
+            let name = e.file_name().to_string_lossy().to_string();
+            let mut bytes = std::fs::read(e.path()).expect("file");
+            if name == "manifest.json" {
+                let mut m: serde_json::Value = serde_json::from_slice(&bytes).expect("manifest");
+                m.as_object_mut().expect("object").remove("timings_ms");
+                bytes = serde_json::to_vec(&m).expect("json");
+            }
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn three_shares_merged_equal_a_single_build_at_1024() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let graph = dir.path().join("g.ron");
+    std::fs::write(&graph, GRAPH).expect("graph");
+    let single = dir.path().join("single");
+    let o = build(&graph, &single, "1024", None);
+    assert!(o.status.success(), "{}", text(&o));
+    let shares: Vec<PathBuf> = (1..=3).map(|i| dir.path().join(format!("share{i}"))).collect();
+    for (i, out) in shares.iter().enumerate() {
+        let o = build(&graph, out, "1024", Some(&format!("{}/3", i + 1)));
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(out.join(format!("share_{}_of_3.json", i + 1)).exists() && !out.join("manifest.json").exists());
+    }
+    // The units are dealt out: each share holds about a third of the 32 units.
+    for s in &shares {
+        let files = std::fs::read_dir(s).expect("share").count();
+        assert!((8..=20).contains(&files), "{}: {files} files", s.display());
+    }
+    let merged = dir.path().join("merged");
+    let o = merge(&shares, &merged);
+    assert!(o.status.success(), "{}", text(&o));
+    let (a, b) = (contents(&single), contents(&merged));
+    assert_eq!(a.iter().map(|f| &f.0).collect::<Vec<_>>(), b.iter().map(|f| &f.0).collect::<Vec<_>>());
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert!(x == y, "{name} differs between the single build and the merged shares");
+    }
+}
+
+#[test]
+fn shares_in_one_folder_merge_in_place() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let graph = dir.path().join("g.ron");
+    std::fs::write(&graph, GRAPH).expect("graph");
+    let single = dir.path().join("single");
+    assert!(build(&graph, &single, "32", None).status.success());
+    let shared = dir.path().join("shared");
+    for i in 1..=2 {
+        assert!(build(&graph, &shared, "32", Some(&format!("{i}/2"))).status.success());
+    }
+    let o = merge(std::slice::from_ref(&shared), &shared);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(contents(&single), contents(&shared), "the same files, and no share records left");
+}
+
+#[test]
+fn shares_that_do_not_belong_together_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let graph = dir.path().join("g.ron");
+    std::fs::write(&graph, GRAPH).expect("graph");
+    for bad in ["4/3", "0/3", "3", "a/b", "1/0"] {
+        let o = build(&graph, &dir.path().join("never"), "32", Some(bad));
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", text(&o));
+        assert!(text(&o).contains("--tiles"), "{bad}: {}", text(&o));
+    }
+    assert!(!dir.path().join("never").exists(), "refused before any work");
+    let s = |name: &str| dir.path().join(name);
+    assert!(build(&graph, &s("a1"), "32", Some("1/3")).status.success());
+    assert!(build(&graph, &s("a2"), "32", Some("2/3")).status.success());
+    // A share missing.
+    let o = merge(&[s("a1"), s("a2")], &s("m"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("share 3/3 missing"), "{}", text(&o));
+    // A share of another build (another resolution).
+    assert!(build(&graph, &s("b3"), "16", Some("3/3")).status.success());
+    let o = merge(&[s("a1"), s("a2"), s("b3")], &s("m"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("of another build"), "{}", text(&o));
+    // The same share twice.
+    assert!(build(&graph, &s("a2again"), "32", Some("2/3")).status.success());
+    let o = merge(&[s("a1"), s("a2"), s("a2again")], &s("m"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("share 2/3 is both in"), "{}", text(&o));
+    // A file of a share that changed since.
+    assert!(build(&graph, &s("a3"), "32", Some("3/3")).status.success());
+    let victim = std::fs::read_dir(s("a3")).expect("a3").map(|e| e.expect("entry").path()).find(|p| p.extension().is_some_and(|x| x == "r32")).expect("a RAW file");
+    std::fs::write(&victim, b"short").expect("truncate");
+    let o = merge(&[s("a1"), s("a2"), s("a3")], &s("m"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("bytes, but share 3/3 wrote"), "{}", text(&o));
+    assert!(!s("m").join("manifest.json").exists());
+    // No shares at all.
+    let o = merge(&[s("m")], &s("m2"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("no share records"), "{}", text(&o));
+}
