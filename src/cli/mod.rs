@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_scale;
+pub mod bench_memory;
 pub mod bench_earth;
 pub mod bench_export;
 pub mod bench_toolbox;
@@ -54,6 +55,10 @@ pub enum Command {
         /// resident memory and the memory estimate of each (minutes; not part of the default run).
         #[arg(long)]
         scale: bool,
+        /// Instead, build every example in `graphs/` at 512 and 1024 per face edge, each in a
+        /// process of its own, and print the memory estimate beside the measured peak.
+        #[arg(long, conflicts_with_all = ["scale", "earth"])]
+        memory: bool,
         /// Instead, measure how Earth-like a planet is (hypsometry, belts, landmasses,
         /// artifacts) and print the figures beside Earth's.
         #[arg(long)]
