@@ -7,5 +7,7 @@ cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 
 cargo test --release --locked
+# Lints are errors (tests may unwrap); the Python crate included.
+cargo clippy --release --locked --workspace --all-targets -- -D warnings
 python3 -m pip install -q --disable-pip-version-check ./python
 PLANETGRAPH_BIN="$target/release/planetgraph" python3 -m pytest -q python/tests

@@ -108,7 +108,7 @@ fn new_is_an_empty_graph_with_a_hint_and_a_template_starts_a_graph() {
     assert!(d.app.shows_templates(), "the picker is open");
     d.frames(3);
     let mut thumbs: Vec<egui::Rect> = d.clickables(egui::Order::Middle).into_iter().filter(|r| r.width() > 118.0 && r.width() < 140.0 && (r.height() - r.width()).abs() < 1.0).collect();
-    thumbs.sort_by(|a, b| (a.top() as i32, a.left() as i32).cmp(&(b.top() as i32, b.left() as i32)));
+    thumbs.sort_by_key(|r| (r.top() as i32, r.left() as i32));
     let k = planetgraph::io::templates::TEMPLATES.iter().position(|t| t.file == "noise_continents.ron").expect("template");
     assert!(thumbs.len() > k, "a render per template is on screen: {}", thumbs.len());
     d.click(thumbs[k].center(), PointerButton::Primary);

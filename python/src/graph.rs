@@ -203,6 +203,8 @@ impl Graph {
 
     /// Evaluates the graph at `resolution` cells per face edge; see `planetgraph.Graph.evaluate`.
     #[pyo3(signature = (resolution = 256, outputs = None, threads = None, progress = None, projection = "faces", width = None))]
+    // The Python method's keyword arguments, one each.
+    #[allow(clippy::too_many_arguments)]
     fn evaluate<'py>(&self, py: Python<'py>, resolution: u32, outputs: Option<Vec<Bound<'py, PyAny>>>, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, projection: &str, width: Option<u32>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         crate::run::evaluate(py, self, resolution, outputs, threads, progress, projection, width)
     }

@@ -15,6 +15,8 @@ fn parse_typed(text: &str) -> Option<f64> {
 /// A number widget with a range. A value the file holds outside the range is shown as it is
 /// (the node reports it); a typed value outside is clamped, and the returned sentence says to
 /// what.
+// The value, its range, drag speed, unit, label and tooltip: one argument per part of the widget.
+#[allow(clippy::too_many_arguments)]
 fn ranged_number<N: egui::emath::Numeric>(ui: &mut egui::Ui, v: &mut N, min: N, max: N, speed: f64, unit: &str, label: &str, tip: &str) -> Option<String> {
     let typed = std::cell::Cell::new(None);
     let suffix = if unit.is_empty() { String::new() } else { format!(" {unit}") };

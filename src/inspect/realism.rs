@@ -254,7 +254,7 @@ mod tests {
     #[test]
     fn two_islands_make_two_landmasses() {
         let n = 32;
-        let f = Field::from_fn_dir(n, |d| if d.z > 0.9 { 100.0 } else if d.x > 0.9 { 100.0 } else { -100.0 });
+        let f = Field::from_fn_dir(n, |d| if d.z > 0.9 || d.x > 0.9 { 100.0 } else { -100.0 });
         let e = earth_figures(&f, 6371.0, None, &AtomicBool::new(false)).expect("not cancelled");
         assert!((e.largest_landmass_share - 0.5).abs() < 0.15, "{e:?}");
     }

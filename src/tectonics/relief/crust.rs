@@ -90,6 +90,8 @@ pub fn area_quantile(field: &[f32], n: usize, fraction: f32) -> f32 {
 
 /// Builds the continents (`count` cores, coast noise of `frequency`): the field, the threshold that puts `land_fraction` of the area above
 /// it, and the signed coast distance.
+// The continents' settings, the grid and the cancel flag: one argument each, as the node passes them.
+#[allow(clippy::too_many_arguments)]
 pub fn continents(n: usize, dirs: &[Vec3], land_fraction: f32, count: usize, frequency: f32, seed: u32, radius_km: f32, cancel: &AtomicBool) -> Option<Continents> {
     let field = continent_field(dirs, count, land_fraction, frequency, seed);
     let threshold = area_quantile(&field, n, land_fraction);
