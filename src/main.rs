@@ -13,6 +13,7 @@ fn main() -> ExitCode {
         Some(Command::Merge(a)) => cli::merge::run(a),
         Some(Command::Check { file }) => cli::check::run(file),
         Some(Command::Bench { earth: true, graph, resolution, .. }) => cli::bench_earth::run(graph.as_deref(), *resolution as usize),
+        Some(Command::Bench { memory_probe: Some(file), probe_resolution: Some(n), .. }) => cli::bench_memory::probe_child(file, *n as usize),
         Some(Command::Bench { only, memory: true, .. }) => cli::bench_memory::run(only.as_deref()),
         Some(Command::Bench { quick, only, scale: false, .. }) => cli::bench::run(*quick, only.as_deref()),
         Some(Command::Bench { only, scale: true, .. }) => cli::bench_scale::run(only.as_deref()),

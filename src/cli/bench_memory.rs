@@ -1,15 +1,20 @@
 //! `planetgraph bench --memory`: every example graph in `graphs/` built at 512 and 1024 cells per
 //! face edge, each in a process of its own, with the estimate that `build` checks before
 //! allocating beside the measured peak: the child's peak resident memory (`wait4`'s
-//! `ru_maxrss`) less that of the same build at resolution 1 (the program itself).
+//! `ru_maxrss`) less that of the same build at resolution 8 (the program itself). A probing
+//! child per graph at 512 also measures each node: the peak resident memory while it runs less
+//! the resident memory before (with glibc returning every allocation of 1 MiB or more at once),
+//! in bytes per cell beside what the estimate counts for that node.
 
 use super::CliError;
-use crate::eval::{compile_for, memory};
+use crate::eval::{compile_for, memory, Program};
 use crate::graph::NodeId;
 use crate::nodes::NodeKind;
 use anyhow::anyhow;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Peak resident memory in MiB of `planetgraph build graph --resolution n`, run as a child
 /// process; None if it failed.
@@ -38,6 +43,8 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
     files.sort();
     let out = std::env::temp_dir().join(format!("planetgraph-bench-memory-{}", std::process::id()));
     let mut ratios = Vec::new();
+    // Per kind: the largest measured bytes per cell, and what the estimate counts.
+    let mut per_kind: BTreeMap<String, (f64, f64)> = BTreeMap::new();
     for file in files {
         let stem = file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
         if only.is_some_and(|o| !stem.contains(o)) {
@@ -49,7 +56,8 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
             targets.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
         }
         let program = compile_for(&g, &targets);
-        let Some(base) = child_peak_mib(&file, 1, &out)? else {
+        probe_nodes(&file, &program, &mut per_kind)?;
+        let Some(base) = child_peak_mib(&file, 8, &out)? else {
             eprintln!("{stem}: the build failed; skipped");
             continue;
         };
@@ -69,6 +77,9 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
     }
     // A scratch folder of the benchmark: leaving it behind is harmless.
     let _ = std::fs::remove_dir_all(&out);
+    for (kind, (measured, counted)) in &per_kind {
+        println!("memory_node_{kind}_bytes_per_cell {measured:.1} B (estimate {counted:.0})");
+    }
     if !ratios.is_empty() {
         ratios.sort_by(f64::total_cmp);
         let within = ratios.iter().filter(|r| (0.8..=1.2).contains(*r)).count();
@@ -76,6 +87,54 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
         println!("memory_estimate_over_peak_median {:.2} x", ratios[ratios.len() / 2]);
         println!("memory_estimate_over_peak_max {:.2} x", ratios[ratios.len() - 1]);
         println!("memory_estimates_within_20_percent {within} of {}", ratios.len());
+    }
+    Ok(())
+}
+
+/// Resident memory before the running node, in bytes.
+static BEFORE: AtomicU64 = AtomicU64::new(0);
+
+fn status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status.lines().find(|l| l.starts_with(field))?.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The probe: before a node, resets the peak and notes the resident memory; after it, prints
+/// `node KIND BYTES`, the peak above that.
+fn probe(kind: NodeKind, after: bool) {
+    if !after {
+        // Resetting the peak can fail only without /proc; the figures then read high.
+        let _ = std::fs::write("/proc/self/clear_refs", "5");
+        BEFORE.store(status_kib("VmRSS:").unwrap_or(0) * 1024, Ordering::Relaxed);
+    } else if let Some(peak) = status_kib("VmHWM:") {
+        println!("node {kind:?} {}", (peak * 1024).saturating_sub(BEFORE.load(Ordering::Relaxed)));
+    }
+}
+
+/// The probing child: builds `file` at `n` with the probe installed.
+pub fn probe_child(file: &Path, n: usize) -> Result<(), CliError> {
+    let g = super::load_for_command(file)?;
+    crate::eval::executor::PROBE.set(probe).map_err(|_| CliError::internal(anyhow!("the probe is already set")))?;
+    let out = std::env::temp_dir().join(format!("planetgraph-bench-probe-{}", std::process::id()));
+    let built = super::build::build_graph(&g, file, &out, n, &std::sync::atomic::AtomicBool::new(false));
+    // A scratch folder of the benchmark: leaving it behind is harmless.
+    let _ = std::fs::remove_dir_all(&out);
+    built.map(|_| ())
+}
+
+/// Runs the probing child on `file` at 512 and folds its figures into `per_kind`.
+fn probe_nodes(file: &Path, program: &Program, per_kind: &mut BTreeMap<String, (f64, f64)>) -> Result<(), CliError> {
+    let n = 512usize;
+    let exe = std::env::current_exe().map_err(CliError::internal)?;
+    let o = Command::new(exe).args(["bench".as_ref(), "--memory-probe".as_ref(), file.as_os_str(), "--probe-resolution".as_ref(), n.to_string().as_ref()]).env("MALLOC_MMAP_THRESHOLD_", "1048576").output().map_err(CliError::internal)?;
+    let cells = 6.0 * (n * n) as f64;
+    for line in String::from_utf8_lossy(&o.stdout).lines() {
+        let mut w = line.split_whitespace();
+        let (Some("node"), Some(kind), Some(bytes)) = (w.next(), w.next(), w.next().and_then(|b| b.parse::<f64>().ok())) else { continue };
+        let Some(step) = program.steps.iter().find(|s| format!("{:?}", s.kind) == kind) else { continue };
+        let counted = memory::node_bytes_per_cell(step) as f64;
+        let e = per_kind.entry(kind.to_string()).or_insert((0.0, counted));
+        e.0 = e.0.max(bytes / cells);
     }
     Ok(())
 }

@@ -59,6 +59,13 @@ pub enum Command {
         /// process of its own, and print the memory estimate beside the measured peak.
         #[arg(long, conflicts_with_all = ["scale", "earth"])]
         memory: bool,
+        /// `bench --memory`'s probing child: builds this graph at `--probe-resolution` and
+        /// prints each node's peak memory.
+        #[arg(long, hide = true, requires = "probe_resolution")]
+        memory_probe: Option<PathBuf>,
+        /// Resolution of the probing child's build.
+        #[arg(long, hide = true)]
+        probe_resolution: Option<u32>,
         /// Instead, measure how Earth-like a planet is (hypsometry, belts, landmasses,
         /// artifacts) and print the figures beside Earth's.
         #[arg(long)]

@@ -117,6 +117,11 @@ pub struct Evaluator {
     run: u64,
 }
 
+/// A function called just before (`false`) and just after (`true`) each node runs (not for
+/// cached ones), in every evaluation of the process: set once by `bench --memory`'s probing
+/// child to measure each node's memory; unset otherwise.
+pub static PROBE: std::sync::OnceLock<fn(crate::nodes::NodeKind, bool)> = std::sync::OnceLock::new();
+
 impl Evaluator {
     /// A new evaluator with an empty cache.
     pub fn new() -> Self {
@@ -228,6 +233,9 @@ impl Evaluator {
             progress.inner.done.store(0, Ordering::Relaxed);
             progress.inner.total.store(0, Ordering::Relaxed);
             let ctx = OpContext { n, cancel, steps: Some(&progress.inner), planet: if reads_planet { program.planet.as_ref() } else { None } };
+            if let Some(probe) = PROBE.get() {
+                probe(step.kind, false);
+            }
             let result = if step.bypass {
                 bypassed(step.kind, &inputs)
             } else if reads_planet && program.planet.is_none() {
@@ -235,6 +243,9 @@ impl Evaluator {
             } else {
                 guarded(|| step.kind.run(&step.params, &inputs, &ctx))
             };
+            if let Some(probe) = PROBE.get() {
+                probe(step.kind, true);
+            }
             match result {
                 Ok(out) => {
                     let out = Arc::new(out);

@@ -1,9 +1,9 @@
 //! Refusing resolutions that cannot fit in memory before allocating anything.
 
-use super::program::Program;
+use super::program::{Program, Step};
 use crate::graph::NodeId;
-use std::collections::HashMap;
-use crate::nodes::{NodeKind, PortType};
+use std::collections::{HashMap, HashSet};
+use crate::nodes::{NodeKind, ParamValue, PortType};
 use thiserror::Error;
 
 /// The request is larger than the memory of this machine allows.
@@ -76,63 +76,127 @@ fn group_room(dir: &std::path::Path, limit: &str, usage: &str) -> Option<u64> {
     Some(max.saturating_sub(read(usage).unwrap_or(0)))
 }
 
-/// Bytes per cell a node of `kind` holds while it runs, beyond its inputs and outputs: the
-/// landscape evolution's solver state at its finest level (heights, water surface, receivers
-/// and their distances, stack, drainage area and sediment in f64, uplift, rain, erodibility and
-/// the coarser level it starts from); the Earth-like relief's at its full resolution (cell
-/// directions, the continent field, the coast sweep's seeds, groups and nearest points, and the
-/// surface it assembles: 48); 16 for the rest (neighbour tables and temporaries).
-pub fn scratch_bytes_per_cell(kind: NodeKind) -> u64 {
-    match kind {
-        NodeKind::LandscapeEvolution => 88,
-        NodeKind::EarthRelief => 48,
-        _ => 16,
-    }
+/// Bytes per cell a node of `kind` adds while it runs, its outputs, neighbour tables and
+/// working memory together, as `planetgraph bench --memory` measured them on the examples at
+/// 512 (the peak resident memory while the node runs less the resident memory before, rounded
+/// up). The Earth-like relief builds its structure at 512 whatever the resolution, so its
+/// figure (184 at 512) is taken lower, between its share at 512 and at 1024. None for kinds
+/// the examples do not run: they are counted from their outputs, tables and 16 bytes.
+fn measured_bytes_per_cell(kind: NodeKind) -> Option<u64> {
+    use NodeKind::*;
+    Some(match kind {
+        Abs | Add | Clamp | Constant | Curve | Divide | Expression | FaultPlanet | HeightBand | Invert | Island | Latitude | Max | Min | Multiply | Noise | Normalize | Planet | Power | ScaleBias | Subtract | Temperature | Terrace | ToMetres | VectorLength | Warp => 5,
+        TectonicPlates => 2,
+        Blend | BoxFilter => 8,
+        DiamondSquare => 9,
+        Regions => 11,
+        BlendColours | ColourRamp | Falloff => 13,
+        Biomes => 17,
+        Precipitation => 18,
+        DropletErosion => 20,
+        Materials => 56,
+        CoralReef | SeaFloor | Slope | Gradient => 60,
+        Blur => 69,
+        Hillgrow => 73,
+        CoastDistance => 80,
+        LandscapeEvolution => 95,
+        ThermalErosion => 96,
+        HydraulicErosion | LSystemRivers => 109,
+        DrainageRivers => 118,
+        PlateElevation => 133,
+        EarthRelief => 160,
+        Preview | ColourPreview | Export => 0,
+        _ => return None,
+    })
 }
 
-/// Which neighbour tables (`crate::planet::pipes`) a node of `kind` builds: the 4-neighbour
-/// table (36 bytes per cell) and the 8-neighbour one (72). A build drops them after each node,
-/// so they count while that node runs.
-fn tables_used(kind: NodeKind) -> (bool, bool) {
+/// Which neighbour tables (`crate::planet::pipes`) a node builds: the 4-neighbour table (36
+/// bytes per cell) and the 8-neighbour one (72). A build drops them after each node, so they
+/// count while that node runs.
+fn tables_used(step: &Step) -> (bool, bool) {
     use NodeKind::*;
-    let four = matches!(kind, PlateElevation | EarthRelief | CoastDistance | Falloff | Precipitation | Slope | Gradient | Blur | Hillgrow | HydraulicErosion | ThermalErosion | SeaFloor | CoralReef);
-    let eight = matches!(kind, DrainageRivers | LSystemRivers | HydraulicErosion | ThermalErosion | CoralReef);
+    let falloff_from_mask = step.kind == Falloff && step.params.get("from").is_some_and(|v| *v == ParamValue::Choice("mask_edge".into()));
+    let four = falloff_from_mask || matches!(step.kind, PlateElevation | EarthRelief | CoastDistance | Precipitation | Slope | Gradient | Blur | Hillgrow | HydraulicErosion | ThermalErosion | SeaFloor | CoralReef);
+    let eight = matches!(step.kind, DrainageRivers | LSystemRivers | HydraulicErosion | ThermalErosion | CoralReef);
     (four, eight)
 }
 
-/// Bytes per cell of one output of type `ty`.
+/// Bytes per cell of one output of type `ty` (regions and plates are per region, not per
+/// cell).
 fn output_bytes_per_cell(ty: PortType) -> u64 {
     match ty {
         PortType::Colour | PortType::Vector => 12,
-        _ => 4,
+        PortType::Field => 4,
+        PortType::Regions | PortType::Plates => 0,
+    }
+}
+
+/// Bytes per cell of a kind's outputs.
+fn outputs_bytes_per_cell(kind: NodeKind) -> u64 {
+    kind.meta().outputs.iter().map(|o| output_bytes_per_cell(o.ty)).sum()
+}
+
+/// Bytes per cell the estimate counts for one node while it runs: its outputs, neighbour tables
+/// and working memory (not its inputs): the measured figure of its kind, plus the distance
+/// sweep of a Falloff from a mask's edge; for a kind without one, its outputs, its tables and
+/// 16 bytes.
+pub fn node_bytes_per_cell(step: &Step) -> u64 {
+    let (four, eight) = tables_used(step);
+    let tables = if four { 36 } else { 0 } + if eight { 72 } else { 0 };
+    match measured_bytes_per_cell(step.kind) {
+        Some(b) if step.kind == NodeKind::Falloff && four => b + measured_bytes_per_cell(NodeKind::CoastDistance).unwrap_or(80),
+        Some(b) => b,
+        None => outputs_bytes_per_cell(step.kind) + tables + 16,
+    }
+}
+
+/// Bytes per cell the exports add to what the evaluation keeps: the height tint of the Planet
+/// node's default set (a colour per cell), or the normals an Export node's normal map computes
+/// (one job at a time).
+fn export_bytes_per_cell(program: &Program) -> u64 {
+    let exports: Vec<&Step> = program.steps.iter().filter(|s| s.kind == NodeKind::Export).collect();
+    if exports.is_empty() {
+        return if program.steps.iter().any(|s| s.kind == NodeKind::Planet) { 12 } else { 0 };
+    }
+    let normals = exports.iter().any(|s| s.params.get("layer").is_some_and(|v| *v == ParamValue::Choice("normals".into())));
+    if normals {
+        12
+    } else {
+        0
     }
 }
 
 /// Estimated peak bytes of a build of `program` at resolution `n` (see
 /// [`super::Evaluator::run_program_releasing`]): at each node, the outputs still waiting for a
-/// reader (or kept: those of the sinks, which the exports read), and the node's own outputs,
-/// neighbour tables and working memory; then the kept outputs plus the exports' buffers (8
-/// bytes per cell).
+/// reader or held by a display or output node that has run (a build keeps what they show), and
+/// the node's own outputs, neighbour tables and working memory; then what is kept plus the
+/// exports' own buffers.
 pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
     let cells = 6u64 * (n as u64) * (n as u64);
-    let outputs = |kind: NodeKind| -> u64 { kind.meta().outputs.iter().map(|o| output_bytes_per_cell(o.ty)).sum() };
     let last_use = program.last_reads();
-    let kind_of: HashMap<NodeId, NodeKind> = program.steps.iter().map(|s| (s.id, s.kind)).collect();
-    let kept = |id: &NodeId| kind_of.get(id).is_some_and(|k| k.meta().category.is_sink());
+    let step_of: HashMap<NodeId, &Step> = program.steps.iter().map(|s| (s.id, s)).collect();
+    // Outputs a sink reads: held to the end once that sink has run.
+    let mut held: HashSet<(NodeId, usize)> = HashSet::new();
+    let port_bytes = |id: NodeId, k: usize| step_of.get(&id).and_then(|s| s.kind.meta().outputs.get(k)).map_or(0, |o| output_bytes_per_cell(o.ty));
     let (mut live, mut peak) = (0u64, 0u64);
     for (i, step) in program.steps.iter().enumerate() {
-        let (four, eight) = tables_used(step.kind);
-        let tables = if four { 36 } else { 0 } + if eight { 72 } else { 0 };
         if i > 0 {
-            for src in program.released_after(i - 1, &last_use).into_iter().filter(|src| !kept(src)) {
-                live -= kind_of.get(&src).map_or(0, |&k| outputs(k));
+            for src in program.released_after(i - 1, &last_use) {
+                let Some(s) = step_of.get(&src) else { continue };
+                if s.kind.meta().category.is_sink() {
+                    continue;
+                }
+                let ports = s.kind.meta().outputs.len();
+                live = live.saturating_sub((0..ports).filter(|k| !held.contains(&(src, *k))).map(|k| port_bytes(src, k)).sum::<u64>());
             }
         }
-        let own = outputs(step.kind);
-        peak = peak.max(live + tables + own + scratch_bytes_per_cell(step.kind));
-        live += own;
+        peak = peak.max(live + node_bytes_per_cell(step));
+        live += outputs_bytes_per_cell(step.kind);
+        if step.kind.meta().category.is_sink() {
+            held.extend(step.inputs.iter().flatten().copied());
+        }
     }
-    cells * peak.max(live + 8)
+    cells * peak.max(live + export_bytes_per_cell(program))
 }
 
 /// `Err` when running `program` at resolution `n` would not fit in 90 % of the memory.
