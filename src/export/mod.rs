@@ -160,17 +160,22 @@ impl Drop for AtomicFile {
     }
 }
 
-/// Writes every job into `out` and then `out/manifest.json`; returns the manifest.
-pub fn write_exports(out: &Path, jobs: &[ExportJob], ctx: &ExportContext, control: &Control) -> Result<Manifest, ExportError> {
+/// Makes the output folder ready for a build or a merge: creates it, removes the temporaries a
+/// killed build left there and any old manifest (which must not outlive a failed or cancelled
+/// build); returns the manifest's path.
+fn prepare_folder(out: &Path) -> Result<PathBuf, ExportError> {
     std::fs::create_dir_all(out).map_err(|source| ExportError::Io { path: out.to_path_buf(), source })?;
-    // Half-written files of an earlier build that was killed (SIGTERM) go first.
     crate::io::atomic::remove_stale_temporaries(out).map_err(|source| ExportError::Io { path: out.to_path_buf(), source })?;
     let manifest_path = out.join("manifest.json");
-    // A manifest from an earlier build must not outlive a failed or cancelled one.
     match std::fs::remove_file(&manifest_path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(ExportError::Io { path: manifest_path, source: e }),
-        _ => {}
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(ExportError::Io { path: manifest_path, source: e }),
+        _ => Ok(manifest_path),
     }
+}
+
+/// Writes every job into `out` and then `out/manifest.json`; returns the manifest.
+pub fn write_exports(out: &Path, jobs: &[ExportJob], ctx: &ExportContext, control: &Control) -> Result<Manifest, ExportError> {
+    let manifest_path = prepare_folder(out)?;
     if let Some(share) = ctx.share {
         let record = out.join(share.record_name());
         match std::fs::remove_file(&record) {

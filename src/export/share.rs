@@ -163,13 +163,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, control: &Control) -> Result<Manife
     let mut records = read_records(inputs)?;
     check_records(&records, inputs)?;
     records.sort_by_key(|(_, r)| r.share);
-    std::fs::create_dir_all(out).map_err(|source| ExportError::Io { path: out.to_path_buf(), source })?;
-    crate::io::atomic::remove_stale_temporaries(out).map_err(|source| ExportError::Io { path: out.to_path_buf(), source })?;
-    let manifest_path = out.join("manifest.json");
-    match std::fs::remove_file(&manifest_path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(ExportError::Io { path: manifest_path, source: e }),
-        _ => {}
-    }
+    let manifest_path = super::prepare_folder(out)?;
     let out_real = out.canonicalize().map_err(|source| ExportError::Io { path: out.to_path_buf(), source })?;
     let total: usize = records.iter().map(|(_, r)| r.manifest.files.len()).sum();
     control.progress.files_total.store(total, Ordering::Relaxed);
