@@ -111,7 +111,10 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
                         let regions = std::sync::Arc::new(RegionSurface::new(r, 0.9, 3));
                         let settings = PlateSettings { count: plates, expansion_range: 0.5, random_driven: true, max_cycles: None, seed: 11 };
                         if let Ok(p) = Plates::grow(regions, &settings) {
-                            std::hint::black_box(plate_elevation(&p, &ElevationSettings::default(), n, &cancel));
+                            match plate_elevation(&p, &ElevationSettings::default(), n, &cancel) {
+                                Ok(surface) => drop(std::hint::black_box(surface)),
+                                Err(e) => eprintln!("{name}: {e}"),
+                            }
                         }
                     })
                 })

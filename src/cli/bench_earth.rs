@@ -98,7 +98,7 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let metres = settings.apply(field(link.from, output)?);
     let tect = tectonic_values(g, &res);
     let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
-    let relief = earth_figures(&metres, settings.radius_km, pair, &cancel).ok_or_else(|| CliError::internal(anyhow!("cancelled")))?;
+    let relief = earth_figures(&metres, settings.radius_km, pair, &cancel).map_err(|e| CliError::internal(anyhow!(e)))?;
     let climate = match (rain, biomes) {
         (Some(rain), Some(biomes)) => Some(ClimateFigures { precipitation_median_mm: land_median(&metres, field(rain, 0)?), biomes: biome_shares(&metres, field(biomes, 0)?) }),
         _ => None,

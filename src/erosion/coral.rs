@@ -2,6 +2,7 @@
 //! calcification that fades with depth and needs dissolved inorganic carbon, carbon used up by
 //! growth and resupplied by diffusion from the open sea, and a slowly rising sea.
 
+use crate::planet::SimError;
 use crate::planet::pipes::pipes4;
 use crate::planet::Field;
 use rayon::prelude::*;
@@ -50,8 +51,8 @@ pub struct CoralResult {
     pub growth: Field,
 }
 
-/// Grows reefs on `input`; `None` when cancelled. `progress` counts steps.
-pub fn coral(input: &Field, s: &CoralSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Option<CoralResult> {
+/// Grows reefs on `input`; `SimError::Cancelled` when cancelled. `progress` counts steps.
+pub fn coral(input: &Field, s: &CoralSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Result<CoralResult, SimError> {
     let n = input.n();
     let table = pipes4(n);
     let m = s.metres_per_unit.max(1e-3);
@@ -62,7 +63,7 @@ pub fn coral(input: &Field, s: &CoralSettings, cancel: &AtomicBool, progress: &A
     let mut growth = vec![0.0f32; h.len()];
     for _ in 0..s.iterations {
         if cancel.load(Ordering::Relaxed) {
-            return None;
+            return Err(SimError::Cancelled);
         }
         // Calcification, carbon use and growth.
         h.par_iter_mut().zip(carbon.par_iter_mut()).zip(growth.par_iter_mut()).for_each(|((hc, o), gr)| {
@@ -100,7 +101,7 @@ pub fn coral(input: &Field, s: &CoralSettings, cancel: &AtomicBool, progress: &A
         sea += s.sea_rise * s.dt;
         progress.fetch_add(1, Ordering::Relaxed);
     }
-    Some(CoralResult { elevation: Field::from_vec(n, h.iter().map(|&x| x / m).collect())?, growth: Field::from_vec(n, growth)? })
+    Ok(CoralResult { elevation: Field::from_vec(n, h.iter().map(|&x| x / m).collect())?, growth: Field::from_vec(n, growth)? })
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! gives every cell of a lake a way out. The visit order is a topological order of the flow,
 //! so the discharge is summed in one backward sweep.
 
+use crate::planet::SimError;
 use crate::planet::pipes::{pipes8, PipeTable, NONE};
 use crate::planet::{Cell, Field};
 use crate::planet::radix_heap::RadixHeap;
@@ -69,8 +70,8 @@ fn key(v: f32) -> u32 {
 }
 
 /// Fills, routes, accumulates and carves (see the module notes). `precipitation_mm` is the
-/// annual precipitation per cell, in mm, where given. Returns `None` when `cancel` was set.
-pub fn drainage(h: &Field, precipitation_mm: Option<&Field>, s: &DrainageSettings, cancel: &AtomicBool) -> Option<Drainage> {
+/// annual precipitation per cell, in mm, where given. Errs with `SimError::Cancelled` when `cancel` was set.
+pub fn drainage(h: &Field, precipitation_mm: Option<&Field>, s: &DrainageSettings, cancel: &AtomicBool) -> Result<Drainage, SimError> {
     let n = h.n();
     let cells = 6 * n * n;
     let table = pipes8(n);
@@ -78,7 +79,7 @@ pub fn drainage(h: &Field, precipitation_mm: Option<&Field>, s: &DrainageSetting
     let sea = |c: usize| hv[c] < s.sea_level;
     let (filled, down, order) = flood(hv, &sea, &table);
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Err(SimError::Cancelled);
     }
 
     // Lakes: each raised cell's lake is named by the first raised cell on its way out (the
@@ -117,7 +118,7 @@ pub fn drainage(h: &Field, precipitation_mm: Option<&Field>, s: &DrainageSetting
         }
     }
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Err(SimError::Cancelled);
     }
 
     let threshold = f64::from(s.threshold_m3s.max(1e-6));
@@ -141,7 +142,7 @@ pub fn drainage(h: &Field, precipitation_mm: Option<&Field>, s: &DrainageSetting
         }
     }
     let mask = |m: &[bool]| Field::from_fn_cell(n, |c| if m[c] { 1.0 } else { 0.0 });
-    Some(Drainage { elevation, discharge: Field::from_fn_cell(n, |c| q[c] as f32), rivers: mask(&river), lakes: mask(&lake), downstream: down })
+    Ok(Drainage { elevation, discharge: Field::from_fn_cell(n, |c| q[c] as f32), rivers: mask(&river), lakes: mask(&lake), downstream: down })
 }
 
 /// The priority flood: filled heights, the downstream cell of every land cell, and the land

@@ -5,6 +5,7 @@
 //! Deterministic for any thread count: droplets run in batches of fixed chunks; the chunks of
 //! a batch read the same heights and record their changes, which are applied in chunk order.
 
+use crate::planet::SimError;
 use super::hydraulic::REFERENCE_N;
 use crate::planet::rng::Rng;
 use crate::planet::coords::{dir_on_face_ab, wrap_cell};
@@ -239,9 +240,9 @@ fn deposit_at(face: Face, p: Vec2, amount: f32, n: usize, out: &mut Vec<Change>)
     }
 }
 
-/// Runs droplet erosion on `input`; `None` when cancelled. `progress` counts finished batches
+/// Runs droplet erosion on `input`; `SimError::Cancelled` when cancelled. `progress` counts finished batches
 /// (of [`batches`]`(..)`).
-pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Option<DropletResult> {
+pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Result<DropletResult, SimError> {
     let n = input.n();
     let scale = n as f32 / REFERENCE_N as f32;
     let relief = s.relief.max(1e-6);
@@ -259,7 +260,7 @@ pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progres
     let mut batch = 0u64;
     while start < count {
         if cancel.load(Ordering::Relaxed) {
-            return None;
+            return Err(SimError::Cancelled);
         }
         let size = BATCH.min(count - start);
         let per_chunk = size.div_ceil(CHUNKS);
@@ -298,7 +299,7 @@ pub fn droplets(input: &Field, s: &DropletSettings, cancel: &AtomicBool, progres
         batch += 1;
         progress.fetch_add(1, Ordering::Relaxed);
     }
-    Some(DropletResult { elevation: h.map(|x| x / relief), steps: steps.load(Ordering::Relaxed) as u64 })
+    Ok(DropletResult { elevation: h.map(|x| x / relief), steps: steps.load(Ordering::Relaxed) as u64 })
 }
 
 /// Droplets for a density per cell at resolution `n`.

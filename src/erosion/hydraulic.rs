@@ -8,6 +8,7 @@
 //! `iterations * n / 128` steps of `dt * 128 / n`, so the same simulated time passes and water
 //! travels the same distance on the planet at any resolution (the CFL number stays the same).
 
+use crate::planet::SimError;
 use super::flush;
 use crate::planet::pipes::{border_cells, pipes4, PipeTable, Run};
 use crate::planet::Field;
@@ -109,13 +110,13 @@ pub struct HydraulicResult {
 
 /// Runs the pipe model on `input`. `progress` counts finished steps (of
 /// [`steps_at`]`(iterations, n)`); returns `None` when `cancel` is set.
-pub fn hydraulic(input: &Field, s: &HydraulicSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Option<HydraulicResult> {
+pub fn hydraulic(input: &Field, s: &HydraulicSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Result<HydraulicResult, SimError> {
     let cells = input.data().len();
     simulate(input, vec![0.0; cells], vec![0.0; cells], s, cancel, progress)
 }
 
 /// The model from a given water depth and suspended sediment per cell (project units).
-pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &HydraulicSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Option<HydraulicResult> {
+pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &HydraulicSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Result<HydraulicResult, SimError> {
     let n = input.n();
     let cells = 6 * n * n;
     let pipes = pipes4(n);
@@ -127,7 +128,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
     let mut h: Vec<f32> = input.data().iter().map(|&x| x * relief).collect();
     let mut sed: Vec<f32> = sediment.iter().map(|&x| x.max(0.0) * relief).collect();
     if water.len() != cells || sed.len() != cells {
-        return None;
+        return Err(SimError::Invalid(format!("internal error: {} water and {} sediment values for {cells} cells", water.len(), sed.len())));
     }
     // Rain per step on land (seed 002's step 1), none after the last step so that the water
     // reported is what stands at the end.
@@ -172,7 +173,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
     // fixed offsets (slices that line up, so the loop compiles to vector code).
     for step in 0..steps {
         if cancel.load(Ordering::Relaxed) {
-            return None;
+            return Err(SimError::Cancelled);
         }
         // 2a. Outflow fluxes scaled so no cell sends more than it has (the rain of step 1 is
         // added at the end of the step before).
@@ -262,7 +263,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
     let suspended = Field::from_vec(n, sed.iter().map(|&x| x / relief).collect())?;
     let elevation: Vec<f32> = h.iter().zip(&sed).map(|(&hc, &sc)| (hc + sc) / relief).collect();
     let deposited = elevation.iter().zip(input.data()).map(|(&a, &b)| (a - b).max(0.0)).collect();
-    Some(HydraulicResult {
+    Ok(HydraulicResult {
         elevation: Field::from_vec(n, elevation)?,
         water: Field::from_vec(n, d1.iter().map(|&x| x / relief).collect())?,
         sediment: suspended,

@@ -174,3 +174,18 @@ fn no_nan_over_parameter_extremes() {
         }
     }
 }
+
+/// Water of the wrong length is an error that says so, not a cancel.
+#[test]
+fn water_of_the_wrong_length_is_an_error_not_a_cancel() {
+    let n = 8;
+    let f = Field::filled(n, 0.2);
+    let r = simulate(&f, vec![0.1; 5], vec![0.0; 6 * n * n], &HydraulicSettings::default(), &AtomicBool::new(false), &AtomicUsize::new(0));
+    match r {
+        Err(crate::planet::SimError::Invalid(m)) => assert!(m.contains("5 water") && m.contains("384 cells"), "{m}"),
+        Err(e) => panic!("expected an error naming the lengths, got {e:?}"),
+        Ok(_) => panic!("expected an error naming the lengths, got a result"),
+    }
+    let cancelled = simulate(&f, vec![0.0; 6 * n * n], vec![0.0; 6 * n * n], &HydraulicSettings::default(), &AtomicBool::new(true), &AtomicUsize::new(0));
+    assert_eq!(cancelled.err(), Some(crate::planet::SimError::Cancelled));
+}

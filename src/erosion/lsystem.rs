@@ -16,6 +16,7 @@
 //! terrain at a fixed planning resolution, so previews and builds grow the same number of
 //! rivers (the network can differ in detail: growth compares heights).
 
+use crate::planet::SimError;
 use crate::planet::diffusion::diffusion_passes;
 use crate::planet::pipes::{pipes8, NONE};
 use crate::planet::{dir_to_cell, Field, Rng};
@@ -93,20 +94,20 @@ pub struct LSystemRivers {
 
 /// Grows the river trees over `h` and carves them (see the module notes). `None` when
 /// `cancel` was set.
-pub fn lsystem_rivers(h: &Field, s: &LSystemSettings, cancel: &AtomicBool) -> Option<LSystemRivers> {
+pub fn lsystem_rivers(h: &Field, s: &LSystemSettings, cancel: &AtomicBool) -> Result<LSystemRivers, SimError> {
     let plan = plan(h, cancel)?;
     let joints = grow(&plan, s);
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Err(SimError::Cancelled);
     }
     let segments = joints.iter().enumerate().filter(|(k, j)| j.parent != *k).count();
     let (elevation, rivers) = carve(h, &joints, s, cancel)?;
-    Some(LSystemRivers { elevation, rivers, segments })
+    Ok(LSystemRivers { elevation, rivers, segments })
 }
 
 /// The terrain the rivers are planned on: the input at the planning resolution, blurred by
 /// about a cell so that it hardly depends on the input's resolution.
-fn plan(h: &Field, cancel: &AtomicBool) -> Option<Field> {
+fn plan(h: &Field, cancel: &AtomicBool) -> Result<Field, SimError> {
     crate::planet::diffusion::blur(&h.resample(PLAN_N), PLAN_BLUR_DEG, cancel)
 }
 
@@ -247,7 +248,7 @@ fn best_segment(plan: &Field, p: Vec3, ground: f32, heading: Vec3, step: f32, ri
 }
 
 /// Draws the rivers at their bed heights into `h` and box-filters their valleys.
-fn carve(h: &Field, joints: &[Joint], s: &LSystemSettings, cancel: &AtomicBool) -> Option<(Field, Field)> {
+fn carve(h: &Field, joints: &[Joint], s: &LSystemSettings, cancel: &AtomicBool) -> Result<(Field, Field), SimError> {
     let n = h.n();
     // Branches feeding each joint (springs count 1), children after parents in `joints`.
     let mut feed = vec![1f32; joints.len()];
@@ -302,7 +303,7 @@ fn carve(h: &Field, joints: &[Joint], s: &LSystemSettings, cancel: &AtomicBool) 
         }
         upstream[p] = upstream[p].min(running);
         if cancel.load(Ordering::Relaxed) {
-            return None;
+            return Err(SimError::Cancelled);
         }
     }
     // Where several samples fall in one cell, the lowest bed.
@@ -332,11 +333,11 @@ fn carve(h: &Field, joints: &[Joint], s: &LSystemSettings, cancel: &AtomicBool) 
             out[c] = v;
         }
         if cancel.load(Ordering::Relaxed) {
-            return None;
+            return Err(SimError::Cancelled);
         }
     }
     let in_channel = |c: usize| in_channel.contains(&c);
-    Some((carved, Field::from_fn_cell(n, |c| if in_channel(c) { 1.0 } else { 0.0 })))
+    Ok((carved, Field::from_fn_cell(n, |c| if in_channel(c) { 1.0 } else { 0.0 })))
 }
 
 #[cfg(test)]

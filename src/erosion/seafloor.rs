@@ -1,6 +1,7 @@
 //! Sea-floor smoothing (seed 002 section 2.3): Jacobi steps `h = mean of the 4 neighbours`,
 //! only below sea level, across seams.
 
+use crate::planet::SimError;
 use crate::planet::diffusion::diffusion_passes;
 use crate::planet::pipes::pipes4;
 use crate::planet::Field;
@@ -8,21 +9,21 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Smooths the cells below `sea_level` with `passes` (at 128 cells per face edge) Jacobi steps.
-pub fn smooth_sea_floor(input: &Field, sea_level: f32, passes: usize, cancel: &AtomicBool) -> Option<Field> {
+pub fn smooth_sea_floor(input: &Field, sea_level: f32, passes: usize, cancel: &AtomicBool) -> Result<Field, SimError> {
     let n = input.n();
     let table = pipes4(n);
     let mut cur = input.data().to_vec();
     let mut next = cur.clone();
     for _ in 0..diffusion_passes(passes, n) {
         if cancel.load(Ordering::Relaxed) {
-            return None;
+            return Err(SimError::Cancelled);
         }
         next.par_iter_mut().enumerate().for_each(|(c, v)| {
             *v = if cur[c] < sea_level { table.to[c].iter().map(|&k| cur[k as usize]).sum::<f32>() * 0.25 } else { cur[c] };
         });
         std::mem::swap(&mut cur, &mut next);
     }
-    Field::from_vec(n, cur)
+    Ok(Field::from_vec(n, cur)?)
 }
 
 #[cfg(test)]

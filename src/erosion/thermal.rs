@@ -5,6 +5,7 @@
 //! Units as in [`super::hydraulic`]: heights are elevation times `relief`, lengths in cells of
 //! the reference resolution 128; steps scale with `n / 128`.
 
+use crate::planet::SimError;
 use crate::planet::pipes::{border_cells, pipes8};
 use super::hydraulic::{steps_at, REFERENCE_N};
 use crate::planet::Field;
@@ -31,8 +32,8 @@ impl Default for ThermalSettings {
     }
 }
 
-/// Runs thermal erosion on `input`; `None` when cancelled. `progress` counts steps.
-pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Option<Field> {
+/// Runs thermal erosion on `input`; `SimError::Cancelled` when cancelled. `progress` counts steps.
+pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress: &AtomicUsize) -> Result<Field, SimError> {
     let n = input.n();
     let table = pipes8(n);
     let l = REFERENCE_N as f32 / n as f32;
@@ -51,7 +52,7 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
     let mut next = vec![0.0f32; h.len()];
     for _ in 0..steps_at(s.iterations, n) {
         if cancel.load(Ordering::Relaxed) {
-            return None;
+            return Err(SimError::Cancelled);
         }
         // The share of each excess a cell sends.
         rate.par_chunks_mut(n).enumerate().for_each(|(row, out)| {
@@ -85,7 +86,7 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
         std::mem::swap(&mut h, &mut next);
         progress.fetch_add(1, Ordering::Relaxed);
     }
-    Field::from_vec(n, h.iter().map(|&x| x / relief).collect())
+    Ok(Field::from_vec(n, h.iter().map(|&x| x / relief).collect())?)
 }
 
 /// The share of each of its excesses a cell of height `hc` sends to neighbours of heights

@@ -255,9 +255,14 @@ impl Evaluator {
                     res.outputs.insert(step.id, out);
                     res.timings_ms.insert(step.id, t.elapsed().as_secs_f64() * 1e3);
                 }
-                Err(OpError::Cancelled) => {
+                Err(OpError::Cancelled) if cancel.load(Ordering::Relaxed) => {
                     res.cancelled = true;
                     break;
+                }
+                // A node that stops as though cancelled when nothing cancelled it has a bug; it
+                // is reported on the node, and the rest of the graph goes on.
+                Err(OpError::Cancelled) => {
+                    res.errors.insert(step.id, "internal error: the node stopped as though cancelled, but nothing cancelled it; please report it with the graph file".to_string());
                 }
                 Err(OpError::Invalid(m)) => {
                     res.errors.insert(step.id, m);

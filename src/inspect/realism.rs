@@ -3,6 +3,7 @@
 //! high ground in wide belts, the largest landmass, and two artifact checks (steps along the
 //! region cells inside plates, steps across the cube's edges).
 
+use crate::planet::SimError;
 use crate::planet::coords::face_solid_angles;
 use crate::planet::distance::{cell_dirs, nearest_points, NONE};
 use crate::planet::pipes::pipes4;
@@ -53,8 +54,8 @@ pub const EARTH: [(&str, &str); 7] = [
 ];
 
 /// Measures `elevation_m` (metres, sea level 0) on a planet of `radius_km`. `tectonics`, when
-/// given, are the regions and plates for the region-border check. `None` when cancelled.
-pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&RegionSurface, &Plates)>, cancel: &AtomicBool) -> Option<EarthFigures> {
+/// given, are the regions and plates for the region-border check. `SimError::Cancelled` when cancelled.
+pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&RegionSurface, &Plates)>, cancel: &AtomicBool) -> Result<EarthFigures, SimError> {
     let n = elevation_m.n();
     let h = elevation_m.data();
     let cells = h.len();
@@ -170,7 +171,7 @@ pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&Re
             }
         }
     }
-    Some(EarthFigures {
+    Ok(EarthFigures {
         land_share: land_area / total,
         mean_land_m,
         ocean_mode_m,

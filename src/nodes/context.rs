@@ -15,6 +15,21 @@ pub enum OpError {
     Invalid(String),
 }
 
+impl From<crate::planet::SimError> for OpError {
+    fn from(e: crate::planet::SimError) -> Self {
+        match e {
+            crate::planet::SimError::Cancelled => OpError::Cancelled,
+            crate::planet::SimError::Invalid(m) => OpError::Invalid(m),
+        }
+    }
+}
+
+impl From<crate::planet::FieldSizeError> for OpError {
+    fn from(e: crate::planet::FieldSizeError) -> Self {
+        OpError::Invalid(e.to_string())
+    }
+}
+
 /// Evaluation context of one op call.
 pub struct OpContext<'a> {
     /// Cells per face edge of the fields to produce.
@@ -56,9 +71,9 @@ impl OpContext<'_> {
     }
 }
 
-/// Runs `f` with a step counter wired to the evaluation's progress (`total` steps); `f`
-/// returns `None` when it was cancelled.
-pub fn with_steps<T>(ctx: &OpContext, total: usize, f: impl FnOnce(&AtomicUsize) -> Option<T>) -> Result<T, OpError> {
+/// Runs `f` with a step counter wired to the evaluation's progress (`total` steps); a
+/// cancel or an error of `f` becomes the node's.
+pub fn with_steps<T>(ctx: &OpContext, total: usize, f: impl FnOnce(&AtomicUsize) -> Result<T, crate::planet::SimError>) -> Result<T, OpError> {
     let local = AtomicUsize::new(0);
     let counter = match ctx.steps {
         Some(s) => {
@@ -67,5 +82,24 @@ pub fn with_steps<T>(ctx: &OpContext, total: usize, f: impl FnOnce(&AtomicUsize)
         }
         None => &local,
     };
-    f(counter).ok_or(OpError::Cancelled)
+    Ok(f(counter)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planet::SimError;
+
+    #[test]
+    fn a_simulation_s_error_stays_an_error_and_its_cancel_a_cancel() {
+        let cancel = AtomicBool::new(false);
+        let steps = StepProgress::default();
+        let ctx = OpContext { n: 8, cancel: &cancel, steps: Some(&steps), planet: None };
+        let failed: Result<(), OpError> = with_steps(&ctx, 10, |_| Err(SimError::Invalid("internal error: 5 values for 384 cells".into())));
+        assert_eq!(failed, Err(OpError::Invalid("internal error: 5 values for 384 cells".into())));
+        assert_eq!(steps.total.load(Ordering::Relaxed), 10);
+        let stopped: Result<(), OpError> = with_steps(&ctx, 10, |_| Err(SimError::Cancelled));
+        assert_eq!(stopped, Err(OpError::Cancelled));
+        assert_eq!(with_steps(&ctx, 1, |c| Ok(c.load(Ordering::Relaxed))), Ok(0));
+    }
 }

@@ -2,6 +2,7 @@
 //! resolution-independent pass counts, shared by the blur, box-filter and curvature nodes, the
 //! sea floor and the tectonic elevation.
 
+use crate::planet::SimError;
 use super::pipes::pipes4;
 use super::Field;
 use rayon::prelude::*;
@@ -33,7 +34,7 @@ fn diffuse(src: &Field, dst: &mut Field, k: f32) {
 }
 
 /// Diffuses until the added variance is `var` cells^2 per axis (two buffers, swapped).
-fn diffuse_variance(f: &Field, var: f32, cancel: &AtomicBool) -> Option<Field> {
+fn diffuse_variance(f: &Field, var: f32, cancel: &AtomicBool) -> Result<Field, SimError> {
     const K: f32 = 0.25; // variance per step per axis = 2 K
     let full = (var / (2.0 * K)).floor() as usize;
     let rest = var - full as f32 * 2.0 * K;
@@ -42,23 +43,23 @@ fn diffuse_variance(f: &Field, var: f32, cancel: &AtomicBool) -> Option<Field> {
     let steps = (0..full).map(|_| K).chain((rest > 1e-6).then_some(rest / 2.0));
     for k in steps {
         if cancel.load(Ordering::Relaxed) {
-            return None;
+            return Err(SimError::Cancelled);
         }
         diffuse(&cur, &mut next, k);
         std::mem::swap(&mut cur, &mut next);
     }
-    Some(cur)
+    Ok(cur)
 }
 
 /// Blur with a standard deviation of `radius_deg` degrees of arc. Large radii are blurred at a
 /// coarser resolution (at most 4 cells of standard deviation there) and sampled back up, so the
 /// cost stays bounded and the result does not depend on the resolution.
-/// `None` when cancelled.
-pub fn blur(f: &Field, radius_deg: f32, cancel: &AtomicBool) -> Option<Field> {
+/// `SimError::Cancelled` when cancelled.
+pub fn blur(f: &Field, radius_deg: f32, cancel: &AtomicBool) -> Result<Field, SimError> {
     let n = f.n();
     let sigma_rad = radius_deg.to_radians();
     if sigma_rad <= 0.0 {
-        return Some(f.clone());
+        return Ok(f.clone());
     }
     let mut m = n;
     while sigma_rad / cell_angle(m) > 4.0 && m.is_multiple_of(2) && m >= 16 {
@@ -67,7 +68,7 @@ pub fn blur(f: &Field, radius_deg: f32, cancel: &AtomicBool) -> Option<Field> {
     let small = if m == n { f.clone() } else { f.resample(m) };
     let sigma = sigma_rad / cell_angle(m);
     let blurred = diffuse_variance(&small, sigma * sigma, cancel)?;
-    Some(if m == n { blurred } else { blurred.resample(n) })
+    Ok(if m == n { blurred } else { blurred.resample(n) })
 }
 
 #[cfg(test)]

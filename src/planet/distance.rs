@@ -3,6 +3,7 @@
 //! 4-neighbour table. Cells can be split into groups that never exchange distances (the cells
 //! of one plate, the land and the sea), and the groups are swept in parallel.
 
+use crate::planet::SimError;
 use super::pipes::{pipes4, PipeTable};
 use glam::Vec3;
 use rayon::prelude::*;
@@ -49,8 +50,8 @@ pub fn chord_to_angle(chord: f32) -> f32 {
 /// neighbours, so the distance is the true chord to that point, not a path length. A bucket
 /// queue (buckets half a cell wide) keeps it linear; a cell improved again is queued again.
 /// Vector propagation over 4 neighbours can miss the true nearest point by a fraction of a cell
-/// at a few cells, never by a whole cell. Returns `None` when `cancel` is set.
-pub fn nearest_points(n: usize, dirs: &[Vec3], seed_of: &[u32], points: &[Vec3], group: &[u32], groups: usize, cancel: &AtomicBool) -> Option<Nearest> {
+/// at a few cells, never by a whole cell. Errs with `SimError::Cancelled` when `cancel` is set.
+pub fn nearest_points(n: usize, dirs: &[Vec3], seed_of: &[u32], points: &[Vec3], group: &[u32], groups: usize, cancel: &AtomicBool) -> Result<Nearest, SimError> {
     let cells = 6 * n * n;
     let table = pipes4(n);
     let mut local = vec![0u32; cells];
@@ -61,27 +62,26 @@ pub fn nearest_points(n: usize, dirs: &[Vec3], seed_of: &[u32], points: &[Vec3],
             list.push(c as u32);
         }
     }
-    let swept: Vec<Option<(Vec<u32>, Vec<f32>)>> = cells_of
+    let swept: Vec<(Vec<u32>, Vec<f32>)> = cells_of
         .par_iter()
         .enumerate()
         .map(|(g, list)| sweep_group(g as u32, list, &local, group, seed_of, points, dirs, &table, n, cancel))
-        .collect();
+        .collect::<Result<_, _>>()?;
     let mut point = vec![NONE; cells];
     let mut chord = vec![f32::INFINITY; cells];
-    for (list, result) in cells_of.iter().zip(swept) {
-        let (near, dist) = result?;
+    for (list, (near, dist)) in cells_of.iter().zip(swept) {
         for (k, &c) in list.iter().enumerate() {
             point[c as usize] = near[k];
             chord[c as usize] = dist[k];
         }
     }
-    Some(Nearest { point, chord })
+    Ok(Nearest { point, chord })
 }
 
 /// The sweep of one group over its cells `list` (`local` maps a cell to its index in the
 /// list). Returns per listed cell the point index and chord.
 #[allow(clippy::too_many_arguments)]
-fn sweep_group(id: u32, list: &[u32], local: &[u32], group: &[u32], seed_of: &[u32], points: &[Vec3], dirs: &[Vec3], table: &PipeTable<4>, n: usize, cancel: &AtomicBool) -> Option<(Vec<u32>, Vec<f32>)> {
+fn sweep_group(id: u32, list: &[u32], local: &[u32], group: &[u32], seed_of: &[u32], points: &[Vec3], dirs: &[Vec3], table: &PipeTable<4>, n: usize, cancel: &AtomicBool) -> Result<(Vec<u32>, Vec<f32>), SimError> {
     let width = 0.5 * std::f32::consts::FRAC_PI_2 / n as f32;
     let bucket_of = |d: f32| (d / width) as usize;
     let mut nearest = vec![NONE; list.len()];
@@ -110,7 +110,7 @@ fn sweep_group(id: u32, list: &[u32], local: &[u32], group: &[u32], seed_of: &[u
         done[k] = chord[k];
         pops += 1;
         if pops.is_multiple_of(65536) && cancel.load(Ordering::Relaxed) {
-            return None;
+            return Err(SimError::Cancelled);
         }
         let src = nearest[k];
         let target = points[src as usize];
@@ -129,7 +129,7 @@ fn sweep_group(id: u32, list: &[u32], local: &[u32], group: &[u32], seed_of: &[u
             }
         }
     }
-    Some((nearest, chord))
+    Ok((nearest, chord))
 }
 
 /// Signed great-circle distance in km to the iso-line `level` of `field` (positive at and
@@ -138,8 +138,8 @@ fn sweep_group(id: u32, list: &[u32], local: &[u32], group: &[u32], seed_of: &[u
 /// cell; each cell along it seeds the crossing nearest to it, and [`nearest_points`] carries
 /// the crossings out on both sides. Without any coast every cell gets half the
 /// planet's circumference, signed. Only the cells `within` accepts are swept (the others get
-/// NaN). `None` when cancelled.
-pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], level: f32, radius_km: f32, within: &(dyn Fn(usize) -> bool + Sync), cancel: &AtomicBool) -> Option<Vec<f32>> {
+/// NaN). `SimError::Cancelled` when cancelled.
+pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], level: f32, radius_km: f32, within: &(dyn Fn(usize) -> bool + Sync), cancel: &AtomicBool) -> Result<Vec<f32>, SimError> {
     let table = pipes4(n);
     let above = |c: usize| field[c] >= level;
     let crossings: Vec<Option<Vec3>> = (0..dirs.len())
@@ -175,7 +175,7 @@ pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], level: f32, ra
     let group: Vec<u32> = (0..dirs.len()).map(|c| if within(c) { u32::from(above(c)) } else { NONE }).collect();
     let near = nearest_points(n, dirs, &seed_of, &points, &group, 2, cancel)?;
     let far = std::f32::consts::PI * radius_km;
-    Some(
+    Ok(
         (0..dirs.len())
             .into_par_iter()
             .map(|c| {

@@ -20,9 +20,14 @@ impl Field {
         Field { n, data: vec![value; 6 * n * n] }
     }
 
-    /// Wraps existing data; `data.len()` must be `6 n^2`.
-    pub fn from_vec(n: usize, data: Vec<f32>) -> Option<Field> {
-        (data.len() == 6 * n * n).then_some(Field { n, data })
+    /// Wraps existing data; `data.len()` must be `6 n^2`, or the error names both lengths.
+    pub fn from_vec(n: usize, data: Vec<f32>) -> Result<Field, super::FieldSizeError> {
+        let expected = 6 * n * n;
+        if data.len() == expected {
+            Ok(Field { n, data })
+        } else {
+            Err(super::FieldSizeError { n, expected, len: data.len() })
+        }
     }
 
     /// A field whose value at each cell is `f(cell direction)`, computed in parallel.

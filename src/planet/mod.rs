@@ -16,6 +16,7 @@ pub mod radix_heap;
 pub mod projection;
 pub mod regions;
 pub mod rng;
+pub mod sim_error;
 pub mod vector;
 pub mod warp;
 
@@ -25,4 +26,5 @@ pub use face::Face;
 pub use field::Field;
 pub use regions::RegionSurface;
 pub use rng::Rng;
+pub use sim_error::{check_cancel, FieldSizeError, SimError};
 pub use vector::VectorField;

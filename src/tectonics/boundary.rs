@@ -2,6 +2,7 @@
 //! there, and for every cell the distance to the nearest boundary of its own plate (a
 //! seam-aware distance transform), so that boundary features get a width in kilometres.
 
+use crate::planet::SimError;
 use super::motion::{collision_pressure, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
 use crate::planet::distance::{chord_to_angle, nearest_points};
@@ -150,7 +151,7 @@ pub fn other_plate(nb: &[u32; 4], cell_plate: &[u32], own: u32) -> Option<(u32, 
 /// to its plate's nearest boundary. `dirs` are the cell centres; `cell_region` gives each cell's nearest region and
 /// `region_values` the smoothed boundary values of [`region_boundary_values`]. Returns `None`
 /// when `cancel` is set.
-pub fn boundary_map(n: usize, dirs: &[Vec3], cell_plate: &[u32], cell_region: &[u32], plates: &Plates, region_values: &[[f32; 3]], cancel: &AtomicBool) -> Option<BoundaryMap> {
+pub fn boundary_map(n: usize, dirs: &[Vec3], cell_plate: &[u32], cell_region: &[u32], plates: &Plates, region_values: &[[f32; 3]], cancel: &AtomicBool) -> Result<BoundaryMap, SimError> {
     let cells = 6 * n * n;
     let table = pipes4(n);
     let found: Vec<Option<BoundaryPoint>> = (0..cells)
@@ -169,7 +170,7 @@ pub fn boundary_map(n: usize, dirs: &[Vec3], cell_plate: &[u32], cell_region: &[
         })
         .collect();
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Err(SimError::Cancelled);
     }
     let mut points = Vec::new();
     let mut seed_of = vec![u32::MAX; cells];
@@ -183,7 +184,7 @@ pub fn boundary_map(n: usize, dirs: &[Vec3], cell_plate: &[u32], cell_region: &[
     let dirs_of: Vec<Vec3> = points.iter().map(|p| p.dir).collect();
     let near = nearest_points(n, dirs, &seed_of, &dirs_of, cell_plate, plates.count(), cancel)?;
     let angle = near.chord.iter().map(|&c| chord_to_angle(c)).collect();
-    Some(BoundaryMap { n, points, nearest: near.point, angle })
+    Ok(BoundaryMap { n, points, nearest: near.point, angle })
 }
 
 #[cfg(test)]

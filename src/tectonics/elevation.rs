@@ -2,6 +2,7 @@
 //! region resolution): plate base levels smoothed over the regions, boundary features with
 //! widths in kilometres from a distance transform, 3D noise, mountain texture.
 
+use crate::planet::SimError;
 use super::boundary::{boundary_map, region_boundary_values, BoundaryClass, BoundaryPoint};
 use super::motion::{BaseElevation, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
@@ -114,8 +115,8 @@ fn smoothed_region_base(plates: &Plates, motion: &PlateMotion, passes: usize) ->
     cur
 }
 
-/// Builds the plate surface at `n` cells per face edge. Returns `None` when cancelled.
-pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel: &AtomicBool) -> Option<PlateSurface> {
+/// Builds the plate surface at `n` cells per face edge. Errs with `SimError::Cancelled` when cancelled.
+pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel: &AtomicBool) -> Result<PlateSurface, SimError> {
     let regions = &plates.regions;
     let motion = PlateMotion::new(plates, s.base, s.seed);
     let r_scale = regions.resolution() as f32 / 50.0;
@@ -135,7 +136,7 @@ pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel:
     let cell_region: Vec<u32> = per_cell.iter().map(|p| p.1).collect();
     let cell_plate: Vec<u32> = cell_region.iter().map(|&r| plates.plate_of[r as usize]).collect();
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Err(SimError::Cancelled);
     }
     // Smooth the boundary values over about 1.5 region widths at R = 50 (about 300 km on
     // Earth), the same distance at any R.
@@ -177,7 +178,7 @@ pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel:
         })
         .collect();
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Err(SimError::Cancelled);
     }
     let far = std::f32::consts::PI * km_per_rad;
     let elevation = Field::from_vec(n, results.iter().map(|r| r.0).collect())?;
@@ -191,7 +192,7 @@ pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel:
             .map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, dirs[c]).to_array() })
             .collect(),
     };
-    Some(PlateSurface { elevation, plate_id, pressure, boundary_km, motion: motion_field })
+    Ok(PlateSurface { elevation, plate_id, pressure, boundary_km, motion: motion_field })
 }
 
 /// The relief a boundary adds at `dist_km` from it on plate `plate`, for clamped, scaled

@@ -28,11 +28,10 @@ pub mod grid;
 pub mod solver;
 
 use super::SECONDS_PER_YEAR;
-use crate::planet::Field;
+use crate::planet::{Field, SimError};
 use grid::{Grid, NONE};
 use solver::{Level, Physics};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use thiserror::Error;
 
 /// Cells per face edge where the simulated time is spent.
 pub const BASE: usize = 128;
@@ -120,17 +119,6 @@ pub struct Landscape {
     pub filled_m3: f64,
 }
 
-/// Why a run did not finish.
-#[derive(Debug, Error, Clone, PartialEq)]
-pub enum LandscapeError {
-    /// Cancelled by the caller.
-    #[error("cancelled")]
-    Cancelled,
-    /// An input the simulation cannot use (the message names it).
-    #[error("{0}")]
-    Invalid(String),
-}
-
 /// Cells per face edge of every level, coarsest first, ending at `n`.
 pub fn levels(n: usize) -> Vec<usize> {
     let mut v = vec![n];
@@ -155,18 +143,18 @@ pub fn total_steps(n: usize, time_myr: f64) -> usize {
 }
 
 /// Runs the landscape evolution (see the module notes). `progress` counts the steps done.
-pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicUsize, cancel: &AtomicBool) -> Result<Landscape, LandscapeError> {
+pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicUsize, cancel: &AtomicBool) -> Result<Landscape, SimError> {
     let n = inputs.elevation.n();
     for (name, f) in [("uplift", inputs.uplift), ("precipitation", inputs.precipitation), ("erodibility", inputs.erodibility)] {
         if let Some(f) = f {
             if f.n() != n {
-                return Err(LandscapeError::Invalid(format!("{name} has {} cells per face edge, the elevation {n}", f.n())));
+                return Err(SimError::Invalid(format!("{name} has {} cells per face edge, the elevation {n}", f.n())));
             }
         }
     }
     for (name, f) in [("elevation", Some(inputs.elevation)), ("uplift", inputs.uplift), ("precipitation", inputs.precipitation), ("erodibility", inputs.erodibility)] {
         if let Some(bad) = f.and_then(|f| f.data().iter().position(|v| !v.is_finite())) {
-            return Err(LandscapeError::Invalid(format!("{name} is not a finite number at cell {bad}")));
+            return Err(SimError::Invalid(format!("{name} is not a finite number at cell {bad}")));
         }
     }
     let physics = Physics {
@@ -192,12 +180,9 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         let h = match previous.take() {
             None => init.clone(),
             Some((pn, result, pinit)) => {
-                let up = Field::from_vec(pn, result).map(|f| f.resample(ln));
-                let pinit_up = Field::from_vec(pn, pinit).map(|f| f.resample(ln));
-                match (up, pinit_up) {
-                    (Some(up), Some(pinit_up)) => up.data().iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect(),
-                    _ => return Err(LandscapeError::Invalid("internal: a level's size does not match its resolution".into())),
-                }
+                let up = Field::from_vec(pn, result)?.resample(ln);
+                let pinit_up = Field::from_vec(pn, pinit)?.resample(ln);
+                up.data().iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect()
             }
         };
         let on_land = |h: f32| if h >= 0.0 { land_uplift } else { 0.0 };
@@ -217,7 +202,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         let level_steps = if index == 0 { steps } else { FINE_STEPS };
         for _ in 0..level_steps {
             if cancel.load(Ordering::Relaxed) {
-                return Err(LandscapeError::Cancelled);
+                return Err(SimError::Cancelled);
             }
             level.step(dt, &physics);
             total_years += dt;
@@ -230,7 +215,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         }
         previous = Some((ln, level.h, init));
     }
-    Err(LandscapeError::Invalid("internal: no level to run".into()))
+    Err(SimError::Invalid("internal: no level to run".into()))
 }
 
 /// `f` at `n` cells per face edge: borrowed where it already is (the finest level), else

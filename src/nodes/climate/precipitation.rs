@@ -103,7 +103,7 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
     let m = n.min(CLIMATE_N);
     let e = if m == n { h.clone() } else { h.resample(m) };
     // Air rises over the broad shape of the land, not over every small ridge it also descends.
-    let broad = blur(&e, TERRAIN_BLUR_DEG, ctx.cancel).ok_or(OpError::Cancelled)?;
+    let broad = blur(&e, TERRAIN_BLUR_DEG, ctx.cancel)?;
     let step = cell_angle(m); // radians per step
     let radius_km = ctx.planet()?.radius_km;
     let step_km = step * radius_km;
@@ -130,7 +130,7 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
     // 15 degrees north and south of each cell, move it (and widen it over land, monsoons, by up
     // to 2 degrees as the shift grows to 5), smoothly. `base` is the band's rain per cell.
     let land_field = Field::from_fn_cell(m, |c| if land[c] { 1.0 } else { 0.0 });
-    let near_land = blur(&land_field, 10.0, ctx.cancel).ok_or(OpError::Cancelled)?;
+    let near_land = blur(&land_field, 10.0, ctx.cancel)?;
     let base: Vec<f32> = dirs
         .iter()
         .enumerate()

@@ -66,7 +66,7 @@ impl Node for DrainageRivers {
                 return Err(OpError::Invalid(format!("precipitation has {} cells per face edge, the elevation {}", p.n(), h.n())));
             }
         }
-        let d = drainage(h, rain.map(|p| p.as_ref()), &s.drainage(ctx.planet()?), ctx.cancel).ok_or(OpError::Cancelled)?;
+        let d = drainage(h, rain.map(|p| p.as_ref()), &s.drainage(ctx.planet()?), ctx.cancel)?;
         Ok(vec![d.elevation.into(), d.discharge.into(), d.rivers.into(), d.lakes.into()])
     }
 }

@@ -2,7 +2,7 @@
 //! hillslope diffusion on the whole planet, implicit and coarse to fine (see
 //! `crate::erosion::landscape`).
 
-use crate::erosion::landscape::{evolve, total_steps, LandscapeError, LandscapeInputs, LandscapeSettings};
+use crate::erosion::landscape::{evolve, total_steps, LandscapeInputs, LandscapeSettings};
 use crate::nodes::prelude::*;
 
 crate::settings! {
@@ -97,11 +97,7 @@ impl Node for LandscapeEvolution {
         let elevation = inputs.field(0)?;
         let (uplift, precipitation, erodibility) = (inputs.field_opt(1)?, inputs.field_opt(2)?, inputs.field_opt(3)?);
         let fields = LandscapeInputs { elevation, uplift: uplift.map(|f| f.as_ref()), precipitation: precipitation.map(|f| f.as_ref()), erodibility: erodibility.map(|f| f.as_ref()) };
-        let result = with_steps(ctx, total_steps(elevation.n(), sim.time_myr), |counter| match evolve(fields, &sim, counter, ctx.cancel) {
-            Err(LandscapeError::Cancelled) => None,
-            other => Some(other),
-        })?;
-        let l = result.map_err(|e| OpError::Invalid(e.to_string()))?;
+        let l = with_steps(ctx, total_steps(elevation.n(), sim.time_myr), |counter| evolve(fields, &sim, counter, ctx.cancel))?;
         Ok(vec![l.elevation.into(), l.area_km2.into(), l.discharge.into(), l.rivers.into(), l.lakes.into(), l.erosion_m.into()])
     }
 }

@@ -74,7 +74,7 @@ impl Node for LSystemRivers {
 
     fn run(s: &LSystemRiversSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        let r = lsystem_rivers(inputs.field(0)?, &s.lsystem(ctx.planet()?), ctx.cancel).ok_or(OpError::Cancelled)?;
+        let r = lsystem_rivers(inputs.field(0)?, &s.lsystem(ctx.planet()?), ctx.cancel)?;
         Ok(vec![r.elevation.into(), r.rivers.into()])
     }
 }

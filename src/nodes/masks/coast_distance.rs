@@ -1,6 +1,7 @@
 //! The Distance to coast node: km along the sphere to the nearest coastline, positive on land
 //! and negative at sea, across face seams.
 
+use crate::planet::SimError;
 use crate::nodes::prelude::*;
 use crate::planet::distance::{cell_dirs, signed_distance_km};
 use std::sync::atomic::AtomicBool;
@@ -30,18 +31,18 @@ impl Node for CoastDistance {
 
     fn run(s: &CoastDistanceSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        Ok(vec![coast_distance_km(inputs.field(0)?, s.sea_level, ctx.planet()?.radius_km, ctx.cancel).ok_or(OpError::Cancelled)?.into()])
+        Ok(vec![coast_distance_km(inputs.field(0)?, s.sea_level, ctx.planet()?.radius_km, ctx.cancel)?.into()])
     }
 }
 
 /// Signed distance to the coast in km: great-circle, positive on land (at or above
 /// `sea_level`), negative at sea, to a coastline interpolated between cells
 /// ([`signed_distance_km`]). On a planet without any coast every cell gets `radius_km * PI`,
-/// the farthest two points can be apart, signed by land or sea. `None` when cancelled.
-pub fn coast_distance_km(f: &Field, sea_level: f32, radius_km: f32, cancel: &AtomicBool) -> Option<Field> {
+/// the farthest two points can be apart, signed by land or sea. `SimError::Cancelled` when cancelled.
+pub fn coast_distance_km(f: &Field, sea_level: f32, radius_km: f32, cancel: &AtomicBool) -> Result<Field, SimError> {
     let n = f.n();
     let km = signed_distance_km(n, &cell_dirs(n), f.data(), sea_level, radius_km, &|_| true, cancel)?;
-    Field::from_vec(n, km)
+    Ok(Field::from_vec(n, km)?)
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ impl Node for Curvature {
 
     fn run(s: &CurvatureSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let f = inputs.field(0)?;
-        let mean = blur(f, s.radius_deg, ctx.cancel).ok_or(OpError::Cancelled)?;
+        let mean = blur(f, s.radius_deg, ctx.cancel)?;
         let c = f.zip(&mean, |h, m| h - m);
         let a = s.amount;
         let convex = c.map(|v| smoothstep(0.0, a, v));

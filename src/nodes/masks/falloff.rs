@@ -85,7 +85,7 @@ impl Node for Falloff {
                 let mask = mask.ok_or_else(|| OpError::Invalid("Mask edge needs the 'mask' input connected".into()))?;
                 // With the radius set to 180/pi km, "km" along the sphere are degrees of arc.
                 let r = s.radius_deg.max(1e-3);
-                coast_distance_km(mask, 0.5, 180.0 / std::f32::consts::PI, ctx.cancel).ok_or(OpError::Cancelled)?.map(|d| (d / r).clamp(0.0, 1.0))
+                coast_distance_km(mask, 0.5, 180.0 / std::f32::consts::PI, ctx.cancel)?.map(|d| (d / r).clamp(0.0, 1.0))
             }
         };
         let c = MonotoneCurve::new(&s.curve);

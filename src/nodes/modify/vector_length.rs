@@ -19,7 +19,7 @@ impl Node for VectorLength {
 /// Length of each vector; an error if the vector field does not hold `6 n²` vectors.
 pub fn vector_length(v: &VectorField) -> Result<Field, OpError> {
     let data = v.data.par_iter().map(|g| (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]).sqrt()).collect();
-    Field::from_vec(v.n, data).ok_or_else(|| OpError::Invalid(format!("the vector field holds {} vectors, not 6 x {}²", v.data.len(), v.n)))
+    Ok(Field::from_vec(v.n, data)?)
 }
 
 #[cfg(test)]

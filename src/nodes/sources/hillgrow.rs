@@ -50,7 +50,7 @@ impl Node for Hillgrow {
         ctx.check()?;
         let grown = grow_hills(&hills(s), s, ctx.n);
         ctx.check()?;
-        let out = if s.smoothing_deg > 0.0 { blur(&grown, s.smoothing_deg, ctx.cancel).ok_or(OpError::Cancelled)? } else { grown };
+        let out = if s.smoothing_deg > 0.0 { blur(&grown, s.smoothing_deg, ctx.cancel)? } else { grown };
         Ok(vec![out.into()])
     }
 }

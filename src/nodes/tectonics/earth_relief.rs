@@ -108,7 +108,7 @@ impl Node for EarthRelief {
 
     fn run(s: &EarthReliefSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let settings = s.relief(ctx.planet()?)?;
-        let surface = earth_relief(inputs.plates(0)?, &settings, ctx.n, ctx.cancel).ok_or(OpError::Cancelled)?;
+        let surface = earth_relief(inputs.plates(0)?, &settings, ctx.n, ctx.cancel)?;
         Ok(vec![surface.elevation.into(), surface.age_myr.into(), surface.uplift_mm_yr.into(), surface.crust.into(), surface.plate_id.into(), surface.motion.into()])
     }
 }

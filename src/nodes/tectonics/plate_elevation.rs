@@ -76,7 +76,7 @@ impl Node for PlateElevation {
     .reading_planet();
 
     fn run(s: &PlateElevationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let surface = plate_elevation(inputs.plates(0)?, &elevation_settings(s, ctx.planet()?.radius_km), ctx.n, ctx.cancel).ok_or(OpError::Cancelled)?;
+        let surface = plate_elevation(inputs.plates(0)?, &elevation_settings(s, ctx.planet()?.radius_km), ctx.n, ctx.cancel)?;
         Ok(vec![surface.elevation.into(), surface.plate_id.into(), surface.pressure.into(), surface.boundary_km.into(), surface.motion.into()])
     }
 

@@ -63,7 +63,7 @@ impl Node for Vegetation {
                 s.max_density * fit * cluster
             })
             .collect();
-        Ok(vec![Field::from_vec(n, data).ok_or_else(|| OpError::Invalid("density field of the wrong size".into()))?.into()])
+        Ok(vec![Field::from_vec(n, data)?.into()])
     }
 }
 

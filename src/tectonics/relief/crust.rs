@@ -2,6 +2,7 @@
 //! is continent, the signed distance to its coastline in km, and the passive-margin profile
 //! (shelf, slope, rise) that joins a continent to the ocean floor.
 
+use crate::planet::SimError;
 use crate::planet::coords::face_solid_angles;
 use crate::planet::distance::signed_distance_km;
 use crate::planet::fbm::{noise_radius, FastFbm};
@@ -92,11 +93,11 @@ pub fn area_quantile(field: &[f32], n: usize, fraction: f32) -> f32 {
 /// it, and the signed coast distance.
 // The continents' settings, the grid and the cancel flag: one argument each, as the node passes them.
 #[allow(clippy::too_many_arguments)]
-pub fn continents(n: usize, dirs: &[Vec3], land_fraction: f32, count: usize, frequency: f32, seed: u32, radius_km: f32, cancel: &AtomicBool) -> Option<Continents> {
+pub fn continents(n: usize, dirs: &[Vec3], land_fraction: f32, count: usize, frequency: f32, seed: u32, radius_km: f32, cancel: &AtomicBool) -> Result<Continents, SimError> {
     let field = continent_field(dirs, count, land_fraction, frequency, seed);
     let threshold = area_quantile(&field, n, land_fraction);
     let coast_km = signed_distance_km(n, dirs, &field, threshold, radius_km, &|_| true, cancel)?;
-    Some(Continents { field, threshold, coast_km })
+    Ok(Continents { field, threshold, coast_km })
 }
 
 /// Widths of a passive margin, km.

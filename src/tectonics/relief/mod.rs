@@ -15,6 +15,7 @@ pub mod crust;
 pub mod hotspots;
 pub mod ocean;
 
+use crate::planet::SimError;
 use super::boundary::{classify, other_plate, region_boundary_values, BoundaryClass};
 use super::motion::{BaseElevation, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
@@ -141,8 +142,8 @@ impl Structure {
     }
 }
 
-/// Builds the relief at `n` cells per face edge. Returns `None` when cancelled.
-pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &AtomicBool) -> Option<ReliefSurface> {
+/// Builds the relief at `n` cells per face edge. Errs with `SimError::Cancelled` when cancelled.
+pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &AtomicBool) -> Result<ReliefSurface, SimError> {
     let cancelled = || cancel.load(Ordering::Relaxed);
     let cells = 6 * n * n;
     let motion = PlateMotion::new(plates, BaseElevation::RandomRange(0.0), s.seed);
@@ -187,7 +188,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let cell_plate: Vec<u32> = if coarse { dirs.par_iter().map(|&d| st.plate_at(d)).collect() } else { st.plate.clone() };
     drop(dirs);
     if cancelled() {
-        return None;
+        return Err(SimError::Cancelled);
     }
     let continental = |c: usize| coast[c] > -CRUST_SHELF_KM;
     // Noise: continental interiors, along-strike variation, mountain texture, fine detail.
@@ -249,7 +250,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
         })
         .collect();
     if cancelled() {
-        return None;
+        return Err(SimError::Cancelled);
     }
     let mut elevation_m: Vec<f32> = surface.iter().map(|x| x.0).collect();
     let uplift: Vec<f32> = surface.iter().map(|x| x.1).collect();
@@ -272,7 +273,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
             .map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, Cell::from_index(c, n).direction(n)).to_array() })
             .collect(),
     };
-    Some(ReliefSurface {
+    Ok(ReliefSurface {
         elevation: Field::from_vec(n, elevation)?,
         age_myr: Field::from_vec(n, age_out)?,
         uplift_mm_yr: Field::from_vec(n, uplift)?,
@@ -321,7 +322,7 @@ impl PlateLookup {
 }
 
 /// The plate structure at resolution `m`.
-fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &ReliefSettings, m: usize, cancel: &AtomicBool) -> Option<Structure> {
+fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &ReliefSettings, m: usize, cancel: &AtomicBool) -> Result<Structure, SimError> {
     let cells = 6 * m * m;
     let km = s.radius_km.max(1.0);
     let dirs = cell_dirs(m);
@@ -330,7 +331,7 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
     let cell_plate: Vec<u32> = looked.iter().map(|x| x.1).collect();
     drop(looked);
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Err(SimError::Cancelled);
     }
     let cont = crust::continents(m, &dirs, s.land_fraction, s.continents, s.coast_frequency, s.seed, km, cancel)?;
     let (coast, threshold) = (cont.coast_km, cont.threshold);
@@ -357,7 +358,7 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
         })
         .collect();
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Err(SimError::Cancelled);
     }
 
     // Ocean floor age from the distance to the plate's own ridges.
@@ -390,7 +391,7 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
         })
         .collect();
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Err(SimError::Cancelled);
     }
 
     // Boundary roles from the crust on both sides, and per role the nearest point and intensity.
@@ -425,19 +426,19 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
         roles.push((role, dist, intensity));
     }
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Err(SimError::Cancelled);
     }
 
-    Some(Structure { m, age, roles, plate: cell_plate, coast, threshold })
+    Ok(Structure { m, age, roles, plate: cell_plate, coast, threshold })
 }
 
 /// Blurs the finite values of `values` over `radius_deg` degrees, ignoring the non-finite
 /// ones (normalised convolution); cells that held no value stay NaN.
-fn masked_blur(n: usize, values: &[f32], radius_deg: f32, cancel: &AtomicBool) -> Option<Vec<f32>> {
+fn masked_blur(n: usize, values: &[f32], radius_deg: f32, cancel: &AtomicBool) -> Result<Vec<f32>, SimError> {
     let weight = Field::from_vec(n, values.iter().map(|v| if v.is_finite() { 1.0 } else { 0.0 }).collect())?;
     let weighted = Field::from_vec(n, values.iter().map(|v| if v.is_finite() { *v } else { 0.0 }).collect())?;
     let (w, v) = (blur(&weight, radius_deg, cancel)?, blur(&weighted, radius_deg, cancel)?);
-    Some(values.iter().zip(w.data().iter().zip(v.data())).map(|(orig, (&w, &v))| if orig.is_finite() && w > 1e-6 { v / w } else { f32::NAN }).collect())
+    Ok(values.iter().zip(w.data().iter().zip(v.data())).map(|(orig, (&w, &v))| if orig.is_finite() && w > 1e-6 { v / w } else { f32::NAN }).collect())
 }
 
 #[cfg(test)]
