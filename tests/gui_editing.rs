@@ -210,6 +210,7 @@ fn losing_the_focus_autosaves_at_once() {
     let state = dir.path().join("state");
     let mut d = Driver::with(start_graph());
     d.app.set_state_dir(Some(state.clone()));
+    d.app.wait_for_background_loads();
     d.frames(2);
     let copies = || std::fs::read_dir(&state).map(|r| r.flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".ron")).count()).unwrap_or(0);
     // Losing the focus with nothing unsaved writes nothing.
@@ -239,6 +240,7 @@ fn autosave_then_a_crash_then_recovery_restores_the_edits() {
     let mut d = Driver::with(start_graph());
     d.app.open_path(file.clone());
     d.app.set_state_dir(Some(dir.path().join("state")));
+    d.app.wait_for_background_loads();
     d.frames(2);
     d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().take(1).collect();
     d.key(Key::D, Modifiers::COMMAND);
@@ -261,6 +263,7 @@ fn autosave_then_a_crash_then_recovery_restores_the_edits() {
     drop(d);
     let mut e = Driver::with(Graph::default());
     e.app.set_state_dir(Some(state.clone()));
+    e.app.wait_for_background_loads();
     e.frames(1);
     assert!(e.app.offers_recovery(), "the next start offers the copy");
     e.app.answer_recovery(true);

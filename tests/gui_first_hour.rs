@@ -160,6 +160,7 @@ fn every_recovery_copy_is_offered_even_one_with_a_loop_and_its_errors_show_after
 
     let mut d = Driver::new();
     d.app.set_state_dir(Some(state.path().to_path_buf()));
+    d.app.wait_for_background_loads();
     d.frames(2);
     assert!(d.app.offers_recovery(), "the copy with a loop is offered");
     assert_eq!(d.app.recoveries_waiting(), 1, "and the other one after it");

@@ -122,6 +122,7 @@ fn a_group_saved_to_the_library_is_added_from_the_finder_with_fresh_ids() {
     let mut d = Driver::new();
     let lib = tempfile::tempdir().expect("tempdir");
     d.app.set_library_dir(Some(lib.path().to_path_buf()));
+    d.app.wait_for_background_loads();
     select(&mut d, &[NodeId(3), NodeId(4)]);
     d.key(Key::G, Modifiers::COMMAND);
     d.frame_with(vec![Event::Text("Ridge mask".into())], Modifiers::NONE);
@@ -146,6 +147,7 @@ fn a_group_saved_to_the_library_is_added_from_the_finder_with_fresh_ids() {
     // Another document adds it from the finder: two nodes and the group, with their own ids.
     let mut e = Driver::with(Graph::default());
     e.app.set_library_dir(Some(lib.path().to_path_buf()));
+    e.app.wait_for_background_loads();
     e.add_with_finder(Pos2::new(500.0, 400.0), "Ridge");
     let g = &e.app.doc.graph;
     assert_eq!((g.nodes.len(), g.groups.len()), (2, 1), "{g:?}");

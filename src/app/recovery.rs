@@ -3,7 +3,7 @@
 //! crashed editor, and the recent-files list. No UI types.
 
 use crate::graph::Graph;
-use crate::io::graph_file::{parse_for_editing, to_ron_string, write_atomic, SaveError};
+use crate::io::graph_file::{open_for_editing, read_text, to_ron_string, write_atomic, SaveError};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -110,9 +110,11 @@ impl Recovery {
             }
             let file = e.path();
             let written = e.metadata().and_then(|m| m.modified()).ok();
-            let original = std::fs::read_to_string(file.with_extension("path")).ok().filter(|s| !s.trim().is_empty()).map(|s| PathBuf::from(s.trim()));
+            // No name file (or an unreadable one): the copy is offered as an unsaved document.
+            let original = read_text(&file.with_extension("path")).ok().filter(|s| !s.trim().is_empty()).map(|s| PathBuf::from(s.trim()));
             // A copy with errors (a cycle, say) is offered like any other: the editor shows them.
-            let opened = std::fs::read_to_string(&file).map_err(|err| format!("{}: {err}", file.display())).and_then(|text| parse_for_editing(&text, &file).map_err(|err| err.to_string()));
+            // Only regular files of at most the graph file's size cap are read.
+            let opened = open_for_editing(&file).map_err(|err| err.to_string());
             found.push((written, opened.map(|o| Recovered { file, graph: o.graph, original, written, repairs: o.repairs })));
         }
         found.sort_by_key(|f| std::cmp::Reverse(f.0));
@@ -138,7 +140,8 @@ impl RecentFiles {
     /// Reads the list from `dir` (empty when there is none).
     pub fn load(dir: &Path) -> RecentFiles {
         let file = dir.join("recent.txt");
-        let paths = std::fs::read_to_string(&file).map(|t| t.lines().filter(|l| !l.trim().is_empty()).map(PathBuf::from).take(RECENT_MAX).collect()).unwrap_or_default();
+        // No list yet (or an unreadable one): no recent files.
+        let paths = read_text(&file).map(|t| t.lines().filter(|l| !l.trim().is_empty()).map(PathBuf::from).take(RECENT_MAX).collect()).unwrap_or_default();
         RecentFiles { file, paths }
     }
 

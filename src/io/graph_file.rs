@@ -161,7 +161,10 @@ pub fn open_for_editing(path: &Path) -> Result<Opened, LoadError> {
 /// The largest graph file read, in bytes (a graph of 100 000 nodes is about 8 MB).
 pub const MAX_GRAPH_BYTES: u64 = 64 << 20;
 
-fn read_text(path: &Path) -> Result<String, LoadError> {
+/// Reads a text file of the editor's (a graph, a recovery copy's name file, the recent-files
+/// list): regular files only (a FIFO would block, `/dev/zero` never ends), at most
+/// [`MAX_GRAPH_BYTES`], UTF-8; each refusal names the file.
+pub fn read_text(path: &Path) -> Result<String, LoadError> {
     use std::io::Read;
     let io = |source| LoadError::Io { path: path.to_path_buf(), source };
     let not_a_file = |why: String| LoadError::NotAFile { path: path.to_path_buf(), why };

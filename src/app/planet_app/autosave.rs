@@ -13,7 +13,8 @@ pub const AUTOSAVE_S: f64 = 60.0;
 impl PlanetApp {
     /// Keeps the recovery copy and the recent-files list in `dir` (`None`: neither, as in
     /// tests), and offers to recover a copy that an editor which did not exit cleanly left
-    /// there.
+    /// there (looked for in the background: see
+    /// [`PlanetApp::wait_for_background_loads`]).
     pub fn with_state_dir(mut self, dir: Option<PathBuf>) -> PlanetApp {
         self.set_state_dir(dir);
         self
@@ -28,18 +29,11 @@ impl PlanetApp {
         if let Some(p) = self.doc.path.clone() {
             self.remember_recent(&p);
         }
-        let Some(rec) = &self.files.recovery else { return };
-        let mut unreadable = Vec::new();
-        for found in rec.left_behind() {
-            match found {
-                Ok(r) => self.files.to_recover.push(r),
-                Err(e) => unreadable.push(e),
-            }
+        // Copies a crash left are looked for in the background and offered once found.
+        self.files.to_recover.clear();
+        if let Some(dir) = dir {
+            self.loads.recovery(dir);
         }
-        if !unreadable.is_empty() {
-            self.status = format!("{} recovery cop{} cannot be read: {}", unreadable.len(), if unreadable.len() == 1 { "y" } else { "ies" }, unreadable.join("; "));
-        }
-        self.offer_next_recovery();
     }
 
     /// Asks about the next recovery copy, newest first (one question per copy).

@@ -21,17 +21,15 @@ pub(super) struct GroupEdit {
 
 impl PlanetApp {
     /// Uses `dir` as the library of saved groups (`None`: no library, as in tests) and lists
-    /// its groups in the finder.
+    /// its groups in the finder once they are read (in the background).
     pub fn set_library_dir(&mut self, dir: Option<PathBuf>) {
         let Some(dir) = dir else {
             self.library = None;
             return;
         };
-        let (lib, errors) = Library::load(&dir);
-        if let Some(e) = errors.first() {
-            self.status = format!("A saved group cannot be used: {e}");
-        }
-        self.library = Some(lib);
+        // Empty until the folder is read in the background; groups saved meanwhile are kept.
+        self.library = Some(Library { dir: dir.clone(), groups: Vec::new() });
+        self.loads.library(dir);
     }
 
     /// The finder's entries for the library's groups.

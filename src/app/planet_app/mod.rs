@@ -3,6 +3,7 @@
 //! child modules.
 
 mod autosave;
+mod background;
 mod edit;
 mod export_dialog;
 mod frames;
@@ -91,6 +92,8 @@ pub struct PlanetApp {
     ready_surface: Option<Arc<crate::graph::Graph>>,
     /// The templates' renders, loaded when the picker first opens.
     template_textures: Vec<Option<egui::TextureHandle>>,
+    /// The library and recovery reads running in the background.
+    loads: background::Loads,
 }
 
 impl PlanetApp {
@@ -101,6 +104,8 @@ impl PlanetApp {
         ctx.style_mut(|s| s.interaction.selectable_labels = false);
         let repaint = ctx.clone();
         let worker = EvalWorker::start(Arc::new(move || repaint.request_repaint()))?;
+        let repaint = ctx.clone();
+        let loads = background::Loads::new(Arc::new(move || repaint.request_repaint()));
         let editor = to_editor(&doc.graph);
         let mut app = PlanetApp {
             doc,
@@ -128,6 +133,7 @@ impl PlanetApp {
             status: "Starting".into(),
             template_textures: Vec::new(),
             notice: None,
+            loads,
             ready_surface: None,
         };
         match crate::io::templates::planet_surface() {
@@ -270,6 +276,7 @@ impl PlanetApp {
     /// then shows a placeholder).
     pub fn ui(&mut self, ctx: &egui::Context, gpu: Option<&egui_wgpu::RenderState>) {
         self.retired_textures.clear();
+        self.apply_background_loads();
         self.apply_results(ctx);
         if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty() {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
