@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 
+# Formatting first: it fails in a second (rustfmt.toml: lines up to 250 columns).
+cargo fmt --all --check
 cargo test --release --locked
 # Lints are errors (tests may unwrap); the Python crate included.
 cargo clippy --release --locked --workspace --all-targets -- -D warnings

@@ -9,17 +9,17 @@
 
 #![warn(missing_docs)]
 
-pub mod planet;
-pub mod tectonics;
-pub mod erosion;
-pub mod nodes;
-pub mod graph;
-pub mod eval;
-pub mod io;
-pub mod export;
-pub mod inspect;
+pub mod app;
 pub mod appearance;
-pub mod render;
 pub mod cli;
 pub mod editor;
-pub mod app;
+pub mod erosion;
+pub mod eval;
+pub mod export;
+pub mod graph;
+pub mod inspect;
+pub mod io;
+pub mod nodes;
+pub mod planet;
+pub mod render;
+pub mod tectonics;

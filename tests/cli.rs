@@ -164,7 +164,18 @@ fn bench_quick_prints_every_figure() {
     let o = run(&["bench", "--quick"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8_lossy(&o.stdout);
-    for name in ["eval_cold_default_n128", "eval_after_output_param_n128", "eval_after_source_param_n128", "build_default_n512", "noise_fbm8_ns_per_cell", "noise_fbm8_baseline_ns_per_cell", "drainage_n1024_ms", "diamond_square_n1024_ms", "lsystem_rivers_n512_ms", "expression_mcells_per_s"] {
+    for name in [
+        "eval_cold_default_n128",
+        "eval_after_output_param_n128",
+        "eval_after_source_param_n128",
+        "build_default_n512",
+        "noise_fbm8_ns_per_cell",
+        "noise_fbm8_baseline_ns_per_cell",
+        "drainage_n1024_ms",
+        "diamond_square_n1024_ms",
+        "lsystem_rivers_n512_ms",
+        "expression_mcells_per_s",
+    ] {
         let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} missing in {text}"));
         let parts: Vec<_> = line.split_whitespace().collect();
         assert_eq!(parts.len(), 3, "{line}");

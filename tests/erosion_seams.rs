@@ -102,7 +102,6 @@ fn profile(f: &Field, fr: Frame) -> Vec<f32> {
         .collect()
 }
 
-
 /// What is compared between placements: the change sampled on a blurred polar grid (or its
 /// ring means, for droplets) and the profile across the seam.
 struct Change {

@@ -175,7 +175,8 @@ fn a_temporary_left_by_sigterm_is_removed_by_the_next_build() {
     let graph = write_graph(dir.path(), "\"name\": Text(\"height\"), \"format\": Choice(\"exr\"), \"projection\": Choice(\"faces\")");
     let out = dir.path().join("out");
     let temporaries = || -> Vec<PathBuf> { std::fs::read_dir(&out).map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "part")).collect()).unwrap_or_default() };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_planetgraph")).args(["build", graph.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "1024", "--threads", "1"]).stderr(std::process::Stdio::null()).spawn().expect("spawn");
+    let mut child =
+        Command::new(env!("CARGO_BIN_EXE_planetgraph")).args(["build", graph.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "1024", "--threads", "1"]).stderr(std::process::Stdio::null()).spawn().expect("spawn");
     let start = std::time::Instant::now();
     while temporaries().is_empty() && start.elapsed().as_secs() < 120 && child.try_wait().expect("wait").is_none() {
         std::thread::sleep(std::time::Duration::from_millis(1));
@@ -232,7 +233,8 @@ fn exports_are_byte_identical_for_any_thread_count() {
         let out = dir.path().join(format!("t{threads}"));
         let o = planetgraph(&["build", graph.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "64", "--threads", threads]);
         assert!(o.status.success(), "{}", text(&o));
-        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out).expect("out").map(|e| e.expect("entry").path()).filter(|p| !p.ends_with("manifest.json")).map(|p| (p.file_name().expect("name").to_string_lossy().to_string(), std::fs::read(&p).expect("read"))).collect();
+        let mut v: Vec<(String, Vec<u8>)> =
+            std::fs::read_dir(&out).expect("out").map(|e| e.expect("entry").path()).filter(|p| !p.ends_with("manifest.json")).map(|p| (p.file_name().expect("name").to_string_lossy().to_string(), std::fs::read(&p).expect("read"))).collect();
         v.sort();
         v
     };

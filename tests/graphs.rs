@@ -14,11 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 fn graph_files() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs"))
-        .expect("graphs folder")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-        .collect();
+    let mut v: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs")).expect("graphs folder").map(|e| e.expect("entry").path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect();
     v.sort();
     v
 }
@@ -74,7 +70,6 @@ fn same_output_for_any_thread_count() {
         assert!(one.data().iter().zip(four.data()).all(|(a, b)| a.to_bits() == b.to_bits()), "{}", f.display());
     }
 }
-
 
 #[test]
 fn preview_shows_the_same_planet_as_the_build() {

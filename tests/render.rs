@@ -175,11 +175,7 @@ fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height
     let normals = planetgraph::inspect::normal_image(&field, 6371.0, mesh.exaggeration, mesh.ocean_surface);
     let grazing = ViewSettings { sun_azimuth_deg: 110.0, sun_elevation_deg: 10.0, atmosphere: false, ..close };
     let lit = |with_normals: bool| {
-        let layers = Layers {
-            overlay: Some(OverlayTexture::new(grey.size, &grey.rgba).expect("six layers")),
-            normals: with_normals.then(|| OverlayTexture::new(normals.size, &normals.rgba).expect("six layers")),
-            arrows: &[],
-        };
+        let layers = Layers { overlay: Some(OverlayTexture::new(grey.size, &grey.rgba).expect("six layers")), normals: with_normals.then(|| OverlayTexture::new(normals.size, &normals.rgba).expect("six layers")), arrows: &[] };
         render_offscreen(&field, 6371.0, layers, &mesh, &grazing, size, size).expect("render").2
     };
     let (per_pixel, per_vertex) = (detail(&lit(true), size as usize), detail(&lit(false), size as usize));
@@ -250,12 +246,8 @@ fn the_texture_inspection_modes_show_their_layers() {
     let res = Evaluator::new().evaluate(&g, 32, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
     let t = texture_values(&g, &res);
     let field = res.field(g.first_of(NodeKind::Planet).expect("planet").id).expect("planet field");
-    let images = [
-        slope_image(t.slope.as_deref().expect("slope")),
-        albedo_image(t.biome.as_deref().expect("biomes")),
-        temperature_image(t.temperature.as_deref().expect("temperature")),
-        precipitation_image(t.precipitation.as_deref().expect("precipitation")),
-    ];
+    let images =
+        [slope_image(t.slope.as_deref().expect("slope")), albedo_image(t.biome.as_deref().expect("biomes")), temperature_image(t.temperature.as_deref().expect("temperature")), precipitation_image(t.precipitation.as_deref().expect("precipitation"))];
     let mesh = MeshOptions { resolution: 32, ..Default::default() };
     let modes = [ColourMode::Slope, ColourMode::Biome, ColourMode::Temperature, ColourMode::Precipitation];
     let mut pictures: Vec<Vec<u8>> = modes

@@ -110,7 +110,9 @@ fn parse_want(g: &Graph, item: &Bound<'_, PyAny>) -> PyResult<Want> {
     let node = g.node(id)?;
     let outs = node.kind.meta().outputs;
     let port = match port {
-        Some(name) => Some(outs.iter().position(|p| p.name == name).ok_or_else(|| PyValueError::new_err(format!("{}: {} has no output '{name}' (its outputs: {})", g.path.display(), node.describe(), outs.iter().map(|p| p.name).collect::<Vec<_>>().join(", "))))?),
+        Some(name) => Some(
+            outs.iter().position(|p| p.name == name).ok_or_else(|| PyValueError::new_err(format!("{}: {} has no output '{name}' (its outputs: {})", g.path.display(), node.describe(), outs.iter().map(|p| p.name).collect::<Vec<_>>().join(", "))))?,
+        ),
         None if outs.is_empty() => None,
         None => Some(0),
     };

@@ -1,8 +1,8 @@
 //! The user's library of groups: one graph file per group in a folder, each holding the
 //! group and its nodes. Saved groups appear in the node finder under "My groups". No UI types.
 
-use crate::graph::{Graph, NodeId};
 use crate::graph::part::subgraph;
+use crate::graph::{Graph, NodeId};
 use crate::io::{load_graph, save_graph, LoadError, SaveError, Strictness};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

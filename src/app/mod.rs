@@ -29,9 +29,7 @@ pub fn run_editor(file: Option<&Path>) -> Result<(), CliError> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         // No window to show the error in: the terminal gets it, with the input-error code.
         opened.map_err(CliError::input)?;
-        return Err(CliError::internal(anyhow!(
-            "no display found (DISPLAY and WAYLAND_DISPLAY are unset), so the editor cannot open; to build a planet without a window use `planetgraph build FILE.ron --out DIR`"
-        )));
+        return Err(CliError::internal(anyhow!("no display found (DISPLAY and WAYLAND_DISPLAY are unset), so the editor cannot open; to build a planet without a window use `planetgraph build FILE.ron --out DIR`")));
     }
     let (doc, problem) = match opened {
         Ok(doc) => (doc, None),
@@ -40,11 +38,7 @@ pub fn run_editor(file: Option<&Path>) -> Result<(), CliError> {
             (Document::new(crate::graph::Graph::default(), None), Some(format!("Cannot open the graph.\n\n{e}")))
         }
     };
-    let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default().with_inner_size([1600.0, 900.0]).with_min_inner_size([800.0, 500.0]).with_title(doc.title()),
-        renderer: eframe::Renderer::Wgpu,
-        ..Default::default()
-    };
+    let options = eframe::NativeOptions { viewport: egui::ViewportBuilder::default().with_inner_size([1600.0, 900.0]).with_min_inner_size([800.0, 500.0]).with_title(doc.title()), renderer: eframe::Renderer::Wgpu, ..Default::default() };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         eframe::run_native(
             "PlanetGraph",

@@ -2,9 +2,9 @@
 //! hypsometric ramp (0 is sea level) or in grey; and of Colour preview nodes, in sRGB.
 
 use crate::appearance::{grey, hypsometric};
-use crate::planet::projection::equirectangular;
 use crate::planet::colour::to_srgb8;
 use crate::planet::projection::equirect_pixel_dir;
+use crate::planet::projection::equirectangular;
 use crate::planet::{ColourField, Field};
 use glam::Vec3;
 

@@ -70,4 +70,3 @@ pub fn viewer_image(value: &ViewedValue, ramp: ViewerRamp) -> OverlayImage {
         }
     }
 }
-

@@ -230,11 +230,15 @@ impl Viewport {
             ui.horizontal_wrapped(|ui| {
                 ui.label(egui::RichText::new(format!("Viewing {}", v.label)).strong()).on_hover_text("The viewport shows this node's output on the Planet's relief (right click a node > Show in viewport, or select it and press V)");
                 if v.value.as_ref().is_some_and(|x| matches!(x, ViewedValue::Field(_))) {
-                    egui::ComboBox::from_id_salt("viewer_ramp").selected_text(self.viewer_ramp.label()).show_ui(ui, |ui| {
-                        for r in ViewerRamp::ALL {
-                            ui.selectable_value(&mut self.viewer_ramp, r, r.label());
-                        }
-                    }).response.on_hover_text("Colours of the field, from its minimum to its maximum (height colours: 0 is the coast)");
+                    egui::ComboBox::from_id_salt("viewer_ramp")
+                        .selected_text(self.viewer_ramp.label())
+                        .show_ui(ui, |ui| {
+                            for r in ViewerRamp::ALL {
+                                ui.selectable_value(&mut self.viewer_ramp, r, r.label());
+                            }
+                        })
+                        .response
+                        .on_hover_text("Colours of the field, from its minimum to its maximum (height colours: 0 is the coast)");
                 }
                 if let Some(note) = &v.note {
                     ui.label(egui::RichText::new(note).weak());

@@ -4,8 +4,8 @@ use super::build::build_graph;
 use super::CliError;
 use crate::eval::{Evaluator, Progress};
 use crate::io::default_graph;
-use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
 use crate::nodes::{NodeKind, ParamValue};
+use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
 use crate::planet::{Cell, RegionSurface};
 use crate::tectonics::{plate_elevation, ElevationSettings, PlateSettings, Plates};
 use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
@@ -68,9 +68,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
 
     let dir = std::env::temp_dir().join(format!("planetgraph-bench-{}", std::process::id()));
     if wants("build_default_n512") {
-        let builds: Vec<f64> = (0..if quick { 1 } else { 3 })
-            .map(|_| time_ms(|| drop(build_graph(&g, Path::new("default.ron"), &dir, 512, &cancel))))
-            .collect();
+        let builds: Vec<f64> = (0..if quick { 1 } else { 3 }).map(|_| time_ms(|| drop(build_graph(&g, Path::new("default.ron"), &dir, 512, &cancel)))).collect();
         // A scratch folder of the benchmark: leaving it behind is harmless.
         let _ = std::fs::remove_dir_all(&dir);
         print("build_default_n512", median(builds), "ms");
@@ -81,9 +79,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         let cells = (6 * n * n) as f64;
         let r = noise_radius(4.0);
         let fast = FastFbm::new(3, 8, 0.5, 2.0);
-        let ours: Vec<f64> = (0..reps.max(3))
-            .map(|_| time_ms(|| drop(fbm_field(&fast, n, r, 1.0))))
-            .collect();
+        let ours: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(fbm_field(&fast, n, r, 1.0)))).collect();
         print("noise_fbm8_ns_per_cell", median(ours) * 1e6 / cells, "ns");
         let reference = Fbm::<Perlin>::new(3).set_octaves(8).set_persistence(0.5).set_lacunarity(2.0).set_frequency(1.0);
         let dirs: Vec<glam::Vec3> = (0..6 * n * n).map(|c| Cell::from_index(c, n).direction(n)).collect();

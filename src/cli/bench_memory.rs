@@ -20,7 +20,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// process; None if it failed.
 fn child_peak_mib(graph: &Path, n: usize, out: &Path) -> Result<Option<f64>, CliError> {
     let exe = std::env::current_exe().map_err(CliError::internal)?;
-    let child = Command::new(exe).args(["build".as_ref(), graph.as_os_str(), "--out".as_ref(), out.as_os_str(), "--resolution".as_ref(), n.to_string().as_ref()]).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().map_err(CliError::internal)?;
+    let child = Command::new(exe)
+        .args(["build".as_ref(), graph.as_os_str(), "--out".as_ref(), out.as_os_str(), "--resolution".as_ref(), n.to_string().as_ref()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(CliError::internal)?;
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: an all-zero rusage is a valid value of this plain C struct.
@@ -39,7 +44,8 @@ fn child_peak_mib(graph: &Path, n: usize, out: &Path) -> Result<Option<f64>, Cli
 /// Builds every example whose file name contains `only` (all when `None`).
 pub fn run(only: Option<&str>) -> Result<(), CliError> {
     let dir = Path::new("graphs");
-    let mut files: Vec<_> = std::fs::read_dir(dir).map_err(|e| CliError::input(anyhow!("{}: {e} (run bench --memory in the repository's root)", dir.display())))?.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(dir).map_err(|e| CliError::input(anyhow!("{}: {e} (run bench --memory in the repository's root)", dir.display())))?.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect();
     files.sort();
     let out = std::env::temp_dir().join(format!("planetgraph-bench-memory-{}", std::process::id()));
     let mut ratios = Vec::new();

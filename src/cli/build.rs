@@ -3,8 +3,8 @@
 
 use super::{with_threads, BuildArgs, CliError};
 use crate::eval::{compile_for, memory, Evaluator, Progress};
-use crate::graph::{Graph, NodeId};
 use crate::export::{jobs_from_result, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
+use crate::graph::{Graph, NodeId};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
 use anyhow::anyhow;
@@ -133,7 +133,8 @@ pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, p
         return Err(CliError::input(anyhow!("{}: cancelled during the evaluation; nothing was written", path.display())));
     }
     let idle = res.idle.iter().filter(|(id, _)| targets.contains(id));
-    let errors: Vec<String> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).map(|(id, msg)| format!("{}: {msg}", g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()))).collect();
+    let errors: Vec<String> =
+        res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).map(|(id, msg)| format!("{}: {msg}", g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()))).collect();
     if !errors.is_empty() {
         return Err(CliError::input(anyhow!("{}: {}", path.display(), errors.join("; "))));
     }

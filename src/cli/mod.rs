@@ -1,10 +1,10 @@
 //! The command line: argument definitions and the headless commands.
 
 pub mod bench;
-pub mod bench_scale;
-pub mod bench_memory;
 pub mod bench_earth;
 pub mod bench_export;
+pub mod bench_memory;
+pub mod bench_scale;
 pub mod bench_toolbox;
 pub mod build;
 pub mod check;

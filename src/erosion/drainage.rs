@@ -9,14 +9,13 @@
 //! gives every cell of a lake a way out. The visit order is a topological order of the flow,
 //! so the discharge is summed in one backward sweep.
 
-use crate::planet::SimError;
-use crate::planet::pipes::{pipes8, PipeTable, NONE};
-use crate::planet::{Cell, Field};
-use crate::planet::radix_heap::RadixHeap;
 use super::SECONDS_PER_YEAR;
+use crate::planet::pipes::{pipes8, PipeTable, NONE};
+use crate::planet::radix_heap::RadixHeap;
+use crate::planet::SimError;
+use crate::planet::{Cell, Field};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-
 
 /// What the drainage needs besides the elevation.
 #[derive(Debug, Clone, Copy, PartialEq)]

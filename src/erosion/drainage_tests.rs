@@ -3,17 +3,7 @@ use crate::planet::Cell;
 use glam::Vec3;
 
 fn settings() -> DrainageSettings {
-    DrainageSettings {
-        sea_level: 0.3,
-        rain_mm: 1000.0,
-        radius_km: 6371.0,
-        threshold_m3s: 5000.0,
-        depth: 0.02,
-        depth_exponent: 0.4,
-        width_km: 60.0,
-        width_exponent: 0.5,
-        min_lake_depth: 0.005,
-    }
+    DrainageSettings { sea_level: 0.3, rain_mm: 1000.0, radius_km: 6371.0, threshold_m3s: 5000.0, depth: 0.02, depth_exponent: 0.4, width_km: 60.0, width_exponent: 0.5, min_lake_depth: 0.005 }
 }
 
 fn run(h: &Field, s: &DrainageSettings) -> Drainage {

@@ -16,9 +16,9 @@
 //! terrain at a fixed planning resolution, so previews and builds grow the same number of
 //! rivers (the network can differ in detail: growth compares heights).
 
-use crate::planet::SimError;
 use crate::planet::diffusion::diffusion_passes;
 use crate::planet::pipes::{pipes8, NONE};
+use crate::planet::SimError;
 use crate::planet::{dir_to_cell, Field, Rng};
 use glam::{Quat, Vec3};
 use std::collections::HashSet;

@@ -2,22 +2,7 @@ use super::*;
 use crate::planet::Cell;
 
 fn settings() -> LSystemSettings {
-    LSystemSettings {
-        rivers: 30,
-        iterations: 25,
-        tributaries: 6,
-        box_steps: 2,
-        h_min: 0.28,
-        h_max: 0.9,
-        sea_level: 0.3,
-        segment_km: 80.0,
-        turn_deg: 25.0,
-        split_chance: 0.3,
-        depth: 0.03,
-        width_km: 60.0,
-        radius_km: 6371.0,
-        seed: 4,
-    }
+    LSystemSettings { rivers: 30, iterations: 25, tributaries: 6, box_steps: 2, h_min: 0.28, h_max: 0.9, sea_level: 0.3, segment_km: 80.0, turn_deg: 25.0, split_chance: 0.3, depth: 0.03, width_km: 60.0, radius_km: 6371.0, seed: 4 }
 }
 
 /// Rough terrain with land and sea (fBm, about -0.3 to 1.0).

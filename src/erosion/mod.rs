@@ -1,14 +1,14 @@
 //! Erosion, water and reefs on the whole cube-sphere (seeds 002 and 004): every flux,
 //! neighbour and trace crosses the face seams, so no cube edge shows.
 
-pub mod hydraulic;
 pub mod coral;
+pub mod drainage;
+pub mod droplet;
+pub mod hydraulic;
+pub mod landscape;
+pub mod lsystem;
 pub mod seafloor;
 pub mod thermal;
-pub mod droplet;
-pub mod lsystem;
-pub mod drainage;
-pub mod landscape;
 
 /// Seconds in a year (365.25 days): annual rates to per-second flows.
 pub const SECONDS_PER_YEAR: f64 = 365.25 * 86_400.0;

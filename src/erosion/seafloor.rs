@@ -1,10 +1,10 @@
 //! Sea-floor smoothing (seed 002 section 2.3): Jacobi steps `h = mean of the 4 neighbours`,
 //! only below sea level, across seams.
 
-use crate::planet::SimError;
 use crate::planet::diffusion::diffusion_passes;
 use crate::planet::pipes::pipes4;
 use crate::planet::Field;
+use crate::planet::SimError;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -101,13 +101,7 @@ fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Result<Vec<Valu
 }
 
 fn bypassed(kind: crate::nodes::NodeKind, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
-    kind.meta()
-        .outputs
-        .iter()
-        .map(|o| {
-            inputs.iter().flatten().find(|v| v.port_type() == o.ty).cloned().ok_or_else(|| OpError::Invalid(format!("bypassed, but no input of type {} to pass on to output '{}'", o.ty.name(), o.name)))
-        })
-        .collect()
+    kind.meta().outputs.iter().map(|o| inputs.iter().flatten().find(|v| v.port_type() == o.ty).cloned().ok_or_else(|| OpError::Invalid(format!("bypassed, but no input of type {} to pass on to output '{}'", o.ty.name(), o.name)))).collect()
 }
 
 /// Evaluates graphs and keeps results of recent runs for reuse.

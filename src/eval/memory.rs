@@ -2,8 +2,8 @@
 
 use super::program::{Program, Step};
 use crate::graph::NodeId;
-use std::collections::{HashMap, HashSet};
 use crate::nodes::{NodeKind, ParamValue, PortType};
+use std::collections::{HashMap, HashSet};
 use thiserror::Error;
 
 /// The request is larger than the memory of this machine allows.
@@ -25,11 +25,7 @@ pub struct TooLarge {
 /// minus what the group already uses, the tightest over the group and its parents (cgroup v2
 /// `memory.max`, v1 `memory.limit_in_bytes`). 4 GiB where nothing can be read.
 pub fn available_bytes() -> u64 {
-    let machine = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("MemAvailable:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok()))
-        .map(|kib| kib * 1024)
-        .unwrap_or(4 << 30);
+    let machine = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| s.lines().find(|l| l.starts_with("MemAvailable:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())).map(|kib| kib * 1024).unwrap_or(4 << 30);
     let groups = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
     match cgroup_headroom(&groups, std::path::Path::new("/sys/fs/cgroup")) {
         Some(room) => machine.min(room),
@@ -85,7 +81,8 @@ fn group_room(dir: &std::path::Path, limit: &str, usage: &str) -> Option<u64> {
 fn measured_bytes_per_cell(kind: NodeKind) -> Option<u64> {
     use NodeKind::*;
     Some(match kind {
-        Abs | Add | Clamp | Constant | Curve | Divide | Expression | FaultPlanet | HeightBand | Invert | Island | Latitude | Max | Min | Multiply | Noise | Normalize | Planet | Power | ScaleBias | Subtract | Temperature | Terrace | ToMetres | VectorLength | Warp => 5,
+        Abs | Add | Clamp | Constant | Curve | Divide | Expression | FaultPlanet | HeightBand | Invert | Island | Latitude | Max | Min | Multiply | Noise | Normalize | Planet | Power | ScaleBias | Subtract | Temperature | Terrace | ToMetres
+        | VectorLength | Warp => 5,
         TectonicPlates => 2,
         Blend | BoxFilter => 8,
         DiamondSquare => 9,

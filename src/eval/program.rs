@@ -101,10 +101,13 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
             idle.entry(id).and_modify(|m| m.push_str(&format!(", {what}"))).or_insert(format!("needs {what}"));
             continue;
         }
-        errors.entry(id).and_modify(|m| {
-            m.push_str("; ");
-            m.push_str(&e.message);
-        }).or_insert(e.message);
+        errors
+            .entry(id)
+            .and_modify(|m| {
+                m.push_str("; ");
+                m.push_str(&e.message);
+            })
+            .or_insert(e.message);
     }
     let order = topological_order(g);
     // A node with an error is not idle.

@@ -85,44 +85,37 @@ fn spawn(progress: Arc<Progress>, busy: Arc<AtomicBool>, notify: Arc<dyn Fn() + 
         let (job_tx, job_rx) = channel::<Job>();
         let (res_tx, res_rx) = channel::<WorkerResult>();
         let (p, b) = (progress, busy);
-        let handle = std::thread::Builder::new()
-            .name("planetgraph-eval".into())
-            .spawn(move || {
-                let mut evaluator = Evaluator::new();
-                while let Ok(mut job) = job_rx.recv() {
-                    // Only the newest request matters.
-                    while let Ok(newer) = job_rx.try_recv() {
-                        job = newer;
-                    }
-                    b.store(true, Ordering::Relaxed);
-                    let program = super::program::compile_with(&job.graph, &job.extra);
-                    for &n in &job.resolutions {
-                        // A job cancelled before a resolution starts still answers, so the
-                        // editor learns of the cancel whenever it came.
-                        let result = if job.cancel.load(Ordering::Relaxed) {
-                            EvalResult { n, cancelled: true, ..EvalResult::default() }
-                        } else {
-                            evaluator.run_program(&program, n, &job.cancel, &p)
-                        };
-                        let cancelled = result.cancelled;
-                        if res_tx.send(WorkerResult { generation: job.generation, result }).is_err() {
-                            return;
-                        }
-                        notify();
-                        if cancelled {
-                            break;
-                        }
-                    }
-                    b.store(false, Ordering::Relaxed);
-                    notify();
+        let handle = std::thread::Builder::new().name("planetgraph-eval".into()).spawn(move || {
+            let mut evaluator = Evaluator::new();
+            while let Ok(mut job) = job_rx.recv() {
+                // Only the newest request matters.
+                while let Ok(newer) = job_rx.try_recv() {
+                    job = newer;
                 }
-            })?;
+                b.store(true, Ordering::Relaxed);
+                let program = super::program::compile_with(&job.graph, &job.extra);
+                for &n in &job.resolutions {
+                    // A job cancelled before a resolution starts still answers, so the
+                    // editor learns of the cancel whenever it came.
+                    let result = if job.cancel.load(Ordering::Relaxed) { EvalResult { n, cancelled: true, ..EvalResult::default() } } else { evaluator.run_program(&program, n, &job.cancel, &p) };
+                    let cancelled = result.cancelled;
+                    if res_tx.send(WorkerResult { generation: job.generation, result }).is_err() {
+                        return;
+                    }
+                    notify();
+                    if cancelled {
+                        break;
+                    }
+                }
+                b.store(false, Ordering::Relaxed);
+                notify();
+            }
+        })?;
         Ok((job_tx, res_rx, handle))
     }
 }
 
 impl EvalWorker {
-
     /// Cancels the evaluation in flight.
     pub fn cancel(&self) {
         self.current_cancel.store(true, Ordering::Relaxed);

@@ -149,11 +149,20 @@ pub fn conventions() -> BTreeMap<String, String> {
     put("face_frames", "face (normal; column direction; row direction): front (+Z; +X; -Y), right (+X; -Z; -Y), back (-Z; -X; -Y), left (-X; +Z; -Y), top (+Y; +X; +Z), bottom (-Y; +X; -Z); pixels row-major, first row at the top of the image");
     put("cube_face_pixels", "projection cube-face: pixel (i, j) of an m-pixel face has face coordinates a = (i + 0.5) / m, b = (j + 0.5) / m (grid cells) or a = i / (m - 1), b = j / (m - 1) (grid edge_sharing); direction = normalize(normal + warp(2a - 1) column + warp(2b - 1) row) with the tangent warp warp(x) = tan(0.86873 x) / tan(0.86873); at m = resolution with grid cells the pixels are the evaluation's cells exactly");
     put("cube_map_pixels", "projection cube-map: faces posx, negx, posy, negy, posz, negz in the OpenGL cube-map orientation (the same frames as the PlanetGraph faces right, left, top, bottom, front, back); gnomonic: direction = normalize(normal + (2a - 1) column + (2b - 1) row) with a, b as for cube faces (no warp)");
-    put("border", "border 1: the image is m + 2 pixels wide; pixel (i + 1, j + 1) is face pixel (i, j); the border pixels are copies of the edge pixels of the neighbouring face across that edge (over a cube corner, the nearest pixel of the face itself)");
+    put(
+        "border",
+        "border 1: the image is m + 2 pixels wide; pixel (i + 1, j + 1) is face pixel (i, j); the border pixels are copies of the edge pixels of the neighbouring face across that edge (over a cube corner, the nearest pixel of the face itself)",
+    );
     put("tiles", "tile_origin (x, y): the tile's first column and row in the bordered face image; neighbouring tiles share one row or column");
-    put("equirectangular", "longitude = atan2(x, z), 0 at +Z, increasing to the right towards +X; latitude = asin(y), north up; pixel (col, row) of a W x H image samples longitude ((col + 0.5) / W - 0.5) * 360 deg, latitude (0.5 - (row + 0.5) / H) * 180 deg");
+    put(
+        "equirectangular",
+        "longitude = atan2(x, z), 0 at +Z, increasing to the right towards +X; latitude = asin(y), north up; pixel (col, row) of a W x H image samples longitude ((col + 0.5) / W - 0.5) * 360 deg, latitude (0.5 - (row + 0.5) / H) * 180 deg",
+    );
     put("sampling", "pixels not on the evaluation's cells are bilinear samples of the cells, seamless across face edges");
     put("normal_maps", "tangent space: x along the image's columns (east on equirectangular images), y towards the top of the image for green opengl (towards the bottom for directx), z away from the planet; object space: the planet's axes. Computed from elevation in metres with the true cell spacing and the planet radius, relief exaggerated as the export says");
-    put("meshes", "GLB: one node per face chunk, translated to the chunk centre, vertices in metres relative to it (Y up, planet centre at the origin); TEXCOORD_0 = face coordinates (a, b) into the face's albedo texture; OBJ: absolute positions in metres");
+    put(
+        "meshes",
+        "GLB: one node per face chunk, translated to the chunk centre, vertices in metres relative to it (Y up, planet centre at the origin); TEXCOORD_0 = face coordinates (a, b) into the face's albedo texture; OBJ: absolute positions in metres",
+    );
     c
 }

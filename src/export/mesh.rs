@@ -209,7 +209,19 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
                 tw.write_all(&bytes).map_err(|source| ExportError::Io { path: tpath.clone(), source })?;
                 let size = tf.commit(tw)?;
                 mtl_text.push_str(&format!("map_Kd {tname}\n"));
-                files.push(ManifestFile { format: "png".into(), sample: "u8".into(), channels: ["R", "G", "B"].map(String::from).to_vec(), width: tex, height: tex, face: Some(face.name().into()), face_index: Some(face.index()), units: String::new(), data_range: None, mapping: Some(super::manifest::Mapping::Srgb), ..entry(&tname, size) });
+                files.push(ManifestFile {
+                    format: "png".into(),
+                    sample: "u8".into(),
+                    channels: ["R", "G", "B"].map(String::from).to_vec(),
+                    width: tex,
+                    height: tex,
+                    face: Some(face.name().into()),
+                    face_index: Some(face.index()),
+                    units: String::new(),
+                    data_range: None,
+                    mapping: Some(super::manifest::Mapping::Srgb),
+                    ..entry(&tname, size)
+                });
             }
         }
         if s.sea {
@@ -270,16 +282,7 @@ impl GlbBuilder {
         while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
-        self.root.push(json::buffer::View {
-            buffer: json::Index::new(0),
-            byte_length: bytes.len().into(),
-            byte_offset: Some(offset.into()),
-            byte_stride: None,
-            name: None,
-            target: target.map(Valid),
-            extensions: None,
-            extras: Default::default(),
-        })
+        self.root.push(json::buffer::View { buffer: json::Index::new(0), byte_length: bytes.len().into(), byte_offset: Some(offset.into()), byte_stride: None, name: None, target: target.map(Valid), extensions: None, extras: Default::default() })
     }
 
     fn accessor(&mut self, bytes: &[u8], count: usize, ty: json::accessor::Type, component: json::accessor::ComponentType, bounds: Option<(Vec<f32>, Vec<f32>)>, target: json::buffer::Target) -> json::Index<json::Accessor> {

@@ -1,7 +1,7 @@
 //! The saved graph: nodes with stable ids, parameter values, links and the editor layout.
 
-use crate::nodes::{NodeKind, ParamError, ParamMap, ParamValue, Settings};
 use super::group::Group;
+use crate::nodes::{NodeKind, ParamError, ParamMap, ParamValue, Settings};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

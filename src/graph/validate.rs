@@ -77,11 +77,7 @@ pub fn validate(g: &Graph) -> Vec<GraphError> {
         match (out, inp) {
             (None, _) => errors.push(err(g, Some(from.id), format!("has no output port '{}'", l.output))),
             (_, None) => errors.push(err(g, Some(to.id), format!("has no input port '{}'", l.input))),
-            (Some(o), Some(i)) if o.ty != i.ty => errors.push(err(
-                g,
-                Some(to.id),
-                format!("input '{}' takes a {} but {} output '{}' gives a {}", i.name, i.ty.name(), from.describe(), o.name, o.ty.name()),
-            )),
+            (Some(o), Some(i)) if o.ty != i.ty => errors.push(err(g, Some(to.id), format!("input '{}' takes a {} but {} output '{}' gives a {}", i.name, i.ty.name(), from.describe(), o.name, o.ty.name()))),
             _ => {}
         }
         *fed.entry((l.to, l.input.as_str())).or_default() += 1;

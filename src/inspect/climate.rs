@@ -5,8 +5,8 @@
 use super::OverlayImage;
 use crate::eval::EvalResult;
 use crate::graph::Graph;
-use crate::nodes::NodeKind;
 use crate::nodes::texture::colour_ramp::Ramp;
+use crate::nodes::NodeKind;
 use crate::planet::colour::to_srgb8;
 use crate::planet::{ColourField, Field};
 use rayon::prelude::*;

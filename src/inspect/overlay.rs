@@ -202,7 +202,15 @@ mod tests {
     #[test]
     fn arrows_follow_the_motion() {
         let n = 16;
-        let motion = VectorField { n, data: (0..6 * n * n).map(|c| { let d = crate::planet::Cell::from_index(c, n).direction(n); Vec3::Y.cross(d).to_array() }).collect() };
+        let motion = VectorField {
+            n,
+            data: (0..6 * n * n)
+                .map(|c| {
+                    let d = crate::planet::Cell::from_index(c, n).direction(n);
+                    Vec3::Y.cross(d).to_array()
+                })
+                .collect(),
+        };
         let lines = motion_arrows(&motion, &Field::filled(n, 0.0), 6371.0, 1.0, true, 200);
         assert!(lines.len() >= 6 * 150);
         for seg in lines.chunks(6) {

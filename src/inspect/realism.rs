@@ -3,11 +3,11 @@
 //! high ground in wide belts, the largest landmass, and two artifact checks (steps along the
 //! region cells inside plates, steps across the cube's edges).
 
-use crate::planet::SimError;
+use crate::nodes::texture::biomes::Biome;
 use crate::planet::coords::face_solid_angles;
 use crate::planet::distance::{cell_dirs, nearest_points, NONE};
 use crate::planet::pipes::pipes4;
-use crate::nodes::texture::biomes::Biome;
+use crate::planet::SimError;
 use crate::planet::{Field, RegionSurface};
 use crate::tectonics::Plates;
 use std::sync::atomic::AtomicBool;
@@ -233,7 +233,15 @@ mod tests {
         // Land north of z = 0.5 (a polar cap: a quarter of the sphere), 4 km high above
         // z = 0.8 (a tenth: a disk of about 2300 km radius), ocean at -4.3 km.
         let n = 64;
-        let f = Field::from_fn_dir(n, |d| if d.z > 0.8 { 4000.0 } else if d.z > 0.5 { 500.0 } else { -4300.0 });
+        let f = Field::from_fn_dir(n, |d| {
+            if d.z > 0.8 {
+                4000.0
+            } else if d.z > 0.5 {
+                500.0
+            } else {
+                -4300.0
+            }
+        });
         let e = earth_figures(&f, 6371.0, None, &AtomicBool::new(false)).expect("not cancelled");
         assert!((e.land_share - 0.25).abs() < 0.01, "{e:?}");
         assert!((e.above_3km_share - 0.10).abs() < 0.01, "{e:?}");

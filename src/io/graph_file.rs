@@ -88,12 +88,7 @@ pub enum Strictness {
 /// The graph in RON text, migrated to the current version, not yet validated, with what the
 /// migration changed (see [`migrate`]).
 fn parse_migrated(text: &str, path: &Path) -> Result<(Graph, Vec<String>), LoadError> {
-    let mut g: Graph = ron::from_str(text).map_err(|e| LoadError::Syntax {
-        path: path.to_path_buf(),
-        line: e.position.line.max(1),
-        column: e.position.col.max(1),
-        message: e.code.to_string(),
-    })?;
+    let mut g: Graph = ron::from_str(text).map_err(|e| LoadError::Syntax { path: path.to_path_buf(), line: e.position.line.max(1), column: e.position.col.max(1), message: e.code.to_string() })?;
     if g.version == 0 || g.version > FORMAT_VERSION {
         return Err(LoadError::Version { path: path.to_path_buf(), found: g.version });
     }
@@ -110,10 +105,7 @@ pub fn parse_graph(text: &str, path: &Path, strictness: Strictness) -> Result<Gr
 /// one sentence per node whose result differs (see [`migrate`]), for the caller to show.
 pub fn parse_graph_noting(text: &str, path: &Path, strictness: Strictness) -> Result<(Graph, Vec<String>), LoadError> {
     let (mut g, notes) = parse_migrated(text, path)?;
-    let errors: Vec<GraphError> = validate(&g)
-        .into_iter()
-        .filter(|e| strictness == Strictness::Complete || e.missing_input.is_none())
-        .collect();
+    let errors: Vec<GraphError> = validate(&g).into_iter().filter(|e| strictness == Strictness::Complete || e.missing_input.is_none()).collect();
     if !errors.is_empty() {
         return Err(LoadError::Invalid { path: path.to_path_buf(), errors });
     }

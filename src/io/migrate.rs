@@ -16,11 +16,7 @@ type V1Choice = (NodeKind, &'static str, &'static [(&'static str, &'static str)]
 
 /// Every choice of format version 1.
 const V1_CHOICES: &[V1Choice] = &[
-    (
-        NodeKind::Noise,
-        "type",
-        &[("fBm", "fbm"), ("Perlin", "perlin"), ("OpenSimplex", "open_simplex"), ("SuperSimplex", "super_simplex"), ("Billow", "billow"), ("Ridged", "ridged"), ("Worley", "worley")],
-    ),
+    (NodeKind::Noise, "type", &[("fBm", "fbm"), ("Perlin", "perlin"), ("OpenSimplex", "open_simplex"), ("SuperSimplex", "super_simplex"), ("Billow", "billow"), ("Ridged", "ridged"), ("Worley", "worley")]),
     (NodeKind::Noise, "worley_distance", &[("Euclidean", "euclidean"), ("EuclideanSquared", "euclidean_squared"), ("Manhattan", "manhattan"), ("Chebyshev", "chebyshev")]),
     (NodeKind::Noise, "worley_return", &[("Value", "value"), ("Distance", "distance")]),
     (NodeKind::FaultPlanet, "variant", &[("Random inner point", "random_inner_point"), ("Through centre", "through_centre")]),

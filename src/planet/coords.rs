@@ -106,11 +106,7 @@ pub fn wrap_cell(face: Face, i: i64, j: i64, n: usize) -> Option<Cell> {
     let (nrm, r, d) = (face.normal().as_dvec3(), face.right().as_dvec3(), face.down().as_dvec3());
     // Fold over the edge: the excess beyond the edge is measured on the neighbouring face from
     // that edge towards its centre.
-    let (edge_dir, excess, along) = if out_i {
-        (if su < 0.0 { -r } else { r }, su.abs() - 1.0, sv * d)
-    } else {
-        (if sv < 0.0 { -d } else { d }, sv.abs() - 1.0, su * r)
-    };
+    let (edge_dir, excess, along) = if out_i { (if su < 0.0 { -r } else { r }, su.abs() - 1.0, sv * d) } else { (if sv < 0.0 { -d } else { d }, sv.abs() - 1.0, su * r) };
     if excess > 2.0 {
         return None;
     }

@@ -2,9 +2,9 @@
 //! resolution-independent pass counts, shared by the blur, box-filter and curvature nodes, the
 //! sea floor and the tectonic elevation.
 
-use crate::planet::SimError;
 use super::pipes::pipes4;
 use super::Field;
+use crate::planet::SimError;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 

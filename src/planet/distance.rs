@@ -3,8 +3,8 @@
 //! 4-neighbour table. Cells can be split into groups that never exchange distances (the cells
 //! of one plate, the land and the sea), and the groups are swept in parallel.
 
-use crate::planet::SimError;
 use super::pipes::{pipes4, PipeTable};
+use crate::planet::SimError;
 use glam::Vec3;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -62,11 +62,7 @@ pub fn nearest_points(n: usize, dirs: &[Vec3], seed_of: &[u32], points: &[Vec3],
             list.push(c as u32);
         }
     }
-    let swept: Vec<(Vec<u32>, Vec<f32>)> = cells_of
-        .par_iter()
-        .enumerate()
-        .map(|(g, list)| sweep_group(g as u32, list, &local, group, seed_of, points, dirs, &table, n, cancel))
-        .collect::<Result<_, _>>()?;
+    let swept: Vec<(Vec<u32>, Vec<f32>)> = cells_of.par_iter().enumerate().map(|(g, list)| sweep_group(g as u32, list, &local, group, seed_of, points, dirs, &table, n, cancel)).collect::<Result<_, _>>()?;
     let mut point = vec![NONE; cells];
     let mut chord = vec![f32::INFINITY; cells];
     for (list, (near, dist)) in cells_of.iter().zip(swept) {
@@ -175,19 +171,21 @@ pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], level: f32, ra
     let group: Vec<u32> = (0..dirs.len()).map(|c| if within(c) { u32::from(above(c)) } else { NONE }).collect();
     let near = nearest_points(n, dirs, &seed_of, &points, &group, 2, cancel)?;
     let far = std::f32::consts::PI * radius_km;
-    Ok(
-        (0..dirs.len())
-            .into_par_iter()
-            .map(|c| {
-                if !within(c) {
-                    return f32::NAN;
-                }
-                let a = near.angle(c);
-                let km = if a.is_finite() { a * radius_km } else { far };
-                if above(c) { km } else { -km }
-            })
-            .collect(),
-    )
+    Ok((0..dirs.len())
+        .into_par_iter()
+        .map(|c| {
+            if !within(c) {
+                return f32::NAN;
+            }
+            let a = near.angle(c);
+            let km = if a.is_finite() { a * radius_km } else { far };
+            if above(c) {
+                km
+            } else {
+                -km
+            }
+        })
+        .collect())
 }
 
 /// Cell centres of a resolution-`n` grid, in cell order.
@@ -214,10 +212,7 @@ mod tests {
         let near = nearest_points(n, &dirs, &seed_of, &points, &group, 2, &AtomicBool::new(false)).expect("not cancelled");
         let cell = std::f32::consts::FRAC_PI_2 / n as f32;
         for c in 0..dirs.len() {
-            let best = (0..points.len())
-                .filter(|&p| group[dirs.iter().position(|d| *d == points[p]).expect("seed cell")] == group[c])
-                .map(|p| dirs[c].angle_between(points[p]))
-                .fold(f32::INFINITY, f32::min);
+            let best = (0..points.len()).filter(|&p| group[dirs.iter().position(|d| *d == points[p]).expect("seed cell")] == group[c]).map(|p| dirs[c].angle_between(points[p])).fold(f32::INFINITY, f32::min);
             let got = near.angle(c);
             assert!(got >= best - 1e-4 && got <= best + cell, "cell {c}: {got} vs {best}");
         }

@@ -98,12 +98,7 @@ impl FastFbm {
     pub fn new(seed: u32, octaves: usize, persistence: f64, lacunarity: f64) -> FastFbm {
         let octaves = octaves.max(1);
         let denom: f64 = (1..=octaves).map(|k| persistence.powi(k as i32)).sum();
-        FastFbm {
-            octaves: (0..octaves).map(|k| FastPerlin::new(seed.wrapping_add(k as u32))).collect(),
-            persistence,
-            lacunarity,
-            scale: if denom > 0.0 { 1.0 / denom } else { 0.0 },
-        }
+        FastFbm { octaves: (0..octaves).map(|k| FastPerlin::new(seed.wrapping_add(k as u32))).collect(), persistence, lacunarity, scale: if denom > 0.0 { 1.0 / denom } else { 0.0 } }
     }
 
     /// Value at a point (about -1..1).

@@ -12,10 +12,10 @@ pub mod mode;
 pub mod renderer;
 
 pub use camera::OrbitCamera;
+pub use layers::OverlayTexture;
 pub use lod::build_mesh_lod;
 pub use mesh::{build_mesh, MeshOptions, PlanetMesh};
 pub use mode::ColourMode;
-pub use layers::OverlayTexture;
 pub use renderer::{headless_device, PlanetRenderer, RenderError, ViewSettings, SHADER_SOURCE};
 
 use crate::planet::Field;

@@ -29,18 +29,8 @@ pub enum ColourMode {
 
 impl ColourMode {
     /// All modes, in menu order.
-    pub const ALL: [ColourMode; 10] = [
-        ColourMode::Albedo,
-        ColourMode::Elevation,
-        ColourMode::Faces,
-        ColourMode::Plates,
-        ColourMode::Regions,
-        ColourMode::Normals,
-        ColourMode::Slope,
-        ColourMode::Biome,
-        ColourMode::Temperature,
-        ColourMode::Precipitation,
-    ];
+    pub const ALL: [ColourMode; 10] =
+        [ColourMode::Albedo, ColourMode::Elevation, ColourMode::Faces, ColourMode::Plates, ColourMode::Regions, ColourMode::Normals, ColourMode::Slope, ColourMode::Biome, ColourMode::Temperature, ColourMode::Precipitation];
 
     /// Identifier on the command line (`render --mode`).
     pub fn id(self) -> &'static str {
@@ -79,7 +69,6 @@ impl ColourMode {
         matches!(self, ColourMode::Plates | ColourMode::Regions)
     }
 }
-
 
 impl ColourMode {
     /// Whether the mode shows a per-cell layer of the evaluation (normals, slope, biomes,

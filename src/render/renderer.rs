@@ -3,12 +3,11 @@
 
 use super::camera::OrbitCamera;
 use super::gpu_types::{Uniforms, Vertex};
-use super::mesh::PlanetMesh;
 use super::layers::{blank_view, layers_view, OverlayTexture};
+use super::mesh::PlanetMesh;
 use super::mode::ColourMode;
 use thiserror::Error;
 use wgpu::util::DeviceExt;
-
 
 /// Colour format of the render target.
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -140,21 +139,11 @@ impl PlanetRenderer {
     /// Creates pipelines on `device`.
     pub fn new(device: &wgpu::Device) -> PlanetRenderer {
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("planet.wgsl"), source: wgpu::ShaderSource::Wgsl(SHADER_SOURCE.into()) });
-        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("planet uniforms"),
-            size: std::mem::size_of::<Uniforms>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let uniforms = device.create_buffer(&wgpu::BufferDescriptor { label: Some("planet uniforms"), size: std::mem::size_of::<Uniforms>() as u64, usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST, mapped_at_creation: false });
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("planet bind group layout"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
-                    count: None,
-                },
+                wgpu::BindGroupLayoutEntry { binding: 0, visibility: wgpu::ShaderStages::VERTEX_FRAGMENT, ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None }, count: None },
                 wgpu::BindGroupLayoutEntry {
                     binding: 1,
                     visibility: wgpu::ShaderStages::FRAGMENT,
@@ -188,20 +177,9 @@ impl PlanetRenderer {
                 label: Some(fs),
                 layout: Some(&pipeline_layout),
                 vertex: wgpu::VertexState { module: &shader, entry_point: vs, compilation_options: Default::default(), buffers: &buffers },
-                fragment: Some(wgpu::FragmentState {
-                    module: &shader,
-                    entry_point: fs,
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState { format: COLOR_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-                }),
+                fragment: Some(wgpu::FragmentState { module: &shader, entry_point: fs, compilation_options: Default::default(), targets: &[Some(wgpu::ColorTargetState { format: COLOR_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })] }),
                 primitive: wgpu::PrimitiveState { topology, front_face: wgpu::FrontFace::Ccw, cull_mode: cull, ..Default::default() },
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: true,
-                    depth_compare: wgpu::CompareFunction::LessEqual,
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
+                depth_stencil: Some(wgpu::DepthStencilState { format: DEPTH_FORMAT, depth_write_enabled: true, depth_compare: wgpu::CompareFunction::LessEqual, stencil: Default::default(), bias: Default::default() }),
                 multisample: Default::default(),
                 multiview: None,
                 cache: None,
@@ -350,11 +328,7 @@ impl PlanetRenderer {
                     resolve_target: None,
                     ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color { r: 0.008, g: 0.009, b: 0.015, a: 1.0 }), store: wgpu::StoreOp::Store },
                 })],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &target.depth_view,
-                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
-                    stencil_ops: None,
-                }),
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment { view: &target.depth_view, depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }), stencil_ops: None }),
                 timestamp_writes: None,
                 occlusion_query_set: None,
             });
@@ -391,12 +365,7 @@ impl PlanetRenderer {
         let (w, h) = target.size;
         let row = 4 * w;
         let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size: (padded * h) as u64,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor { label: Some("readback"), size: (padded * h) as u64, usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ, mapped_at_creation: false });
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
         encoder.copy_texture_to_buffer(
             wgpu::ImageCopyTexture { texture: &target.color, mip_level: 0, origin: wgpu::Origin3d::ZERO, aspect: wgpu::TextureAspect::All },
@@ -411,9 +380,7 @@ impl PlanetRenderer {
             let _ = tx.send(r);
         });
         device.poll(wgpu::Maintain::Wait);
-        rx.recv_timeout(std::time::Duration::from_secs(60))
-            .map_err(|e| RenderError::Readback(e.to_string()))?
-            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        rx.recv_timeout(std::time::Duration::from_secs(60)).map_err(|e| RenderError::Readback(e.to_string()))?.map_err(|e| RenderError::Readback(e.to_string()))?;
         let data = slice.get_mapped_range();
         let mut out = Vec::with_capacity((row * h) as usize);
         for r in 0..h {
@@ -429,19 +396,9 @@ impl PlanetRenderer {
 /// Opens a device without a window (any adapter, software included).
 pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue), RenderError> {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor { backends: wgpu::Backends::all(), ..Default::default() });
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-        power_preference: wgpu::PowerPreference::HighPerformance,
-        force_fallback_adapter: false,
-        compatible_surface: None,
-    }))
-    .ok_or(RenderError::NoAdapter)?;
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, force_fallback_adapter: false, compatible_surface: None })).ok_or(RenderError::NoAdapter)?;
     pollster::block_on(adapter.request_device(
-        &wgpu::DeviceDescriptor {
-            label: Some("planetgraph headless"),
-            required_features: wgpu::Features::empty(),
-            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
-            memory_hints: Default::default(),
-        },
+        &wgpu::DeviceDescriptor { label: Some("planetgraph headless"), required_features: wgpu::Features::empty(), required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()), memory_hints: Default::default() },
         None,
     ))
     .map_err(|e| RenderError::Device(e.to_string()))

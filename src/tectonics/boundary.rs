@@ -2,11 +2,11 @@
 //! there, and for every cell the distance to the nearest boundary of its own plate (a
 //! seam-aware distance transform), so that boundary features get a width in kilometres.
 
-use crate::planet::SimError;
 use super::motion::{collision_pressure, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
 use crate::planet::distance::{chord_to_angle, nearest_points};
 use crate::planet::pipes::pipes4;
+use crate::planet::SimError;
 use glam::Vec3;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -97,11 +97,7 @@ impl Plates {
                 let rate = rates[p];
                 let times = rate.floor() as usize + usize::from(grow_rng.f32() < rate.fract());
                 for _ in 0..times {
-                    let claimed = if settings.random_driven {
-                        expand_random(&regions, &mut plate_of, &mut frontier[p], p as u32, &mut grow_rng)
-                    } else {
-                        expand_ring(&regions, &mut plate_of, &mut frontier[p], p as u32)
-                    };
+                    let claimed = if settings.random_driven { expand_random(&regions, &mut plate_of, &mut frontier[p], p as u32, &mut grow_rng) } else { expand_ring(&regions, &mut plate_of, &mut frontier[p], p as u32) };
                     if !claimed {
                         return false;
                     }

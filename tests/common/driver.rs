@@ -175,7 +175,6 @@ impl Driver {
     }
 }
 
-
 /// Runs frames until `done` holds (at most about 30 s).
 pub fn wait_until(d: &mut Driver, what: &str, done: impl Fn(&Driver) -> bool) {
     for _ in 0..3000 {

@@ -170,9 +170,7 @@ impl PlanetApp {
         }
         let list = bullets(&self.doc.repairs);
         let after = if updated.is_empty() { String::new() } else { format!("\n\n{updated}") };
-        self.dialog = Some(Dialog::Message(format!(
-            "The graph had errors. It is open so that you can repair it; these parts could not be kept:\n{list}\n\nOther errors are shown on their nodes. Saving writes the repaired graph.{after}"
-        )));
+        self.dialog = Some(Dialog::Message(format!("The graph had errors. It is open so that you can repair it; these parts could not be kept:\n{list}\n\nOther errors are shown on their nodes. Saving writes the repaired graph.{after}")));
         self.status = format!("Opened with {} repair{}: see the nodes marked in red", self.doc.repairs.len(), if self.doc.repairs.len() == 1 { "" } else { "s" });
     }
 

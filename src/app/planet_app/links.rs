@@ -104,14 +104,7 @@ impl PlanetApp {
         let names: Vec<String> = new.iter().filter_map(|id| g.node(*id)).map(|n| n.describe()).collect();
         // Back to the document's graph (unchanged, so nothing to evaluate): the wire disappears.
         self.rebuild_editor();
-        self.status = format!(
-            "Not connected: {} '{}' -> {} '{}' would close a loop through {}, and a node cannot depend on its own output",
-            out.0,
-            out.1,
-            inp.0,
-            inp.1,
-            names.join(", ")
-        );
+        self.status = format!("Not connected: {} '{}' -> {} '{}' would close a loop through {}, and a node cannot depend on its own output", out.0, out.1, inp.0, inp.1, names.join(", "));
         true
     }
 }

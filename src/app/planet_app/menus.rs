@@ -282,7 +282,8 @@ impl PlanetApp {
                     Some(n) => format!("viewport at {n} of {}", self.res.viewport),
                     None => "viewport empty".to_string(),
                 };
-                ui.label(format!("previews {} | {shown} cells per face edge | {} nodes", self.res.preview, self.doc.graph.nodes.len())).on_hover_text("Resolutions: the previews' setting, then what the viewport shows now against its setting (View menu)");
+                ui.label(format!("previews {} | {shown} cells per face edge | {} nodes", self.res.preview, self.doc.graph.nodes.len()))
+                    .on_hover_text("Resolutions: the previews' setting, then what the viewport shows now against its setting (View menu)");
             });
         });
     }

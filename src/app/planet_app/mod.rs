@@ -6,8 +6,8 @@ mod autosave;
 mod background;
 mod edit;
 mod export_dialog;
-mod frames;
 mod files;
+mod frames;
 mod groups;
 mod links;
 mod menus;
@@ -17,8 +17,8 @@ mod plate_animation;
 mod results;
 mod templates;
 
-pub use frames::LEGIBLE_ZOOM;
 use files::{Dialog, Pending};
+pub use frames::LEGIBLE_ZOOM;
 
 use super::document::Document;
 use super::viewport::Viewport;

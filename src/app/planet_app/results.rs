@@ -3,8 +3,8 @@
 
 use super::PlanetApp;
 use crate::app::previews::{colour_preview_pixels, preview_pixels};
-use crate::editor::types::PlateStatus;
 use crate::app::viewer::{ViewedValue, ViewerContent};
+use crate::editor::types::PlateStatus;
 use crate::eval::EvalResult;
 use crate::graph::{Graph, NodeId};
 use crate::nodes::display::colour_preview::ColourPreviewSettings;

@@ -64,10 +64,7 @@ pub fn flow_length(receiver: &[u32], receiver_m: &[f32]) -> Vec<f64> {
 /// `min_area_km2` (and at most `max_area_km2`): `L` the longest flow path to the cell.
 pub fn hack_exponent(receiver: &[u32], receiver_m: &[f32], area_km2: &[f32], min_area_km2: f32, max_area_km2: f32) -> Option<f64> {
     let length = flow_length(receiver, receiver_m);
-    let points: Vec<(f64, f64)> = (0..receiver.len())
-        .filter(|&c| receiver[c] != NONE && area_km2[c] >= min_area_km2 && area_km2[c] <= max_area_km2 && length[c] > 0.0)
-        .map(|c| (f64::from(area_km2[c]).ln(), length[c].ln()))
-        .collect();
+    let points: Vec<(f64, f64)> = (0..receiver.len()).filter(|&c| receiver[c] != NONE && area_km2[c] >= min_area_km2 && area_km2[c] <= max_area_km2 && length[c] > 0.0).map(|c| (f64::from(area_km2[c]).ln(), length[c].ln())).collect();
     regression_slope(&points)
 }
 

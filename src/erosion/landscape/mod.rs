@@ -157,14 +157,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
             return Err(SimError::Invalid(format!("{name} is not a finite number at cell {bad}")));
         }
     }
-    let physics = Physics {
-        k: s.k,
-        m: s.m,
-        n: s.n,
-        diffusion: s.diffusion,
-        max_slope: if s.critical_angle_deg >= 90.0 { f64::INFINITY } else { s.critical_angle_deg.to_radians().tan() },
-        lakes: s.lakes,
-    };
+    let physics = Physics { k: s.k, m: s.m, n: s.n, diffusion: s.diffusion, max_slope: if s.critical_angle_deg >= 90.0 { f64::INFINITY } else { s.critical_angle_deg.to_radians().tan() }, lakes: s.lakes };
     let steps = base_steps(s.time_myr);
     let dt = s.time_myr * 1e6 / steps as f64;
     let scale = s.metres_per_unit;

@@ -7,14 +7,7 @@ pub struct Blend;
 
 impl Node for Blend {
     type Settings = NoSettings;
-    const META: NodeMeta = NodeMeta::new(
-        "Blend",
-        Category::Combine,
-        "a where the mask is 0, b where it is 1, mixed in between (mask clamped to 0..1).",
-        &[PortDef::field("a"), PortDef::field("b"), PortDef::field("mask")],
-        OUT,
-        file!(),
-    );
+    const META: NodeMeta = NodeMeta::new("Blend", Category::Combine, "a where the mask is 0, b where it is 1, mixed in between (mask clamped to 0..1).", &[PortDef::field("a"), PortDef::field("b"), PortDef::field("mask")], OUT, file!());
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![blend(inputs.field(0)?, inputs.field(1)?, inputs.field(2)?).into()])

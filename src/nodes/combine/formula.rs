@@ -347,7 +347,15 @@ fn scalar(f: Func, a: f32, b: f32, c: f32, noise: &FastPerlin) -> f32 {
         Func::Max => a.max(b),
         Func::Clamp => a.max(b).min(c),
         Func::Smoothstep => {
-            let t = if b == a { if c < a { 0.0 } else { 1.0 } } else { ((c - a) / (b - a)).clamp(0.0, 1.0) };
+            let t = if b == a {
+                if c < a {
+                    0.0
+                } else {
+                    1.0
+                }
+            } else {
+                ((c - a) / (b - a)).clamp(0.0, 1.0)
+            };
             t * t * (3.0 - 2.0 * t)
         }
         Func::Mix => a + (b - a) * c,

@@ -58,11 +58,7 @@ pub fn box_filter(f: &Field, matrix: &[f32], iterations: usize, ctx: &OpContext)
                 for dj in -r..=r {
                     for di in -r..=r {
                         let w = matrix[((dj + r) * k as i64 + di + r) as usize];
-                        let idx = if interior {
-                            Some(face.index() * n * n + (j + dj) as usize * n + (i + di) as usize)
-                        } else {
-                            wrap_cell(face, i + di, j + dj, n).map(|c: Cell| c.index(n))
-                        };
+                        let idx = if interior { Some(face.index() * n * n + (j + dj) as usize * n + (i + di) as usize) } else { wrap_cell(face, i + di, j + dj, n).map(|c: Cell| c.index(n)) };
                         if let Some(idx) = idx {
                             sum += w * src[idx];
                             wsum += w;

@@ -10,14 +10,7 @@ pub struct Gradient;
 
 impl Node for Gradient {
     type Settings = NoSettings;
-    const META: NodeMeta = NodeMeta::new(
-        "Gradient",
-        Category::Modify,
-        "The direction and steepness of the surface: a tangent vector per cell, in field units per radian.",
-        IN,
-        &[PortDef::of("out", PortType::Vector)],
-        file!(),
-    );
+    const META: NodeMeta = NodeMeta::new("Gradient", Category::Modify, "The direction and steepness of the surface: a tangent vector per cell, in field units per radian.", IN, &[PortDef::of("out", PortType::Vector)], file!());
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![gradient(inputs.field(0)?).into()])

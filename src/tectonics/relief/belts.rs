@@ -75,10 +75,7 @@ pub struct Feature {
 pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Feature {
     let f = f.clamp(0.0, 2.0);
     match role {
-        Role::Trench => Feature {
-            smooth_m: -h.trench_m * (0.6 + 0.4 * f) * gauss(d, 55.0) + 250.0 * f.min(1.0) * gauss(d - 150.0, 60.0),
-            ..Feature::default()
-        },
+        Role::Trench => Feature { smooth_m: -h.trench_m * (0.6 + 0.4 * f) * gauss(d, 55.0) + 250.0 * f.min(1.0) * gauss(d - 150.0, 60.0), ..Feature::default() },
         Role::Cordillera => {
             let offset = 90.0 + 60.0 * f;
             let back = (110.0 + 90.0 * f) * width;
@@ -103,10 +100,7 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
             let height = h.plateau_m * (0.4 + 0.6 * f.min(1.2));
             Feature { smooth_m: height * p, uplift_mm_yr: 0.25 * p, ..Feature::default() }
         }
-        Role::Rift => Feature {
-            smooth_m: -h.rift_m * f.min(1.5) * gauss(d, 45.0) + 0.35 * h.rift_m * f.min(1.5) * gauss(d - 90.0, 45.0),
-            ..Feature::default()
-        },
+        Role::Rift => Feature { smooth_m: -h.rift_m * f.min(1.5) * gauss(d, 45.0) + 0.35 * h.rift_m * f.min(1.5) * gauss(d - 90.0, 45.0), ..Feature::default() },
     }
 }
 

@@ -2,10 +2,10 @@
 //! is continent, the signed distance to its coastline in km, and the passive-margin profile
 //! (shelf, slope, rise) that joins a continent to the ocean floor.
 
-use crate::planet::SimError;
 use crate::planet::coords::face_solid_angles;
 use crate::planet::distance::signed_distance_km;
 use crate::planet::fbm::{noise_radius, FastFbm};
+use crate::planet::SimError;
 use glam::Vec3;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
