@@ -63,7 +63,7 @@ pub fn type_name(spec: &ParamSpec) -> &'static str {
 /// Describes `def` with its current `value`.
 pub fn describe(py: Python<'_>, def: &ParamDef, value: &ParamValue) -> PyResult<ParamInfo> {
     let (unit, min, max) = match def.spec {
-        ParamSpec::Float { min, max, unit, .. } => (unit, Some(min as f64), Some(max as f64)),
+        ParamSpec::Float { min, max, unit, .. } => (unit.ascii(), Some(min as f64), Some(max as f64)),
         ParamSpec::Int { min, max, .. } => ("", Some(min as f64), Some(max as f64)),
         ParamSpec::Text { max_len, .. } => ("", None, Some(max_len as f64)),
         _ => ("", None, None),

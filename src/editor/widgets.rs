@@ -20,16 +20,17 @@ fn parse_typed(text: &str) -> Option<f64> {
 fn ranged_number<N: egui::emath::Numeric>(ui: &mut egui::Ui, v: &mut N, min: N, max: N, speed: f64, unit: &str, label: &str, tip: &str) -> Option<String> {
     let typed = std::cell::Cell::new(None);
     let suffix = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    let tip = format!("{tip}\n\nRange: {} to {}{suffix}", min.to_f64(), max.to_f64());
     let r = ui
-        .add(egui::DragValue::new(v).range(min..=max).clamp_existing_to_range(false).speed(speed).suffix(suffix).max_decimals(4).custom_parser(|t| {
+        .add(egui::DragValue::new(v).range(min..=max).clamp_existing_to_range(false).speed(speed).suffix(suffix.clone()).max_decimals(4).custom_parser(|t| {
             let x = parse_typed(t);
             typed.set(x);
             x
         }))
-        .on_hover_text(tip);
+        .on_hover_text(&tip);
     let x = typed.get().filter(|_| r.changed())?;
     let (lo, hi) = (min.to_f64(), max.to_f64());
-    (x < lo || x > hi).then(|| format!("{label}: {x} is outside {lo}..{hi}{}; set to {}", if unit.is_empty() { String::new() } else { format!(" {unit}") }, v.to_f64()))
+    (x < lo || x > hi).then(|| format!("{label}: {x} is outside {lo}..{hi}{suffix}; set to {}", v.to_f64()))
 }
 
 /// Draws the widget of one parameter under `label` (the definition's own, or a group's name
@@ -41,7 +42,7 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut 
             return ui
                 .horizontal(|ui| {
                     ui.label(label).on_hover_text(tip);
-                    ranged_number(ui, v, min, max, speed as f64, unit, label, tip)
+                    ranged_number(ui, v, min, max, speed as f64, unit.symbol(), label, tip)
                 })
                 .inner;
         }
@@ -91,17 +92,19 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut 
             });
         }
         (ParamSpec::Set { options, .. }, ParamValue::Set(ids)) => {
-            egui::CollapsingHeader::new(format!("{} ({} of {})", label, ids.len(), options.len())).id_salt((node, def.name, label)).show(ui, |ui| {
-                for o in options {
-                    let mut on = ids.iter().any(|i| i == o.id);
-                    if ui.checkbox(&mut on, o.label).on_hover_text(tip).changed() {
-                        // Kept in menu order, so saved files diff cleanly.
-                        *ids = options.iter().filter(|x| if x.id == o.id { on } else { ids.iter().any(|i| i == x.id) }).map(|x| x.id.to_string()).collect();
+            egui::CollapsingHeader::new(format!("{} ({} of {})", label, ids.len(), options.len()))
+                .id_salt((node, def.name, label))
+                .show(ui, |ui| {
+                    for o in options {
+                        let mut on = ids.iter().any(|i| i == o.id);
+                        if ui.checkbox(&mut on, o.label).on_hover_text(tip).changed() {
+                            // Kept in menu order, so saved files diff cleanly.
+                            *ids = options.iter().filter(|x| if x.id == o.id { on } else { ids.iter().any(|i| i == x.id) }).map(|x| x.id.to_string()).collect();
+                        }
                     }
-                }
-            })
-            .header_response
-            .on_hover_text(tip);
+                })
+                .header_response
+                .on_hover_text(tip);
         }
         (ParamSpec::Gradient { .. }, ParamValue::Gradient(stops)) => {
             ui.label(label).on_hover_text(tip);
@@ -144,15 +147,15 @@ pub fn curve_editor(ui: &mut egui::Ui, pts: &mut Vec<[f32; 2]>, id: impl std::ha
     painter.line_segment([pos2(rect.center().x, rect.top()), pos2(rect.center().x, rect.bottom())], Stroke::new(1.0, Color32::from_gray(50)));
     painter.line_segment([pos2(rect.left(), rect.center().y), pos2(rect.right(), rect.center().y)], Stroke::new(1.0, Color32::from_gray(50)));
     let curve = crate::nodes::modify::curve::MonotoneCurve::new(pts);
-    let line: Vec<egui::Pos2> = (0..=64).map(|k| {
-        let x = -1.0 + k as f32 / 32.0;
-        to_screen([x, curve.eval(x).clamp(-1.0, 1.0)])
-    }).collect();
+    let line: Vec<egui::Pos2> = (0..=64)
+        .map(|k| {
+            let x = -1.0 + k as f32 / 32.0;
+            to_screen([x, curve.eval(x).clamp(-1.0, 1.0)])
+        })
+        .collect();
     painter.add(egui::Shape::line(line, Stroke::new(1.5, Color32::from_rgb(120, 200, 255))));
     let pointer = response.interact_pointer_pos().or(response.hover_pos());
-    let nearest = pointer.and_then(|p| {
-        pts.iter().enumerate().map(|(i, q)| (i, to_screen(*q).distance(p))).filter(|(_, d)| *d < 10.0).min_by(|a, b| a.1.total_cmp(&b.1)).map(|(i, _)| i)
-    });
+    let nearest = pointer.and_then(|p| pts.iter().enumerate().map(|(i, q)| (i, to_screen(*q).distance(p))).filter(|(_, d)| *d < 10.0).min_by(|a, b| a.1.total_cmp(&b.1)).map(|(i, _)| i));
     let mut dragging: Option<usize> = ui.data(|d| d.get_temp(id));
     if response.drag_started() {
         dragging = nearest;

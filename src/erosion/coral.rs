@@ -2,9 +2,9 @@
 //! calcification that fades with depth and needs dissolved inorganic carbon, carbon used up by
 //! growth and resupplied by diffusion from the open sea, and a slowly rising sea.
 
-use crate::planet::SimError;
 use crate::planet::pipes::pipes4;
 use crate::planet::Field;
+use crate::planet::SimError;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -36,9 +36,14 @@ pub struct CoralSettings {
     pub diffusion: usize,
 }
 
+impl CoralSettings {
+    /// The defaults, which the node's parameters also start from (one source of truth).
+    pub const DEFAULT: CoralSettings = CoralSettings { iterations: 200, dt: 10.0, metres_per_unit: 6000.0, sea_level: 0.0, sea_rise: 0.002, growth_rate: 0.01, absorption: 0.06, max_depth: 60.0, carbon_use: 0.02, open_sea_depth: 200.0, diffusion: 4 };
+}
+
 impl Default for CoralSettings {
     fn default() -> Self {
-        CoralSettings { iterations: 200, dt: 10.0, metres_per_unit: 6000.0, sea_level: 0.0, sea_rise: 0.002, growth_rate: 0.01, absorption: 0.06, max_depth: 60.0, carbon_use: 0.02, open_sea_depth: 200.0, diffusion: 4 }
+        Self::DEFAULT
     }
 }
 

@@ -5,11 +5,11 @@
 //! Deterministic for any thread count: droplets run in batches of fixed chunks; the chunks of
 //! a batch read the same heights and record their changes, which are applied in chunk order.
 
-use crate::planet::SimError;
 use super::hydraulic::REFERENCE_N;
-use crate::planet::rng::Rng;
 use crate::planet::coords::{dir_on_face_ab, wrap_cell};
+use crate::planet::rng::Rng;
 use crate::planet::warp::{warp, warp_slope};
+use crate::planet::SimError;
 use crate::planet::{face_ab_to_dir, Cell, Face, Field};
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
@@ -49,9 +49,14 @@ pub struct DropletSettings {
     pub seed: u32,
 }
 
+impl DropletSettings {
+    /// The defaults, which the node's parameters also start from (one source of truth).
+    pub const DEFAULT: DropletSettings = DropletSettings { density: 0.5, lifetime: 30, inertia: 0.05, capacity: 0.1, min_slope: 0.01, erode: 0.3, deposit: 0.3, evaporation: 0.02, gravity: 4.0, radius: 2.0, relief: 20.0, sea_level: 0.0, seed: 1 };
+}
+
 impl Default for DropletSettings {
     fn default() -> Self {
-        DropletSettings { density: 0.5, lifetime: 30, inertia: 0.05, capacity: 0.1, min_slope: 0.01, erode: 0.3, deposit: 0.3, evaporation: 0.02, gravity: 4.0, radius: 2.0, relief: 20.0, sea_level: 0.0, seed: 1 }
+        Self::DEFAULT
     }
 }
 

@@ -8,10 +8,10 @@
 //! `iterations * n / 128` steps of `dt * 128 / n`, so the same simulated time passes and water
 //! travels the same distance on the planet at any resolution (the CFL number stays the same).
 
-use crate::planet::SimError;
 use super::flush;
 use crate::planet::pipes::{border_cells, pipes4, PipeTable, Run};
 use crate::planet::Field;
+use crate::planet::SimError;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -65,25 +65,30 @@ pub struct HydraulicSettings {
     pub semi_lagrangian: bool,
 }
 
+impl HydraulicSettings {
+    /// The defaults, which the node's parameters also start from (one source of truth).
+    pub const DEFAULT: HydraulicSettings = HydraulicSettings {
+        iterations: 100,
+        dt: 0.15,
+        relief: 20.0,
+        rain: 0.1,
+        gravity: 10.0,
+        capacity: 1.0,
+        min_slope: 0.05,
+        full_depth: 0.5,
+        dissolve: 0.5,
+        deposit: 0.5,
+        evaporation: 0.3,
+        sediment_diffusion: 0.2,
+        creep: 0.02,
+        sea_level: 0.0,
+        semi_lagrangian: false,
+    };
+}
+
 impl Default for HydraulicSettings {
     fn default() -> Self {
-        HydraulicSettings {
-            iterations: 100,
-            dt: 0.15,
-            relief: 20.0,
-            rain: 0.1,
-            gravity: 10.0,
-            capacity: 1.0,
-            min_slope: 0.05,
-            full_depth: 0.5,
-            dissolve: 0.5,
-            deposit: 0.5,
-            evaporation: 0.3,
-            sediment_diffusion: 0.2,
-            creep: 0.02,
-            sea_level: 0.0,
-            semi_lagrangian: false,
-        }
+        Self::DEFAULT
     }
 }
 

@@ -5,10 +5,10 @@
 //! Units as in [`super::hydraulic`]: heights are elevation times `relief`, lengths in cells of
 //! the reference resolution 128; steps scale with `n / 128`.
 
-use crate::planet::SimError;
-use crate::planet::pipes::{border_cells, pipes8};
 use super::hydraulic::{steps_at, REFERENCE_N};
+use crate::planet::pipes::{border_cells, pipes8};
 use crate::planet::Field;
+use crate::planet::SimError;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -26,9 +26,14 @@ pub struct ThermalSettings {
     pub relief: f32,
 }
 
+impl ThermalSettings {
+    /// The defaults, which the node's parameters also start from (one source of truth).
+    pub const DEFAULT: ThermalSettings = ThermalSettings { iterations: 40, talus_deg: 35.0, amount: 0.5, relief: 20.0 };
+}
+
 impl Default for ThermalSettings {
     fn default() -> Self {
-        ThermalSettings { iterations: 40, talus_deg: 35.0, amount: 0.5, relief: 20.0 }
+        Self::DEFAULT
     }
 }
 

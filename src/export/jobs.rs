@@ -3,7 +3,7 @@
 
 use super::encode::write_image;
 use super::images::{tile_spans, Encoding, FaceTile, Frame, Grid, Pixels, CUBE_MAP};
-use super::manifest::{Mapping, ManifestFile};
+use super::manifest::{ManifestFile, Mapping};
 use super::source::Source;
 use super::{mesh, Control, ExportContext, ExportError};
 use crate::appearance::hypsometric;
@@ -11,8 +11,8 @@ use crate::eval::EvalResult;
 use crate::graph::Graph;
 use crate::graph::NodeId;
 use crate::nodes::output::export::{ByteOrder, ColourEncoding, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, UnitsFrom, ValueMapping};
-use crate::nodes::PortUnit;
 use crate::nodes::NodeKind;
+use crate::nodes::PortUnit;
 use crate::planet::colour::srgb_to_linear3;
 use crate::planet::{ColourField, Face, Field};
 use std::path::Path;
@@ -230,7 +230,19 @@ impl ExportJob {
         };
         let (orientation, grid, face_size, border, tile_origin) = match p.grid {
             Grid::Face(t) => {
-                let axis = |v: glam::Vec3| format!("{}{}", if v.x + v.y + v.z > 0.0 { "+" } else { "-" }, if v.x != 0.0 { "X" } else if v.y != 0.0 { "Y" } else { "Z" });
+                let axis = |v: glam::Vec3| {
+                    format!(
+                        "{}{}",
+                        if v.x + v.y + v.z > 0.0 { "+" } else { "-" },
+                        if v.x != 0.0 {
+                            "X"
+                        } else if v.y != 0.0 {
+                            "Y"
+                        } else {
+                            "Z"
+                        }
+                    )
+                };
                 let o = format!("outward normal {}, columns towards {}, rows towards {}", axis(t.face.normal()), axis(t.face.right()), axis(t.face.down()));
                 (Some(o), Some(s.grid.id().to_string()), Some(t.m), Some(t.border), (s.tiles > 1).then_some([t.x0, t.y0]))
             }
@@ -334,7 +346,7 @@ pub fn source_units(g: &Graph, id: NodeId, input: &str) -> String {
         let meta = node.kind.meta();
         let Some(port) = meta.outputs.iter().find(|p| p.name == l.output) else { break };
         match port.unit {
-            PortUnit::Of(unit) if !node.bypass => return unit.to_string(),
+            PortUnit::Of(unit) if !node.bypass => return unit.ascii().to_string(),
             PortUnit::Unitless if !node.bypass => break,
             _ => {
                 // Bypassed nodes pass their first input of the output's type on; filters that
@@ -358,11 +370,8 @@ pub fn default_jobs(planet_label: &str, elevation_m: Arc<Field>, albedo: Option<
     };
     let tint = ColourField::from_fn(elevation_m.n(), |c| srgb_to_linear3(hypsometric(elevation_m.data()[c], planet.max_depth_m, planet.max_elevation_m).map(|v| v as f32 / 255.0)));
     let colour = ExportSettings { format: ExportFormat::Png8, ..base.clone() };
-    let mut jobs = vec![
-        job("elevation", base.clone(), Some(elevation_m.clone()), None),
-        job("elevation", ExportSettings { projection: ExportProjection::Faces, ..base }, Some(elevation_m), None),
-        job("colour", colour.clone(), None, Some(Arc::new(tint))),
-    ];
+    let mut jobs =
+        vec![job("elevation", base.clone(), Some(elevation_m.clone()), None), job("elevation", ExportSettings { projection: ExportProjection::Faces, ..base }, Some(elevation_m), None), job("colour", colour.clone(), None, Some(Arc::new(tint)))];
     if let Some(a) = albedo {
         jobs.push(job("albedo", colour, None, Some(a)));
     }

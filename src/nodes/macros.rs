@@ -12,7 +12,7 @@
 ///     /// Settings of the Scale and bias node.
 ///     pub struct ScaleBiasSettings, keys ScaleBiasKeys {
 ///         /// Multiplier.
-///         scale: f32 = float("Scale", 1.0, -100.0, 100.0, "", 0.01, "Multiplier."),
+///         scale: f32 = float("Scale", 1.0, -100.0, 100.0, Unit::None, 0.01, "Multiplier."),
 ///     }
 /// }
 /// ```

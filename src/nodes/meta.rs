@@ -1,6 +1,8 @@
 //! What a node declares about itself: category, ports and description. Its parameters belong
 //! to its settings ([`Settings::PARAMS`](super::params::Settings::PARAMS)).
 
+use super::unit::Unit;
+
 /// Menu category of a node kind (also its folder under `src/nodes/`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Category {
@@ -34,18 +36,7 @@ impl Category {
     }
 
     /// Every category, in finder order.
-    pub const ALL: [Category; 10] = [
-        Category::Sources,
-        Category::Combine,
-        Category::Modify,
-        Category::Tectonics,
-        Category::Erosion,
-        Category::Masks,
-        Category::Climate,
-        Category::Texture,
-        Category::Display,
-        Category::Output,
-    ];
+    pub const ALL: [Category; 10] = [Category::Sources, Category::Combine, Category::Modify, Category::Tectonics, Category::Erosion, Category::Masks, Category::Climate, Category::Texture, Category::Display, Category::Output];
 
     /// Name in the node finder.
     pub fn name(self) -> &'static str {
@@ -126,8 +117,8 @@ pub struct PortDef {
 pub enum PortUnit {
     /// No physical unit (unitless elevation, masks, indices, colours).
     Unitless,
-    /// A physical unit, written as in manifests: `m`, `km`, `deg`, `degC`, `mm/yr`, `m3/s`.
-    Of(&'static str),
+    /// A physical unit (manifests write its ASCII form: `m`, `km`, `deg`, `degC`, `mm/yr`, `m3/s`).
+    Of(Unit),
     /// The units of the node's first input of the output's type (smoothing and other
     /// value-preserving filters).
     AsInput,

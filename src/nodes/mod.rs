@@ -9,6 +9,7 @@ pub mod meta;
 pub mod param_types;
 pub mod params;
 pub mod registry;
+pub mod unit;
 pub mod value;
 
 pub mod climate;
@@ -26,6 +27,7 @@ pub use context::{OpContext, OpError, StepProgress};
 pub use meta::{Category, NodeMeta, PortDef, PortType, PortUnit};
 pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamValue, Settings};
 pub use registry::NodeKind;
+pub use unit::Unit;
 pub use value::Value;
 
 use crate::planet::{ColourField, Field, RegionSurface, VectorField};
@@ -199,6 +201,7 @@ pub mod prelude {
     pub use super::context::{with_steps, OpContext, OpError};
     pub use super::meta::{Category, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
     pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
+    pub use super::unit::Unit;
     pub use super::value::Value;
     pub use super::{Inputs, Node};
     pub use crate::planet::{ColourField, Field};

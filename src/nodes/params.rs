@@ -3,6 +3,7 @@
 //! node with the [`settings!`](crate::settings) macro; choices are enums made with
 //! [`choices!`](crate::choices), saved by stable identifiers).
 
+use super::unit::Unit;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -152,8 +153,8 @@ pub enum ParamSpec {
         min: f32,
         /// Largest allowed value.
         max: f32,
-        /// Unit shown after the value ("km", "deg", "" ...).
-        unit: &'static str,
+        /// Unit of the value: its symbol is shown after the value in the editor.
+        unit: Unit,
         /// Drag speed per pixel in the editor.
         speed: f32,
     },
@@ -329,7 +330,7 @@ impl ParamDef {
 /// A real parameter: default, range, unit shown after the value, drag speed per pixel.
 // One argument per column of a parameter row.
 #[allow(clippy::too_many_arguments)]
-pub const fn float(label: &'static str, default: f32, min: f32, max: f32, unit: &'static str, speed: f32, tooltip: &'static str) -> ParamDef {
+pub const fn float(label: &'static str, default: f32, min: f32, max: f32, unit: Unit, speed: f32, tooltip: &'static str) -> ParamDef {
     ParamDef { name: "", label, spec: ParamSpec::Float { default, min, max, unit, speed }, tooltip }
 }
 

@@ -2,8 +2,9 @@
 //! ports, and that every node file under `src/nodes/` is registered.
 
 use super::NodeKind;
-use crate::nodes::meta::{Category, PortType};
+use crate::nodes::meta::{Category, PortType, PortUnit};
 use crate::nodes::params::{ParamSpec, ParamValue};
+use crate::nodes::unit::Unit;
 use crate::nodes::{OpContext, Value};
 use crate::planet::{Field, RegionSurface};
 use crate::tectonics::{PlateSettings, Plates};
@@ -179,4 +180,20 @@ fn inputs_at_another_resolution_are_refused() {
     // Region surfaces do not depend on the resolution.
     let regions = Value::Regions(Arc::new(RegionSurface::new(3, 0.5, 1)));
     assert!(NodeKind::TectonicPlates.run(&NodeKind::TectonicPlates.default_params(), &[Some(regions)], &ctx).is_ok());
+}
+
+#[test]
+fn units_are_written_in_ascii_and_outputs_use_named_physical_units() {
+    for &k in NodeKind::ALL {
+        for p in k.params() {
+            if let ParamSpec::Float { unit, .. } = p.spec {
+                assert!(unit.ascii().is_ascii(), "{:?}.{}: {:?}", k, p.name, unit);
+            }
+        }
+        for port in k.meta().outputs {
+            if let PortUnit::Of(unit) = port.unit {
+                assert!(Unit::KNOWN.contains(&unit), "{:?}.{}: output in {:?}, not a named physical unit", k, port.name, unit);
+            }
+        }
+    }
 }

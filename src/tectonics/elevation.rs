@@ -2,11 +2,11 @@
 //! region resolution): plate base levels smoothed over the regions, boundary features with
 //! widths in kilometres from a distance transform, 3D noise, mountain texture.
 
-use crate::planet::SimError;
 use super::boundary::{boundary_map, region_boundary_values, BoundaryClass, BoundaryPoint};
 use super::motion::{BaseElevation, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
 use crate::planet::fbm::{noise_radius, FastFbm};
+use crate::planet::SimError;
 use crate::planet::VectorField;
 use crate::planet::{Cell, Field};
 use glam::Vec3;
@@ -52,26 +52,31 @@ pub struct ElevationSettings {
     pub radius_km: f32,
 }
 
+impl ElevationSettings {
+    /// The defaults, which the node's parameters also start from (one source of truth).
+    pub const DEFAULT: ElevationSettings = ElevationSettings {
+        seed: 1,
+        base: BaseElevation::land(0.35),
+        collisions: true,
+        collision_strength: 1.0,
+        mountain_height: 1.1,
+        mountain_width_km: 450.0,
+        trench_depth: 0.35,
+        trench_width_km: 120.0,
+        rift_depth: 0.12,
+        ridge_height: 0.2,
+        rift_width_km: 150.0,
+        noise: true,
+        noise_frequency: 8.0,
+        noise_strength: 0.2,
+        smoothing_passes: 2,
+        radius_km: 6371.0,
+    };
+}
+
 impl Default for ElevationSettings {
     fn default() -> Self {
-        ElevationSettings {
-            seed: 1,
-            base: BaseElevation::land(0.35),
-            collisions: true,
-            collision_strength: 1.0,
-            mountain_height: 1.1,
-            mountain_width_km: 450.0,
-            trench_depth: 0.35,
-            trench_width_km: 120.0,
-            rift_depth: 0.12,
-            ridge_height: 0.2,
-            rift_width_km: 150.0,
-            noise: true,
-            noise_frequency: 8.0,
-            noise_strength: 0.2,
-            smoothing_passes: 2,
-            radius_km: 6371.0,
-        }
+        Self::DEFAULT
     }
 }
 
@@ -185,13 +190,7 @@ pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel:
     let pressure = Field::from_vec(n, results.iter().map(|r| r.1).collect())?;
     let boundary_km = Field::from_vec(n, results.iter().map(|r| if r.2.is_finite() { r.2 } else { far }).collect())?;
     let plate_id = Field::from_vec(n, cell_plate.iter().map(|&p| if p == UNCLAIMED { -1.0 } else { p as f32 }).collect())?;
-    let motion_field = VectorField {
-        n,
-        data: (0..cells)
-            .into_par_iter()
-            .map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, dirs[c]).to_array() })
-            .collect(),
-    };
+    let motion_field = VectorField { n, data: (0..cells).into_par_iter().map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, dirs[c]).to_array() }).collect() };
     Ok(PlateSurface { elevation, plate_id, pressure, boundary_km, motion: motion_field })
 }
 

@@ -25,7 +25,7 @@ pub enum BaseElevation {
 impl BaseElevation {
     /// Land-fraction levels with the default continental (+0.08, about 500 m) and oceanic
     /// (-0.55, about 3900 m deep) bases.
-    pub fn land(fraction: f32) -> BaseElevation {
+    pub const fn land(fraction: f32) -> BaseElevation {
         BaseElevation::LandFraction { fraction, continental: 0.08, oceanic: -0.55 }
     }
 }

@@ -14,23 +14,23 @@ crate::settings! {
     /// Settings of the Precipitation node.
     pub struct PrecipitationSettings, keys PrecipitationKeys {
         /// Rain near the equator (the intertropical convergence zone), mm per year.
-        equator_mm: f32 = float("Equator", 2200.0, 0.0, 20000.0, "mm/yr", 10.0, "Precipitation of the wet band along the equator (the intertropical convergence zone), over the sea and coasts."),
+        equator_mm: f32 = float("Equator", 2200.0, 0.0, 20000.0, Unit::MillimetrePerYear, 10.0, "Precipitation of the wet band along the equator (the intertropical convergence zone), over the sea and coasts."),
         /// Rain in the subtropical dry belts, mm per year.
-        subtropics_mm: f32 = float("Subtropics", 250.0, 0.0, 20000.0, "mm/yr", 5.0, "Precipitation of the dry belts near 25 deg latitude, where the air of the tropics sinks (the great deserts)."),
+        subtropics_mm: f32 = float("Subtropics", 250.0, 0.0, 20000.0, Unit::MillimetrePerYear, 5.0, "Precipitation of the dry belts near 25 deg latitude, where the air of the tropics sinks (the great deserts)."),
         /// Rain in the mid-latitude storm belts, mm per year.
-        midlatitudes_mm: f32 = float("Mid-latitudes", 1000.0, 0.0, 20000.0, "mm/yr", 10.0, "Precipitation of the storm belts of the westerlies near 50 deg latitude."),
+        midlatitudes_mm: f32 = float("Mid-latitudes", 1000.0, 0.0, 20000.0, Unit::MillimetrePerYear, 10.0, "Precipitation of the storm belts of the westerlies near 50 deg latitude."),
         /// Rain near the poles, mm per year.
-        polar_mm: f32 = float("Poles", 200.0, 0.0, 20000.0, "mm/yr", 5.0, "Precipitation near the poles (cold air holds little water)."),
+        polar_mm: f32 = float("Poles", 200.0, 0.0, 20000.0, Unit::MillimetrePerYear, 5.0, "Precipitation near the poles (cold air holds little water)."),
         /// Distance over flat land in which air loses 63 % of its moisture, km.
-        reach_km: f32 = float("Moisture reach", 3000.0, 50.0, 20000.0, "km", 10.0, "Distance over flat land in which the air rains out 63 % of the moisture it took up over the sea: interiors of large continents are dry."),
+        reach_km: f32 = float("Moisture reach", 3000.0, 50.0, 20000.0, Unit::Kilometre, 10.0, "Distance over flat land in which the air rains out 63 % of the moisture it took up over the sea: interiors of large continents are dry."),
         /// Extra rain-out where the wind climbs: multiples of the flat-land rate per m/km of rise.
-        orographic: f32 = float("Orographic rain", 0.3, 0.0, 10.0, "per m/km", 0.005, "Extra rain where the wind climbs, in multiples of the flat-land rain-out per metre of rise per km of travel (a 3000 m range 300 km wide: about 10 m/km). Windward slopes are wet and leeward ones lie in rain shadow."),
+        orographic: f32 = float("Orographic rain", 0.3, 0.0, 10.0, Unit::Named("per m/km"), 0.005, "Extra rain where the wind climbs, in multiples of the flat-land rain-out per metre of rise per km of travel (a 3000 m range 300 km wide: about 10 m/km). Windward slopes are wet and leeward ones lie in rain shadow."),
         /// Share of the rain over land that evaporates back into the air.
-        recycling: f32 = float("Recycling", 0.45, 0.0, 0.95, "", 0.01, "Share of the rain falling on land that plants and soil evaporate back into the passing air where the band brings 1000 mm/yr or more, less in drier bands (Earth: about 0.4 to 0.6 in wet continental interiors): moisture reaches further inland, forests stand far from the sea, and subtropical interiors stay deserts."),
+        recycling: f32 = float("Recycling", 0.45, 0.0, 0.95, Unit::None, 0.01, "Share of the rain falling on land that plants and soil evaporate back into the passing air where the band brings 1000 mm/yr or more, less in drier bands (Earth: about 0.4 to 0.6 in wet continental interiors): moisture reaches further inland, forests stand far from the sea, and subtropical interiors stay deserts."),
         /// How far the wet equatorial belt follows the land, degrees of latitude.
-        belt_shift_deg: f32 = float("Belt follows land", 5.0, 0.0, 30.0, "deg", 0.1, "How far the wet equatorial belt (the convergence zone) moves towards the hemisphere with more land around each longitude, in degrees of latitude; over land it also widens (monsoons). 0: a straight band along the equator."),
+        belt_shift_deg: f32 = float("Belt follows land", 5.0, 0.0, 30.0, Unit::Degree, 0.1, "How far the wet equatorial belt (the convergence zone) moves towards the hemisphere with more land around each longitude, in degrees of latitude; over land it also widens (monsoons). 0: a straight band along the equator."),
         /// Wind speed of the output vectors, m/s.
-        wind_ms: f32 = float("Wind speed", 8.0, 0.0, 100.0, "m/s", 0.1, "Speed of the strongest prevailing winds (the wind output's scale; the rain does not depend on it)."),
+        wind_ms: f32 = float("Wind speed", 8.0, 0.0, 100.0, Unit::MetrePerSecond, 0.1, "Speed of the strongest prevailing winds (the wind output's scale; the rain does not depend on it)."),
     }
 }
 
@@ -44,7 +44,7 @@ impl Node for Precipitation {
         Category::Climate,
         "Annual precipitation in mm from prevailing winds by latitude band: moisture from the sea carried inland across seams and partly recycled over land, rained out over rising terrain (rain shadows), a wet equatorial belt that follows the land, dry subtropics. Outputs precipitation and the wind.",
         &[PortDef::field("elevation_m")],
-        &[PortDef::field("precipitation").with_unit(PortUnit::Of("mm/yr")), PortDef::of("wind", PortType::Vector)],
+        &[PortDef::field("precipitation").with_unit(PortUnit::Of(Unit::MillimetrePerYear)), PortDef::of("wind", PortType::Vector)],
         file!(),
     )
     .reading_planet();
@@ -242,7 +242,11 @@ mod tests {
         let n = 64;
         let h = Field::from_fn_dir(n, |d| {
             let (lat, lon) = (latitude(d).to_degrees(), d.x.atan2(d.z).to_degrees());
-            if (30.0..60.0).contains(&lat) && (-60.0..60.0).contains(&lon) { 200.0 } else { -3000.0 }
+            if (30.0..60.0).contains(&lat) && (-60.0..60.0).contains(&lon) {
+                200.0
+            } else {
+                -3000.0
+            }
         });
         let cancel = AtomicBool::new(false);
         let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
@@ -258,7 +262,11 @@ mod tests {
         // A flat continent from 0 to 40 deg north across 120 deg of longitude.
         let h = Field::from_fn_dir(n, |d| {
             let (lat, lon) = (latitude(d).to_degrees(), d.x.atan2(d.z).to_degrees());
-            if (0.0..40.0).contains(&lat) && (-60.0..60.0).contains(&lon) { 200.0 } else { -3000.0 }
+            if (0.0..40.0).contains(&lat) && (-60.0..60.0).contains(&lon) {
+                200.0
+            } else {
+                -3000.0
+            }
         });
         let run = |s: &PrecipitationSettings| precipitation(&h, s, &ctx).expect("runs");
         let none = run(&PrecipitationSettings { recycling: 0.0, belt_shift_deg: 0.0, ..defaults() });

@@ -9,17 +9,17 @@ crate::settings! {
     /// Settings of the Temperature node.
     pub struct TemperatureSettings, keys TemperatureKeys {
         /// Sea-level temperature at the equator for Earth's tilt, degrees C.
-        equator_c: f32 = float("Equator", 27.0, -100.0, 100.0, "°C", 0.1, "Annual mean sea-level temperature at the equator, for Earth's axial tilt (Earth: about 27 °C)."),
+        equator_c: f32 = float("Equator", 27.0, -100.0, 100.0, Unit::Celsius, 0.1, "Annual mean sea-level temperature at the equator, for Earth's axial tilt (Earth: about 27 °C)."),
         /// Sea-level temperature at the poles for Earth's tilt, degrees C.
-        pole_c: f32 = float("Poles", -25.0, -150.0, 100.0, "°C", 0.1, "Annual mean sea-level temperature at the poles, for Earth's axial tilt (Earth: about -25 °C, Antarctica's plateau far colder through its height)."),
+        pole_c: f32 = float("Poles", -25.0, -150.0, 100.0, Unit::Celsius, 0.1, "Annual mean sea-level temperature at the poles, for Earth's axial tilt (Earth: about -25 °C, Antarctica's plateau far colder through its height)."),
         /// Axial tilt, degrees.
-        tilt_deg: f32 = float("Axial tilt", 23.44, 0.0, 90.0, "deg", 0.1, "Tilt of the rotation axis (Earth 23.44 deg). More tilt spreads the yearly sunshine towards the poles: warmer poles, a cooler equator; above about 54 deg the poles get more than the equator."),
+        tilt_deg: f32 = float("Axial tilt", 23.44, 0.0, 90.0, Unit::Degree, 0.1, "Tilt of the rotation axis (Earth 23.44 deg). More tilt spreads the yearly sunshine towards the poles: warmer poles, a cooler equator; above about 54 deg the poles get more than the equator."),
         /// Cooling per km of elevation above sea level.
-        lapse_c_per_km: f32 = float("Lapse rate", 6.5, 0.0, 20.0, "°C/km", 0.05, "Cooling per km of height above sea level (the standard atmosphere: 6.5 °C/km)."),
+        lapse_c_per_km: f32 = float("Lapse rate", 6.5, 0.0, 20.0, Unit::CelsiusPerKilometre, 0.05, "Cooling per km of height above sea level (the standard atmosphere: 6.5 °C/km)."),
         /// Extra cooling deep inland at high latitude, degrees C.
-        continentality_c: f32 = float("Continentality", 6.0, 0.0, 40.0, "°C", 0.1, "How much colder the annual mean is deep inside a continent than on its coast, at the poles (scaled with the sine of the latitude; none at the equator). Needs the distance input."),
+        continentality_c: f32 = float("Continentality", 6.0, 0.0, 40.0, Unit::Celsius, 0.1, "How much colder the annual mean is deep inside a continent than on its coast, at the poles (scaled with the sine of the latitude; none at the equator). Needs the distance input."),
         /// Distance inland over which the ocean's moderation fades, km.
-        coast_km: f32 = float("Ocean reach", 800.0, 1.0, 10000.0, "km", 5.0, "Distance from the coast over which the ocean's moderation fades (e-folding distance)."),
+        coast_km: f32 = float("Ocean reach", 800.0, 1.0, 10000.0, Unit::Kilometre, 5.0, "Distance from the coast over which the ocean's moderation fades (e-folding distance)."),
     }
 }
 
@@ -33,7 +33,7 @@ impl Node for Temperature {
         Category::Climate,
         "Annual mean temperature in °C: insolation by latitude with the axial tilt, a lapse rate with height, and colder continental interiors (with a Distance to coast input).",
         &[PortDef::field("elevation_m"), PortDef::optional("coast_km", PortType::Field)],
-        &[PortDef::field("temperature").with_unit(PortUnit::Of("degC"))],
+        &[PortDef::field("temperature").with_unit(PortUnit::Of(Unit::Celsius))],
         file!(),
     );
 

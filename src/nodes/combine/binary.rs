@@ -7,7 +7,7 @@ crate::settings! {
     /// Settings of the Divide node.
     pub struct DivideSettings, keys DivideKeys {
         /// Divisors closer to zero than this give 0.
-        epsilon: f32 = float("Epsilon", 1e-6, 0.0, 1.0, "", 1e-5, "Divisors closer to zero than this give 0 instead of a huge value."),
+        epsilon: f32 = float("Epsilon", 1e-6, 0.0, 1.0, Unit::None, 1e-5, "Divisors closer to zero than this give 0 instead of a huge value."),
     }
 }
 

@@ -7,23 +7,23 @@ crate::settings! {
     /// Settings of the Coral reef node.
     pub struct CoralReefSettings, keys CoralReefKeys {
         /// Growth steps.
-        iterations: usize = int("Iterations", 200, 0, 10000, "Growth steps."),
+        iterations: usize = int("Iterations", CoralSettings::DEFAULT.iterations as i64, 0, 10000, "Growth steps."),
         /// Years per step.
-        dt: f32 = float("Time step", 10.0, 0.1, 1000.0, "years", 0.1, "Years per step."),
+        dt: f32 = float("Time step", CoralSettings::DEFAULT.dt, 0.1, 1000.0, Unit::Year, 0.1, "Years per step."),
         /// Sea-level rise, m per year (seed 002's k_W).
-        sea_rise: f32 = float("Sea-level rise", 0.002, 0.0, 0.1, "m/yr", 0.0001, "Sea-level rise per year (seed 002's k_W)."),
+        sea_rise: f32 = float("Sea-level rise", CoralSettings::DEFAULT.sea_rise, 0.0, 0.1, Unit::MetrePerYear, 0.0001, "Sea-level rise per year (seed 002's k_W)."),
         /// Growth at the surface with full carbon, m per year (k_B).
-        growth_rate: f32 = float("Growth rate", 0.01, 0.0, 1.0, "m/yr", 0.0005, "Reef growth at the surface with full carbon (seed 002's k_B)."),
+        growth_rate: f32 = float("Growth rate", CoralSettings::DEFAULT.growth_rate, 0.0, 1.0, Unit::MetrePerYear, 0.0005, "Reef growth at the surface with full carbon (seed 002's k_B)."),
         /// Fading of growth with depth, per m (k_A).
-        absorption: f32 = float("Light absorption", 0.06, 0.0, 1.0, "/m", 0.001, "How fast growth fades with depth (seed 002's k_A)."),
+        absorption: f32 = float("Light absorption", CoralSettings::DEFAULT.absorption, 0.0, 1.0, Unit::Named("/m"), 0.001, "How fast growth fades with depth (seed 002's k_A)."),
         /// No growth deeper than this, m (k_G).
-        max_depth: f32 = float("Deepest growth", 60.0, 1.0, 500.0, "m", 0.5, "No growth deeper than this (seed 002's k_G)."),
+        max_depth: f32 = float("Deepest growth", CoralSettings::DEFAULT.max_depth, 1.0, 500.0, Unit::Metre, 0.5, "No growth deeper than this (seed 002's k_G)."),
         /// Carbon used per metre of growth and metre of depth (1 / k_U).
-        carbon_use: f32 = float("Carbon use", 0.02, 0.0, 1.0, "", 0.0005, "Carbon used per metre of growth and metre of depth (1 / seed 002's k_U)."),
+        carbon_use: f32 = float("Carbon use", CoralSettings::DEFAULT.carbon_use, 0.0, 1.0, Unit::None, 0.0005, "Carbon used per metre of growth and metre of depth (1 / seed 002's k_U)."),
         /// Water deeper than this is open sea with full carbon, m.
-        open_sea_depth: f32 = float("Open sea depth", 200.0, 1.0, 10000.0, "m", 1.0, "Water deeper than this is open sea with full carbon."),
+        open_sea_depth: f32 = float("Open sea depth", CoralSettings::DEFAULT.open_sea_depth, 1.0, 10000.0, Unit::Metre, 1.0, "Water deeper than this is open sea with full carbon."),
         /// Carbon diffusion passes per step.
-        diffusion: usize = int("Carbon diffusion", 4, 0, 100, "Jacobi diffusion passes of carbon per step."),
+        diffusion: usize = int("Carbon diffusion", CoralSettings::DEFAULT.diffusion as i64, 0, 100, "Jacobi diffusion passes of carbon per step."),
     }
 }
 

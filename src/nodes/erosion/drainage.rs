@@ -9,19 +9,19 @@ crate::settings! {
     /// Settings of the Drainage rivers node.
     pub struct DrainageRiversSettings, keys DrainageRiversKeys {
         /// Precipitation where the precipitation input is not connected, mm per year.
-        rain_mm: f32 = float("Rainfall", 1000.0, 0.0, 20000.0, "mm/yr", 10.0, "Precipitation on every land cell when the 'precipitation' input (mm per year, from the Precipitation node) is not connected. All of it runs off: no evaporation."),
+        rain_mm: f32 = float("Rainfall", 1000.0, 0.0, 20000.0, Unit::MillimetrePerYear, 10.0, "Precipitation on every land cell when the 'precipitation' input (mm per year, from the Precipitation node) is not connected. All of it runs off: no evaporation."),
         /// Discharge from which a cell is a river, m³/s.
-        threshold_m3s: f32 = float("River threshold", 3000.0, 1.0, 1000000.0, "m³/s", 10.0, "Mean discharge from which a cell is a river. With 1000 mm/yr of rain, 3000 m³/s drains about 95 000 km². Lower: more, smaller rivers."),
+        threshold_m3s: f32 = float("River threshold", 3000.0, 1.0, 1000000.0, Unit::CubicMetrePerSecond, 10.0, "Mean discharge from which a cell is a river. With 1000 mm/yr of rain, 3000 m³/s drains about 95 000 km². Lower: more, smaller rivers."),
         /// Valley depth at the threshold discharge, input units.
-        depth: f32 = float("Valley depth", 0.015, 0.0, 1.0, "", 0.001, "Depth of the valley a river cuts at the threshold discharge, in the input's unit (with the Planet node's defaults 1.0 is 6000 m, so 0.015 is 90 m)."),
+        depth: f32 = float("Valley depth", 0.015, 0.0, 1.0, Unit::None, 0.001, "Depth of the valley a river cuts at the threshold discharge, in the input's unit (with the Planet node's defaults 1.0 is 6000 m, so 0.015 is 90 m)."),
         /// Growth of the depth with the discharge.
-        depth_exponent: f32 = float("Depth exponent", 0.4, 0.0, 1.5, "", 0.01, "Depth grows as (discharge / threshold) to this power (rivers: about 0.4)."),
+        depth_exponent: f32 = float("Depth exponent", 0.4, 0.0, 1.5, Unit::None, 0.01, "Depth grows as (discharge / threshold) to this power (rivers: about 0.4)."),
         /// Valley half-width at the threshold discharge, km.
-        width_km: f32 = float("Valley width", 40.0, 0.1, 2000.0, "km", 1.0, "Half-width of the valley at the threshold discharge, km from the river to where the valley's sides meet the land (parabolic cross-section)."),
+        width_km: f32 = float("Valley width", 40.0, 0.1, 2000.0, Unit::Kilometre, 1.0, "Half-width of the valley at the threshold discharge, km from the river to where the valley's sides meet the land (parabolic cross-section)."),
         /// Growth of the width with the discharge.
-        width_exponent: f32 = float("Width exponent", 0.5, 0.0, 1.5, "", 0.01, "Width grows as (discharge / threshold) to this power (rivers: about 0.5)."),
+        width_exponent: f32 = float("Width exponent", 0.5, 0.0, 1.5, Unit::None, 0.01, "Width grows as (discharge / threshold) to this power (rivers: about 0.5)."),
         /// Depth a filled depression needs to be a lake, input units.
-        min_lake_depth: f32 = float("Minimum lake depth", 0.005, 0.0, 1.0, "", 0.001, "A depression whose deepest point lies at least this far below its spill height becomes a lake (flat, at the spill height); shallower ones are filled and rivers cut through them. In the input's unit."),
+        min_lake_depth: f32 = float("Minimum lake depth", 0.005, 0.0, 1.0, Unit::None, 0.001, "A depression whose deepest point lies at least this far below its spill height becomes a lake (flat, at the spill height); shallower ones are filled and rivers cut through them. In the input's unit."),
     }
 }
 
@@ -52,7 +52,7 @@ impl Node for DrainageRivers {
         Category::Erosion,
         "River networks: depressions filled into lakes, every land cell drained to the sea along its lowest neighbour (across seams), discharge in m³/s summed from the rain (the precipitation input in mm/yr, or the Rainfall setting), rivers above a threshold, valleys carved deeper and wider with the discharge. Outputs the carved elevation, discharge, a river mask and a lake mask.",
         &[PortDef::field("in"), PortDef::optional("precipitation", PortType::Field)],
-        &[PortDef::field("elevation"), PortDef::field("discharge").with_unit(PortUnit::Of("m3/s")), PortDef::field("rivers"), PortDef::field("lakes")],
+        &[PortDef::field("elevation"), PortDef::field("discharge").with_unit(PortUnit::Of(Unit::CubicMetrePerSecond)), PortDef::field("rivers"), PortDef::field("lakes")],
         file!(),
     )
     .reading_planet();

@@ -9,25 +9,25 @@ crate::settings! {
     /// Settings of the Landscape evolution node.
     pub struct LandscapeEvolutionSettings, keys LandscapeEvolutionKeys {
         /// Simulated time, Myr.
-        time_myr: f32 = float("Simulated time", 20.0, 0.0, 1000.0, "Myr", 0.5, "Millions of years of uplift and erosion, spent at 128 cells per face edge in steps of at most 100 000 years; each finer level then adds 5 steps. Ranges approach a steady state (uplift balanced by erosion) after some tens of Myr."),
+        time_myr: f32 = float("Simulated time", 20.0, 0.0, 1000.0, Unit::MillionYears, 0.5, "Millions of years of uplift and erosion, spent at 128 cells per face edge in steps of at most 100 000 years; each finer level then adds 5 steps. Ranges approach a steady state (uplift balanced by erosion) after some tens of Myr."),
         /// Uplift of an uplift input of 1, mm/yr.
-        uplift_mm_yr: f32 = float("Uplift", 2.0, 0.0, 100.0, "mm/yr", 0.01, "Rock uplift of an 'uplift' input value of 1, in mm per year (young mountain belts: 1 to 10). Connect the plates' pressure (clamped at 0) to raise ranges where plates converge."),
+        uplift_mm_yr: f32 = float("Uplift", 2.0, 0.0, 100.0, Unit::MillimetrePerYear, 0.01, "Rock uplift of an 'uplift' input value of 1, in mm per year (young mountain belts: 1 to 10). Connect the plates' pressure (clamped at 0) to raise ranges where plates converge."),
         /// Uplift of every land cell, mm/yr.
-        land_uplift_mm_yr: f32 = float("Land uplift", 0.08, 0.0, 100.0, "mm/yr", 0.005, "Uplift of every cell that starts above sea level, on top of the uplift input's, in mm per year: slow continental uplift and the rebound of the crust as erosion unloads it (0.02 to 0.2). Without it, plains wear down to sea level over tens of Myr."),
+        land_uplift_mm_yr: f32 = float("Land uplift", 0.08, 0.0, 100.0, Unit::MillimetrePerYear, 0.005, "Uplift of every cell that starts above sea level, on top of the uplift input's, in mm per year: slow continental uplift and the rebound of the crust as erosion unloads it (0.02 to 0.2). Without it, plains wear down to sea level over tens of Myr."),
         /// Erodibility K in 1e-6 m^(1-2m)/yr.
-        k_micro: f32 = float("Erodibility K", 2.0, 0.0, 1000.0, "1e-6 m^(1-2m)/yr", 0.05, "How easily rivers cut rock in the stream-power law E = K A^m S^n (A in m²), in millionths. Higher: lower, more dissected ranges; steady relief grows as (uplift / K)^(1/n). The 'erodibility' input multiplies it per cell."),
+        k_micro: f32 = float("Erodibility K", 2.0, 0.0, 1000.0, Unit::Named("1e-6 m^(1-2m)/yr"), 0.05, "How easily rivers cut rock in the stream-power law E = K A^m S^n (A in m²), in millionths. Higher: lower, more dissected ranges; steady relief grows as (uplift / K)^(1/n). The 'erodibility' input multiplies it per cell."),
         /// Drainage-area exponent m.
-        m: f32 = float("Area exponent m", 0.45, 0.01, 3.0, "", 0.01, "Exponent of the drainage area in the stream-power law. m / n is the rivers' concavity (Earth: 0.35 to 0.6)."),
+        m: f32 = float("Area exponent m", 0.45, 0.01, 3.0, Unit::None, 0.01, "Exponent of the drainage area in the stream-power law. m / n is the rivers' concavity (Earth: 0.35 to 0.6)."),
         /// Slope exponent n.
-        n: f32 = float("Slope exponent n", 1.0, 0.01, 3.0, "", 0.01, "Exponent of the slope in the stream-power law (1 is the common choice; other values are solved by Newton's method)."),
+        n: f32 = float("Slope exponent n", 1.0, 0.01, 3.0, Unit::None, 0.01, "Exponent of the slope in the stream-power law (1 is the common choice; other values are solved by Newton's method)."),
         /// Hillslope diffusivity, m²/yr.
-        diffusion: f32 = float("Hillslope diffusion", 0.05, 0.0, 10.0, "m²/yr", 0.005, "Soil creep that rounds hills: D in dh/dt = D ∇²h, in m² per year (Earth: 0.001 to 0.1). Shows only on fine grids, where cells are a few km."),
+        diffusion: f32 = float("Hillslope diffusion", 0.05, 0.0, 10.0, Unit::SquareMetrePerYear, 0.005, "Soil creep that rounds hills: D in dh/dt = D ∇²h, in m² per year (Earth: 0.001 to 0.1). Shows only on fine grids, where cells are a few km."),
         /// Critical hillslope angle, degrees.
-        critical_angle_deg: f32 = float("Critical slope", 35.0, 1.0, 90.0, "°", 0.5, "Slopes steeper than this collapse to it (landslides). 90 turns it off."),
+        critical_angle_deg: f32 = float("Critical slope", 35.0, 1.0, 90.0, Unit::Degree, 0.5, "Slopes steeper than this collapse to it (landslides). 90 turns it off."),
         /// Keep depressions as lakes.
         lakes: bool = boolean("Lakes", true, "On: closed basins hold lakes; water crosses them over their sills and they are not cut below the water. Off: basins fill with sediment up to their sills."),
         /// River drainage area, km².
-        river_area_km2: f32 = float("River area", 20000.0, 1.0, 10000000.0, "km²", 100.0, "Drainage area from which a cell is marked as river in the 'rivers' output."),
+        river_area_km2: f32 = float("River area", 20000.0, 1.0, 10000000.0, Unit::SquareKilometre, 100.0, "Drainage area from which a cell is marked as river in the 'rivers' output."),
     }
 }
 
@@ -81,11 +81,11 @@ impl Node for LandscapeEvolution {
         ],
         &[
             PortDef::field("elevation"),
-            PortDef::field("area").with_unit(PortUnit::Of("km2")),
-            PortDef::field("discharge").with_unit(PortUnit::Of("m3/s")),
+            PortDef::field("area").with_unit(PortUnit::Of(Unit::SquareKilometre)),
+            PortDef::field("discharge").with_unit(PortUnit::Of(Unit::CubicMetrePerSecond)),
             PortDef::field("rivers"),
             PortDef::field("lakes"),
-            PortDef::field("erosion").with_unit(PortUnit::Of("m")),
+            PortDef::field("erosion").with_unit(PortUnit::Of(Unit::Metre)),
         ],
         file!(),
     )
@@ -122,14 +122,9 @@ mod tests {
         quick.insert("time_myr".into(), ParamValue::Float(1.0));
         let out = ctx_run(&quick, &[Some(h.clone()), None, None, None]).expect("runs at the defaults");
         assert_eq!(out.len(), 6);
-        for (key, value, label) in [
-            ("time_myr", -1.0, "Simulated time"),
-            ("k_micro", -0.5, "Erodibility K"),
-            ("diffusion", -0.1, "Hillslope diffusion"),
-            ("m", 0.0, "Area exponent m"),
-            ("n", 3.5, "Slope exponent n"),
-            ("m", f32::NAN, "Area exponent m"),
-        ] {
+        for (key, value, label) in
+            [("time_myr", -1.0, "Simulated time"), ("k_micro", -0.5, "Erodibility K"), ("diffusion", -0.1, "Hillslope diffusion"), ("m", 0.0, "Area exponent m"), ("n", 3.5, "Slope exponent n"), ("m", f32::NAN, "Area exponent m")]
+        {
             let mut p = quick.clone();
             p.insert(key.into(), ParamValue::Float(value));
             let err = ctx_run(&p, &[Some(h.clone()), None, None, None]).expect_err("refused");

@@ -17,19 +17,19 @@ crate::settings! {
         /// Seed 003's k.
         box_steps: usize = int("Box filter steps (k)", 2, 0, 20, "Seed 003's k: box-filter passes over the banks per round, four rounds (at 128 cells per face edge; scaled with the resolution so the banks are as wide on the planet). The channel keeps its bed; the filter only lowers the banks towards it."),
         /// Seed 003's hmin.
-        h_min: f32 = float("Lowest bed (hmin)", -0.01, -10.0, 10.0, "", 0.001, "Seed 003's hmin: no bed is carved below this height (input units); just below the sea level lets mouths open into the sea."),
+        h_min: f32 = float("Lowest bed (hmin)", -0.01, -10.0, 10.0, Unit::None, 0.001, "Seed 003's hmin: no bed is carved below this height (input units); just below the sea level lets mouths open into the sea."),
         /// Seed 003's hmax.
-        h_max: f32 = float("Highest ground (hmax)", 0.6, -10.0, 10.0, "", 0.005, "Seed 003's hmax: rivers grow only over ground below this height (input units); springs lie below it."),
+        h_max: f32 = float("Highest ground (hmax)", 0.6, -10.0, 10.0, Unit::None, 0.005, "Seed 003's hmax: rivers grow only over ground below this height (input units); springs lie below it."),
         /// Segment length, km.
-        segment_km: f32 = float("Segment length", 80.0, 1.0, 2000.0, "km", 1.0, "Length of one L-system segment along the planet."),
+        segment_km: f32 = float("Segment length", 80.0, 1.0, 2000.0, Unit::Kilometre, 1.0, "Length of one L-system segment along the planet."),
         /// Largest turn per segment, degrees.
-        turn_deg: f32 = float("Turn", 25.0, 0.0, 90.0, "deg", 0.5, "Largest random change of direction from one segment to the next; the terrain then bends it by up to 20 deg towards the lowest ground ahead."),
+        turn_deg: f32 = float("Turn", 25.0, 0.0, 90.0, Unit::Degree, 0.5, "Largest random change of direction from one segment to the next; the terrain then bends it by up to 20 deg towards the lowest ground ahead."),
         /// Chance of a split.
-        split_chance: f32 = float("Split chance", 0.3, 0.0, 1.0, "", 0.01, "Chance that a segment's end splits into two branches (while the river has tributaries left)."),
+        split_chance: f32 = float("Split chance", 0.3, 0.0, 1.0, Unit::None, 0.01, "Chance that a segment's end splits into two branches (while the river has tributaries left)."),
         /// Channel depth at the mouth, input units.
-        depth: f32 = float("Depth", 0.02, 0.0, 10.0, "", 0.001, "Depth of the channel below the ground where the river is widest (at the mouth, input units); it thins to 30 % at the springs."),
+        depth: f32 = float("Depth", 0.02, 0.0, 10.0, Unit::None, 0.001, "Depth of the channel below the ground where the river is widest (at the mouth, input units); it thins to 30 % at the springs."),
         /// Valley half-width at the mouth, km.
-        width_km: f32 = float("Valley width", 60.0, 0.1, 2000.0, "km", 1.0, "Half-width of the box-filtered valley around the channel at the mouth; 30 % of it at the springs."),
+        width_km: f32 = float("Valley width", 60.0, 0.1, 2000.0, Unit::Kilometre, 1.0, "Half-width of the box-filtered valley around the channel at the mouth; 30 % of it at the springs."),
         /// Random seed.
         seed: u32 = seed(1),
     }

@@ -9,11 +9,11 @@ crate::settings! {
     /// Settings of the Thermal erosion node.
     pub struct ThermalErosionSettings, keys ThermalErosionKeys {
         /// Steps at 128 cells per face edge.
-        iterations: usize = int("Iterations", 40, 0, 5000, "Steps at 128 cells per face edge, scaled with the resolution."),
+        iterations: usize = int("Iterations", ThermalSettings::DEFAULT.iterations as i64, 0, 5000, "Steps at 128 cells per face edge, scaled with the resolution."),
         /// Talus angle, degrees.
-        talus_deg: f32 = float("Talus angle", 35.0, 0.0, 89.0, "deg", 0.1, "Slopes steeper than this shed material (loose rock: 30 to 40 degrees)."),
+        talus_deg: f32 = float("Talus angle", ThermalSettings::DEFAULT.talus_deg, 0.0, 89.0, Unit::Degree, 0.1, "Slopes steeper than this shed material (loose rock: 30 to 40 degrees)."),
         /// Share of the movable material moved per step (1: the stability limit).
-        amount: f32 = float("Amount", 0.5, 0.0, 1.0, "", 0.005, "Share of the movable material moved per step; 1 is the stability limit (half the height difference)."),
+        amount: f32 = float("Amount", ThermalSettings::DEFAULT.amount, 0.0, 1.0, Unit::None, 0.005, "Share of the movable material moved per step; 1 is the stability limit (half the height difference)."),
         /// Height of 1.0 of elevation in cells at 128.
         relief: f32 = RELIEF,
     }

@@ -1,16 +1,16 @@
 //! The Distance to coast node: km along the sphere to the nearest coastline, positive on land
 //! and negative at sea, across face seams.
 
-use crate::planet::SimError;
 use crate::nodes::prelude::*;
 use crate::planet::distance::{cell_dirs, signed_distance_km};
+use crate::planet::SimError;
 use std::sync::atomic::AtomicBool;
 
 crate::settings! {
     /// Settings of the Distance to coast node.
     pub struct CoastDistanceSettings, keys CoastDistanceKeys {
         /// Elevation of the sea surface in the input's unit.
-        sea_level: f32 = float("Coast at", 0.0, -100000.0, 100000.0, "", 1.0, "Input value of the coastline: 0 for elevation in metres (after To metres or the Planet node, which already apply the planet's sea level)."),
+        sea_level: f32 = float("Coast at", 0.0, -100000.0, 100000.0, Unit::None, 1.0, "Input value of the coastline: 0 for elevation in metres (after To metres or the Planet node, which already apply the planet's sea level)."),
     }
 }
 
@@ -24,7 +24,7 @@ impl Node for CoastDistance {
         Category::Masks,
         "Distance in km along the sphere (great circle) to the nearest coastline, interpolated between cells: positive on land, negative at sea, across seams.",
         IN,
-        &[PortDef::field("out").with_unit(PortUnit::Of("km"))],
+        &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Kilometre))],
         file!(),
     )
     .reading_planet();
@@ -86,4 +86,3 @@ mod tests {
         assert!(d.data().iter().all(|&v| (v - 6371.0 * std::f32::consts::PI).abs() < 1.0));
     }
 }
-

@@ -9,9 +9,9 @@ crate::settings! {
     /// Settings of the Curvature node.
     pub struct CurvatureSettings, keys CurvatureKeys {
         /// The scale: the blur radius of the surroundings, degrees of arc.
-        radius_deg: f32 = float("Scale", 1.0, 0.05, 30.0, "deg", 0.02, "Radius of the surroundings a point is compared with, in degrees of arc (1 deg is about 111 km on Earth). Larger: only broad ridges and basins count. Independent of resolution."),
+        radius_deg: f32 = float("Scale", 1.0, 0.05, 30.0, Unit::Degree, 0.02, "Radius of the surroundings a point is compared with, in degrees of arc (1 deg is about 111 km on Earth). Larger: only broad ridges and basins count. Independent of resolution."),
         /// Height difference that makes a full mask.
-        amount: f32 = float("Full at", 200.0, 0.001, 100000.0, "", 1.0, "Height above (convex) or below (concave) the surroundings at which the masks reach 1, in the input's unit (metres after To metres)."),
+        amount: f32 = float("Full at", 200.0, 0.001, 100000.0, Unit::None, 1.0, "Height above (convex) or below (concave) the surroundings at which the masks reach 1, in the input's unit (metres after To metres)."),
     }
 }
 

@@ -36,17 +36,17 @@ crate::settings! {
         /// Where distance is measured from.
         from: FalloffFrom = FalloffFrom::Point.param("From", "Point: the great-circle distance from a latitude and longitude. Mask edge: the distance inwards from the edge of the mask input (at or above 0.5 is inside)."),
         /// Centre latitude, degrees (north positive).
-        latitude_deg as "latitude": f32 = float("Latitude", 0.0, -90.0, 90.0, "deg", 0.1, "Latitude of the point (north positive)."),
+        latitude_deg as "latitude": f32 = float("Latitude", 0.0, -90.0, 90.0, Unit::Degree, 0.1, "Latitude of the point (north positive)."),
         /// Centre longitude, degrees (0 at +Z, east towards +X).
-        longitude_deg as "longitude": f32 = float("Longitude", 0.0, -180.0, 180.0, "deg", 0.1, "Longitude of the point (0 faces +Z, east positive)."),
+        longitude_deg as "longitude": f32 = float("Longitude", 0.0, -180.0, 180.0, Unit::Degree, 0.1, "Longitude of the point (0 faces +Z, east positive)."),
         /// Distance that maps to 1 on the curve's x axis, degrees of arc.
-        radius_deg: f32 = float("Radius", 30.0, 0.1, 180.0, "deg", 0.1, "Distance, as an arc on the planet, that maps to x = 1 on the curve (x = 0 at the point or the mask's edge); farther cells take the curve's value at 1."),
+        radius_deg: f32 = float("Radius", 30.0, 0.1, 180.0, Unit::Degree, 0.1, "Distance, as an arc on the planet, that maps to x = 1 on the curve (x = 0 at the point or the mask's edge); farther cells take the curve's value at 1."),
         /// The falloff as a function of the normalised distance (x 0..1).
         curve: Vec<[f32; 2]> = curve("Curve", &[[0.0, 1.0], [0.5, 0.75], [1.0, 0.0]], "The falloff (y) against the normalised distance (x from 0 at the point or edge to 1 at the radius)."),
         /// What to do with the falloff.
         op: FalloffOp = FalloffOp::Output.param("Operation", "Falloff only: output the curve's value. Multiply: the input times the falloff. Subtract: the input minus Amount x (1 - falloff), which sinks everything away from the point into the sea."),
         /// Depth subtracted where the falloff is 0, in the input's units.
-        amount: f32 = float("Amount", 1.0, 0.0, 100.0, "", 0.01, "What Subtract takes away where the falloff is 0, in the input's units."),
+        amount: f32 = float("Amount", 1.0, 0.0, 100.0, Unit::None, 0.01, "What Subtract takes away where the falloff is 0, in the input's units."),
     }
 }
 

@@ -7,13 +7,13 @@ crate::settings! {
     /// Settings of the Height band node (heights in the input's unit, metres after To metres).
     pub struct HeightBandSettings, keys HeightBandKeys {
         /// Bottom of the band.
-        lower: f32 = float("Lower", 0.0, -100000.0, 100000.0, "", 10.0, "Bottom of the band, in the input's unit (metres after a To metres node)."),
+        lower: f32 = float("Lower", 0.0, -100000.0, 100000.0, Unit::None, 10.0, "Bottom of the band, in the input's unit (metres after a To metres node)."),
         /// Top of the band.
-        upper: f32 = float("Upper", 2000.0, -100000.0, 100000.0, "", 10.0, "Top of the band, in the input's unit."),
+        upper: f32 = float("Upper", 2000.0, -100000.0, 100000.0, Unit::None, 10.0, "Top of the band, in the input's unit."),
         /// Width of the lower edge's ramp.
-        lower_blend: f32 = float("Lower edge", 200.0, 0.0, 100000.0, "", 5.0, "Width of the ramp from 0 to 1 centred on the lower height (0: a hard edge)."),
+        lower_blend: f32 = float("Lower edge", 200.0, 0.0, 100000.0, Unit::None, 5.0, "Width of the ramp from 0 to 1 centred on the lower height (0: a hard edge)."),
         /// Width of the upper edge's ramp.
-        upper_blend: f32 = float("Upper edge", 200.0, 0.0, 100000.0, "", 5.0, "Width of the ramp from 1 to 0 centred on the upper height (0: a hard edge)."),
+        upper_blend: f32 = float("Upper edge", 200.0, 0.0, 100000.0, Unit::None, 5.0, "Width of the ramp from 1 to 0 centred on the upper height (0: a hard edge)."),
     }
 }
 

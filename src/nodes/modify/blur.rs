@@ -7,7 +7,7 @@ crate::settings! {
     /// Settings of the Blur node.
     pub struct BlurSettings, keys BlurKeys {
         /// Standard deviation of the blur, degrees of arc.
-        radius: f32 = float("Radius", 1.0, 0.0, 30.0, "deg", 0.02, "Standard deviation of the blur in degrees of arc on the planet (1 deg is about 111 km on Earth). Independent of resolution."),
+        radius: f32 = float("Radius", 1.0, 0.0, 30.0, Unit::Degree, 0.02, "Standard deviation of the blur in degrees of arc on the planet (1 deg is about 111 km on Earth). Independent of resolution."),
     }
 }
 

@@ -6,9 +6,9 @@ crate::settings! {
     /// Settings of the Clamp node.
     pub struct ClampSettings, keys ClampKeys {
         /// Lower limit.
-        min: f32 = float("Min", -1.0, -100.0, 100.0, "", 0.01, "Lower limit."),
+        min: f32 = float("Min", -1.0, -100.0, 100.0, Unit::None, 0.01, "Lower limit."),
         /// Upper limit (if below min, min wins).
-        max: f32 = float("Max", 1.0, -100.0, 100.0, "", 0.01, "Upper limit (if below min, min wins)."),
+        max: f32 = float("Max", 1.0, -100.0, 100.0, Unit::None, 0.01, "Upper limit (if below min, min wins)."),
     }
 }
 

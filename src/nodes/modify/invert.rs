@@ -6,7 +6,7 @@ crate::settings! {
     /// Settings of the Invert node.
     pub struct InvertSettings, keys InvertKeys {
         /// The value that stays where it is.
-        pivot: f32 = float("Pivot", 0.0, -100.0, 100.0, "", 0.01, "Value that stays where it is."),
+        pivot: f32 = float("Pivot", 0.0, -100.0, 100.0, Unit::None, 0.01, "Value that stays where it is."),
     }
 }
 

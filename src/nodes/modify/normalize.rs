@@ -6,9 +6,9 @@ crate::settings! {
     /// Settings of the Normalize node.
     pub struct NormalizeSettings, keys NormalizeKeys {
         /// Target of the smallest value.
-        min: f32 = float("Min", -1.0, -100.0, 100.0, "", 0.01, "Target of the smallest value."),
+        min: f32 = float("Min", -1.0, -100.0, 100.0, Unit::None, 0.01, "Target of the smallest value."),
         /// Target of the largest value.
-        max: f32 = float("Max", 1.0, -100.0, 100.0, "", 0.01, "Target of the largest value."),
+        max: f32 = float("Max", 1.0, -100.0, 100.0, Unit::None, 0.01, "Target of the largest value."),
     }
 }
 

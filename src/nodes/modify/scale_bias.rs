@@ -6,9 +6,9 @@ crate::settings! {
     /// Settings of the Scale and bias node.
     pub struct ScaleBiasSettings, keys ScaleBiasKeys {
         /// Multiplier.
-        scale: f32 = float("Scale", 1.0, -100.0, 100.0, "", 0.01, "Multiplier."),
+        scale: f32 = float("Scale", 1.0, -100.0, 100.0, Unit::None, 0.01, "Multiplier."),
         /// Added after scaling.
-        bias: f32 = float("Bias", 0.0, -100.0, 100.0, "", 0.01, "Added after scaling."),
+        bias: f32 = float("Bias", 0.0, -100.0, 100.0, Unit::None, 0.01, "Added after scaling."),
     }
 }
 

@@ -10,7 +10,7 @@ crate::settings! {
     /// Settings of the Slope node.
     pub struct SlopeSettings, keys SlopeKeys {
         /// Metres of one input unit.
-        metres_per_unit: f32 = float("Metres per unit", 1.0, 0.001, 100000.0, "m", 1.0, "Metres of 1.0 of the input: 1 for the Planet node's output (metres); the Planet node's highest peak (e.g. 6000) for unitless elevation."),
+        metres_per_unit: f32 = float("Metres per unit", 1.0, 0.001, 100000.0, Unit::Metre, 1.0, "Metres of 1.0 of the input: 1 for the Planet node's output (metres); the Planet node's highest peak (e.g. 6000) for unitless elevation."),
     }
 }
 
@@ -19,7 +19,15 @@ pub struct Slope;
 
 impl Node for Slope {
     type Settings = SlopeSettings;
-    const META: NodeMeta = NodeMeta::new("Slope", Category::Modify, "Slope angle in degrees (0 flat, 90 vertical), on the true cell spacing of the sphere (the planet's radius, set on the Planet node) and across face seams.", IN, &[PortDef::field("out").with_unit(PortUnit::Of("deg"))], file!()).reading_planet();
+    const META: NodeMeta = NodeMeta::new(
+        "Slope",
+        Category::Modify,
+        "Slope angle in degrees (0 flat, 90 vertical), on the true cell spacing of the sphere (the planet's radius, set on the Planet node) and across face seams.",
+        IN,
+        &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Degree))],
+        file!(),
+    )
+    .reading_planet();
 
     fn run(s: &SlopeSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![slope_degrees(inputs.field(0)?, s.metres_per_unit, ctx.planet()?.radius_km).into()])

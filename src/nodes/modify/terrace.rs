@@ -8,7 +8,7 @@ crate::settings! {
         /// Number of terraces between the lowest and highest value.
         steps: i64 = int("Steps", 8, 1, 100, "Number of terraces between the lowest and highest value."),
         /// 0: hard steps; 1: no terracing.
-        smoothness: f32 = float("Smoothness", 0.3, 0.0, 1.0, "", 0.005, "0: hard steps; 1: no terracing."),
+        smoothness: f32 = float("Smoothness", 0.3, 0.0, 1.0, Unit::None, 0.005, "0: hard steps; 1: no terracing."),
     }
 }
 

@@ -13,7 +13,15 @@ pub struct ToMetres;
 
 impl Node for ToMetres {
     type Settings = ToMetresSettings;
-    const META: NodeMeta = NodeMeta::new("To metres", Category::Modify, "Unitless elevation to metres relative to sea level, mapped exactly as the Planet node maps it with the planet's sea level, highest peak and deepest ocean (set on the Planet node), for climate, biomes and materials.", IN, &[PortDef::field("out").with_unit(PortUnit::Of("m"))], file!()).reading_planet();
+    const META: NodeMeta = NodeMeta::new(
+        "To metres",
+        Category::Modify,
+        "Unitless elevation to metres relative to sea level, mapped exactly as the Planet node maps it with the planet's sea level, highest peak and deepest ocean (set on the Planet node), for climate, biomes and materials.",
+        IN,
+        &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Metre))],
+        file!(),
+    )
+    .reading_planet();
 
     fn run(_: &ToMetresSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let planet = ctx.planet()?;

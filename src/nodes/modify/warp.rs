@@ -22,9 +22,9 @@ crate::settings! {
         /// What moves the sampling points.
         by: WarpBy = WarpBy::Noise.param("Warp by", "Noise: fBm noise moves the points (swirls and folds). Vector input: the 'vector' input does, for example a Gradient (points move uphill) or the Precipitation node's wind."),
         /// Displacement for a noise value or vector length of 1, km.
-        distance_km: f32 = float("Distance", 300.0, 0.0, 20000.0, "km", 1.0, "How far a point moves, along the surface, for a noise value of 1 (the noise lies in about -1..1) or a vector of length 1. Independent of resolution."),
+        distance_km: f32 = float("Distance", 300.0, 0.0, 20000.0, Unit::Kilometre, 1.0, "How far a point moves, along the surface, for a noise value of 1 (the noise lies in about -1..1) or a vector of length 1. Independent of resolution."),
         /// Noise features per planet.
-        frequency: f32 = float("Frequency", 6.0, 0.1, 512.0, "/planet", 0.05, "Features of the warping noise per planet (about how many fit around the equator)."),
+        frequency: f32 = float("Frequency", 6.0, 0.1, 512.0, Unit::Named("/planet"), 0.05, "Features of the warping noise per planet (about how many fit around the equator)."),
         /// Octaves of the warping noise.
         octaves: usize = int("Octaves", 4, 1, 12, "Octaves of the warping noise: more add finer wiggles."),
         /// Random seed.

@@ -152,9 +152,9 @@ crate::settings! {
         /// How field values become pixels of integer formats.
         mapping: ValueMapping = ValueMapping::Planet.param("Value mapping", "For 8/16-bit files: the data's own range, the fixed Low..High, or the Planet node's deepest ocean..highest peak in metres. Float files hold the values as they are."),
         /// Value written as 0 with a fixed range.
-        low: f32 = float("Low", 0.0, -1.0e6, 1.0e6, "", 1.0, "Value that becomes pixel 0 with a fixed range (in the input's units)."),
+        low: f32 = float("Low", 0.0, -1.0e6, 1.0e6, Unit::None, 1.0, "Value that becomes pixel 0 with a fixed range (in the input's units)."),
         /// Value written as the largest pixel with a fixed range.
-        high: f32 = float("High", 1.0, -1.0e6, 1.0e6, "", 1.0, "Value that becomes the largest pixel (255 or 65535) with a fixed range."),
+        high: f32 = float("High", 1.0, -1.0e6, 1.0e6, Unit::None, 1.0, "Value that becomes the largest pixel (255 or 65535) with a fixed range."),
         /// Where the manifest's units come from.
         units_from: UnitsFrom = UnitsFrom::Source.param("Units", "From the source: the units of the output feeding this node (m after the Planet node, degC from Temperature, mm/yr from Precipitation, deg from Slope, km from Distance to coast, m3/s from a discharge; followed through Blur, Warp, Clamp, Abs, Box filter and bypassed nodes; none for unitless values). Custom: the text below."),
         /// Units of the values with custom units, written into the manifest.
@@ -168,7 +168,7 @@ crate::settings! {
         /// Green channel direction of tangent-space normal maps.
         normal_green: NormalGreen = NormalGreen::OpenGl.param("Green channel", "OpenGL: green points to the top of the image (glTF, Blender, Unity, Godot). DirectX: flipped (Unreal)."),
         /// Vertical exaggeration of normals and meshes.
-        relief: f32 = float("Relief", 1.0, 0.0, 200.0, "x", 0.1, "Vertical exaggeration of the normal map or mesh (1: true scale)."),
+        relief: f32 = float("Relief", 1.0, 0.0, 200.0, Unit::Named("x"), 0.1, "Vertical exaggeration of the normal map or mesh (1: true scale)."),
         /// Mesh vertices per face edge.
         mesh_size: usize = int("Mesh size", 129, 2, 2049, "Vertices per face edge of the mesh, independent of the evaluation's resolution."),
         /// Mesh chunks per face edge.

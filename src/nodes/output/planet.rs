@@ -6,13 +6,13 @@ crate::settings! {
     /// Settings of the Planet node.
     pub struct PlanetSettings, keys PlanetKeys {
         /// Radius in kilometres.
-        radius_km: f32 = float("Radius", 6371.0, 100.0, 100000.0, "km", 10.0, "Planet radius in kilometres (Earth: 6371). The planet's: every node that measures in km or m² (slope, precipitation, coast distance, warp, plates, rivers, erosion) uses it."),
+        radius_km: f32 = float("Radius", 6371.0, 100.0, 100000.0, Unit::Kilometre, 10.0, "Planet radius in kilometres (Earth: 6371). The planet's: every node that measures in km or m² (slope, precipitation, coast distance, warp, plates, rivers, erosion) uses it."),
         /// Input value that becomes 0 m.
-        sea_level: f32 = float("Sea level", 0.0, -1.0, 1.0, "", 0.005, "Input value that becomes 0 m. Lower it for more land. The planet's: To metres (and so climate, biomes and materials) and the erosion and river nodes use it."),
+        sea_level: f32 = float("Sea level", 0.0, -1.0, 1.0, Unit::None, 0.005, "Input value that becomes 0 m. Lower it for more land. The planet's: To metres (and so climate, biomes and materials) and the erosion and river nodes use it."),
         /// Metres of input value 1.
-        max_elevation_m: f32 = float("Highest peak", 6000.0, 1.0, 50000.0, "m", 10.0, "Elevation in metres of input value 1 (values above are clamped). The planet's: To metres, Earth relief, Landscape evolution and Coral reef use it."),
+        max_elevation_m: f32 = float("Highest peak", 6000.0, 1.0, 50000.0, Unit::Metre, 10.0, "Elevation in metres of input value 1 (values above are clamped). The planet's: To metres, Earth relief, Landscape evolution and Coral reef use it."),
         /// Metres below sea level of input value -1.
-        max_depth_m: f32 = float("Deepest ocean", 7000.0, 1.0, 50000.0, "m", 10.0, "Depth in metres below sea level of input value -1 (values below are clamped). The planet's: To metres and Earth relief use it."),
+        max_depth_m: f32 = float("Deepest ocean", 7000.0, 1.0, 50000.0, Unit::Metre, 10.0, "Depth in metres below sea level of input value -1 (values below are clamped). The planet's: To metres and Earth relief use it."),
     }
 }
 
@@ -37,7 +37,7 @@ impl Node for Planet {
         Category::Output,
         "The planet the viewport shows and build exports, and its settings: radius, sea level, highest peak and deepest ocean are set here once and every node that needs them reads them. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres. An optional albedo colours the planet (else the height tint).",
         &[PortDef::field("elevation"), PortDef::optional("albedo", PortType::Colour)],
-        &[PortDef::field("out").with_unit(PortUnit::Of("m"))],
+        &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Metre))],
         file!(),
     );
 

@@ -6,7 +6,7 @@ crate::settings! {
     /// Settings of the Constant node.
     pub struct ConstantSettings, keys ConstantKeys {
         /// The value of every cell (unitless).
-        value: f32 = float("Value", 0.0, -100.0, 100.0, "", 0.01, "The value of every cell."),
+        value: f32 = float("Value", 0.0, -100.0, 100.0, Unit::None, 0.01, "The value of every cell."),
     }
 }
 

@@ -20,9 +20,9 @@ crate::settings! {
     /// Settings of the Diamond-square node.
     pub struct DiamondSquareSettings, keys DiamondSquareKeys {
         /// Width of the first level's offsets.
-        range: f32 = float("Range", 1.0, 0.0, 100.0, "", 0.01, "Width of the random offsets of the first level (offsets lie within ± half of it); seed 003's example uses 6."),
+        range: f32 = float("Range", 1.0, 0.0, 100.0, Unit::None, 0.01, "Width of the random offsets of the first level (offsets lie within ± half of it); seed 003's example uses 6."),
         /// Factor of the range from one level to the next.
-        roughness: f32 = float("Roughness factor", 0.45, 0.05, 0.95, "", 0.005, "The offsets' range is multiplied by this at each level (seed 003: 0.45). 0.5 is the boundary: above it the surface turns very rough."),
+        roughness: f32 = float("Roughness factor", 0.45, 0.05, 0.95, Unit::None, 0.005, "The offsets' range is multiplied by this at each level (seed 003: 0.45). 0.5 is the boundary: above it the surface turns very rough."),
         /// Levels whose points all take the full range.
         start_level: usize = int("Start level", 2, 0, 6, "Levels of points that take random values in the full range before the range starts to shrink: 0 starts from the cube's 8 corners (a few huge features), each level more doubles the number of large features along a face edge."),
         /// Random seed.
@@ -102,7 +102,15 @@ fn lattices(s: &DiamondSquareSettings, levels: u32) -> Vec<Vec<f32>> {
             .map(|&face| {
                 border_midpoints(size, half, step)
                     .map(|(i, j)| {
-                        let out = if i == 0 { -face.right() } else if i == size { face.right() } else if j == 0 { -face.down() } else { face.down() };
+                        let out = if i == 0 {
+                            -face.right()
+                        } else if i == size {
+                            face.right()
+                        } else if j == 0 {
+                            -face.down()
+                        } else {
+                            face.down()
+                        };
                         let p = pos(face, i, j) - face.normal() * (2.0 * half as f32 / size as f32);
                         let g = Face::from_normal(out);
                         let lattice = |x: f32| ((x + 1.0) * 0.5 * size as f32).round() as usize;

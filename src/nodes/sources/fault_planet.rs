@@ -23,7 +23,7 @@ crate::settings! {
         /// Number of plane cuts.
         cuts: usize = int("Cuts", 1000, 1, 20000, "Number of plane cuts: about 100 give continents, 1000 mountains and islands, 10000 complex coasts."),
         /// Height added on one side of each cut and removed on the other (unitless).
-        step: f32 = float("Step height", 0.01, 0.0001, 1.0, "", 0.0005, "Height added on one side of each cut and removed on the other (unitless)."),
+        step: f32 = float("Step height", 0.01, 0.0001, 1.0, Unit::None, 0.0005, "Height added on one side of each cut and removed on the other (unitless)."),
         /// Random seed.
         seed: u32 = seed(7),
     }

@@ -16,17 +16,17 @@ crate::settings! {
         /// Number of hills.
         hills: usize = int("Hills", 60, 1, 2000, "Number of control points (hills) placed at random over the planet."),
         /// Lowest hill height.
-        height_min: f32 = float("Lowest height", 0.2, -10.0, 10.0, "", 0.01, "Each hill's height is drawn between this and the highest height (output units; negative heights dig basins)."),
+        height_min: f32 = float("Lowest height", 0.2, -10.0, 10.0, Unit::None, 0.01, "Each hill's height is drawn between this and the highest height (output units; negative heights dig basins)."),
         /// Highest hill height.
-        height_max: f32 = float("Highest height", 1.0, -10.0, 10.0, "", 0.01, "Each hill's height is drawn between the lowest height and this."),
+        height_max: f32 = float("Highest height", 1.0, -10.0, 10.0, Unit::None, 0.01, "Each hill's height is drawn between the lowest height and this."),
         /// Narrowest hill, degrees of arc.
-        width_min_deg: f32 = float("Narrowest", 3.0, 0.05, 90.0, "deg", 0.05, "Each hill's width (the Gaussian's standard deviation, as an arc on the planet: 1 deg is 111 km on Earth) is drawn between this and the widest width."),
+        width_min_deg: f32 = float("Narrowest", 3.0, 0.05, 90.0, Unit::Degree, 0.05, "Each hill's width (the Gaussian's standard deviation, as an arc on the planet: 1 deg is 111 km on Earth) is drawn between this and the widest width."),
         /// Widest hill, degrees of arc.
-        width_max_deg: f32 = float("Widest", 12.0, 0.05, 90.0, "deg", 0.05, "Each hill's width is drawn between the narrowest width and this."),
+        width_max_deg: f32 = float("Widest", 12.0, 0.05, 90.0, Unit::Degree, 0.05, "Each hill's width is drawn between the narrowest width and this."),
         /// Per-cell jitter of the widths (seed 003's random sigma per evaluation).
-        roughness: f32 = float("Roughness", 0.3, 0.0, 1.0, "", 0.01, "Seed 003 draws a new width every time it evaluates a hill's Gaussian, which roughens the surface until it is smoothed: 0 keeps each hill's width, 1 lets it vary from 0 to twice its value from cell to cell."),
+        roughness: f32 = float("Roughness", 0.3, 0.0, 1.0, Unit::None, 0.01, "Seed 003 draws a new width every time it evaluates a hill's Gaussian, which roughens the surface until it is smoothed: 0 keeps each hill's width, 1 lets it vary from 0 to twice its value from cell to cell."),
         /// Blur after growing, degrees of arc.
-        smoothing_deg: f32 = float("Smoothing", 0.7, 0.0, 20.0, "deg", 0.01, "Standard deviation of the blur that smooths the grown hills (seed 003 applies 3 box filters), degrees of arc; 0 turns it off."),
+        smoothing_deg: f32 = float("Smoothing", 0.7, 0.0, 20.0, Unit::Degree, 0.01, "Standard deviation of the blur that smooths the grown hills (seed 003 applies 3 box filters), degrees of arc; 0 turns it off."),
         /// Random seed.
         seed: u32 = seed(1),
     }
@@ -37,14 +37,8 @@ pub struct Hillgrow;
 
 impl Node for Hillgrow {
     type Settings = HillgrowSettings;
-    const META: NodeMeta = NodeMeta::new(
-        "Hillgrow",
-        Category::Sources,
-        "Seed 003's hillgrow: random control points with random heights and widths (degrees of arc), the sum of their Gaussians by great-circle distance, roughened and then smoothed.",
-        &[],
-        OUT,
-        file!(),
-    );
+    const META: NodeMeta =
+        NodeMeta::new("Hillgrow", Category::Sources, "Seed 003's hillgrow: random control points with random heights and widths (degrees of arc), the sum of their Gaussians by great-circle distance, roughened and then smoothed.", &[], OUT, file!());
 
     fn run(s: &HillgrowSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

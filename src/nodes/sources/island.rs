@@ -10,25 +10,25 @@ crate::settings! {
     /// Settings of the Volcanic island node; heights in project elevation units.
     pub struct IslandSettings, keys IslandKeys {
         /// Centre latitude, degrees (north positive).
-        latitude_deg as "latitude": f32 = float("Latitude", 0.0, -90.0, 90.0, "deg", 0.1, "Latitude of the island's centre (north positive)."),
+        latitude_deg as "latitude": f32 = float("Latitude", 0.0, -90.0, 90.0, Unit::Degree, 0.1, "Latitude of the island's centre (north positive)."),
         /// Centre longitude, degrees (0 at +Z, east towards +X).
-        longitude_deg as "longitude": f32 = float("Longitude", 0.0, -180.0, 180.0, "deg", 0.1, "Longitude of the island's centre (0 faces +Z, east positive)."),
+        longitude_deg as "longitude": f32 = float("Longitude", 0.0, -180.0, 180.0, Unit::Degree, 0.1, "Longitude of the island's centre (0 faces +Z, east positive)."),
         /// Radius of the cone's base, degrees of arc (seed 002's k_R).
-        radius_deg: f32 = float("Radius", 20.0, 0.1, 180.0, "deg", 0.1, "Radius of the cone's base as an arc on the planet (seed 002's k_R)."),
+        radius_deg: f32 = float("Radius", 20.0, 0.1, 180.0, Unit::Degree, 0.1, "Radius of the cone's base as an arc on the planet (seed 002's k_R)."),
         /// Height of the cone above the base level (k_H).
-        height: f32 = float("Height", 1.2, 0.0, 10.0, "", 0.005, "Height of the cone above the base level (k_H), in elevation units (1 = the Planet node's highest peak)."),
+        height: f32 = float("Height", 1.2, 0.0, 10.0, Unit::None, 0.005, "Height of the cone above the base level (k_H), in elevation units (1 = the Planet node's highest peak)."),
         /// Flank exponent (k_P): 1 a straight cone, above 1 a broad dome, below 1 a steep peak.
-        exponent: f32 = float("Flank exponent", 1.6, 0.05, 10.0, "", 0.01, "Shape of the flank (k_P): 1 a straight cone, above 1 a broad dome, below 1 a steep peak."),
+        exponent: f32 = float("Flank exponent", 1.6, 0.05, 10.0, Unit::None, 0.01, "Shape of the flank (k_P): 1 a straight cone, above 1 a broad dome, below 1 a steep peak."),
         /// Noise influence on the exponent (k_N): 0 a smooth cone.
-        noise: f32 = float("Noise influence", 0.8, 0.0, 5.0, "", 0.01, "How much the noise roughens the flanks through the exponent (k_N); 0 for a smooth cone."),
+        noise: f32 = float("Noise influence", 0.8, 0.0, 5.0, Unit::None, 0.01, "How much the noise roughens the flanks through the exponent (k_N); 0 for a smooth cone."),
         /// Noise octaves (each of half the amplitude and twice the frequency).
         octaves: usize = int("Octaves", 6, 1, 12, "Noise octaves, each of twice the frequency and half the amplitude."),
         /// Frequency of the first octave, cycles per planet circumference.
-        frequency: f32 = float("Noise frequency", 24.0, 0.1, 500.0, "cycles", 0.1, "Frequency of the first noise octave, in cycles around the planet."),
+        frequency: f32 = float("Noise frequency", 24.0, 0.1, 500.0, Unit::Named("cycles"), 0.1, "Frequency of the first noise octave, in cycles around the planet."),
         /// Crater rim as a share of the height (k_C / k_H); 1 for no crater.
-        crater: f32 = float("Crater rim", 0.85, 0.0, 1.0, "", 0.005, "Height of the crater rim as a share of the cone's height (k_C / k_H); above it the cone is folded down. 1 for no crater."),
+        crater: f32 = float("Crater rim", 0.85, 0.0, 1.0, Unit::None, 0.005, "Height of the crater rim as a share of the cone's height (k_C / k_H); above it the cone is folded down. 1 for no crater."),
         /// Level outside the cone (the sea floor around the island).
-        base: f32 = float("Base level", -0.4, -10.0, 10.0, "", 0.005, "Level around the island (the sea floor; 0 is sea level)."),
+        base: f32 = float("Base level", -0.4, -10.0, 10.0, Unit::None, 0.005, "Level around the island (the sea floor; 0 is sea level)."),
         /// Noise seed.
         seed: u32 = seed(2),
     }
@@ -39,14 +39,8 @@ pub struct Island;
 
 impl Node for Island {
     type Settings = IslandSettings;
-    const META: NodeMeta = NodeMeta::new(
-        "Volcanic island",
-        Category::Sources,
-        "Seed 002: a cone h = H (1 - (r/R)^P) around a point, roughened by noise through the exponent 1 + N noise, with the top above the crater rim folded down.",
-        &[],
-        OUT,
-        file!(),
-    );
+    const META: NodeMeta =
+        NodeMeta::new("Volcanic island", Category::Sources, "Seed 002: a cone h = H (1 - (r/R)^P) around a point, roughened by noise through the exponent 1 + N noise, with the top above the crater rim folded down.", &[], OUT, file!());
 
     fn run(s: &IslandSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -58,15 +58,15 @@ crate::settings! {
         /// Noise function.
         noise_type as "type": NoiseType = NoiseType::Fbm.param("Type", "Noise function. fBm, Billow and Ridged sum octaves of Perlin noise; Worley is cellular noise."),
         /// Features per planet (about how many bumps fit around the equator).
-        frequency: f32 = float("Frequency", 4.0, 0.1, 512.0, "/planet", 0.05, "Features per planet: about how many bumps fit around the equator. Independent of resolution."),
+        frequency: f32 = float("Frequency", 4.0, 0.1, 512.0, Unit::Named("/planet"), 0.05, "Features per planet: about how many bumps fit around the equator. Independent of resolution."),
         /// Summed octaves (fBm, Billow, Ridged).
         octaves: usize = int("Octaves", 6, 1, 12, "Number of summed octaves (fBm, Billow, Ridged). Each octave adds finer detail."),
         /// Amplitude factor from one octave to the next.
-        persistence: f32 = float("Persistence", 0.5, 0.0, 1.0, "", 0.005, "Amplitude factor from one octave to the next (fBm, Billow, Ridged)."),
+        persistence: f32 = float("Persistence", 0.5, 0.0, 1.0, Unit::None, 0.005, "Amplitude factor from one octave to the next (fBm, Billow, Ridged)."),
         /// Frequency factor from one octave to the next.
-        lacunarity: f32 = float("Lacunarity", 2.0, 1.0, 4.0, "", 0.01, "Frequency factor from one octave to the next (fBm, Billow, Ridged)."),
+        lacunarity: f32 = float("Lacunarity", 2.0, 1.0, 4.0, Unit::None, 0.01, "Frequency factor from one octave to the next (fBm, Billow, Ridged)."),
         /// Output multiplier (the noise lies in about -1..1).
-        amplitude: f32 = float("Amplitude", 1.0, 0.0, 10.0, "", 0.01, "Output is multiplied by this; the noise itself lies in about -1..1."),
+        amplitude: f32 = float("Amplitude", 1.0, 0.0, 10.0, Unit::None, 0.01, "Output is multiplied by this; the noise itself lies in about -1..1."),
         /// Distance function of Worley noise.
         worley_distance: WorleyDistance = WorleyDistance::Euclidean.param("Worley distance", "Distance function of Worley noise."),
         /// What Worley noise returns.

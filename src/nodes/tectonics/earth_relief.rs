@@ -12,33 +12,33 @@ crate::settings! {
     /// Settings of the Earth-like relief node.
     pub struct EarthReliefSettings, keys EarthReliefKeys {
         /// Share of the planet's area that is land.
-        land_fraction: f32 = float("Land fraction", 0.29, 0.0, 1.0, "", 0.005, "Share of the planet's area above sea level before erosion (Earth: 0.29). Continents are a shape of their own, carried by the plates; boundary relief and islands move it by a point or two."),
+        land_fraction: f32 = float("Land fraction", ReliefSettings::DEFAULT.land_fraction, 0.0, 1.0, Unit::None, 0.005, "Share of the planet's area above sea level before erosion (Earth: 0.29). Continents are a shape of their own, carried by the plates; boundary relief and islands move it by a point or two."),
         /// Continental cores.
-        continents: usize = int("Continents", 6, 1, 8, "Continental cores placed apart at random; the largest holds about 40 % of the land (as Afro-Eurasia), the others less and less. Noise joins or splits some of them."),
+        continents: usize = int("Continents", ReliefSettings::DEFAULT.continents as i64, 1, 8, "Continental cores placed apart at random; the largest holds about 40 % of the land (as Afro-Eurasia), the others less and less. Noise joins or splits some of them."),
         /// Coastline noise features around the equator.
-        coast_frequency: f32 = float("Coast noise", 3.0, 0.3, 32.0, "/planet", 0.01, "Features of the noise that shapes coasts around the equator: larger values make more broken coasts, bays and islands."),
+        coast_frequency: f32 = float("Coast noise", ReliefSettings::DEFAULT.coast_frequency, 0.3, 32.0, Unit::Named("/planet"), 0.01, "Features of the noise that shapes coasts around the equator: larger values make more broken coasts, bays and islands."),
         /// Plate speed, cm/yr.
-        plate_speed: f32 = float("Plate speed", 5.0, 0.1, 30.0, "cm/yr", 0.05, "Speed of the fastest plate centres (plates move at 0.5 to 1 times it; Earth: 2 to 10 cm/yr). Sets ocean floor ages, and with it depths, and the height and width of orogens."),
+        plate_speed: f32 = float("Plate speed", ReliefSettings::DEFAULT.plate_speed_cm_yr, 0.1, 30.0, Unit::CentimetrePerYear, 0.05, "Speed of the fastest plate centres (plates move at 0.5 to 1 times it; Earth: 2 to 10 cm/yr). Sets ocean floor ages, and with it depths, and the height and width of orogens."),
         /// How far plate borders wander from the region cells.
-        boundary_warp: f32 = float("Border warp", 0.6, 0.0, 3.0, "regions", 0.01, "How far plate borders wander from the region cells' straight edges, in region widths (0: the region outlines)."),
+        boundary_warp: f32 = float("Border warp", ReliefSettings::DEFAULT.boundary_warp, 0.0, 3.0, Unit::Named("regions"), 0.01, "How far plate borders wander from the region cells' straight edges, in region widths (0: the region outlines)."),
         /// Height of collision orogens at 5 cm/yr.
-        collision_m: f32 = float("Orogen height", 3400.0, 0.0, 12000.0, "m", 10.0, "Height of a continent-continent collision belt at a convergence of 5 cm/yr (the Himalaya); its width also grows with speed (300 to 620 km)."),
+        collision_m: f32 = float("Orogen height", ReliefSettings::DEFAULT.heights.collision_m, 0.0, 12000.0, Unit::Metre, 10.0, "Height of a continent-continent collision belt at a convergence of 5 cm/yr (the Himalaya); its width also grows with speed (300 to 620 km)."),
         /// Height of plateaus behind collisions at 5 cm/yr.
-        plateau_m: f32 = float("Plateau height", 4000.0, 0.0, 12000.0, "m", 10.0, "Height of the plateau behind one side of a collision at 5 cm/yr (Tibet, about 5 km); it reaches 700 km behind the boundary at that speed."),
+        plateau_m: f32 = float("Plateau height", ReliefSettings::DEFAULT.heights.plateau_m, 0.0, 12000.0, Unit::Metre, 10.0, "Height of the plateau behind one side of a collision at 5 cm/yr (Tibet, about 5 km); it reaches 700 km behind the boundary at that speed."),
         /// Height of cordilleras at 5 cm/yr.
-        cordillera_m: f32 = float("Cordillera height", 3000.0, 0.0, 12000.0, "m", 10.0, "Height of the volcanic range 150 km inland where ocean dives under a continent (the Andes), at 5 cm/yr."),
+        cordillera_m: f32 = float("Cordillera height", ReliefSettings::DEFAULT.heights.cordillera_m, 0.0, 12000.0, Unit::Metre, 10.0, "Height of the volcanic range 150 km inland where ocean dives under a continent (the Andes), at 5 cm/yr."),
         /// Height of island arcs above the floor at 5 cm/yr.
-        island_arc_m: f32 = float("Island arc height", 4200.0, 0.0, 12000.0, "m", 10.0, "Height above the ocean floor of island arcs where ocean dives under ocean, at 5 cm/yr."),
+        island_arc_m: f32 = float("Island arc height", ReliefSettings::DEFAULT.heights.island_arc_m, 0.0, 12000.0, Unit::Metre, 10.0, "Height above the ocean floor of island arcs where ocean dives under ocean, at 5 cm/yr."),
         /// Depth trenches add below the floor at 5 cm/yr.
-        trench_m: f32 = float("Trench depth", 3500.0, 0.0, 12000.0, "m", 10.0, "Depth a trench adds below the ocean floor where a plate dives, at 5 cm/yr (Earth's trenches: 6 to 11 km below sea level)."),
+        trench_m: f32 = float("Trench depth", ReliefSettings::DEFAULT.heights.trench_m, 0.0, 12000.0, Unit::Metre, 10.0, "Depth a trench adds below the ocean floor where a plate dives, at 5 cm/yr (Earth's trenches: 6 to 11 km below sea level)."),
         /// Depth of continental rifts at 5 cm/yr.
-        rift_m: f32 = float("Rift depth", 1200.0, 0.0, 6000.0, "m", 10.0, "Depth of the rift valley where continental crust parts, at 5 cm/yr."),
+        rift_m: f32 = float("Rift depth", ReliefSettings::DEFAULT.heights.rift_m, 0.0, 6000.0, Unit::Metre, 10.0, "Depth of the rift valley where continental crust parts, at 5 cm/yr."),
         /// Number of hotspots.
-        hotspots: usize = int("Hotspots", 14, 0, 200, "Fixed mantle plumes: each leaves a chain of volcanoes and seamounts along its plate's motion, older and lower with distance."),
+        hotspots: usize = int("Hotspots", ReliefSettings::DEFAULT.hotspots.count as i64, 0, 200, "Fixed mantle plumes: each leaves a chain of volcanoes and seamounts along its plate's motion, older and lower with distance."),
         /// Height of a fresh hotspot volcano above the floor, m.
-        hotspot_m: f32 = float("Hotspot height", 4800.0, 0.0, 12000.0, "m", 10.0, "Height above the ocean floor of the volcano over a plume (Hawaii: about 9 km from the floor); a sixth of it on continents."),
+        hotspot_m: f32 = float("Hotspot height", ReliefSettings::DEFAULT.hotspots.height_m, 0.0, 12000.0, Unit::Metre, 10.0, "Height above the ocean floor of the volcano over a plume (Hawaii: about 9 km from the floor); a sixth of it on continents."),
         /// Small-scale relief strength.
-        detail: f32 = float("Detail", 1.0, 0.0, 4.0, "", 0.01, "Strength of the small-scale relief noise on continents (1: default)."),
+        detail: f32 = float("Detail", ReliefSettings::DEFAULT.detail, 0.0, 4.0, Unit::None, 0.01, "Strength of the small-scale relief noise on continents (1: default)."),
         /// Random seed.
         seed: u32 = seed(7),
     }
@@ -96,8 +96,8 @@ impl Node for EarthRelief {
         &[PortDef::of("plates", PortType::Plates)],
         &[
             PortDef::field("elevation"),
-            PortDef::field("age").with_unit(PortUnit::Of("Myr")),
-            PortDef::field("uplift").with_unit(PortUnit::Of("mm/yr")),
+            PortDef::field("age").with_unit(PortUnit::Of(Unit::MillionYears)),
+            PortDef::field("uplift").with_unit(PortUnit::Of(Unit::MillimetrePerYear)),
             PortDef::field("crust"),
             PortDef::field("plate_id"),
             PortDef::of("motion", PortType::Vector),
@@ -116,8 +116,8 @@ impl Node for EarthRelief {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nodes::params::Settings;
     use crate::nodes::output::planet::EARTH;
+    use crate::nodes::params::Settings;
     use crate::nodes::NodeKind;
 
     fn defaults() -> EarthReliefSettings {

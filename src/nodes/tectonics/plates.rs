@@ -9,7 +9,7 @@ crate::settings! {
         /// Number of plates.
         plates: usize = int("Plates", 50, 1, 5000, "Number of plates (Earth has 7 large and about 50 smaller ones)."),
         /// Spread of growth rates.
-        expansion_range: f32 = float("Expansion range", 0.5, 0.0, 10.0, "", 0.01, "Spread of growth rates: below 1, rates lie in 1-e..1+e (similar plate sizes); from 1 up, in 0..e (a few large plates and many small)."),
+        expansion_range: f32 = float("Expansion range", 0.5, 0.0, 10.0, Unit::None, 0.01, "Spread of growth rates: below 1, rates lie in 1-e..1+e (similar plate sizes); from 1 up, in 0..e (a few large plates and many small)."),
         /// Random-driven growth (organic shapes) or whole rings (blocky).
         random_driven: bool = boolean("Random growth", true, "On: each expansion claims one random region at the plate's edge (organic shapes). Off: the whole ring around the plate (seed 000's default, blocky shapes)."),
         /// Stop after `cycles` growth cycles.
@@ -39,13 +39,7 @@ impl Node for TectonicPlates {
     };
 
     fn run(s: &TectonicPlatesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        let settings = PlateSettings {
-            count: s.plates,
-            expansion_range: s.expansion_range,
-            random_driven: s.random_driven,
-            max_cycles: s.step_mode.then_some(s.cycles),
-            seed: s.seed,
-        };
+        let settings = PlateSettings { count: s.plates, expansion_range: s.expansion_range, random_driven: s.random_driven, max_cycles: s.step_mode.then_some(s.cycles), seed: s.seed };
         let plates = Plates::grow(inputs.regions(0)?.clone(), &settings).map_err(|e| OpError::Invalid(e.to_string()))?;
         Ok(vec![Value::Plates(Arc::new(plates))])
     }

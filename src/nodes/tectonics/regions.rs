@@ -9,7 +9,7 @@ crate::settings! {
         /// R: regions per face edge.
         resolution: usize = int("Regions per face edge", 50, 2, 400, "R: the surface has 6 R^2 regions (R = 50: 15 000 regions, each about 200 km across on Earth)."),
         /// How far centroids move from their cell centres (0..1).
-        jitter: f32 = float("Jitter", 0.9, 0.0, 1.0, "", 0.005, "How far centroids move from their cell centres: 0 gives a square grid, 1 anywhere in the cell (irregular, natural borders)."),
+        jitter: f32 = float("Jitter", 0.9, 0.0, 1.0, Unit::None, 0.005, "How far centroids move from their cell centres: 0 gives a square grid, 1 anywhere in the cell (irregular, natural borders)."),
         /// Random seed.
         seed: u32 = seed(3),
     }
@@ -22,14 +22,7 @@ impl Node for Regions {
     type Settings = RegionsSettings;
     const META: NodeMeta = NodeMeta {
         resolution_independent: true,
-        ..NodeMeta::new(
-            "Regions",
-            Category::Tectonics,
-            "Seed 000's region surface: R x R regions per cube face with jittered centroids, a Voronoi diagram on the sphere.",
-            &[],
-            &[PortDef::of("regions", PortType::Regions)],
-            file!(),
-        )
+        ..NodeMeta::new("Regions", Category::Tectonics, "Seed 000's region surface: R x R regions per cube face with jittered centroids, a Voronoi diagram on the sphere.", &[], &[PortDef::of("regions", PortType::Regions)], file!())
     };
 
     fn run(s: &RegionsSettings, _: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {

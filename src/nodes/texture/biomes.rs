@@ -83,15 +83,15 @@ crate::settings! {
     /// Settings of the Biomes node: override thresholds and one colour per biome (sRGB).
     pub struct BiomesSettings, keys BiomesKeys {
         /// Land lower than this is beach, m.
-        beach_m: f32 = float("Beach height", 4.0, 0.0, 1000.0, "m", 0.5, "Land lower than this (metres above sea level) is beach."),
+        beach_m: f32 = float("Beach height", 4.0, 0.0, 1000.0, Unit::Metre, 0.5, "Land lower than this (metres above sea level) is beach."),
         /// Slopes steeper than this are bare rock, degrees.
-        rock_deg: f32 = float("Rock slope", 38.0, 0.0, 90.0, "deg", 0.5, "Slopes steeper than this are bare rock (needs the slope input)."),
+        rock_deg: f32 = float("Rock slope", 38.0, 0.0, 90.0, Unit::Degree, 0.5, "Slopes steeper than this are bare rock (needs the slope input)."),
         /// Land colder than this and higher than the snow height carries snow, °C.
-        snow_c: f32 = float("Snow below", -2.0, -60.0, 30.0, "°C", 0.1, "Mountains colder than this (annual mean) carry snow."),
+        snow_c: f32 = float("Snow below", -2.0, -60.0, 30.0, Unit::Celsius, 0.1, "Mountains colder than this (annual mean) carry snow."),
         /// Snow needs at least this height, m.
-        snow_m: f32 = float("Snow above", 1500.0, 0.0, 20000.0, "m", 10.0, "Alpine snow only above this height; colder lowlands are ice or tundra."),
+        snow_m: f32 = float("Snow above", 1500.0, 0.0, 20000.0, Unit::Metre, 10.0, "Alpine snow only above this height; colder lowlands are ice or tundra."),
         /// Width of the colour blend across climate borders, °C (precipitation: 10 % per °C).
-        blend_c: f32 = float("Border blend", 2.0, 0.0, 20.0, "°C", 0.05, "The colour output blends the climate biomes within this many °C (and 10 % of the precipitation per °C) around each cell, so biomes meet in gradual transitions; 0 for hard borders. The index output stays one biome per cell."),
+        blend_c: f32 = float("Border blend", 2.0, 0.0, 20.0, Unit::Celsius, 0.05, "The colour output blends the climate biomes within this many °C (and 10 % of the precipitation per °C) around each cell, so biomes meet in gradual transitions; 0 for hard borders. The index output stays one biome per cell."),
         /// Colour of ice.
         ice: Srgb = colour("Ice", [0.93, 0.95, 0.98], "Colour of ice sheets."),
         /// Colour of tundra.

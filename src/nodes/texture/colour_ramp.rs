@@ -8,9 +8,9 @@ crate::settings! {
     /// Settings of the Colour ramp node.
     pub struct ColourRampSettings, keys ColourRampKeys {
         /// Input value at the gradient's start.
-        min: f32 = float("From", -1.0, -100000.0, 100000.0, "", 0.01, "Input value at the left end of the gradient (values below take its first colour)."),
+        min: f32 = float("From", -1.0, -100000.0, 100000.0, Unit::None, 0.01, "Input value at the left end of the gradient (values below take its first colour)."),
         /// Input value at the gradient's end.
-        max: f32 = float("To", 1.0, -100000.0, 100000.0, "", 0.01, "Input value at the right end of the gradient (values above take its last colour)."),
+        max: f32 = float("To", 1.0, -100000.0, 100000.0, Unit::None, 0.01, "Input value at the right end of the gradient (values above take its last colour)."),
         /// Colour stops.
         gradient: Vec<[f32; 4]> = gradient("Gradient", &[[0.0, 0.05, 0.12, 0.35], [0.5, 0.85, 0.8, 0.55], [0.7, 0.3, 0.5, 0.2], [1.0, 0.95, 0.95, 0.97]], "Colour stops: drag a stop's position, click its swatch to pick a colour; + adds a stop, x removes one. Colours are blended in linear light."),
     }

@@ -10,25 +10,25 @@ crate::settings! {
     /// Settings of the Materials node (heights in metres, slopes in degrees).
     pub struct MaterialsSettings, keys MaterialsKeys {
         /// Mean height of the snow line, m.
-        snow_line_m: f32 = float("Snow line", 2800.0, -1000.0, 20000.0, "m", 10.0, "Mean height above which snow lies (seed 002's snow line)."),
+        snow_line_m: f32 = float("Snow line", 2800.0, -1000.0, 20000.0, Unit::Metre, 10.0, "Mean height above which snow lies (seed 002's snow line)."),
         /// How far noise moves the snow line up and down, m.
-        snow_jitter_m: f32 = float("Snow line jitter", 400.0, 0.0, 10000.0, "m", 5.0, "How far noise moves the snow line up and down, so it follows no contour."),
+        snow_jitter_m: f32 = float("Snow line jitter", 400.0, 0.0, 10000.0, Unit::Metre, 5.0, "How far noise moves the snow line up and down, so it follows no contour."),
         /// Features of the jitter noise per planet.
-        snow_noise: f32 = float("Jitter frequency", 60.0, 0.5, 2000.0, "/planet", 0.5, "Features of the snow line's noise around the equator."),
+        snow_noise: f32 = float("Jitter frequency", 60.0, 0.5, 2000.0, Unit::Named("/planet"), 0.5, "Features of the snow line's noise around the equator."),
         /// Snow slides off slopes steeper than this, degrees.
-        snow_max_slope: f32 = float("Snow slope", 45.0, 0.0, 90.0, "deg", 0.5, "Snow does not hold on slopes steeper than this."),
+        snow_max_slope: f32 = float("Snow slope", 45.0, 0.0, 90.0, Unit::Degree, 0.5, "Snow does not hold on slopes steeper than this."),
         /// Sand lies up to this height above sea level, m.
-        sand_height_m: f32 = float("Sand above sea", 8.0, 0.0, 1000.0, "m", 0.5, "Sand lies on gentle shores up to this height above sea level."),
+        sand_height_m: f32 = float("Sand above sea", 8.0, 0.0, 1000.0, Unit::Metre, 0.5, "Sand lies on gentle shores up to this height above sea level."),
         /// Sand lies down to this depth, m.
-        sand_depth_m: f32 = float("Sand below sea", 30.0, 0.0, 5000.0, "m", 0.5, "Sand lies down to this depth; the sea floor below."),
+        sand_depth_m: f32 = float("Sand below sea", 30.0, 0.0, 5000.0, Unit::Metre, 0.5, "Sand lies down to this depth; the sea floor below."),
         /// Sand only on slopes gentler than this, degrees.
-        sand_max_slope: f32 = float("Sand slope", 6.0, 0.0, 90.0, "deg", 0.1, "Sand only lies on slopes gentler than this."),
+        sand_max_slope: f32 = float("Sand slope", 6.0, 0.0, 90.0, Unit::Degree, 0.1, "Sand only lies on slopes gentler than this."),
         /// Rock from this slope on, degrees.
-        rock_slope: f32 = float("Rock slope", 30.0, 0.0, 90.0, "deg", 0.5, "Slopes steeper than this are rock."),
+        rock_slope: f32 = float("Rock slope", 30.0, 0.0, 90.0, Unit::Degree, 0.5, "Slopes steeper than this are rock."),
         /// Width of the rock transition, degrees.
-        rock_blend: f32 = float("Rock blend", 12.0, 0.0, 90.0, "deg", 0.5, "Width of the transition from ground to rock around the rock slope."),
+        rock_blend: f32 = float("Rock blend", 12.0, 0.0, 90.0, Unit::Degree, 0.5, "Width of the transition from ground to rock around the rock slope."),
         /// Rock where water ran (0..1 of the water input).
-        water_rock: f32 = float("Rock where water ran", 0.6, 0.0, 1.0, "", 0.01, "How much rock shows where water ran (times the water input, e.g. the hydraulic erosion's presence)."),
+        water_rock: f32 = float("Rock where water ran", 0.6, 0.0, 1.0, Unit::None, 0.01, "How much rock shows where water ran (times the water input, e.g. the hydraulic erosion's presence)."),
         /// Colour of the sea floor seen through water.
         sea_floor: Srgb = colour("Sea floor", [0.05, 0.16, 0.3], "Colour of the sea floor as seen through the water above it."),
         /// Colour of sand.

@@ -13,15 +13,15 @@ crate::settings! {
         /// Biomes the species lives in.
         biomes: ChoiceSet<Biome> = set("Biomes", &["boreal_forest", "temperate_forest", "temperate_rainforest", "tropical_seasonal_forest", "tropical_rainforest"], Biome::OPTIONS, "The biomes this species grows in (the Biomes node's index input)."),
         /// Gentlest slope it grows on, degrees.
-        min_slope_deg: f32 = float("Min slope", 0.0, 0.0, 90.0, "deg", 0.5, "Gentlest slope the species grows on (with a 5 deg fade)."),
+        min_slope_deg: f32 = float("Min slope", 0.0, 0.0, 90.0, Unit::Degree, 0.5, "Gentlest slope the species grows on (with a 5 deg fade)."),
         /// Steepest slope it grows on, degrees.
-        max_slope_deg: f32 = float("Max slope", 30.0, 0.0, 90.0, "deg", 0.5, "Steepest slope the species grows on (with a 5 deg fade)."),
+        max_slope_deg: f32 = float("Max slope", 30.0, 0.0, 90.0, Unit::Degree, 0.5, "Steepest slope the species grows on (with a 5 deg fade)."),
         /// Density where everything suits it.
-        max_density: f32 = float("Max density", 1.0, 0.0, 1000.0, "", 0.01, "Density where biome, slope and patches all suit the species (in your unit: cover 0..1, trees per hectare ...)."),
+        max_density: f32 = float("Max density", 1.0, 0.0, 1000.0, Unit::None, 0.01, "Density where biome, slope and patches all suit the species (in your unit: cover 0..1, trees per hectare ...)."),
         /// Features of the patch noise per planet.
-        patch_frequency: f32 = float("Patch frequency", 300.0, 1.0, 10000.0, "/planet", 1.0, "Patches around the equator: higher gives smaller clusters."),
+        patch_frequency: f32 = float("Patch frequency", 300.0, 1.0, 10000.0, Unit::Named("/planet"), 1.0, "Patches around the equator: higher gives smaller clusters."),
         /// How much the patches matter (0: even cover).
-        clustering: f32 = float("Clustering", 0.6, 0.0, 1.0, "", 0.01, "0: the species covers its area evenly; 1: it grows only in patches, with gaps between."),
+        clustering: f32 = float("Clustering", 0.6, 0.0, 1.0, Unit::None, 0.01, "0: the species covers its area evenly; 1: it grows only in patches, with gaps between."),
         /// Seed of the patches.
         seed: u32 = seed(12),
     }

@@ -15,7 +15,6 @@ pub mod crust;
 pub mod hotspots;
 pub mod ocean;
 
-use crate::planet::SimError;
 use super::boundary::{classify, other_plate, region_boundary_values, BoundaryClass};
 use super::motion::{BaseElevation, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
@@ -23,6 +22,7 @@ use crate::planet::diffusion::blur;
 use crate::planet::distance::{cell_dirs, nearest_points, signed_distance_km, NONE};
 use crate::planet::fbm::{noise_radius, FastFbm};
 use crate::planet::pipes::pipes4;
+use crate::planet::SimError;
 use crate::planet::{Cell, Field, VectorField};
 use belts::{feature, BeltHeights, Role};
 use crust::{margin_profile, smoothstep, Margin};
@@ -65,22 +65,27 @@ pub struct ReliefSettings {
     pub radius_km: f32,
 }
 
+impl ReliefSettings {
+    /// The defaults, which the node's parameters also start from (one source of truth).
+    pub const DEFAULT: ReliefSettings = ReliefSettings {
+        seed: 1,
+        land_fraction: 0.29,
+        continents: 6,
+        coast_frequency: 3.0,
+        plate_speed_cm_yr: 5.0,
+        boundary_warp: 0.6,
+        heights: BeltHeights { trench_m: 3500.0, cordillera_m: 3000.0, island_arc_m: 4200.0, collision_m: 3400.0, plateau_m: 4000.0, rift_m: 1200.0 },
+        hotspots: HotspotSettings { count: 14, height_m: 4800.0, radius_km: 40.0, decay_myr: 25.0, chain_myr: 60.0, step_myr: 3.5 },
+        detail: 1.0,
+        max_elevation_m: 6000.0,
+        max_depth_m: 11000.0,
+        radius_km: 6371.0,
+    };
+}
+
 impl Default for ReliefSettings {
     fn default() -> Self {
-        ReliefSettings {
-            seed: 1,
-            land_fraction: 0.29,
-            continents: 6,
-            coast_frequency: 3.0,
-            plate_speed_cm_yr: 5.0,
-            boundary_warp: 0.6,
-            heights: BeltHeights { trench_m: 3500.0, cordillera_m: 3000.0, island_arc_m: 4200.0, collision_m: 3400.0, plateau_m: 4000.0, rift_m: 1200.0 },
-            hotspots: HotspotSettings { count: 14, height_m: 4800.0, radius_km: 40.0, decay_myr: 25.0, chain_myr: 60.0, step_myr: 3.5 },
-            detail: 1.0,
-            max_elevation_m: 6000.0,
-            max_depth_m: 11000.0,
-            radius_km: 6371.0,
-        }
+        Self::DEFAULT
     }
 }
 
@@ -165,7 +170,11 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
                 w += t;
             }
         }
-        if w > 1e-6 { acc / w } else { f32::NAN }
+        if w > 1e-6 {
+            acc / w
+        } else {
+            f32::NAN
+        }
     };
 
     // Above the structure resolution the coast is swept again only in a band along the
@@ -177,10 +186,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
         let field = crust::continent_field(&dirs, s.continents, s.land_fraction, s.coast_frequency, s.seed);
         let near = |c: usize| coarse_coast[c].abs() < band_km;
         let fine = signed_distance_km(n, &dirs, &field, st.threshold, km, &near, cancel)?;
-        fine.iter()
-            .zip(&coarse_coast)
-            .map(|(&f, &d)| if f.is_finite() { f + (d - f) * smoothstep((d.abs() - 0.5 * band_km) / (0.5 * band_km)) } else { d })
-            .collect()
+        fine.iter().zip(&coarse_coast).map(|(&f, &d)| if f.is_finite() { f + (d - f) * smoothstep((d.abs() - 0.5 * band_km) / (0.5 * band_km)) } else { d }).collect()
     } else {
         std::mem::take(&mut st.coast)
     };
@@ -266,21 +272,8 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let elevation: Vec<f32> = elevation_m.iter().map(|&m| if m >= 0.0 { (m / top).min(1.0) } else { (m / deep).max(-1.0) }).collect();
     let crust: Vec<f32> = coast.iter().map(|&d| smoothstep((d + CRUST_SHELF_KM + 70.0) / 70.0)).collect();
     let plate_id: Vec<f32> = cell_plate.iter().map(|&p| if p == UNCLAIMED { -1.0 } else { p as f32 }).collect();
-    let motion_field = VectorField {
-        n,
-        data: (0..cells)
-            .into_par_iter()
-            .map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, Cell::from_index(c, n).direction(n)).to_array() })
-            .collect(),
-    };
-    Ok(ReliefSurface {
-        elevation: Field::from_vec(n, elevation)?,
-        age_myr: Field::from_vec(n, age_out)?,
-        uplift_mm_yr: Field::from_vec(n, uplift)?,
-        crust: Field::from_vec(n, crust)?,
-        plate_id: Field::from_vec(n, plate_id)?,
-        motion: motion_field,
-    })
+    let motion_field = VectorField { n, data: (0..cells).into_par_iter().map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, Cell::from_index(c, n).direction(n)).to_array() }).collect() };
+    Ok(ReliefSurface { elevation: Field::from_vec(n, elevation)?, age_myr: Field::from_vec(n, age_out)?, uplift_mm_yr: Field::from_vec(n, uplift)?, crust: Field::from_vec(n, crust)?, plate_id: Field::from_vec(n, plate_id)?, motion: motion_field })
 }
 
 /// Age given to the floor of a plate without a ridge, Myr.
