@@ -205,5 +205,5 @@ fn the_planet_surface_group_textures_a_planet_with_three_wires() {
     assert!(planetgraph::graph::validate(&g).is_empty(), "{:?}", planetgraph::graph::validate(&g));
     let r = Evaluator::new().evaluate(&g, 32, &AtomicBool::new(false), &Progress::default());
     assert!(r.errors.is_empty() && r.idle.is_empty(), "{:?} {:?}", r.errors, r.idle);
-    assert!(r.sink_input(p, 1).and_then(|v| v.as_colour()).is_some(), "the Planet has an albedo");
+    assert!(r.input(p, planetgraph::nodes::output::planet::ALBEDO).is_some(), "the Planet has an albedo");
 }

@@ -350,7 +350,7 @@ fn the_finder_offers_the_planet_surface_group_and_it_textures_the_planet() {
     g.connect(out.node, &out.port, p, "albedo");
     assert!(d.app.apply_edit(g));
     d.wait_for_evaluation();
-    wait_until(&mut d, "the textured planet", |d| d.app.last_result.as_ref().is_some_and(|r| r.sink_input(p, 1).and_then(|v| v.as_colour()).is_some()));
+    wait_until(&mut d, "the textured planet", |d| d.app.last_result.as_ref().is_some_and(|r| r.input(p, planetgraph::nodes::output::planet::ALBEDO).is_some()));
     assert!(d.app.ed_state.errors.is_empty(), "{:?}", d.app.ed_state.errors);
 }
 

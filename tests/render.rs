@@ -120,7 +120,7 @@ fn detailed_planet(n: usize) -> (planetgraph::planet::Field, planetgraph::planet
     let r = Evaluator::new().evaluate(&g, n, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
     assert!(r.errors.is_empty(), "{:?}", r.errors);
     let field = (**r.field(planet).expect("elevation")).clone();
-    let albedo = (**r.sink_input(planet, 1).and_then(|v| v.as_colour()).expect("albedo")).clone();
+    let albedo = (**r.input(planet, planetgraph::nodes::output::planet::ALBEDO).expect("albedo")).clone();
     (field, albedo)
 }
 

@@ -20,7 +20,7 @@ fn eval(g: &Graph, n: usize) -> EvalResult {
 
 fn albedo(g: &Graph, r: &EvalResult) -> ColourField {
     let planet = g.first_of(NodeKind::Planet).expect("planet").id;
-    (**r.sink_input(planet, 1).and_then(|v| v.as_colour()).expect("the default planet has an albedo")).clone()
+    (**r.input(planet, planetgraph::nodes::output::planet::ALBEDO).expect("the default planet has an albedo")).clone()
 }
 
 fn channel(c: &ColourField, k: usize) -> Field {

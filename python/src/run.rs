@@ -162,7 +162,7 @@ pub fn evaluate<'py>(py: Python<'py>, g: &Graph, resolution: u32, outputs: Optio
     for w in &wants {
         let value: Option<&Value> = match w.port {
             Some(k) => res.outputs.get(&w.node).and_then(|o| o.get(k)),
-            None => res.sink_input(w.node, 0),
+            None => res.shown(w.node),
         };
         let value = value.ok_or_else(|| PlanetGraphError::new_err(format!("{}: {} produced nothing to return", g.path.display(), describe(&w.node))))?;
         let (data, shape) = py.detach(|| flatten(value, layout)).ok_or_else(|| PyValueError::new_err(format!("{}: {} gives {} (not numbers per cell), which cannot be an array", g.path.display(), describe(&w.node), value.port_type().name())))?;

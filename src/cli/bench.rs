@@ -249,7 +249,7 @@ fn viewport_frame_ms(g: &crate::graph::Graph, reps: usize, cancel: &AtomicBool) 
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
     r.set_mesh(&device, &build_mesh(field, 6371.0, &MeshOptions { resolution: 128, refine: false, ..Default::default() }));
-    let albedo = res.sink_input(planet, 1).and_then(|v| v.as_colour()).map(|a| crate::inspect::albedo_image(a));
+    let albedo = res.input(planet, crate::nodes::output::planet::ALBEDO).map(|a| crate::inspect::albedo_image(a));
     if let Some(img) = &albedo {
         r.set_overlay(&device, &queue, Some(OverlayTexture::new(img.size, &img.rgba)?));
     }

@@ -79,7 +79,7 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
         None => res.field(planet.id).cloned().ok_or_else(|| CliError::internal(anyhow!("the Planet node produced nothing")))?,
     };
     let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
-    let albedo = res.sink_input(planet.id, 1).and_then(|v| v.as_colour()).cloned();
+    let albedo = res.input(planet.id, crate::nodes::output::planet::ALBEDO).cloned();
     Ok(PlanetBuild { field, settings, timings, albedo, result: res })
 }
 

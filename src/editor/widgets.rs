@@ -15,14 +15,16 @@ fn parse_typed(text: &str) -> Option<f64> {
 /// A number widget with a range. A value the file holds outside the range is shown as it is
 /// (the node reports it); a typed value outside is clamped, and the returned sentence says to
 /// what.
-// The value, its range, drag speed, unit, label and tooltip: one argument per part of the widget.
+// The value, its range, drag speed, unit suffix, label and tooltip: one argument per part of the widget.
 #[allow(clippy::too_many_arguments)]
-fn ranged_number<N: egui::emath::Numeric>(ui: &mut egui::Ui, v: &mut N, min: N, max: N, speed: f64, unit: &str, label: &str, tip: &str) -> Option<String> {
+fn ranged_number<N: egui::emath::Numeric>(ui: &mut egui::Ui, v: &mut N, min: N, max: N, speed: f64, suffix: String, label: &str, tip: &str) -> Option<String> {
     let typed = std::cell::Cell::new(None);
-    let suffix = if unit.is_empty() { String::new() } else { format!(" {unit}") };
     let tip = format!("{tip}\n\nRange: {} to {}{suffix}", min.to_f64(), max.to_f64());
+    // Whole numbers show no decimals ("30", not "30.0"); reals up to four.
+    let drag = egui::DragValue::new(v).range(min..=max).clamp_existing_to_range(false).speed(speed).suffix(suffix.clone());
+    let drag = if N::INTEGRAL { drag.fixed_decimals(0) } else { drag.max_decimals(4) };
     let r = ui
-        .add(egui::DragValue::new(v).range(min..=max).clamp_existing_to_range(false).speed(speed).suffix(suffix.clone()).max_decimals(4).custom_parser(|t| {
+        .add(drag.custom_parser(|t| {
             let x = parse_typed(t);
             typed.set(x);
             x
@@ -42,7 +44,7 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut 
             return ui
                 .horizontal(|ui| {
                     ui.label(label).on_hover_text(tip);
-                    ranged_number(ui, v, min, max, speed as f64, unit.symbol(), label, tip)
+                    ranged_number(ui, v, min, max, speed as f64, unit.suffix(), label, tip)
                 })
                 .inner;
         }
@@ -50,7 +52,7 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut 
             return ui
                 .horizontal(|ui| {
                     ui.label(label).on_hover_text(tip);
-                    ranged_number(ui, v, min, max, 0.1, "", label, tip)
+                    ranged_number(ui, v, min, max, 0.1, String::new(), label, tip)
                 })
                 .inner;
         }

@@ -73,21 +73,26 @@ impl EvalResult {
 
     /// The field a display node shows (its first input).
     pub fn shown_field(&self, id: NodeId) -> Option<&Arc<crate::planet::Field>> {
-        self.sink_input(id, 0)?.as_field()
+        self.shown(id)?.as_field()
     }
 
     /// The colours a display node shows (its first input).
     pub fn shown_colour(&self, id: NodeId) -> Option<&Arc<crate::planet::ColourField>> {
-        self.sink_input(id, 0)?.as_colour()
+        self.shown(id)?.as_colour()
     }
 
-    /// Input `k` of a display or output node (`None` if not connected or the node did not run).
-    pub fn sink_input(&self, id: NodeId, k: usize) -> Option<&Value> {
-        self.sink_inputs.get(&id)?.get(k)?.as_ref()
+    /// The value on input `port` of display or output node `id` (the Planet's albedo, an
+    /// Export's field); `None` if not connected, of another type or the node did not run.
+    pub fn input<T: crate::nodes::PortValue>(&self, id: NodeId, port: crate::nodes::InPort<T>) -> Option<&Arc<T>> {
+        port.value_in(self.sink_inputs.get(&id)?).ok().flatten()
+    }
+
+    /// The value a display node shows, of any type (its first input).
+    pub fn shown(&self, id: NodeId) -> Option<&Value> {
+        self.sink_inputs.get(&id)?.first()?.as_ref()
     }
 }
 
-/// The outputs of a bypassed node: each output passes on the first input of its type.
 /// Runs one node (`run`); a panic inside it (a bug) becomes an error on that node, so the rest of the
 /// evaluation goes on and the editor's evaluation thread survives.
 fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Result<Vec<Value>, OpError> {
@@ -100,6 +105,7 @@ fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Result<Vec<Valu
     }
 }
 
+/// The outputs of a bypassed node: each output passes on the first input of its type.
 fn bypassed(kind: crate::nodes::NodeKind, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
     kind.meta().outputs.iter().map(|o| inputs.iter().flatten().find(|v| v.port_type() == o.ty).cloned().ok_or_else(|| OpError::Invalid(format!("bypassed, but no input of type {} to pass on to output '{}'", o.ty.name(), o.name)))).collect()
 }

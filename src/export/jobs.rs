@@ -11,6 +11,7 @@ use crate::eval::EvalResult;
 use crate::graph::Graph;
 use crate::graph::NodeId;
 use crate::nodes::output::export::{ByteOrder, ColourEncoding, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, UnitsFrom, ValueMapping};
+use crate::nodes::output::{export as export_node, planet as planet_node};
 use crate::nodes::NodeKind;
 use crate::nodes::PortUnit;
 use crate::planet::colour::srgb_to_linear3;
@@ -289,7 +290,7 @@ pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, E
         let planet = g.first_of(NodeKind::Planet).ok_or_else(|| ExportError::Invalid { export: "build".into(), message: "the graph has neither Export nodes nor a Planet node".into() })?;
         let settings = planet.settings().map_err(|e| ExportError::Invalid { export: planet.describe(), message: e.to_string() })?;
         let field = res.field(planet.id).cloned().ok_or_else(|| ExportError::Invalid { export: planet.describe(), message: res.errors.get(&planet.id).cloned().unwrap_or_else(|| "produced nothing".into()) })?;
-        let albedo = res.sink_input(planet.id, 1).and_then(|v| v.as_colour()).cloned();
+        let albedo = res.input(planet.id, planet_node::ALBEDO).cloned();
         return Ok(default_jobs(&planet.describe(), field, albedo, &settings));
     }
     exports
@@ -300,9 +301,9 @@ pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, E
             if let Some(e) = res.errors.get(&node.id) {
                 return Err(ExportError::Invalid { export: label, message: e.clone() });
             }
-            let field = res.sink_input(node.id, 0).and_then(|v| v.as_field()).cloned();
-            let colour = res.sink_input(node.id, 1).and_then(|v| v.as_colour()).cloned();
-            let input = if field.is_some() { "field" } else { "colour" };
+            let field = res.input(node.id, export_node::FIELD).cloned();
+            let colour = res.input(node.id, export_node::COLOUR).cloned();
+            let input = if field.is_some() { export_node::FIELD.name() } else { export_node::COLOUR.name() };
             let units = match settings.units_from {
                 UnitsFrom::Custom => settings.units.clone(),
                 UnitsFrom::Source => source_units(g, node.id, input),
@@ -322,13 +323,13 @@ pub fn planned_files(g: &Graph, n: usize) -> Vec<String> {
         match g.first_of(NodeKind::Planet).and_then(|p| p.settings().ok().map(|s| (p, s))) {
             Some((planet, settings)) => {
                 // The default set's names come from its own jobs, built over one-cell fields.
-                let albedo = linked(planet.id, "albedo").then(|| Arc::new(ColourField::from_fn(1, |_| [0.0; 3])));
+                let albedo = linked(planet.id, planet_node::ALBEDO.name()).then(|| Arc::new(ColourField::from_fn(1, |_| [0.0; 3])));
                 default_jobs(&planet.describe(), Arc::new(Field::from_fn_dir(1, |_| 0.0)), albedo, &settings).iter().flat_map(|j| j.file_names(n)).collect()
             }
             None => Vec::new(),
         }
     } else {
-        exports.iter().filter_map(|node| node.settings::<ExportSettings>().ok().map(|s| file_names(&s, n, linked(node.id, "colour")))).flatten().collect()
+        exports.iter().filter_map(|node| node.settings::<ExportSettings>().ok().map(|s| file_names(&s, n, linked(node.id, export_node::COLOUR.name())))).flatten().collect()
     };
     names.push("manifest.json".into());
     names

@@ -8,6 +8,7 @@ pub mod macros;
 pub mod meta;
 pub mod param_types;
 pub mod params;
+pub mod port;
 pub mod registry;
 pub mod unit;
 pub mod value;
@@ -26,6 +27,7 @@ pub mod texture;
 pub use context::{OpContext, OpError, StepProgress};
 pub use meta::{Category, NodeMeta, PortDef, PortType, PortUnit};
 pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamValue, Settings};
+pub use port::{InPort, PortValue};
 pub use registry::NodeKind;
 pub use unit::Unit;
 pub use value::Value;
@@ -76,6 +78,16 @@ impl Inputs<'_> {
 
     fn required<'v, T>(&'v self, k: usize, what: &str, pick: impl Fn(&'v Value) -> Option<&'v T>) -> Result<&'v T, OpError> {
         self.get(k, what, pick)?.ok_or_else(|| OpError::Invalid(format!("input {k} is not connected")))
+    }
+
+    /// The input `port` (a typed handle on one of the node's inputs).
+    pub fn port<T: PortValue>(&self, port: InPort<T>) -> Result<&Arc<T>, OpError> {
+        self.port_opt(port)?.ok_or_else(|| OpError::Invalid(format!("input '{}' is not connected", port.name())))
+    }
+
+    /// The optional input `port` (`None` when not connected).
+    pub fn port_opt<T: PortValue>(&self, port: InPort<T>) -> Result<Option<&Arc<T>>, OpError> {
+        port.value_in(self.0).map_err(OpError::Invalid)
     }
 
     /// Input `k` as a scalar field.
@@ -201,6 +213,7 @@ pub mod prelude {
     pub use super::context::{with_steps, OpContext, OpError};
     pub use super::meta::{Category, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
     pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
+    pub use super::port::InPort;
     pub use super::unit::Unit;
     pub use super::value::Value;
     pub use super::{Inputs, Node};

@@ -265,7 +265,7 @@ impl ParamDef {
         match (self.spec, value) {
             (ParamSpec::Float { min, max, unit, .. }, ParamValue::Float(v)) => {
                 if !v.is_finite() || *v < min || *v > max {
-                    return Err(format!("parameter '{}' = {v} is outside {min}..{max} {unit}", self.name));
+                    return Err(format!("parameter '{}' = {v} is outside {min}..{max}{}", self.name, unit.suffix()));
                 }
             }
             (ParamSpec::Int { min, max, .. }, ParamValue::Int(v)) => {

@@ -105,6 +105,16 @@ impl Unit {
         }
     }
 
+    /// What follows a number: nothing for no unit, the degree sign directly (`35°`), otherwise
+    /// a space and the symbol (`27 °C`, `800 km`).
+    pub fn suffix(self) -> String {
+        match self {
+            Unit::None => String::new(),
+            Unit::Degree => self.symbol().to_string(),
+            _ => format!(" {}", self.symbol()),
+        }
+    }
+
     /// Whether values carry no unit.
     pub const fn is_none(self) -> bool {
         matches!(self, Unit::None)
@@ -150,5 +160,6 @@ mod tests {
         assert_eq!((Unit::Celsius.symbol(), Unit::Celsius.ascii()), ("°C", "degC"));
         assert_eq!((Unit::SquareKilometre.symbol(), Unit::SquareKilometre.ascii()), ("km²", "km2"));
         assert_eq!(Unit::Metre.to_string(), "m");
+        assert_eq!((Unit::Degree.suffix(), Unit::Celsius.suffix(), Unit::None.suffix()), ("°".to_string(), " °C".to_string(), String::new()));
     }
 }

@@ -65,7 +65,7 @@ impl PlanetApp {
                 }
                 Some(planet) => match res.field(planet.id) {
                     Some(f) => {
-                        let albedo = res.sink_input(planet.id, 1).and_then(|v| v.as_colour()).cloned();
+                        let albedo = res.input(planet.id, crate::nodes::output::planet::ALBEDO).cloned();
                         match planet.settings::<PlanetSettings>() {
                             Ok(settings) => self.viewport.set_field(f.clone(), albedo, settings),
                             Err(e) => {

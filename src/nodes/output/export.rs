@@ -183,20 +183,26 @@ crate::settings! {
 /// The Export node.
 pub struct Export;
 
+/// The Export node's field input (values, a normal map or a mesh).
+pub const FIELD: InPort<Field> = InPort::new(0, PortDef::optional("field", PortType::Field));
+/// The Export node's colour input (an image of linear RGB).
+pub const COLOUR: InPort<ColourField> = InPort::new(1, PortDef::optional("colour", PortType::Colour));
+const _: () = assert!(FIELD.is_input_of(&Export::META) && COLOUR.is_input_of(&Export::META));
+
 impl Node for Export {
     type Settings = ExportSettings;
     const META: NodeMeta = NodeMeta::new(
         "Export",
         Category::Output,
         "Writes the field or colour at its input when the graph is built (planetgraph build, File > Export): values, a normal map or a mesh, in the chosen format and projection. A graph may hold several.",
-        &[PortDef::optional("field", PortType::Field), PortDef::optional("colour", PortType::Colour)],
+        &[FIELD.def(), COLOUR.def()],
         &[],
         file!(),
     )
     .needing_one_input();
 
     fn check(s: &ExportSettings, connected: &[bool]) -> Result<(), String> {
-        let (field, colour) = (connected.first().copied().unwrap_or(false), connected.get(1).copied().unwrap_or(false));
+        let (field, colour) = (connected.get(FIELD.index()).copied().unwrap_or(false), connected.get(COLOUR.index()).copied().unwrap_or(false));
         // With nothing connected the node waits for an input (idle), which says so itself.
         if !field && !colour {
             return check_name(&s.name);
@@ -205,8 +211,8 @@ impl Node for Export {
     }
 
     fn run(s: &ExportSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        let field = inputs.field_opt(0)?.is_some();
-        let colour = inputs.colour_opt(1)?.is_some();
+        let field = inputs.port_opt(FIELD)?.is_some();
+        let colour = inputs.port_opt(COLOUR)?.is_some();
         s.check(field, colour).map_err(OpError::Invalid)?;
         Ok(Vec::new())
     }

@@ -30,21 +30,27 @@ impl Default for PlanetSettings {
 /// [`crate::nodes::OpContext::planet`]), so they are set once.
 pub struct Planet;
 
+/// The Planet node's elevation input (-1..1: deepest ocean..highest peak).
+pub const ELEVATION: InPort<Field> = InPort::new(0, PortDef::field("elevation"));
+/// The Planet node's optional albedo (linear RGB), which the viewport and the exports show.
+pub const ALBEDO: InPort<ColourField> = InPort::new(1, PortDef::optional("albedo", PortType::Colour));
+const _: () = assert!(ELEVATION.is_input_of(&Planet::META) && ALBEDO.is_input_of(&Planet::META));
+
 impl Node for Planet {
     type Settings = PlanetSettings;
     const META: NodeMeta = NodeMeta::new(
         "Planet",
         Category::Output,
         "The planet the viewport shows and build exports, and its settings: radius, sea level, highest peak and deepest ocean are set here once and every node that needs them reads them. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres. An optional albedo colours the planet (else the height tint).",
-        &[PortDef::field("elevation"), PortDef::optional("albedo", PortType::Colour)],
+        &[ELEVATION.def(), ALBEDO.def()],
         &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Metre))],
         file!(),
     );
 
     fn run(s: &PlanetSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         // The albedo is read by the viewport and build from the node's inputs; checked here.
-        inputs.colour_opt(1)?;
-        Ok(vec![s.apply(inputs.field(0)?).into()])
+        inputs.port_opt(ALBEDO)?;
+        Ok(vec![s.apply(inputs.port(ELEVATION)?).into()])
     }
 }
 

@@ -1,0 +1,158 @@
+//! [`InPort`]: a typed handle on one input port of a node kind, so code outside the node's file
+//! (the exports, the build, the viewport) names an input by a constant that carries its
+//! position, its saved name and the type of its value, instead of a string or an index.
+
+use super::meta::{PortDef, PortType};
+use super::value::Value;
+use crate::planet::{ColourField, Field, RegionSurface, VectorField};
+use crate::tectonics::Plates;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// A Rust type that travels on ports of one [`PortType`].
+pub trait PortValue: Sized {
+    /// The port type that carries it.
+    const TYPE: PortType;
+    /// Its name in errors ("field", "colour field").
+    const WHAT: &'static str;
+    /// The value as this type, if it is one.
+    fn of(value: &Value) -> Option<&Arc<Self>>;
+}
+
+impl PortValue for Field {
+    const TYPE: PortType = PortType::Field;
+    const WHAT: &'static str = "field";
+    fn of(value: &Value) -> Option<&Arc<Self>> {
+        value.as_field()
+    }
+}
+
+impl PortValue for ColourField {
+    const TYPE: PortType = PortType::Colour;
+    const WHAT: &'static str = "colour field";
+    fn of(value: &Value) -> Option<&Arc<Self>> {
+        value.as_colour()
+    }
+}
+
+impl PortValue for VectorField {
+    const TYPE: PortType = PortType::Vector;
+    const WHAT: &'static str = "vector field";
+    fn of(value: &Value) -> Option<&Arc<Self>> {
+        value.as_vector()
+    }
+}
+
+impl PortValue for RegionSurface {
+    const TYPE: PortType = PortType::Regions;
+    const WHAT: &'static str = "region surface";
+    fn of(value: &Value) -> Option<&Arc<Self>> {
+        value.as_regions()
+    }
+}
+
+impl PortValue for Plates {
+    const TYPE: PortType = PortType::Plates;
+    const WHAT: &'static str = "plates";
+    fn of(value: &Value) -> Option<&Arc<Self>> {
+        value.as_plates()
+    }
+}
+
+/// Input `index` of a node kind, declared by `def` and carrying values of type `T`.
+///
+/// A node file declares its inputs from its handles (`&[ELEVATION.def(), ALBEDO.def()]`) and
+/// checks at compile time that each handle sits at its index
+/// (`const _: () = assert!(ALBEDO.is_input_of(&Planet::META));`), so the name, the position and
+/// the type cannot disagree.
+pub struct InPort<T> {
+    index: usize,
+    def: PortDef,
+    ty: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for InPort<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for InPort<T> {}
+
+impl<T: PortValue> InPort<T> {
+    /// The handle on input `index`, declared by `def`; fails to compile when `def`'s type is
+    /// not `T`'s.
+    pub const fn new(index: usize, def: PortDef) -> InPort<T> {
+        assert!(def.ty as u8 == T::TYPE as u8, "the port's declared type differs from the handle's value type");
+        InPort { index, def, ty: PhantomData }
+    }
+
+    /// Position among the kind's inputs.
+    pub const fn index(self) -> usize {
+        self.index
+    }
+
+    /// The port's declaration.
+    pub const fn def(self) -> PortDef {
+        self.def
+    }
+
+    /// The saved name (a link's `input`).
+    pub const fn name(self) -> &'static str {
+        self.def.name
+    }
+
+    /// Whether the kind's inputs hold this port, by name, at this handle's index.
+    pub const fn is_input_of(self, meta: &super::NodeMeta) -> bool {
+        if self.index >= meta.inputs.len() {
+            return false;
+        }
+        let (a, b) = (meta.inputs[self.index].name.as_bytes(), self.def.name.as_bytes());
+        if a.len() != b.len() || meta.inputs[self.index].ty as u8 != self.def.ty as u8 {
+            return false;
+        }
+        let mut k = 0;
+        while k < a.len() {
+            if a[k] != b[k] {
+                return false;
+            }
+            k += 1;
+        }
+        true
+    }
+
+    /// This input's value among a run's `inputs` (`Ok(None)` when not connected; an error when
+    /// it holds another type).
+    pub fn value_in(self, inputs: &[Option<Value>]) -> Result<Option<&Arc<T>>, String> {
+        match inputs.get(self.index) {
+            Some(Some(v)) => T::of(v).map(Some).ok_or_else(|| format!("input '{}' is not a {}", self.name(), T::WHAT)),
+            Some(None) => Ok(None),
+            None => Err(format!("input '{}' is missing", self.name())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::InPort;
+    use crate::nodes::meta::{Category, NodeMeta, PortDef, PortType, OUT};
+    use crate::planet::{ColourField, Field};
+    use std::sync::Arc;
+
+    const A: InPort<Field> = InPort::new(0, PortDef::field("a"));
+    const C: InPort<ColourField> = InPort::new(1, PortDef::optional("c", PortType::Colour));
+    const META: NodeMeta = NodeMeta::new("Test", Category::Combine, "", &[A.def(), C.def()], OUT, file!());
+
+    #[test]
+    fn handles_find_their_port_and_refuse_a_value_of_another_type() {
+        assert!(A.is_input_of(&META) && C.is_input_of(&META));
+        assert!(!InPort::<Field>::new(1, PortDef::field("a")).is_input_of(&META), "wrong index");
+        assert!(!InPort::<Field>::new(0, PortDef::field("b")).is_input_of(&META), "wrong name");
+        let f = crate::nodes::Value::Field(Arc::new(Field::filled(2, 0.0)));
+        let inputs = [Some(f.clone()), None];
+        assert!(A.value_in(&inputs).expect("a field").is_some());
+        assert!(C.value_in(&inputs).expect("not connected").is_none());
+        let swapped = [None, Some(f)];
+        assert_eq!(C.value_in(&swapped).err().as_deref(), Some("input 'c' is not a colour field"));
+    }
+}
