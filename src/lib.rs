@@ -1,25 +1,19 @@
 //! PlanetGraph: design procedural planets with a node graph that builds seamless cube-sphere
 //! surfaces.
 //!
-//! The domain (`planet`, `tectonics`, `erosion`, `nodes`, `graph`, `eval`, `io`, `export`, `inspect`,
-//! `appearance`) never imports egui or wgpu, and its imports run one way (see the README's
-//! architecture section; `tests/layers.rs` checks it). `render` holds the wgpu planet renderer
-//! and takes plain data; `editor` and `app` the egui user interface; `cli` the headless
-//! commands.
+//! The domain lives in the `planetgraph-core` crate (`crates/core`), which depends on no UI or
+//! GPU crate; its modules are re-exported here, so `planetgraph::nodes` is
+//! `planetgraph_core::nodes`. This crate adds `render` (the wgpu planet renderer, which takes
+//! plain data), `editor` and `app` (the egui user interface) and `cli` (the headless commands).
+//! See the README's architecture section.
 
 #![warn(missing_docs)]
 
+pub use planetgraph_core::{appearance, erosion, eval, export, graph, inspect, io, nodes, planet, tectonics};
+/// The node macros of the domain crate (`settings!`, `choices!`), for nodes written outside it.
+pub use planetgraph_core::{choices, settings};
+
 pub mod app;
-pub mod appearance;
 pub mod cli;
 pub mod editor;
-pub mod erosion;
-pub mod eval;
-pub mod export;
-pub mod graph;
-pub mod inspect;
-pub mod io;
-pub mod nodes;
-pub mod planet;
 pub mod render;
-pub mod tectonics;

@@ -1,6 +1,8 @@
-//! The architecture's rules, checked on the source text: the domain's imports run one way
-//! (no module cycles), the domain never imports the UI or GPU crates, the renderer takes plain
-//! data, and no source file is over 500 lines.
+//! The architecture's rules. The compiler enforces the main one: the domain is its own crate
+//! (`crates/core`), which declares no UI or GPU crate, so no domain file can name one; this file
+//! checks that the manifest stays so. The order among the domain's modules (planet <- tectonics,
+//! erosion <- nodes <- ...) and the renderer's plain-data diet are checked on the source text,
+//! as is the limit of 500 lines per source file.
 //!
 //! `cargo test --release --test layers` is the check named in the README.
 
@@ -80,13 +82,26 @@ fn uses_crate(text: &str, name: &str) -> bool {
     })
 }
 
+/// The source folders of the two crates: the domain's and the app's.
+fn source_roots() -> [PathBuf; 2] {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [root.join("crates/core/src"), root.join("src")]
+}
+
+/// Every source file with its top-level module.
+fn modules() -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for src in source_roots() {
+        let mut files = Vec::new();
+        sources(&src, &mut files);
+        out.extend(files.into_iter().filter_map(|f| Some((module_of(&src, &f)?, f))));
+    }
+    out
+}
+
 fn module_imports() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
     let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for f in files {
-        let Some(m) = module_of(&src, &f) else { continue };
+    for (m, f) in modules() {
         if m == "lib" || m == "main" {
             continue;
         }
@@ -126,18 +141,23 @@ fn the_domain_imports_run_one_way() {
 }
 
 #[test]
-fn the_domain_never_names_ui_or_gpu_crates() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
-    for f in files {
-        let Some(m) = module_of(&src, &f) else { continue };
+fn the_domain_crate_declares_no_ui_or_gpu_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("crates/core/Cargo.toml")).expect("crates/core/Cargo.toml");
+    let declared: Vec<&str> = manifest.lines().filter(|l| !l.trim_start().starts_with('#')).filter_map(|l| l.split_once('=').map(|(name, _)| name.trim())).collect();
+    for c in UI_AND_GPU {
+        let package = c.replace('_', "-");
+        assert!(!declared.iter().any(|d| *d == *c || *d == package), "crates/core/Cargo.toml declares {c}: the domain must build without UI or GPU crates");
+    }
+    // Every domain module lives in the domain crate, and nothing else does.
+    let core: BTreeSet<String> = modules().into_iter().filter(|(_, f)| f.starts_with(root.join("crates/core/src"))).map(|(m, _)| m).filter(|m| m != "lib").collect();
+    assert_eq!(core, DOMAIN.iter().map(|m| m.to_string()).collect::<BTreeSet<_>>(), "the domain crate holds exactly the domain modules");
+}
+
+#[test]
+fn only_the_editor_and_the_app_use_the_node_graph_crate() {
+    for (m, f) in modules() {
         let text = code(&std::fs::read_to_string(&f).expect("read"));
-        if DOMAIN.contains(&m.as_str()) {
-            for c in UI_AND_GPU {
-                assert!(!uses_crate(&text, c), "{} (domain module {m}) names {c}", f.display());
-            }
-        }
         if m != "editor" && m != "app" {
             assert!(!uses_crate(&text, "egui_node_graph2"), "{}: only editor and app use egui_node_graph2", f.display());
         }
@@ -148,7 +168,9 @@ fn the_domain_never_names_ui_or_gpu_crates() {
 fn no_source_file_is_over_500_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    sources(&root.join("src"), &mut files);
+    for src in source_roots() {
+        sources(&src, &mut files);
+    }
     sources(&root.join("tests"), &mut files);
     for f in files {
         let lines = std::fs::read_to_string(&f).expect("read").lines().count();

@@ -37,8 +37,8 @@ macro_rules! templates {
             file: concat!($name, ".ron"),
             title: $title,
             description: $description,
-            ron: include_str!(concat!("../../graphs/", $name, ".ron")),
-            thumbnail_png: include_bytes!(concat!("../../assets/templates/", $name, ".png")),
+            ron: include_str!(concat!("../../../../graphs/", $name, ".ron")),
+            thumbnail_png: include_bytes!(concat!("../../../../assets/templates/", $name, ".png")),
         }, )* ];
     };
 }
@@ -92,7 +92,7 @@ mod tests {
 
     #[test]
     fn every_example_is_a_template_that_loads_and_every_node_kind_is_in_one() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../graphs");
         let files: BTreeSet<String> = std::fs::read_dir(&dir).expect("graphs/").flatten().map(|e| e.file_name().to_string_lossy().to_string()).filter(|n| n.ends_with(".ron")).collect();
         let listed: BTreeSet<String> = TEMPLATES.iter().map(|t| t.file.to_string()).collect();
         assert_eq!(files, listed, "every file in graphs/ is a template");

@@ -5,7 +5,7 @@ use crate::graph::Graph;
 use std::path::Path;
 
 /// Text of the default graph.
-pub const DEFAULT_GRAPH_RON: &str = include_str!("../../graphs/default.ron");
+pub const DEFAULT_GRAPH_RON: &str = include_str!("../../../../graphs/default.ron");
 
 /// The built-in default graph (tested to load; an error names the embedded file).
 pub fn default_graph() -> Result<Graph, LoadError> {
