@@ -4,8 +4,9 @@
 //! tests/clients/package.json). Failures: unwritable folder, full disk, cancel half-way and
 //! invalid settings give a clear message and never a manifest listing an incomplete file.
 
-use planetgraph::cli::build::{build_graph, evaluate_exports};
+use planetgraph::cli::build::build_graph;
 use planetgraph::eval::Progress;
+use planetgraph::export::evaluate_exports;
 use planetgraph::export::{jobs_from_result, planned_files, write_exports, Control, ExportContext, ExportError, ExportProgress};
 use planetgraph::io::{load_graph, Strictness};
 use planetgraph::nodes::output::planet::PlanetSettings;
@@ -197,7 +198,7 @@ fn a_cancel_half_way_keeps_only_complete_files_and_writes_no_manifest() {
     let path = root().join("graphs/export_all.ron");
     let g = load_graph(&path, Strictness::Complete).expect("graph");
     let cancel = AtomicBool::new(false);
-    let res = evaluate_exports(&g, &path, 32, &cancel, &Progress::default()).map_err(|e| e.error).expect("evaluates");
+    let res = evaluate_exports(&g, &path, 32, &cancel, &Progress::default()).expect("evaluates");
     let jobs = jobs_from_result(&g, &res).expect("jobs");
     let dir = tempfile::tempdir().expect("tempdir");
     let planet: PlanetSettings = g.first_of(NodeKind::Planet).expect("planet").settings().expect("settings");

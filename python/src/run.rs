@@ -4,8 +4,9 @@
 use crate::arrays::{flatten, to_numpy, Layout};
 use crate::graph::Graph;
 use crate::PlanetGraphError;
-use planetgraph::cli::{self, build::export_graph, CliError};
+use planetgraph::cli::{self, CliError};
 use planetgraph::eval::{compile_for, memory, Evaluator, Progress};
+use planetgraph::export::export_graph;
 use planetgraph::export::{share, Control, ExportProgress, Share};
 use planetgraph::graph::NodeId;
 use planetgraph::nodes::Value;
@@ -184,7 +185,8 @@ pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threa
             (eval.fraction(), "evaluating")
         }
     };
-    let manifest = run_with_progress(py, &cancel, progress.as_ref(), poll, || cli::with_threads(threads, || export_graph(&g.doc, &g.path, out, n, tiles, &cancel, &eval, &export)))?.map_err(cli_error)?.map_err(cli_error)?;
+    let manifest =
+        run_with_progress(py, &cancel, progress.as_ref(), poll, || cli::with_threads(threads, || export_graph(&g.doc, &g.path, out, n, tiles, &cancel, &eval, &export)))?.map_err(cli_error)?.map_err(|e| PlanetGraphError::new_err(e.to_string()))?;
     let text = serde_json::to_string(&manifest).map_err(|e| PlanetGraphError::new_err(format!("cannot describe the manifest: {e}")))?;
     py.import("json")?.call_method1("loads", (text,))
 }

@@ -3,7 +3,7 @@
 
 use super::{with_threads, BuildArgs, CliError};
 use crate::eval::{compile_for, memory, Evaluator, Progress};
-use crate::export::{jobs_from_result, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
+use crate::export::{export_graph, ExportProgress, Manifest, Share};
 use crate::graph::{Graph, NodeId};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
@@ -116,31 +116,6 @@ fn progress_ticker(p: Arc<Progress>, export: Arc<ExportProgress>, done: Arc<Atom
     })
 }
 
-/// Evaluates what the graph's Export nodes need (the Planet node where there are none) at
-/// resolution `n`: the result, or an error naming the first node that failed.
-pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<crate::eval::EvalResult, CliError> {
-    let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind == NodeKind::Export).map(|x| x.id).collect();
-    if targets.is_empty() {
-        let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{}: the graph has neither Export nodes nor a Planet node", path.display())))?;
-        targets.push(planet.id);
-    }
-    let mut keep = targets.clone();
-    keep.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
-    let program = compile_for(g, &targets);
-    memory::check_fits(n, &program).map_err(CliError::input)?;
-    let res = Evaluator::new().run_program_releasing(&program, n, &keep, cancel, progress);
-    if res.cancelled {
-        return Err(CliError::input(anyhow!("{}: cancelled during the evaluation; nothing was written", path.display())));
-    }
-    let idle = res.idle.iter().filter(|(id, _)| targets.contains(id));
-    let errors: Vec<String> =
-        res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).map(|(id, msg)| format!("{}: {msg}", g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()))).collect();
-    if !errors.is_empty() {
-        return Err(CliError::input(anyhow!("{}: {}", path.display(), errors.join("; "))));
-    }
-    Ok(res)
-}
-
 /// Builds `g` into `out`: evaluates at resolution `n` and writes every Export node's files
 /// (or the Planet node's default set) and the manifest; the core of the `build` command (also
 /// used by tests and bench). Every failure is exit 2 with a message naming the file or node.
@@ -155,25 +130,11 @@ pub fn build_share(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<S
     let done = Arc::new(AtomicBool::new(false));
     let export = Arc::new(ExportProgress::default());
     let ticker = progress_ticker(progress.clone(), export.clone(), done.clone());
-    let result = export_graph(g, path, out, n, share, cancel, &progress, &export);
+    let result = export_graph(g, path, out, n, share, cancel, &progress, &export).map_err(CliError::from);
     done.store(true, Ordering::Relaxed);
     // The progress ticker only prints; a panic in it must not fail the build.
     let _ = ticker.join();
     result
-}
-
-/// Evaluates `g` (from the file `path`) at resolution `n` and writes its exports into `out`
-/// (with `share`, that share of them), counting progress in `eval` and `export`: the work of
-/// `build` and of the editor's File > Export.
-// One argument per thing a build needs; a struct would only rename them.
-#[allow(clippy::too_many_arguments)]
-pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, CliError> {
-    let res = evaluate_exports(g, path, n, cancel, eval)?;
-    let jobs = jobs_from_result(g, &res).map_err(|e| CliError::input(anyhow!("{}: {e}", path.display())))?;
-    let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| CliError::input(anyhow!("{}: {}: {e}", path.display(), p.describe())))).transpose()?;
-    let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
-    let ctx = ExportContext { graph: path.display().to_string(), resolution: n, planet, timings_ms: timings, share };
-    write_exports(out, &jobs, &ctx, &Control { cancel, progress: export }).map_err(|e| CliError::input(anyhow!("{e}")))
 }
 
 /// Runs the `build` command.

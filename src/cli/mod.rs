@@ -205,6 +205,13 @@ pub struct CliError {
     pub error: anyhow::Error,
 }
 
+impl From<crate::export::BuildError> for CliError {
+    /// A build that was cancelled or could not be made is the user's input (exit 2).
+    fn from(e: crate::export::BuildError) -> CliError {
+        CliError::input(e)
+    }
+}
+
 impl CliError {
     /// The message as printed: the error and each cause not already part of its text (an
     /// error whose message includes its OS error, such as "x.ron: cannot read the file: No such

@@ -7,6 +7,7 @@
 //! the manifest is written last, so a manifest never lists a file that was not completely
 //! written (an old manifest is removed when an export starts).
 
+pub mod build;
 pub mod encode;
 pub mod images;
 pub mod jobs;
@@ -16,6 +17,7 @@ pub mod presets;
 pub mod share;
 pub mod source;
 
+pub use build::{evaluate_exports, export_graph, BuildError};
 pub use jobs::{default_jobs, jobs_from_result, planned_files, ExportJob};
 pub use manifest::{conventions, Manifest, ManifestFile};
 pub use share::Share;

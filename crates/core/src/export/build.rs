@@ -1,0 +1,69 @@
+//! A whole build: evaluate what a graph's Export nodes need and write their files. The one code
+//! path of `planetgraph build`, the editor's File > Export and the Python package's
+//! `Graph.build`.
+
+use super::{jobs_from_result, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
+use crate::eval::{compile_for, memory, EvalResult, Evaluator, Progress};
+use crate::graph::{Graph, NodeId};
+use crate::nodes::output::planet::PlanetSettings;
+use crate::nodes::NodeKind;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use thiserror::Error;
+
+/// Why a build wrote nothing, or not everything. Every message names the graph's file and,
+/// where one is at fault, the node.
+#[derive(Debug, Error)]
+pub enum BuildError {
+    /// The user cancelled.
+    #[error("{0}")]
+    Cancelled(String),
+    /// The graph cannot be built as it is (no sink, a node's error, too large for the memory,
+    /// an export that cannot be written).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Evaluates what the graph's Export nodes need (the Planet node where there are none) at
+/// resolution `n`: the result, or an error naming the first node that failed. `path` is the
+/// graph's file, for messages.
+pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<EvalResult, BuildError> {
+    let file = path.display();
+    let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind == NodeKind::Export).map(|x| x.id).collect();
+    if targets.is_empty() {
+        let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{file}: the graph has neither Export nodes nor a Planet node")))?;
+        targets.push(planet.id);
+    }
+    let mut keep = targets.clone();
+    keep.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
+    let program = compile_for(g, &targets);
+    memory::check_fits(n, &program).map_err(|e| BuildError::Invalid(e.to_string()))?;
+    let res = Evaluator::new().run_program_releasing(&program, n, &keep, cancel, progress);
+    if res.cancelled {
+        return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
+    }
+    let idle = res.idle.iter().filter(|(id, _)| targets.contains(id));
+    let errors: Vec<String> =
+        res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).map(|(id, msg)| format!("{}: {msg}", g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()))).collect();
+    if !errors.is_empty() {
+        return Err(BuildError::Invalid(format!("{file}: {}", errors.join("; "))));
+    }
+    Ok(res)
+}
+
+/// Evaluates `g` (from the file `path`) at resolution `n` and writes its exports into `out`
+/// (with `share`, that share of them), counting progress in `eval` and `export`.
+// One argument per thing a build needs; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
+pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
+    let file = path.display();
+    let res = evaluate_exports(g, path, n, cancel, eval)?;
+    let jobs = jobs_from_result(g, &res).map_err(|e| BuildError::Invalid(format!("{file}: {e}")))?;
+    let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| BuildError::Invalid(format!("{file}: {}: {e}", p.describe())))).transpose()?;
+    let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
+    let ctx = ExportContext { graph: file.to_string(), resolution: n, planet, timings_ms: timings, share };
+    write_exports(out, &jobs, &ctx, &Control { cancel, progress: export }).map_err(|e| match e {
+        super::ExportError::Cancelled => BuildError::Cancelled(e.to_string()),
+        other => BuildError::Invalid(other.to_string()),
+    })
+}
