@@ -82,19 +82,20 @@ fn uses_crate(text: &str, name: &str) -> bool {
     })
 }
 
-/// The source folders of the two crates: the domain's and the app's.
-fn source_roots() -> [PathBuf; 2] {
+/// The source folders of the three crates: the domain's, the renderer's (all of it the
+/// `render` module, as the app crate re-exports it) and the app's.
+fn source_roots() -> [(PathBuf, Option<&'static str>); 3] {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [root.join("crates/core/src"), root.join("src")]
+    [(root.join("crates/core/src"), None), (root.join("crates/render/src"), Some("render")), (root.join("src"), None)]
 }
 
 /// Every source file with its top-level module.
 fn modules() -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
-    for src in source_roots() {
+    for (src, whole) in source_roots() {
         let mut files = Vec::new();
         sources(&src, &mut files);
-        out.extend(files.into_iter().filter_map(|f| Some((module_of(&src, &f)?, f))));
+        out.extend(files.into_iter().filter_map(|f| Some((whole.map(str::to_string).or_else(|| module_of(&src, &f))?, f))));
     }
     out
 }
@@ -155,6 +156,14 @@ fn the_domain_crate_declares_no_ui_or_gpu_crate() {
 }
 
 #[test]
+fn the_render_crate_declares_no_ui_crate() {
+    let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/render/Cargo.toml")).expect("crates/render/Cargo.toml");
+    for c in ["egui", "eframe", "egui-wgpu", "egui_node_graph2", "rfd"] {
+        assert!(!manifest.lines().any(|l| l.split_once('=').is_some_and(|(name, _)| name.trim() == c)), "crates/render/Cargo.toml declares {c}: the renderer takes plain data and knows no UI");
+    }
+}
+
+#[test]
 fn only_the_editor_and_the_app_use_the_node_graph_crate() {
     for (m, f) in modules() {
         let text = code(&std::fs::read_to_string(&f).expect("read"));
@@ -168,7 +177,7 @@ fn only_the_editor_and_the_app_use_the_node_graph_crate() {
 fn no_source_file_is_over_500_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for src in source_roots() {
+    for (src, _) in source_roots() {
         sources(&src, &mut files);
     }
     sources(&root.join("tests"), &mut files);

@@ -131,8 +131,8 @@ pub struct RenderArgs {
     pub resolution: u32,
     /// Colouring: the viewport's colour modes (albedo by default: the Planet node's albedo, the
     /// height tint where it has none).
-    #[arg(long, value_enum, default_value_t = ColourMode::Albedo)]
-    pub mode: ColourMode,
+    #[arg(long, value_enum, default_value_t = ModeArg(ColourMode::Albedo))]
+    pub mode: ModeArg,
     /// Sun azimuth and elevation in degrees (azimuth 0 towards +Z, 90 towards +X; elevation
     /// above the equatorial plane).
     #[arg(long, num_args = 2, value_names = ["AZIMUTH", "ELEVATION"], allow_negative_numbers = true)]
@@ -185,14 +185,28 @@ fn parse_relief(s: &str) -> Result<f32, String> {
     parse_range(s, 0.0, 200.0)
 }
 
-/// `--mode` takes the viewport's colour modes by their identifiers, with their labels as help.
-impl clap::ValueEnum for ColourMode {
+/// A viewport colour mode as `--mode` takes it: by its identifier, with its label as help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModeArg(pub ColourMode);
+
+/// Every mode, in the renderer's order.
+const MODE_ARGS: [ModeArg; ColourMode::ALL.len()] = {
+    let mut all = [ModeArg(ColourMode::ALL[0]); ColourMode::ALL.len()];
+    let mut k = 1;
+    while k < all.len() {
+        all[k] = ModeArg(ColourMode::ALL[k]);
+        k += 1;
+    }
+    all
+};
+
+impl clap::ValueEnum for ModeArg {
     fn value_variants<'a>() -> &'a [Self] {
-        &ColourMode::ALL
+        &MODE_ARGS
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.id()).help(self.label()))
+        Some(clap::builder::PossibleValue::new(self.0.id()).help(self.0.label()))
     }
 }
 

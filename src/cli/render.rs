@@ -21,7 +21,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let b = evaluate_planet_from(&g, &args.file, args.resolution as usize, args.from.map(crate::graph::NodeId), &cancel, &Progress::default())?;
     let planet = b.settings;
     let mesh = MeshOptions { resolution: (args.resolution as usize).clamp(16, 512), exaggeration: args.relief, ..Default::default() };
-    let mode = args.mode;
+    let mode = args.mode.0;
     let mut camera = OrbitCamera { distance: args.distance, tilt: args.tilt.to_radians(), ..Default::default() };
     if let Some([yaw, pitch]) = args.view.as_deref() {
         camera.yaw = yaw.to_radians();

@@ -2,6 +2,14 @@
 //! colours, Lambert light, wireframe, orbit camera; drawn offscreen and shown by the editor or
 //! written by `planetgraph render`. It takes plain data (an elevation field, an overlay
 //! texture, arrow lines) and knows nothing of graphs, nodes or plates.
+//!
+//! A crate of its own (`planetgraph-render`): it depends on the domain crate for its plain data
+//! and on wgpu, never on egui or the editor. The `planetgraph` crate re-exports it as `render`.
+
+#![warn(missing_docs)]
+
+// The domain's plain data, named `crate::planet` as inside the app crate.
+use planetgraph_core::planet;
 
 pub mod camera;
 pub mod gpu_types;
@@ -18,7 +26,7 @@ pub use mesh::{build_mesh, MeshOptions, PlanetMesh};
 pub use mode::ColourMode;
 pub use renderer::{headless_device, PlanetRenderer, RenderError, ViewSettings, SHADER_SOURCE};
 
-use crate::planet::Field;
+use planet::Field;
 
 /// What is drawn on and over the mesh, as plain data.
 #[derive(Debug, Clone, Copy, Default)]

@@ -14,7 +14,7 @@ pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrg
 const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 /// The planet shader source.
-pub const SHADER_SOURCE: &str = include_str!("../../shaders/planet.wgsl");
+pub const SHADER_SOURCE: &str = include_str!("../../../shaders/planet.wgsl");
 
 /// Rendering failed.
 #[derive(Debug, Error)]
