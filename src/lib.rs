@@ -11,8 +11,6 @@
 #![warn(missing_docs)]
 
 pub use planetgraph_core::{appearance, erosion, eval, export, graph, inspect, io, nodes, planet, tectonics};
-/// The node macros of the domain crate (`settings!`, `choices!`), for nodes written outside it.
-pub use planetgraph_core::{choices, settings};
 /// The planet renderer (wgpu), the `planetgraph-render` crate.
 pub use planetgraph_render as render;
 

@@ -4,8 +4,7 @@
 
 use super::meta::{PortDef, PortType};
 use super::value::Value;
-use crate::planet::{ColourField, Field, RegionSurface, VectorField};
-use crate::tectonics::Plates;
+use crate::planet::{ColourField, Field};
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -32,30 +31,6 @@ impl PortValue for ColourField {
     const WHAT: &'static str = "colour field";
     fn of(value: &Value) -> Option<&Arc<Self>> {
         value.as_colour()
-    }
-}
-
-impl PortValue for VectorField {
-    const TYPE: PortType = PortType::Vector;
-    const WHAT: &'static str = "vector field";
-    fn of(value: &Value) -> Option<&Arc<Self>> {
-        value.as_vector()
-    }
-}
-
-impl PortValue for RegionSurface {
-    const TYPE: PortType = PortType::Regions;
-    const WHAT: &'static str = "region surface";
-    fn of(value: &Value) -> Option<&Arc<Self>> {
-        value.as_regions()
-    }
-}
-
-impl PortValue for Plates {
-    const TYPE: PortType = PortType::Plates;
-    const WHAT: &'static str = "plates";
-    fn of(value: &Value) -> Option<&Arc<Self>> {
-        value.as_plates()
     }
 }
 

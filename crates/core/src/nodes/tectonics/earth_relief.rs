@@ -75,7 +75,7 @@ impl EarthReliefSettings {
             plate_speed_cm_yr: self.plate_speed,
             boundary_warp: self.boundary_warp,
             heights: BeltHeights { trench_m: self.trench_m, cordillera_m: self.cordillera_m, island_arc_m: self.island_arc_m, collision_m: self.collision_m, plateau_m: self.plateau_m, rift_m: self.rift_m },
-            hotspots: HotspotSettings { count: self.hotspots, height_m: self.hotspot_m, ..ReliefSettings::default().hotspots },
+            hotspots: HotspotSettings { count: self.hotspots, height_m: self.hotspot_m, ..ReliefSettings::DEFAULT.hotspots },
             detail: self.detail,
             max_elevation_m: planet.max_elevation_m,
             max_depth_m: planet.max_depth_m,
