@@ -32,6 +32,7 @@ pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: By
             enc.set_color(if pixels.channels() == 1 { png::ColorType::Grayscale } else { png::ColorType::Rgb });
             let sixteen = format == ExportFormat::Png16;
             enc.set_depth(if sixteen { png::BitDepth::Sixteen } else { png::BitDepth::Eight });
+            enc.set_compression(png::Compression::Fast);
             let mut writer = enc.write_header().map_err(enc_err)?;
             {
                 let mut stream = writer.stream_writer().map_err(enc_err)?;
