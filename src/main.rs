@@ -4,7 +4,24 @@ use clap::Parser;
 use planetgraph::cli::{self, Cli, CliError, Command};
 use std::process::ExitCode;
 
+/// Large blocks (fields, tables: 1 MiB and more) are mapped one by one, so the memory a build
+/// frees after each node goes back to the system at once. glibc would otherwise raise its
+/// threshold to 32 MiB as blocks are freed and keep a 1024 build's freed fields (24 MiB each) in
+/// its heap, which made the peak about 11 % higher than what is alive at once and the
+/// memory estimate that `build` checks less faithful.
+fn map_large_blocks() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallopt only sets an allocator parameter; it is called first thing in main,
+        // before any other thread exists. A refusal (0) leaves glibc's default, which is harmless.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    map_large_blocks();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let args = Cli::parse();
     let result: Result<(), CliError> = match &args.command {

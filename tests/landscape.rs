@@ -28,7 +28,7 @@ fn landscape(g: &Graph, n: usize) -> Landscape {
     let input = |port: &str| -> Option<std::sync::Arc<planetgraph::planet::Field>> {
         let link = g.links.iter().find(|l| l.to == node.id && l.input == port)?;
         let k = g.node(link.from)?.kind.meta().outputs.iter().position(|p| p.name == link.output)?;
-        r.outputs.get(&link.from)?.get(k)?.as_field().cloned()
+        r.output(link.from, k)?.as_field().cloned()
     };
     let settings = node.settings::<LandscapeEvolutionSettings>().expect("settings").simulation(&planetgraph::eval::planet_of(g).expect("planet settings")).expect("valid");
     let (elevation, uplift) = (input("elevation").expect("elevation"), input("uplift"));

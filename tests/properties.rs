@@ -235,7 +235,7 @@ proptest! {
         }
         for (id, values) in &res.outputs {
             for v in values.iter() {
-                if let Value::Field(f) = v {
+                if let Some(Value::Field(f)) = v {
                     prop_assert!(f.data().iter().all(|x| x.is_finite()), "{} produced a non-finite value", id);
                 }
             }

@@ -162,7 +162,7 @@ pub fn evaluate<'py>(py: Python<'py>, g: &Graph, resolution: u32, outputs: Optio
     let out = PyDict::new(py);
     for w in &wants {
         let value: Option<&Value> = match w.port {
-            Some(k) => res.outputs.get(&w.node).and_then(|o| o.get(k)),
+            Some(k) => res.output(w.node, k),
             None => res.shown(w.node),
         };
         let value = value.ok_or_else(|| PlanetGraphError::new_err(format!("{}: {} produced nothing to return", g.path.display(), describe(&w.node))))?;

@@ -205,7 +205,7 @@ fn node_seconds(g: &crate::graph::Graph, kind: NodeKind, n: usize, reps: usize, 
     let step = crate::eval::compile_for(g, &[node.id]).steps.into_iter().find(|s| s.id == node.id)?;
     let feeders: Vec<crate::graph::NodeId> = step.inputs.iter().flatten().map(|(id, _)| *id).collect();
     let res = Evaluator::new().run_program(&crate::eval::compile_for(g, &feeders), n, cancel, &Progress::default());
-    let inputs: Vec<Option<crate::nodes::Value>> = step.inputs.iter().map(|i| i.and_then(|(id, k)| res.outputs.get(&id)?.get(k).cloned())).collect();
+    let inputs: Vec<Option<crate::nodes::Value>> = step.inputs.iter().map(|i| i.and_then(|(id, k)| res.output(id, k).cloned())).collect();
     let times: Vec<f64> = (0..reps.max(1))
         .map(|_| {
             let planet = crate::eval::planet_of(g);

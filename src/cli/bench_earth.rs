@@ -94,9 +94,7 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     if let Some((id, e)) = res.errors.iter().next() {
         return Err(CliError::input(anyhow!("{name}: node {id}: {e}")));
     }
-    let field = |id, k: usize| -> Result<&crate::planet::Field, CliError> {
-        res.outputs.get(&id).and_then(|o| o.get(k)).and_then(|v| v.as_field()).map(|f| f.as_ref()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {k} was not computed")))
-    };
+    let field = |id, k: usize| -> Result<&crate::planet::Field, CliError> { res.output(id, k).and_then(|v| v.as_field()).map(|f| f.as_ref()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {k} was not computed"))) };
     let metres = settings.apply(field(link.from, output)?);
     let tect = tectonic_values(g, &res);
     let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));

@@ -138,7 +138,7 @@ fn probe_nodes(file: &Path, program: &Program, per_kind: &mut BTreeMap<String, (
         let mut w = line.split_whitespace();
         let (Some("node"), Some(kind), Some(bytes)) = (w.next(), w.next(), w.next().and_then(|b| b.parse::<f64>().ok())) else { continue };
         let Some(step) = program.steps.iter().find(|s| format!("{:?}", s.kind) == kind) else { continue };
-        let counted = memory::node_bytes_per_cell(step) as f64;
+        let counted = memory::node_bytes(step, n) as f64 / cells;
         let e = per_kind.entry(kind.to_string()).or_insert((0.0, counted));
         e.0 = e.0.max(bytes / cells);
     }

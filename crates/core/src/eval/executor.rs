@@ -36,13 +36,17 @@ impl Progress {
     }
 }
 
+/// The output values of one node that ran, one per output port (`None`: dropped by a build).
+pub type NodeOutputs = Arc<Vec<Option<Value>>>;
+
 /// What an evaluation produced.
 #[derive(Debug, Clone, Default)]
 pub struct EvalResult {
     /// Cells per face edge.
     pub n: usize,
-    /// Output values per node that ran, one per output port.
-    pub outputs: BTreeMap<NodeId, Arc<Vec<Value>>>,
+    /// Output values per node that ran, one per output port; `None` for a port a releasing run
+    /// (a build) dropped because no later node reads it. Read them with [`Self::output`].
+    pub outputs: BTreeMap<NodeId, NodeOutputs>,
     /// The input values of each display and output node that ran (what a Preview shows, the
     /// Planet's albedo), one per input port.
     pub sink_inputs: BTreeMap<NodeId, Vec<Option<Value>>>,
@@ -61,14 +65,20 @@ pub struct EvalResult {
 }
 
 impl EvalResult {
+    /// Output `port` (by position) of node `id`; `None` if the node did not run or a build
+    /// dropped that output (nothing reads it).
+    pub fn output(&self, id: NodeId, port: usize) -> Option<&Value> {
+        self.outputs.get(&id)?.get(port)?.as_ref()
+    }
+
     /// The first output of a node as a field.
     pub fn field(&self, id: NodeId) -> Option<&Arc<crate::planet::Field>> {
-        self.outputs.get(&id)?.first()?.as_field()
+        self.output(id, 0)?.as_field()
     }
 
     /// The first output of a node as colours.
     pub fn colour(&self, id: NodeId) -> Option<&Arc<crate::planet::ColourField>> {
-        self.outputs.get(&id)?.first()?.as_colour()
+        self.output(id, 0)?.as_colour()
     }
 
     /// The field a display node shows (its first input).
@@ -113,7 +123,7 @@ fn bypassed(kind: crate::nodes::NodeKind, inputs: &[Option<Value>]) -> Result<Ve
 /// Evaluates graphs and keeps results of recent runs for reuse.
 #[derive(Default)]
 pub struct Evaluator {
-    cache: HashMap<u64, (Arc<Vec<Value>>, u64)>,
+    cache: HashMap<u64, (NodeOutputs, u64)>,
     run: u64,
 }
 
@@ -169,10 +179,18 @@ impl Evaluator {
         let mut keys: HashMap<NodeId, u64> = HashMap::new();
         for (index, step) in program.steps.iter().enumerate() {
             if let Some(keep) = keep {
-                // Outputs whose last reader ran in the step before are no longer needed.
+                // Outputs whose last reader ran in the step before, and the outputs of that
+                // step's node that nothing reads, are no longer needed.
                 if index > 0 {
-                    for src in program.released_after(index - 1, &last_use).iter().filter(|src| !keep.contains(src)) {
-                        res.outputs.remove(src);
+                    for (src, port) in program.released_after(index - 1, &last_use).into_iter().filter(|(src, _)| !keep.contains(src)) {
+                        if let Some(values) = res.outputs.get_mut(&src) {
+                            if let Some(slot) = Arc::make_mut(values).get_mut(port) {
+                                *slot = None;
+                            }
+                            if values.iter().all(Option::is_none) {
+                                res.outputs.remove(&src);
+                            }
+                        }
                     }
                 }
             }
@@ -207,7 +225,7 @@ impl Evaluator {
                 };
                 h.write_u64(keys.get(&src).copied().unwrap_or(0));
                 h.write_usize(idx);
-                match res.outputs.get(&src).and_then(|o| o.get(idx)) {
+                match res.output(src, idx) {
                     Some(v) => inputs.push(Some(v.clone())),
                     None => missing = Some(src),
                 }
@@ -248,7 +266,7 @@ impl Evaluator {
             }
             match result {
                 Ok(out) => {
-                    let out = Arc::new(out);
+                    let out: NodeOutputs = Arc::new(out.into_iter().map(Some).collect());
                     if keep.is_none() {
                         self.cache.insert(key, (out.clone(), self.run));
                     }
@@ -308,5 +326,36 @@ mod progress_tests {
         let e = guarded(|| panic!("index out of bounds")).expect_err("caught");
         assert!(e.to_string().contains("internal error") && e.to_string().contains("index out of bounds"), "{e}");
         assert!(guarded(|| Ok(Vec::new())).is_ok());
+    }
+
+    /// A build drops an output that nothing reads right after its node, not when the node's
+    /// last read output is done with: Biomes' index is gone while its colours wait for the
+    /// Planet node.
+    #[test]
+    fn a_build_drops_each_unread_output_after_its_node() {
+        use crate::nodes::NodeKind;
+        let mut g = Graph::default();
+        let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
+        let biomes = g.add_node(NodeKind::Biomes, (200.0, 0.0));
+        let clamp = g.add_node(NodeKind::Clamp, (200.0, 200.0));
+        let planet = g.add_node(NodeKind::Planet, (400.0, 0.0));
+        for input in ["elevation_m", "temperature", "precipitation"] {
+            g.connect(noise, "out", biomes, input);
+        }
+        g.connect(noise, "out", clamp, "in");
+        g.connect(clamp, "out", planet, "elevation");
+        g.connect(biomes, "colour", planet, "albedo");
+        let program = crate::eval::compile_for(&g, &[planet]);
+        let order: Vec<NodeId> = program.steps.iter().map(|s| s.id).collect();
+        let at = |id: NodeId| order.iter().position(|x| *x == id).expect("compiled");
+        let last = program.last_reads();
+        let after_biomes = program.released_after(at(biomes), &last);
+        assert!(after_biomes.contains(&(biomes, 0)) && !after_biomes.contains(&(biomes, 1)), "the unread index goes after Biomes runs: {after_biomes:?}");
+        assert!(program.released_after(at(planet), &last).contains(&(biomes, 1)), "the colours go after the Planet node");
+        // The run keeps the Planet's inputs; Biomes' index was dropped before the Planet ran.
+        let res = Evaluator::new().run_program_releasing(&program, 16, &[planet], &AtomicBool::new(false), &Progress::default());
+        assert!(res.errors.is_empty(), "{:?}", res.errors);
+        assert!(res.input(planet, crate::nodes::output::planet::ALBEDO).is_some());
+        assert!(res.output(biomes, 0).is_none());
     }
 }

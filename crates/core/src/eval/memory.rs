@@ -75,9 +75,9 @@ fn group_room(dir: &std::path::Path, limit: &str, usage: &str) -> Option<u64> {
 /// Bytes per cell a node of `kind` adds while it runs, its outputs, neighbour tables and
 /// working memory together, as `planetgraph bench --memory` measured them on the examples at
 /// 512 (the peak resident memory while the node runs less the resident memory before, rounded
-/// up). The Earth-like relief builds its structure at 512 whatever the resolution, so its
-/// figure (184 at 512) is taken lower, between its share at 512 and at 1024. None for kinds
-/// the examples do not run: they are counted from their outputs, tables and 16 bytes.
+/// up). The Earth-like relief's figure is what it adds per cell above its structure
+/// resolution (see [`structure_bytes`]), measured at 1024 and 2048. None for kinds the examples
+/// do not run: they are counted from their outputs, tables and 16 bytes.
 fn measured_bytes_per_cell(kind: NodeKind) -> Option<u64> {
     use NodeKind::*;
     Some(match kind {
@@ -101,7 +101,7 @@ fn measured_bytes_per_cell(kind: NodeKind) -> Option<u64> {
         HydraulicErosion | LSystemRivers => 109,
         DrainageRivers => 118,
         PlateElevation => 133,
-        EarthRelief => 160,
+        EarthRelief => 80,
         Preview | ColourPreview | Export => 0,
         _ => return None,
     })
@@ -131,6 +131,27 @@ fn output_bytes_per_cell(ty: PortType) -> u64 {
 /// Bytes per cell of a kind's outputs.
 fn outputs_bytes_per_cell(kind: NodeKind) -> u64 {
     kind.meta().outputs.iter().map(|o| output_bytes_per_cell(o.ty)).sum()
+}
+
+/// Bytes a node uses for a structure it builds at a resolution of its own, on top of its bytes
+/// per cell: the Earth-like relief builds its plates' structure at
+/// [`crate::nodes::tectonics::earth_relief::STRUCTURE_N`] cells per face edge, or `n` when lower, 116 bytes
+/// per structure cell (measured with `bench --memory-probe` at 512, 1024 and 2048: 184, 109 and
+/// 87 bytes per cell in all).
+pub fn structure_bytes(step: &Step, n: usize) -> u64 {
+    match step.kind {
+        NodeKind::EarthRelief => {
+            let m = n.min(crate::nodes::tectonics::earth_relief::STRUCTURE_N) as u64;
+            116 * 6 * m * m
+        }
+        _ => 0,
+    }
+}
+
+/// Bytes the estimate counts for one node while it runs at `n` cells per face edge: its bytes
+/// per cell ([`node_bytes_per_cell`]) and its structure ([`structure_bytes`]).
+pub fn node_bytes(step: &Step, n: usize) -> u64 {
+    6 * (n as u64) * (n as u64) * node_bytes_per_cell(step) + structure_bytes(step, n)
 }
 
 /// Bytes per cell the estimate counts for one node while it runs: its outputs, neighbour tables
@@ -165,7 +186,7 @@ fn export_bytes_per_cell(program: &Program) -> u64 {
 
 /// Estimated peak bytes of a build of `program` at resolution `n` (see
 /// [`super::Evaluator::run_program_releasing`]): at each node, the outputs still waiting for a
-/// reader or held by a display or output node that has run (a build keeps what they show), and
+/// reader (an output nothing reads is dropped after its node) or held by a display or output node that has run (a build keeps what they show), and
 /// the node's own outputs, neighbour tables and working memory; then what is kept plus the
 /// exports' own buffers.
 pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
@@ -178,22 +199,21 @@ pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
     let (mut live, mut peak) = (0u64, 0u64);
     for (i, step) in program.steps.iter().enumerate() {
         if i > 0 {
-            for src in program.released_after(i - 1, &last_use) {
+            for (src, port) in program.released_after(i - 1, &last_use) {
                 let Some(s) = step_of.get(&src) else { continue };
-                if s.kind.meta().category.is_sink() {
+                if s.kind.meta().category.is_sink() || held.contains(&(src, port)) {
                     continue;
                 }
-                let ports = s.kind.meta().outputs.len();
-                live = live.saturating_sub((0..ports).filter(|k| !held.contains(&(src, *k))).map(|k| port_bytes(src, k)).sum::<u64>());
+                live = live.saturating_sub(port_bytes(src, port));
             }
         }
-        peak = peak.max(live + node_bytes_per_cell(step));
+        peak = peak.max(cells * live + node_bytes(step, n));
         live += outputs_bytes_per_cell(step.kind);
         if step.kind.meta().category.is_sink() {
             held.extend(step.inputs.iter().flatten().copied());
         }
     }
-    cells * peak.max(live + export_bytes_per_cell(program))
+    peak.max(cells * (live + export_bytes_per_cell(program)))
 }
 
 /// `Err` when running `program` at resolution `n` would not fit in 90 % of the memory.

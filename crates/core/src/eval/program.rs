@@ -49,22 +49,25 @@ pub fn planet_of(g: &Graph) -> Option<PlanetSettings> {
 }
 
 impl Program {
-    /// For every node whose outputs some step reads, the index of the last step that reads
-    /// them (when a build may drop them).
-    pub fn last_reads(&self) -> std::collections::HashMap<NodeId, usize> {
+    /// For every output port `(node, port)` that some step reads, the index of the last step
+    /// that reads it (when a build may drop it).
+    pub fn last_reads(&self) -> std::collections::HashMap<(NodeId, usize), usize> {
         let mut last = std::collections::HashMap::new();
         for (i, step) in self.steps.iter().enumerate() {
-            for (src, _) in step.inputs.iter().flatten() {
-                last.insert(*src, i);
+            for &port in step.inputs.iter().flatten() {
+                last.insert(port, i);
             }
         }
         last
     }
 
-    /// The nodes whose outputs step `i` reads for the last time (per `last`, from
-    /// [`Self::last_reads`]), each once, in id order: what a build may drop after step `i`.
-    pub fn released_after(&self, i: usize, last: &std::collections::HashMap<NodeId, usize>) -> Vec<NodeId> {
-        let mut out: Vec<NodeId> = self.steps.get(i).map_or(Vec::new(), |s| s.inputs.iter().flatten().map(|(src, _)| *src).filter(|src| last.get(src) == Some(&i)).collect());
+    /// The output ports that step `i` reads for the last time (per `last`, from
+    /// [`Self::last_reads`]) and the ports of step `i`'s own node that no step reads, each once,
+    /// in order: what a build may drop after step `i`.
+    pub fn released_after(&self, i: usize, last: &std::collections::HashMap<(NodeId, usize), usize>) -> Vec<(NodeId, usize)> {
+        let Some(step) = self.steps.get(i) else { return Vec::new() };
+        let mut out: Vec<(NodeId, usize)> = step.inputs.iter().flatten().copied().filter(|port| last.get(port) == Some(&i)).collect();
+        out.extend((0..step.kind.meta().outputs.len()).map(|k| (step.id, k)).filter(|port| !last.contains_key(port)));
         out.sort();
         out.dedup();
         out

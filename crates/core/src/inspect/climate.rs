@@ -27,7 +27,7 @@ pub struct TextureValues {
 
 /// Collects the [`TextureValues`] of `res` (evaluated from `g`).
 pub fn texture_values(g: &Graph, res: &EvalResult) -> TextureValues {
-    let output = |kind: NodeKind, k: usize| g.nodes.iter().filter(|n| n.kind == kind).find_map(|n| res.outputs.get(&n.id).and_then(|o| o.get(k).cloned()));
+    let output = |kind: NodeKind, k: usize| g.nodes.iter().filter(|n| n.kind == kind).find_map(|n| res.output(n.id, k).cloned());
     TextureValues {
         slope: output(NodeKind::Slope, 0).and_then(|v| v.as_field().cloned()),
         biome: output(NodeKind::Biomes, 1).and_then(|v| v.as_colour().cloned()),

@@ -40,7 +40,7 @@ const RELIEF_MOTION_OUTPUT: usize = 5;
 
 /// Collects the [`TectonicValues`] of `res` (evaluated from `g`).
 pub fn tectonic_values(g: &Graph, res: &EvalResult) -> TectonicValues {
-    let output = |kind: NodeKind, k: usize| g.nodes.iter().filter(|n| n.kind == kind).find_map(|n| res.outputs.get(&n.id).and_then(|o| o.get(k).cloned()));
+    let output = |kind: NodeKind, k: usize| g.nodes.iter().filter(|n| n.kind == kind).find_map(|n| res.output(n.id, k).cloned());
     let plates = output(NodeKind::TectonicPlates, 0).and_then(|v| v.as_plates().cloned());
     let regions = plates.as_ref().map(|p| p.regions.clone()).or_else(|| output(NodeKind::Regions, 0).and_then(|v| v.as_regions().cloned()));
     let motion = output(NodeKind::PlateElevation, MOTION_OUTPUT).or_else(|| output(NodeKind::EarthRelief, RELIEF_MOTION_OUTPUT)).and_then(|v| v.as_vector().cloned());

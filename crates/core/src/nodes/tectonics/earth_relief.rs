@@ -8,6 +8,10 @@ use crate::tectonics::relief::belts::BeltHeights;
 use crate::tectonics::relief::hotspots::HotspotSettings;
 use crate::tectonics::relief::{earth_relief, ReliefSettings};
 
+/// Cells per face edge at which the node builds its plates' structure (at most; the
+/// resolution when lower), for the memory estimate.
+pub use crate::tectonics::relief::STRUCTURE_N;
+
 crate::settings! {
     /// Settings of the Earth-like relief node.
     pub struct EarthReliefSettings, keys EarthReliefKeys {
