@@ -27,8 +27,12 @@ crate::settings! {
         orographic: f32 = float("Orographic rain", 0.3, 0.0, 10.0, Unit::Named("per m/km"), 0.005, "Extra rain where the wind climbs, in multiples of the flat-land rain-out per metre of rise per km of travel (a 3000 m range 300 km wide: about 10 m/km). Windward slopes are wet and leeward ones lie in rain shadow."),
         /// Share of the rain over land that evaporates back into the air.
         recycling: f32 = float("Recycling", 0.45, 0.0, 0.95, Unit::None, 0.01, "Share of the rain falling on land that plants and soil evaporate back into the passing air where the band brings 1000 mm/yr or more, less in drier bands (Earth: about 0.4 to 0.6 in wet continental interiors): moisture reaches further inland, forests stand far from the sea, and subtropical interiors stay deserts."),
+        /// Half-width of the wet equatorial belt, degrees of latitude.
+        belt_width_deg: f32 = float("Wet belt width", 16.0, 4.0, 40.0, Unit::Degree, 0.1, "How far from its centre the wet equatorial belt's extra rain falls to 37 %, in degrees of latitude: narrower belts leave wider dry subtropics (Earth: the rainforests reach about 10 deg, the deserts begin near 15 to 20 deg)."),
         /// How far the wet equatorial belt follows the land, degrees of latitude.
         belt_shift_deg: f32 = float("Belt follows land", 5.0, 0.0, 30.0, Unit::Degree, 0.1, "How far the wet equatorial belt (the convergence zone) moves towards the hemisphere with more land around each longitude, in degrees of latitude; over land it also widens (monsoons). 0: a straight band along the equator."),
+        /// How much wetter east coasts and drier west coasts are in the subtropics (0: no difference).
+        east_coast: f32 = float("East coasts", 1.0, 0.0, 5.0, Unit::None, 0.01, "Between about 15 and 45 deg of latitude, land with open sea to its east gets up to this many times more of the band's rain on top (monsoons and warm currents: south-east China, the south-east of the United States), and land with sea to its west up to half of that less (cold currents and sinking air: the Sahara's and the Atacama's coasts). Interiors, with land on both sides, keep the band's rain. 0: every longitude alike."),
         /// Wind speed of the output vectors, m/s.
         wind_ms: f32 = float("Wind speed", 8.0, 0.0, 100.0, Unit::MetrePerSecond, 0.1, "Speed of the strongest prevailing winds (the wind output's scale; the rain does not depend on it)."),
     }
@@ -81,9 +85,9 @@ pub fn prevailing_wind(d: Vec3) -> Vec3 {
 }
 
 /// Precipitation profile by latitude (mm per year) over the sea, with the wet equatorial belt
-/// centred on the equator and 16 degrees wide.
+/// centred on the equator and `belt_width_deg` wide.
 pub fn band_mm(s: &PrecipitationSettings, lat: f32) -> f32 {
-    band_mm_shifted(s, lat, 0.0, 16.0)
+    band_mm_shifted(s, lat, 0.0, s.belt_width_deg)
 }
 
 /// [`band_mm`] with the wet equatorial belt centred at `centre_deg` of latitude and
@@ -95,6 +99,34 @@ pub fn band_mm_shifted(s: &PrecipitationSettings, lat: f32, centre_deg: f32, wid
     let p = s.subtropics_mm + (s.equator_mm - s.subtropics_mm) * wet + (s.midlatitudes_mm - s.subtropics_mm) * g(50.0, 14.0);
     let polar = crate::nodes::masks::smoothstep(60.0, 85.0, a);
     p + (s.polar_mm - p) * polar
+}
+
+/// How far east and west of a cell [`east_coast_factor`] looks for the sea, degrees of longitude
+/// at the equator (arc along the parallel).
+const COAST_LOOK_DEG: f32 = 12.0;
+
+/// The direction `deg` degrees of arc east (negative: west) of `d` along its parallel.
+fn along_parallel(d: Vec3, deg: f32) -> Vec3 {
+    let (east, _) = east_north(d);
+    let a = deg.to_radians();
+    (d * a.cos() + east * a.sin()).normalize()
+}
+
+/// Multiplier of the band's rain on land for east and west coasts in the subtropics:
+/// `land_at(+1)` and `land_at(-1)` are the shares of land (0..1, blurred) east and west of the
+/// cell. Sea to the east (`land_at(+1)` low, land to the west) raises the rain by up to
+/// `strength` times, sea to the west lowers it by up to half of that (at least to a fifth),
+/// weighted by a bump over 15..45 degrees of latitude (peak at 30).
+pub fn east_coast_factor(strength: f32, lat: f32, land_at: impl Fn(f32) -> f32) -> f32 {
+    let a = lat.to_degrees().abs();
+    let w = (-((a - 30.0) / 12.0).powi(2)).exp();
+    if strength <= 0.0 || w < 1e-3 {
+        return 1.0;
+    }
+    // Positive on an east coast (land west, sea east), negative on a west coast.
+    let side = (land_at(-1.0) - land_at(1.0)).clamp(-1.0, 1.0);
+    let f = if side >= 0.0 { 1.0 + strength * side * w } else { 1.0 + 0.5 * strength * side * w };
+    f.max(0.2)
 }
 
 /// The precipitation field in mm per year at the elevation's resolution.
@@ -139,8 +171,12 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
             let off = 15f32.to_radians();
             let at = |sign: f32| near_land.sample_dir((d * off.cos() + north * (sign * off.sin())).normalize());
             let centre = s.belt_shift_deg * (at(1.0) - at(-1.0)).clamp(-1.0, 1.0);
-            let width = 16.0 + 2.0 * near_land.data()[c] * (s.belt_shift_deg / 5.0).min(1.0);
-            band_mm_shifted(s, latitude(d), centre, width)
+            let width = s.belt_width_deg + 2.0 * near_land.data()[c] * (s.belt_shift_deg / 5.0).min(1.0);
+            let band = band_mm_shifted(s, latitude(d), centre, width);
+            if !land[c] {
+                return band;
+            }
+            band * east_coast_factor(s.east_coast, latitude(d), |sign| near_land.sample_dir(along_parallel(d, sign * COAST_LOOK_DEG)))
         })
         .collect();
     // Share of the moisture that survives one step over land: what rains out, less what
@@ -210,7 +246,9 @@ mod tests {
         let n = 128;
         let cancel = AtomicBool::new(false);
         let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
-        let p = precipitation(&ridge_island(n, lat, lon), &defaults(), &ctx).expect("runs");
+        // Without the east-coast term, which depends on the latitude by design (the three
+        // placements lie at 55, 45 and 35 deg): this measures the rain shadow alone.
+        let p = precipitation(&ridge_island(n, lat, lon), &PrecipitationSettings { east_coast: 0.0, ..defaults() }, &ctx).expect("runs");
         let (east, _) = east_north(at(lat, lon));
         let c = at(lat, lon);
         let side = |deg: f32| (c * deg.to_radians().cos() + east * deg.to_radians().sin()).normalize();
@@ -252,6 +290,34 @@ mod tests {
         let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let p = precipitation(&h, &s, &ctx).expect("runs");
         assert!(p.sample_dir(at(45.0, -55.0)) > 2.0 * p.sample_dir(at(45.0, 50.0)));
+    }
+
+    /// A subtropical continent: its east coast (sea to the east) is wetter and its west coast
+    /// drier than without the east-coast term, and the middle of its interior barely changes.
+    #[test]
+    fn subtropical_east_coasts_are_wet_and_west_coasts_dry() {
+        let n = 64;
+        let cancel = AtomicBool::new(false);
+        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        // A flat continent from 15 to 45 deg north across 80 deg of longitude.
+        let h = Field::from_fn_dir(n, |d| {
+            let (lat, lon) = (latitude(d).to_degrees(), d.x.atan2(d.z).to_degrees());
+            if (15.0..45.0).contains(&lat) && (-40.0..40.0).contains(&lon) {
+                200.0
+            } else {
+                -3000.0
+            }
+        });
+        let run = |east_coast: f32| precipitation(&h, &PrecipitationSettings { east_coast, ..defaults() }, &ctx).expect("runs");
+        let (flat, coasts) = (run(0.0), run(1.0));
+        let (east, west, middle) = (at(30.0, 36.0), at(30.0, -36.0), at(30.0, 0.0));
+        let gain = |d| coasts.sample_dir(d) / flat.sample_dir(d);
+        assert!(gain(east) > 1.4, "east coast {}", gain(east));
+        assert!(gain(west) < 0.85, "west coast {}", gain(west));
+        assert!((gain(middle) - 1.0).abs() < 0.1, "interior {}", gain(middle));
+        assert!(coasts.sample_dir(east) > 2.0 * coasts.sample_dir(west));
+        // Outside the subtropics nothing changes.
+        assert_eq!(east_coast_factor(1.0, 70f32.to_radians(), |sign| if sign > 0.0 { 0.0 } else { 1.0 }), 1.0);
     }
 
     #[test]
