@@ -138,7 +138,7 @@ fn outputs_bytes_per_cell(kind: NodeKind) -> u64 {
 /// [`crate::nodes::tectonics::earth_relief::STRUCTURE_N`] cells per face edge, or `n` when lower, 116 bytes
 /// per structure cell (measured with `bench --memory-probe` at 512, 1024 and 2048: 184, 109 and
 /// 87 bytes per cell in all).
-pub fn structure_bytes(step: &Step, n: usize) -> u64 {
+fn structure_bytes(step: &Step, n: usize) -> u64 {
     match step.kind {
         NodeKind::EarthRelief => {
             let m = n.min(crate::nodes::tectonics::earth_relief::STRUCTURE_N) as u64;
@@ -158,7 +158,7 @@ pub fn node_bytes(step: &Step, n: usize) -> u64 {
 /// and working memory (not its inputs): the measured figure of its kind, plus the distance
 /// sweep of a Falloff from a mask's edge; for a kind without one, its outputs, its tables and
 /// 16 bytes.
-pub fn node_bytes_per_cell(step: &Step) -> u64 {
+fn node_bytes_per_cell(step: &Step) -> u64 {
     let (four, eight) = tables_used(step);
     let tables = if four { 36 } else { 0 } + if eight { 72 } else { 0 };
     match measured_bytes_per_cell(step.kind) {
