@@ -226,6 +226,12 @@ mod tests {
         crate::planet::projection::lon_lat_to_dir(lon_deg.to_radians(), lat_deg.to_radians())
     }
 
+    /// A flat continent 200 m high over the latitudes `lat` and longitudes `lon` (degrees, east
+    /// positive), in a sea 3000 m deep.
+    fn flat_continent(n: usize, lat: std::ops::Range<f32>, lon: std::ops::Range<f32>) -> Field {
+        Field::from_fn_dir(n, |d| if lat.contains(&latitude(d).to_degrees()) && lon.contains(&d.x.atan2(d.z).to_degrees()) { 200.0 } else { -3000.0 })
+    }
+
     /// An island of radius 20 deg with a north-south ridge through its centre, in the sea.
     fn ridge_island(n: usize, lat: f32, lon: f32) -> Field {
         let centre = at(lat, lon);
@@ -278,14 +284,7 @@ mod tests {
         assert!(band_mm(&s, 50f32.to_radians()) > 900.0);
         // A flat continent from 30 to 60 deg north: its east is drier than its west coast.
         let n = 64;
-        let h = Field::from_fn_dir(n, |d| {
-            let (lat, lon) = (latitude(d).to_degrees(), d.x.atan2(d.z).to_degrees());
-            if (30.0..60.0).contains(&lat) && (-60.0..60.0).contains(&lon) {
-                200.0
-            } else {
-                -3000.0
-            }
-        });
+        let h = flat_continent(n, 30.0..60.0, -60.0..60.0);
         let cancel = AtomicBool::new(false);
         let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let p = precipitation(&h, &s, &ctx).expect("runs");
@@ -300,14 +299,7 @@ mod tests {
         let cancel = AtomicBool::new(false);
         let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         // A flat continent from 15 to 45 deg north across 80 deg of longitude.
-        let h = Field::from_fn_dir(n, |d| {
-            let (lat, lon) = (latitude(d).to_degrees(), d.x.atan2(d.z).to_degrees());
-            if (15.0..45.0).contains(&lat) && (-40.0..40.0).contains(&lon) {
-                200.0
-            } else {
-                -3000.0
-            }
-        });
+        let h = flat_continent(n, 15.0..45.0, -40.0..40.0);
         let run = |east_coast: f32| precipitation(&h, &PrecipitationSettings { east_coast, ..defaults() }, &ctx).expect("runs");
         let (flat, coasts) = (run(0.0), run(1.0));
         let (east, west, middle) = (at(30.0, 36.0), at(30.0, -36.0), at(30.0, 0.0));
@@ -326,14 +318,7 @@ mod tests {
         let cancel = AtomicBool::new(false);
         let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         // A flat continent from 0 to 40 deg north across 120 deg of longitude.
-        let h = Field::from_fn_dir(n, |d| {
-            let (lat, lon) = (latitude(d).to_degrees(), d.x.atan2(d.z).to_degrees());
-            if (0.0..40.0).contains(&lat) && (-60.0..60.0).contains(&lon) {
-                200.0
-            } else {
-                -3000.0
-            }
-        });
+        let h = flat_continent(n, 0.0..40.0, -60.0..60.0);
         let run = |s: &PrecipitationSettings| precipitation(&h, s, &ctx).expect("runs");
         let none = run(&PrecipitationSettings { recycling: 0.0, belt_shift_deg: 0.0, ..defaults() });
         let recycled = run(&PrecipitationSettings { belt_shift_deg: 0.0, ..defaults() });
