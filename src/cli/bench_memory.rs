@@ -3,7 +3,8 @@
 //! allocating beside the measured peak: the child's peak resident memory (`wait4`'s
 //! `ru_maxrss`) less that of the same build at resolution 8 (the program itself). A probing
 //! child per graph at 512 also measures each node: the peak resident memory while it runs less
-//! the resident memory before (with glibc returning every allocation of 1 MiB or more at once),
+//! the resident memory before (glibc returns every allocation of 1 MiB or more at once: `main`
+//! sets its mapping threshold),
 //! in bytes per cell beside what the estimate counts for that node.
 
 use super::CliError;
@@ -132,7 +133,7 @@ pub fn probe_child(file: &Path, n: usize) -> Result<(), CliError> {
 fn probe_nodes(file: &Path, program: &Program, per_kind: &mut BTreeMap<String, (f64, f64)>) -> Result<(), CliError> {
     let n = 512usize;
     let exe = std::env::current_exe().map_err(CliError::internal)?;
-    let o = Command::new(exe).args(["bench".as_ref(), "--memory-probe".as_ref(), file.as_os_str(), "--probe-resolution".as_ref(), n.to_string().as_ref()]).env("MALLOC_MMAP_THRESHOLD_", "1048576").output().map_err(CliError::internal)?;
+    let o = Command::new(exe).args(["bench".as_ref(), "--memory-probe".as_ref(), file.as_os_str(), "--probe-resolution".as_ref(), n.to_string().as_ref()]).output().map_err(CliError::internal)?;
     let cells = 6.0 * (n * n) as f64;
     for line in String::from_utf8_lossy(&o.stdout).lines() {
         let mut w = line.split_whitespace();

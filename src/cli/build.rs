@@ -67,7 +67,7 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     }
     // An idle node (an input not connected) cannot be built either.
     if let Some((id, msg)) = res.errors.iter().chain(&res.idle).next() {
-        let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());
+        let label = g.describe_node(*id);
         return Err(CliError::input(anyhow!("{}: {label}: {msg}", path.display())));
     }
     let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{}: {}: {e}", path.display(), planet.describe())))?;
@@ -78,7 +78,7 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
         }
         None => res.field(planet.id).cloned().ok_or_else(|| CliError::internal(anyhow!("the Planet node produced nothing")))?,
     };
-    let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
+    let timings = res.timings_by_name(g);
     let albedo = res.input(planet.id, crate::nodes::output::planet::ALBEDO).cloned();
     Ok(PlanetBuild { field, settings, timings, albedo, result: res })
 }

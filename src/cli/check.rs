@@ -9,7 +9,7 @@ pub fn run(file: &Path) -> Result<(), CliError> {
     let g = super::load_for_command(file)?;
     let program = compile(&g);
     if let Some((id, msg)) = program.errors.iter().chain(&program.idle).next() {
-        let label = g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string());
+        let label = g.describe_node(*id);
         return Err(CliError::input(anyhow::anyhow!("{}: {label}: {msg}", file.display())));
     }
     if g.first_of(crate::nodes::NodeKind::Planet).is_none() {

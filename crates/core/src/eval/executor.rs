@@ -71,6 +71,12 @@ impl EvalResult {
         self.outputs.get(&id)?.get(port)?.as_ref()
     }
 
+    /// Milliseconds per node computed in this run, keyed by how messages name the node in `g`
+    /// (`Kind #id`), as manifests and bench print them.
+    pub fn timings_by_name(&self, g: &Graph) -> BTreeMap<String, f64> {
+        self.timings_ms.iter().map(|(id, ms)| (g.describe_node(*id), *ms)).collect()
+    }
+
     /// The first output of a node as a field.
     pub fn field(&self, id: NodeId) -> Option<&Arc<crate::planet::Field>> {
         self.output(id, 0)?.as_field()

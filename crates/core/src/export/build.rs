@@ -43,8 +43,7 @@ pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, p
         return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
     }
     let idle = res.idle.iter().filter(|(id, _)| targets.contains(id));
-    let errors: Vec<String> =
-        res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).map(|(id, msg)| format!("{}: {msg}", g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()))).collect();
+    let errors: Vec<String> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).map(|(id, msg)| format!("{}: {msg}", g.describe_node(*id))).collect();
     if !errors.is_empty() {
         return Err(BuildError::Invalid(format!("{file}: {}", errors.join("; "))));
     }
@@ -60,7 +59,7 @@ pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<
     let res = evaluate_exports(g, path, n, cancel, eval)?;
     let jobs = jobs_from_result(g, &res).map_err(|e| BuildError::Invalid(format!("{file}: {e}")))?;
     let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| BuildError::Invalid(format!("{file}: {}: {e}", p.describe())))).transpose()?;
-    let timings = res.timings_ms.iter().map(|(id, ms)| (g.node(*id).map(|n| n.describe()).unwrap_or_else(|| id.to_string()), *ms)).collect();
+    let timings = res.timings_by_name(g);
     let ctx = ExportContext { graph: file.to_string(), resolution: n, planet, timings_ms: timings, share };
     write_exports(out, &jobs, &ctx, &Control { cancel, progress: export }).map_err(|e| match e {
         super::ExportError::Cancelled => BuildError::Cancelled(e.to_string()),

@@ -152,6 +152,11 @@ impl Graph {
         self.nodes.iter().find(|n| n.id == id)
     }
 
+    /// How messages name node `id`: [`Node::describe`], or the bare id of a node not in the graph.
+    pub fn describe_node(&self, id: NodeId) -> String {
+        self.node(id).map(|n| n.describe()).unwrap_or_else(|| id.to_string())
+    }
+
     /// The node with id `id`, mutable.
     pub fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         self.nodes.iter_mut().find(|n| n.id == id)

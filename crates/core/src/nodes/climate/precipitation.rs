@@ -101,15 +101,14 @@ pub fn band_mm_shifted(s: &PrecipitationSettings, lat: f32, centre_deg: f32, wid
     p + (s.polar_mm - p) * polar
 }
 
-/// How far east and west of a cell [`east_coast_factor`] looks for the sea, degrees of longitude
-/// at the equator (arc along the parallel).
+/// How far east and west of a cell [`east_coast_factor`] looks for the sea, degrees of arc.
 const COAST_LOOK_DEG: f32 = 12.0;
 
-/// The direction `deg` degrees of arc east (negative: west) of `d` along its parallel.
-fn along_parallel(d: Vec3, deg: f32) -> Vec3 {
-    let (east, _) = east_north(d);
+/// The direction `deg` degrees of arc from `d` along the great circle towards the tangent
+/// `towards` (negative: away from it).
+fn offset(d: Vec3, towards: Vec3, deg: f32) -> Vec3 {
     let a = deg.to_radians();
-    (d * a.cos() + east * a.sin()).normalize()
+    (d * a.cos() + towards * a.sin()).normalize()
 }
 
 /// Multiplier of the band's rain on land for east and west coasts in the subtropics:
@@ -167,16 +166,16 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
         .iter()
         .enumerate()
         .map(|(c, &d)| {
-            let (_, north) = east_north(d);
-            let off = 15f32.to_radians();
-            let at = |sign: f32| near_land.sample_dir((d * off.cos() + north * (sign * off.sin())).normalize());
-            let centre = s.belt_shift_deg * (at(1.0) - at(-1.0)).clamp(-1.0, 1.0);
+            let (east, north) = east_north(d);
+            let land_towards = |towards: Vec3, deg: f32| near_land.sample_dir(offset(d, towards, deg));
+            let centre = s.belt_shift_deg * (land_towards(north, 15.0) - land_towards(north, -15.0)).clamp(-1.0, 1.0);
             let width = s.belt_width_deg + 2.0 * near_land.data()[c] * (s.belt_shift_deg / 5.0).min(1.0);
-            let band = band_mm_shifted(s, latitude(d), centre, width);
+            let lat = latitude(d);
+            let band = band_mm_shifted(s, lat, centre, width);
             if !land[c] {
                 return band;
             }
-            band * east_coast_factor(s.east_coast, latitude(d), |sign| near_land.sample_dir(along_parallel(d, sign * COAST_LOOK_DEG)))
+            band * east_coast_factor(s.east_coast, lat, |sign| land_towards(east, sign * COAST_LOOK_DEG))
         })
         .collect();
     // Share of the moisture that survives one step over land: what rains out, less what
