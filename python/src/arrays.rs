@@ -27,7 +27,7 @@ pub fn flatten(value: &Value, layout: Layout) -> Option<(Vec<f32>, Vec<usize>)> 
     let (source, channels) = match value {
         Value::Field(f) => (Source::Scalar(f.clone()), 1),
         Value::Colour(c) => (Source::Colour(c.clone()), 3),
-        Value::Vector(v) => (Source::Colour(std::sync::Arc::new(planetgraph::planet::ColourField { n: v.n, data: v.data.clone() })), 3),
+        Value::Vector(v) => (Source::Colour(std::sync::Arc::new(planetgraph::planet::ColourField { n: v.n, tile: v.tile, data: v.data.clone() })), 3),
         Value::Regions(_) | Value::Plates(_) => return None,
     };
     let n = source.n();

@@ -79,7 +79,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         let cells = (6 * n * n) as f64;
         let r = noise_radius(4.0);
         let fast = FastFbm::new(3, 8, 0.5, 2.0);
-        let ours: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(fbm_field(&fast, n, r, 1.0)))).collect();
+        let ours: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(fbm_field(&fast, crate::planet::Grid::Whole(n), r, 1.0)))).collect();
         print("noise_fbm8_ns_per_cell", median(ours) * 1e6 / cells, "ns");
         let reference = Fbm::<Perlin>::new(3).set_octaves(8).set_persistence(0.5).set_lacunarity(2.0).set_frequency(1.0);
         let dirs: Vec<glam::Vec3> = (0..6 * n * n).map(|c| Cell::from_index(c, n).direction(n)).collect();
@@ -209,7 +209,7 @@ fn node_seconds(g: &crate::graph::Graph, kind: NodeKind, n: usize, reps: usize, 
     let times: Vec<f64> = (0..reps.max(1))
         .map(|_| {
             let planet = crate::eval::planet_of(g);
-            let ctx = crate::nodes::OpContext { n, cancel, steps: None, planet: planet.as_ref() };
+            let ctx = crate::nodes::OpContext { tile: None, n, cancel, steps: None, planet: planet.as_ref() };
             time_ms(|| drop(std::hint::black_box(node.kind.run(&node.params, &inputs, &ctx)))) / 1e3
         })
         .collect();

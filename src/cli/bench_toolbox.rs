@@ -9,7 +9,7 @@ use std::time::Instant;
 
 /// Rough terrain: fBm with about 35 % land (sea level 0).
 fn terrain(n: usize) -> Field {
-    fbm_field(&FastFbm::new(7, 8, 0.55, 2.0), n, noise_radius(4.0), 1.0).map(|v| v - 0.15)
+    fbm_field(&FastFbm::new(7, 8, 0.55, 2.0), crate::planet::Grid::Whole(n), noise_radius(4.0), 1.0).map(|v| v - 0.15)
 }
 
 fn time_ms(f: impl FnOnce()) -> f64 {
@@ -46,7 +46,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         let mut params = crate::nodes::NodeKind::Expression.default_params();
         params.insert("formula".into(), crate::nodes::ParamValue::Text("a * 2 + b - 0.5".into()));
         let inputs = [Some(a.into()), Some(b.into()), None, None];
-        let ctx = crate::nodes::OpContext { n, cancel: &cancel, steps: None, planet: None };
+        let ctx = crate::nodes::OpContext { tile: None, n, cancel: &cancel, steps: None, planet: None };
         let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::nodes::NodeKind::Expression.run(&params, &inputs, &ctx)))).collect();
         print("expression_mcells_per_s", (6 * n * n) as f64 / (median(times) * 1e3), "Mcells/s");
     }

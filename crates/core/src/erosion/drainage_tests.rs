@@ -13,7 +13,7 @@ fn run(h: &Field, s: &DrainageSettings) -> Drainage {
 /// Rough fBm terrain over the whole planet, land and sea (about -0.3 to 1.0), with pits.
 fn hills(n: usize) -> Field {
     let f = crate::planet::fbm::FastFbm::new(7, 8, 0.55, 2.0);
-    crate::planet::fbm::fbm_field(&f, n, crate::planet::fbm::noise_radius(4.0), 1.0).map(|v| v + 0.35)
+    crate::planet::fbm::fbm_field(&f, crate::planet::Grid::Whole(n), crate::planet::fbm::noise_radius(4.0), 1.0).map(|v| v + 0.35)
 }
 
 #[test]

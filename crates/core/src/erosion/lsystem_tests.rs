@@ -8,7 +8,7 @@ fn settings() -> LSystemSettings {
 /// Rough terrain with land and sea (fBm, about -0.3 to 1.0).
 fn terrain(n: usize) -> Field {
     let f = crate::planet::fbm::FastFbm::new(7, 8, 0.55, 2.0);
-    crate::planet::fbm::fbm_field(&f, n, crate::planet::fbm::noise_radius(4.0), 1.0).map(|v| v + 0.35)
+    crate::planet::fbm::fbm_field(&f, crate::planet::Grid::Whole(n), crate::planet::fbm::noise_radius(4.0), 1.0).map(|v| v + 0.35)
 }
 
 fn run(h: &Field, s: &LSystemSettings) -> LSystemRivers {

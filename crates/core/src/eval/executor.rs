@@ -111,7 +111,7 @@ impl EvalResult {
 
 /// Runs one node (`run`); a panic inside it (a bug) becomes an error on that node, so the rest of the
 /// evaluation goes on and the editor's evaluation thread survives.
-fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Result<Vec<Value>, OpError> {
+pub(super) fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Result<Vec<Value>, OpError> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
         Ok(r) => r,
         Err(payload) => {
@@ -122,7 +122,7 @@ fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Result<Vec<Valu
 }
 
 /// The outputs of a bypassed node: each output passes on the first input of its type.
-fn bypassed(kind: crate::nodes::NodeKind, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
+pub(super) fn bypassed(kind: crate::nodes::NodeKind, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
     kind.meta().outputs.iter().map(|o| inputs.iter().flatten().find(|v| v.port_type() == o.ty).cloned().ok_or_else(|| OpError::Invalid(format!("bypassed, but no input of type {} to pass on to output '{}'", o.ty.name(), o.name)))).collect()
 }
 
@@ -256,7 +256,7 @@ impl Evaluator {
             let t = Instant::now();
             progress.inner.done.store(0, Ordering::Relaxed);
             progress.inner.total.store(0, Ordering::Relaxed);
-            let ctx = OpContext { n, cancel, steps: Some(&progress.inner), planet: if reads_planet { program.planet.as_ref() } else { None } };
+            let ctx = OpContext { tile: None, n, cancel, steps: Some(&progress.inner), planet: if reads_planet { program.planet.as_ref() } else { None } };
             if let Some(probe) = PROBE.get() {
                 probe(step.kind, false);
             }

@@ -4,8 +4,10 @@
 pub mod executor;
 pub mod memory;
 pub mod program;
+pub mod region;
 pub mod worker;
 
 pub use executor::{EvalResult, Evaluator, Progress};
 pub use program::{compile, compile_for, planet_of, Program};
+pub use region::{sample_on, whole_level};
 pub use worker::EvalWorker;

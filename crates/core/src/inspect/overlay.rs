@@ -204,6 +204,7 @@ mod tests {
         let n = 16;
         let motion = VectorField {
             n,
+            tile: None,
             data: (0..6 * n * n)
                 .map(|c| {
                     let d = crate::planet::Cell::from_index(c, n).direction(n);

@@ -30,10 +30,26 @@ impl From<crate::planet::FieldSizeError> for OpError {
     }
 }
 
+/// Where a node can run: on a tile alone, or only on the whole planet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Locality {
+    /// Each output cell depends on nothing but the same cell of the inputs, the cell's position
+    /// and the settings: the node runs on any tile alone and gives there exactly the values it
+    /// gives those cells on the whole planet.
+    Cellwise,
+    /// The node reaches beyond the cell (neighbours, transport, drainage, plates, a whole-field
+    /// minimum): region evaluation runs it once on the whole planet, at a capped level, and
+    /// tiles sample its outputs.
+    Whole,
+}
+
 /// Evaluation context of one op call.
 pub struct OpContext<'a> {
-    /// Cells per face edge of the fields to produce.
+    /// Cells per face edge of the fields to produce (the tile's level on a tile).
     pub n: usize,
+    /// The tile to produce the outputs on (region evaluation, given only to
+    /// [`Locality::Cellwise`] nodes); `None`: the whole planet.
+    pub tile: Option<crate::planet::Tile>,
     /// Set when the evaluation should stop as soon as possible.
     pub cancel: &'a AtomicBool,
     /// Steps done and steps in all of a long op (erosion), for progress; `None` where nobody
@@ -55,6 +71,11 @@ pub struct StepProgress {
 }
 
 impl OpContext<'_> {
+    /// Where the outputs lie: the whole planet at `n`, or the tile.
+    pub fn grid(&self) -> crate::planet::Grid {
+        self.tile.map_or(crate::planet::Grid::Whole(self.n), crate::planet::Grid::Tile)
+    }
+
     /// The planet's settings, or an error naming the omission when the node's metadata does
     /// not declare that it reads them (a bug in the node, shown on the node).
     pub fn planet(&self) -> Result<&crate::nodes::output::planet::PlanetSettings, OpError> {
@@ -94,7 +115,7 @@ mod tests {
     fn a_simulation_s_error_stays_an_error_and_its_cancel_a_cancel() {
         let cancel = AtomicBool::new(false);
         let steps = StepProgress::default();
-        let ctx = OpContext { n: 8, cancel: &cancel, steps: Some(&steps), planet: None };
+        let ctx = OpContext { tile: None, n: 8, cancel: &cancel, steps: Some(&steps), planet: None };
         let failed: Result<(), OpError> = with_steps(&ctx, 10, |_| Err(SimError::Invalid("internal error: 5 values for 384 cells".into())));
         assert_eq!(failed, Err(OpError::Invalid("internal error: 5 values for 384 cells".into())));
         assert_eq!(steps.total.load(Ordering::Relaxed), 10);

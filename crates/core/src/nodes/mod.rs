@@ -24,7 +24,7 @@ pub mod sources;
 pub mod tectonics;
 pub mod texture;
 
-pub use context::{OpContext, OpError, StepProgress};
+pub use context::{Locality, OpContext, OpError, StepProgress};
 pub use meta::{Category, NodeMeta, PortDef, PortType, PortUnit};
 pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamValue, Settings};
 pub use port::{InPort, PortValue};
@@ -45,6 +45,15 @@ pub trait Node {
     /// Runs the node: one value per declared output port, in order and of the declared types
     /// (checked by the caller; a mismatch is an error on the node, never silently accepted).
     fn run(s: &Self::Settings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError>;
+
+    /// Whether the node, with these settings and these input ports connected (in port order),
+    /// can run on a tile alone ([`Locality::Cellwise`]:
+    /// it then makes its outputs on [`OpContext::grid`], the grid of its inputs) or needs the
+    /// whole planet (the default). A registry test runs every cellwise node on tiles and checks
+    /// that they give the whole planet's values.
+    fn locality(_s: &Self::Settings, _connected: &[bool]) -> Locality {
+        Locality::Whole
+    }
     /// Whether parameter `key` matters given the other settings (the editor hides those that
     /// do not; they keep their values). Compare `key` with `Self::Settings::KEYS`.
     fn shows(_s: &Self::Settings, _key: &str) -> bool {
@@ -133,15 +142,16 @@ impl Inputs<'_> {
 
 /// The number of non-finite numbers in a value on the grid, the first one's cell and the
 /// grid's resolution; `None` when all are finite (or the value is not on the grid).
-fn non_finite(v: &Value) -> Option<(usize, usize, usize)> {
-    let (n, per_cell, data): (usize, usize, &[f32]) = match v {
-        Value::Field(f) => (f.n(), 1, f.data()),
-        Value::Vector(f) => (f.n, 3, f.data.as_flattened()),
-        Value::Colour(f) => (f.n, 3, f.data.as_flattened()),
+fn non_finite(v: &Value) -> Option<(usize, usize, crate::planet::Grid)> {
+    let grid = v.grid()?;
+    let (per_cell, data): (usize, &[f32]) = match v {
+        Value::Field(f) => (1, f.data()),
+        Value::Vector(f) => (3, f.data.as_flattened()),
+        Value::Colour(f) => (3, f.data.as_flattened()),
         Value::Regions(_) | Value::Plates(_) => return None,
     };
     let first = data.iter().position(|x| !x.is_finite())?;
-    Some((data.iter().filter(|x| !x.is_finite()).count(), first / per_cell, n))
+    Some((data.iter().filter(|x| !x.is_finite()).count(), first / per_cell, grid))
 }
 
 /// Runs node `N` from saved parameter values: checks that every input on the grid has the
@@ -149,8 +159,9 @@ fn non_finite(v: &Value) -> Option<(usize, usize, usize)> {
 /// and checks that the outputs are those `N::META` declares.
 pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpContext) -> Result<Vec<Value>, OpError> {
     ctx.check()?;
-    if let Some((k, n)) = inputs.iter().enumerate().find_map(|(k, v)| v.as_ref()?.grid_n().filter(|&n| n != ctx.n).map(|n| (k, n))) {
-        return Err(OpError::Invalid(format!("internal error: input {k} has {n} cells per face edge, the evaluation {}", ctx.n)));
+    let grid = ctx.grid();
+    if let Some((k, g)) = inputs.iter().enumerate().find_map(|(k, v)| v.as_ref()?.grid().filter(|&g| g != grid).map(|g| (k, g))) {
+        return Err(OpError::Invalid(format!("internal error: input {k} lies on {g:?}, the evaluation on {grid:?}")));
     }
     let settings = N::Settings::from_params(values).map_err(|e| OpError::Invalid(e.to_string()))?;
     let out = N::run(&settings, &Inputs(inputs), ctx)?;
@@ -164,8 +175,8 @@ pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpCo
     // No NaN or infinity leaves a node unnoticed: it would turn into the deepest ocean on the
     // planet or into garbage in an export.
     for (v, port) in out.iter().zip(declared) {
-        if let Some((count, cell, n)) = non_finite(v) {
-            let d = crate::planet::Cell::from_index(cell, n).direction(n);
+        if let Some((count, cell, grid)) = non_finite(v) {
+            let d = grid.direction(cell);
             let (lat, lon) = (d.y.clamp(-1.0, 1.0).asin().to_degrees(), d.x.atan2(d.z).to_degrees());
             return Err(OpError::Invalid(format!(
                 "output '{}' has {count} non-finite value{} (NaN or infinity), the first at latitude {lat:.1}°, longitude {lon:.1}°: for example a power of a negative number, an exponential that overflows, or such a value in an input",
@@ -175,6 +186,13 @@ pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpCo
         }
     }
     Ok(out)
+}
+
+/// Node `N`'s [`Node::locality`] from saved values, given which input ports are connected
+/// (values that do not read as its settings make it need the whole planet, where its run
+/// reports them).
+pub fn node_locality<N: Node>(values: &ParamMap, connected: &[bool]) -> Locality {
+    N::Settings::from_params(values).map_or(Locality::Whole, |s| N::locality(&s, connected))
 }
 
 /// [`Node::shows`] from saved values (everything is shown while the values do not parse; the
@@ -210,13 +228,13 @@ pub fn settings_round_trip<N: Node>() -> Result<(), String> {
 
 /// What node files use.
 pub mod prelude {
-    pub use super::context::{with_steps, OpContext, OpError};
+    pub use super::context::{with_steps, Locality, OpContext, OpError};
     pub use super::meta::{Category, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
     pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
     pub use super::port::InPort;
     pub use super::unit::Unit;
     pub use super::value::Value;
     pub use super::{Inputs, Node};
-    pub use crate::planet::{ColourField, Field};
+    pub use crate::planet::{ColourField, Field, Grid};
     pub use std::sync::Arc;
 }

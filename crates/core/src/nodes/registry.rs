@@ -6,7 +6,7 @@
 use super::meta::NodeMeta;
 use super::params::{ParamDef, ParamMap, ParamValue, Settings};
 use super::{climate, combine, display, erosion, masks, modify, output, sources, tectonics, texture};
-use super::{node_check, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
+use super::{node_check, node_locality, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
 use serde::{Deserialize, Serialize};
 
 macro_rules! registry {
@@ -36,6 +36,12 @@ macro_rules! registry {
             /// declared output port.
             pub fn run(self, values: &ParamMap, inputs: &[Option<Value>], ctx: &OpContext) -> Result<Vec<Value>, OpError> {
                 match self { $( NodeKind::$kind => run_node::<$node>(values, inputs, ctx), )* }
+            }
+
+            /// Whether a node of this kind with these values and these input ports connected
+            /// runs on a tile alone or needs the whole planet ([`Node::locality`]).
+            pub fn locality(self, values: &ParamMap, connected: &[bool]) -> super::Locality {
+                match self { $( NodeKind::$kind => node_locality::<$node>(values, connected), )* }
             }
 
             /// Whether parameter `key` matters given the node's values (the editor hides the

@@ -43,6 +43,17 @@ impl Value {
         }
     }
 
+    /// Where a value laid out on the grid lies (the whole planet or a tile); `None` for region
+    /// surfaces and plates.
+    pub fn grid(&self) -> Option<crate::planet::Grid> {
+        match self {
+            Value::Field(f) => Some(f.grid()),
+            Value::Vector(v) => Some(v.grid()),
+            Value::Colour(c) => Some(c.grid()),
+            Value::Regions(_) | Value::Plates(_) => None,
+        }
+    }
+
     /// The scalar field, if this is one.
     pub fn as_field(&self) -> Option<&Arc<Field>> {
         match self {

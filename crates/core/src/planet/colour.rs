@@ -9,8 +9,10 @@ use rayon::prelude::*;
 /// [`Field`]: super::Field
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColourField {
-    /// Cells per face edge.
+    /// Cells per face edge (the tile's level for a tile).
     pub n: usize,
+    /// The tile the values lie on (region evaluation); `None` for the whole planet.
+    pub tile: Option<super::tile::Tile>,
     /// One linear RGB triple per cell.
     pub data: Vec<[f32; 3]>,
 }
@@ -18,12 +20,22 @@ pub struct ColourField {
 impl ColourField {
     /// The same colour everywhere.
     pub fn filled(n: usize, c: [f32; 3]) -> ColourField {
-        ColourField { n, data: vec![c; 6 * n * n] }
+        ColourField { n, tile: None, data: vec![c; 6 * n * n] }
     }
 
     /// A colour per cell from its index, in parallel.
     pub fn from_fn(n: usize, f: impl Fn(usize) -> [f32; 3] + Sync + Send) -> ColourField {
-        ColourField { n, data: (0..6 * n * n).into_par_iter().map(f).collect() }
+        ColourField::from_fn_on(super::tile::Grid::Whole(n), f)
+    }
+
+    /// A colour per value of `grid` from its storage position, in parallel.
+    pub fn from_fn_on(grid: super::tile::Grid, f: impl Fn(usize) -> [f32; 3] + Sync + Send) -> ColourField {
+        ColourField { n: grid.n(), tile: grid.tile(), data: (0..grid.cells()).into_par_iter().map(f).collect() }
+    }
+
+    /// Where the values lie: the whole planet or one tile.
+    pub fn grid(&self) -> super::tile::Grid {
+        self.tile.map_or(super::tile::Grid::Whole(self.n), super::tile::Grid::Tile)
     }
 
     /// The colour at a direction (nearest cell).

@@ -6,7 +6,7 @@
 //! result equals `noise::Fbm::<Perlin>::get` up to float rounding (tested) while running
 //! several times faster.
 
-use super::{Face, Field};
+use super::Field;
 use noise::permutationtable::{NoiseHasher, PermutationTable};
 use std::f64::consts::TAU;
 
@@ -116,13 +116,11 @@ impl FastFbm {
     }
 }
 
-/// Fills one row of a field (`row` counts rows over all faces) with `amp * fbm(r * dir)`.
+/// Fills one row of cells at level `n`, from cell `start` along `i`, with `amp * fbm(r * dir)`.
 #[inline(always)]
-fn fbm_row(f: &FastFbm, n: usize, row: usize, r: f64, amp: f32, out: &mut [f32]) {
-    let face = Face::ALL[row / n];
-    let j = row % n;
+fn fbm_row(f: &FastFbm, n: usize, start: super::Cell, r: f64, amp: f32, out: &mut [f32]) {
     for (i, v) in out.iter_mut().enumerate() {
-        let d = super::Cell { face, i, j }.direction(n);
+        let d = super::Cell { i: start.i + i, ..start }.direction(n);
         *v = f.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32 * amp;
     }
 }
@@ -134,24 +132,27 @@ fn fbm_row(f: &FastFbm, n: usize, row: usize, r: f64, amp: f32, out: &mut [f32])
 /// The CPU must support SSE4.1 (checked with `is_x86_feature_detected!` by the caller).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
-unsafe fn fbm_row_sse41(f: &FastFbm, n: usize, row: usize, r: f64, amp: f32, out: &mut [f32]) {
-    fbm_row(f, n, row, r, amp, out)
+unsafe fn fbm_row_sse41(f: &FastFbm, n: usize, start: super::Cell, r: f64, amp: f32, out: &mut [f32]) {
+    fbm_row(f, n, start, r, amp, out)
 }
 
-/// An fBm field at resolution `n`: `amp * fbm(r * direction)` per cell, in parallel rows.
-pub fn fbm_field(f: &FastFbm, n: usize, r: f64, amp: f32) -> Field {
+/// An fBm field on `grid` (the whole planet or a tile): `amp * fbm(r * direction)` per cell, in
+/// parallel rows.
+pub fn fbm_field(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     use rayon::prelude::*;
     #[cfg(target_arch = "x86_64")]
     let sse41 = std::arch::is_x86_feature_detected!("sse4.1");
-    let mut out = Field::filled(n, 0.0);
-    out.data_mut().par_chunks_mut(n).enumerate().for_each(|(row, chunk)| {
+    let mut out = Field::filled_on(grid, 0.0);
+    let n = grid.n();
+    out.data_mut().par_chunks_mut(grid.row()).enumerate().for_each(|(row, chunk)| {
+        let start = grid.row_cell(row);
         #[cfg(target_arch = "x86_64")]
         if sse41 {
             // SAFETY: SSE4.1 support was detected at run time just above.
-            unsafe { fbm_row_sse41(f, n, row, r, amp, chunk) };
+            unsafe { fbm_row_sse41(f, n, start, r, amp, chunk) };
             return;
         }
-        fbm_row(f, n, row, r, amp, chunk);
+        fbm_row(f, n, start, r, amp, chunk);
     });
     out
 }
@@ -181,7 +182,7 @@ mod tests {
     #[test]
     fn fbm_field_matches_pointwise_evaluation() {
         let f = FastFbm::new(5, 6, 0.5, 2.0);
-        let field = fbm_field(&f, 12, 0.7, 2.0);
+        let field = fbm_field(&f, crate::planet::Grid::Whole(12), 0.7, 2.0);
         let direct = Field::from_fn_dir(12, |d| f.get([d.x as f64 * 0.7, d.y as f64 * 0.7, d.z as f64 * 0.7]) as f32 * 2.0);
         assert_eq!(field, direct);
     }

@@ -2,29 +2,73 @@
 
 use super::coords::{dir_to_face_ab, wrap_cell, Cell};
 use super::face::Face;
+use super::tile::{Grid, Tile};
 use glam::Vec3;
 use rayon::prelude::*;
 
 /// A scalar value per cell of a cube-sphere with `n` cells per face edge, stored face by face,
-/// row-major (`face * n * n + j * n + i`). Units are those of the producing node (elevation
-/// fields are unitless until the Planet output maps them to metres).
+/// row-major (`face * n * n + j * n + i`); or, for region evaluation, per cell of one [`Tile`]
+/// at level `n` (row-major within the tile). Units are those of the producing node (elevation
+/// fields are unitless until the Planet output maps them to metres). The methods that look at
+/// neighbours or sample (`get`, `get_wrapped`, `sample_*`, `resample`) are for whole fields:
+/// region evaluation gives tiles only to nodes whose cells depend on nothing but the same cell.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Field {
     n: usize,
+    tile: Option<Tile>,
     data: Vec<f32>,
 }
 
 impl Field {
     /// A field of resolution `n` filled with `value`.
     pub fn filled(n: usize, value: f32) -> Field {
-        Field { n, data: vec![value; 6 * n * n] }
+        Field { n, tile: None, data: vec![value; 6 * n * n] }
+    }
+
+    /// A field on `grid` filled with `value`.
+    pub fn filled_on(grid: Grid, value: f32) -> Field {
+        Field { n: grid.n(), tile: grid.tile(), data: vec![value; grid.cells()] }
+    }
+
+    /// Where the values lie: the whole planet or one tile.
+    pub fn grid(&self) -> Grid {
+        self.tile.map_or(Grid::Whole(self.n), Grid::Tile)
+    }
+
+    /// Wraps existing data on `grid`; `data.len()` must be the grid's number of cells.
+    pub fn from_vec_on(grid: Grid, data: Vec<f32>) -> Result<Field, super::FieldSizeError> {
+        if data.len() == grid.cells() {
+            Ok(Field { n: grid.n(), tile: grid.tile(), data })
+        } else {
+            Err(super::FieldSizeError { n: grid.n(), expected: grid.cells(), len: data.len() })
+        }
+    }
+
+    /// A field on `grid` from a function of each value's storage position and its cell's
+    /// direction, in parallel rows (the same values [`Field::from_fn_index`] gives those cells).
+    pub fn from_fn_on(grid: Grid, f: impl Fn(usize, Vec3) -> f32 + Sync) -> Field {
+        let (n, w) = (grid.n(), grid.row());
+        let mut out = Field::filled_on(grid, 0.0);
+        out.data.par_chunks_mut(w).enumerate().for_each(|(row, chunk)| {
+            let start = grid.row_cell(row);
+            for (i, v) in chunk.iter_mut().enumerate() {
+                *v = f(row * w + i, Cell { i: start.i + i, ..start }.direction(n));
+            }
+        });
+        out
+    }
+
+    /// A field on the same grid as this one from a function of each value's storage position
+    /// and its cell's direction (for nodes that combine their inputs cell by cell).
+    pub fn like(&self, f: impl Fn(usize, Vec3) -> f32 + Sync) -> Field {
+        Field::from_fn_on(self.grid(), f)
     }
 
     /// Wraps existing data; `data.len()` must be `6 n^2`, or the error names both lengths.
     pub fn from_vec(n: usize, data: Vec<f32>) -> Result<Field, super::FieldSizeError> {
         let expected = 6 * n * n;
         if data.len() == expected {
-            Ok(Field { n, data })
+            Ok(Field { n, tile: None, data })
         } else {
             Err(super::FieldSizeError { n, expected, len: data.len() })
         }
@@ -35,25 +79,28 @@ impl Field {
         Field::from_fn_index(n, |_, d| f(d))
     }
 
+    /// A field on `grid` whose value at each cell is `f(cell direction)`, in parallel.
+    pub fn from_fn_dir_on(grid: Grid, f: impl Fn(Vec3) -> f32 + Sync) -> Field {
+        Field::from_fn_on(grid, |_, d| f(d))
+    }
+
     /// A field whose value at each cell is `f(linear cell index)`, computed in parallel (no
     /// directions are computed).
     pub fn from_fn_cell(n: usize, f: impl Fn(usize) -> f32 + Sync) -> Field {
-        let mut out = Field::filled(n, 0.0);
+        Field::from_fn_cell_on(Grid::Whole(n), f)
+    }
+
+    /// A field on `grid` whose value at each storage position `k` is `f(k)`, in parallel (no
+    /// directions are computed).
+    pub fn from_fn_cell_on(grid: Grid, f: impl Fn(usize) -> f32 + Sync) -> Field {
+        let mut out = Field::filled_on(grid, 0.0);
         out.data.par_iter_mut().enumerate().for_each(|(c, v)| *v = f(c));
         out
     }
 
     /// A field from a function of each cell's linear index and direction, in parallel rows.
     pub fn from_fn_index(n: usize, f: impl Fn(usize, Vec3) -> f32 + Sync) -> Field {
-        let mut out = Field::filled(n, 0.0);
-        out.data.par_chunks_mut(n).enumerate().for_each(|(row, chunk)| {
-            let face = Face::ALL[row / n];
-            let j = row % n;
-            for (i, v) in chunk.iter_mut().enumerate() {
-                *v = f(row * n + i, Cell { face, i, j }.direction(n));
-            }
-        });
-        out
+        Field::from_fn_on(Grid::Whole(n), f)
     }
 
     /// Cells per face edge.
@@ -83,13 +130,17 @@ impl Field {
 
     /// Applies `f` to every value in parallel.
     pub fn map(&self, f: impl Fn(f32) -> f32 + Sync) -> Field {
-        Field { n: self.n, data: self.data.par_iter().map(|&v| f(v)).collect() }
+        Field { n: self.n, tile: self.tile, data: self.data.par_iter().map(|&v| f(v)).collect() }
     }
 
-    /// Combines two fields of the same resolution value by value.
+    /// Combines two fields on the same grid value by value.
+    ///
+    /// # Panics
+    /// If the grids differ (a bug in the caller, which region evaluation turns into an error
+    /// on the node).
     pub fn zip(&self, other: &Field, f: impl Fn(f32, f32) -> f32 + Sync) -> Field {
-        debug_assert_eq!(self.n, other.n);
-        Field { n: self.n, data: self.data.par_iter().zip(other.data.par_iter()).map(|(&a, &b)| f(a, b)).collect() }
+        assert_eq!(self.grid(), other.grid(), "combined fields lie on different grids");
+        Field { n: self.n, tile: self.tile, data: self.data.par_iter().zip(other.data.par_iter()).map(|(&a, &b)| f(a, b)).collect() }
     }
 
     /// Smallest and largest value (ignores NaN). `(0, 0)` for an empty field.
@@ -136,6 +187,12 @@ impl Field {
     /// [`Field::sample_dir`] reads), for sampling many fields of resolution `n` at one place.
     pub fn bilinear_taps(n: usize, dir: Vec3) -> [(usize, f32); 4] {
         let (face, a, b) = dir_to_face_ab(dir);
+        Field::bilinear_taps_ab(n, face, a, b)
+    }
+
+    /// The four cells and weights of the bilinear sample at face coordinates `(a, b)` of
+    /// `face` (the same as [`Field::sample_ab`] reads) in a field of resolution `n`.
+    pub fn bilinear_taps_ab(n: usize, face: Face, a: f32, b: f32) -> [(usize, f32); 4] {
         let nf = n as f32;
         let (x, y) = (a * nf - 0.5, b * nf - 0.5);
         let (x0, y0) = (x.floor(), y.floor());

@@ -17,6 +17,7 @@ pub mod radix_heap;
 pub mod regions;
 pub mod rng;
 pub mod sim_error;
+pub mod tile;
 pub mod vector;
 pub mod warp;
 
@@ -27,4 +28,5 @@ pub use field::Field;
 pub use regions::RegionSurface;
 pub use rng::Rng;
 pub use sim_error::{check_cancel, FieldSizeError, SimError};
+pub use tile::{Grid, Tile, TileError};
 pub use vector::VectorField;

@@ -190,7 +190,7 @@ pub fn plate_elevation(plates: &Plates, s: &ElevationSettings, n: usize, cancel:
     let pressure = Field::from_vec(n, results.iter().map(|r| r.1).collect())?;
     let boundary_km = Field::from_vec(n, results.iter().map(|r| if r.2.is_finite() { r.2 } else { far }).collect())?;
     let plate_id = Field::from_vec(n, cell_plate.iter().map(|&p| if p == UNCLAIMED { -1.0 } else { p as f32 }).collect())?;
-    let motion_field = VectorField { n, data: (0..cells).into_par_iter().map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, dirs[c]).to_array() }).collect() };
+    let motion_field = VectorField { n, tile: None, data: (0..cells).into_par_iter().map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, dirs[c]).to_array() }).collect() };
     Ok(PlateSurface { elevation, plate_id, pressure, boundary_km, motion: motion_field })
 }
 

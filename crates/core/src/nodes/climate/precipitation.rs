@@ -57,7 +57,7 @@ impl Node for Precipitation {
         let h = inputs.field(0)?;
         let p = precipitation(h, s, ctx)?;
         let n = h.n();
-        let wind = VectorField { n, data: (0..6 * n * n).map(|c| (prevailing_wind(crate::planet::Cell::from_index(c, n).direction(n)) * s.wind_ms).to_array()).collect() };
+        let wind = VectorField { n, tile: None, data: (0..6 * n * n).map(|c| (prevailing_wind(crate::planet::Cell::from_index(c, n).direction(n)) * s.wind_ms).to_array()).collect() };
         Ok(vec![p.into(), wind.into()])
     }
 }
@@ -250,7 +250,7 @@ mod tests {
     fn windward_ratio(lat: f32, lon: f32) -> f32 {
         let n = 128;
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         // Without the east-coast term, which depends on the latitude by design (the three
         // placements lie at 55, 45 and 35 deg): this measures the rain shadow alone.
         let p = precipitation(&ridge_island(n, lat, lon), &PrecipitationSettings { east_coast: 0.0, ..defaults() }, &ctx).expect("runs");
@@ -285,7 +285,7 @@ mod tests {
         let n = 64;
         let h = flat_continent(n, 30.0..60.0, -60.0..60.0);
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let p = precipitation(&h, &s, &ctx).expect("runs");
         assert!(p.sample_dir(at(45.0, -55.0)) > 2.0 * p.sample_dir(at(45.0, 50.0)));
     }
@@ -296,7 +296,7 @@ mod tests {
     fn subtropical_east_coasts_are_wet_and_west_coasts_dry() {
         let n = 64;
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         // A flat continent from 15 to 45 deg north across 80 deg of longitude.
         let h = flat_continent(n, 15.0..45.0, -40.0..40.0);
         let run = |east_coast: f32| precipitation(&h, &PrecipitationSettings { east_coast, ..defaults() }, &ctx).expect("runs");
@@ -315,7 +315,7 @@ mod tests {
     fn recycling_wets_wet_interiors_and_the_wet_belt_follows_the_land() {
         let n = 64;
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         // A flat continent from 0 to 40 deg north across 120 deg of longitude.
         let h = flat_continent(n, 0.0..40.0, -60.0..60.0);
         let run = |s: &PrecipitationSettings| precipitation(&h, s, &ctx).expect("runs");

@@ -41,7 +41,7 @@ impl Node for Temperature {
         let h = inputs.field(0)?;
         let coast = inputs.field_opt(1)?;
         let model = Insolation::new(s);
-        let out = Field::from_fn_index(h.n(), |c, d| {
+        let out = h.like(|c, d| {
             let mut t = model.sea_level_c(latitude(d)) - s.lapse_c_per_km * h.data()[c].max(0.0) / 1000.0;
             if let Some(coast) = coast {
                 let km = coast.data()[c];
@@ -52,6 +52,10 @@ impl Node for Temperature {
             t
         });
         Ok(vec![out.into()])
+    }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
     }
 }
 
@@ -118,7 +122,7 @@ mod tests {
         let n = 16;
         let h = Field::from_fn_dir(n, |d| if d.x > 0.0 { 3000.0 } else { 0.0 });
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let out = NodeKind::Temperature.run(&NodeKind::Temperature.default_params(), &[Some(h.into()), None], &ctx).expect("runs");
         let t = out[0].as_field().expect("field");
         let (hi, lo) = (t.sample_dir(glam::Vec3::new(-1.0, 0.0, 0.0)), t.sample_dir(glam::Vec3::X));

@@ -24,6 +24,10 @@ macro_rules! binary_node {
             fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
                 Ok(vec![inputs.field(0)?.zip(inputs.field(1)?, $op).into()])
             }
+
+            fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+                Locality::Cellwise
+            }
         }
     };
 }
@@ -83,6 +87,10 @@ impl Node for Divide {
         let e = s.epsilon;
         Ok(vec![inputs.field(0)?.zip(inputs.field(1)?, move |x, y| divide(x, y, e)).into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }
 
 #[cfg(test)]
@@ -93,7 +101,7 @@ mod tests {
 
     fn apply(kind: NodeKind, a: f32, b: f32) -> f32 {
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n: 2, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n: 2, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let inputs = [Some(Field::filled(2, a).into()), Some(Field::filled(2, b).into())];
         let out = kind.run(&kind.default_params(), &inputs, &ctx).expect("runs");
         out[0].as_field().expect("field").data()[0]

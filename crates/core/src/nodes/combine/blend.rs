@@ -12,6 +12,10 @@ impl Node for Blend {
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![blend(inputs.field(0)?, inputs.field(1)?, inputs.field(2)?).into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }
 
 /// `a (1 - m) + b m` with the mask clamped to 0..1.

@@ -56,14 +56,18 @@ impl Node for Expression {
             }
         }
         let data = fields.map(|f| f.map(|f| f.data()));
-        let n = ctx.n;
+        let grid = ctx.grid();
         let noise = FastPerlin::new(s.seed);
-        let mut out = Field::filled(n, 0.0);
+        let mut out = Field::filled_on(grid, 0.0);
         out.data_mut().par_chunks_mut(BLOCK).enumerate().for_each_init(Vec::new, |scratch, (b, block)| {
-            formula.eval_block(n, b * BLOCK, &data, &noise, scratch, block);
+            formula.eval_block(grid, b * BLOCK, &data, &noise, scratch, block);
         });
         ctx.check()?;
         Ok(vec![out.into()])
+    }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
     }
 }
 
@@ -76,7 +80,7 @@ mod tests {
     fn run(formula: &str, inputs: Vec<Option<Value>>, n: usize) -> Result<Field, OpError> {
         let s = ExpressionSettings { formula: formula.into(), ..ExpressionSettings::from_params(&NodeKind::Expression.default_params()).expect("defaults") };
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         Ok(Expression::run(&s, &Inputs(&inputs), &ctx)?[0].as_field().expect("field").as_ref().clone())
     }
 
@@ -97,7 +101,7 @@ mod tests {
     #[test]
     fn non_finite_results_are_an_error_on_the_node() {
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { n: 8, cancel: &cancel, steps: None, planet: None };
+        let ctx = OpContext { tile: None, n: 8, cancel: &cancel, steps: None, planet: None };
         for formula in ["0^-1", "exp(1000)-exp(1000)", "(-8)^(1/3)"] {
             let mut p = NodeKind::Expression.default_params();
             p.insert("formula".into(), crate::nodes::ParamValue::Text(formula.into()));

@@ -280,17 +280,17 @@ impl Formula {
         self.push(Op::Apply(func, regs))
     }
 
-    /// Evaluates the formula for `out.len()` cells starting at linear cell `first` of
-    /// resolution `n`; `inputs` are the connected inputs' full data (a..d; every input in
+    /// Evaluates the formula for `out.len()` values starting at storage position `first` of
+    /// `grid` (the whole planet or a tile); `inputs` are the connected inputs' full data (a..d; every input in
     /// [`Formula::inputs`] must be given, as the Expression node checks, since a missing one
     /// reads as 0), `scratch` a buffer the caller keeps between calls.
-    pub fn eval_block(&self, n: usize, first: usize, inputs: &[Option<&[f32]>; 4], noise: &FastPerlin, scratch: &mut Vec<f32>, out: &mut [f32]) {
+    pub fn eval_block(&self, grid: crate::planet::Grid, first: usize, inputs: &[Option<&[f32]>; 4], noise: &FastPerlin, scratch: &mut Vec<f32>, out: &mut [f32]) {
         let len = out.len();
         scratch.resize(len * (self.ops.len() + 3), 0.0);
         let (dirs, regs) = scratch.split_at_mut(3 * len);
         if self.needs_direction {
             for k in 0..len {
-                let d = crate::planet::Cell::from_index(first + k, n).direction(n);
+                let d = grid.direction(first + k);
                 dirs[k] = d.x;
                 dirs[len + k] = d.y;
                 dirs[2 * len + k] = d.z;
@@ -312,7 +312,7 @@ impl Formula {
                     Var::Z => o.copy_from_slice(&dirs[2 * len..]),
                     Var::Lat => o.iter_mut().enumerate().for_each(|(k, v)| *v = dirs[len + k].clamp(-1.0, 1.0).asin().to_degrees()),
                     Var::Lon => o.iter_mut().enumerate().for_each(|(k, v)| *v = dirs[k].atan2(dirs[2 * len + k]).to_degrees()),
-                    Var::Cell => o.fill(crate::planet::diffusion::cell_angle(n).to_degrees()),
+                    Var::Cell => o.fill(crate::planet::diffusion::cell_angle(grid.n()).to_degrees()),
                 },
                 Op::Apply(f, [i, j, k]) => lanes(f, o, reg(i), reg(j), reg(k), noise),
             }

@@ -5,7 +5,7 @@ fn eval(text: &str, n: usize, a: Option<&[f32]>) -> Vec<f32> {
     let f = Formula::parse(text).expect("parses");
     let mut out = vec![0.0; 6 * n * n];
     let mut scratch = Vec::new();
-    f.eval_block(n, 0, &[a, None, None, None], &FastPerlin::new(1), &mut scratch, &mut out);
+    f.eval_block(crate::planet::Grid::Whole(n), 0, &[a, None, None, None], &FastPerlin::new(1), &mut scratch, &mut out);
     out
 }
 

@@ -22,4 +22,8 @@ impl Node for ColourPreview {
         inputs.colour(0)?;
         Ok(Vec::new())
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }

@@ -44,4 +44,8 @@ impl Node for Preview {
         inputs.field(0)?;
         Ok(Vec::new())
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }

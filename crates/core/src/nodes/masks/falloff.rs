@@ -80,7 +80,7 @@ impl Node for Falloff {
         let input = inputs.field_opt(0)?;
         let mask = inputs.field_opt(1)?;
         let t = match s.from {
-            FalloffFrom::Point => point_distance(s, ctx.n),
+            FalloffFrom::Point => point_distance(s, ctx.grid()),
             FalloffFrom::MaskEdge => {
                 let mask = mask.ok_or_else(|| OpError::Invalid("Mask edge needs the 'mask' input connected".into()))?;
                 // With the radius set to 180/pi km, "km" along the sphere are degrees of arc.
@@ -98,13 +98,21 @@ impl Node for Falloff {
         };
         Ok(vec![out.into()])
     }
+
+    /// Cellwise from a point; the distance to a mask's edge needs the whole mask.
+    fn locality(s: &Self::Settings, _: &[bool]) -> Locality {
+        match s.from {
+            FalloffFrom::Point => Locality::Cellwise,
+            FalloffFrom::MaskEdge => Locality::Whole,
+        }
+    }
 }
 
 /// The great-circle distance from the node's point divided by its radius, clamped to 0..1.
-fn point_distance(s: &FalloffSettings, n: usize) -> Field {
+fn point_distance(s: &FalloffSettings, grid: Grid) -> Field {
     let centre = lon_lat_to_dir(s.longitude_deg.to_radians(), s.latitude_deg.to_radians());
     let r = s.radius_deg.to_radians().max(1e-5);
-    Field::from_fn_dir(n, |d| (d.dot(centre).clamp(-1.0, 1.0).acos() / r).min(1.0))
+    Field::from_fn_dir_on(grid, |d| (d.dot(centre).clamp(-1.0, 1.0).acos() / r).min(1.0))
 }
 
 #[cfg(test)]
@@ -118,7 +126,7 @@ mod tests {
 
     fn run(s: &FalloffSettings, inputs: Vec<Option<Value>>, n: usize) -> Field {
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let out = Falloff::run(s, &Inputs(&inputs), &ctx).expect("runs");
         out[0].as_field().expect("field").as_ref().clone()
     }
@@ -174,7 +182,7 @@ mod tests {
                 assert!((coarse.sample_dir(d) - v).abs() < 0.1, "preview and build agree at lon {lon} lat {lat}");
             }
         }
-        let missing = Falloff::run(&s, &Inputs(&[None, None]), &OpContext { n: 16, cancel: &std::sync::atomic::AtomicBool::new(false), steps: None, planet: Some(&crate::nodes::output::planet::EARTH) });
+        let missing = Falloff::run(&s, &Inputs(&[None, None]), &OpContext { tile: None, n: 16, cancel: &std::sync::atomic::AtomicBool::new(false), steps: None, planet: Some(&crate::nodes::output::planet::EARTH) });
         assert!(missing.is_err_and(|e| e.to_string().contains("mask")));
     }
 }

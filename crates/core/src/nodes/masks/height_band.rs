@@ -28,6 +28,10 @@ impl Node for HeightBand {
         let s = s.clone();
         Ok(vec![inputs.field(0)?.map(move |h| band(&s, h)).into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }
 
 /// The band's value at height `h`.

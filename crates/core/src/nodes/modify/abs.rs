@@ -12,4 +12,8 @@ impl Node for Abs {
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![inputs.field(0)?.map(f32::abs).into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }

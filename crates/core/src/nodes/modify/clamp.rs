@@ -23,4 +23,8 @@ impl Node for Clamp {
         let (lo, hi) = (s.min, s.max);
         Ok(vec![inputs.field(0)?.map(|x| x.min(hi).max(lo)).into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }

@@ -21,6 +21,10 @@ impl Node for Curve {
         let c = MonotoneCurve::new(&s.curve);
         Ok(vec![inputs.field(0)?.map(|x| c.eval(x)).into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }
 
 /// A monotone cubic curve (Fritsch-Carlson) through control points sorted by x; flat outside.

@@ -40,7 +40,7 @@ pub fn gradient(f: &Field) -> VectorField {
             [g.x, g.y, g.z]
         })
         .collect();
-    VectorField { n, data }
+    VectorField { n, tile: None, data }
 }
 
 #[cfg(test)]

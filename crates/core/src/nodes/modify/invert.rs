@@ -21,4 +21,8 @@ impl Node for Invert {
         let pivot = s.pivot;
         Ok(vec![inputs.field(0)?.map(|x| 2.0 * pivot - x).into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }

@@ -23,4 +23,8 @@ impl Node for ScaleBias {
         let (scale, bias) = (s.scale, s.bias);
         Ok(vec![inputs.field(0)?.map(|x| x * scale + bias).into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }

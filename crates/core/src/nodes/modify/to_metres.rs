@@ -27,4 +27,8 @@ impl Node for ToMetres {
         let planet = ctx.planet()?;
         Ok(vec![planet.apply(inputs.field(0)?).into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }

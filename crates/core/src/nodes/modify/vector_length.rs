@@ -14,12 +14,16 @@ impl Node for VectorLength {
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![vector_length(inputs.vector(0)?)?.into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }
 
 /// Length of each vector; an error if the vector field does not hold `6 n²` vectors.
 pub fn vector_length(v: &VectorField) -> Result<Field, OpError> {
     let data = v.data.par_iter().map(|g| (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]).sqrt()).collect();
-    Ok(Field::from_vec(v.n, data)?)
+    Ok(Field::from_vec_on(v.grid(), data)?)
 }
 
 #[cfg(test)]
@@ -28,8 +32,8 @@ mod tests {
 
     #[test]
     fn lengths_and_a_malformed_field_is_an_error() {
-        let v = VectorField { n: 1, data: vec![[3.0, 4.0, 0.0]; 6] };
+        let v = VectorField { n: 1, tile: None, data: vec![[3.0, 4.0, 0.0]; 6] };
         assert_eq!(vector_length(&v).expect("six vectors").data(), &[5.0; 6]);
-        assert!(vector_length(&VectorField { n: 2, data: vec![[0.0; 3]; 6] }).is_err());
+        assert!(vector_length(&VectorField { n: 2, tile: None, data: vec![[0.0; 3]; 6] }).is_err());
     }
 }

@@ -65,7 +65,7 @@ impl Node for Warp {
             WarpBy::Noise => {
                 let r = noise_radius(s.frequency);
                 let octaves = s.octaves.clamp(1, 12);
-                let axis = |k: u32| fbm_field(&FastFbm::new(s.seed.wrapping_mul(3).wrapping_add(k), octaves, 0.5, 2.0), n, r, 1.0);
+                let axis = |k: u32| fbm_field(&FastFbm::new(s.seed.wrapping_mul(3).wrapping_add(k), octaves, 0.5, 2.0), crate::planet::Grid::Whole(n), r, 1.0);
                 let (x, y, z) = (axis(0), axis(1), axis(2));
                 ctx.check()?;
                 Field::from_fn_index(n, |c, d| input.sample_dir(moved(d, Vec3::new(x.data()[c], y.data()[c], z.data()[c]), scale)))
@@ -110,7 +110,7 @@ mod tests {
     fn run_on(s: &WarpSettings, inputs: Vec<Option<Value>>, planet: &crate::nodes::output::planet::PlanetSettings) -> Result<Field, OpError> {
         let cancel = std::sync::atomic::AtomicBool::new(false);
         let n = inputs[0].as_ref().and_then(|v| v.as_field()).map_or(8, |f| f.n());
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(planet) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(planet) };
         Ok(Warp::run(s, &Inputs(&inputs), &ctx)?[0].as_field().expect("field").as_ref().clone())
     }
 
@@ -126,7 +126,7 @@ mod tests {
         for centre in [Vec3::new(0.1, 0.1, 1.0).normalize(), Vec3::new(1.0, 0.1, 1.0).normalize(), Vec3::ONE.normalize()] {
             // Every point samples 0.2 rad towards the north pole: the bump moves 0.2 rad south.
             let north = |d: Vec3| (Vec3::Y - d * d.y).normalize_or_zero();
-            let towards_north = VectorField { n, data: (0..6 * n * n).map(|c| north(crate::planet::Cell::from_index(c, n).direction(n)).to_array()).collect() };
+            let towards_north = VectorField { n, tile: None, data: (0..6 * n * n).map(|c| north(crate::planet::Cell::from_index(c, n).direction(n)).to_array()).collect() };
             let out = run(&s, vec![Some(bump(n, centre).into()), Some(Value::Vector(Arc::new(towards_north)))]).expect("runs");
             let east = Vec3::Y.cross(centre).normalize();
             let south = east.cross(centre).normalize();

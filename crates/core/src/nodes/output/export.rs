@@ -217,6 +217,10 @@ impl Node for Export {
         Ok(Vec::new())
     }
 
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
+
     fn shows(s: &ExportSettings, key: &str) -> bool {
         let k = ExportSettings::KEYS;
         let image = s.layer != ExportLayer::Mesh;

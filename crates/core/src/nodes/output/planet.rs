@@ -52,6 +52,10 @@ impl Node for Planet {
         inputs.port_opt(ALBEDO)?;
         Ok(vec![s.apply(inputs.port(ELEVATION)?).into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }
 
 /// Elevation in metres of an input value: piecewise linear, `sea_level` to 0 m, 1 to

@@ -18,6 +18,10 @@ impl Node for Constant {
     const META: NodeMeta = NodeMeta::new("Constant", Category::Sources, "The same value on the whole planet.", &[], OUT, file!());
 
     fn run(s: &ConstantSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![Field::filled(ctx.n, s.value).into()])
+        Ok(vec![Field::filled_on(ctx.grid(), s.value).into()])
+    }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
     }
 }

@@ -39,6 +39,10 @@ impl Node for FaultPlanet {
     fn run(s: &FaultPlanetSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![fault_planet(s, ctx)?.into()])
     }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
+    }
 }
 
 /// One fault plane: points `x` with `sign * normal . (x - point) >= 0` are raised.
@@ -72,7 +76,7 @@ pub fn fault_planet(s: &FaultPlanetSettings, ctx: &OpContext) -> Result<Field, O
         })
         .collect();
     ctx.check()?;
-    let field = Field::from_fn_dir(ctx.n, |d| {
+    let field = Field::from_fn_dir_on(ctx.grid(), |d| {
         let mut h = 0.0f32;
         for c in &planes {
             let s = c.sign * (c.normal.dot(d) - c.offset);
@@ -91,7 +95,7 @@ mod tests {
 
     fn run(variant: FaultVariant, cuts: usize, seed: u32, n: usize) -> Field {
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         fault_planet(&FaultPlanetSettings { variant, cuts, step: 0.01, seed }, &ctx).expect("fault planet")
     }
 

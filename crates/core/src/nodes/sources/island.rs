@@ -44,18 +44,22 @@ impl Node for Island {
 
     fn run(s: &IslandSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        Ok(vec![island(s, ctx.n).into()])
+        Ok(vec![island(s, ctx.grid()).into()])
+    }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
     }
 }
 
-/// The island field at resolution `n`.
-pub fn island(s: &IslandSettings, n: usize) -> Field {
+/// The island field on `grid`.
+pub fn island(s: &IslandSettings, grid: Grid) -> Field {
     let centre = lon_lat_to_dir(s.longitude_deg.to_radians(), s.latitude_deg.to_radians());
     let radius = s.radius_deg.to_radians().max(1e-4);
     let fbm = FastFbm::new(s.seed, s.octaves.clamp(1, 12), 0.5, 2.0);
     let scale = noise_radius(s.frequency) as f32;
     let rim = s.crater.clamp(0.0, 1.0);
-    Field::from_fn_dir(n, |d| {
+    Field::from_fn_dir_on(grid, |d| {
         let r = d.dot(centre).clamp(-1.0, 1.0).acos();
         if r >= radius {
             return s.base;
@@ -86,7 +90,7 @@ mod tests {
     #[test]
     fn a_smooth_cone_follows_the_seed_formula() {
         let s = settings();
-        let f = island(&s, 64);
+        let f = island(&s, Grid::Whole(64));
         let c = direction(s.latitude_deg, s.longitude_deg);
         // Peak at the centre, base outside the radius, h = base + H (1 - (r / R)^P) between.
         assert!((f.sample_dir(c) - (s.base + s.height)).abs() < 0.02, "{}", f.sample_dir(c));
@@ -104,7 +108,7 @@ mod tests {
     #[test]
     fn the_crater_folds_the_top_down() {
         let s = IslandSettings { crater: 0.8, ..settings() };
-        let f = island(&s, 64);
+        let f = island(&s, Grid::Whole(64));
         let c = direction(s.latitude_deg, s.longitude_deg);
         // At the centre the cone would reach 1.0: folded to 2 * 0.8 - 1.0 = 0.6.
         assert!((f.sample_dir(c) - (s.base + 0.6)).abs() < 0.03, "{}", f.sample_dir(c));
@@ -114,8 +118,8 @@ mod tests {
 
     #[test]
     fn noise_roughens_the_flanks_and_stays_finite() {
-        let smooth = island(&settings(), 32);
-        let rough = island(&IslandSettings { noise: 1.5, octaves: 6, ..settings() }, 32);
+        let smooth = island(&settings(), Grid::Whole(32));
+        let rough = island(&IslandSettings { noise: 1.5, octaves: 6, ..settings() }, Grid::Whole(32));
         assert!(rough.data().iter().all(|v| v.is_finite()));
         let differs = smooth.data().iter().zip(rough.data()).filter(|(a, b)| (*a - *b).abs() > 0.01).count();
         assert!(differs > 50, "{differs}");

@@ -28,14 +28,18 @@ impl Node for Latitude {
     const META: NodeMeta = NodeMeta::new("Latitude", Category::Sources, "Latitude of each cell: -1 at the south pole, 0 at the equator, 1 at the north pole (or absolute).", &[], OUT, file!());
 
     fn run(s: &LatitudeSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![latitude(s.mode, ctx.n).into()])
+        Ok(vec![latitude(s.mode, ctx.grid()).into()])
+    }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
     }
 }
 
-/// Latitude / 90 degrees per cell at resolution `n`.
-pub fn latitude(mode: LatitudeMode, n: usize) -> Field {
+/// Latitude / 90 degrees per cell of `grid`.
+pub fn latitude(mode: LatitudeMode, grid: Grid) -> Field {
     let absolute = mode == LatitudeMode::Absolute;
-    Field::from_fn_dir(n, |d| {
+    Field::from_fn_dir_on(grid, |d| {
         let lat = d.y.clamp(-1.0, 1.0).asin() / std::f32::consts::FRAC_PI_2;
         if absolute {
             lat.abs()
@@ -51,8 +55,8 @@ mod tests {
 
     #[test]
     fn latitude_signed_and_absolute() {
-        let signed = latitude(LatitudeMode::Signed, 16);
-        let abs = latitude(LatitudeMode::Absolute, 16);
+        let signed = latitude(LatitudeMode::Signed, Grid::Whole(16));
+        let abs = latitude(LatitudeMode::Absolute, Grid::Whole(16));
         let (lo, hi) = signed.min_max();
         assert!(lo < -0.95 && hi > 0.95 && lo >= -1.0 && hi <= 1.0);
         assert!(abs.data().iter().zip(signed.data()).all(|(a, s)| (a - s.abs()).abs() < 1e-6));

@@ -85,7 +85,11 @@ impl Node for Noise {
 
     fn run(s: &NoiseSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        Ok(vec![noise_field(s, ctx.n).into()])
+        Ok(vec![noise_field(s, ctx.grid()).into()])
+    }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
     }
 
     fn shows(s: &NoiseSettings, key: &str) -> bool {
@@ -135,7 +139,7 @@ pub fn adapt_to_type(old: &NoiseSettings, new: &mut NoiseSettings) -> bool {
 }
 
 /// The noise field at resolution `n`.
-pub fn noise_field(s: &NoiseSettings, n: usize) -> Field {
+pub fn noise_field(s: &NoiseSettings, grid: Grid) -> Field {
     let r = noise_radius(s.frequency);
     let amp = s.amplitude;
     let seed = s.seed;
@@ -146,27 +150,27 @@ pub fn noise_field(s: &NoiseSettings, n: usize) -> Field {
     match s.noise_type {
         NoiseType::Fbm => {
             let f = FastFbm::new(seed, octaves, persistence, lacunarity);
-            fbm_field(&f, n, r, amp)
+            fbm_field(&f, grid, r, amp)
         }
         NoiseType::Perlin => {
             let f = FastPerlin::new(seed);
-            Field::from_fn_dir(n, |d| f.get(at(d)) as f32 * amp)
+            Field::from_fn_dir_on(grid, |d| f.get(at(d)) as f32 * amp)
         }
         NoiseType::OpenSimplex => {
             let f = OpenSimplex::new(seed);
-            Field::from_fn_dir(n, |d| f.get(at(d)) as f32 * amp)
+            Field::from_fn_dir_on(grid, |d| f.get(at(d)) as f32 * amp)
         }
         NoiseType::SuperSimplex => {
             let f = SuperSimplex::new(seed);
-            Field::from_fn_dir(n, |d| f.get(at(d)) as f32 * amp)
+            Field::from_fn_dir_on(grid, |d| f.get(at(d)) as f32 * amp)
         }
         NoiseType::Billow => {
             let f = Billow::<Perlin>::new(seed).set_octaves(octaves).set_persistence(persistence).set_lacunarity(lacunarity).set_frequency(1.0);
-            Field::from_fn_dir(n, |d| f.get(at(d)) as f32 * amp)
+            Field::from_fn_dir_on(grid, |d| f.get(at(d)) as f32 * amp)
         }
         NoiseType::Ridged => {
             let f = RidgedMulti::<Perlin>::new(seed).set_octaves(octaves).set_persistence(persistence).set_lacunarity(lacunarity).set_frequency(1.0);
-            Field::from_fn_dir(n, |d| f.get(at(d)) as f32 * amp)
+            Field::from_fn_dir_on(grid, |d| f.get(at(d)) as f32 * amp)
         }
         NoiseType::Worley => {
             let table = PermutationTable::new(seed);
@@ -177,7 +181,7 @@ pub fn noise_field(s: &NoiseSettings, n: usize) -> Field {
                 WorleyDistance::Chebyshev => distance_functions::chebyshev,
             };
             let distance = s.worley_return == WorleyReturn::Distance;
-            Field::from_fn_dir(n, |d| {
+            Field::from_fn_dir_on(grid, |d| {
                 let rt = if distance { ReturnType::Distance } else { ReturnType::Value };
                 let v = worley_3d(&table, dist, rt, at(d).into());
                 // Value is in 0..1 and Distance in about 0..1.5: centre both around 0.
@@ -221,7 +225,7 @@ mod tests {
     fn every_type_gives_finite_varied_noise() {
         for t in NoiseType::OPTIONS.iter().filter_map(|o| NoiseType::from_id(o.id)) {
             let s = NoiseSettings { noise_type: t, ..NoiseSettings::from_params(&ParamMap::new()).expect("defaults") };
-            let f = noise_field(&s, 8);
+            let f = noise_field(&s, Grid::Whole(8));
             let (lo, hi) = f.min_max();
             assert!(lo.is_finite() && hi.is_finite() && hi - lo > 0.05, "{t:?}: {lo}..{hi}");
         }

@@ -179,11 +179,11 @@ impl Node for Biomes {
 
     fn run(s: &BiomesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (h, t, p, slope) = (inputs.field(0)?, inputs.field(1)?, inputs.field(2)?, inputs.field_opt(3)?);
-        let n = h.n();
-        let biome: Vec<Biome> = (0..6 * n * n).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]))).collect();
+        let grid = h.grid();
+        let biome: Vec<Biome> = (0..grid.cells()).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]))).collect();
         let palette = s.colours().map(Srgb::linear);
-        let index = Field::from_fn_cell(n, |c| biome[c] as usize as f32);
-        let colour = ColourField::from_fn(n, |c| {
+        let index = Field::from_fn_cell_on(grid, |c| biome[c] as usize as f32);
+        let colour = ColourField::from_fn_on(grid, |c| {
             let b = biome[c];
             // Overrides (ocean, snow, rock, beach) keep hard edges; climate biomes blend.
             if s.blend_c <= 0.0 || matches!(b, Biome::Ocean | Biome::Snow | Biome::BareRock | Biome::Beach) {
@@ -202,6 +202,10 @@ impl Node for Biomes {
             sum.map(|v| v / 25.0)
         });
         Ok(vec![index.into(), colour.into()])
+    }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
     }
 }
 
@@ -235,7 +239,7 @@ mod tests {
         let p = Field::filled(n, 600.0);
         let h = Field::from_fn_dir(n, |d| if d.z < -0.9 { -100.0 } else { 500.0 });
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let run = |blend: f32| {
             let mut params = NodeKind::Biomes.default_params();
             params.insert("blend_c".into(), crate::nodes::ParamValue::Float(blend));

@@ -19,6 +19,10 @@ impl Node for BlendColours {
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (a, b, m) = (inputs.colour(0)?, inputs.colour(1)?, inputs.field(2)?);
-        Ok(vec![ColourField::from_fn(m.n(), |c| mix(a.data[c], b.data[c], m.data()[c].clamp(0.0, 1.0))).into()])
+        Ok(vec![ColourField::from_fn_on(m.grid(), |c| mix(a.data[c], b.data[c], m.data()[c].clamp(0.0, 1.0))).into()])
+    }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
     }
 }

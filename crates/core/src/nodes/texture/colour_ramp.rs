@@ -27,11 +27,15 @@ impl Node for ColourRamp {
         let f = inputs.field(0)?;
         let ramp = Ramp::new(&s.gradient);
         let span = s.max - s.min;
-        Ok(vec![ColourField::from_fn(f.n(), |c| {
+        Ok(vec![ColourField::from_fn_on(f.grid(), |c| {
             let t = if span.abs() > f32::EPSILON { (f.data()[c] - s.min) / span } else { 0.5 };
             ramp.at(t)
         })
         .into()])
+    }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
     }
 }
 

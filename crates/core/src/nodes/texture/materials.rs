@@ -85,14 +85,14 @@ impl Node for Materials {
                 &measured
             }
         };
-        let n = h.n();
+        let grid = h.grid();
         let r = noise_radius(s.snow_noise);
         let fbm = FastFbm::new(s.seed, 4, 0.5, 2.0);
-        let jitter = fbm_field(&fbm, n, r, 1.0);
+        let jitter = fbm_field(&fbm, grid, r, 1.0);
         ctx.check()?;
-        let weights: Vec<[f32; 5]> = (0..6 * n * n).into_par_iter().map(|c| weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c])).collect();
+        let weights: Vec<[f32; 5]> = (0..grid.cells()).into_par_iter().map(|c| weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c])).collect();
         let colours = [s.sea_floor.linear(), s.sand.linear(), s.ground.linear(), s.rock.linear(), s.snow.linear()];
-        let albedo = ColourField::from_fn(n, |c| {
+        let albedo = ColourField::from_fn_on(grid, |c| {
             let mut out = [0.0f32; 3];
             for (k, w) in weights[c].iter().enumerate() {
                 let col = if k == 2 { base.map_or(colours[2], |b| b.data[c]) } else { colours[k] };
@@ -102,9 +102,18 @@ impl Node for Materials {
             }
             out
         });
-        let mut outs: Vec<Value> = (0..5).map(|k| Field::from_fn_cell(n, |c| weights[c][k]).into()).collect();
+        let mut outs: Vec<Value> = (0..5).map(|k| Field::from_fn_cell_on(grid, |c| weights[c][k]).into()).collect();
         outs.push(albedo.into());
         Ok(outs)
+    }
+
+    /// Cellwise when the slope comes in; measuring the slope itself needs the neighbours.
+    fn locality(_: &Self::Settings, connected: &[bool]) -> Locality {
+        if connected.get(1) == Some(&true) {
+            Locality::Cellwise
+        } else {
+            Locality::Whole
+        }
     }
 }
 
@@ -177,7 +186,7 @@ mod tests {
         let h = Field::from_fn_dir(n, |d| 6000.0 * (d.x * 20.0).sin() * (d.y * 7.0).cos());
         let planet = crate::nodes::output::planet::PlanetSettings { radius_km: 100.0, ..crate::nodes::output::planet::EARTH };
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&planet) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&planet) };
         let slope = crate::nodes::modify::slope::slope_degrees(&h, 1.0, planet.radius_km);
         assert!(slope.data().iter().any(|&v| v > 30.0), "steep enough for rock");
         let wired = Materials::run(&defaults(), &Inputs(&[Some(h.clone().into()), Some(slope.into()), None, None]), &ctx).expect("runs");

@@ -43,11 +43,11 @@ impl Node for Vegetation {
 
     fn run(s: &VegetationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let (biome, slope) = (inputs.field(0)?, inputs.field_opt(1)?);
-        let n = biome.n();
-        let patches = fbm_field(&FastFbm::new(s.seed, 4, 0.5, 2.0), n, noise_radius(s.patch_frequency), 1.0);
+        let grid = biome.grid();
+        let patches = fbm_field(&FastFbm::new(s.seed, 4, 0.5, 2.0), grid, noise_radius(s.patch_frequency), 1.0);
         ctx.check()?;
         let allowed: Vec<bool> = Biome::VARIANTS.iter().map(|&b| s.biomes.contains(b)).collect();
-        let data: Vec<f32> = (0..6 * n * n)
+        let data: Vec<f32> = (0..grid.cells())
             .into_par_iter()
             .map(|c| {
                 let here = Biome::from_index(biome.data()[c]).is_some_and(|b| allowed[b as usize]);
@@ -63,7 +63,11 @@ impl Node for Vegetation {
                 s.max_density * fit * cluster
             })
             .collect();
-        Ok(vec![Field::from_vec(n, data)?.into()])
+        Ok(vec![Field::from_vec_on(grid, data)?.into()])
+    }
+
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Cellwise
     }
 }
 
@@ -80,7 +84,7 @@ mod tests {
         let biome = Field::from_fn_dir(n, |d| if d.x > 0.0 { Biome::TemperateForest as usize as f32 } else { Biome::Desert as usize as f32 });
         let slope = Field::from_fn_dir(n, |d| if d.y > 0.0 { 5.0 } else { 60.0 });
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
         let out = NodeKind::Vegetation.run(&NodeKind::Vegetation.default_params(), &[Some(biome.into()), Some(slope.into())], &ctx).expect("runs");
         let d = out[0].as_field().expect("density");
         let mean = |f: &dyn Fn(glam::Vec3) -> bool| {

@@ -272,7 +272,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let elevation: Vec<f32> = elevation_m.iter().map(|&m| if m >= 0.0 { (m / top).min(1.0) } else { (m / deep).max(-1.0) }).collect();
     let crust: Vec<f32> = coast.iter().map(|&d| smoothstep((d + CRUST_SHELF_KM + 70.0) / 70.0)).collect();
     let plate_id: Vec<f32> = cell_plate.iter().map(|&p| if p == UNCLAIMED { -1.0 } else { p as f32 }).collect();
-    let motion_field = VectorField { n, data: (0..cells).into_par_iter().map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, Cell::from_index(c, n).direction(n)).to_array() }).collect() };
+    let motion_field = VectorField { n, tile: None, data: (0..cells).into_par_iter().map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, Cell::from_index(c, n).direction(n)).to_array() }).collect() };
     Ok(ReliefSurface { elevation: Field::from_vec(n, elevation)?, age_myr: Field::from_vec(n, age_out)?, uplift_mm_yr: Field::from_vec(n, uplift)?, crust: Field::from_vec(n, crust)?, plate_id: Field::from_vec(n, plate_id)?, motion: motion_field })
 }
 

@@ -1,0 +1,180 @@
+//! Region evaluation: a compiled program evaluated on one tile of the planet (or on the whole
+//! planet) at any level. Nodes that work cell by cell ([`Locality::Cellwise`]) run on the tile
+//! alone, at the tile's level; nodes that need the whole planet ([`Locality::Whole`]) run once
+//! on the whole planet at a capped level, through the evaluator's cache, so every tile of a
+//! build or a close-up shares that one run, and the tile samples their outputs.
+//!
+//! Guarantees (tested in `region_tests.rs`): at a level within the cap, a tile holds exactly
+//! the values the whole evaluation gives its cells; above the cap, the tiles of a planet
+//! together are exactly [`Evaluator::run_region`] on the whole grid, so tile borders and face
+//! edges add no seam of their own.
+
+use super::executor::{EvalResult, Evaluator, NodeOutputs, Progress};
+use super::program::Program;
+use crate::graph::NodeId;
+use crate::nodes::{Locality, OpContext, OpError, Value};
+use crate::planet::{ColourField, Field, Grid, VectorField};
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Where each step of a program runs in a region evaluation.
+pub fn localities(program: &Program) -> Vec<Locality> {
+    program
+        .steps
+        .iter()
+        .map(|step| {
+            let connected: Vec<bool> = step.inputs.iter().map(Option::is_some).collect();
+            // A bypassed node passes its input on, which works on any grid.
+            if step.bypass {
+                Locality::Cellwise
+            } else {
+                step.kind.locality(&step.params, &connected)
+            }
+        })
+        .collect()
+}
+
+/// The part of `program` the nodes that need the whole planet depend on (themselves
+/// included), in order: what a region evaluation runs on the whole planet.
+pub fn whole_part(program: &Program) -> Program {
+    let local = localities(program);
+    let mut needed: BTreeSet<NodeId> = program.steps.iter().zip(&local).filter(|(_, l)| **l == Locality::Whole).map(|(s, _)| s.id).collect();
+    for step in program.steps.iter().rev() {
+        if needed.contains(&step.id) {
+            needed.extend(step.inputs.iter().flatten().map(|(src, _)| *src));
+        }
+    }
+    Program { steps: program.steps.iter().filter(|s| needed.contains(&s.id)).cloned().collect(), ..program.clone() }
+}
+
+/// The level the nodes that need the whole planet run at for a region at level `n`: `n`, or
+/// `cap` when that is lower.
+pub fn whole_level(n: usize, cap: usize) -> usize {
+    n.min(cap.max(1))
+}
+
+/// Value `v` (on the whole planet at its resolution `m`) on `grid`: the same cells' values when
+/// the grid's level is `m`, otherwise bilinear samples at the grid's cell centres (seamless
+/// across face edges). Region surfaces and plates do not depend on the grid.
+pub fn sample_on(v: &Value, grid: Grid) -> Value {
+    let Some(from) = v.grid() else { return v.clone() };
+    if from == grid {
+        return v.clone();
+    }
+    let m = from.n();
+    let n = grid.n();
+    // The storage positions and weights each value of `grid` reads.
+    let taps = |k: usize| -> [(usize, f32); 4] {
+        let cell = grid.cell(k);
+        if n == m {
+            [(cell.index(m), 1.0), (0, 0.0), (0, 0.0), (0, 0.0)]
+        } else {
+            let (a, b) = cell.center_ab(n);
+            Field::bilinear_taps_ab(m, cell.face, a, b)
+        }
+    };
+    let mix3 = |data: &[[f32; 3]], k: usize| {
+        let mut out = [0.0f32; 3];
+        for (c, w) in taps(k) {
+            if w != 0.0 {
+                for ch in 0..3 {
+                    out[ch] += w * data[c][ch];
+                }
+            }
+        }
+        out
+    };
+    match v {
+        Value::Field(f) => Value::Field(Arc::new(Field::from_fn_cell_on(grid, |k| taps(k).iter().filter(|(_, w)| *w != 0.0).map(|&(c, w)| w * f.data()[c]).sum()))),
+        Value::Colour(c) => Value::Colour(Arc::new(ColourField::from_fn_on(grid, |k| mix3(&c.data, k)))),
+        Value::Vector(vf) => Value::Vector(Arc::new(VectorField { n, tile: grid.tile(), data: (0..grid.cells()).into_par_iter().map(|k| mix3(&vf.data, k)).collect() })),
+        Value::Regions(_) | Value::Plates(_) => v.clone(),
+    }
+}
+
+impl Evaluator {
+    /// Evaluates `program` on `grid` (one tile, or the whole planet) at the grid's level `n`.
+    /// The nodes that need the whole planet, and what they depend on, run on the whole planet
+    /// at [`whole_level`]`(n, cap)` through this evaluator's cache (so many tiles share one
+    /// run); every other node runs on the grid itself. The result's outputs and sink inputs lie
+    /// on `grid`.
+    pub fn run_region(&mut self, program: &Program, grid: Grid, cap: usize, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+        let start = Instant::now();
+        let n = grid.n();
+        let local = localities(program);
+        let whole = whole_part(program);
+        let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { self.run_program(&whole, whole_level(n, cap), cancel, progress) };
+        let mut res = EvalResult { n, errors: program.errors.clone(), idle: program.idle.clone(), cached: whole_res.cached, cancelled: whole_res.cancelled, ..Default::default() };
+        if res.cancelled {
+            return res;
+        }
+        progress.total.store(program.steps.len(), Ordering::Relaxed);
+        progress.done.store(0, Ordering::Relaxed);
+        for (step, locality) in program.steps.iter().zip(&local) {
+            if *locality == Locality::Whole {
+                if let Some(values) = whole_res.outputs.get(&step.id) {
+                    let t = Instant::now();
+                    let sampled: NodeOutputs = Arc::new(values.iter().map(|v| v.as_ref().map(|v| sample_on(v, grid))).collect());
+                    res.outputs.insert(step.id, sampled);
+                    let ms = whole_res.timings_ms.get(&step.id).copied().unwrap_or(0.0) + t.elapsed().as_secs_f64() * 1e3;
+                    res.timings_ms.insert(step.id, ms);
+                } else if let Some(e) = whole_res.errors.get(&step.id) {
+                    res.errors.insert(step.id, e.clone());
+                }
+                progress.done.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            let mut inputs = Vec::with_capacity(step.inputs.len());
+            let mut missing = None;
+            for input in &step.inputs {
+                match *input {
+                    None => inputs.push(None),
+                    Some((src, idx)) => match res.output(src, idx) {
+                        Some(v) => inputs.push(Some(v.clone())),
+                        None => missing = Some(src),
+                    },
+                }
+            }
+            if let Some(src) = missing {
+                res.errors.entry(step.id).or_insert_with(|| format!("waiting for node {src}, which produced nothing"));
+                continue;
+            }
+            if step.kind.meta().category.is_sink() {
+                res.sink_inputs.insert(step.id, inputs.clone());
+            }
+            let reads_planet = step.kind.meta().reads_planet;
+            let ctx = OpContext { n, tile: grid.tile(), cancel, steps: Some(&progress.inner), planet: if reads_planet { program.planet.as_ref() } else { None } };
+            let t = Instant::now();
+            let result = if step.bypass {
+                super::executor::bypassed(step.kind, &inputs)
+            } else if reads_planet && program.planet.is_none() {
+                Err(OpError::Invalid("waiting for the Planet node, whose settings (the planet's radius, sea level, peak and depth) have an error".to_string()))
+            } else {
+                super::executor::guarded(|| step.kind.run(&step.params, &inputs, &ctx))
+            };
+            match result {
+                Ok(out) => {
+                    res.outputs.insert(step.id, Arc::new(out.into_iter().map(Some).collect()));
+                    res.timings_ms.insert(step.id, t.elapsed().as_secs_f64() * 1e3);
+                }
+                Err(OpError::Cancelled) if cancel.load(Ordering::Relaxed) => {
+                    res.cancelled = true;
+                    break;
+                }
+                Err(e) => {
+                    res.errors.insert(step.id, e.to_string());
+                }
+            }
+            progress.done.fetch_add(1, Ordering::Relaxed);
+        }
+        res.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        res
+    }
+}
+
+#[cfg(test)]
+#[path = "region_tests.rs"]
+mod tests;

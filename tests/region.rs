@@ -1,0 +1,83 @@
+//! Region evaluation of whole graphs (issue 25, item 1): the default planet evaluated tile by
+//! tile against the same planet evaluated whole.
+
+use planetgraph::eval::{compile, Evaluator, Program, Progress};
+use planetgraph::graph::NodeId;
+use planetgraph::io::default_graph;
+use planetgraph::nodes::output::planet::{ALBEDO, ELEVATION};
+use planetgraph::nodes::NodeKind;
+use planetgraph::planet::field::correlation;
+use planetgraph::planet::{Grid, Tile};
+use std::sync::atomic::AtomicBool;
+
+/// The Planet node's elevation and albedo (red channel) of one evaluation.
+fn planet_inputs(res: &planetgraph::eval::EvalResult, planet: NodeId) -> (Vec<f32>, Vec<f32>) {
+    assert!(res.errors.is_empty(), "{:?}", res.errors);
+    let h = res.input(planet, ELEVATION).expect("elevation");
+    let albedo = res.input(planet, ALBEDO).expect("albedo");
+    (h.data().to_vec(), albedo.data.iter().map(|c| c[0]).collect())
+}
+
+/// Evaluates `program` tile by tile at level `n` (tiles of `size`) with whole-planet nodes at
+/// `cap`, and lays the tiles' Planet inputs out as whole fields.
+fn stitched(ev: &mut Evaluator, program: &Program, planet: NodeId, n: usize, size: usize, cap: usize) -> (Vec<f32>, Vec<f32>) {
+    let cancel = AtomicBool::new(false);
+    let (mut h, mut a) = (vec![f32::NAN; 6 * n * n], vec![f32::NAN; 6 * n * n]);
+    for tile in Tile::cover(n, size).expect("tiles") {
+        let res = ev.run_region(program, Grid::Tile(tile), cap, &cancel, &Progress::default());
+        let (th, ta) = planet_inputs(&res, planet);
+        assert_eq!(th.len(), tile.cells());
+        for k in 0..tile.cells() {
+            let c = tile.cell(k).index(n);
+            h[c] = th[k];
+            a[c] = ta[k];
+        }
+    }
+    (h, a)
+}
+
+fn default_program() -> (Program, NodeId) {
+    let g = default_graph().expect("default graph");
+    let planet = g.first_of(NodeKind::Planet).expect("a Planet node").id;
+    (compile(&g), planet)
+}
+
+/// Within the cap, tiles hold exactly the whole evaluation's values, whatever the node: the
+/// default graph's plates, landscape evolution and climate are sampled at their own cells, its
+/// colour nodes run on the tiles.
+#[test]
+fn tiles_within_the_cap_are_exactly_the_whole_planet() {
+    let (program, planet) = default_program();
+    let n = 32;
+    let mut ev = Evaluator::new();
+    let whole = ev.run_program(&program, n, &AtomicBool::new(false), &Progress::default());
+    let (wh, wa) = planet_inputs(&whole, planet);
+    let (th, ta) = stitched(&mut ev, &program, planet, n, 16, 64);
+    assert!(wh == th, "elevation differs");
+    assert!(wa == ta, "albedo differs");
+}
+
+/// Above the cap, the tiles of a planet together are exactly the region evaluation of the whole
+/// grid at that cap, so tile borders and face edges add nothing; and that evaluation stays close
+/// to the uncapped one (the stated tolerance).
+#[test]
+fn tiles_above_the_cap_stitch_into_the_capped_planet_without_seams() {
+    let (program, planet) = default_program();
+    let (n, cap) = (64, 32);
+    let cancel = AtomicBool::new(false);
+    let mut ev = Evaluator::new();
+    let capped = ev.run_region(&program, Grid::Whole(n), cap, &cancel, &Progress::default());
+    let (ch, ca) = planet_inputs(&capped, planet);
+    let (th, ta) = stitched(&mut ev, &program, planet, n, 16, cap);
+    assert!(ch == th, "elevation differs between the tiles and the capped whole");
+    assert!(ca == ta, "albedo differs between the tiles and the capped whole");
+    let full = ev.run_program(&program, n, &cancel, &Progress::default());
+    let (fh, _) = planet_inputs(&full, planet);
+    let r = correlation(&fh, &ch);
+    let spread = (fh.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>() / fh.len() as f64).sqrt();
+    let mean_abs = fh.iter().zip(&ch).map(|(a, b)| f64::from((a - b).abs())).sum::<f64>() / fh.len() as f64;
+    // The Planet node's elevation input is unitless (-1..1 around sea level).
+    let relative = mean_abs / spread;
+    eprintln!("capped at {cap} against whole at {n}: correlation {r:.4}, mean |difference| {relative:.3} of the rms elevation");
+    assert!(r > 0.95 && relative < 0.15, "correlation {r}, relative difference {relative}");
+}
