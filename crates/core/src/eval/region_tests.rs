@@ -1,7 +1,6 @@
 use super::*;
 use crate::nodes::{NodeKind, ParamSpec, ParamValue, PortType};
 use crate::planet::{Face, RegionSurface, Tile};
-use crate::tectonics::{PlateSettings, Plates};
 
 /// Inputs with detail everywhere (no two neighbouring cells alike), whole at level `n`.
 fn whole_inputs(k: NodeKind, n: usize) -> Vec<Option<Value>> {
@@ -23,8 +22,11 @@ fn whole_inputs(k: NodeKind, n: usize) -> Vec<Option<Value>> {
                 PortType::Vector => VectorField { n, tile: None, data: (0..6 * n * n).map(|c| [c as f32 % 5.0, 1.0, -0.5]).collect() }.into(),
                 PortType::Regions => Value::Regions(regions.clone()),
                 PortType::Plates => {
-                    let s = PlateSettings { count: 4, expansion_range: 0.5, random_driven: true, max_cycles: None, seed: 2 };
-                    Value::Plates(Arc::new(Plates::grow(regions.clone(), &s).expect("plates")))
+                    let cancel = AtomicBool::new(false);
+                    let ctx = OpContext { n, tile: None, cancel: &cancel, steps: None, planet: None };
+                    let kind = NodeKind::TectonicPlates;
+                    let plates = kind.run(&kind.default_params(), &[Some(Value::Regions(regions.clone()))], &ctx).expect("plates");
+                    plates.into_iter().next().expect("the plates")
                 }
             })
         })
