@@ -116,6 +116,7 @@ fn every_cellwise_node_gives_on_a_tile_exactly_the_whole_planet_s_values() {
         "Invert",
         "Clamp",
         "Curve",
+        "Detail",
         "VectorLength",
         "ToMetres",
         "HeightBand",

@@ -161,7 +161,7 @@ pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpCo
     ctx.check()?;
     let grid = ctx.grid();
     if let Some((k, g)) = inputs.iter().enumerate().find_map(|(k, v)| v.as_ref()?.grid().filter(|&g| g != grid).map(|g| (k, g))) {
-        return Err(OpError::Invalid(format!("internal error: input {k} lies on {g:?}, the evaluation on {grid:?}")));
+        return Err(OpError::Invalid(format!("internal error: input {k} lies on {g}, the evaluation on {grid}")));
     }
     let settings = N::Settings::from_params(values).map_err(|e| OpError::Invalid(e.to_string()))?;
     let out = N::run(&settings, &Inputs(inputs), ctx)?;

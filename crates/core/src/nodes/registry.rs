@@ -97,6 +97,7 @@ registry! {
     Slope => modify::slope::Slope,
     ToMetres => modify::to_metres::ToMetres,
     Warp => modify::warp::Warp,
+    Detail => modify::detail::Detail,
     Regions => tectonics::regions::Regions,
     TectonicPlates => tectonics::plates::TectonicPlates,
     PlateElevation => tectonics::plate_elevation::PlateElevation,

@@ -183,7 +183,7 @@ fn inputs_at_another_resolution_are_refused() {
     let ctx = OpContext { tile: None, n: 8, cancel: &cancel, steps: None, planet: None };
     let inputs = [Some(Field::filled(8, 1.0).into()), Some(Field::filled(4, 1.0).into())];
     let e = NodeKind::Add.run(&NodeKind::Add.default_params(), &inputs, &ctx).expect_err("4 against 8");
-    assert!(e.to_string().contains("input 1 has 4 cells per face edge"), "{e}");
+    assert!(e.to_string().contains("input 1 lies on the whole planet at 4 cells per face edge, the evaluation on the whole planet at 8"), "{e}");
     // Region surfaces do not depend on the resolution.
     let regions = Value::Regions(Arc::new(RegionSurface::new(3, 0.5, 1)));
     assert!(NodeKind::TectonicPlates.run(&NodeKind::TectonicPlates.default_params(), &[Some(regions)], &ctx).is_ok());

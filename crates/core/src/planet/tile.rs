@@ -157,6 +157,15 @@ impl Grid {
     }
 }
 
+impl std::fmt::Display for Grid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Grid::Whole(n) => write!(f, "the whole planet at {n} cells per face edge"),
+            Grid::Tile(t) => write!(f, "a tile of {} cells at level {} ({:?} face, column {}, row {})", t.size, t.n, t.face, t.i0, t.j0),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

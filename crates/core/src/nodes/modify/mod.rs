@@ -5,6 +5,7 @@ pub mod blur;
 pub mod box_filter;
 pub mod clamp;
 pub mod curve;
+pub mod detail;
 pub mod gradient;
 pub mod invert;
 pub mod normalize;
