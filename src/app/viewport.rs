@@ -352,7 +352,7 @@ impl Viewport {
                 // result, so until then each job rebuilds them).
                 let normals_needed = self.normals_dirty;
                 std::thread::spawn(move || {
-                    let mesh = view_mesh(&f, radius, &opts, &view);
+                    let mesh = view_mesh(&f, radius, &opts, &view, None);
                     let arrows = motion.map(|m| motion_arrows(&m, &f, radius, opts.exaggeration, opts.ocean_surface, 600)).unwrap_or_default();
                     // Per-pixel light from the field's own normals (on the sphere only), rebuilt
                     // only when the field or the mesh options changed, not as the camera moves.

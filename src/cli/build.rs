@@ -44,13 +44,17 @@ pub struct PlanetBuild {
 /// Evaluates what the first Planet node needs at resolution `n`; returns the elevation in
 /// metres, the planet settings and per-node timings.
 pub fn evaluate_planet(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<PlanetBuild, CliError> {
-    evaluate_planet_from(g, path, n, None, cancel, progress)
+    evaluate_planet_from(g, path, n, None, None, cancel, progress)
 }
 
 /// Like [`evaluate_planet`], but with `from` the planet's elevation is the first output of
 /// that node (through the Planet node's settings) instead of the Planet node's input: the
 /// planet as it stands at that point of the graph.
-pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeId>, cancel: &AtomicBool, progress: &Progress) -> Result<PlanetBuild, CliError> {
+///
+/// With an evaluator `keep`, the run goes through its cache and keeps every output, so that a
+/// region evaluation of the same graph afterwards (a close-up) reuses the whole-planet nodes;
+/// without, the run releases each output once it is read (a build's memory).
+pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeId>, keep: Option<&mut Evaluator>, cancel: &AtomicBool, progress: &Progress) -> Result<PlanetBuild, CliError> {
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{}: the graph has no Planet output node", path.display())))?;
     if let Some(id) = from {
         let node = g.node(id).ok_or_else(|| CliError::input(anyhow!("{}: there is no node {}", path.display(), id.0)))?;
@@ -61,7 +65,10 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     let targets: Vec<NodeId> = std::iter::once(planet.id).chain(from).collect();
     let program = compile_for(g, &targets);
     memory::check_fits(n, &program).map_err(CliError::input)?;
-    let res = Evaluator::new().run_program_releasing(&program, n, &targets, cancel, progress);
+    let res = match keep {
+        Some(ev) => ev.run_program(&program, n, cancel, progress),
+        None => Evaluator::new().run_program_releasing(&program, n, &targets, cancel, progress),
+    };
     if res.cancelled {
         return Err(CliError::internal(anyhow!("cancelled")));
     }

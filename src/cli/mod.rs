@@ -8,6 +8,7 @@ pub mod bench_scale;
 pub mod bench_toolbox;
 pub mod build;
 pub mod check;
+pub mod closeup;
 pub mod merge;
 pub mod render;
 
@@ -162,6 +163,21 @@ pub struct RenderArgs {
     /// for example before an erosion node. Node ids are those of the graph file.
     #[arg(long, value_name = "NODE_ID")]
     pub from: Option<u32>,
+    /// Close-up detail: `auto` evaluates the graph again on a tile around the picture's centre,
+    /// at a level where a cell is about a pixel (up to 16384 cells per face edge), when the
+    /// camera is 1.25 planet radii or nearer and that level is finer than `--resolution`;
+    /// `off` shows the planet at `--resolution` only.
+    #[arg(long, value_enum, default_value_t = DetailArg::Auto)]
+    pub detail: DetailArg,
+}
+
+/// `render --detail`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DetailArg {
+    /// A close-up tile when the camera is near.
+    Auto,
+    /// No close-up tile.
+    Off,
 }
 
 fn parse_range(s: &str, lo: f32, hi: f32) -> Result<f32, String> {

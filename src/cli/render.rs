@@ -1,8 +1,8 @@
 //! `planetgraph render FILE --out IMAGE.png`: the viewport's picture, offscreen.
 
 use super::build::{evaluate_planet_from, interrupt_flag};
-use super::{CliError, RenderArgs};
-use crate::eval::Progress;
+use super::{closeup, CliError, DetailArg, RenderArgs};
+use crate::eval::{Evaluator, Progress};
 use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
 use crate::render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
@@ -18,15 +18,28 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     }
     let g = super::load_for_command(&args.file)?;
     let cancel = interrupt_flag();
-    let b = evaluate_planet_from(&g, &args.file, args.resolution as usize, args.from.map(crate::graph::NodeId), &cancel, &Progress::default())?;
-    let planet = b.settings;
-    let mesh = MeshOptions { resolution: (args.resolution as usize).clamp(16, 512), exaggeration: args.relief, ..Default::default() };
+    let n = args.resolution as usize;
     let mode = args.mode.0;
     let mut camera = OrbitCamera { distance: args.distance, tilt: args.tilt.to_radians(), ..Default::default() };
     if let Some([yaw, pitch]) = args.view.as_deref() {
         camera.yaw = yaw.to_radians();
         camera.pitch = pitch.to_radians().clamp(-1.55, 1.55);
     }
+    // A close-up tile (not for the planet at another node, whose tile would need that node's
+    // conversion to metres).
+    let tile = match (args.detail, args.from) {
+        (DetailArg::Auto, None) if args.distance <= closeup::AUTO_DISTANCE => closeup::tile_for_view(&camera, args.width, args.height, n),
+        _ => None,
+    };
+    let mut ev = Evaluator::new();
+    let b = evaluate_planet_from(&g, &args.file, n, args.from.map(crate::graph::NodeId), tile.is_some().then_some(&mut ev), &cancel, &Progress::default())?;
+    let planet = b.settings;
+    let close = match (tile, g.first_of(crate::nodes::NodeKind::Planet)) {
+        (Some(t), Some(p)) => Some(closeup::evaluate(&mut ev, &g, &args.file, p.id, &planet, t, n, args.relief, &cancel)?),
+        _ => None,
+    };
+    drop(ev);
+    let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     let mut view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
     if let Some([az, el]) = args.sun.as_deref() {
         view.sun_azimuth_deg = *az;
@@ -55,10 +68,14 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         _ => Vec::new(),
     };
     let normal_texture = normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose().map_err(CliError::internal)?;
-    let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows };
+    let patch = close.as_ref().map(|c| c.patch(mode == ColourMode::Albedo && b.albedo.is_some()));
+    let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows, patch };
     let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, layers, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;
     img.save(&args.out).map_err(|e| CliError::input(anyhow::anyhow!("{}: cannot write the picture: {e}", args.out.display())))?;
-    println!("{} ({w} x {h})", args.out.display());
+    match &close {
+        Some(c) => println!("{} ({w} x {h}; close-up tile of {} cells at level {})", args.out.display(), c.tile.size, c.tile.n),
+        None => println!("{} ({w} x {h})", args.out.display()),
+    }
     Ok(())
 }

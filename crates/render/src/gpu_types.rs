@@ -37,4 +37,9 @@ pub struct Uniforms {
     pub water: [f32; 4],
     /// x: 1 to light by the normal map, 0 by the vertex normals.
     pub detail: [f32; 4],
+    /// The detail patch: face coordinates of its corner (xy), its edge (z), its face (w).
+    pub patch_area: [f32; 4],
+    /// x: 1 when the patch has colours, y: 1 when it has normals, z: its fading margin (share
+    /// of the edge), w: 1 when a patch is drawn.
+    pub patch_flags: [f32; 4],
 }

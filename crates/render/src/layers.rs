@@ -22,10 +22,83 @@ impl<'a> OverlayTexture<'a> {
     }
 }
 
+/// A finer square of one face, drawn over the planet where it lies (a close-up): its corner and
+/// edge in face coordinates, and per texel its elevation (for the mesh) and optionally its
+/// colours and normals, laid out like [`OverlayTexture`]'s layers but one layer only. Towards
+/// its border it fades into the planet's own layers over [`PATCH_MARGIN`] of its edge, so no
+/// seam shows where it ends.
+#[derive(Debug, Clone, Copy)]
+pub struct DetailPatch<'a> {
+    /// The face it lies on.
+    pub face: crate::planet::Face,
+    /// Face coordinates `(a, b)` of its top-left corner.
+    pub corner: [f32; 2],
+    /// Its edge length in face coordinates (0..1 of the face).
+    pub span: f32,
+    /// Texels per edge.
+    pub size: u32,
+    /// Elevation in metres per texel, row-major (`size²` values).
+    pub elevation_m: &'a [f32],
+    /// RGBA8 colours per texel as an [`OverlayTexture`] layer (`size² 4` bytes), if any.
+    pub overlay: Option<&'a [u8]>,
+    /// Normals per texel (`0.5 + 0.5 n`), if any.
+    pub normals: Option<&'a [u8]>,
+}
+
+/// Share of a patch's edge over which it fades into the planet's layers.
+pub const PATCH_MARGIN: f32 = 0.08;
+
+impl DetailPatch<'_> {
+    /// Checks the lengths of the per-texel data.
+    pub fn check(&self) -> Result<(), RenderError> {
+        let cells = self.size as usize * self.size as usize;
+        let bad = |expected: usize, found: usize| Err(RenderError::Overlay { size: self.size, expected, found });
+        if self.size == 0 || self.elevation_m.len() != cells {
+            return bad(cells, self.elevation_m.len());
+        }
+        for bytes in [self.overlay, self.normals].into_iter().flatten() {
+            if bytes.len() != 4 * cells {
+                return bad(4 * cells, bytes.len());
+            }
+        }
+        Ok(())
+    }
+
+    /// Position `(x, y)` in 0..1 across the patch of face coordinates `(a, b)` of `face`, and
+    /// the weight of the patch there (1 inside, fading to 0 over the margin, 0 outside).
+    pub fn place(&self, face: crate::planet::Face, a: f32, b: f32) -> ([f32; 2], f32) {
+        let (x, y) = ((a - self.corner[0]) / self.span, (b - self.corner[1]) / self.span);
+        if face != self.face || !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
+            return ([x, y], 0.0);
+        }
+        let edge = x.min(1.0 - x).min(y).min(1.0 - y);
+        ([x, y], (edge / PATCH_MARGIN).clamp(0.0, 1.0))
+    }
+
+    /// Bilinear elevation at `(x, y)` in 0..1 across the patch (texel centres at
+    /// `(i + 0.5) / size`).
+    pub fn elevation_at(&self, x: f32, y: f32) -> f32 {
+        let s = self.size as usize;
+        let last = (s - 1) as f32;
+        let (fx, fy) = ((x * s as f32 - 0.5).clamp(0.0, last), (y * s as f32 - 0.5).clamp(0.0, last));
+        let (i0, j0) = (fx.floor() as usize, fy.floor() as usize);
+        let (i1, j1) = ((i0 + 1).min(s - 1), (j0 + 1).min(s - 1));
+        let (tx, ty) = (fx - i0 as f32, fy - j0 as f32);
+        let e = |i: usize, j: usize| self.elevation_m[j * s + i];
+        let top = e(i0, j0) + (e(i1, j0) - e(i0, j0)) * tx;
+        let bottom = e(i0, j1) + (e(i1, j1) - e(i0, j1)) * tx;
+        top + (bottom - top) * ty
+    }
+}
+
 fn descriptor(size: u32, label: &str) -> wgpu::TextureDescriptor<'_> {
+    layered(size, 6, label)
+}
+
+fn layered(size: u32, layers: u32, label: &str) -> wgpu::TextureDescriptor<'_> {
     wgpu::TextureDescriptor {
         label: Some(label),
-        size: wgpu::Extent3d { width: size, height: size, depth_or_array_layers: 6 },
+        size: wgpu::Extent3d { width: size, height: size, depth_or_array_layers: layers },
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
@@ -42,6 +115,16 @@ fn array_view(texture: &wgpu::Texture) -> wgpu::TextureView {
 /// A one-texel-per-face placeholder bound while a layer is off (its contents are never used).
 pub(crate) fn blank_view(device: &wgpu::Device, label: &str) -> wgpu::TextureView {
     array_view(&device.create_texture(&descriptor(1, label)))
+}
+
+/// Uploads one patch layer (`size² 4` bytes) as a one-layer texture array (or the
+/// placeholder for `None`).
+pub(crate) fn patch_view(device: &wgpu::Device, queue: &wgpu::Queue, size: u32, rgba: Option<&[u8]>, label: &str) -> wgpu::TextureView {
+    use wgpu::util::DeviceExt;
+    match rgba {
+        Some(bytes) => array_view(&device.create_texture_with_data(queue, &layered(size, 1, label), wgpu::util::TextureDataOrder::LayerMajor, bytes)),
+        None => blank_view(device, label),
+    }
 }
 
 /// Uploads `img` as a six-layer texture (or the placeholder for `None`).

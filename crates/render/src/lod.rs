@@ -3,7 +3,8 @@
 //! edges that hide the cracks between chunks of different detail.
 
 use super::gpu_types::Vertex;
-use super::mesh::{vertex_at, MeshOptions, PlanetMesh};
+use super::layers::DetailPatch;
+use super::mesh::{vertex_at, MeshOptions, PlanetMesh, Relief};
 use crate::planet::{face_ab_to_cube, Face, Field};
 use glam::Vec3;
 use rayon::prelude::*;
@@ -14,12 +15,16 @@ pub const CHUNKS: usize = 8;
 /// How far a skirt hangs below its chunk's edge, in planet radii.
 const SKIRT: f32 = 0.004;
 
+/// Most quads per chunk edge (a detail patch's level can be far finer than a mesh needs: its
+/// normals and colours carry the rest per pixel).
+pub const MAX_CHUNK_QUADS: usize = 512;
+
 /// Quads per chunk edge for a chunk whose centre lies `distance` planet radii from the eye:
 /// the mesh's own density far away, doubled each time the distance halves below `near`, at
-/// most the field's resolution.
+/// most the field's resolution (`field_n` cells per face edge) and [`MAX_CHUNK_QUADS`].
 pub fn chunk_quads(opts: &MeshOptions, field_n: usize, distance: f32) -> usize {
     let base = (opts.resolution / CHUNKS).max(1);
-    let finest = (field_n / CHUNKS).max(base);
+    let finest = (field_n / CHUNKS).min(MAX_CHUNK_QUADS).max(base);
     const NEAR: f32 = 1.0;
     let mut q = base;
     let mut d = NEAR;
@@ -30,22 +35,28 @@ pub fn chunk_quads(opts: &MeshOptions, field_n: usize, distance: f32) -> usize {
     q
 }
 
-/// The mesh of `elevation_m` seen from `eye` (planet radii): chunks near the eye are finer.
-pub fn build_mesh_lod(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, eye: Vec3) -> PlanetMesh {
+/// The mesh of `elevation_m` seen from `eye` (planet radii): chunks near the eye are finer, up
+/// to the patch's level on chunks that a detail `patch` overlaps.
+pub fn build_mesh_lod(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, eye: Vec3, patch: Option<&DetailPatch>) -> PlanetMesh {
+    let relief = Relief { field: elevation_m, patch };
     let chunks: Vec<(Face, usize, usize)> = Face::ALL.iter().flat_map(|&f| (0..CHUNKS * CHUNKS).map(move |k| (f, k % CHUNKS, k / CHUNKS))).collect();
     // Each chunk: its vertices (grid then skirt) and local triangle indices.
     let parts: Vec<(Vec<Vertex>, Vec<u32>, Vec<u32>)> = chunks
         .par_iter()
         .map(|&(face, cx, cy)| {
             let centre = face_ab_to_cube(face, (cx as f32 + 0.5) / CHUNKS as f32, (cy as f32 + 0.5) / CHUNKS as f32, opts.warped).normalize();
-            let q = chunk_quads(opts, elevation_m.n(), (eye - centre).length());
             let span = 1.0 / CHUNKS as f32;
+            let level = match patch {
+                Some(p) if overlaps(p, face, [cx as f32 * span, cy as f32 * span], span) => elevation_m.n().max((p.size as f32 / p.span) as usize),
+                _ => elevation_m.n(),
+            };
+            let q = chunk_quads(opts, level, (eye - centre).length());
             let eps = 0.5 * span / q as f32;
             let mut vertices = Vec::with_capacity((q + 1) * (q + 1) + 4 * (q + 1));
             for j in 0..=q {
                 for i in 0..=q {
                     let (a, b) = ((cx as f32 + i as f32 / q as f32) * span, (cy as f32 + j as f32 / q as f32) * span);
-                    vertices.push(vertex_at(elevation_m, radius_km, opts, face, a, b, eps));
+                    vertices.push(vertex_at(&relief, radius_km, opts, face, a, b, eps));
                 }
             }
             let at = |i: usize, j: usize| (j * (q + 1) + i) as u32;
@@ -97,6 +108,12 @@ pub fn build_mesh_lod(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, e
     mesh
 }
 
+/// Whether the square of `face` from `corner` with edge `span` (face coordinates) overlaps
+/// the patch.
+fn overlaps(p: &DetailPatch, face: Face, corner: [f32; 2], span: f32) -> bool {
+    face == p.face && corner[0] < p.corner[0] + p.span && p.corner[0] < corner[0] + span && corner[1] < p.corner[1] + p.span && p.corner[1] < corner[1] + span
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,7 +127,7 @@ mod tests {
         assert_eq!(chunk_quads(&opts, 64, 0.001), 8, "no finer than the field");
         // A close eye over the front face: its chunks there carry most of the triangles.
         let f = Field::filled(128, 100.0);
-        let mesh = build_mesh_lod(&f, 6371.0, &MeshOptions { resolution: 32, ..Default::default() }, Vec3::new(0.0, 0.0, 1.2));
+        let mesh = build_mesh_lod(&f, 6371.0, &MeshOptions { resolution: 32, ..Default::default() }, Vec3::new(0.0, 0.0, 1.2), None);
         let front = mesh.vertices.iter().filter(|v| v.position[2] > 0.9).count();
         let back = mesh.vertices.iter().filter(|v| v.position[2] < -0.9).count();
         assert!(front > 4 * back, "{front} vs {back}");

@@ -2,7 +2,8 @@
 //! beyond the vertex struct).
 
 use super::gpu_types::Vertex;
-use crate::planet::{face_ab_to_cube, Face, Field};
+use super::layers::DetailPatch;
+use crate::planet::{dir_to_face_ab, face_ab_to_cube, Face, Field};
 use glam::Vec3;
 use rayon::prelude::*;
 
@@ -40,13 +41,36 @@ pub struct PlanetMesh {
     pub lines: Vec<u32>,
 }
 
+/// The elevation the mesh follows: the planet's field, and where a detail patch lies, the
+/// patch's (faded into the field's over the patch's margin, as its colours are).
+#[derive(Debug, Clone, Copy)]
+pub struct Relief<'a> {
+    /// Elevation in metres of the whole planet.
+    pub field: &'a Field,
+    /// A finer patch over part of one face.
+    pub patch: Option<&'a DetailPatch<'a>>,
+}
+
+impl Relief<'_> {
+    /// Elevation in metres in direction `d` (need not be normalised).
+    pub fn at(&self, d: Vec3) -> f32 {
+        let e = self.field.sample_dir(d);
+        let Some(p) = self.patch else { return e };
+        let (face, a, b) = dir_to_face_ab(d);
+        match p.place(face, a, b) {
+            ([x, y], w) if w > 0.0 => e + (p.elevation_at(x, y) - e) * w,
+            _ => e,
+        }
+    }
+}
+
 /// The mesh vertex at face coordinates `(a, b)`: displaced by the elevation (exaggerated),
 /// with the normal of the displaced surface around it sampled `eps` radians away (seam-free:
 /// sampled by direction).
-pub(crate) fn vertex_at(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, face: Face, a: f32, b: f32, eps: f32) -> Vertex {
+pub(crate) fn vertex_at(relief: &Relief, radius_km: f32, opts: &MeshOptions, face: Face, a: f32, b: f32, eps: f32) -> Vertex {
     let scale = opts.exaggeration / (radius_km.max(1.0) * 1000.0);
     let height = |d: Vec3| {
-        let e = elevation_m.sample_dir(d);
+        let e = relief.at(d);
         let shown = if opts.ocean_surface { e.max(0.0) } else { e };
         (e, 1.0 + shown * scale)
     };
@@ -70,6 +94,7 @@ pub(crate) fn vertex_at(elevation_m: &Field, radius_km: f32, opts: &MeshOptions,
 
 /// Builds the mesh for `elevation_m` (metres) on a planet of `radius_km`.
 pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> PlanetMesh {
+    let relief = Relief { field: elevation_m, patch: None };
     let m = opts.resolution.max(1);
     let verts_per_face = (m + 1) * (m + 1);
     let vertices: Vec<Vertex> = (0..6 * verts_per_face)
@@ -78,7 +103,7 @@ pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> Pl
             let face = Face::ALL[k / verts_per_face];
             let r = k % verts_per_face;
             let (a, b) = ((r % (m + 1)) as f32 / m as f32, (r / (m + 1)) as f32 / m as f32);
-            vertex_at(elevation_m, radius_km, opts, face, a, b, 0.5 / m as f32)
+            vertex_at(&relief, radius_km, opts, face, a, b, 0.5 / m as f32)
         })
         .collect();
     let mut triangles = Vec::with_capacity(6 * m * m * 6);

@@ -3,7 +3,7 @@
 
 use super::camera::OrbitCamera;
 use super::gpu_types::{Uniforms, Vertex};
-use super::layers::{blank_view, layers_view, OverlayTexture};
+use super::layers::{blank_view, layers_view, patch_view, DetailPatch, OverlayTexture, PATCH_MARGIN};
 use super::mesh::PlanetMesh;
 use super::mode::ColourMode;
 use thiserror::Error;
@@ -130,6 +130,10 @@ pub struct PlanetRenderer {
     has_overlay: bool,
     /// Whether a normal map is bound.
     has_normals: bool,
+    patch_overlay_view: wgpu::TextureView,
+    patch_normal_view: wgpu::TextureView,
+    /// The detail patch's uniforms (see [`Uniforms::patch`]); zero when none is drawn.
+    patch: ([f32; 4], [f32; 4]),
     mesh: Option<MeshBuffers>,
     arrows: Option<(wgpu::Buffer, u32)>,
     target: Option<Target>,
@@ -157,6 +161,18 @@ impl PlanetRenderer {
                     ty: wgpu::BindingType::Texture { sample_type: wgpu::TextureSampleType::Float { filterable: true }, view_dimension: wgpu::TextureViewDimension::D2Array, multisampled: false },
                     count: None,
                 },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 4,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture { sample_type: wgpu::TextureSampleType::Float { filterable: true }, view_dimension: wgpu::TextureViewDimension::D2Array, multisampled: false },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 5,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture { sample_type: wgpu::TextureSampleType::Float { filterable: true }, view_dimension: wgpu::TextureViewDimension::D2Array, multisampled: false },
+                    count: None,
+                },
             ],
         });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
@@ -168,7 +184,8 @@ impl PlanetRenderer {
             ..Default::default()
         });
         let (overlay_view, normal_view) = (blank_view(device, "overlay"), blank_view(device, "normal map"));
-        let bind_group = Self::bind_group(device, &layout, &uniforms, &sampler, &overlay_view, &normal_view);
+        let (patch_overlay_view, patch_normal_view) = (blank_view(device, "patch colours"), blank_view(device, "patch normals"));
+        let bind_group = Self::bind_group(device, &layout, &uniforms, &sampler, [&overlay_view, &normal_view, &patch_overlay_view, &patch_normal_view]);
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("planet pipeline layout"), bind_group_layouts: &[&layout], push_constant_ranges: &[] });
         let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32, 3 => Uint32, 4 => Float32x2];
         let buffers = [wgpu::VertexBufferLayout { array_stride: std::mem::size_of::<Vertex>() as u64, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes }];
@@ -188,10 +205,31 @@ impl PlanetRenderer {
         let pipeline = make("vs_main", "fs_main", wgpu::PrimitiveTopology::TriangleList, Some(wgpu::Face::Back));
         let line_pipeline = make("vs_line", "fs_line", wgpu::PrimitiveTopology::LineList, None);
         let arrow_pipeline = make("vs_line", "fs_arrow", wgpu::PrimitiveTopology::LineList, None);
-        PlanetRenderer { pipeline, line_pipeline, arrow_pipeline, uniforms, layout, sampler, bind_group, overlay_view, normal_view, has_overlay: false, has_normals: false, mesh: None, arrows: None, target: None }
+        PlanetRenderer {
+            pipeline,
+            line_pipeline,
+            arrow_pipeline,
+            uniforms,
+            layout,
+            sampler,
+            bind_group,
+            overlay_view,
+            normal_view,
+            has_overlay: false,
+            has_normals: false,
+            patch_overlay_view,
+            patch_normal_view,
+            patch: ([0.0; 4], [0.0; 4]),
+            mesh: None,
+            arrows: None,
+            target: None,
+        }
     }
 
-    fn bind_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, uniforms: &wgpu::Buffer, sampler: &wgpu::Sampler, overlay: &wgpu::TextureView, normals: &wgpu::TextureView) -> wgpu::BindGroup {
+    /// The bind group of the uniforms, the sampler and the views of the overlay, the normal
+    /// map, the patch's colours and the patch's normals.
+    fn bind_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, uniforms: &wgpu::Buffer, sampler: &wgpu::Sampler, views: [&wgpu::TextureView; 4]) -> wgpu::BindGroup {
+        let [overlay, normals, patch_overlay, patch_normals] = views;
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("planet bind group"),
             layout,
@@ -200,12 +238,34 @@ impl PlanetRenderer {
                 wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(overlay) },
                 wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(sampler) },
                 wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(normals) },
+                wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(patch_overlay) },
+                wgpu::BindGroupEntry { binding: 5, resource: wgpu::BindingResource::TextureView(patch_normals) },
             ],
         })
     }
 
     fn rebind(&mut self, device: &wgpu::Device) {
-        self.bind_group = Self::bind_group(device, &self.layout, &self.uniforms, &self.sampler, &self.overlay_view, &self.normal_view);
+        self.bind_group = Self::bind_group(device, &self.layout, &self.uniforms, &self.sampler, [&self.overlay_view, &self.normal_view, &self.patch_overlay_view, &self.patch_normal_view]);
+    }
+
+    /// Uploads a detail patch's colours and normals, drawn over the planet's layers where it
+    /// lies (or removes it with `None`). Its elevation goes into the mesh
+    /// ([`crate::view_mesh`]).
+    pub fn set_patch(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, patch: Option<&DetailPatch>) {
+        match patch {
+            Some(p) => {
+                self.patch_overlay_view = patch_view(device, queue, p.size, p.overlay, "patch colours");
+                self.patch_normal_view = patch_view(device, queue, p.size, p.normals, "patch normals");
+                let flag = |on: bool| if on { 1.0 } else { 0.0 };
+                self.patch = ([p.corner[0], p.corner[1], p.span, p.face.index() as f32], [flag(p.overlay.is_some()), flag(p.normals.is_some()), PATCH_MARGIN, 1.0]);
+            }
+            None => {
+                self.patch_overlay_view = blank_view(device, "patch colours");
+                self.patch_normal_view = blank_view(device, "patch normals");
+                self.patch = ([0.0; 4], [0.0; 4]);
+            }
+        }
+        self.rebind(device);
     }
 
     /// Uploads the overlay image of the plates / regions modes (or removes it with `None`).
@@ -316,6 +376,8 @@ impl PlanetRenderer {
             },
             water: WATER,
             detail: [if self.has_normals { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0],
+            patch_area: self.patch.0,
+            patch_flags: self.patch.1,
         };
         queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         let Some(target) = &self.target else { return recreated };

@@ -9,7 +9,7 @@ pub mod overlay;
 pub mod realism;
 
 pub use climate::{elevation_image, precipitation_image, ramp_image, slope_image, temperature_image, texture_values, TextureValues};
-pub use normals::normal_image;
+pub use normals::{normal_image, tile_normals};
 
 pub use overlay::{albedo_image, motion_arrows, overlay_image, overlay_size, OverlayColours, OverlayImage};
 

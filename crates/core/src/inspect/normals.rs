@@ -28,6 +28,43 @@ pub fn normal_image(elevation_m: &Field, radius_km: f32, exaggeration: f32, flat
     OverlayImage { size: n as u32, rgba }
 }
 
+/// Normals of a tile of elevation (metres, a field on a [`crate::planet::Grid::Tile`]) as
+/// `0.5 + 0.5 n` RGBA8 per texel, row-major over the tile: what a close-up's detail patch is lit
+/// by. Differences are taken between the tile's own cells (one-sided on its border); the other
+/// arguments are those of [`normal_image`]. `None` for a field on the whole planet.
+pub fn tile_normals(elevation_m: &Field, radius_km: f32, exaggeration: f32, flat_sea: bool) -> Option<Vec<u8>> {
+    let crate::planet::Grid::Tile(tile) = elevation_m.grid() else { return None };
+    let (s, n) = (tile.size, tile.n);
+    let scale = exaggeration / (radius_km.max(1.0) * 1000.0);
+    let e = elevation_m.data();
+    let point = |i: usize, j: usize| {
+        let k = j * s + i;
+        tile.cell(k).direction(n) * (1.0 + e[k] * scale)
+    };
+    let rgba = (0..tile.cells())
+        .into_par_iter()
+        .flat_map_iter(|k| {
+            let (i, j) = (k % s, k / s);
+            let up = tile.cell(k).direction(n);
+            let normal = if (flat_sea && e[k] < 0.0) || s < 2 {
+                up
+            } else {
+                let du = point((i + 1).min(s - 1), j) - point(i.saturating_sub(1), j);
+                let dv = point(i, (j + 1).min(s - 1)) - point(i, j.saturating_sub(1));
+                let c = du.cross(dv).normalize_or(up);
+                if c.dot(up) < 0.0 {
+                    -c
+                } else {
+                    c
+                }
+            };
+            let [x, y, z] = normal.to_array().map(|v| ((v * 0.5 + 0.5).clamp(0.0, 1.0) * 255.0).round() as u8);
+            [x, y, z, 255]
+        })
+        .collect();
+    Some(rgba)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,5 +86,26 @@ mod tests {
         // Below sea level with a flat sea: straight up again.
         let deep = Field::from_fn_dir(n, |d| d.x * 3.0e6 - 1.0e7);
         assert!(texel(&normal_image(&deep, 6371.0, 1.0, true), c).dot(c.direction(n)) > 0.99);
+    }
+
+    /// A tile's normals agree with the whole planet's on the same relief.
+    #[test]
+    fn a_tile_s_normals_follow_the_whole_planet_s() {
+        let n = 64;
+        let relief = |d: Vec3| (4.0 * d.x).sin() * 2.0e5 + d.y * 1.0e5;
+        let whole = normal_image(&Field::from_fn_dir(n, relief), 6371.0, 1.0, false);
+        let tile = crate::planet::Tile::new(crate::planet::Face::Front, n, 16, 20, 24).expect("tile");
+        let on_tile = Field::from_fn_on(crate::planet::Grid::Tile(tile), |_, d| relief(d));
+        let ours = tile_normals(&on_tile, 6371.0, 1.0, false).expect("a tile");
+        let at = |bytes: &[u8], k: usize| Vec3::new(bytes[4 * k] as f32, bytes[4 * k + 1] as f32, bytes[4 * k + 2] as f32) / 127.5 - Vec3::ONE;
+        for k in 0..tile.cells() {
+            let (i, j) = (k % 24, k / 24);
+            if i == 0 || j == 0 || i == 23 || j == 23 {
+                continue;
+            }
+            let w = at(&whole.rgba, tile.cell(k).index(n));
+            assert!(at(&ours, k).normalize().dot(w.normalize()) > 0.995, "texel {k}");
+        }
+        assert!(tile_normals(&Field::filled(4, 0.0), 6371.0, 1.0, false).is_none());
     }
 }
