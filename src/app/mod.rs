@@ -1,6 +1,7 @@
 //! The eframe application: orchestration of the document, editor, evaluation worker and
 //! viewport. `document` holds no UI types.
 
+pub mod closeups;
 pub mod document;
 pub mod library;
 pub mod planet_app;

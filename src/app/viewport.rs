@@ -2,6 +2,7 @@
 //! shown as an egui texture.
 
 use super::viewer::{viewer_image, ViewedValue, ViewerContent, ViewerRamp};
+use crate::app::closeups::CloseUps;
 use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, temperature_image, OverlayColours, OverlayImage, TectonicValues, TextureValues};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::{ColourField, Field};
@@ -52,6 +53,8 @@ pub struct Viewport {
     why_empty: Option<String>,
     /// Where the picture was drawn in the last frame (screen points).
     picture_rect: egui::Rect,
+    /// Close-ups near the ground.
+    pub closeups: crate::app::closeups::CloseUps,
 }
 
 /// A screen point as normalised device coordinates of the picture `rect` (-1..1, y up).
@@ -89,6 +92,7 @@ impl Default for Viewport {
             overlay_job: None,
             why_empty: None,
             picture_rect: egui::Rect::NOTHING,
+            closeups: Default::default(),
             error: None,
             viewer: None,
             viewer_ramp: ViewerRamp::default(),
@@ -118,6 +122,7 @@ impl Viewport {
         }
         self.mesh_dirty = true;
         self.normals_dirty = true;
+        self.closeups.clear();
     }
 
     /// Shows new tectonic data in the plates / regions / motion modes (unchanged values are
@@ -195,6 +200,11 @@ impl Viewport {
         self.picture_rect
     }
 
+    /// Cells per face edge of the planet on screen.
+    pub fn field_n(&self) -> Option<usize> {
+        self.field.as_ref().map(|(f, _)| f.n())
+    }
+
     /// Whether a planet is on screen (possibly out of date; see [`Self::why_empty`]).
     pub fn has_planet(&self) -> bool {
         self.field.is_some()
@@ -210,6 +220,7 @@ impl Viewport {
         self.tectonics = TectonicValues::default();
         self.textures = TextureValues::default();
         self.overlay_dirty = true;
+        self.closeups.clear();
     }
 
     /// Resets the camera.
@@ -261,6 +272,10 @@ impl Viewport {
             ui.checkbox(&mut self.mesh.warped, "Warp").on_hover_text("Tangent warp of the face grid (theta = 0.86873); off: linear grid, crowded cells at face edges");
             ui.checkbox(&mut self.mesh.ocean_surface, "Sea").on_hover_text("Draw the sea as a flat surface at sea level");
             ui.checkbox(&mut self.mesh.refine, "Refine").on_hover_text("Refine the mesh near the camera (chunks up to the evaluation's resolution), so a close-up keeps its relief");
+            if ui.checkbox(&mut self.closeups.enabled, "Close-ups").on_hover_text(self.closeups.describe()).changed() {
+                self.closeups.clear();
+                self.mesh_dirty = true;
+            }
             egui::ComboBox::from_id_salt("mesh_res").selected_text(format!("mesh {}", self.mesh.resolution)).show_ui(ui, |ui| {
                 for r in [32usize, 64, 128, 256] {
                     ui.selectable_value(&mut self.mesh.resolution, r, format!("{r} quads per face edge"));
@@ -294,47 +309,13 @@ impl Viewport {
     pub fn picture(&mut self, ui: &mut egui::Ui, gpu: Option<&egui_wgpu::RenderState>) {
         let (rect, response) = ui.allocate_exact_size(ui.available_size().max(egui::vec2(32.0, 32.0)), egui::Sense::click_and_drag());
         self.picture_rect = rect;
-        let aspect = rect.width() / rect.height().max(1.0);
-        if response.dragged() {
-            let d = response.drag_delta();
-            // A drag carries the ground under the pointer along with it; with Shift or the
-            // secondary button, its vertical part tilts the view towards the horizon instead.
-            if ui.input(|i| i.modifiers.shift) || response.dragged_by(egui::PointerButton::Secondary) {
-                self.view.camera.tilt_by(d.y);
-                self.view.camera.orbit(d.x, 0.0);
-            } else if let Some(now) = response.interact_pointer_pos() {
-                let (from, to) = (to_ndc(rect, now - d), to_ndc(rect, now));
-                self.view.camera.drag_ground(from, to, aspect, glam::Vec2::new(d.x, d.y));
-            }
-            self.needs_render = true;
+        self.steer(ui, &response, rect);
+        // A close-up that has just been assembled goes into the next mesh; one made for another
+        // relief is dropped.
+        if self.closeups.stale_for(self.mesh.exaggeration) {
+            self.closeups.clear();
         }
-        if response.hovered() {
-            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
-            if scroll != 0.0 {
-                // Towards the pointer.
-                match response.hover_pos() {
-                    Some(p) => self.view.camera.zoom_at(scroll, to_ndc(rect, p), aspect),
-                    None => self.view.camera.zoom(scroll),
-                }
-                self.needs_render = true;
-            }
-        }
-        if response.double_clicked() {
-            self.reset_view();
-        }
-        // Close to the planet the mesh is refined around the camera: rebuild it once the camera
-        // has moved by a fraction of a chunk or of its height.
-        let key = if self.mesh.refine && self.view.camera.distance < 2.2 {
-            let (e, altitude) = (self.view.camera.eye(), self.view.camera.altitude());
-            let step = 0.05 * altitude.max(0.02);
-            [(e.x / step) as i32, (e.y / step) as i32, (e.z / step) as i32, (altitude.max(1e-3).log2() * 4.0) as i32]
-        } else {
-            [0; 4]
-        };
-        if key != self.lod_key {
-            self.lod_key = key;
-            self.mesh_dirty = true;
-        }
+        self.mesh_dirty |= self.closeups.poll().is_some();
         let Some(gpu) = gpu else {
             ui.painter().rect_filled(rect, 0.0, egui::Color32::from_gray(10));
             ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, "No GPU renderer available", egui::FontId::proportional(16.0), egui::Color32::GRAY);
@@ -351,8 +332,10 @@ impl Viewport {
                 // Cleared once a job that rebuilt them lands (a newer job replaces an older one's
                 // result, so until then each job rebuilds them).
                 let normals_needed = self.normals_dirty;
+                let close = self.closeups.current().cloned();
                 std::thread::spawn(move || {
-                    let mesh = view_mesh(&f, radius, &opts, &view, None);
+                    let patch = close.as_deref().map(|c| CloseUps::patch(c, false));
+                    let mesh = view_mesh(&f, radius, &opts, &view, patch.as_ref());
                     let arrows = motion.map(|m| motion_arrows(&m, &f, radius, opts.exaggeration, opts.ocean_surface, 600)).unwrap_or_default();
                     // Per-pixel light from the field's own normals (on the sphere only), rebuilt
                     // only when the field or the mesh options changed, not as the camera moves.
@@ -459,6 +442,8 @@ impl Viewport {
             self.needs_render = true;
             self.last_size = size;
         }
+        let colours = self.view.mode == ColourMode::Albedo && !self.view.viewer;
+        self.needs_render |= self.closeups.sync(renderer, &gpu.device, &gpu.queue, colours);
         if self.needs_render && renderer.has_mesh() {
             let recreated = renderer.render(&gpu.device, &gpu.queue, size.0, size.1, &self.view);
             if let Some(view) = renderer.target_view() {
@@ -492,3 +477,6 @@ impl Viewport {
         }
     }
 }
+
+#[path = "viewport_steer.rs"]
+mod steer;

@@ -28,7 +28,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     // A close-up tile (not for the planet at another node, whose tile would need that node's
     // conversion to metres).
     let tile = match (args.detail, args.from) {
-        (DetailArg::Auto, None) if args.distance <= closeup::AUTO_DISTANCE => closeup::tile_for_view(&camera, args.width, args.height, n),
+        (DetailArg::Auto, None) => crate::render::closeup::tile_for_view(&camera, args.width, args.height, n),
         _ => None,
     };
     let mut ev = Evaluator::new();
@@ -68,7 +68,8 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         _ => Vec::new(),
     };
     let normal_texture = normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose().map_err(CliError::internal)?;
-    let patch = close.as_ref().map(|c| c.patch(mode == ColourMode::Albedo && b.albedo.is_some()));
+    let colours = mode == ColourMode::Albedo && b.albedo.is_some();
+    let patch = close.as_ref().map(|c| crate::render::DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals)));
     let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows, patch };
     let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, layers, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;

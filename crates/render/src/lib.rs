@@ -12,6 +12,7 @@
 use planetgraph_core::planet;
 
 pub mod camera;
+pub mod closeup;
 pub mod gpu_types;
 pub mod layers;
 pub mod lod;

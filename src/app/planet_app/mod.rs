@@ -4,6 +4,7 @@
 
 mod autosave;
 mod background;
+mod closeup;
 mod edit;
 mod export_dialog;
 mod files;
@@ -294,6 +295,7 @@ impl PlanetApp {
             }
             self.viewport.picture(ui, gpu);
         });
+        self.request_closeup(ctx);
         update_visibility(&mut self.editor);
         self.ed_state.selected = self.selected_ids();
         self.ed_state.open_groups = self.doc.graph.groups.iter().filter(|g| g.open).flat_map(|g| g.members.iter().copied()).collect();

@@ -34,6 +34,10 @@ impl PlanetApp {
             if r.generation != self.worker.generation() {
                 continue;
             }
+            if r.tile.is_some() {
+                self.closeup_arrived(ctx, r.generation, r.result);
+                continue;
+            }
             if r.result.cancelled {
                 self.status = match self.shown_n {
                     Some(n) => format!("Cancelled: the viewport still shows the evaluation at {n} cells per face edge, from before the last edits if any. Run (F5) evaluates again"),

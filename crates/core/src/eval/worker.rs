@@ -14,6 +14,9 @@ struct Job {
     resolutions: Vec<usize>,
     /// Nodes to run besides what the display and output nodes need (the viewer's node).
     extra: Vec<crate::graph::NodeId>,
+    /// A close-up instead: what the Planet node (this id) needs on the tile, with the
+    /// whole-planet nodes at the given level (from the cache of the last evaluation).
+    tile: Option<(crate::planet::Tile, usize, crate::graph::NodeId)>,
     generation: u64,
     cancel: Arc<AtomicBool>,
 }
@@ -23,6 +26,9 @@ struct Job {
 pub struct WorkerResult {
     /// Which request it answers (increasing).
     pub generation: u64,
+    /// The tile a close-up request asked for (its result's values lie on it); `None` for a
+    /// whole-planet evaluation.
+    pub tile: Option<crate::planet::Tile>,
     /// The result.
     pub result: EvalResult,
 }
@@ -56,10 +62,22 @@ impl EvalWorker {
     /// display or output node needs them. Returns its generation. Should the thread have
     /// ended (its channel is closed), a new one is started and takes the request.
     pub fn request(&mut self, graph: Graph, resolutions: Vec<usize>, extra: Vec<crate::graph::NodeId>) -> u64 {
+        self.send(Job { graph, resolutions, extra, tile: None, generation: 0, cancel: Arc::new(AtomicBool::new(false)) })
+    }
+
+    /// Requests a close-up: what `planet` (the graph's Planet node) needs on `tile`, the
+    /// whole-planet nodes at level `cap` (cached when the last evaluation ran at `cap`). It
+    /// cancels the evaluation in flight like any request, so ask when [`Self::is_busy`] is
+    /// false. Returns its generation.
+    pub fn request_tile(&mut self, graph: Graph, tile: crate::planet::Tile, cap: usize, planet: crate::graph::NodeId) -> u64 {
+        self.send(Job { graph, resolutions: Vec::new(), extra: Vec::new(), tile: Some((tile, cap, planet)), generation: 0, cancel: Arc::new(AtomicBool::new(false)) })
+    }
+
+    fn send(&mut self, mut job: Job) -> u64 {
         self.current_cancel.store(true, Ordering::Relaxed);
-        self.current_cancel = Arc::new(AtomicBool::new(false));
+        self.current_cancel = job.cancel.clone();
         self.generation += 1;
-        let job = Job { graph, resolutions, extra, generation: self.generation, cancel: self.current_cancel.clone() };
+        job.generation = self.generation;
         let Some(tx) = &self.jobs else { return self.generation };
         if let Err(std::sync::mpsc::SendError(job)) = tx.send(job) {
             self.busy.store(false, Ordering::Relaxed);
@@ -93,13 +111,23 @@ fn spawn(progress: Arc<Progress>, busy: Arc<AtomicBool>, notify: Arc<dyn Fn() + 
                     job = newer;
                 }
                 b.store(true, Ordering::Relaxed);
+                if let Some((tile, cap, planet)) = job.tile {
+                    let program = super::program::compile_for(&job.graph, &[planet]);
+                    let result = evaluator.run_region(&program, crate::planet::Grid::Tile(tile), cap, &job.cancel, &p);
+                    if res_tx.send(WorkerResult { generation: job.generation, tile: Some(tile), result }).is_err() {
+                        return;
+                    }
+                    b.store(false, Ordering::Relaxed);
+                    notify();
+                    continue;
+                }
                 let program = super::program::compile_with(&job.graph, &job.extra);
                 for &n in &job.resolutions {
                     // A job cancelled before a resolution starts still answers, so the
                     // editor learns of the cancel whenever it came.
                     let result = if job.cancel.load(Ordering::Relaxed) { EvalResult { n, cancelled: true, ..EvalResult::default() } } else { evaluator.run_program(&program, n, &job.cancel, &p) };
                     let cancelled = result.cancelled;
-                    if res_tx.send(WorkerResult { generation: job.generation, result }).is_err() {
+                    if res_tx.send(WorkerResult { generation: job.generation, tile: None, result }).is_err() {
                         return;
                     }
                     notify();
@@ -185,6 +213,36 @@ mod tests {
             let got = answers(&w, g);
             assert!(got.last().is_some_and(|r| r.cancelled), "no cancelled answer: {:?}", got.iter().map(|r| (r.n, r.cancelled)).collect::<Vec<_>>());
         }
+    }
+
+    /// A close-up request after an evaluation answers with the Planet node's values on the
+    /// tile: at the evaluation's own level, exactly its cells.
+    #[test]
+    fn a_tile_request_answers_on_the_tile() {
+        let mut graph = Graph::default();
+        let noise = graph.add_node(crate::nodes::NodeKind::Noise, (0.0, 0.0));
+        let erosion = graph.add_node(crate::nodes::NodeKind::ThermalErosion, (200.0, 0.0));
+        let planet = graph.add_node(crate::nodes::NodeKind::Planet, (400.0, 0.0));
+        graph.connect(noise, "out", erosion, "in");
+        graph.connect(erosion, "out", planet, "elevation");
+        let mut w = EvalWorker::start(Arc::new(|| {})).expect("thread");
+        let g = w.request(graph.clone(), vec![32], Vec::new());
+        let whole = answers(&w, g).pop().expect("answered");
+        let tile = crate::planet::Tile::new(crate::planet::Face::Bottom, 32, 8, 16, 16).expect("tile");
+        let g = w.request_tile(graph, tile, 32, planet);
+        let start = Instant::now();
+        let answer = loop {
+            if let Some(r) = w.poll().into_iter().find(|r| r.generation == g) {
+                break r;
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "no answer");
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        assert_eq!(answer.tile, Some(tile));
+        let (on_tile, all) = (answer.result.field(planet).expect("the planet on the tile"), whole.field(planet).expect("the planet"));
+        assert_eq!(on_tile.grid(), crate::planet::Grid::Tile(tile));
+        assert!((0..tile.cells()).all(|k| on_tile.data()[k] == all.data()[tile.cell(k).index(32)]));
+        assert!(answer.result.cached > 0, "the erosion came from the cache");
     }
 
     /// Should the thread end (here: its results have nowhere to go), the next request starts

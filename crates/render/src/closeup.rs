@@ -1,0 +1,81 @@
+//! Which tile a close-up evaluates for a camera: camera geometry and the cube-sphere's tiles
+//! only (the evaluation itself is the domain's region evaluation).
+
+use super::camera::OrbitCamera;
+use super::layers::DetailPatch;
+use crate::planet::{dir_to_face_ab, Tile};
+
+/// The finest level a close-up evaluates (cells per face edge): about 0.6 km cells on an
+/// Earth-sized planet.
+pub const MAX_DETAIL_LEVEL: usize = 16384;
+
+/// Cells per edge of a close-up's tile.
+pub const TILE_CELLS: usize = 1024;
+
+/// Camera distances (planet radii) up to which close-ups are made.
+pub const AUTO_DISTANCE: f32 = 1.25;
+
+/// The tile a close-up evaluates for `camera` looking at a picture of `width` x `height`
+/// pixels over a planet evaluated at `n`: on the face under the picture's centre, centred there
+/// as far as the face allows, at the power-of-two level at which a cell is about a pixel, but
+/// coarse enough for the tile to span the picture one and a half times, and at most
+/// [`MAX_DETAIL_LEVEL`]. `None` when the camera is further than [`AUTO_DISTANCE`], the picture's
+/// centre misses the planet, or that level is no finer than `n` (the planet's own cells are fine
+/// enough).
+pub fn tile_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Option<Tile> {
+    if camera.distance > AUTO_DISTANCE {
+        return None;
+    }
+    let aspect = width as f32 / height.max(1) as f32;
+    let ground = camera.pick(glam::Vec2::ZERO, aspect)?;
+    let range = (camera.eye() - ground).length().max(1e-6);
+    // Planet arc per pixel, and the arc the picture spans (its wider side).
+    let pixel = range * camera.fov_y / height.max(1) as f32;
+    let span = pixel * width.max(height) as f32;
+    let quarter = std::f32::consts::FRAC_PI_2;
+    let sharp = quarter / pixel;
+    let cover = TILE_CELLS as f32 * quarter / (1.5 * span);
+    let wanted = sharp.min(cover).min(MAX_DETAIL_LEVEL as f32).max(1.0) as usize;
+    // The largest power of two not above the wanted level.
+    let level = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+    if level <= n {
+        return None;
+    }
+    let size = TILE_CELLS.min(level);
+    let (face, a, b) = dir_to_face_ab(ground);
+    let start = |x: f32| ((x * level as f32) as usize).saturating_sub(size / 2).min(level - size);
+    Tile::new(face, level, start(a), start(b), size).ok()
+}
+
+impl<'a> DetailPatch<'a> {
+    /// The patch of a tile's values (row-major over the tile): its elevation in metres, and
+    /// its colours and normals as RGBA8 where given.
+    pub fn on_tile(tile: Tile, elevation_m: &'a [f32], overlay: Option<&'a [u8]>, normals: Option<&'a [u8]>) -> DetailPatch<'a> {
+        let n = tile.n as f32;
+        DetailPatch { face: tile.face, corner: [tile.i0 as f32 / n, tile.j0 as f32 / n], span: tile.size as f32 / n, size: tile.size as u32, elevation_m, overlay, normals }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_close_camera_gets_a_fine_tile_under_the_picture_s_centre_and_a_far_one_none() {
+        assert!(tile_for_view(&OrbitCamera { distance: 3.9, ..Default::default() }, 1024, 1024, 256).is_none());
+        let near = OrbitCamera { distance: 1.02, ..Default::default() };
+        let t = tile_for_view(&near, 1024, 768, 256).expect("a close-up");
+        assert_eq!((t.n, t.size), (MAX_DETAIL_LEVEL, TILE_CELLS));
+        let ground = near.pick(glam::Vec2::ZERO, 1024.0 / 768.0).expect("looks at the planet");
+        let (face, a, b) = dir_to_face_ab(ground);
+        assert_eq!(face, t.face);
+        let centre = |start: usize| (start as f32 + t.size as f32 / 2.0) / t.n as f32;
+        assert!((centre(t.i0) - a).abs() < 0.01 && (centre(t.j0) - b).abs() < 0.01, "centred on the picture's centre");
+        // Further out the level drops so the tile still spans the picture.
+        let mid = tile_for_view(&OrbitCamera { distance: 1.2, ..Default::default() }, 1024, 768, 256).expect("a close-up");
+        assert!(mid.n < MAX_DETAIL_LEVEL && mid.n > 256);
+        assert!(tile_for_view(&near, 1024, 768, 16384).is_none(), "the planet's own cells are fine enough");
+        let patch = DetailPatch::on_tile(t, &[], None, None);
+        assert_eq!(patch.place(face, a, b).1, 1.0, "the patch covers the picture's centre");
+    }
+}

@@ -1,0 +1,161 @@
+//! Close-ups in the viewport: when the camera is near the ground, the tile under the picture's
+//! centre is evaluated in the background at the level the picture needs (the evaluation
+//! thread's region evaluation, the whole-planet nodes from its cache), and drawn over the planet
+//! as a detail patch. A camera that moves on asks for the next tile, which cancels the one in
+//! flight; the last close-up stays on screen until the next one lands. No egui types: the
+//! viewport and the app drive it.
+
+use crate::eval::EvalResult;
+use crate::graph::NodeId;
+use crate::inspect::CloseUp;
+use crate::nodes::output::planet::PlanetSettings;
+use crate::planet::Tile;
+use crate::render::closeup::tile_for_view;
+use crate::render::{DetailPatch, OrbitCamera, PlanetRenderer};
+use std::sync::mpsc::{channel, Receiver, TryRecvError};
+use std::sync::Arc;
+
+/// The viewport's close-up state.
+pub struct CloseUps {
+    /// Whether close-ups are made (the viewport's "Close-ups" box).
+    pub enabled: bool,
+    /// The tile asked of the evaluation thread and the request's generation.
+    pending: Option<(Tile, u64)>,
+    /// The close-up on screen.
+    current: Option<Arc<CloseUp>>,
+    /// A close-up being assembled from a tile's result on a thread of its own, and its tile.
+    job: Option<(Receiver<Result<CloseUp, String>>, Tile)>,
+    /// Milliseconds the last close-up's evaluation took.
+    pub last_ms: Option<f64>,
+    /// Why the last close-up failed, if it did.
+    pub error: Option<String>,
+    /// The tile (and whether with colours) the renderer was given last.
+    uploaded: Option<(Tile, bool)>,
+}
+
+impl Default for CloseUps {
+    fn default() -> Self {
+        CloseUps { enabled: true, pending: None, current: None, job: None, last_ms: None, error: None, uploaded: None }
+    }
+}
+
+impl CloseUps {
+    /// The tile a picture of `width` x `height` pixels from `camera` wants over a planet at
+    /// `n`, if close-ups are on and the camera is near enough.
+    pub fn wanted(&self, camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Option<Tile> {
+        self.enabled.then(|| tile_for_view(camera, width, height, n)).flatten()
+    }
+
+    /// Whether `tile` still has to be asked for: it is neither on screen nor asked for already.
+    pub fn needs(&self, tile: Tile) -> bool {
+        let asked = [self.pending.map(|(t, _)| t), self.job.as_ref().map(|(_, t)| *t), self.current.as_ref().map(|c| c.tile)];
+        !asked.contains(&Some(tile))
+    }
+
+    /// Notes that `tile` was asked for with request `generation`.
+    pub fn requested(&mut self, tile: Tile, generation: u64) {
+        self.pending = Some((tile, generation));
+    }
+
+    /// Whether request `generation` is the close-up asked for last.
+    pub fn is_pending(&self, generation: u64) -> bool {
+        self.pending.is_some_and(|(_, g)| g == generation)
+    }
+
+    /// Takes the answer to the pending request: its close-up is assembled on a thread of its
+    /// own (normals and colours of a million cells), then [`Self::poll`] hands it over.
+    /// `repaint` is called once it is ready.
+    pub fn accept(&mut self, result: EvalResult, planet: NodeId, settings: PlanetSettings, exaggeration: f32, repaint: impl Fn() + Send + 'static) {
+        let Some((tile, _)) = self.pending.take() else { return };
+        if result.cancelled {
+            return;
+        }
+        self.last_ms = Some(result.total_ms);
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            // The viewport may have dropped the receiver (a new planet): the close-up is not wanted.
+            let _ = tx.send(CloseUp::from_result(&result, planet, &settings, exaggeration, true));
+            repaint();
+        });
+        self.job = Some((rx, tile));
+    }
+
+    /// A close-up that has just been assembled (to hand to the renderer), if any.
+    pub fn poll(&mut self) -> Option<Arc<CloseUp>> {
+        let (rx, _) = self.job.as_ref()?;
+        match rx.try_recv() {
+            Ok(Ok(c)) => {
+                self.job = None;
+                self.error = None;
+                let c = Arc::new(c);
+                self.current = Some(c.clone());
+                Some(c)
+            }
+            Ok(Err(e)) => {
+                self.job = None;
+                self.error = Some(e);
+                None
+            }
+            Err(TryRecvError::Disconnected) => {
+                self.job = None;
+                None
+            }
+            Err(TryRecvError::Empty) => None,
+        }
+    }
+
+    /// The close-up on screen.
+    pub fn current(&self) -> Option<&Arc<CloseUp>> {
+        self.current.as_ref()
+    }
+
+    /// Forgets every close-up (the planet changed, or close-ups were turned off): the next
+    /// near view asks again.
+    pub fn clear(&mut self) {
+        self.pending = None;
+        self.current = None;
+        self.job = None;
+    }
+
+    /// The detail patch of the close-up on screen (its colours only with `colours`).
+    pub fn patch(close: &CloseUp, colours: bool) -> DetailPatch<'_> {
+        DetailPatch::on_tile(close.tile, &close.elevation_m, close.albedo.as_deref().filter(|_| colours), Some(&close.normals))
+    }
+
+    /// Gives `renderer` the close-up on screen (or takes its patch away) when that changed
+    /// since the last call, or when `colours` (whether the patch carries its albedo) did.
+    /// Returns whether it did (the picture needs drawing again).
+    pub fn sync(&mut self, renderer: &mut PlanetRenderer, device: &wgpu::Device, queue: &wgpu::Queue, colours: bool) -> bool {
+        let now = self.current.as_ref().map(|c| (c.tile, colours));
+        if now == self.uploaded {
+            return false;
+        }
+        renderer.set_patch(device, queue, self.current.as_ref().map(|c| CloseUps::patch(c, colours)).as_ref());
+        self.uploaded = now;
+        true
+    }
+
+    /// The Close-ups box's tooltip: what it does, and how the last close-up went.
+    pub fn describe(&self) -> String {
+        let mut text = format!(
+            "Within {} planet radii, evaluate the tile under the picture's centre again in the background, at the level where a cell is about a pixel (up to {} cells per face edge, about 0.6 km on Earth), and draw it over the planet: real detail from the cellwise nodes such as Detail",
+            crate::render::closeup::AUTO_DISTANCE,
+            crate::render::closeup::MAX_DETAIL_LEVEL
+        );
+        if let Some(c) = &self.current {
+            text.push_str(&format!(". Shown: {} x {} cells at level {}", c.tile.size, c.tile.size, c.tile.n));
+        }
+        if let Some(ms) = self.last_ms {
+            text.push_str(&format!(", evaluated in {:.1} s", ms / 1000.0));
+        }
+        if let Some(e) = &self.error {
+            text.push_str(&format!(". The last close-up failed: {e}"));
+        }
+        text
+    }
+
+    /// Whether a close-up made for `exaggeration` no longer fits the viewport's relief.
+    pub fn stale_for(&self, exaggeration: f32) -> bool {
+        self.current.as_ref().is_some_and(|c| c.exaggeration != exaggeration)
+    }
+}

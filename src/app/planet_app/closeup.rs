@@ -1,0 +1,41 @@
+//! The app's side of the viewport's close-ups: asking the evaluation thread for the tile the
+//! camera needs once it is idle, and handing the answer to the viewport.
+
+use super::PlanetApp;
+use crate::eval::EvalResult;
+use crate::nodes::output::planet::PlanetSettings;
+use crate::nodes::NodeKind;
+
+impl PlanetApp {
+    /// Asks for the close-up the viewport's camera needs, when it needs one that is neither on
+    /// screen nor asked for, and the evaluation thread is idle (a close-up never holds up an
+    /// evaluation of the graph, whose request cancels it).
+    pub(super) fn request_closeup(&mut self, ctx: &egui::Context) {
+        let Some(n) = self.viewport.field_n() else { return };
+        if self.worker.is_busy() || self.viewport.why_empty().is_some() {
+            return;
+        }
+        let ppp = ctx.pixels_per_point();
+        let rect = self.viewport.picture_rect();
+        let (w, h) = ((rect.width() * ppp).max(1.0) as u32, (rect.height() * ppp).max(1.0) as u32);
+        let Some(tile) = self.viewport.closeups.wanted(&self.viewport.view.camera, w, h, n) else { return };
+        if !self.viewport.closeups.needs(tile) {
+            return;
+        }
+        let Some(planet) = self.doc.graph.first_of(NodeKind::Planet) else { return };
+        let generation = self.worker.request_tile(self.doc.graph.clone(), tile, n, planet.id);
+        self.viewport.closeups.requested(tile, generation);
+    }
+
+    /// Takes the answer to a close-up request (`generation`).
+    pub(super) fn closeup_arrived(&mut self, ctx: &egui::Context, generation: u64, result: EvalResult) {
+        if !self.viewport.closeups.is_pending(generation) {
+            return;
+        }
+        let Some(planet) = self.doc.graph.first_of(NodeKind::Planet) else { return };
+        let Ok(settings) = planet.settings::<PlanetSettings>() else { return };
+        let ctx = ctx.clone();
+        let exaggeration = self.viewport.mesh.exaggeration;
+        self.viewport.closeups.accept(result, planet.id, settings, exaggeration, move || ctx.request_repaint());
+    }
+}

@@ -1,0 +1,52 @@
+//! Steering the viewport's camera with the pointer: drag, tilt, wheel zoom towards the
+//! pointer, double-click to reset; and rebuilding the refined mesh as the camera moves.
+
+use super::{to_ndc, Viewport};
+
+impl Viewport {
+    /// Applies this frame's pointer input on the picture (`response`, drawn in `rect`) to the
+    /// camera.
+    pub(super) fn steer(&mut self, ui: &egui::Ui, response: &egui::Response, rect: egui::Rect) {
+        let aspect = rect.width() / rect.height().max(1.0);
+        if response.dragged() {
+            let d = response.drag_delta();
+            // A drag carries the ground under the pointer along with it; with Shift or the
+            // secondary button, its vertical part tilts the view towards the horizon instead.
+            if ui.input(|i| i.modifiers.shift) || response.dragged_by(egui::PointerButton::Secondary) {
+                self.view.camera.tilt_by(d.y);
+                self.view.camera.orbit(d.x, 0.0);
+            } else if let Some(now) = response.interact_pointer_pos() {
+                let (from, to) = (to_ndc(rect, now - d), to_ndc(rect, now));
+                self.view.camera.drag_ground(from, to, aspect, glam::Vec2::new(d.x, d.y));
+            }
+            self.needs_render = true;
+        }
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                // Towards the pointer.
+                match response.hover_pos() {
+                    Some(p) => self.view.camera.zoom_at(scroll, to_ndc(rect, p), aspect),
+                    None => self.view.camera.zoom(scroll),
+                }
+                self.needs_render = true;
+            }
+        }
+        if response.double_clicked() {
+            self.reset_view();
+        }
+        // Close to the planet the mesh is refined around the camera: rebuild it once the camera
+        // has moved by a fraction of a chunk or of its height.
+        let key = if self.mesh.refine && self.view.camera.distance < 2.2 {
+            let (e, altitude) = (self.view.camera.eye(), self.view.camera.altitude());
+            let step = 0.05 * altitude.max(0.02);
+            [(e.x / step) as i32, (e.y / step) as i32, (e.z / step) as i32, (altitude.max(1e-3).log2() * 4.0) as i32]
+        } else {
+            [0; 4]
+        };
+        if key != self.lod_key {
+            self.lod_key = key;
+            self.mesh_dirty = true;
+        }
+    }
+}
