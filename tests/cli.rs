@@ -175,6 +175,8 @@ fn bench_quick_prints_every_figure() {
         "diamond_square_n1024_ms",
         "lsystem_rivers_n512_ms",
         "expression_mcells_per_s",
+        "closeup_tile_s",
+        "closeup_assemble_ms",
     ] {
         let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} missing in {text}"));
         let parts: Vec<_> = line.split_whitespace().collect();

@@ -180,6 +180,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     }
     super::bench_export::run(quick, &wants, &print, &median);
     super::bench_toolbox::run(quick, &wants, &print, &median);
+    super::bench_closeup::run(quick, &wants, &print, &median);
     if wants("landscape_n1024_s") {
         match node_seconds(&g, NodeKind::LandscapeEvolution, 1024, if quick { 1 } else { 3 }, &cancel) {
             Some(s) => print("landscape_n1024_s", s, "s"),

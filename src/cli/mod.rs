@@ -1,6 +1,7 @@
 //! The command line: argument definitions and the headless commands.
 
 pub mod bench;
+pub mod bench_closeup;
 pub mod bench_earth;
 pub mod bench_export;
 pub mod bench_memory;
