@@ -141,6 +141,29 @@ class Graph:
         The GIL is released while it runs; Ctrl+C cancels it (KeyboardInterrupt). ``threads``
         sets the worker threads (the result does not depend on it). A node that fails raises
         PlanetGraphError naming it."""
+    def evaluate_tile(
+        self,
+        face: Union[int, str],
+        level: int,
+        column: int,
+        row: int,
+        size: int,
+        outputs: Optional[Sequence[Output]] = None,
+        whole_level: int = 1024,
+        threads: Optional[int] = None,
+        progress: Optional[Progress] = None,
+    ) -> Dict[Output, npt.NDArray[np.float32]]:
+        """Evaluates the graph on one tile: ``size`` x ``size`` cells of ``face`` (an index into
+        ``FACES`` or its name) at ``level`` cells per face edge, from ``column`` and ``row``
+        (any level, 16384 and beyond). Returns ``(size, size)`` arrays (``[row, column]``, as
+        the faces arrays), ``(size, size, 3)`` for colours and vectors, keyed as ``evaluate``'s.
+
+        Nodes that work cell by cell (noise, math, Detail, climate lookups, biomes, materials)
+        run on the tile at its level, so a finer tile has real detail; nodes that need the
+        whole planet (plates, erosion, drainage, precipitation, slope) run once on the whole
+        planet at ``min(level, whole_level)`` and are sampled. At a level within
+        ``whole_level`` the tile holds exactly what ``evaluate(resolution=level)`` gives its
+        cells. A tile off its face raises ValueError."""
     def build(
         self,
         out_dir: Union[str, PathLike[str]],

@@ -19,6 +19,8 @@ pub enum Layout {
         /// Pixels across.
         width: usize,
     },
+    /// The cells of one tile, S x S (`[row, column]`), of values that lie on it.
+    Tile,
 }
 
 /// The numbers of one value, flat, with the array's shape; None for values that are not
@@ -31,6 +33,15 @@ pub fn flatten(value: &Value, layout: Layout) -> Option<(Vec<f32>, Vec<usize>)> 
         Value::Regions(_) | Value::Plates(_) => return None,
     };
     let n = source.n();
+    if let (Layout::Tile, Some(planetgraph::planet::Grid::Tile(t))) = (layout, value.grid()) {
+        let data = match value {
+            Value::Field(f) => f.data().to_vec(),
+            Value::Colour(c) => c.data.iter().flatten().copied().collect(),
+            Value::Vector(v) => v.data.iter().flatten().copied().collect(),
+            Value::Regions(_) | Value::Plates(_) => return None,
+        };
+        return Some((data, if channels == 3 { vec![t.size, t.size, 3] } else { vec![t.size, t.size] }));
+    }
     let with_channels = |mut shape: Vec<usize>| {
         if channels == 3 {
             shape.push(3);
@@ -38,6 +49,8 @@ pub fn flatten(value: &Value, layout: Layout) -> Option<(Vec<f32>, Vec<usize>)> 
         shape
     };
     match layout {
+        // A value on the whole planet where a tile was asked for: not an array of the tile.
+        Layout::Tile => None,
         Layout::Faces => {
             let data = match value {
                 Value::Field(f) => f.data().to_vec(),

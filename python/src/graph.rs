@@ -209,6 +209,26 @@ impl Graph {
         crate::run::evaluate(py, self, resolution, outputs, threads, progress, projection, width)
     }
 
+    /// Evaluates the graph on one tile; see `planetgraph.Graph.evaluate_tile`.
+    #[pyo3(signature = (face, level, column, row, size, outputs = None, whole_level = 1024, threads = None, progress = None))]
+    // The Python method's keyword arguments, one each.
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate_tile<'py>(
+        &self,
+        py: Python<'py>,
+        face: Bound<'py, PyAny>,
+        level: u32,
+        column: usize,
+        row: usize,
+        size: usize,
+        outputs: Option<Vec<Bound<'py, PyAny>>>,
+        whole_level: u32,
+        threads: Option<u32>,
+        progress: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        crate::run::evaluate_tile(py, self, &face, level, column, row, size, outputs, whole_level, threads, progress)
+    }
+
     /// Builds the graph's exports and manifest into `out_dir`, as `planetgraph build` does
     /// (with `tiles=(i, n)` share i of n, as `--tiles i/n`); returns the manifest.
     #[pyo3(signature = (out_dir, resolution = 512, threads = None, progress = None, tiles = None))]

@@ -138,29 +138,41 @@ pub fn evaluate<'py>(py: Python<'py>, g: &Graph, resolution: u32, outputs: Optio
         }
         other => return Err(PyValueError::new_err(format!("projection '{other}' is not 'faces' or 'equirect'"))),
     };
-    let wants: Vec<Want> = match outputs {
-        Some(items) => items.iter().map(|i| parse_want(g, i)).collect::<PyResult<_>>()?,
-        None => {
-            let planet = g.doc.first_of(planetgraph::nodes::NodeKind::Planet).ok_or_else(|| PlanetGraphError::new_err(format!("{}: the graph has no Planet output node; name the outputs to evaluate", g.path.display())))?;
-            vec![Want { key: planet.id.0.into_pyobject(py)?.into_any().unbind(), node: planet.id, port: Some(0) }]
-        }
-    };
+    let wants = wants(py, g, outputs)?;
     let targets: Vec<NodeId> = wants.iter().map(|w| w.node).collect();
     let program = compile_for(&g.doc, &targets);
     memory::check_fits(n, &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
     let cancel = AtomicBool::new(false);
     let counters = Progress::default();
     let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || cli::with_threads(threads, || Evaluator::new().run_program_releasing(&program, n, &targets, &cancel, &counters)))?.map_err(cli_error)?;
+    arrays(py, g, &program, &res, &wants, layout)
+}
+
+/// The outputs asked for (`outputs`), or the Planet node's elevation.
+fn wants(py: Python<'_>, g: &Graph, outputs: Option<Vec<Bound<'_, PyAny>>>) -> PyResult<Vec<Want>> {
+    match outputs {
+        Some(items) => items.iter().map(|i| parse_want(g, i)).collect(),
+        None => {
+            let planet = g.doc.first_of(planetgraph::nodes::NodeKind::Planet).ok_or_else(|| PlanetGraphError::new_err(format!("{}: the graph has no Planet output node; name the outputs to evaluate", g.path.display())))?;
+            Ok(vec![Want { key: planet.id.0.into_pyobject(py)?.into_any().unbind(), node: planet.id, port: Some(0) }])
+        }
+    }
+}
+
+/// The arrays of `wants` from an evaluation `res` of `program`, or the errors of the nodes
+/// that failed.
+fn arrays<'py>(py: Python<'py>, g: &Graph, program: &planetgraph::eval::Program, res: &planetgraph::eval::EvalResult, wants: &[Want], layout: Layout) -> PyResult<Bound<'py, PyDict>> {
     if res.cancelled {
         return Err(PlanetGraphError::new_err(format!("{}: the evaluation was cancelled", g.path.display())));
     }
+    let targets: Vec<NodeId> = wants.iter().map(|w| w.node).collect();
     let describe = |id: &NodeId| g.doc.node(*id).map(|x| x.describe()).unwrap_or_else(|| id.to_string());
     let errors: Vec<String> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(res.idle.iter().filter(|(id, _)| targets.contains(id))).map(|(id, msg)| format!("{}: {msg}", describe(id))).collect();
     if !errors.is_empty() {
         return Err(PlanetGraphError::new_err(format!("{}: {}", g.path.display(), errors.join("; "))));
     }
     let out = PyDict::new(py);
-    for w in &wants {
+    for w in wants {
         let value: Option<&Value> = match w.port {
             Some(k) => res.output(w.node, k),
             None => res.shown(w.node),
@@ -170,6 +182,45 @@ pub fn evaluate<'py>(py: Python<'py>, g: &Graph, resolution: u32, outputs: Optio
         out.set_item(w.key.bind(py), to_numpy(py, data, &shape)?)?;
     }
     Ok(out)
+}
+
+/// `Graph.evaluate_tile`: the outputs on one tile (`face` by index or name, `level` cells per
+/// face edge, first `column` and `row`, `size` cells a side), the nodes that need the whole
+/// planet at `whole_level` at most.
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate_tile<'py>(
+    py: Python<'py>,
+    g: &Graph,
+    face: &Bound<'py, PyAny>,
+    level: u32,
+    column: usize,
+    row: usize,
+    size: usize,
+    outputs: Option<Vec<Bound<'py, PyAny>>>,
+    whole_level: u32,
+    threads: Option<u32>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use planetgraph::planet::{Face, Grid, Tile};
+    let face = if let Ok(k) = face.extract::<usize>() {
+        *Face::ALL.get(k).ok_or_else(|| PyValueError::new_err(format!("face {k} is not 0..5")))?
+    } else {
+        let name: String = face.extract().map_err(|_| PyValueError::new_err("a face is its index 0..5 or its name in FACES"))?;
+        *Face::ALL.iter().find(|f| f.name() == name).ok_or_else(|| PyValueError::new_err(format!("face '{name}' is not one of {}", Face::ALL.map(|f| f.name()).join(", "))))?
+    };
+    let cap = check_resolution(whole_level)?;
+    let tile = Tile::new(face, level as usize, column, row, size).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if size > 8192 {
+        return Err(PyValueError::new_err(format!("a tile of {size} cells a side is over 8192: ask for several")));
+    }
+    let wants = wants(py, g, outputs)?;
+    let targets: Vec<NodeId> = wants.iter().map(|w| w.node).collect();
+    let program = compile_for(&g.doc, &targets);
+    memory::check_fits(planetgraph::eval::whole_level(tile.n, cap), &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
+    let cancel = AtomicBool::new(false);
+    let counters = Progress::default();
+    let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || cli::with_threads(threads, || Evaluator::new().run_region(&program, Grid::Tile(tile), cap, &cancel, &counters)))?.map_err(cli_error)?;
+    arrays(py, g, &program, &res, &wants, Layout::Tile)
 }
 
 /// `Graph.build`.

@@ -191,3 +191,21 @@ def test_saved_graph_reloads(exports_graph, tmp_path):
     g.save(tmp_path / "saved.ron")
     assert Graph.load(tmp_path / "saved.ron").get(1, "octaves") == 3
     assert g.path.endswith("saved.ron")
+
+
+def test_a_tile_holds_the_planet_s_cells_and_a_finer_one_its_own_detail(repo):
+    g = Graph.load(repo / "graphs" / "default.ron")
+    planet = g.find("Planet")[0]
+    whole = g.evaluate(resolution=64)[planet]
+    tile = g.evaluate_tile("left", 64, 16, 8, 32, whole_level=64)[planet]
+    assert tile.shape == (32, 32)
+    # [face, row, column] as the faces arrays: the tile is that block of its face.
+    left = planetgraph.FACES.index("left")
+    assert np.array_equal(tile, whole[left, 8:40, 16:48])
+    # A finer tile over the same ground: its own cells, with the Detail node's octaves.
+    fine = g.evaluate_tile(left, 4096, 1024, 512, 64, whole_level=64)[planet]
+    assert fine.shape == (64, 64) and np.isfinite(fine).all()
+    with pytest.raises(ValueError, match="reaches beyond the face"):
+        g.evaluate_tile(0, 64, 60, 0, 8)
+    with pytest.raises(ValueError, match="not one of"):
+        g.evaluate_tile("sideways", 64, 0, 0, 8)
