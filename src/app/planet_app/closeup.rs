@@ -8,11 +8,14 @@ use crate::nodes::NodeKind;
 
 impl PlanetApp {
     /// Asks for the close-up the viewport's camera needs, when it needs one that is neither on
-    /// screen nor asked for, and the evaluation thread is idle (a close-up never holds up an
-    /// evaluation of the graph, whose request cancels it).
+    /// screen nor asked for, and the evaluation thread is idle or busy with a close-up the
+    /// camera has moved away from (the new request cancels that one; a close-up never holds up
+    /// an evaluation of the graph, whose request cancels it in turn).
     pub(super) fn request_closeup(&mut self, ctx: &egui::Context) {
         let Some(n) = self.viewport.field_n() else { return };
-        if self.worker.is_busy() || self.viewport.why_empty().is_some() {
+        // Busy with the close-up asked for last (nothing newer was requested since) or idle.
+        let busy_with_closeup = self.viewport.closeups.is_pending(self.worker.generation());
+        if (self.worker.is_busy() && !busy_with_closeup) || self.viewport.why_empty().is_some() {
             return;
         }
         let ppp = ctx.pixels_per_point();
