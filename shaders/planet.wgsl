@@ -18,9 +18,11 @@ struct Uniforms {
     water: vec4<f32>,
     // x: 1 to light by the normal map (per pixel), 0 by the vertex normals.
     detail: vec4<f32>,
-    // The detail patch of a close-up: face coordinates of its corner (xy), its edge (z), face (w).
-    patch_area: vec4<f32>,
-    // x: 1 when the patch has colours, y: 1 when it has normals, z: fading margin, w: 1 when on.
+    // The detail patches of a close-up, one per texture layer: face coordinates of the corner
+    // (xy), the edge (z), the face (w).
+    patch_area: array<vec4<f32>, 4>,
+    // x: 1 when the patches have colours, y: 1 when they have normals, z: fading margin,
+    // w: how many patches are drawn.
     patch_flags: vec4<f32>,
 };
 
@@ -30,7 +32,7 @@ struct Uniforms {
 @group(0) @binding(2) var overlay_sampler: sampler;
 // World-space normals per texel (0.5 + 0.5 n), the same six layers.
 @group(0) @binding(3) var normal_map: texture_2d_array<f32>;
-// The detail patch's colours and normals (one layer each), over the planet's where it lies.
+// The detail patches' colours and normals (a layer per patch), over the planet's where they lie.
 @group(0) @binding(4) var patch_overlay: texture_2d_array<f32>;
 @group(0) @binding(5) var patch_normals: texture_2d_array<f32>;
 
@@ -103,13 +105,18 @@ fn face_colour(f: u32) -> vec3<f32> {
     }
 }
 
-// Position across the detail patch (xy) and the patch's weight there (z: 1 inside, fading to 0
+// Position across detail patch k (xy) and the patch's weight there (z: 1 inside, fading to 0
 // over the margin, 0 outside or on another face); the same as DetailPatch::place.
-fn patch_place(face: u32, uv: vec2<f32>) -> vec3<f32> {
-    let t = (uv - u.patch_area.xy) / max(u.patch_area.z, 1e-6);
+fn patch_place(k: i32, face: u32, uv: vec2<f32>) -> vec3<f32> {
+    let area = u.patch_area[k];
+    let t = (uv - area.xy) / max(area.z, 1e-6);
     var w = 0.0;
-    if (u.patch_flags.w > 0.5 && face == u32(u.patch_area.w + 0.5) && all(t >= vec2<f32>(0.0)) && all(t <= vec2<f32>(1.0))) {
-        let edge = min(min(t.x, 1.0 - t.x), min(t.y, 1.0 - t.y));
+    if (f32(k) < u.patch_flags.w && face == u32(area.w + 0.5) && all(t >= vec2<f32>(0.0)) && all(t <= vec2<f32>(1.0))) {
+        // Sides on the face's own edge do not fade (the next face's patch meets them there).
+        let far = vec2<f32>(1e9);
+        let lo = select(t, far, area.xy <= vec2<f32>(1e-6));
+        let hi = select(vec2<f32>(1.0) - t, far, area.xy + vec2<f32>(area.z) >= vec2<f32>(1.0 - 1e-6));
+        let edge = min(min(lo.x, hi.x), min(lo.y, hi.y));
         w = clamp(edge / max(u.patch_flags.z, 1e-6), 0.0, 1.0);
     }
     return vec3<f32>(clamp(t, vec2<f32>(0.0), vec2<f32>(1.0)), w);
@@ -118,10 +125,21 @@ fn patch_place(face: u32, uv: vec2<f32>) -> vec3<f32> {
 @fragment
 fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     var base: vec3<f32>;
-    // Sampled everywhere (sampling must stay in uniform control flow), weighted by the patch.
-    let place = patch_place(v.face, v.uv);
-    let fine = textureSample(patch_overlay, overlay_sampler, place.xy, 0);
-    let over = mix(textureSample(overlay, overlay_sampler, v.uv, i32(v.face)), fine, place.z * u.patch_flags.x);
+    // Each patch sampled everywhere (sampling must stay in uniform control flow), weighted by
+    // where the fragment lies.
+    var over = textureSample(overlay, overlay_sampler, v.uv, i32(v.face));
+    var mapped = textureSample(normal_map, overlay_sampler, v.uv, i32(v.face)).xyz;
+    var fine_normal = vec3<f32>(0.0);
+    var fine_weight = 0.0;
+    for (var k = 0; k < 4; k = k + 1) {
+        let place = patch_place(k, v.face, v.uv);
+        let colour = textureSample(patch_overlay, overlay_sampler, place.xy, k);
+        let normal = textureSample(patch_normals, overlay_sampler, place.xy, k).xyz;
+        over = mix(over, colour, place.z * u.patch_flags.x);
+        mapped = mix(mapped, normal, place.z * u.patch_flags.y);
+        fine_normal = mix(fine_normal, normal, place.z);
+        fine_weight = max(fine_weight, place.z);
+    }
     if (u.ramp.z > 1.5) {
         base = over.rgb;
     } else if (u.ramp.z > 0.5) {
@@ -133,12 +151,11 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
         base = base * (1.0 - 0.8 * over.a);
     }
     var n = normalize(v.normal);
-    let fine_normal = textureSample(patch_normals, overlay_sampler, place.xy, 0).xyz;
-    let mapped = mix(textureSample(normal_map, overlay_sampler, v.uv, i32(v.face)).xyz, fine_normal, place.z * u.patch_flags.y) * 2.0 - 1.0;
+    mapped = mapped * 2.0 - 1.0;
     if (u.detail.x > 0.5) {
         n = normalize(mapped);
-    } else if (u.patch_flags.y > 0.5) {
-        n = normalize(mix(n, fine_normal * 2.0 - 1.0, place.z));
+    } else if (u.patch_flags.y > 0.5 && fine_weight > 0.0) {
+        n = normalize(mix(n, normalize(fine_normal * 2.0 - 1.0), fine_weight));
     }
     // The ramp is written in sRGB; the target is an sRGB texture, so convert to linear first.
     var linear = pow(base, vec3<f32>(2.2));

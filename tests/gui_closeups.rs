@@ -1,45 +1,63 @@
-//! Close-ups in the editor's viewport (issue 25, item 3): a camera near the ground gets the tile
-//! under the picture's centre evaluated in the background at a finer level, the answer lands
-//! without holding the editor, and an edit of the graph drops it.
+//! Close-ups in the editor's viewport (issue 25, item 3): a camera near the ground gets the
+//! tiles under the picture evaluated in the background at a finer level, nearest the centre
+//! first, without holding the editor; a camera that moves on gets its own; an edit of the graph
+//! drops them.
 
 #[path = "common/driver.rs"]
 mod driver;
 
 use driver::{wait_until, Driver};
 use planetgraph::nodes::NodeKind;
+use planetgraph::render::closeup::tiles_for_view;
+
+/// The tiles the viewport's camera wants now.
+fn wanted(d: &Driver, n: usize) -> Vec<planetgraph::planet::Tile> {
+    let rect = d.app.viewport.picture_rect();
+    let ppp = d.ctx.pixels_per_point();
+    tiles_for_view(&d.app.viewport.view.camera, (rect.width() * ppp) as u32, (rect.height() * ppp) as u32, n)
+}
+
+/// Whether every tile the camera wants is on screen and nothing is being evaluated.
+fn settled(d: &Driver, n: usize) -> bool {
+    let shown: Vec<_> = d.app.viewport.closeups.current().iter().map(|c| c.tile).collect();
+    !d.app.is_evaluating() && wanted(d, n).iter().all(|t| shown.contains(t))
+}
 
 #[test]
-fn a_near_camera_gets_a_finer_tile_in_the_background() {
+fn a_near_camera_gets_finer_tiles_in_the_background() {
     let mut d = Driver::new();
     d.app.res.viewport = 64;
     d.app.run_again();
     d.wait_for_evaluation();
     let n = d.app.viewport.field_n().expect("a planet on screen");
-    assert!(d.app.viewport.closeups.current().is_none(), "far away: no close-up");
+    assert!(d.app.viewport.closeups.current().is_empty(), "far away: no close-up");
     d.app.viewport.view.camera.distance = 1.03;
-    wait_until(&mut d, "a close-up", |d| d.app.viewport.closeups.current().is_some());
-    let close = d.app.viewport.closeups.current().expect("a close-up").clone();
+    wait_until(&mut d, "the close-ups", |d| settled(d, n));
+    let close = d.app.viewport.closeups.current()[0].clone();
     assert!(close.tile.n > n && close.tile.n.is_power_of_two(), "level {} over a planet at {n}", close.tile.n);
     assert_eq!(close.elevation_m.len(), close.tile.cells());
     assert_eq!(close.normals.len(), 4 * close.tile.cells());
     assert!(close.elevation_m.iter().all(|v| v.is_finite()));
-    assert!(!d.app.is_evaluating(), "the close-up's evaluation has ended");
-    // The camera moves on while a close-up is on its way: the close-up that lands is the new
-    // view's (the request for the old one is cancelled or its answer dropped).
+    // The camera moves on while a close-up is on its way: what lands is the new view's (the
+    // request for the old tile is cancelled or its answer dropped).
     d.app.viewport.view.camera.yaw += 0.4;
     d.frames(1);
     d.app.viewport.view.camera.yaw += 0.4;
-    wait_until(&mut d, "the moved camera's close-up", |d| d.app.viewport.closeups.current().is_some_and(|c| c.tile != close.tile) && !d.app.is_evaluating());
-    let moved = d.app.viewport.closeups.current().expect("a close-up").tile;
-    let rect = d.app.viewport.picture_rect();
-    let ppp = d.ctx.pixels_per_point();
-    let wanted = d.app.viewport.closeups.wanted(&d.app.viewport.view.camera, (rect.width() * ppp) as u32, (rect.height() * ppp) as u32, n);
-    assert_eq!(Some(moved), wanted, "the close-up on screen is the one the camera wants now");
-    // A graph edit evaluates again, and the old close-up goes with the old planet.
+    wait_until(&mut d, "the moved camera's close-ups", |d| settled(d, n));
+    let shown: Vec<_> = d.app.viewport.closeups.current().iter().map(|c| c.tile).collect();
+    assert!(!shown.contains(&close.tile), "the old view's tile is gone: {shown:?}");
+    // Over a cube edge (the front and right faces meet at yaw 45 degrees) both sides get tiles.
+    d.app.viewport.view.camera.yaw = std::f32::consts::FRAC_PI_4;
+    d.app.viewport.view.camera.pitch = 0.0;
+    wait_until(&mut d, "the close-ups over the edge", |d| settled(d, n));
+    let faces: std::collections::BTreeSet<usize> = d.app.viewport.closeups.current().iter().map(|c| c.tile.face.index()).collect();
+    assert!(faces.len() >= 2, "{faces:?}");
+    // A graph edit evaluates again, and the old close-ups go with the old planet.
+    let before: Vec<f32> = d.app.viewport.closeups.current()[0].elevation_m.clone();
     let noise = d.app.doc.graph.first_of(NodeKind::Noise).expect("a Noise node").id;
     let mut g = d.app.doc.graph.clone();
     g.set_param(noise, "frequency", planetgraph::nodes::ParamValue::Float(3.0));
     assert!(d.app.apply_edit(g));
     d.wait_for_evaluation();
-    wait_until(&mut d, "the close-up of the new planet", |d| d.app.viewport.closeups.current().is_some_and(|c| c.elevation_m != close.elevation_m));
+    wait_until(&mut d, "the close-ups of the new planet", |d| settled(d, n) && d.app.viewport.closeups.current()[0].elevation_m != before);
 }

@@ -84,7 +84,7 @@ fn plates_mode_shows_many_plate_colours_with_borders_and_arrows() {
         let overlay = (mode.uses_overlay() || borders).then(|| t.overlay(colours, borders)).flatten();
         let texture = overlay.as_ref().map(|o| OverlayTexture::new(o.size, &o.rgba).expect("six square layers"));
         let lines = if arrows { motion_arrows(t.motion.as_ref().expect("motion"), field, 6371.0, mesh.exaggeration, mesh.ocean_surface, 600) } else { Vec::new() };
-        render_offscreen(field, 6371.0, Layers { overlay: texture, normals: None, arrows: &lines, patch: None }, &mesh, &view, size, size).expect("render").2
+        render_offscreen(field, 6371.0, Layers { overlay: texture, normals: None, arrows: &lines, patches: &[] }, &mesh, &view, size, size).expect("render").2
     };
     let distinct = |px: &[u8]| px.chunks(4).map(|p| [p[0] / 16, p[1] / 16, p[2] / 16]).collect::<std::collections::HashSet<_>>().len();
     let plates = render(ColourMode::Plates, false, false);
@@ -175,7 +175,7 @@ fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height
     let normals = planetgraph::inspect::normal_image(&field, 6371.0, mesh.exaggeration, mesh.ocean_surface);
     let grazing = ViewSettings { sun_azimuth_deg: 110.0, sun_elevation_deg: 10.0, atmosphere: false, ..close };
     let lit = |with_normals: bool| {
-        let layers = Layers { overlay: Some(OverlayTexture::new(grey.size, &grey.rgba).expect("six layers")), normals: with_normals.then(|| OverlayTexture::new(normals.size, &normals.rgba).expect("six layers")), arrows: &[], patch: None };
+        let layers = Layers { overlay: Some(OverlayTexture::new(grey.size, &grey.rgba).expect("six layers")), normals: with_normals.then(|| OverlayTexture::new(normals.size, &normals.rgba).expect("six layers")), arrows: &[], patches: &[] };
         render_offscreen(&field, 6371.0, layers, &mesh, &grazing, size, size).expect("render").2
     };
     let (per_pixel, per_vertex) = (detail(&lit(true), size as usize), detail(&lit(false), size as usize));

@@ -10,7 +10,8 @@ use crate::graph::NodeId;
 use crate::inspect::CloseUp;
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::Tile;
-use crate::render::closeup::tile_for_view;
+use crate::render::closeup::tiles_for_view;
+use crate::render::gpu_types::MAX_PATCHES;
 use crate::render::{DetailPatch, OrbitCamera, PlanetRenderer};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::sync::Arc;
@@ -19,37 +20,41 @@ use std::sync::Arc;
 pub struct CloseUps {
     /// Whether close-ups are made (the viewport's "Close-ups" box).
     pub enabled: bool,
+    /// The tiles the camera wants now, nearest the picture's centre first.
+    wanted: Vec<Tile>,
     /// The tile asked of the evaluation thread and the request's generation.
     pending: Option<(Tile, u64)>,
-    /// The close-up on screen.
-    current: Option<Arc<CloseUp>>,
+    /// The close-ups on screen.
+    current: Vec<Arc<CloseUp>>,
     /// A close-up being assembled from a tile's result on a thread of its own, and its tile.
     job: Option<(Receiver<Result<CloseUp, String>>, Tile)>,
     /// Milliseconds the last close-up's evaluation took.
     pub last_ms: Option<f64>,
     /// Why the last close-up failed, if it did.
     pub error: Option<String>,
-    /// The tile (and whether with colours) the renderer was given last.
-    uploaded: Option<(Tile, bool)>,
+    /// The tiles (and whether with colours) the renderer was given last.
+    uploaded: (Vec<Tile>, bool),
 }
 
 impl Default for CloseUps {
     fn default() -> Self {
-        CloseUps { enabled: true, pending: None, current: None, job: None, last_ms: None, error: None, uploaded: None }
+        CloseUps { enabled: true, wanted: Vec::new(), pending: None, current: Vec::new(), job: None, last_ms: None, error: None, uploaded: (Vec::new(), false) }
     }
 }
 
 impl CloseUps {
-    /// The tile a picture of `width` x `height` pixels from `camera` wants over a planet at
-    /// `n`, if close-ups are on and the camera is near enough.
-    pub fn wanted(&self, camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Option<Tile> {
-        self.enabled.then(|| tile_for_view(camera, width, height, n)).flatten()
+    /// Notes the tiles a picture of `width` x `height` pixels from `camera` wants over a planet
+    /// at `n` ([`tiles_for_view`]; none when close-ups are off or the camera is far), and
+    /// returns the first of them still to ask for: neither on screen nor asked for already.
+    pub fn next_wanted(&mut self, camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Option<Tile> {
+        self.wanted = if self.enabled { tiles_for_view(camera, width, height, n) } else { Vec::new() };
+        let asked: Vec<Tile> = self.pending.map(|(t, _)| t).into_iter().chain(self.job.as_ref().map(|(_, t)| *t)).chain(self.current.iter().map(|c| c.tile)).collect();
+        self.wanted.iter().copied().find(|t| !asked.contains(t))
     }
 
-    /// Whether `tile` still has to be asked for: it is neither on screen nor asked for already.
-    pub fn needs(&self, tile: Tile) -> bool {
-        let asked = [self.pending.map(|(t, _)| t), self.job.as_ref().map(|(_, t)| *t), self.current.as_ref().map(|c| c.tile)];
-        !asked.contains(&Some(tile))
+    /// Whether the tile asked for last is still wanted (then a newer tile waits for it).
+    pub fn pending_wanted(&self) -> bool {
+        self.pending.is_some_and(|(t, _)| self.wanted.contains(&t))
     }
 
     /// Notes that `tile` was asked for with request `generation`.
@@ -80,7 +85,8 @@ impl CloseUps {
         self.job = Some((rx, tile));
     }
 
-    /// A close-up that has just been assembled (to hand to the renderer), if any.
+    /// A close-up that has just been assembled (to hand to the renderer), if any. It joins
+    /// those on screen that the camera still wants (at most [`MAX_PATCHES`]).
     pub fn poll(&mut self) -> Option<Arc<CloseUp>> {
         let (rx, _) = self.job.as_ref()?;
         match rx.try_recv() {
@@ -88,7 +94,10 @@ impl CloseUps {
                 self.job = None;
                 self.error = None;
                 let c = Arc::new(c);
-                self.current = Some(c.clone());
+                let wanted = &self.wanted;
+                self.current.retain(|k| wanted.contains(&k.tile) && k.tile != c.tile);
+                self.current.insert(0, c.clone());
+                self.current.truncate(MAX_PATCHES);
                 Some(c)
             }
             Ok(Err(e)) => {
@@ -104,33 +113,33 @@ impl CloseUps {
         }
     }
 
-    /// The close-up on screen.
-    pub fn current(&self) -> Option<&Arc<CloseUp>> {
-        self.current.as_ref()
+    /// The close-ups on screen, the newest first.
+    pub fn current(&self) -> &[Arc<CloseUp>] {
+        &self.current
     }
 
     /// Forgets every close-up (the planet changed, or close-ups were turned off): the next
     /// near view asks again.
     pub fn clear(&mut self) {
         self.pending = None;
-        self.current = None;
+        self.current.clear();
         self.job = None;
     }
 
-    /// The detail patch of the close-up on screen (its colours only with `colours`).
-    pub fn patch(close: &CloseUp, colours: bool) -> DetailPatch<'_> {
-        DetailPatch::on_tile(close.tile, &close.elevation_m, close.albedo.as_deref().filter(|_| colours), Some(&close.normals))
+    /// The detail patches of `close` (their colours only with `colours`).
+    pub fn patches(close: &[Arc<CloseUp>], colours: bool) -> Vec<DetailPatch<'_>> {
+        close.iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect()
     }
 
-    /// Gives `renderer` the close-up on screen (or takes its patch away) when that changed
-    /// since the last call, or when `colours` (whether the patch carries its albedo) did.
+    /// Gives `renderer` the close-ups on screen (or takes their patches away) when they changed
+    /// since the last call, or when `colours` (whether the patches carry their albedo) did.
     /// Returns whether it did (the picture needs drawing again).
     pub fn sync(&mut self, renderer: &mut PlanetRenderer, device: &wgpu::Device, queue: &wgpu::Queue, colours: bool) -> bool {
-        let now = self.current.as_ref().map(|c| (c.tile, colours));
+        let now = (self.current.iter().map(|c| c.tile).collect::<Vec<_>>(), colours);
         if now == self.uploaded {
             return false;
         }
-        renderer.set_patch(device, queue, self.current.as_ref().map(|c| CloseUps::patch(c, colours)).as_ref());
+        renderer.set_patches(device, queue, &CloseUps::patches(&self.current, colours));
         self.uploaded = now;
         true
     }
@@ -138,12 +147,12 @@ impl CloseUps {
     /// The Close-ups box's tooltip: what it does, and how the last close-up went.
     pub fn describe(&self) -> String {
         let mut text = format!(
-            "Within {} planet radii, evaluate the tile under the picture's centre again in the background, at the level where a cell is about a pixel (up to {} cells per face edge, about 0.6 km on Earth), and draw it over the planet: real detail from the cellwise nodes such as Detail",
+            "Within {} planet radii, evaluate the tiles under the picture again in the background, nearest the centre first, at the level where a cell is about a pixel (up to {} cells per face edge, about 0.6 km on Earth), and draw them over the planet: real detail from the cellwise nodes such as Detail",
             crate::render::closeup::AUTO_DISTANCE,
             crate::render::closeup::MAX_DETAIL_LEVEL
         );
-        if let Some(c) = &self.current {
-            text.push_str(&format!(". Shown: {} x {} cells at level {}", c.tile.size, c.tile.size, c.tile.n));
+        if let Some(c) = self.current.first() {
+            text.push_str(&format!(". Shown: {} tile{} of {} x {} cells at level {}", self.current.len(), if self.current.len() == 1 { "" } else { "s" }, c.tile.size, c.tile.size, c.tile.n));
         }
         if let Some(ms) = self.last_ms {
             text.push_str(&format!(", evaluated in {:.1} s", ms / 1000.0));
@@ -156,6 +165,6 @@ impl CloseUps {
 
     /// Whether a close-up made for `exaggeration` no longer fits the viewport's relief.
     pub fn stale_for(&self, exaggeration: f32) -> bool {
-        self.current.as_ref().is_some_and(|c| c.exaggeration != exaggeration)
+        self.current.iter().any(|c| c.exaggeration != exaggeration)
     }
 }

@@ -332,10 +332,9 @@ impl Viewport {
                 // Cleared once a job that rebuilt them lands (a newer job replaces an older one's
                 // result, so until then each job rebuilds them).
                 let normals_needed = self.normals_dirty;
-                let close = self.closeups.current().cloned();
+                let close = self.closeups.current().to_vec();
                 std::thread::spawn(move || {
-                    let patch = close.as_deref().map(|c| CloseUps::patch(c, false));
-                    let mesh = view_mesh(&f, radius, &opts, &view, patch.as_ref());
+                    let mesh = view_mesh(&f, radius, &opts, &view, &CloseUps::patches(&close, false));
                     let arrows = motion.map(|m| motion_arrows(&m, &f, radius, opts.exaggeration, opts.ocean_surface, 600)).unwrap_or_default();
                     // Per-pixel light from the field's own normals (on the sphere only), rebuilt
                     // only when the field or the mesh options changed, not as the camera moves.

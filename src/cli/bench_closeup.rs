@@ -64,8 +64,9 @@ fn frame_ms(field: &crate::planet::Field, close: &CloseUp, radius_km: f32, reps:
     // The front face's centre is +Z: yaw 0, pitch 0.
     let view = ViewSettings { camera: OrbitCamera { distance: 1.02, yaw: 0.0, pitch: 0.0, ..Default::default() }, ..Default::default() };
     let patch = DetailPatch::on_tile(close.tile, &close.elevation_m, close.albedo.as_deref(), Some(&close.normals));
-    r.set_mesh(&device, &view_mesh(field, radius_km, &MeshOptions::default(), &view, Some(&patch)));
-    r.set_patch(&device, &queue, Some(&patch));
+    let patches = [patch];
+    r.set_mesh(&device, &view_mesh(field, radius_km, &MeshOptions::default(), &view, &patches));
+    r.set_patches(&device, &queue, &patches);
     Ok((0..reps)
         .map(|_| {
             time_ms(|| {

@@ -25,19 +25,21 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         camera.yaw = yaw.to_radians();
         camera.pitch = pitch.to_radians().clamp(-1.55, 1.55);
     }
-    // A close-up tile (not for the planet at another node, whose tile would need that node's
+    // Close-up tiles (not for the planet at another node, whose tiles would need that node's
     // conversion to metres).
-    let tile = match (args.detail, args.from) {
-        (DetailArg::Auto, None) => crate::render::closeup::tile_for_view(&camera, args.width, args.height, n),
-        _ => None,
+    let tiles = match (args.detail, args.from) {
+        (DetailArg::Auto, None) => crate::render::closeup::tiles_for_view(&camera, args.width, args.height, n),
+        _ => Vec::new(),
     };
     let mut ev = Evaluator::new();
-    let b = evaluate_planet_from(&g, &args.file, n, args.from.map(crate::graph::NodeId), tile.is_some().then_some(&mut ev), &cancel, &Progress::default())?;
+    let b = evaluate_planet_from(&g, &args.file, n, args.from.map(crate::graph::NodeId), (!tiles.is_empty()).then_some(&mut ev), &cancel, &Progress::default())?;
     let planet = b.settings;
-    let close = match (tile, g.first_of(crate::nodes::NodeKind::Planet)) {
-        (Some(t), Some(p)) => Some(closeup::evaluate(&mut ev, &g, &args.file, p.id, &planet, t, n, args.relief, &cancel)?),
-        _ => None,
-    };
+    let mut close = Vec::new();
+    if let Some(p) = g.first_of(crate::nodes::NodeKind::Planet) {
+        for t in tiles {
+            close.push(closeup::evaluate(&mut ev, &g, &args.file, p.id, &planet, t, n, args.relief, &cancel)?);
+        }
+    }
     drop(ev);
     let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     let mut view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
@@ -69,13 +71,13 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     };
     let normal_texture = normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose().map_err(CliError::internal)?;
     let colours = mode == ColourMode::Albedo && b.albedo.is_some();
-    let patch = close.as_ref().map(|c| crate::render::DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals)));
-    let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows, patch };
+    let patches: Vec<crate::render::DetailPatch> = close.iter().map(|c| crate::render::DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect();
+    let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows, patches: &patches };
     let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, layers, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;
     img.save(&args.out).map_err(|e| CliError::input(anyhow::anyhow!("{}: cannot write the picture: {e}", args.out.display())))?;
-    match &close {
-        Some(c) => println!("{} ({w} x {h}; close-up tile of {} cells at level {})", args.out.display(), c.tile.size, c.tile.n),
+    match close.first() {
+        Some(c) => println!("{} ({w} x {h}; close-up: {} tile{} of {} cells at level {})", args.out.display(), close.len(), if close.len() == 1 { "" } else { "s" }, c.tile.size, c.tile.n),
         None => println!("{} ({w} x {h})", args.out.display()),
     }
     Ok(())

@@ -2,7 +2,8 @@
 //! only (the evaluation itself is the domain's region evaluation).
 
 use super::camera::OrbitCamera;
-use super::layers::DetailPatch;
+use super::gpu_types::MAX_PATCHES;
+use super::layers::{DetailPatch, PATCH_MARGIN};
 use crate::planet::{dir_to_face_ab, Tile};
 
 /// The finest level a close-up evaluates (cells per face edge): about 0.6 km cells on an
@@ -47,6 +48,41 @@ pub fn tile_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) ->
     Tile::new(face, level, start(a), start(b), size).ok()
 }
 
+/// The tiles a close-up evaluates for `camera` (see [`tile_for_view`]): the tile under the
+/// picture's centre first, then, nearest the centre first, a tile of the same level centred on
+/// each point of a 5 x 5 grid over the picture that lands on the planet outside the tiles so far
+/// (on another face, or beyond the first tile), at most [`MAX_PATCHES`]: so a close-up over a
+/// cube edge or a view tilted towards the horizon is detailed beyond the first tile.
+pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Vec<Tile> {
+    let Some(first) = tile_for_view(camera, width, height, n) else { return Vec::new() };
+    let (level, size) = (first.n, first.size);
+    let aspect = width as f32 / height.max(1) as f32;
+    let mut points: Vec<glam::Vec2> = (0..25).map(|k| glam::Vec2::new((k % 5) as f32 * 0.5 - 1.0, (k / 5) as f32 * 0.5 - 1.0)).collect();
+    points.sort_by(|a, b| a.length_squared().total_cmp(&b.length_squared()));
+    // A point counts as covered inside a tile's part that does not fade.
+    let margin = (PATCH_MARGIN * size as f32).ceil() as usize;
+    let covers = |t: &Tile, face, x: usize, y: usize| t.face == face && x >= t.i0 + margin && x + margin < t.i0 + t.size && y >= t.j0 + margin && y + margin < t.j0 + t.size;
+    let mut tiles = vec![first];
+    for p in points {
+        if tiles.len() >= MAX_PATCHES {
+            break;
+        }
+        let Some(ground) = camera.pick(p, aspect) else { continue };
+        let (face, a, b) = dir_to_face_ab(ground);
+        let (x, y) = (((a * level as f32) as usize).min(level - 1), ((b * level as f32) as usize).min(level - 1));
+        if tiles.iter().any(|t| covers(t, face, x, y)) {
+            continue;
+        }
+        let start = |c: usize| c.saturating_sub(size / 2).min(level - size);
+        if let Ok(t) = Tile::new(face, level, start(x), start(y), size) {
+            if !tiles.contains(&t) {
+                tiles.push(t);
+            }
+        }
+    }
+    tiles
+}
+
 impl<'a> DetailPatch<'a> {
     /// The patch of a tile's values (row-major over the tile): its elevation in metres, and
     /// its colours and normals as RGBA8 where given.
@@ -77,5 +113,19 @@ mod tests {
         assert!(tile_for_view(&near, 1024, 768, 16384).is_none(), "the planet's own cells are fine enough");
         let patch = DetailPatch::on_tile(t, &[], None, None);
         assert_eq!(patch.place(face, a, b).1, 1.0, "the patch covers the picture's centre");
+    }
+
+    /// Over a cube edge the picture's other side gets a tile of its own face; straight down
+    /// over a face's middle one tile covers everything.
+    #[test]
+    fn a_view_over_a_cube_edge_gets_a_tile_on_each_side() {
+        // Yaw 45 degrees looks at the edge between the front (+Z) and right (+X) faces.
+        let edge = OrbitCamera { distance: 1.05, yaw: std::f32::consts::FRAC_PI_4, pitch: 0.0, ..Default::default() };
+        let tiles = tiles_for_view(&edge, 800, 600, 256);
+        let faces: std::collections::BTreeSet<usize> = tiles.iter().map(|t| t.face.index()).collect();
+        assert!(faces.len() >= 2, "{tiles:?}");
+        assert!(tiles.len() <= MAX_PATCHES && tiles.iter().all(|t| t.n == tiles[0].n && t.size == tiles[0].size));
+        let middle = OrbitCamera { distance: 1.02, yaw: 0.0, pitch: 0.0, ..Default::default() };
+        assert_eq!(tiles_for_view(&middle, 800, 600, 256).len(), 1);
     }
 }

@@ -18,6 +18,9 @@ pub struct Vertex {
     pub uv: [f32; 2],
 }
 
+/// Most detail patches drawn at once (the shader's `MAX_PATCHES`).
+pub const MAX_PATCHES: usize = 4;
+
 /// Uniform block of `shaders/planet.wgsl`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Pod, Zeroable)]
@@ -37,9 +40,10 @@ pub struct Uniforms {
     pub water: [f32; 4],
     /// x: 1 to light by the normal map, 0 by the vertex normals.
     pub detail: [f32; 4],
-    /// The detail patch: face coordinates of its corner (xy), its edge (z), its face (w).
-    pub patch_area: [f32; 4],
-    /// x: 1 when the patch has colours, y: 1 when it has normals, z: its fading margin (share
-    /// of the edge), w: 1 when a patch is drawn.
+    /// The detail patches, one per layer of the patch textures: face coordinates of the
+    /// corner (xy), the edge (z), the face (w).
+    pub patch_area: [[f32; 4]; MAX_PATCHES],
+    /// x: 1 when the patches have colours, y: 1 when they have normals, z: their fading margin
+    /// (share of the edge), w: how many patches are drawn.
     pub patch_flags: [f32; 4],
 }

@@ -65,13 +65,18 @@ impl DetailPatch<'_> {
     }
 
     /// Position `(x, y)` in 0..1 across the patch of face coordinates `(a, b)` of `face`, and
-    /// the weight of the patch there (1 inside, fading to 0 over the margin, 0 outside).
+    /// the weight of the patch there (1 inside, fading to 0 over the margin, 0 outside). A side
+    /// on the face's own edge does not fade: the patch of the next face meets it there with the
+    /// same values (region evaluation is continuous across face edges), where a fade would let
+    /// the coarser planet show through.
     pub fn place(&self, face: crate::planet::Face, a: f32, b: f32) -> ([f32; 2], f32) {
         let (x, y) = ((a - self.corner[0]) / self.span, (b - self.corner[1]) / self.span);
         if face != self.face || !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
             return ([x, y], 0.0);
         }
-        let edge = x.min(1.0 - x).min(y).min(1.0 - y);
+        let side = |d: f32, on_face_edge: bool| if on_face_edge { f32::INFINITY } else { d };
+        let (lo, hi) = (self.corner.map(|c| c <= 1e-6), self.corner.map(|c| c + self.span >= 1.0 - 1e-6));
+        let edge = side(x, lo[0]).min(side(1.0 - x, hi[0])).min(side(y, lo[1])).min(side(1.0 - y, hi[1]));
         ([x, y], (edge / PATCH_MARGIN).clamp(0.0, 1.0))
     }
 
@@ -117,14 +122,15 @@ pub(crate) fn blank_view(device: &wgpu::Device, label: &str) -> wgpu::TextureVie
     array_view(&device.create_texture(&descriptor(1, label)))
 }
 
-/// Uploads one patch layer (`size² 4` bytes) as a one-layer texture array (or the
-/// placeholder for `None`).
-pub(crate) fn patch_view(device: &wgpu::Device, queue: &wgpu::Queue, size: u32, rgba: Option<&[u8]>, label: &str) -> wgpu::TextureView {
+/// Uploads patch layers (each `size² 4` bytes, one layer per patch) as a texture array (or
+/// the placeholder when there are none).
+pub(crate) fn patch_view(device: &wgpu::Device, queue: &wgpu::Queue, size: u32, layers: &[&[u8]], label: &str) -> wgpu::TextureView {
     use wgpu::util::DeviceExt;
-    match rgba {
-        Some(bytes) => array_view(&device.create_texture_with_data(queue, &layered(size, 1, label), wgpu::util::TextureDataOrder::LayerMajor, bytes)),
-        None => blank_view(device, label),
+    if layers.is_empty() {
+        return blank_view(device, label);
     }
+    let bytes = layers.concat();
+    array_view(&device.create_texture_with_data(queue, &layered(size, layers.len() as u32, label), wgpu::util::TextureDataOrder::LayerMajor, &bytes))
 }
 
 /// Uploads `img` as a six-layer texture (or the placeholder for `None`).

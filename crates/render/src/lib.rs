@@ -38,15 +38,16 @@ pub struct Layers<'a> {
     pub normals: Option<OverlayTexture<'a>>,
     /// Motion arrows: a line list in planet radii.
     pub arrows: &'a [[f32; 3]],
-    /// A finer patch of a close-up, over the planet where it lies.
-    pub patch: Option<DetailPatch<'a>>,
+    /// The finer patches of a close-up, over the planet where they lie (at most
+    /// [`gpu_types::MAX_PATCHES`] of one texel size are drawn).
+    pub patches: &'a [DetailPatch<'a>],
 }
 
-/// The mesh for a view: refined near the camera (`build_mesh_lod`, following a detail `patch`
-/// where it lies) when the options ask for it and the planet is round, else the uniform mesh.
-pub fn view_mesh(elevation_m: &Field, radius_km: f32, mesh: &MeshOptions, view: &ViewSettings, patch: Option<&DetailPatch>) -> PlanetMesh {
+/// The mesh for a view: refined near the camera (`build_mesh_lod`, following detail `patches`
+/// where they lie) when the options ask for it and the planet is round, else the uniform mesh.
+pub fn view_mesh(elevation_m: &Field, radius_km: f32, mesh: &MeshOptions, view: &ViewSettings, patches: &[DetailPatch]) -> PlanetMesh {
     if mesh.refine && mesh.spherical {
-        build_mesh_lod(elevation_m, radius_km, mesh, view.camera.eye(), patch)
+        build_mesh_lod(elevation_m, radius_km, mesh, view.camera.eye(), patches)
     } else {
         build_mesh(elevation_m, radius_km, mesh)
     }
@@ -54,14 +55,14 @@ pub fn view_mesh(elevation_m: &Field, radius_km: f32, mesh: &MeshOptions, view: 
 
 /// Renders an elevation field (metres) to an RGBA8 image offscreen, with its layers.
 pub fn render_offscreen(elevation_m: &Field, radius_km: f32, layers: Layers, mesh: &MeshOptions, view: &ViewSettings, width: u32, height: u32) -> Result<(u32, u32, Vec<u8>), RenderError> {
-    if let Some(p) = &layers.patch {
+    for p in layers.patches {
         p.check()?;
     }
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
-    r.set_mesh(&device, &view_mesh(elevation_m, radius_km, mesh, view, layers.patch.as_ref()));
-    if layers.patch.is_some() {
-        r.set_patch(&device, &queue, layers.patch.as_ref());
+    r.set_mesh(&device, &view_mesh(elevation_m, radius_km, mesh, view, layers.patches));
+    if !layers.patches.is_empty() {
+        r.set_patches(&device, &queue, layers.patches);
     }
     if layers.overlay.is_some() {
         r.set_overlay(&device, &queue, layers.overlay);

@@ -36,9 +36,9 @@ pub fn chunk_quads(opts: &MeshOptions, field_n: usize, distance: f32) -> usize {
 }
 
 /// The mesh of `elevation_m` seen from `eye` (planet radii): chunks near the eye are finer, up
-/// to the patch's level on chunks that a detail `patch` overlaps.
-pub fn build_mesh_lod(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, eye: Vec3, patch: Option<&DetailPatch>) -> PlanetMesh {
-    let relief = Relief { field: elevation_m, patch };
+/// to a patch's level on chunks that detail `patches` overlap.
+pub fn build_mesh_lod(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, eye: Vec3, patches: &[DetailPatch]) -> PlanetMesh {
+    let relief = Relief { field: elevation_m, patches };
     let chunks: Vec<(Face, usize, usize)> = Face::ALL.iter().flat_map(|&f| (0..CHUNKS * CHUNKS).map(move |k| (f, k % CHUNKS, k / CHUNKS))).collect();
     // Each chunk: its vertices (grid then skirt) and local triangle indices.
     let parts: Vec<(Vec<Vertex>, Vec<u32>, Vec<u32>)> = chunks
@@ -46,10 +46,8 @@ pub fn build_mesh_lod(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, e
         .map(|&(face, cx, cy)| {
             let centre = face_ab_to_cube(face, (cx as f32 + 0.5) / CHUNKS as f32, (cy as f32 + 0.5) / CHUNKS as f32, opts.warped).normalize();
             let span = 1.0 / CHUNKS as f32;
-            let level = match patch {
-                Some(p) if overlaps(p, face, [cx as f32 * span, cy as f32 * span], span) => elevation_m.n().max((p.size as f32 / p.span) as usize),
-                _ => elevation_m.n(),
-            };
+            let corner = [cx as f32 * span, cy as f32 * span];
+            let level = patches.iter().filter(|p| overlaps(p, face, corner, span)).map(|p| (p.size as f32 / p.span) as usize).fold(elevation_m.n(), usize::max);
             let q = chunk_quads(opts, level, (eye - centre).length());
             let eps = 0.5 * span / q as f32;
             let mut vertices = Vec::with_capacity((q + 1) * (q + 1) + 4 * (q + 1));
@@ -127,7 +125,7 @@ mod tests {
         assert_eq!(chunk_quads(&opts, 64, 0.001), 8, "no finer than the field");
         // A close eye over the front face: its chunks there carry most of the triangles.
         let f = Field::filled(128, 100.0);
-        let mesh = build_mesh_lod(&f, 6371.0, &MeshOptions { resolution: 32, ..Default::default() }, Vec3::new(0.0, 0.0, 1.2), None);
+        let mesh = build_mesh_lod(&f, 6371.0, &MeshOptions { resolution: 32, ..Default::default() }, Vec3::new(0.0, 0.0, 1.2), &[]);
         let front = mesh.vertices.iter().filter(|v| v.position[2] > 0.9).count();
         let back = mesh.vertices.iter().filter(|v| v.position[2] < -0.9).count();
         assert!(front > 4 * back, "{front} vs {back}");

@@ -41,26 +41,31 @@ pub struct PlanetMesh {
     pub lines: Vec<u32>,
 }
 
-/// The elevation the mesh follows: the planet's field, and where a detail patch lies, the
-/// patch's (faded into the field's over the patch's margin, as its colours are).
+/// The elevation the mesh follows: the planet's field, and where detail patches lie, theirs
+/// (faded into the field's over each patch's margin, as their colours are).
 #[derive(Debug, Clone, Copy)]
 pub struct Relief<'a> {
     /// Elevation in metres of the whole planet.
     pub field: &'a Field,
-    /// A finer patch over part of one face.
-    pub patch: Option<&'a DetailPatch<'a>>,
+    /// Finer patches over parts of the faces.
+    pub patches: &'a [DetailPatch<'a>],
 }
 
 impl Relief<'_> {
     /// Elevation in metres in direction `d` (need not be normalised).
     pub fn at(&self, d: Vec3) -> f32 {
-        let e = self.field.sample_dir(d);
-        let Some(p) = self.patch else { return e };
-        let (face, a, b) = dir_to_face_ab(d);
-        match p.place(face, a, b) {
-            ([x, y], w) if w > 0.0 => e + (p.elevation_at(x, y) - e) * w,
-            _ => e,
+        let mut e = self.field.sample_dir(d);
+        if self.patches.is_empty() {
+            return e;
         }
+        let (face, a, b) = dir_to_face_ab(d);
+        for p in self.patches {
+            let ([x, y], w) = p.place(face, a, b);
+            if w > 0.0 {
+                e += (p.elevation_at(x, y) - e) * w;
+            }
+        }
+        e
     }
 }
 
@@ -94,7 +99,7 @@ pub(crate) fn vertex_at(relief: &Relief, radius_km: f32, opts: &MeshOptions, fac
 
 /// Builds the mesh for `elevation_m` (metres) on a planet of `radius_km`.
 pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> PlanetMesh {
-    let relief = Relief { field: elevation_m, patch: None };
+    let relief = Relief { field: elevation_m, patches: &[] };
     let m = opts.resolution.max(1);
     let verts_per_face = (m + 1) * (m + 1);
     let vertices: Vec<Vertex> = (0..6 * verts_per_face)

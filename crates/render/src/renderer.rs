@@ -2,7 +2,7 @@
 //! viewport (shown as an egui texture) and by `planetgraph render` and tests (read back).
 
 use super::camera::OrbitCamera;
-use super::gpu_types::{Uniforms, Vertex};
+use super::gpu_types::{Uniforms, Vertex, MAX_PATCHES};
 use super::layers::{blank_view, layers_view, patch_view, DetailPatch, OverlayTexture, PATCH_MARGIN};
 use super::mesh::PlanetMesh;
 use super::mode::ColourMode;
@@ -132,8 +132,8 @@ pub struct PlanetRenderer {
     has_normals: bool,
     patch_overlay_view: wgpu::TextureView,
     patch_normal_view: wgpu::TextureView,
-    /// The detail patch's uniforms (see [`Uniforms::patch`]); zero when none is drawn.
-    patch: ([f32; 4], [f32; 4]),
+    /// The detail patches' uniforms (see [`Uniforms::patch_area`]); zero when none is drawn.
+    patch: ([[f32; 4]; MAX_PATCHES], [f32; 4]),
     mesh: Option<MeshBuffers>,
     arrows: Option<(wgpu::Buffer, u32)>,
     target: Option<Target>,
@@ -219,7 +219,7 @@ impl PlanetRenderer {
             has_normals: false,
             patch_overlay_view,
             patch_normal_view,
-            patch: ([0.0; 4], [0.0; 4]),
+            patch: ([[0.0; 4]; MAX_PATCHES], [0.0; 4]),
             mesh: None,
             arrows: None,
             target: None,
@@ -248,23 +248,25 @@ impl PlanetRenderer {
         self.bind_group = Self::bind_group(device, &self.layout, &self.uniforms, &self.sampler, [&self.overlay_view, &self.normal_view, &self.patch_overlay_view, &self.patch_normal_view]);
     }
 
-    /// Uploads a detail patch's colours and normals, drawn over the planet's layers where it
-    /// lies (or removes it with `None`). Its elevation goes into the mesh
-    /// ([`crate::view_mesh`]).
-    pub fn set_patch(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, patch: Option<&DetailPatch>) {
-        match patch {
-            Some(p) => {
-                self.patch_overlay_view = patch_view(device, queue, p.size, p.overlay, "patch colours");
-                self.patch_normal_view = patch_view(device, queue, p.size, p.normals, "patch normals");
-                let flag = |on: bool| if on { 1.0 } else { 0.0 };
-                self.patch = ([p.corner[0], p.corner[1], p.span, p.face.index() as f32], [flag(p.overlay.is_some()), flag(p.normals.is_some()), PATCH_MARGIN, 1.0]);
-            }
-            None => {
-                self.patch_overlay_view = blank_view(device, "patch colours");
-                self.patch_normal_view = blank_view(device, "patch normals");
-                self.patch = ([0.0; 4], [0.0; 4]);
-            }
+    /// Uploads detail patches' colours and normals, drawn over the planet's layers where they
+    /// lie (none removes them). Their elevation goes into the mesh ([`crate::view_mesh`]). At
+    /// most [`MAX_PATCHES`] of the same texel size are drawn; colours (normals) only when every
+    /// patch has them.
+    pub fn set_patches(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, patches: &[DetailPatch]) {
+        let first = patches.first().map(|p| p.size);
+        let patches: Vec<&DetailPatch> = patches.iter().filter(|p| Some(p.size) == first).take(MAX_PATCHES).collect();
+        let colours: Option<Vec<&[u8]>> = patches.iter().map(|p| p.overlay).collect();
+        let normals: Option<Vec<&[u8]>> = patches.iter().map(|p| p.normals).collect();
+        let size = first.unwrap_or(1);
+        self.patch_overlay_view = patch_view(device, queue, size, colours.as_deref().unwrap_or(&[]), "patch colours");
+        self.patch_normal_view = patch_view(device, queue, size, normals.as_deref().unwrap_or(&[]), "patch normals");
+        let mut areas = [[0.0; 4]; MAX_PATCHES];
+        for (area, p) in areas.iter_mut().zip(&patches) {
+            *area = [p.corner[0], p.corner[1], p.span, p.face.index() as f32];
         }
+        let flag = |on: bool| if on { 1.0 } else { 0.0 };
+        let some = !patches.is_empty();
+        self.patch = (areas, [flag(some && colours.is_some()), flag(some && normals.is_some()), PATCH_MARGIN, patches.len() as f32]);
         self.rebind(device);
     }
 

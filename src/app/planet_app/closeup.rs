@@ -7,22 +7,23 @@ use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
 
 impl PlanetApp {
-    /// Asks for the close-up the viewport's camera needs, when it needs one that is neither on
-    /// screen nor asked for, and the evaluation thread is idle or busy with a close-up the
-    /// camera has moved away from (the new request cancels that one; a close-up never holds up
-    /// an evaluation of the graph, whose request cancels it in turn).
+    /// Asks for the next close-up tile the viewport's camera needs (nearest the picture's centre
+    /// first), when one is neither on screen nor asked for, and the evaluation thread is idle or
+    /// busy with a close-up the camera no longer wants (the new request cancels that one; a
+    /// close-up never holds up an evaluation of the graph, whose request cancels it in turn).
     pub(super) fn request_closeup(&mut self, ctx: &egui::Context) {
         let Some(n) = self.viewport.field_n() else { return };
-        // Busy with the close-up asked for last (nothing newer was requested since) or idle.
-        let busy_with_closeup = self.viewport.closeups.is_pending(self.worker.generation());
-        if (self.worker.is_busy() && !busy_with_closeup) || self.viewport.why_empty().is_some() {
+        if self.viewport.why_empty().is_some() {
             return;
         }
         let ppp = ctx.pixels_per_point();
         let rect = self.viewport.picture_rect();
         let (w, h) = ((rect.width() * ppp).max(1.0) as u32, (rect.height() * ppp).max(1.0) as u32);
-        let Some(tile) = self.viewport.closeups.wanted(&self.viewport.view.camera, w, h, n) else { return };
-        if !self.viewport.closeups.needs(tile) {
+        let Some(tile) = self.viewport.closeups.next_wanted(&self.viewport.view.camera, w, h, n) else { return };
+        // Busy with the close-up asked for last (nothing newer was requested since): it is
+        // cancelled only when the camera no longer wants it.
+        let busy_with_closeup = self.viewport.closeups.is_pending(self.worker.generation());
+        if self.worker.is_busy() && (!busy_with_closeup || self.viewport.closeups.pending_wanted()) {
             return;
         }
         let Some(planet) = self.doc.graph.first_of(NodeKind::Planet) else { return };
