@@ -46,6 +46,7 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
             let share = |keep: &dyn Fn(Biome) -> bool| c.biomes.iter().filter(|(b, _)| keep(*b)).map(|x| x.1).sum::<f64>();
             println!("earth_land_desert_share {:.3}  (hot deserts about 0.2 of Earth's land, cold ones about 0.1 more)", share(&|b| b == Biome::Desert));
             println!("earth_land_forest_share {:.3}  (Earth about 0.3)", share(&|b| matches!(b, Biome::BorealForest | Biome::TemperateForest | Biome::TemperateRainforest | Biome::TropicalSeasonalForest | Biome::TropicalRainforest)));
+            println!("earth_land_ice_share {:.3}  (Earth's ice sheets, Antarctica and Greenland, about 0.10 of the land)", share(&|b| b == Biome::Ice));
             for (b, x) in &c.biomes {
                 println!("earth_land_biome_{} {:.3}", b.id(), x);
             }

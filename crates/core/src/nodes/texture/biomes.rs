@@ -7,7 +7,7 @@ use crate::nodes::prelude::*;
 crate::choices! {
     /// The biomes; the Biomes node's index output is the position in this list.
     pub enum Biome {
-        /// Ice sheets (below -10 °C).
+        /// Ice sheets (below -15 °C).
         Ice = ("ice", "Ice"),
         /// Tundra.
         Tundra = ("tundra", "Tundra"),
@@ -51,7 +51,7 @@ impl Biome {
 /// Whittaker's diagram: the biome of an annual mean temperature (°C) and precipitation (mm
 /// per year). Every point of the plane has one.
 pub fn whittaker(t_c: f32, p_mm: f32) -> Biome {
-    if t_c < -10.0 {
+    if t_c < -15.0 {
         Biome::Ice
     } else if t_c < -3.0 {
         Biome::Tundra
@@ -227,6 +227,8 @@ mod tests {
         assert_eq!(whittaker(25.0, 100.0), Biome::Desert);
         assert_eq!(whittaker(0.0, 500.0), Biome::BorealForest);
         assert_eq!(whittaker(-20.0, 100.0), Biome::Ice);
+        // Siberia's and arctic Canada's -10 to -15 °C are tundra on permafrost, not ice sheets.
+        assert_eq!(whittaker(-12.0, 300.0), Biome::Tundra);
     }
 
     #[test]
