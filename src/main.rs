@@ -34,7 +34,10 @@ fn main() -> ExitCode {
         Some(Command::Bench { only, memory: true, .. }) => cli::bench_memory::run(only.as_deref()),
         Some(Command::Bench { quick, only, scale: false, .. }) => cli::bench::run(*quick, only.as_deref()),
         Some(Command::Bench { only, scale: true, .. }) => cli::bench_scale::run(only.as_deref()),
-        None => planetgraph::app::run_editor(args.file.as_deref()),
+        None => planetgraph::app::run_editor(args.file.as_deref()).map_err(|e| match e {
+            planetgraph::app::EditorError::File(e) => CliError::input(e),
+            planetgraph::app::EditorError::Start(e) => CliError::internal(e),
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

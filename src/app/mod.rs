@@ -13,24 +13,41 @@ pub mod viewport;
 pub use document::Document;
 pub use planet_app::PlanetApp;
 
-use crate::cli::CliError;
 use crate::io::default_graph;
 use anyhow::anyhow;
 use std::path::Path;
 
+/// Why the editor did not run: the command line turns these into its exit codes (a file that
+/// cannot be opened where no window can show it is the user's input, 2; the rest, 1).
+#[derive(Debug)]
+pub enum EditorError {
+    /// The graph file given cannot be opened, and there is no window to show why.
+    File(anyhow::Error),
+    /// The editor could not start (no display, no graphics adapter, a failure while starting).
+    Start(anyhow::Error),
+}
+
+impl std::fmt::Display for EditorError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EditorError::File(e) | EditorError::Start(e) => write!(f, "{e}"),
+        }
+    }
+}
+
 /// Opens the editor window with `file` or the built-in default graph. A file that cannot be
 /// opened still opens the editor, on an empty graph, with the error in a dialog (and on the
 /// terminal); a graph with errors opens for repair.
-pub fn run_editor(file: Option<&Path>) -> Result<(), CliError> {
+pub fn run_editor(file: Option<&Path>) -> Result<(), EditorError> {
     let opened = match file {
         Some(p) => Document::open(p),
-        None => Ok(Document::new(default_graph().map_err(CliError::internal)?, None)),
+        None => Ok(Document::new(default_graph().map_err(|e| EditorError::Start(e.into()))?, None)),
     };
     #[cfg(target_os = "linux")]
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         // No window to show the error in: the terminal gets it, with the input-error code.
-        opened.map_err(CliError::input)?;
-        return Err(CliError::internal(anyhow!("no display found (DISPLAY and WAYLAND_DISPLAY are unset), so the editor cannot open; to build a planet without a window use `planetgraph build FILE.ron --out DIR`")));
+        opened.map_err(|e| EditorError::File(e.into()))?;
+        return Err(EditorError::Start(anyhow!("no display found (DISPLAY and WAYLAND_DISPLAY are unset), so the editor cannot open; to build a planet without a window use `planetgraph build FILE.ron --out DIR`")));
     }
     let (doc, problem) = match opened {
         Ok(doc) => (doc, None),
@@ -53,7 +70,7 @@ pub fn run_editor(file: Option<&Path>) -> Result<(), CliError> {
     }));
     match result {
         Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(CliError::internal(anyhow!("cannot start the editor: {e}. Without a display or a GPU adapter, use `planetgraph build FILE.ron --out DIR`"))),
-        Err(_) => Err(CliError::internal(anyhow!("the editor stopped unexpectedly while starting; without a display or a GPU adapter, use `planetgraph build FILE.ron --out DIR`"))),
+        Ok(Err(e)) => Err(EditorError::Start(anyhow!("cannot start the editor: {e}. Without a display or a GPU adapter, use `planetgraph build FILE.ron --out DIR`"))),
+        Err(_) => Err(EditorError::Start(anyhow!("the editor stopped unexpectedly while starting; without a display or a GPU adapter, use `planetgraph build FILE.ron --out DIR`"))),
     }
 }
