@@ -19,10 +19,11 @@ fn time_ms(f: impl FnOnce()) -> f64 {
 
 /// Prints `closeup_tile_s` (the tile of 1024 x 1024 cells at level 16384 at the centre of the
 /// front face, the whole-planet nodes cached from an evaluation at 256), `closeup_assemble_ms`
-/// (its elevation, colours and normals for the renderer) and `closeup_frame_1600x900_ms` (one
-/// frame at 1.02 radii over it, the patch drawn).
+/// (its elevation, colours and normals for the renderer), `closeup_frame_1600x900_ms` (one
+/// frame at 1.02 radii over it, the patch drawn) and `closeup_frame_streaming_1600x900_ms` (the
+/// same frames while the next tile is evaluated on another thread).
 pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, &str), median: &dyn Fn(Vec<f64>) -> f64) {
-    if !(wants("closeup_tile_s") || wants("closeup_assemble_ms") || wants("closeup_frame_1600x900_ms")) {
+    if !["closeup_tile_s", "closeup_assemble_ms", "closeup_frame_1600x900_ms", "closeup_frame_streaming_1600x900_ms"].iter().any(|n| wants(n)) {
         return;
     }
     let reps = if quick { 1 } else { 3 };
@@ -48,16 +49,45 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         print("closeup_assemble_ms", median(times), "ms");
     }
     let Some(close) = close else { return };
+    let wants_frames = wants("closeup_frame_1600x900_ms") || wants("closeup_frame_streaming_1600x900_ms");
+    if !wants_frames {
+        return;
+    }
+    let mut frame = match frame_drawer(&field, &close, settings.radius_km) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("closeup_frame_1600x900_ms skipped: {e}");
+            return;
+        }
+    };
     if wants("closeup_frame_1600x900_ms") {
-        match frame_ms(&field, &close, settings.radius_km, reps.max(3)) {
-            Ok(ms) => print("closeup_frame_1600x900_ms", median(ms), "ms"),
-            Err(e) => eprintln!("closeup_frame_1600x900_ms skipped: {e}"),
+        print("closeup_frame_1600x900_ms", median((0..reps.max(3)).map(|_| frame()).collect()), "ms");
+    }
+    if wants("closeup_frame_streaming_1600x900_ms") {
+        // Frames drawn while the next tile (the one beside it) is evaluated on another thread,
+        // as the viewport draws while its evaluation thread works on a close-up.
+        let Ok(next) = Tile::new(Face::Front, MAX_DETAIL_LEVEL, start + TILE_CELLS, start, TILE_CELLS) else { return };
+        let done = AtomicBool::new(false);
+        let times = std::thread::scope(|s| {
+            s.spawn(|| {
+                drop(ev.run_region(&program, Grid::Tile(next), 256, &cancel, &Progress::default()));
+                done.store(true, std::sync::atomic::Ordering::Release);
+            });
+            let mut times = Vec::new();
+            while !done.load(std::sync::atomic::Ordering::Acquire) {
+                times.push(frame());
+            }
+            times
+        });
+        if !times.is_empty() {
+            print("closeup_frame_streaming_1600x900_ms", median(times), "ms");
         }
     }
 }
 
-/// Frame times at 1.02 radii over the close-up's tile, its patch drawn.
-fn frame_ms(field: &crate::planet::Field, close: &CloseUp, radius_km: f32, reps: usize) -> Result<Vec<f64>, anyhow::Error> {
+/// Draws (and reads back) a frame at 1.02 radii over the close-up's tile, its patch drawn, and
+/// returns its milliseconds, each time it is called.
+fn frame_drawer<'a>(field: &crate::planet::Field, close: &'a CloseUp, radius_km: f32) -> Result<impl FnMut() -> f64 + 'a, anyhow::Error> {
     use crate::render::{headless_device, view_mesh, DetailPatch, MeshOptions, OrbitCamera, PlanetRenderer, ViewSettings};
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
@@ -67,12 +97,10 @@ fn frame_ms(field: &crate::planet::Field, close: &CloseUp, radius_km: f32, reps:
     let patches = [patch];
     r.set_mesh(&device, &view_mesh(field, radius_km, &MeshOptions::default(), &view, &patches));
     r.set_patches(&device, &queue, &patches);
-    Ok((0..reps)
-        .map(|_| {
-            time_ms(|| {
-                r.render(&device, &queue, 1600, 900, &view);
-                std::hint::black_box(r.read_pixels(&device, &queue).ok());
-            })
+    Ok(move || {
+        time_ms(|| {
+            r.render(&device, &queue, 1600, 900, &view);
+            std::hint::black_box(r.read_pixels(&device, &queue).ok());
         })
-        .collect())
+    })
 }
