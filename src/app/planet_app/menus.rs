@@ -266,7 +266,9 @@ impl PlanetApp {
                 if st > 0 {
                     ui.add(egui::ProgressBar::new(sd as f32 / st as f32).desired_width(120.0).text(format!("{sd}/{st} steps")));
                 }
-                ui.label(format!("Evaluating: {d}/{t} nodes"));
+                // A close-up's tile is evaluated by the same thread, after the planet.
+                let what = if self.viewport.closeups.is_pending(self.worker.generation()) { "Close-up" } else { "Evaluating" };
+                ui.label(format!("{what}: {d}/{t} nodes"));
                 if ui.small_button("Cancel").on_hover_text("Stop the running evaluation").clicked() {
                     self.worker.cancel();
                 }
