@@ -195,15 +195,21 @@ mod tests {
         got
     }
 
-    #[test]
-    fn a_cancel_right_after_a_request_is_always_answered() {
-        // Noise through an erosion into the Planet: tens of milliseconds at 256, more at 512.
+    /// Noise through an erosion into the Planet (tens of milliseconds at 256, more at 512), and
+    /// the Planet node.
+    fn eroded_noise() -> (Graph, crate::graph::NodeId) {
         let mut graph = Graph::default();
         let noise = graph.add_node(crate::nodes::NodeKind::Noise, (0.0, 0.0));
         let erosion = graph.add_node(crate::nodes::NodeKind::ThermalErosion, (200.0, 0.0));
         let planet = graph.add_node(crate::nodes::NodeKind::Planet, (400.0, 0.0));
         graph.connect(noise, "out", erosion, "in");
         graph.connect(erosion, "out", planet, "elevation");
+        (graph, planet)
+    }
+
+    #[test]
+    fn a_cancel_right_after_a_request_is_always_answered() {
+        let (graph, _) = eroded_noise();
         let mut w = EvalWorker::start(Arc::new(|| {})).expect("thread");
         // Many times, so both orders (cancel before the thread picks the job up, and during
         // the run) happen.
@@ -219,12 +225,7 @@ mod tests {
     /// tile: at the evaluation's own level, exactly its cells.
     #[test]
     fn a_tile_request_answers_on_the_tile() {
-        let mut graph = Graph::default();
-        let noise = graph.add_node(crate::nodes::NodeKind::Noise, (0.0, 0.0));
-        let erosion = graph.add_node(crate::nodes::NodeKind::ThermalErosion, (200.0, 0.0));
-        let planet = graph.add_node(crate::nodes::NodeKind::Planet, (400.0, 0.0));
-        graph.connect(noise, "out", erosion, "in");
-        graph.connect(erosion, "out", planet, "elevation");
+        let (graph, planet) = eroded_noise();
         let mut w = EvalWorker::start(Arc::new(|| {})).expect("thread");
         let g = w.request(graph.clone(), vec![32], Vec::new());
         let whole = answers(&w, g).pop().expect("answered");
