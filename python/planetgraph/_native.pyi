@@ -163,7 +163,7 @@ class Graph:
         whole planet (plates, erosion, drainage, precipitation, slope) run once on the whole
         planet at ``min(level, whole_level)`` and are sampled. At a level within
         ``whole_level`` the tile holds exactly what ``evaluate(resolution=level)`` gives its
-        cells. A tile off its face raises ValueError."""
+        cells. A tile off its face, or a level above 2**22, raises ValueError."""
     def build(
         self,
         out_dir: Union[str, PathLike[str]],

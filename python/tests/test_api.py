@@ -209,3 +209,5 @@ def test_a_tile_holds_the_planet_s_cells_and_a_finer_one_its_own_detail(repo):
         g.evaluate_tile(0, 64, 60, 0, 8)
     with pytest.raises(ValueError, match="not one of"):
         g.evaluate_tile("sideways", 64, 0, 0, 8)
+    with pytest.raises(ValueError, match="above the maximum"):
+        g.evaluate_tile(0, 1 << 23, 0, 0, 8)

@@ -28,5 +28,5 @@ pub use field::Field;
 pub use regions::RegionSurface;
 pub use rng::Rng;
 pub use sim_error::{check_cancel, FieldSizeError, SimError};
-pub use tile::{Grid, Tile, TileError};
+pub use tile::{Grid, Tile, TileError, MAX_LEVEL};
 pub use vector::VectorField;

@@ -24,9 +24,20 @@ pub struct Tile {
     pub size: usize,
 }
 
+/// The finest level a tile may have, cells per face edge: 2^22, about 2.4 m cells on an
+/// Earth-sized planet. Finer cells lie closer together than the `f32` face coordinates of their
+/// centres can tell apart.
+pub const MAX_LEVEL: usize = 1 << 22;
+
 /// A tile that does not lie on the planet.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum TileError {
+    /// A level finer than [`MAX_LEVEL`].
+    #[error("level {n} is above the maximum of {max} cells per face edge", max = MAX_LEVEL)]
+    Level {
+        /// Level asked for.
+        n: usize,
+    },
     /// Empty tile or level.
     #[error("a tile needs at least one cell and a level of at least one cell per face edge (got {size} cells at level {n})")]
     Empty {
@@ -55,6 +66,9 @@ impl Tile {
     pub fn new(face: Face, n: usize, i0: usize, j0: usize, size: usize) -> Result<Tile, TileError> {
         if size == 0 || n == 0 {
             return Err(TileError::Empty { size, n });
+        }
+        if n > MAX_LEVEL {
+            return Err(TileError::Level { n });
         }
         if i0.checked_add(size).is_none_or(|e| e > n) || j0.checked_add(size).is_none_or(|e| e > n) {
             return Err(TileError::Outside { i0, j0, size, n });
@@ -176,6 +190,8 @@ mod tests {
         assert_eq!(Tile::new(Face::Front, 64, 40, 0, 32), Err(TileError::Outside { i0: 40, j0: 0, size: 32, n: 64 }));
         assert_eq!(Tile::new(Face::Front, 64, 0, 0, 0), Err(TileError::Empty { size: 0, n: 64 }));
         assert!(Tile::new(Face::Front, 64, usize::MAX, 0, 2).is_err(), "no overflow");
+        assert_eq!(Tile::new(Face::Front, MAX_LEVEL * 2, 0, 0, 8), Err(TileError::Level { n: MAX_LEVEL * 2 }));
+        assert!(Tile::new(Face::Front, MAX_LEVEL, MAX_LEVEL - 8, 0, 8).is_ok());
         let all = Tile::cover(64, 16).expect("cover");
         assert_eq!(all.len(), 6 * 16);
         assert_eq!(all.iter().map(Tile::cells).sum::<usize>(), 6 * 64 * 64);
