@@ -10,7 +10,7 @@ use crate::graph::NodeId;
 use crate::inspect::CloseUp;
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::Tile;
-use crate::render::closeup::tiles_for_view;
+use crate::render::closeup::{by_level, tiles_for_view};
 use crate::render::gpu_types::MAX_PATCHES;
 use crate::render::{DetailPatch, OrbitCamera, PlanetRenderer};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
@@ -126,9 +126,12 @@ impl CloseUps {
         self.job = None;
     }
 
-    /// The detail patches of `close` (their colours only with `colours`).
+    /// The detail patches of `close` (their colours only with `colours`), coarse first so the
+    /// finer lie on top.
     pub fn patches(close: &[Arc<CloseUp>], colours: bool) -> Vec<DetailPatch<'_>> {
-        close.iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect()
+        let mut sorted: Vec<&Arc<CloseUp>> = close.iter().collect();
+        by_level(&mut sorted, |c| c.tile.n);
+        sorted.into_iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect()
     }
 
     /// Gives `renderer` the close-ups on screen (or takes their patches away) when they changed

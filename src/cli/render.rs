@@ -41,6 +41,8 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         }
     }
     drop(ev);
+    // Coarse first, so the finer lie on top.
+    crate::render::closeup::by_level(&mut close, |c| c.tile.n);
     let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     let mut view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
     if let Some([az, el]) = args.sun.as_deref() {
@@ -77,7 +79,10 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;
     img.save(&args.out).map_err(|e| CliError::input(anyhow::anyhow!("{}: cannot write the picture: {e}", args.out.display())))?;
     match close.first() {
-        Some(c) => println!("{} ({w} x {h}; close-up: {} tile{} of {} cells at level {})", args.out.display(), close.len(), if close.len() == 1 { "" } else { "s" }, c.tile.size, c.tile.n),
+        Some(c) => {
+            let levels: Vec<String> = close.iter().rev().map(|c| c.tile.n.to_string()).collect();
+            println!("{} ({w} x {h}; close-up: {} tile{} of {} cells at level {})", args.out.display(), close.len(), if close.len() == 1 { "" } else { "s" }, c.tile.size, levels.join(", "));
+        }
         None => println!("{} ({w} x {h})", args.out.display()),
     }
     Ok(())

@@ -49,30 +49,47 @@ pub fn tile_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) ->
 }
 
 /// The tiles a close-up evaluates for `camera` (see [`tile_for_view`]): the tile under the
-/// picture's centre first, then, nearest the centre first, a tile of the same level centred on
-/// each point of a 5 x 5 grid over the picture that lands on the planet outside the tiles so far
-/// (on another face, or beyond the first tile), at most [`MAX_PATCHES`]: so a close-up over a
-/// cube edge or a view tilted towards the horizon is detailed beyond the first tile.
+/// picture's centre first; then, nearest the centre first, a tile centred on each point of a
+/// 5 x 5 grid over the picture that lands on the planet outside the tiles so far that are fine
+/// enough there (on another face, beyond the first tile, or further out in a tilted view), at
+/// the level that point's pixels need (their distance and slant: a coarser level far away,
+/// never finer than the first tile's, never below its cells per edge); at most [`MAX_PATCHES`].
+/// All tiles have the first tile's cells per edge. Draw them coarse first
+/// ([`by_level`]) so finer ones lie on top.
 pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Vec<Tile> {
     let Some(first) = tile_for_view(camera, width, height, n) else { return Vec::new() };
-    let (level, size) = (first.n, first.size);
+    let size = first.size;
     let aspect = width as f32 / height.max(1) as f32;
     let mut points: Vec<glam::Vec2> = (0..25).map(|k| glam::Vec2::new((k % 5) as f32 * 0.5 - 1.0, (k / 5) as f32 * 0.5 - 1.0)).collect();
     points.sort_by(|a, b| a.length_squared().total_cmp(&b.length_squared()));
-    // A point counts as covered inside a tile's part that does not fade.
+    // A point counts as covered inside a tile's part that does not fade, by a tile at least as
+    // fine as the point needs.
     let margin = (PATCH_MARGIN * size as f32).ceil() as usize;
-    let covers = |t: &Tile, face, x: usize, y: usize| t.face == face && x >= t.i0 + margin && x + margin < t.i0 + t.size && y >= t.j0 + margin && y + margin < t.j0 + t.size;
+    let cell_at = |level: usize, a: f32, b: f32| (((a * level as f32) as usize).min(level - 1), ((b * level as f32) as usize).min(level - 1));
+    let covers = |t: &Tile, face, a: f32, b: f32, level: usize| {
+        let (x, y) = cell_at(t.n, a, b);
+        t.face == face && t.n >= level && x >= t.i0 + margin && x + margin < t.i0 + t.size && y >= t.j0 + margin && y + margin < t.j0 + t.size
+    };
     let mut tiles = vec![first];
     for p in points {
         if tiles.len() >= MAX_PATCHES {
             break;
         }
         let Some(ground) = camera.pick(p, aspect) else { continue };
-        let (face, a, b) = dir_to_face_ab(ground);
-        let (x, y) = (((a * level as f32) as usize).min(level - 1), ((b * level as f32) as usize).min(level - 1));
-        if tiles.iter().any(|t| covers(t, face, x, y)) {
+        // Planet arc per pixel there: the range, and the slant of the ground to the view.
+        let to_eye = camera.eye() - ground;
+        let slant = (to_eye.normalize_or_zero().dot(ground.normalize_or_zero())).max(0.25);
+        let pixel = to_eye.length() * camera.fov_y / height.max(1) as f32 / slant;
+        let wanted = (std::f32::consts::FRAC_PI_2 / pixel).min(first.n as f32).max(1.0) as usize;
+        let level = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        if level <= n || level < size {
             continue;
         }
+        let (face, a, b) = dir_to_face_ab(ground);
+        if tiles.iter().any(|t| covers(t, face, a, b, level)) {
+            continue;
+        }
+        let (x, y) = cell_at(level, a, b);
         let start = |c: usize| c.saturating_sub(size / 2).min(level - size);
         if let Ok(t) = Tile::new(face, level, start(x), start(y), size) {
             if !tiles.contains(&t) {
@@ -81,6 +98,12 @@ pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -
         }
     }
     tiles
+}
+
+/// Orders close-up patches coarse first, so that where they overlap the finer lies on top
+/// (the renderer and the mesh lay them one over the other in order).
+pub fn by_level<T>(items: &mut [T], level: impl Fn(&T) -> usize) {
+    items.sort_by_key(|t| level(t));
 }
 
 impl<'a> DetailPatch<'a> {
@@ -127,5 +150,16 @@ mod tests {
         assert!(tiles.len() <= MAX_PATCHES && tiles.iter().all(|t| t.n == tiles[0].n && t.size == tiles[0].size));
         let middle = OrbitCamera { distance: 1.02, yaw: 0.0, pitch: 0.0, ..Default::default() };
         assert_eq!(tiles_for_view(&middle, 800, 600, 256).len(), 1);
+    }
+
+    /// A view tilted towards the horizon gets coarser tiles further out.
+    #[test]
+    fn a_tilted_view_gets_coarser_tiles_further_out() {
+        let mut tilted = OrbitCamera { distance: 1.01, yaw: 0.0, pitch: 0.0, ..Default::default() };
+        tilted.tilt = 1.2;
+        let tiles = tiles_for_view(&tilted, 800, 600, 256);
+        assert!(tiles.len() >= 2, "{tiles:?}");
+        assert!(tiles.iter().any(|t| t.n < tiles[0].n), "coarser tiles further out: {tiles:?}");
+        assert!(tiles.iter().all(|t| t.size == tiles[0].size && t.n <= tiles[0].n));
     }
 }
