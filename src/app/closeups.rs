@@ -34,11 +34,14 @@ pub struct CloseUps {
     pub error: Option<String>,
     /// The tiles (and whether with colours) the renderer was given last.
     uploaded: (Vec<Tile>, bool),
+    /// Tiles whose close-up failed for the planet on screen: not asked for again until the
+    /// planet changes (a failure would otherwise be asked for frame after frame).
+    failed: Vec<Tile>,
 }
 
 impl Default for CloseUps {
     fn default() -> Self {
-        CloseUps { enabled: true, wanted: Vec::new(), pending: None, current: Vec::new(), job: None, last_ms: None, error: None, uploaded: (Vec::new(), false) }
+        CloseUps { enabled: true, wanted: Vec::new(), pending: None, current: Vec::new(), job: None, last_ms: None, error: None, uploaded: (Vec::new(), false), failed: Vec::new() }
     }
 }
 
@@ -48,7 +51,7 @@ impl CloseUps {
     /// returns the first of them still to ask for: neither on screen nor asked for already.
     pub fn next_wanted(&mut self, camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Option<Tile> {
         self.wanted = if self.enabled { tiles_for_view(camera, width, height, n) } else { Vec::new() };
-        let asked: Vec<Tile> = self.pending.map(|(t, _)| t).into_iter().chain(self.job.as_ref().map(|(_, t)| *t)).chain(self.current.iter().map(|c| c.tile)).collect();
+        let asked: Vec<Tile> = self.pending.map(|(t, _)| t).into_iter().chain(self.job.as_ref().map(|(_, t)| *t)).chain(self.current.iter().map(|c| c.tile)).chain(self.failed.iter().copied()).collect();
         self.wanted.iter().copied().find(|t| !asked.contains(t))
     }
 
@@ -101,7 +104,9 @@ impl CloseUps {
                 Some(c)
             }
             Ok(Err(e)) => {
-                self.job = None;
+                if let Some((_, tile)) = self.job.take() {
+                    self.failed.push(tile);
+                }
                 self.error = Some(e);
                 None
             }
@@ -124,6 +129,7 @@ impl CloseUps {
         self.pending = None;
         self.current.clear();
         self.job = None;
+        self.failed.clear();
     }
 
     /// The detail patches of `close` (their colours only with `colours`), coarse first so the
@@ -169,5 +175,30 @@ impl CloseUps {
     /// Whether a close-up made for `exaggeration` no longer fits the viewport's relief.
     pub fn stale_for(&self, exaggeration: f32) -> bool {
         self.current.iter().any(|c| c.exaggeration != exaggeration)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tile whose close-up fails (here: its result holds no planet) is not asked for again
+    /// for the same planet, and is again once the planet changes.
+    #[test]
+    fn a_failed_tile_is_not_asked_for_again_until_the_planet_changes() {
+        let mut c = CloseUps::default();
+        let camera = OrbitCamera { distance: 1.02, ..Default::default() };
+        let tile = c.next_wanted(&camera, 800, 600, 256).expect("a tile");
+        c.requested(tile, 1);
+        c.accept(EvalResult::default(), NodeId(1), crate::nodes::output::planet::EARTH, 20.0, || {});
+        let start = std::time::Instant::now();
+        while c.error.is_none() {
+            assert!(c.poll().is_none());
+            assert!(start.elapsed().as_secs() < 30, "the failure did not arrive");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_ne!(c.next_wanted(&camera, 800, 600, 256), Some(tile), "not asked for again");
+        c.clear();
+        assert_eq!(c.next_wanted(&camera, 800, 600, 256), Some(tile), "a new planet asks again");
     }
 }
