@@ -272,7 +272,13 @@ impl Viewport {
             ui.checkbox(&mut self.mesh.warped, "Warp").on_hover_text("Tangent warp of the face grid (theta = 0.86873); off: linear grid, crowded cells at face edges");
             ui.checkbox(&mut self.mesh.ocean_surface, "Sea").on_hover_text("Draw the sea as a flat surface at sea level");
             ui.checkbox(&mut self.mesh.refine, "Refine").on_hover_text("Refine the mesh near the camera (chunks up to the evaluation's resolution), so a close-up keeps its relief");
-            if ui.checkbox(&mut self.closeups.enabled, "Close-ups").on_hover_text(self.closeups.describe()).changed() {
+            let closeups = ui.checkbox(&mut self.closeups.enabled, "Close-ups");
+            // The tooltip's text only while it shows.
+            if closeups.on_hover_ui(|ui| {
+                ui.label(self.closeups.describe());
+            })
+            .changed()
+            {
                 self.closeups.clear();
                 self.mesh_dirty = true;
             }

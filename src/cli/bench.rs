@@ -18,7 +18,8 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn time_ms(f: impl FnOnce()) -> f64 {
+/// Milliseconds `f` takes.
+pub(super) fn time_ms(f: impl FnOnce()) -> f64 {
     let t = Instant::now();
     f();
     t.elapsed().as_secs_f64() * 1e3

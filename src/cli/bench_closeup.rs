@@ -2,6 +2,7 @@
 //! tile of the default graph, its assembly for the renderer, and a viewport frame with the
 //! patch drawn (lavapipe on a machine without a GPU).
 
+use super::bench::time_ms;
 use crate::eval::{compile_for, Evaluator, Progress};
 use crate::inspect::CloseUp;
 use crate::nodes::output::planet::PlanetSettings;
@@ -9,13 +10,6 @@ use crate::nodes::NodeKind;
 use crate::planet::{Face, Grid, Tile};
 use crate::render::closeup::{MAX_DETAIL_LEVEL, TILE_CELLS};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
-
-fn time_ms(f: impl FnOnce()) -> f64 {
-    let t = Instant::now();
-    f();
-    t.elapsed().as_secs_f64() * 1e3
-}
 
 /// Prints `closeup_tile_s` (the tile of 1024 x 1024 cells at level 16384 at the centre of the
 /// front face, the whole-planet nodes cached from an evaluation at 256), `closeup_assemble_ms`

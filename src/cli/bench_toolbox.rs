@@ -1,21 +1,15 @@
 //! The toolbox's figures for `planetgraph bench` (issue 15): drainage, diamond-square,
 //! L-system rivers and expressions on fBm terrain.
 
+use super::bench::time_ms;
 use crate::nodes::Settings;
 use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
 use crate::planet::Field;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// Rough terrain: fBm with about 35 % land (sea level 0).
 fn terrain(n: usize) -> Field {
     fbm_field(&FastFbm::new(7, 8, 0.55, 2.0), crate::planet::Grid::Whole(n), noise_radius(4.0), 1.0).map(|v| v - 0.15)
-}
-
-fn time_ms(f: impl FnOnce()) -> f64 {
-    let t = Instant::now();
-    f();
-    t.elapsed().as_secs_f64() * 1e3
 }
 
 /// Prints the toolbox figures that `wants` names.

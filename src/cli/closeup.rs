@@ -6,7 +6,7 @@
 //! planet as a detail patch.
 
 use super::CliError;
-use crate::eval::{compile_for, Evaluator, Progress};
+use crate::eval::{Evaluator, Program, Progress};
 use crate::graph::{Graph, NodeId};
 use crate::inspect::CloseUp;
 use crate::nodes::output::planet::PlanetSettings;
@@ -15,13 +15,13 @@ use anyhow::anyhow;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-/// Evaluates what `g`'s Planet node (`planet`) needs on `tile`, with the whole-planet nodes at
-/// `n` through `ev`'s cache (evaluate the whole planet at `n` with `ev` first so they are
-/// there), lit with the relief exaggerated `exaggeration` times.
+/// Evaluates `program` (what `g`'s Planet node `planet` needs, [`crate::eval::compile_for`]) on
+/// `tile`, with the whole-planet nodes at `n` through `ev`'s cache (evaluate the whole planet
+/// at `n` with `ev` first so they are there), lit with the relief exaggerated `exaggeration`
+/// times.
 #[allow(clippy::too_many_arguments)]
-pub fn evaluate(ev: &mut Evaluator, g: &Graph, path: &Path, planet: NodeId, settings: &PlanetSettings, tile: Tile, n: usize, exaggeration: f32, cancel: &AtomicBool) -> Result<CloseUp, CliError> {
-    let program = compile_for(g, &[planet]);
-    let res = ev.run_region(&program, Grid::Tile(tile), n, cancel, &Progress::default());
+pub fn evaluate(ev: &mut Evaluator, program: &Program, g: &Graph, path: &Path, planet: NodeId, settings: &PlanetSettings, tile: Tile, n: usize, exaggeration: f32, cancel: &AtomicBool) -> Result<CloseUp, CliError> {
+    let res = ev.run_region(program, Grid::Tile(tile), n, cancel, &Progress::default());
     if res.cancelled {
         return Err(CliError::internal(anyhow!("cancelled")));
     }

@@ -35,9 +35,10 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let b = evaluate_planet_from(&g, &args.file, n, args.from.map(crate::graph::NodeId), (!tiles.is_empty()).then_some(&mut ev), &cancel, &Progress::default())?;
     let planet = b.settings;
     let mut close = Vec::new();
-    if let Some(p) = g.first_of(crate::nodes::NodeKind::Planet) {
+    if let Some(p) = g.first_of(crate::nodes::NodeKind::Planet).filter(|_| !tiles.is_empty()) {
+        let program = crate::eval::compile_for(&g, &[p.id]);
         for t in tiles {
-            close.push(closeup::evaluate(&mut ev, &g, &args.file, p.id, &planet, t, n, args.relief, &cancel)?);
+            close.push(closeup::evaluate(&mut ev, &program, &g, &args.file, p.id, &planet, t, n, args.relief, &cancel)?);
         }
     }
     drop(ev);

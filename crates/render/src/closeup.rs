@@ -36,16 +36,31 @@ pub fn tile_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) ->
     let quarter = std::f32::consts::FRAC_PI_2;
     let sharp = quarter / pixel;
     let cover = TILE_CELLS as f32 * quarter / (1.5 * span);
-    let wanted = sharp.min(cover).min(MAX_DETAIL_LEVEL as f32).max(1.0) as usize;
-    // The largest power of two not above the wanted level.
-    let level = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+    let level = power_of_two_below(sharp.min(cover).min(MAX_DETAIL_LEVEL as f32));
     if level <= n {
         return None;
     }
-    let size = TILE_CELLS.min(level);
     let (face, a, b) = dir_to_face_ab(ground);
-    let start = |x: f32| ((x * level as f32) as usize).saturating_sub(size / 2).min(level - size);
-    Tile::new(face, level, start(a), start(b), size).ok()
+    tile_around(face, level, TILE_CELLS.min(level), a, b)
+}
+
+/// The largest power of two not above `level` (at least 1).
+fn power_of_two_below(level: f32) -> usize {
+    let wanted = level.max(1.0) as usize;
+    1usize << (usize::BITS - 1 - wanted.leading_zeros())
+}
+
+/// The cell of face coordinates `(a, b)` at `level`.
+fn cell_at(level: usize, a: f32, b: f32) -> (usize, usize) {
+    (((a * level as f32) as usize).min(level - 1), ((b * level as f32) as usize).min(level - 1))
+}
+
+/// The tile of `size` cells at `level` centred on face coordinates `(a, b)` of `face`, as far as
+/// the face allows.
+fn tile_around(face: crate::planet::Face, level: usize, size: usize, a: f32, b: f32) -> Option<Tile> {
+    let (x, y) = cell_at(level, a, b);
+    let start = |c: usize| c.saturating_sub(size / 2).min(level - size);
+    Tile::new(face, level, start(x), start(y), size).ok()
 }
 
 /// The tiles a close-up evaluates for `camera` (see [`tile_for_view`]): the tile under the
@@ -65,7 +80,6 @@ pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -
     // A point counts as covered inside a tile's part that does not fade, by a tile at least as
     // fine as the point needs.
     let margin = (PATCH_MARGIN * size as f32).ceil() as usize;
-    let cell_at = |level: usize, a: f32, b: f32| (((a * level as f32) as usize).min(level - 1), ((b * level as f32) as usize).min(level - 1));
     let covers = |t: &Tile, face, a: f32, b: f32, level: usize| {
         let (x, y) = cell_at(t.n, a, b);
         t.face == face && t.n >= level && x >= t.i0 + margin && x + margin < t.i0 + t.size && y >= t.j0 + margin && y + margin < t.j0 + t.size
@@ -80,8 +94,7 @@ pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -
         let to_eye = camera.eye() - ground;
         let slant = (to_eye.normalize_or_zero().dot(ground.normalize_or_zero())).max(0.25);
         let pixel = to_eye.length() * camera.fov_y / height.max(1) as f32 / slant;
-        let wanted = (std::f32::consts::FRAC_PI_2 / pixel).min(first.n as f32).max(1.0) as usize;
-        let level = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let level = power_of_two_below((std::f32::consts::FRAC_PI_2 / pixel).min(first.n as f32));
         if level <= n || level < size {
             continue;
         }
@@ -89,12 +102,8 @@ pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -
         if tiles.iter().any(|t| covers(t, face, a, b, level)) {
             continue;
         }
-        let (x, y) = cell_at(level, a, b);
-        let start = |c: usize| c.saturating_sub(size / 2).min(level - size);
-        if let Ok(t) = Tile::new(face, level, start(x), start(y), size) {
-            if !tiles.contains(&t) {
-                tiles.push(t);
-            }
+        if let Some(t) = tile_around(face, level, size, a, b).filter(|t| !tiles.contains(t)) {
+            tiles.push(t);
         }
     }
     tiles

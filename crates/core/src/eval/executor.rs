@@ -1,9 +1,10 @@
 //! Running a program: per-node cache keyed by (kind, parameters, input keys, resolution),
 //! cancellation, progress and per-node timings.
 
-use super::program::{compile, Program};
+use super::program::{compile, Program, Step};
 use crate::graph::{Graph, NodeId};
 use crate::nodes::{OpContext, OpError, Value};
+use crate::planet::Grid;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
@@ -109,9 +110,54 @@ impl EvalResult {
     }
 }
 
+/// The values on `step`'s input ports from the outputs in `res` (`None` for an optional input
+/// left open); `None`, with the error put on the step's node, when a source produced nothing.
+pub(super) fn step_inputs(res: &mut EvalResult, step: &Step) -> Option<Vec<Option<Value>>> {
+    let mut inputs = Vec::with_capacity(step.inputs.len());
+    for input in &step.inputs {
+        match *input {
+            None => inputs.push(None),
+            Some((src, idx)) => match res.output(src, idx) {
+                Some(v) => inputs.push(Some(v.clone())),
+                None => {
+                    res.errors.entry(step.id).or_insert_with(|| format!("waiting for node {src}, which produced nothing"));
+                    return None;
+                }
+            },
+        }
+    }
+    Some(inputs)
+}
+
+/// Runs `step` with its `inputs` on `grid` (the whole planet, or a tile for a cellwise node): a
+/// bypassed node passes its inputs on, a node that reads the planet's settings waits while they
+/// have an error, any other runs guarded.
+pub(super) fn run_step(step: &Step, program: &Program, inputs: &[Option<Value>], grid: Grid, cancel: &AtomicBool, steps: &crate::nodes::StepProgress) -> Result<Vec<Value>, OpError> {
+    let reads_planet = step.kind.meta().reads_planet;
+    let ctx = OpContext { tile: grid.tile(), n: grid.n(), cancel, steps: Some(steps), planet: if reads_planet { program.planet.as_ref() } else { None } };
+    if step.bypass {
+        bypassed(step.kind, inputs)
+    } else if reads_planet && program.planet.is_none() {
+        Err(OpError::Invalid("waiting for the Planet node, whose settings (the planet's radius, sea level, peak and depth) have an error".to_string()))
+    } else {
+        guarded(|| step.kind.run(&step.params, inputs, &ctx))
+    }
+}
+
+/// The message a step that failed with `e` leaves on its node, or `None` when the evaluation
+/// was cancelled (the caller stops). A node that stops as though cancelled when nothing
+/// cancelled it has a bug: it is reported on the node, and the rest of the graph goes on.
+pub(super) fn failure_message(e: OpError, cancel: &AtomicBool) -> Option<String> {
+    match e {
+        OpError::Cancelled if cancel.load(Ordering::Relaxed) => None,
+        OpError::Cancelled => Some("internal error: the node stopped as though cancelled, but nothing cancelled it; please report it with the graph file".to_string()),
+        OpError::Invalid(m) => Some(m),
+    }
+}
+
 /// Runs one node (`run`); a panic inside it (a bug) becomes an error on that node, so the rest of the
 /// evaluation goes on and the editor's evaluation thread survives.
-pub(super) fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Result<Vec<Value>, OpError> {
+fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Result<Vec<Value>, OpError> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
         Ok(r) => r,
         Err(payload) => {
@@ -122,7 +168,7 @@ pub(super) fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Resu
 }
 
 /// The outputs of a bypassed node: each output passes on the first input of its type.
-pub(super) fn bypassed(kind: crate::nodes::NodeKind, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
+fn bypassed(kind: crate::nodes::NodeKind, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
     kind.meta().outputs.iter().map(|o| inputs.iter().flatten().find(|v| v.port_type() == o.ty).cloned().ok_or_else(|| OpError::Invalid(format!("bypassed, but no input of type {} to pass on to output '{}'", o.ty.name(), o.name)))).collect()
 }
 
@@ -220,26 +266,17 @@ impl Evaluator {
                 }
             }
             h.write(&bytes);
-            let mut inputs = Vec::with_capacity(step.inputs.len());
-            let mut missing = None;
             for input in &step.inputs {
-                let Some((src, idx)) = *input else {
+                match *input {
                     // An optional input left open.
-                    h.write_u64(u64::MAX);
-                    inputs.push(None);
-                    continue;
-                };
-                h.write_u64(keys.get(&src).copied().unwrap_or(0));
-                h.write_usize(idx);
-                match res.output(src, idx) {
-                    Some(v) => inputs.push(Some(v.clone())),
-                    None => missing = Some(src),
+                    None => h.write_u64(u64::MAX),
+                    Some((src, idx)) => {
+                        h.write_u64(keys.get(&src).copied().unwrap_or(0));
+                        h.write_usize(idx);
+                    }
                 }
             }
-            if let Some(src) = missing {
-                res.errors.entry(step.id).or_insert_with(|| format!("waiting for node {src}, which produced nothing"));
-                continue;
-            }
+            let Some(inputs) = step_inputs(&mut res, step) else { continue };
             h.write_u8(step.bypass as u8);
             let key = h.finish();
             keys.insert(step.id, key);
@@ -256,17 +293,10 @@ impl Evaluator {
             let t = Instant::now();
             progress.inner.done.store(0, Ordering::Relaxed);
             progress.inner.total.store(0, Ordering::Relaxed);
-            let ctx = OpContext { tile: None, n, cancel, steps: Some(&progress.inner), planet: if reads_planet { program.planet.as_ref() } else { None } };
             if let Some(probe) = PROBE.get() {
                 probe(step.kind, false);
             }
-            let result = if step.bypass {
-                bypassed(step.kind, &inputs)
-            } else if reads_planet && program.planet.is_none() {
-                Err(OpError::Invalid("waiting for the Planet node, whose settings (the planet's radius, sea level, peak and depth) have an error".to_string()))
-            } else {
-                guarded(|| step.kind.run(&step.params, &inputs, &ctx))
-            };
+            let result = run_step(step, program, &inputs, Grid::Whole(n), cancel, &progress.inner);
             if let Some(probe) = PROBE.get() {
                 probe(step.kind, true);
             }
@@ -279,18 +309,15 @@ impl Evaluator {
                     res.outputs.insert(step.id, out);
                     res.timings_ms.insert(step.id, t.elapsed().as_secs_f64() * 1e3);
                 }
-                Err(OpError::Cancelled) if cancel.load(Ordering::Relaxed) => {
-                    res.cancelled = true;
-                    break;
-                }
-                // A node that stops as though cancelled when nothing cancelled it has a bug; it
-                // is reported on the node, and the rest of the graph goes on.
-                Err(OpError::Cancelled) => {
-                    res.errors.insert(step.id, "internal error: the node stopped as though cancelled, but nothing cancelled it; please report it with the graph file".to_string());
-                }
-                Err(OpError::Invalid(m)) => {
-                    res.errors.insert(step.id, m);
-                }
+                Err(e) => match failure_message(e, cancel) {
+                    Some(m) => {
+                        res.errors.insert(step.id, m);
+                    }
+                    None => {
+                        res.cancelled = true;
+                        break;
+                    }
+                },
             }
             progress.done.fetch_add(1, Ordering::Relaxed);
             if keep.is_some() {

@@ -9,10 +9,10 @@
 //! together are exactly [`Evaluator::run_region`] on the whole grid, so tile borders and face
 //! edges add no seam of their own.
 
-use super::executor::{EvalResult, Evaluator, NodeOutputs, Progress};
+use super::executor::{failure_message, run_step, step_inputs, EvalResult, Evaluator, NodeOutputs, Progress};
 use super::program::Program;
 use crate::graph::NodeId;
-use crate::nodes::{Locality, OpContext, OpError, Value};
+use crate::nodes::{Locality, Value};
 use crate::planet::{ColourField, Field, Grid, VectorField};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
@@ -38,10 +38,10 @@ pub fn localities(program: &Program) -> Vec<Locality> {
 }
 
 /// The part of `program` the nodes that need the whole planet depend on (themselves
-/// included), in order: what a region evaluation runs on the whole planet.
-pub fn whole_part(program: &Program) -> Program {
-    let local = localities(program);
-    let mut needed: BTreeSet<NodeId> = program.steps.iter().zip(&local).filter(|(_, l)| **l == Locality::Whole).map(|(s, _)| s.id).collect();
+/// included), in order: what a region evaluation runs on the whole planet. `local` holds the
+/// steps' [`localities`].
+pub fn whole_part(program: &Program, local: &[Locality]) -> Program {
+    let mut needed: BTreeSet<NodeId> = program.steps.iter().zip(local).filter(|(_, l)| **l == Locality::Whole).map(|(s, _)| s.id).collect();
     for step in program.steps.iter().rev() {
         if needed.contains(&step.id) {
             needed.extend(step.inputs.iter().flatten().map(|(src, _)| *src));
@@ -105,7 +105,7 @@ impl Evaluator {
         let start = Instant::now();
         let n = grid.n();
         let local = localities(program);
-        let whole = whole_part(program);
+        let whole = whole_part(program, &local);
         let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { self.run_program(&whole, whole_level(n, cap), cancel, progress) };
         let mut res = EvalResult { n, errors: program.errors.clone(), idle: program.idle.clone(), cached: whole_res.cached, cancelled: whole_res.cancelled, ..Default::default() };
         if res.cancelled {
@@ -127,46 +127,25 @@ impl Evaluator {
                 progress.done.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
-            let mut inputs = Vec::with_capacity(step.inputs.len());
-            let mut missing = None;
-            for input in &step.inputs {
-                match *input {
-                    None => inputs.push(None),
-                    Some((src, idx)) => match res.output(src, idx) {
-                        Some(v) => inputs.push(Some(v.clone())),
-                        None => missing = Some(src),
-                    },
-                }
-            }
-            if let Some(src) = missing {
-                res.errors.entry(step.id).or_insert_with(|| format!("waiting for node {src}, which produced nothing"));
-                continue;
-            }
+            let Some(inputs) = step_inputs(&mut res, step) else { continue };
             if step.kind.meta().category.is_sink() {
                 res.sink_inputs.insert(step.id, inputs.clone());
             }
-            let reads_planet = step.kind.meta().reads_planet;
-            let ctx = OpContext { n, tile: grid.tile(), cancel, steps: Some(&progress.inner), planet: if reads_planet { program.planet.as_ref() } else { None } };
             let t = Instant::now();
-            let result = if step.bypass {
-                super::executor::bypassed(step.kind, &inputs)
-            } else if reads_planet && program.planet.is_none() {
-                Err(OpError::Invalid("waiting for the Planet node, whose settings (the planet's radius, sea level, peak and depth) have an error".to_string()))
-            } else {
-                super::executor::guarded(|| step.kind.run(&step.params, &inputs, &ctx))
-            };
-            match result {
+            match run_step(step, program, &inputs, grid, cancel, &progress.inner) {
                 Ok(out) => {
                     res.outputs.insert(step.id, Arc::new(out.into_iter().map(Some).collect()));
                     res.timings_ms.insert(step.id, t.elapsed().as_secs_f64() * 1e3);
                 }
-                Err(OpError::Cancelled) if cancel.load(Ordering::Relaxed) => {
-                    res.cancelled = true;
-                    break;
-                }
-                Err(e) => {
-                    res.errors.insert(step.id, e.to_string());
-                }
+                Err(e) => match failure_message(e, cancel) {
+                    Some(m) => {
+                        res.errors.insert(step.id, m);
+                    }
+                    None => {
+                        res.cancelled = true;
+                        break;
+                    }
+                },
             }
             progress.done.fetch_add(1, Ordering::Relaxed);
         }

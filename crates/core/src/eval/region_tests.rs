@@ -1,5 +1,5 @@
 use super::*;
-use crate::nodes::{NodeKind, ParamSpec, ParamValue, PortType};
+use crate::nodes::{NodeKind, OpContext, ParamSpec, ParamValue, PortType};
 use crate::planet::{Face, RegionSurface, Tile};
 
 /// Inputs with detail everywhere (no two neighbouring cells alike), whole at level `n`.

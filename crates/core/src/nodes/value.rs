@@ -32,17 +32,6 @@ impl Value {
         }
     }
 
-    /// Cells per face edge of a value laid out on the grid (fields, vectors, colours); `None`
-    /// for region surfaces and plates, which do not depend on the resolution.
-    pub fn grid_n(&self) -> Option<usize> {
-        match self {
-            Value::Field(f) => Some(f.n()),
-            Value::Vector(v) => Some(v.n),
-            Value::Colour(c) => Some(c.n),
-            Value::Regions(_) | Value::Plates(_) => None,
-        }
-    }
-
     /// Where a value laid out on the grid lies (the whole planet or a tile); `None` for region
     /// surfaces and plates.
     pub fn grid(&self) -> Option<crate::planet::Grid> {

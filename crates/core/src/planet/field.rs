@@ -40,7 +40,7 @@ impl Field {
         if data.len() == grid.cells() {
             Ok(Field { n: grid.n(), tile: grid.tile(), data })
         } else {
-            Err(super::FieldSizeError { n: grid.n(), expected: grid.cells(), len: data.len() })
+            Err(super::FieldSizeError { grid, expected: grid.cells(), len: data.len() })
         }
     }
 
@@ -66,12 +66,7 @@ impl Field {
 
     /// Wraps existing data; `data.len()` must be `6 n^2`, or the error names both lengths.
     pub fn from_vec(n: usize, data: Vec<f32>) -> Result<Field, super::FieldSizeError> {
-        let expected = 6 * n * n;
-        if data.len() == expected {
-            Ok(Field { n, tile: None, data })
-        } else {
-            Err(super::FieldSizeError { n, expected, len: data.len() })
-        }
+        Field::from_vec_on(Grid::Whole(n), data)
     }
 
     /// A field whose value at each cell is `f(cell direction)`, computed in parallel.

@@ -26,13 +26,13 @@ pub fn check_cancel(cancel: &AtomicBool) -> Result<(), SimError> {
     }
 }
 
-/// A buffer whose length does not fit a field of the resolution it was meant for.
+/// A buffer whose length does not fit the grid (the whole planet or a tile) it was meant for.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("internal error: a field of {n} cells per face edge needs 6 x {n}² = {expected} values, but {len} were given")]
+#[error("internal error: a field on {grid} needs {expected} values, but {len} were given")]
 pub struct FieldSizeError {
-    /// Cells per face edge asked for.
-    pub n: usize,
-    /// Values needed, `6 n²`.
+    /// Where the values were meant to lie.
+    pub grid: super::Grid,
+    /// Values needed: `6 n²` for the whole planet, `size²` for a tile.
     pub expected: usize,
     /// Values given.
     pub len: usize,
@@ -54,7 +54,7 @@ mod tests {
         assert_eq!(check_cancel(&flag), Ok(()));
         flag.store(true, Ordering::Relaxed);
         assert_eq!(check_cancel(&flag), Err(SimError::Cancelled));
-        let e: SimError = FieldSizeError { n: 2, expected: 24, len: 23 }.into();
-        assert_eq!(e, SimError::Invalid("internal error: a field of 2 cells per face edge needs 6 x 2² = 24 values, but 23 were given".into()));
+        let e: SimError = FieldSizeError { grid: super::super::Grid::Whole(2), expected: 24, len: 23 }.into();
+        assert_eq!(e, SimError::Invalid("internal error: a field on the whole planet at 2 cells per face edge needs 24 values, but 23 were given".into()));
     }
 }
