@@ -144,15 +144,26 @@ pub(super) fn run_step(step: &Step, program: &Program, inputs: &[Option<Value>],
     }
 }
 
-/// The message a step that failed with `e` leaves on its node, or `None` when the evaluation
-/// was cancelled (the caller stops). A node that stops as though cancelled when nothing
-/// cancelled it has a bug: it is reported on the node, and the rest of the graph goes on.
-pub(super) fn failure_message(e: OpError, cancel: &AtomicBool) -> Option<String> {
-    match e {
-        OpError::Cancelled if cancel.load(Ordering::Relaxed) => None,
-        OpError::Cancelled => Some("internal error: the node stopped as though cancelled, but nothing cancelled it; please report it with the graph file".to_string()),
-        OpError::Invalid(m) => Some(m),
-    }
+/// Puts the outcome of node `id`'s run into `res`: its outputs and the `ms` it took, or its
+/// error. Returns `false` when the evaluation was cancelled (`res.cancelled` is set; the caller
+/// stops). A node that stops as though cancelled when nothing cancelled it has a bug: that is
+/// reported on the node, and the rest of the graph goes on.
+pub(super) fn record(res: &mut EvalResult, id: NodeId, outcome: Result<NodeOutputs, OpError>, ms: f64, cancel: &AtomicBool) -> bool {
+    let message = match outcome {
+        Ok(out) => {
+            res.outputs.insert(id, out);
+            res.timings_ms.insert(id, ms);
+            return true;
+        }
+        Err(OpError::Cancelled) if cancel.load(Ordering::Relaxed) => {
+            res.cancelled = true;
+            return false;
+        }
+        Err(OpError::Cancelled) => "internal error: the node stopped as though cancelled, but nothing cancelled it; please report it with the graph file".to_string(),
+        Err(OpError::Invalid(m)) => m,
+    };
+    res.errors.insert(id, message);
+    true
 }
 
 /// Runs one node (`run`); a panic inside it (a bug) becomes an error on that node, so the rest of the
@@ -300,24 +311,15 @@ impl Evaluator {
             if let Some(probe) = PROBE.get() {
                 probe(step.kind, true);
             }
-            match result {
-                Ok(out) => {
-                    let out: NodeOutputs = Arc::new(out.into_iter().map(Some).collect());
-                    if keep.is_none() {
-                        self.cache.insert(key, (out.clone(), self.run));
-                    }
-                    res.outputs.insert(step.id, out);
-                    res.timings_ms.insert(step.id, t.elapsed().as_secs_f64() * 1e3);
+            let outcome = result.map(|out| {
+                let out: NodeOutputs = Arc::new(out.into_iter().map(Some).collect());
+                if keep.is_none() {
+                    self.cache.insert(key, (out.clone(), self.run));
                 }
-                Err(e) => match failure_message(e, cancel) {
-                    Some(m) => {
-                        res.errors.insert(step.id, m);
-                    }
-                    None => {
-                        res.cancelled = true;
-                        break;
-                    }
-                },
+                out
+            });
+            if !record(&mut res, step.id, outcome, t.elapsed().as_secs_f64() * 1e3, cancel) {
+                break;
             }
             progress.done.fetch_add(1, Ordering::Relaxed);
             if keep.is_some() {

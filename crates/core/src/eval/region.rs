@@ -9,7 +9,7 @@
 //! together are exactly [`Evaluator::run_region`] on the whole grid, so tile borders and face
 //! edges add no seam of their own.
 
-use super::executor::{failure_message, run_step, step_inputs, EvalResult, Evaluator, NodeOutputs, Progress};
+use super::executor::{record, run_step, step_inputs, EvalResult, Evaluator, NodeOutputs, Progress};
 use super::program::Program;
 use crate::graph::NodeId;
 use crate::nodes::{Locality, Value};
@@ -132,20 +132,9 @@ impl Evaluator {
                 res.sink_inputs.insert(step.id, inputs.clone());
             }
             let t = Instant::now();
-            match run_step(step, program, &inputs, grid, cancel, &progress.inner) {
-                Ok(out) => {
-                    res.outputs.insert(step.id, Arc::new(out.into_iter().map(Some).collect()));
-                    res.timings_ms.insert(step.id, t.elapsed().as_secs_f64() * 1e3);
-                }
-                Err(e) => match failure_message(e, cancel) {
-                    Some(m) => {
-                        res.errors.insert(step.id, m);
-                    }
-                    None => {
-                        res.cancelled = true;
-                        break;
-                    }
-                },
+            let outcome = run_step(step, program, &inputs, grid, cancel, &progress.inner).map(|out| Arc::new(out.into_iter().map(Some).collect()));
+            if !record(&mut res, step.id, outcome, t.elapsed().as_secs_f64() * 1e3, cancel) {
+                break;
             }
             progress.done.fetch_add(1, Ordering::Relaxed);
         }
