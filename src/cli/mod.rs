@@ -166,7 +166,7 @@ pub struct RenderArgs {
     pub from: Option<u32>,
     /// Close-up detail: `auto` evaluates the graph again on a tile around the picture's centre,
     /// at a level where a cell is about a pixel (up to 16384 cells per face edge), when the
-    /// camera is 1.25 planet radii or nearer and that level is finer than `--resolution`;
+    /// camera is 1.6 planet radii or nearer and that level is finer than `--resolution`;
     /// `off` shows the planet at `--resolution` only.
     #[arg(long, value_enum, default_value_t = DetailArg::Auto)]
     pub detail: DetailArg,

@@ -14,7 +14,7 @@ pub const MAX_DETAIL_LEVEL: usize = 16384;
 pub const TILE_CELLS: usize = 1024;
 
 /// Camera distances (planet radii) up to which close-ups are made.
-pub const AUTO_DISTANCE: f32 = 1.25;
+pub const AUTO_DISTANCE: f32 = 1.6;
 
 /// The tile a close-up evaluates for `camera` looking at a picture of `width` x `height`
 /// pixels over a planet evaluated at `n`: on the face under the picture's centre, centred there
