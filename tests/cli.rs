@@ -140,10 +140,12 @@ fn bad_command_line_values_exit_2() {
     }
     let o = run(&["build", g, "--out", "/tmp/never", "--threads", "0"]);
     assert_eq!(o.status.code(), Some(2));
-    // Too large for memory: refused before allocating, with a clear message.
-    let o = run(&["build", g, "--out", "/tmp/never", "--resolution", "16384"]);
+    // Too large even for a tiled build within its memory budget: refused before allocating,
+    // with a clear message.
+    let o = run(&["build", g, "--out", "/tmp/never", "--resolution", "16384", "--memory", "0.05"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("MiB"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("memory budget of 51 MiB is below"), "{}", stderr(&o));
+    assert!(!Path::new("/tmp/never").exists());
     let o = run(&["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
     // The colour modes are the viewport's, by identifier.
@@ -186,12 +188,13 @@ fn bench_quick_prints_every_figure() {
 }
 
 /// Under a control group's memory limit (a container, a cluster job), a build that the limit
-/// cannot hold is refused with exit 2 before any work, where the machine's own free memory
-/// would have let it start and be killed. Needs the right to create a control group (root);
+/// cannot hold whole is tiled to fit it, and one that not even a tiled build fits is refused with
+/// exit 2 before any work, where the machine's own free memory would have let it start and be
+/// killed. Needs the right to create a control group (root);
 /// elsewhere it says so and returns.
 #[cfg(target_os = "linux")]
 #[test]
-fn a_control_group_limit_refuses_what_would_not_fit() {
+fn a_control_group_limit_tiles_a_build_or_refuses_what_would_not_fit() {
     let name = format!("planetgraph-test-{}", std::process::id());
     let (group, limit) = if Path::new("/sys/fs/cgroup/memory/cgroup.procs").exists() { (Path::new("/sys/fs/cgroup/memory").join(&name), "memory.limit_in_bytes") } else { (Path::new("/sys/fs/cgroup").join(&name), "memory.max") };
     if std::fs::create_dir(&group).is_err() || std::fs::write(group.join(limit), "1500000000").is_err() {
@@ -201,12 +204,22 @@ fn a_control_group_limit_refuses_what_would_not_fit() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let script = format!("echo $$ > '{}'; exec '{}' build '{}' --resolution 2048 --out '{}'", group.join("cgroup.procs").display(), env!("CARGO_BIN_EXE_planetgraph"), graph("default.ron").display(), dir.path().join("out").display());
-    let o = Command::new("sh").args(["-c", &script]).output().expect("sh");
-    // The process has ended, so the group is empty and can go.
+    let build = |limit_bytes: &str, out: &str| {
+        std::fs::write(group.join(limit), limit_bytes).expect("limit");
+        let script = format!("echo $$ > '{}'; exec '{}' build '{}' --resolution 1024 --out '{}'", group.join("cgroup.procs").display(), env!("CARGO_BIN_EXE_planetgraph"), graph("default.ron").display(), dir.path().join(out).display());
+        Command::new("sh").args(["-c", &script]).output().expect("sh")
+    };
+    // 400 MB: the whole build (about 650 MiB) does not fit, a tiled one does, and is not killed.
+    let tiled = build("400000000", "tiled");
+    // 40 MB: not even a tiled build fits; refused before any work.
+    let refused = build("40000000", "refused");
+    // The processes have ended, so the group is empty and can go.
     let removed = std::fs::remove_dir(&group);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("MiB are available"), "{}", stderr(&o));
-    assert!(!dir.path().join("out").join("manifest.json").exists());
+    assert_eq!(tiled.status.code(), Some(0), "{}", stderr(&tiled));
+    let manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("tiled/manifest.json")).expect("manifest")).expect("json");
+    assert!(manifest["whole_planet_level"].as_u64().is_some_and(|l| l < 1024), "{manifest}");
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("is below what a tiled build needs"), "{}", stderr(&refused));
+    assert!(!dir.path().join("refused").exists());
     removed.expect("the test's control group is removed");
 }

@@ -171,9 +171,12 @@ class Graph:
         threads: Optional[int] = None,
         progress: Optional[Progress] = None,
         tiles: Optional[Tuple[int, int]] = None,
+        memory_gib: float = 4.0,
     ) -> Dict[str, Any]:
         """Builds the graph's exports and manifest.json into ``out_dir`` as
         ``planetgraph build`` does (the same bytes) and returns the manifest. With
         ``tiles=(i, n)``, only share i of n of the files and ``share_i_of_n.json`` instead of
         the manifest (``--tiles i/n``; join them with ``merge``); the manifest returned lists
-        the share's files."""
+        the share's files. A build whose memory estimate exceeds ``memory_gib`` GiB is tiled
+        (``--memory``): the whole-planet nodes run at the finest level that fits, and the
+        manifest's ``whole_planet_level`` says which."""

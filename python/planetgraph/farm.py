@@ -117,7 +117,7 @@ def _write_file(path: Path, data: bytes) -> None:
         raise
 
 
-def _build_task(ron: str, name: str, variation: Variation, resolution: int, threads: int, dest: str, transfer: str, board: Any, index: int, tiles: Optional[Tuple[int, int]] = None):
+def _build_task(ron: str, name: str, variation: Variation, resolution: int, threads: int, dest: str, transfer: str, board: Any, index: int, tiles: Optional[Tuple[int, int]] = None, memory_gib: float = 4.0):
     """One planet, or one share of a planet's files, on a Ray worker: the manifest (the share's
     files), and the files' bytes when they travel back."""
     graph = apply_variation(Graph.from_ron(ron, name), variation)
@@ -130,9 +130,9 @@ def _build_task(ron: str, name: str, variation: Variation, resolution: int, thre
             board.report.remote(index, fraction, stage)
 
     if transfer == "shared":
-        return graph.build(dest, resolution=resolution, threads=threads, progress=report, tiles=tiles), None
+        return graph.build(dest, resolution=resolution, threads=threads, progress=report, tiles=tiles, memory_gib=memory_gib), None
     with tempfile.TemporaryDirectory(prefix="planetgraph-") as tmp:
-        manifest = graph.build(tmp, resolution=resolution, threads=threads, progress=report, tiles=tiles)
+        manifest = graph.build(tmp, resolution=resolution, threads=threads, progress=report, tiles=tiles, memory_gib=memory_gib)
         files = {}
         for root, _dirs, names in os.walk(tmp):
             for n in names:
@@ -206,7 +206,7 @@ def _check_options(resolution: int, threads: int, transfer: str) -> None:
         raise ValueError(f"threads must be at least 1, not {threads}")
 
 
-def _run(graph: Graph, jobs, resolution: int, threads: int, retries: int, transfer: str, progress: Optional[ProgressCallback]) -> List[TaskResult]:
+def _run(graph: Graph, jobs, resolution: int, threads: int, retries: int, transfer: str, progress: Optional[ProgressCallback], memory_gib: float = 4.0) -> List[TaskResult]:
     """Runs one Ray task per job ``(result, variation, tiles)`` and fills in the results; the
     files of a task go to its ``result.out_dir``."""
     ray = _ray()
@@ -215,7 +215,7 @@ def _run(graph: Graph, jobs, resolution: int, threads: int, retries: int, transf
     board = ray.remote(num_cpus=0)(_Board).remote() if progress is not None else None
     pending = {}
     for r, v, tiles in jobs:
-        ref = task.remote(ron, name, v, resolution, threads, str(Path(r.out_dir).resolve()), transfer, board, r.index, tiles)
+        ref = task.remote(ron, name, v, resolution, threads, str(Path(r.out_dir).resolve()), transfer, board, r.index, tiles, memory_gib)
         pending[ref] = r
     finished: Dict[int, Tuple[float, str]] = {}
     while pending:
@@ -250,22 +250,25 @@ def build_tiled(
     retries: int = 2,
     transfer: str = "return",
     progress: Optional[ProgressCallback] = None,
+    memory_gib: float = 4.0,
 ) -> dict:
     """Builds one planet as ``shares`` Ray tasks, each writing its share of the files
     (``planetgraph build --tiles I/N``), then merges them in ``out_dir`` (``planetgraph
     merge``): the same files, byte for byte, and manifest as a build on one machine. Returns the
     manifest; raises :class:`FarmError` if a share failed after its retries (nothing is merged).
 
-    Every share evaluates the whole planet at ``resolution`` (the shares split the writing of the
-    files, not the evaluation, until tiled evaluation lands), so each worker needs the memory of
-    a whole build.
+    A build whose memory estimate fits ``memory_gib`` (GiB per worker) is evaluated whole by
+    every share (the shares split the writing of the files, not the evaluation); above it the
+    build is tiled (``--memory``) and each share evaluates only the tiles its files read, plus
+    the whole-planet nodes at the cap the budget allows (the manifest's
+    ``whole_planet_level``).
     """
     _check_options(resolution, threads, transfer)
     if not 1 <= shares <= 10000:
         raise ValueError(f"shares must be 1 to 10000, not {shares}")
     out = Path(out_dir)
     jobs = [(TaskResult(index=i, variation=0, out_dir=str(out)), 0, (i + 1, shares)) for i in range(shares)]
-    results = _run(graph, jobs, resolution, threads, retries, transfer, progress)
+    results = _run(graph, jobs, resolution, threads, retries, transfer, progress, memory_gib)
     failed = [r for r in results if not r.ok]
     if failed:
         lines = "; ".join(f"share {r.index + 1}/{shares}: {r.error}" for r in failed)

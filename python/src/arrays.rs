@@ -69,7 +69,7 @@ pub fn flatten(value: &Value, layout: Layout) -> Option<(Vec<f32>, Vec<usize>)> 
                     let mut row = Vec::with_capacity(width * channels);
                     for x in 0..width {
                         let (at, _) = grid.pixel(x, y, n);
-                        row.extend_from_slice(&source.sample(at)[..channels]);
+                        row.extend_from_slice(&source.sample(at, None)[..channels]);
                     }
                     row
                 })

@@ -230,10 +230,13 @@ impl Graph {
     }
 
     /// Builds the graph's exports and manifest into `out_dir`, as `planetgraph build` does
-    /// (with `tiles=(i, n)` share i of n, as `--tiles i/n`); returns the manifest.
-    #[pyo3(signature = (out_dir, resolution = 512, threads = None, progress = None, tiles = None))]
-    fn build<'py>(&self, py: Python<'py>, out_dir: PathBuf, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, tiles: Option<(usize, usize)>) -> PyResult<Bound<'py, PyAny>> {
-        crate::run::build(py, self, &out_dir, resolution, threads, progress, tiles)
+    /// (with `tiles=(i, n)` share i of n, as `--tiles i/n`; a build above `memory_gib` is
+    /// tiled, as `--memory`); returns the manifest.
+    #[pyo3(signature = (out_dir, resolution = 512, threads = None, progress = None, tiles = None, memory_gib = 4.0))]
+    // The keyword arguments of the Python method, one by one.
+    #[allow(clippy::too_many_arguments)]
+    fn build<'py>(&self, py: Python<'py>, out_dir: PathBuf, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, tiles: Option<(usize, usize)>, memory_gib: f64) -> PyResult<Bound<'py, PyAny>> {
+        crate::run::build(py, self, &out_dir, resolution, threads, progress, tiles, memory_gib)
     }
 }
 

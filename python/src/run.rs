@@ -224,8 +224,11 @@ pub fn evaluate_tile<'py>(
 }
 
 /// `Graph.build`.
-pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, tiles: Option<(usize, usize)>) -> PyResult<Bound<'py, PyAny>> {
+// The keyword arguments of `Graph.build`, one by one.
+#[allow(clippy::too_many_arguments)]
+pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, tiles: Option<(usize, usize)>, memory_gib: f64) -> PyResult<Bound<'py, PyAny>> {
     let n = check_resolution(resolution)?;
+    let budget = cli::budget_bytes(memory_gib).map_err(|e| PyValueError::new_err(format!("memory_gib: {e}")))?;
     let tiles = tiles.map(|(i, count)| Share::parse(&format!("{i}/{count}")).map_err(|e| PyValueError::new_err(format!("tiles {e}")))).transpose()?;
     let cancel = AtomicBool::new(false);
     let (eval, export) = (Progress::default(), ExportProgress::default());
@@ -236,8 +239,9 @@ pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threa
             (eval.fraction(), "evaluating")
         }
     };
-    let manifest =
-        run_with_progress(py, &cancel, progress.as_ref(), poll, || cli::with_threads(threads, || export_graph(&g.doc, &g.path, out, n, tiles, &cancel, &eval, &export)))?.map_err(cli_error)?.map_err(|e| PlanetGraphError::new_err(e.to_string()))?;
+    let manifest = run_with_progress(py, &cancel, progress.as_ref(), poll, || cli::with_threads(threads, || export_graph(&g.doc, &g.path, out, n, tiles, budget, &cancel, &eval, &export)))?
+        .map_err(cli_error)?
+        .map_err(|e| PlanetGraphError::new_err(e.to_string()))?;
     let text = serde_json::to_string(&manifest).map_err(|e| PlanetGraphError::new_err(format!("cannot describe the manifest: {e}")))?;
     py.import("json")?.call_method1("loads", (text,))
 }

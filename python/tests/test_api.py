@@ -119,6 +119,19 @@ def test_build_writes_the_cli_files(repo, cli, tmp_path):
         assert manifest[key] == cli_manifest[key]
 
 
+def test_a_build_above_its_memory_budget_is_tiled_as_the_cli_tiles_it(repo, cli, tmp_path):
+    graph = repo / "graphs" / "default.ron"
+    cli("build", graph, "--out", tmp_path / "cli", "--resolution", 256, "--memory", 0.05)
+    manifest = Graph.load(graph).build(tmp_path / "py", resolution=256, memory_gib=0.05)
+    assert manifest["whole_planet_level"] == 128 and manifest["tile_cells"] == 256
+    for f in manifest["files"]:
+        assert (tmp_path / "py" / f["path"]).read_bytes() == (tmp_path / "cli" / f["path"]).read_bytes(), f["path"]
+    with pytest.raises(ValueError, match=r"memory_gib: the memory budget must be more than 0"):
+        Graph.load(graph).build(tmp_path / "bad", resolution=64, memory_gib=0)
+    with pytest.raises(PlanetGraphError, match=r"memory budget of 1 MiB is below"):
+        Graph.load(graph).build(tmp_path / "small", resolution=256, memory_gib=0.001)
+
+
 def test_results_do_not_depend_on_threads(exports_graph):
     g = Graph.load(exports_graph)
     one = g.evaluate(resolution=N, threads=1)[4]

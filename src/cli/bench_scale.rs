@@ -1,11 +1,13 @@
-//! `planetgraph bench --scale`: the default graph built at 1024, 2048 and 4096 cells per face
-//! edge, each with its time, the process's peak resident memory and the estimate that
-//! `build` checks before allocating (minutes and many GiB: not part of the default run).
+//! `planetgraph bench --scale`: the default graph built at 1024, 2048, 4096 and 8192 cells per
+//! face edge with the default memory budget (4 GiB: the larger two are tiled builds), each
+//! with its time, the process's peak resident memory and the estimate that `build` plans with
+//! (many minutes: not part of the default run).
 
 use super::bench_export::peak_mib_and_reset;
 use super::build::build_graph;
 use super::CliError;
 use crate::eval::{compile_for, memory};
+use crate::export::tiled::{self, DEFAULT_BUDGET};
 use crate::graph::NodeId;
 use crate::io::default_graph;
 use crate::nodes::NodeKind;
@@ -20,16 +22,24 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
     let dir = std::env::temp_dir().join(format!("planetgraph-bench-scale-{}", std::process::id()));
     let targets: Vec<NodeId> = g.nodes.iter().filter(|x| matches!(x.kind, NodeKind::Export | NodeKind::Planet)).map(|x| x.id).collect();
     let program = compile_for(&g, &targets);
-    for n in [1024usize, 2048, 4096] {
+    for n in [1024usize, 2048, 4096, 8192] {
         let name = format!("default_build_n{n}");
         if only.is_some_and(|o| !name.contains(o)) {
             continue;
         }
-        let estimate = memory::estimate_bytes(n, &program) as f64 / (1u64 << 20) as f64;
+        // What `build` decides with the default budget: a whole build, or a tiled one.
+        let budget = DEFAULT_BUDGET.min(memory::available_bytes() / 10 * 9);
+        let plan = match tiled::plan(n, &program, budget) {
+            Ok(plan) => plan,
+            Err(e) => {
+                eprintln!("{name}: refused before allocating: {e}");
+                continue;
+            }
+        };
+        let estimate = plan.map_or_else(|| memory::estimate_bytes(n, &program), |p| p.estimate_bytes) as f64 / (1u64 << 20) as f64;
         println!("{name}_estimate_mib {estimate:.0} MiB");
-        if let Err(e) = memory::check_fits(n, &program) {
-            eprintln!("{name}: refused before allocating: {e}");
-            continue;
+        if let Some(p) = plan {
+            println!("{name}_whole_planet_level {} cells", p.cap);
         }
         // Only the reset matters here, not the reading.
         let _ = peak_mib_and_reset();

@@ -1,7 +1,7 @@
 //! `planetgraph build FILE --out DIR`: headless evaluation and export, with progress on stderr
 //! and Ctrl+C to cancel.
 
-use super::{with_threads, BuildArgs, CliError};
+use super::{budget_bytes, with_threads, BuildArgs, CliError};
 use crate::eval::{compile_for, memory, Evaluator, Progress};
 use crate::export::{export_graph, ExportProgress, Manifest, Share};
 use crate::graph::{Graph, NodeId};
@@ -96,11 +96,19 @@ fn progress_ticker(p: Arc<Progress>, export: Arc<ExportProgress>, done: Arc<Atom
         let mut last = (usize::MAX, usize::MAX);
         let mut last_file = usize::MAX;
         let mut ticks = 0u32;
+        let mut writing_since: Option<std::time::Instant> = None;
         while !done.load(Ordering::Relaxed) {
             let (f, ft) = (export.files_done.load(Ordering::Relaxed), export.files_total.load(Ordering::Relaxed));
             if ft > 0 {
-                if f != last_file {
-                    eprintln!("writing exports: {f}/{ft} files");
+                let since = *writing_since.get_or_insert_with(std::time::Instant::now);
+                ticks += 1;
+                // Each file at once; within a long file (a tiled build evaluates while it
+                // writes) every 10 s, with the time left at the pace so far.
+                if f != last_file || ticks.is_multiple_of(40) {
+                    let fraction = export.fraction() as f64;
+                    let elapsed = since.elapsed().as_secs_f64();
+                    let left = if fraction > 0.02 && elapsed > 5.0 { format!(", about {} left", duration_text(elapsed * (1.0 - fraction) / fraction)) } else { String::new() };
+                    eprintln!("writing exports: {f}/{ft} files, {:.0} % done{left}", fraction * 100.0);
                     last_file = f;
                 }
                 std::thread::sleep(Duration::from_millis(250));
@@ -123,21 +131,32 @@ fn progress_ticker(p: Arc<Progress>, export: Arc<ExportProgress>, done: Arc<Atom
     })
 }
 
+/// `seconds` as people read it: "40 s", "12 min", "1 h 20 min".
+fn duration_text(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..=89 => format!("{s} s"),
+        90..=5399 => format!("{} min", (s + 30) / 60),
+        _ => format!("{} h {} min", s / 3600, (s % 3600 + 30) / 60),
+    }
+}
+
 /// Builds `g` into `out`: evaluates at resolution `n` and writes every Export node's files
 /// (or the Planet node's default set) and the manifest; the core of the `build` command (also
 /// used by tests and bench). Every failure is exit 2 with a message naming the file or node.
 pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &AtomicBool) -> Result<Manifest, CliError> {
-    build_share(g, path, out, n, None, cancel)
+    build_share(g, path, out, n, None, crate::export::tiled::DEFAULT_BUDGET, cancel)
 }
 
 /// Like [`build_graph`], but with `share` only that share of the files and its share record
-/// instead of the manifest (`build --tiles I/N`; see [`crate::export::share`]).
-pub fn build_share(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, cancel: &AtomicBool) -> Result<Manifest, CliError> {
+/// instead of the manifest (`build --tiles I/N`; see [`crate::export::share`]), tiled above
+/// `budget` bytes (see [`crate::export::tiled`]).
+pub fn build_share(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, budget: u64, cancel: &AtomicBool) -> Result<Manifest, CliError> {
     let progress = Arc::new(Progress::default());
     let done = Arc::new(AtomicBool::new(false));
     let export = Arc::new(ExportProgress::default());
     let ticker = progress_ticker(progress.clone(), export.clone(), done.clone());
-    let result = export_graph(g, path, out, n, share, cancel, &progress, &export).map_err(CliError::from);
+    let result = export_graph(g, path, out, n, share, budget, cancel, &progress, &export).map_err(CliError::from);
     done.store(true, Ordering::Relaxed);
     // The progress ticker only prints; a panic in it must not fail the build.
     let _ = ticker.join();
@@ -150,7 +169,7 @@ pub fn run(args: &BuildArgs) -> Result<(), CliError> {
     let cancel = interrupt_flag();
     let n = args.resolution as usize;
     let t = std::time::Instant::now();
-    let manifest = with_threads(args.threads, || build_share(&g, &args.file, &args.out, n, args.tiles, &cancel))??;
+    let manifest = with_threads(args.threads, || build_share(&g, &args.file, &args.out, n, args.tiles, budget_bytes(args.memory).map_err(CliError::input)?, &cancel))??;
     for f in &manifest.files {
         println!("{}/{} ({} x {}, {} {})", args.out.display(), f.path, f.width, f.height, f.export, f.layer);
     }

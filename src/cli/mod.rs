@@ -97,9 +97,24 @@ pub struct BuildArgs {
     pub threads: Option<u32>,
     /// Write only share I of N of the files (image files and meshes dealt out in turn) and
     /// `share_I_of_N.json` instead of the manifest; `planetgraph merge` joins the shares. Every
-    /// share evaluates the whole planet.
+    /// share evaluates the whole-planet nodes; a tiled build's share evaluates the tiles its
+    /// files read.
     #[arg(long, value_name = "I/N", allow_hyphen_values = true, value_parser = crate::export::Share::parse)]
     pub tiles: Option<crate::export::Share>,
+    /// Memory budget in GiB. A build whose estimate exceeds it (or 90 % of the available
+    /// memory) is tiled: the nodes that need the whole planet run at the finest level that
+    /// fits, and the files are written from tiles evaluated as they are read.
+    #[arg(long, value_name = "GIB", default_value_t = 4.0, allow_negative_numbers = true)]
+    pub memory: f64,
+}
+
+/// A memory budget of `gib` GiB in bytes, or why it is not one (not a number, not positive,
+/// above 1 TiB).
+pub fn budget_bytes(gib: f64) -> Result<u64, anyhow::Error> {
+    if !gib.is_finite() || gib <= 0.0 || gib > 1024.0 {
+        return Err(anyhow::anyhow!("the memory budget must be more than 0 and at most 1024 GiB (got {gib})"));
+    }
+    Ok((gib * (1u64 << 30) as f64) as u64)
 }
 
 /// Arguments of `merge`.

@@ -190,7 +190,14 @@ fn export_bytes_per_cell(program: &Program) -> u64 {
 /// the node's own outputs, neighbour tables and working memory; then what is kept plus the
 /// exports' own buffers.
 pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
-    let cells = 6u64 * (n as u64) * (n as u64);
+    estimate_cells_bytes(6 * (n as u64) * (n as u64), n, program, &[])
+}
+
+/// [`estimate_bytes`] for a run over `cells` cells at level `n` (a tile of a tiled build: the
+/// nodes' structures are counted at `n`), where the nodes `sampled` only sample their outputs
+/// from an earlier run (a tile's whole-planet nodes: their outputs count, not their working
+/// memory).
+pub fn estimate_cells_bytes(cells: u64, n: usize, program: &Program, sampled: &[NodeId]) -> u64 {
     let last_use = program.last_reads();
     let step_of: HashMap<NodeId, &Step> = program.steps.iter().map(|s| (s.id, s)).collect();
     // Outputs a sink reads: held to the end once that sink has run.
@@ -207,13 +214,22 @@ pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
                 live = live.saturating_sub(port_bytes(src, port));
             }
         }
-        peak = peak.max(cells * live + node_bytes(step, n));
+        let own = if sampled.contains(&step.id) { outputs_bytes_per_cell(step.kind) } else { node_bytes_per_cell(step) };
+        let structure = if sampled.contains(&step.id) { 0 } else { structure_bytes(step, n) };
+        peak = peak.max(cells * (live + own) + structure);
         live += outputs_bytes_per_cell(step.kind);
         if step.kind.meta().category.is_sink() {
             held.extend(step.inputs.iter().flatten().copied());
         }
     }
     peak.max(cells * (live + export_bytes_per_cell(program)))
+}
+
+/// Bytes of the outputs of the nodes `ids` of `program` on the whole planet at `n` cells per
+/// face edge (what a tiled build keeps of its whole-planet run).
+pub fn outputs_bytes(n: usize, program: &Program, ids: &[NodeId]) -> u64 {
+    let cells = 6 * (n as u64) * (n as u64);
+    program.steps.iter().filter(|s| ids.contains(&s.id)).map(|s| cells * outputs_bytes_per_cell(s.kind)).sum()
 }
 
 /// `Err` when running `program` at resolution `n` would not fit in 90 % of the memory.

@@ -107,40 +107,65 @@ impl Evaluator {
         let local = localities(program);
         let whole = whole_part(program, &local);
         let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { self.run_program(&whole, whole_level(n, cap), cancel, progress) };
-        let mut res = EvalResult { n, errors: program.errors.clone(), idle: program.idle.clone(), cached: whole_res.cached, cancelled: whole_res.cancelled, ..Default::default() };
-        if res.cancelled {
-            return res;
-        }
-        progress.total.store(program.steps.len(), Ordering::Relaxed);
-        progress.done.store(0, Ordering::Relaxed);
-        for (step, locality) in program.steps.iter().zip(&local) {
-            if *locality == Locality::Whole {
-                if let Some(values) = whole_res.outputs.get(&step.id) {
-                    let t = Instant::now();
-                    let sampled: NodeOutputs = Arc::new(values.iter().map(|v| v.as_ref().map(|v| sample_on(v, grid))).collect());
-                    res.outputs.insert(step.id, sampled);
-                    let ms = whole_res.timings_ms.get(&step.id).copied().unwrap_or(0.0) + t.elapsed().as_secs_f64() * 1e3;
-                    res.timings_ms.insert(step.id, ms);
-                } else if let Some(e) = whole_res.errors.get(&step.id) {
-                    res.errors.insert(step.id, e.clone());
-                }
-                progress.done.fetch_add(1, Ordering::Relaxed);
-                continue;
-            }
-            let Some(inputs) = step_inputs(&mut res, step) else { continue };
-            if step.kind.meta().category.is_sink() {
-                res.sink_inputs.insert(step.id, inputs.clone());
-            }
-            let t = Instant::now();
-            let outcome = run_step(step, program, &inputs, grid, cancel, &progress.inner).map(|out| Arc::new(out.into_iter().map(Some).collect()));
-            if !record(&mut res, step.id, outcome, t.elapsed().as_secs_f64() * 1e3, cancel) {
-                break;
-            }
-            progress.done.fetch_add(1, Ordering::Relaxed);
-        }
+        let mut res = run_local_part(program, &local, &whole_res, grid, cancel, progress);
+        res.cached = whole_res.cached;
         res.total_ms = start.elapsed().as_secs_f64() * 1e3;
         res
     }
+}
+
+/// The nodes that need the whole planet whose outputs a step on the tile reads: what a tiled
+/// build keeps of the whole part's run while it evaluates its tiles.
+pub fn frontier(program: &Program, local: &[Locality]) -> Vec<NodeId> {
+    let whole: BTreeSet<NodeId> = program.steps.iter().zip(local).filter(|(_, l)| **l == Locality::Whole).map(|(s, _)| s.id).collect();
+    let mut out = BTreeSet::new();
+    for (step, l) in program.steps.iter().zip(local) {
+        if *l == Locality::Cellwise {
+            out.extend(step.inputs.iter().flatten().map(|(src, _)| *src).filter(|src| whole.contains(src)));
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The second half of a region evaluation: every step of `program` that is not in its whole
+/// part runs on `grid`, reading the whole part's outputs from `whole_res` (a run of
+/// [`whole_part`] at any level, sampled onto the grid). `local` holds the steps'
+/// [`localities`]. The result's outputs and sink inputs lie on `grid`.
+pub fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalResult, grid: Grid, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+    let start = Instant::now();
+    let mut res = EvalResult { n: grid.n(), errors: program.errors.clone(), idle: program.idle.clone(), cancelled: whole_res.cancelled, ..Default::default() };
+    if res.cancelled {
+        return res;
+    }
+    progress.total.store(program.steps.len(), Ordering::Relaxed);
+    progress.done.store(0, Ordering::Relaxed);
+    for (step, locality) in program.steps.iter().zip(local) {
+        if *locality == Locality::Whole {
+            if let Some(values) = whole_res.outputs.get(&step.id) {
+                let t = Instant::now();
+                let sampled: NodeOutputs = Arc::new(values.iter().map(|v| v.as_ref().map(|v| sample_on(v, grid))).collect());
+                res.outputs.insert(step.id, sampled);
+                let ms = whole_res.timings_ms.get(&step.id).copied().unwrap_or(0.0) + t.elapsed().as_secs_f64() * 1e3;
+                res.timings_ms.insert(step.id, ms);
+            } else if let Some(e) = whole_res.errors.get(&step.id) {
+                res.errors.insert(step.id, e.clone());
+            }
+            progress.done.fetch_add(1, Ordering::Relaxed);
+            continue;
+        }
+        let Some(inputs) = step_inputs(&mut res, step) else { continue };
+        if step.kind.meta().category.is_sink() {
+            res.sink_inputs.insert(step.id, inputs.clone());
+        }
+        let t = Instant::now();
+        let outcome = run_step(step, program, &inputs, grid, cancel, &progress.inner).map(|out| Arc::new(out.into_iter().map(Some).collect()));
+        if !record(&mut res, step.id, outcome, t.elapsed().as_secs_f64() * 1e3, cancel) {
+            break;
+        }
+        progress.done.fetch_add(1, Ordering::Relaxed);
+    }
+    res.total_ms = start.elapsed().as_secs_f64() * 1e3;
+    res
 }
 
 #[cfg(test)]

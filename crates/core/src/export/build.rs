@@ -2,8 +2,8 @@
 //! path of `planetgraph build`, the editor's File > Export and the Python package's
 //! `Graph.build`.
 
-use super::{jobs_from_result, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
-use crate::eval::{compile_for, memory, EvalResult, Evaluator, Progress};
+use super::{jobs_from_result, tiled, tiled_build, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
+use crate::eval::{compile_for, memory, EvalResult, Evaluator, Program, Progress};
 use crate::graph::{Graph, NodeId};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
@@ -24,21 +24,34 @@ pub enum BuildError {
     Invalid(String),
 }
 
-/// Evaluates what the graph's Export nodes need (the Planet node where there are none) at
-/// resolution `n`: the result, or an error naming the first node that failed. `path` is the
-/// graph's file, for messages.
-pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<EvalResult, BuildError> {
-    let file = path.display();
+/// The nodes a build evaluates for (the Export nodes, or the Planet node where there are
+/// none) and those whose values it keeps (the targets and the Planet node).
+fn targets_of(g: &Graph, path: &Path) -> Result<(Vec<NodeId>, Vec<NodeId>), BuildError> {
     let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind == NodeKind::Export).map(|x| x.id).collect();
     if targets.is_empty() {
-        let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{file}: the graph has neither Export nodes nor a Planet node")))?;
+        let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{}: the graph has neither Export nodes nor a Planet node", path.display())))?;
         targets.push(planet.id);
     }
     let mut keep = targets.clone();
     keep.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
+    Ok((targets, keep))
+}
+
+/// Evaluates what the graph's Export nodes need (the Planet node where there are none) at
+/// resolution `n`: the result, or an error naming the first node that failed. `path` is the
+/// graph's file, for messages.
+pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<EvalResult, BuildError> {
+    let (targets, keep) = targets_of(g, path)?;
     let program = compile_for(g, &targets);
     memory::check_fits(n, &program).map_err(|e| BuildError::Invalid(e.to_string()))?;
-    let res = Evaluator::new().run_program_releasing(&program, n, &keep, cancel, progress);
+    evaluate_program(g, path, &program, n, &targets, &keep, cancel, progress)
+}
+
+// The program and its targets, as `evaluate_exports` makes them.
+#[allow(clippy::too_many_arguments)]
+fn evaluate_program(g: &Graph, path: &Path, program: &Program, n: usize, targets: &[NodeId], keep: &[NodeId], cancel: &AtomicBool, progress: &Progress) -> Result<EvalResult, BuildError> {
+    let file = path.display();
+    let res = Evaluator::new().run_program_releasing(program, n, keep, cancel, progress);
     if res.cancelled {
         return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
     }
@@ -52,15 +65,43 @@ pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, p
 
 /// Evaluates `g` (from the file `path`) at resolution `n` and writes its exports into `out`
 /// (with `share`, that share of them), counting progress in `eval` and `export`.
+///
+/// A build whose estimated memory exceeds `budget` bytes (or 90 % of the memory available) is
+/// tiled ([`super::tiled`]): the whole-planet nodes run at the finest level that fits, and
+/// the files are written from tiles evaluated as they are read. A budget too small even for
+/// that is an error before any work.
 // One argument per thing a build needs; a struct would only rename them.
 #[allow(clippy::too_many_arguments)]
-pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
+pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, budget: u64, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
+    let (targets, _) = targets_of(g, path)?;
+    let program = compile_for(g, &targets);
+    let budget = budget.min(memory::available_bytes() / 10 * 9);
+    let plan = tiled::plan(n, &program, budget).map_err(|e| BuildError::Invalid(format!("{}: {e}", path.display())))?;
+    export_graph_planned(g, path, out, n, share, plan, cancel, eval, export)
+}
+
+/// [`export_graph`] with the plan decided: `None` evaluates the whole planet at `n`, a
+/// [`tiled::TilePlan`] (at `n`) builds by tiles.
+#[allow(clippy::too_many_arguments)]
+pub fn export_graph_planned(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, plan: Option<tiled::TilePlan>, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
     let file = path.display();
-    let res = evaluate_exports(g, path, n, cancel, eval)?;
-    let jobs = jobs_from_result(g, &res).map_err(|e| BuildError::Invalid(format!("{file}: {e}")))?;
+    let (targets, keep) = targets_of(g, path)?;
+    let program = compile_for(g, &targets);
+    if let Some(p) = plan.filter(|p| p.n != n || !n.is_multiple_of(p.tile) || p.cap > n) {
+        return Err(BuildError::Invalid(format!("{file}: the tile plan {p:?} does not fit a build at {n} cells per face edge")));
+    }
     let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| BuildError::Invalid(format!("{file}: {}: {e}", p.describe())))).transpose()?;
-    let timings = res.timings_by_name(g);
-    let ctx = ExportContext { graph: file.to_string(), resolution: n, planet, timings_ms: timings, share };
+    let (jobs, timings) = match plan {
+        None => {
+            let res = evaluate_program(g, path, &program, n, &targets, &keep, cancel, eval)?;
+            (jobs_from_result(g, &res).map_err(|e| BuildError::Invalid(format!("{file}: {e}")))?, res.timings_by_name(g))
+        }
+        Some(plan) => {
+            let built = tiled_build::start(g, path, &program, &targets, plan, cancel, eval)?;
+            (built.jobs, built.timings_ms)
+        }
+    };
+    let ctx = ExportContext { graph: file.to_string(), resolution: n, planet, timings_ms: timings, share, tiled: plan };
     write_exports(out, &jobs, &ctx, &Control { cancel, progress: export }).map_err(|e| match e {
         super::ExportError::Cancelled => BuildError::Cancelled(e.to_string()),
         other => BuildError::Invalid(other.to_string()),

@@ -37,7 +37,7 @@ pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: By
             {
                 let mut stream = writer.stream_writer().map_err(enc_err)?;
                 strips(h, control, |y0, y1| {
-                    let rows = pixels.rows(y0, y1);
+                    let rows = pixels.rows(y0, y1, control)?;
                     // PNG stores 16-bit samples big-endian.
                     let bytes: Vec<u8> = if sixteen { rows.iter().flat_map(|&v| quantise16(v).to_be_bytes()).collect() } else { rows.iter().map(|&v| (v * 255.0).round() as u8).collect() };
                     stream.write_all(&bytes).map_err(io)
@@ -47,7 +47,7 @@ pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: By
         }
         ExportFormat::Raw16 | ExportFormat::Raw32 => {
             strips(h, control, |y0, y1| {
-                let rows = pixels.rows(y0, y1);
+                let rows = pixels.rows(y0, y1, control)?;
                 let bytes: Vec<u8> = match (format, order) {
                     (ExportFormat::Raw16, ByteOrder::Little) => rows.iter().flat_map(|&v| quantise16(v).to_le_bytes()).collect(),
                     (ExportFormat::Raw16, ByteOrder::Big) => rows.iter().flat_map(|&v| quantise16(v).to_be_bytes()).collect(),
@@ -112,7 +112,7 @@ fn write_tiff(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: 
         let mut image = enc.new_image::<C>(w, h).map_err(err)?;
         image.rows_per_strip(STRIP_ROWS as u32).map_err(err)?;
         strips(h as usize, control, |y0, y1| {
-            let rows: Vec<C::Inner> = pixels.rows(y0, y1).iter().map(|&v| sample(v)).collect();
+            let rows: Vec<C::Inner> = pixels.rows(y0, y1, control)?.iter().map(|&v| sample(v)).collect();
             image.write_strip(&rows).map_err(err)
         })?;
         image.finish().map_err(err)
@@ -130,7 +130,32 @@ fn write_tiff(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: 
 fn write_exr(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: &Pixels, control: &Control) -> Result<(), ExportError> {
     use exr::prelude::*;
     let (w, h) = pixels.grid.size();
-    let px = |pos: Vec2<usize>| if control.cancel.load(Ordering::Relaxed) { [0.0; 3] } else { pixels.pixel(pos.0, pos.1) };
+    // The encoder asks for pixels one by one, in increasing rows on this thread: they come from
+    // strips of rows computed as for the other formats (a tiled source's tiles evaluated per
+    // strip). A failure stops the strips; its error is reported after the encoder returns.
+    let strip: std::sync::Mutex<(usize, Vec<f32>)> = std::sync::Mutex::new((usize::MAX, Vec::new()));
+    let failed: std::sync::Mutex<Option<ExportError>> = std::sync::Mutex::new(None);
+    let ch = pixels.channels();
+    let px = |pos: Vec2<usize>| -> [f32; 3] {
+        let (Ok(mut strip), Ok(mut failed)) = (strip.lock(), failed.lock()) else { return [0.0; 3] };
+        if failed.is_some() || control.cancel.load(Ordering::Relaxed) {
+            return [0.0; 3];
+        }
+        let first = pos.1 / STRIP_ROWS * STRIP_ROWS;
+        if strip.0 != first {
+            match pixels.rows(first, (first + STRIP_ROWS).min(h), control) {
+                Ok(rows) => *strip = (first, rows),
+                Err(e) => {
+                    *failed = Some(e);
+                    return [0.0; 3];
+                }
+            }
+        }
+        let k = ((pos.1 - first) * w + pos.0) * ch;
+        let mut out = [0.0; 3];
+        out[..ch].copy_from_slice(&strip.1[k..k + ch]);
+        out
+    };
     let progress = |p: f64| control.progress.rows_done.store((p * h as f64) as usize, Ordering::Relaxed);
     let err = |e: exr::error::Error| match e {
         exr::error::Error::Io(source) => ExportError::Io { path: path.to_path_buf(), source },
@@ -140,7 +165,7 @@ fn write_exr(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: &
     // default (unspecified) order it writes them as they finish, so the bytes would depend on
     // the thread count and timing.
     let encoding = Encoding { line_order: LineOrder::Increasing, ..Encoding::FAST_LOSSLESS };
-    if pixels.channels() == 1 {
+    let written = if ch == 1 {
         let channels = SpecificChannels::build().with_channel("Y").with_pixel_fn(|pos| (px(pos)[0],));
         Image::from_encoded_channels((w, h), encoding, channels).write().on_progress(progress).to_buffered(out).map_err(err)
     } else {
@@ -149,5 +174,9 @@ fn write_exr(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: &
             (p[0], p[1], p[2])
         });
         Image::from_encoded_channels((w, h), encoding, channels).write().on_progress(progress).to_buffered(out).map_err(err)
+    };
+    match failed.into_inner().ok().flatten() {
+        Some(e) => Err(e),
+        None => written,
     }
 }

@@ -3,6 +3,8 @@
 //! the pixels they hold: where each pixel samples the planet and its tangent frame.
 
 use super::source::{At, Source};
+use super::tiled::TileView;
+use super::{Control, ExportError};
 use crate::nodes::output::export::{FaceGrid, NormalGreen, NormalSpace};
 use crate::planet::colour::linear_to_srgb;
 use crate::planet::coords::{face_ab_to_dir, wrap_cell};
@@ -183,10 +185,11 @@ impl Pixels<'_> {
         self.source.channels()
     }
 
-    /// The encoded channels of pixel `(x, y)`.
-    pub fn pixel(&self, x: usize, y: usize) -> [f32; 3] {
+    /// The encoded channels of pixel `(x, y)`; a tiled source reads `view` (see
+    /// [`Pixels::rows`]).
+    pub fn pixel(&self, x: usize, y: usize, view: Option<&TileView>) -> [f32; 3] {
         let (at, up) = self.grid.pixel(x, y, self.source.n());
-        let mut v = self.source.sample(at);
+        let mut v = self.source.sample(at, view);
         if let Frame::Tangent(green) = self.frame {
             let east = self.grid.column_tangent(up);
             let n = Vec3::from(v);
@@ -197,18 +200,50 @@ impl Pixels<'_> {
         v.map(|c| self.encoding.apply(c))
     }
 
-    /// Rows `y0..y1`, row-major, channels interleaved, computed in parallel.
-    pub fn rows(&self, y0: usize, y1: usize) -> Vec<f32> {
+    /// The tiles of a tiled source that rows `y0..y1` read, evaluated (those the store does
+    /// not hold yet); `None` for other sources.
+    fn view(&self, y0: usize, y1: usize, control: &Control) -> Result<Option<TileView>, ExportError> {
+        let Source::Tiled(t) = self.source else { return Ok(None) };
+        let (w, _) = self.grid.size();
+        let (n, plan) = (self.source.n(), t.store.plan());
+        let count = plan.count();
+        let read: Vec<bool> = (y0..y1)
+            .into_par_iter()
+            .map(|y| {
+                let mut read = vec![false; count];
+                for x in 0..w {
+                    let (at, _) = self.grid.pixel(x, y, n);
+                    for c in self.source.cells_read(at) {
+                        read[plan.locate(c).0] = true;
+                    }
+                }
+                read
+            })
+            .reduce(
+                || vec![false; count],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x |= y);
+                    a
+                },
+            );
+        let tiles: Vec<usize> = read.iter().enumerate().filter(|(_, r)| **r).map(|(k, _)| k).collect();
+        t.store.view(t.value, &tiles, control.cancel).map(Some)
+    }
+
+    /// Rows `y0..y1`, row-major, channels interleaved, computed in parallel (a tiled source's
+    /// tiles evaluated first).
+    pub fn rows(&self, y0: usize, y1: usize, control: &Control) -> Result<Vec<f32>, ExportError> {
+        let view = self.view(y0, y1, control)?;
         let (w, _) = self.grid.size();
         let ch = self.channels();
         let mut out = vec![0.0; (y1 - y0) * w * ch];
         out.par_chunks_mut((w * ch).max(1)).enumerate().for_each(|(k, line)| {
             for x in 0..w {
-                let p = self.pixel(x, y0 + k);
+                let p = self.pixel(x, y0 + k, view.as_ref());
                 line[x * ch..(x + 1) * ch].copy_from_slice(&p[..ch]);
             }
         });
-        out
+        Ok(out)
     }
 }
 
@@ -287,7 +322,7 @@ mod tests {
                 // Left border, row 3: the neighbour's cell across the edge.
                 let across = wrap_cell(face, -1, 2, n).expect("neighbour");
                 let neighbour = Pixels { source: &src, grid: tile(across.face, n, FaceGrid::Cells, gnomonic, 1), encoding: Encoding::Identity, frame: Frame::Object };
-                assert_eq!(p.pixel(0, 3), neighbour.pixel(across.i + 1, across.j + 1));
+                assert_eq!(p.pixel(0, 3, None), neighbour.pixel(across.i + 1, across.j + 1, None));
             }
         }
     }
@@ -301,7 +336,7 @@ mod tests {
         let right = Pixels { source: &src, grid: tile(Face::Right, m, FaceGrid::EdgeSharing, false, 0), encoding: Encoding::Identity, frame: Frame::Object };
         // The front face's right edge is the right face's left edge.
         for k in 0..m {
-            let (a, b) = (front.pixel(m - 1, k)[0], right.pixel(0, k)[0]);
+            let (a, b) = (front.pixel(m - 1, k, None)[0], right.pixel(0, k, None)[0]);
             assert!((a - b).abs() < 1e-5, "row {k}: {a} {b}");
         }
     }

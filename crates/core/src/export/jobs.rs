@@ -4,7 +4,7 @@
 use super::encode::write_image;
 use super::images::{tile_spans, Encoding, FaceTile, Frame, Grid, Pixels, CUBE_MAP};
 use super::manifest::{ManifestFile, Mapping};
-use super::source::Source;
+use super::source::{Source, TiledSource};
 use super::{mesh, Control, ExportContext, ExportError};
 use crate::appearance::hypsometric;
 use crate::eval::EvalResult;
@@ -36,6 +36,8 @@ pub struct ExportJob {
     pub field: Option<Arc<Field>>,
     /// The colour input.
     pub colour: Option<Arc<ColourField>>,
+    /// In a tiled build, the input evaluated tile by tile (instead of `field` or `colour`).
+    pub tiled: Option<TiledSource>,
 }
 
 /// One planned image file.
@@ -52,7 +54,17 @@ impl ExportJob {
 
     /// Files this job writes at resolution `n` (names relative to the output folder).
     pub fn file_names(&self, n: usize) -> Vec<String> {
-        file_names(&self.settings, n, self.colour.is_some())
+        file_names(&self.settings, n, self.has_colour())
+    }
+
+    /// Whether the colour input is connected (or, in a tiled build, the value has colours).
+    fn has_colour(&self) -> bool {
+        self.colour.is_some() || self.tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 3)
+    }
+
+    /// Whether the field input is connected (or, in a tiled build, the value is a field).
+    fn has_field(&self) -> bool {
+        self.field.is_some() || self.tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 1)
     }
 
     /// How many files this job writes (for progress).
@@ -71,7 +83,7 @@ impl ExportJob {
     }
 
     fn n(&self) -> usize {
-        self.field.as_ref().map(|f| f.n()).or(self.colour.as_ref().map(|c| c.n)).unwrap_or(1)
+        self.field.as_ref().map(|f| f.n()).or(self.colour.as_ref().map(|c| c.n)).or(self.tiled.as_ref().map(|t| t.store.plan().n)).unwrap_or(1)
     }
 }
 
@@ -148,7 +160,15 @@ impl ExportJob {
     /// manifest entry.
     pub fn write(&self, out: &Path, ctx: &ExportContext, control: &Control, first_unit: usize) -> Result<Vec<(usize, ManifestFile)>, ExportError> {
         let s = &self.settings;
-        s.check(self.field.is_some(), self.colour.is_some()).map_err(|m| self.invalid(m))?;
+        s.check(self.has_field(), self.has_colour()).map_err(|m| self.invalid(m))?;
+        if let Some(t) = &self.tiled {
+            if s.layer != ExportLayer::Data {
+                let plan = t.store.plan();
+                return Err(
+                    self.invalid(format!("normal maps and meshes are not written by tiled builds yet (this build of {} cells per face edge is tiled because it exceeds the memory budget); raise the budget (--memory) or lower the resolution", plan.n))
+                );
+            }
+        }
         let radius_km = || ctx.planet.as_ref().map(|p| p.radius_km).ok_or_else(|| self.invalid("normal maps and meshes need the graph's Planet node (for the radius)"));
         let owns = |unit: usize| ctx.share.is_none_or(|sh| sh.owns(unit));
         if s.layer == ExportLayer::Mesh {
@@ -159,6 +179,7 @@ impl ExportJob {
             return Ok(mesh::write_mesh(out, self, field, radius_km()?, control)?.into_iter().map(|f| (first_unit, f)).collect());
         }
         let source = match (s.layer, &self.field, &self.colour) {
+            _ if self.tiled.is_some() => self.tiled.clone().map(Source::Tiled).ok_or_else(|| self.invalid("no input"))?,
             (ExportLayer::Normals, Some(f), _) => Source::normals(f, radius_km()?, s.relief),
             (_, Some(f), None) => Source::Scalar(f.clone()),
             (_, None, Some(c)) => Source::Colour(c.clone()),
@@ -166,6 +187,13 @@ impl ExportJob {
         };
         let integer = s.format.is_integer();
         // One pass over the field for the automatic range and every file's manifest entry.
+        // A tiled source has no range before its tiles are evaluated: an automatic mapping
+        // scans them first.
+        if let Source::Tiled(t) = &source {
+            if integer && s.mapping == ValueMapping::Auto {
+                t.store.scan(t.value, control.cancel)?;
+            }
+        }
         let range = source.range();
         let (encoding, mapping) = self.encoding(&source, range, integer, ctx)?;
         let frame = if s.layer == ExportLayer::Normals { Frame::of(s.normal_space, s.normal_green) } else { Frame::Object };
@@ -180,6 +208,16 @@ impl ExportJob {
             control.progress.files_done.fetch_add(1, Ordering::Relaxed);
             files.push((first_unit + k, self.entry(&p, source.channels(), range, bytes, mapping.clone())));
         }
+        // A tiled source's range grows with the tiles its files read: the manifest gives the
+        // whole planet's, as a whole build does.
+        if let Source::Tiled(t) = &source {
+            if !files.is_empty() {
+                t.store.scan(t.value, control.cancel)?;
+                for (_, f) in &mut files {
+                    f.data_range = source.range().map(|(a, b)| [a, b]);
+                }
+            }
+        }
         Ok(files)
     }
 
@@ -192,13 +230,13 @@ impl ExportJob {
                 let green = (s.normal_space == crate::nodes::output::export::NormalSpace::Tangent).then(|| s.normal_green.id().to_string());
                 (if integer { Encoding::Signed } else { Encoding::Identity }, Mapping::Normal { space: s.normal_space.id().into(), green })
             }
-            Source::Colour(_) if !integer => (Encoding::Identity, Mapping::Identity),
-            Source::Colour(_) => match s.encoding {
+            // Colours (a tiled source's too) and fields.
+            _ if !integer => (Encoding::Identity, Mapping::Identity),
+            _ if source.channels() == 3 => match s.encoding {
                 ColourEncoding::Srgb => (Encoding::Srgb, Mapping::Srgb),
                 ColourEncoding::Linear => (Encoding::Clamp, Mapping::LinearColour),
             },
-            Source::Scalar(_) if !integer => (Encoding::Identity, Mapping::Identity),
-            Source::Scalar(_) => {
+            _ => {
                 let (low, high) = match s.mapping {
                     ValueMapping::Auto => {
                         let (lo, hi) = range.unwrap_or((0.0, 1.0));
@@ -285,7 +323,6 @@ impl ExportJob {
 /// without Export nodes. An Export node with an error is an error naming it.
 pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, ExportError> {
     let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::Export).collect();
-    let source_of = |id, input: &str| g.links.iter().find(|l| l.to == id && l.input == input).and_then(|l| g.node(l.from)).map(|n| n.describe()).unwrap_or_default();
     if exports.is_empty() {
         let planet = g.first_of(NodeKind::Planet).ok_or_else(|| ExportError::Invalid { export: "build".into(), message: "the graph has neither Export nodes nor a Planet node".into() })?;
         let settings = planet.settings().map_err(|e| ExportError::Invalid { export: planet.describe(), message: e.to_string() })?;
@@ -293,24 +330,25 @@ pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, E
         let albedo = res.input(planet.id, planet_node::ALBEDO).cloned();
         return Ok(default_jobs(&planet.describe(), field, albedo, &settings));
     }
-    exports
-        .into_iter()
-        .map(|node| {
-            let label = node.describe();
-            let settings: ExportSettings = node.settings().map_err(|e| ExportError::Invalid { export: label.clone(), message: e.to_string() })?;
-            if let Some(e) = res.errors.get(&node.id) {
-                return Err(ExportError::Invalid { export: label, message: e.clone() });
-            }
-            let field = res.input(node.id, export_node::FIELD).cloned();
-            let colour = res.input(node.id, export_node::COLOUR).cloned();
-            let input = if field.is_some() { export_node::FIELD.name() } else { export_node::COLOUR.name() };
-            let units = match settings.units_from {
-                UnitsFrom::Custom => settings.units.clone(),
-                UnitsFrom::Source => source_units(g, node.id, input),
-            };
-            Ok(ExportJob { label: format!("{label} '{}'", settings.name), source: source_of(node.id, input), settings, units, field, colour })
-        })
-        .collect()
+    exports.into_iter().map(|node| export_node_job(g, node, res.errors.get(&node.id), res.input(node.id, export_node::FIELD).cloned(), res.input(node.id, export_node::COLOUR).cloned(), None)).collect()
+}
+
+/// The job of the Export node `node` (`error`: the evaluation's error on it) with its inputs:
+/// `field` or `colour`, or in a tiled build `tiled`.
+pub fn export_node_job(g: &Graph, node: &crate::graph::Node, error: Option<&String>, field: Option<Arc<Field>>, colour: Option<Arc<ColourField>>, tiled: Option<TiledSource>) -> Result<ExportJob, ExportError> {
+    let label = node.describe();
+    let settings: ExportSettings = node.settings().map_err(|e| ExportError::Invalid { export: label.clone(), message: e.to_string() })?;
+    if let Some(e) = error {
+        return Err(ExportError::Invalid { export: label, message: e.clone() });
+    }
+    let is_field = field.is_some() || tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 1);
+    let input = if is_field { export_node::FIELD.name() } else { export_node::COLOUR.name() };
+    let units = match settings.units_from {
+        UnitsFrom::Custom => settings.units.clone(),
+        UnitsFrom::Source => source_units(g, node.id, input),
+    };
+    let source = g.links.iter().find(|l| l.to == node.id && l.input == input).and_then(|l| g.node(l.from)).map(|n| n.describe()).unwrap_or_default();
+    Ok(ExportJob { label: format!("{label} '{}'", settings.name), source, settings, units, field, colour, tiled })
 }
 
 /// The files an export of `g` at resolution `n` would write, `manifest.json` last, known
@@ -367,7 +405,7 @@ pub fn default_jobs(planet_label: &str, elevation_m: Arc<Field>, albedo: Option<
     let base = ExportSettings::default();
     let job = |name: &str, settings: ExportSettings, field: Option<Arc<Field>>, colour: Option<Arc<ColourField>>| {
         let units = if field.is_some() { "m" } else { "" }.to_string();
-        ExportJob { label: format!("{planet_label} '{name}'"), source: planet_label.to_string(), settings: ExportSettings { name: name.into(), ..settings }, units, field, colour }
+        ExportJob { label: format!("{planet_label} '{name}'"), source: planet_label.to_string(), settings: ExportSettings { name: name.into(), ..settings }, units, field, colour, tiled: None }
     };
     let tint = ColourField::from_fn(elevation_m.n(), |c| srgb_to_linear3(hypsometric(elevation_m.data()[c], planet.max_depth_m, planet.max_elevation_m).map(|v| v as f32 / 255.0)));
     let colour = ExportSettings { format: ExportFormat::Png8, ..base.clone() };

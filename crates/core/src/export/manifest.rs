@@ -116,8 +116,16 @@ pub struct Manifest {
     pub conventions: BTreeMap<String, String>,
     /// Every file written, all complete.
     pub files: Vec<ManifestFile>,
-    /// Milliseconds per node, by `Kind #id`.
+    /// Milliseconds per node, by `Kind #id` (in a tiled build, the whole-planet run's nodes).
     pub timings_ms: BTreeMap<String, f64>,
+    /// A tiled build (larger than its memory budget): the level (cells per face edge) the
+    /// nodes that need the whole planet ran at, whose outputs the tiles sample bilinearly;
+    /// absent when the build evaluated the whole planet at `resolution`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole_planet_level: Option<usize>,
+    /// A tiled build: cells per edge of the tiles it evaluated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tile_cells: Option<usize>,
 }
 
 /// The manifest's format version.
@@ -136,6 +144,8 @@ impl Manifest {
             conventions: conventions(),
             files,
             timings_ms: ctx.timings_ms.clone(),
+            whole_planet_level: ctx.tiled.map(|p| p.cap),
+            tile_cells: ctx.tiled.map(|p| p.tile),
         }
     }
 }

@@ -105,11 +105,11 @@ fn texture_name(name: &str, f: Face) -> String {
 }
 
 /// The albedo of `face` as an sRGB PNG of `size` pixels per edge, in memory.
-fn face_texture(job: &ExportJob, face: Face, size: usize, path: &Path) -> Result<Option<Vec<u8>>, ExportError> {
+fn face_texture(job: &ExportJob, face: Face, size: usize, path: &Path, control: &Control) -> Result<Option<Vec<u8>>, ExportError> {
     let Some(colour) = &job.colour else { return Ok(None) };
     let source = Source::Colour(colour.clone());
     let grid = Grid::Face(FaceTile { face, m: size, grid: FaceGrid::Cells, gnomonic: false, border: 0, x0: 0, y0: 0, w: size, h: size });
-    let rgb: Vec<u8> = Pixels { source: &source, grid, encoding: Encoding::Srgb, frame: Frame::Object }.rows(0, size).iter().map(|v| (v * 255.0).round() as u8).collect();
+    let rgb: Vec<u8> = Pixels { source: &source, grid, encoding: Encoding::Srgb, frame: Frame::Object }.rows(0, size, control)?.iter().map(|v| (v * 255.0).round() as u8).collect();
     let mut png_bytes = Vec::new();
     let mut enc = png::Encoder::new(&mut png_bytes, size as u32, size as u32);
     enc.set_color(png::ColorType::Rgb);
@@ -126,7 +126,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
     let normals = Source::normals(field, radius_km, s.relief);
     let relief = s.relief;
     let height = move |d: Vec3| field.sample_dir(d) * relief;
-    let normal = |d: Vec3| Vec3::from(normals.sample(At::Dir(d)));
+    let normal = |d: Vec3| Vec3::from(normals.sample(At::Dir(d), None));
     let ground = Surface { radius_m, height_m: &height, normal: &normal };
     let tex = if s.texture_size == 0 { field.n() } else { s.texture_size };
     let mut files = Vec::new();
@@ -203,7 +203,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
             }
             mtl_text.push_str(&format!("newmtl face{}\nKd 1 1 1\n", face.index()));
             let tname = texture_name(&s.name, face);
-            if let Some(bytes) = face_texture(job, face, tex, &out.join(&tname))? {
+            if let Some(bytes) = face_texture(job, face, tex, &out.join(&tname), control)? {
                 let tpath = out.join(&tname);
                 let (tf, mut tw) = AtomicFile::create(&tpath)?;
                 tw.write_all(&bytes).map_err(|source| ExportError::Io { path: tpath.clone(), source })?;
@@ -246,7 +246,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
     let mut nodes = Vec::new();
     for face in Face::ALL {
         control.check()?;
-        let texture = face_texture(job, face, tex, &path)?.map(|png| b.texture(png));
+        let texture = face_texture(job, face, tex, &path, control)?.map(|png| b.texture(png));
         let material = b.material(&format!("ground_{}", face.name()), if texture.is_some() { [1.0; 4] } else { [0.45, 0.42, 0.38, 1.0] }, 0.9, texture);
         for cj in 0..s.chunks {
             for ci in 0..s.chunks {

@@ -16,8 +16,10 @@ pub mod mesh;
 pub mod presets;
 pub mod share;
 pub mod source;
+pub mod tiled;
+pub mod tiled_build;
 
-pub use build::{evaluate_exports, export_graph, BuildError};
+pub use build::{evaluate_exports, export_graph, export_graph_planned, BuildError};
 pub use jobs::{default_jobs, jobs_from_result, planned_files, ExportJob};
 pub use manifest::{conventions, Manifest, ManifestFile};
 pub use share::Share;
@@ -74,6 +76,8 @@ pub struct ExportContext {
     /// Only this share of the files, with a share record instead of the manifest (see
     /// [`share`]); None for the whole build.
     pub share: Option<Share>,
+    /// A tiled build's plan; None for a build that evaluated the whole planet.
+    pub tiled: Option<tiled::TilePlan>,
 }
 
 /// Progress of an export: files done of files planned, and rows of the current file.

@@ -1,6 +1,7 @@
 //! What an export samples: a field (one channel), a colour (linear RGB) or object-space
 //! normals computed from an elevation field, read at a cell or bilinearly in a direction.
 
+use super::tiled::{TileStore, TileView};
 use crate::nodes::modify::gradient::gradient;
 use crate::planet::{Cell, ColourField, Field};
 use glam::Vec3;
@@ -30,6 +31,24 @@ pub enum Source {
         /// One normal per cell.
         data: Arc<Vec<[f32; 3]>>,
     },
+    /// Values evaluated tile by tile as the pixels ask for them (a tiled build); sampled
+    /// through a [`TileView`] of the tiles a strip of pixels reads.
+    Tiled(TiledSource),
+}
+
+/// One value of a tiled build's [`TileStore`].
+#[derive(Clone)]
+pub struct TiledSource {
+    /// The store that evaluates and keeps the tiles.
+    pub store: Arc<TileStore>,
+    /// Which of its values.
+    pub value: usize,
+}
+
+impl std::fmt::Debug for TiledSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TiledSource {{ value: {}, plan: {:?} }}", self.value, self.store.plan())
+    }
 }
 
 impl Source {
@@ -54,6 +73,7 @@ impl Source {
     pub fn channels(&self) -> usize {
         match self {
             Source::Scalar(_) => 1,
+            Source::Tiled(t) => t.store.channels(t.value),
             _ => 3,
         }
     }
@@ -64,23 +84,37 @@ impl Source {
             Source::Scalar(f) => f.n(),
             Source::Colour(c) => c.n,
             Source::Normals { n, .. } => *n,
+            Source::Tiled(t) => t.store.plan().n,
         }
     }
 
     /// The value at `at`; only the first [`Source::channels`] components are meaningful.
-    /// Sampled normals are renormalised.
-    pub fn sample(&self, at: At) -> [f32; 3] {
+    /// Sampled normals are renormalised. A tiled source reads `view`, which must hold the tiles
+    /// `at` reads (see [`Source::tiles_read`]); without one its values are NaN.
+    pub fn sample(&self, at: At, view: Option<&TileView>) -> [f32; 3] {
         let taps = match at {
             At::Cell(c) => {
                 return match self {
                     Source::Scalar(f) => [f.data()[c], 0.0, 0.0],
                     Source::Colour(col) => col.data[c],
                     Source::Normals { data, .. } => data[c],
+                    Source::Tiled(_) => view.map_or([f32::NAN; 3], |v| v.get(c)),
                 }
             }
             At::Dir(d) => Field::bilinear_taps(self.n(), d),
         };
         match self {
+            Source::Tiled(_) => {
+                let Some(v) = view else { return [f32::NAN; 3] };
+                let mut out = [0.0; 3];
+                for (c, w) in taps {
+                    let x = v.get(c);
+                    for k in 0..3 {
+                        out[k] += x[k] * w;
+                    }
+                }
+                out
+            }
             Source::Scalar(f) => {
                 let v: f32 = taps.iter().map(|&(c, w)| f.data()[c] * w).sum();
                 [v, 0.0, 0.0]
@@ -93,12 +127,23 @@ impl Source {
         }
     }
 
-    /// Smallest and largest value of a scalar source (`None` for colours and normals).
+    /// Smallest and largest value of a scalar source (`None` for colours and normals); for a
+    /// tiled source, over the tiles evaluated so far.
     pub fn range(&self) -> Option<(f32, f32)> {
         match self {
             Source::Scalar(f) => Some(f.min_max()),
+            Source::Tiled(t) if t.store.channels(t.value) == 1 => t.store.range(t.value),
             _ => None,
         }
+    }
+
+    /// The cells (indices of the whole planet at [`Source::n`]) that a sample at `at` reads.
+    pub fn cells_read(&self, at: At) -> impl Iterator<Item = usize> {
+        let taps = match at {
+            At::Cell(c) => [(c, 1.0), (c, 0.0), (c, 0.0), (c, 0.0)],
+            At::Dir(d) => Field::bilinear_taps(self.n(), d),
+        };
+        taps.into_iter().map(|(c, _)| c)
     }
 }
 
@@ -121,17 +166,17 @@ mod tests {
         let f = Field::from_fn_dir(8, |d| d.x + 2.0 * d.y);
         let s = Source::Scalar(Arc::new(f.clone()));
         for c in [0, 17, 200, 383] {
-            assert_eq!(s.sample(At::Cell(c))[0], f.data()[c]);
+            assert_eq!(s.sample(At::Cell(c), None)[0], f.data()[c]);
         }
         let d = Vec3::new(0.3, 0.2, 0.9).normalize();
-        assert!((s.sample(At::Dir(d))[0] - (d.x + 2.0 * d.y)).abs() < 0.05);
+        assert!((s.sample(At::Dir(d), None)[0] - (d.x + 2.0 * d.y)).abs() < 0.05);
     }
 
     #[test]
     fn flat_ground_has_radial_normals() {
         let s = Source::normals(&Field::filled(8, 500.0), 6371.0, 1.0);
         let d = Vec3::new(0.1, 0.7, 0.3).normalize();
-        let v = Vec3::from(s.sample(At::Dir(d)));
+        let v = Vec3::from(s.sample(At::Dir(d), None));
         assert!(v.dot(d) > 0.999 && (v.length() - 1.0).abs() < 1e-5);
     }
 }

@@ -1,0 +1,428 @@
+//! Tiled builds: a build larger than its memory budget evaluates the graph tile by tile while
+//! its files are written. The nodes that need the whole planet run once at a capped level (the
+//! finest that fits the budget) and keep only the outputs the tiles read; every image strip
+//! asks the [`TileStore`] for the tiles its pixels sample, which evaluates the missing ones
+//! (the graph's cellwise nodes on a tile of the build's level, see
+//! [`crate::eval::run_local_part`]) and keeps the most recently used within a cache of bounded
+//! size. Peak memory is the capped whole-planet run, one tile's evaluation, the cache and the
+//! strips, whatever the resolution.
+//!
+//! Within the cap (the whole part run at the build's level) a tiled build writes exactly the
+//! bytes of a whole build; above it the whole-planet nodes' outputs are bilinear samples of the
+//! capped run, as in close-ups.
+
+use super::ExportError;
+use crate::eval::{frontier, localities, memory, run_local_part, whole_part, EvalResult, Program, Progress};
+use crate::graph::NodeId;
+use crate::nodes::{Locality, Value};
+use crate::planet::colour::srgb_to_linear3;
+use crate::planet::{Grid, Tile};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The default memory budget of a build, bytes: 4 GiB.
+pub const DEFAULT_BUDGET: u64 = 4 << 30;
+
+/// The largest tile edge of a tiled build, cells.
+pub const MAX_TILE: usize = 1024;
+
+/// The coarsest level the whole-planet nodes of a tiled build may run at (coarser, the
+/// default graph's rivers and lakes cover most of the land).
+pub const MIN_CAP: usize = 128;
+
+/// Bytes a tiled build at `n` cells per face edge sets aside for the strips of rows the
+/// encoders hold: [`super::encode::STRIP_ROWS`] rows of the default equirectangular width
+/// (`4 n`) of three float channels, four times over (the rows, their samples, the encoder's
+/// buffers).
+fn strip_bytes(n: usize) -> u64 {
+    (super::encode::STRIP_ROWS * 4 * n * 12 * 4) as u64
+}
+
+/// How a tiled build runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TilePlan {
+    /// Cells per face edge of the build.
+    pub n: usize,
+    /// The level the whole-planet nodes run at (at most `n`).
+    pub cap: usize,
+    /// Cells per tile edge (divides `n`).
+    pub tile: usize,
+    /// Bytes the cache of evaluated tiles may hold.
+    pub cache_bytes: u64,
+    /// The estimated peak of the build, bytes: the whole-planet run at `cap` and the outputs it
+    /// keeps, one tile's evaluation, the cache and the strips.
+    pub estimate_bytes: u64,
+}
+
+impl TilePlan {
+    /// Tiles per face edge.
+    pub fn per_face(&self) -> usize {
+        self.n / self.tile
+    }
+
+    /// Tiles of the planet, numbered face by face, row by row (as [`Tile::cover`] lists them).
+    pub fn count(&self) -> usize {
+        6 * self.per_face() * self.per_face()
+    }
+
+    /// The number of the tile that holds cell index `c` of the whole planet at `n`, and the
+    /// cell's position in the tile's storage.
+    pub fn locate(&self, c: usize) -> (usize, usize) {
+        let (n, edge, per) = (self.n, self.tile, self.per_face());
+        let (face, rest) = (c / (n * n), c % (n * n));
+        let (j, i) = (rest / n, rest % n);
+        ((face * per + j / edge) * per + i / edge, (j % edge) * edge + i % edge)
+    }
+
+    /// Tile number `k`.
+    pub fn tile(&self, k: usize) -> Tile {
+        let per = self.per_face();
+        let (face, rest) = (k / (per * per), k % (per * per));
+        Tile { face: crate::planet::Face::ALL[face.min(5)], n: self.n, i0: rest % per * self.tile, j0: rest / per * self.tile, size: self.tile }
+    }
+}
+
+/// The largest tile edge up to [`MAX_TILE`] that divides `n`.
+pub fn tile_edge(n: usize) -> usize {
+    (1..=MAX_TILE.min(n)).rev().find(|t| n.is_multiple_of(*t)).unwrap_or(1)
+}
+
+/// How a build of `program` at `n` cells per face edge runs within `budget` bytes: `Ok(None)`
+/// when the whole build fits, a [`TilePlan`] when it must be tiled, or why no plan fits (the
+/// budget is below what one tile and the coarsest whole-planet run need, or `n` has no tile
+/// edge of at least 64 cells).
+pub fn plan(n: usize, program: &Program, budget: u64) -> Result<Option<TilePlan>, String> {
+    if memory::estimate_bytes(n, program) <= budget {
+        return Ok(None);
+    }
+    let tile = tile_edge(n);
+    if tile < 64.min(n) {
+        return Err(format!("{n} cells per face edge has no tile edge of 64 to {MAX_TILE} cells that divides it; a tiled build needs one (for example {})", n.next_multiple_of(1024)));
+    }
+    let local = localities(program);
+    let whole = whole_part(program, &local);
+    let kept = frontier(program, &local);
+    let sampled: Vec<NodeId> = program.steps.iter().zip(&local).filter(|(_, l)| **l == Locality::Whole).map(|(s, _)| s.id).collect();
+    let tile_bytes = memory::estimate_cells_bytes((tile * tile) as u64, n, program, &sampled);
+    // The cache holds an eighth of the budget, and at least 16 tiles of the widest value
+    // (a strip of an equirectangular image reads a ring of tiles).
+    let cache_bytes = (budget / 8).max(16 * 12 * (tile * tile) as u64);
+    let mut cap = n;
+    loop {
+        let whole_bytes = if whole.steps.is_empty() { 0 } else { memory::estimate_bytes(cap, &whole) + memory::outputs_bytes(cap, program, &kept) };
+        let need = whole_bytes + tile_bytes + cache_bytes + strip_bytes(n);
+        if need <= budget {
+            return Ok(Some(TilePlan { n, cap, tile, cache_bytes, estimate_bytes: need }));
+        }
+        if cap / 2 < MIN_CAP.min(n) || whole.steps.is_empty() {
+            return Err(format!("the memory budget of {} MiB is below what a tiled build needs ({} MiB: the whole-planet nodes at {cap} cells per face edge, one tile of {tile} cells and the tile cache)", budget >> 20, need >> 20));
+        }
+        cap /= 2;
+    }
+}
+
+/// What a tiled export reads on each tile.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TileValue {
+    /// Input `port` of the sink node `node` (an Export node's field or colour, the Planet
+    /// node's albedo).
+    Input {
+        /// The sink.
+        node: NodeId,
+        /// Its input port.
+        port: usize,
+    },
+    /// The first output of `node` computed from its first input alone: the Planet node's
+    /// elevation in metres (its albedo input, and what feeds only that, stay out of the tile's
+    /// program).
+    Output(NodeId),
+    /// The height tint (linear RGB) of value `of` (elevation in metres), with the Planet node's
+    /// range.
+    Tint {
+        /// Index of the elevation among the store's values.
+        of: usize,
+        /// Deepest ocean, metres (positive).
+        depth_m: f32,
+        /// Highest mountain, metres.
+        height_m: f32,
+    },
+}
+
+/// The values of one tile.
+#[derive(Debug)]
+pub enum TileData {
+    /// One value per cell.
+    Scalar(Vec<f32>),
+    /// Linear RGB per cell.
+    Colour(Vec<[f32; 3]>),
+}
+
+impl TileData {
+    fn bytes(&self) -> u64 {
+        match self {
+            TileData::Scalar(v) => 4 * v.len() as u64,
+            TileData::Colour(v) => 12 * v.len() as u64,
+        }
+    }
+
+    fn get(&self, k: usize) -> [f32; 3] {
+        match self {
+            TileData::Scalar(v) => [v[k], 0.0, 0.0],
+            TileData::Colour(v) => v[k],
+        }
+    }
+}
+
+/// Evaluated tiles, most recently used last.
+#[derive(Default)]
+struct Cache {
+    entries: HashMap<(usize, usize), (Arc<TileData>, u64)>,
+    bytes: u64,
+    clock: u64,
+}
+
+/// The tiles of one value that a strip of pixels reads.
+pub struct TileView {
+    plan: TilePlan,
+    tiles: Vec<Option<Arc<TileData>>>,
+}
+
+impl TileView {
+    /// The value at cell index `c` (of the whole planet at the build's level); NaN for a tile
+    /// the view does not hold (a caller's bug, which the tests would show as a wrong pixel).
+    pub fn get(&self, c: usize) -> [f32; 3] {
+        let (k, at) = self.plan.locate(c);
+        match self.tiles.get(k) {
+            Some(Some(data)) => data.get(at),
+            _ => [f32::NAN; 3],
+        }
+    }
+}
+
+/// One value's part of the program: the steps it depends on, their localities, and the
+/// output (node and port) that holds the value.
+struct Part {
+    program: Program,
+    local: Vec<Locality>,
+    read: (NodeId, usize),
+}
+
+/// Evaluates the tiles of a tiled build on demand and keeps the most recently used.
+pub struct TileStore {
+    plan: TilePlan,
+    whole: EvalResult,
+    values: Vec<TileValue>,
+    parts: Vec<Option<Part>>,
+    labels: HashMap<NodeId, String>,
+    cache: Mutex<Cache>,
+    ranges: Vec<Mutex<Range>>,
+    evaluated: AtomicUsize,
+}
+
+/// The range of a scalar value over the tiles evaluated so far, and which those are.
+#[derive(Default)]
+struct Range {
+    span: Option<(f32, f32)>,
+    seen: Vec<bool>,
+}
+
+/// The steps of `program` that `id` depends on, itself included.
+fn part_for(program: &Program, id: NodeId) -> Program {
+    let mut needed = BTreeSet::from([id]);
+    for step in program.steps.iter().rev() {
+        if needed.contains(&step.id) {
+            needed.extend(step.inputs.iter().flatten().map(|(src, _)| *src));
+        }
+    }
+    Program { steps: program.steps.iter().filter(|s| needed.contains(&s.id)).cloned().collect(), ..program.clone() }
+}
+
+impl TileStore {
+    /// A store for `values` of `program` under `plan`, with `whole` the run of the program's
+    /// whole part at `plan.cap` (keeping at least the [`frontier`]'s outputs); `labels` names
+    /// nodes for messages (`Kind #id`).
+    pub fn new(plan: TilePlan, program: &Program, whole: EvalResult, values: Vec<TileValue>, labels: HashMap<NodeId, String>) -> TileStore {
+        let parts = values
+            .iter()
+            .map(|v| {
+                let (program, read) = match v {
+                    // The input's value is the output that feeds it: only what that depends on runs.
+                    TileValue::Input { node, port } => {
+                        let src = program.steps.iter().find(|s| s.id == *node).and_then(|s| s.inputs.get(*port).copied().flatten())?;
+                        (part_for(program, src.0), src)
+                    }
+                    TileValue::Output(node) => {
+                        let mut first_only = program.clone();
+                        for step in first_only.steps.iter_mut().filter(|s| s.id == *node) {
+                            step.inputs.iter_mut().skip(1).for_each(|i| *i = None);
+                        }
+                        (part_for(&first_only, *node), (*node, 0))
+                    }
+                    TileValue::Tint { .. } => return None,
+                };
+                let local = localities(&program);
+                Some(Part { program, local, read })
+            })
+            .collect();
+        let ranges = values.iter().map(|_| Mutex::new(Range::default())).collect();
+        TileStore { plan, whole, values, parts, labels, cache: Mutex::new(Cache::default()), ranges, evaluated: AtomicUsize::new(0) }
+    }
+
+    /// The plan the store follows.
+    pub fn plan(&self) -> TilePlan {
+        self.plan
+    }
+
+    /// Tiles evaluated so far (a tile read by two values counts twice; one evicted and read
+    /// again too).
+    pub fn tiles_evaluated(&self) -> usize {
+        self.evaluated.load(Ordering::Relaxed)
+    }
+
+    /// Channels of value `value`: 1 or 3.
+    pub fn channels(&self, value: usize) -> usize {
+        match &self.values[value] {
+            TileValue::Tint { .. } => 3,
+            TileValue::Output(_) | TileValue::Input { .. } => {
+                // The type of the output that holds the value.
+                let ty = self.parts[value].as_ref().and_then(|p| p.program.steps.iter().find(|s| s.id == p.read.0).and_then(|s| s.kind.meta().outputs.get(p.read.1).map(|d| d.ty)));
+                if ty == Some(crate::nodes::PortType::Colour) {
+                    3
+                } else {
+                    1
+                }
+            }
+        }
+    }
+
+    /// Smallest and largest value of a scalar value over the tiles evaluated so far (NaN
+    /// ignored, as [`crate::planet::Field::min_max`] does); after [`TileStore::scan`], over the
+    /// whole planet.
+    pub fn range(&self, value: usize) -> Option<(f32, f32)> {
+        self.ranges[value].lock().ok().and_then(|r| r.span)
+    }
+
+    /// Evaluates the tiles of `value` that have not been yet, so that its range covers the
+    /// whole planet (an automatic value mapping needs it before the first pixel is written;
+    /// the manifest's data range after the files).
+    pub fn scan(&self, value: usize, cancel: &AtomicBool) -> Result<(), ExportError> {
+        if self.channels(value) != 1 {
+            return Ok(());
+        }
+        for k in 0..self.plan.count() {
+            let seen = self.ranges[value].lock().map(|r| r.seen.get(k).copied().unwrap_or(false)).unwrap_or(false);
+            if !seen {
+                self.view(value, &[k], cancel)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The tiles numbered `tiles` (ascending, see [`TilePlan::tile`]) of value `value`,
+    /// evaluating those the cache does not hold.
+    pub fn view(&self, value: usize, tiles: &[usize], cancel: &AtomicBool) -> Result<TileView, ExportError> {
+        let mut out = vec![None; self.plan.count()];
+        let mut missing = Vec::new();
+        {
+            let mut cache = self.lock()?;
+            cache.clock += 1;
+            let now = cache.clock;
+            for t in tiles {
+                match cache.entries.get_mut(&(value, *t)) {
+                    Some(entry) => {
+                        entry.1 = now;
+                        out[*t] = Some(entry.0.clone());
+                    }
+                    None => missing.push(*t),
+                }
+            }
+        }
+        for t in missing {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(ExportError::Cancelled);
+            }
+            let data = Arc::new(self.evaluate(value, t, cancel)?);
+            self.insert(value, t, data.clone(), tiles)?;
+            out[t] = Some(data);
+        }
+        Ok(TileView { plan: self.plan, tiles: out })
+    }
+
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, Cache>, ExportError> {
+        self.cache.lock().map_err(|_| ExportError::Invalid { export: "tiled build".into(), message: "the tile cache was poisoned by an earlier failure".into() })
+    }
+
+    /// Keeps `data`, evicting the least recently used tiles outside `keep` while the cache is
+    /// over its size.
+    fn insert(&self, value: usize, t: usize, data: Arc<TileData>, keep: &[usize]) -> Result<(), ExportError> {
+        let mut cache = self.lock()?;
+        cache.clock += 1;
+        let now = cache.clock;
+        cache.bytes += data.bytes();
+        cache.entries.insert((value, t), (data, now));
+        while cache.bytes > self.plan.cache_bytes {
+            let oldest = cache.entries.iter().filter(|((v, k), _)| !(*v == value && keep.binary_search(k).is_ok())).min_by_key(|(_, (_, used))| *used).map(|(key, _)| *key);
+            let Some(key) = oldest else { break };
+            if let Some((old, _)) = cache.entries.remove(&key) {
+                cache.bytes -= old.bytes();
+            }
+        }
+        Ok(())
+    }
+
+    fn error(&self, value: usize, message: String) -> ExportError {
+        let export = match &self.values[value] {
+            TileValue::Input { node, .. } | TileValue::Output(node) => self.labels.get(node).cloned().unwrap_or_else(|| format!("node {}", node.0)),
+            TileValue::Tint { .. } => "height tint".into(),
+        };
+        ExportError::Invalid { export, message }
+    }
+
+    /// Evaluates value `value` on tile number `k`.
+    fn evaluate(&self, value: usize, k: usize, cancel: &AtomicBool) -> Result<TileData, ExportError> {
+        let t = self.plan.tile(k);
+        let data = match (&self.values[value], &self.parts[value]) {
+            (TileValue::Tint { of, depth_m, height_m }, _) => {
+                let view = self.view(*of, &[k], cancel)?;
+                let metres = view.tiles.get(k).cloned().flatten().ok_or_else(|| self.error(value, "the elevation tile is missing".into()))?;
+                let TileData::Scalar(m) = metres.as_ref() else { return Err(self.error(value, "the elevation is not a field".into())) };
+                TileData::Colour(m.iter().map(|&v| srgb_to_linear3(crate::appearance::hypsometric(v, *depth_m, *height_m).map(|c| c as f32 / 255.0))).collect())
+            }
+            (_, Some(part)) => {
+                let res = run_local_part(&part.program, &part.local, &self.whole, Grid::Tile(t), cancel, &Progress::default());
+                if res.cancelled {
+                    return Err(ExportError::Cancelled);
+                }
+                // The program's own errors were refused before the build began (they reach the
+                // targets); what is left failed on this tile.
+                let failed = res.errors.iter().filter(|(id, _)| !part.program.errors.contains_key(id)).chain(res.idle.iter().filter(|(id, _)| !part.program.idle.contains_key(id))).next();
+                if let Some((id, msg)) = failed {
+                    let node = self.labels.get(id).cloned().unwrap_or_else(|| format!("node {}", id.0));
+                    return Err(self.error(value, format!("{node}: {msg} (on {})", Grid::Tile(t))));
+                }
+                match res.output(part.read.0, part.read.1).cloned() {
+                    Some(Value::Field(f)) => TileData::Scalar(f.data().to_vec()),
+                    Some(Value::Colour(c)) => TileData::Colour(c.data.clone()),
+                    _ => return Err(self.error(value, format!("produced nothing on {}", Grid::Tile(t)))),
+                }
+            }
+            (_, None) => return Err(self.error(value, "has no part of the program".into())),
+        };
+        if let TileData::Scalar(v) = &data {
+            // As [`Field::min_max`]: NaN is ignored.
+            let (lo, hi) = v.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+            if let Ok(mut r) = self.ranges[value].lock() {
+                if r.seen.len() != self.plan.count() {
+                    r.seen = vec![false; self.plan.count()];
+                }
+                let first = !std::mem::replace(&mut r.seen[k], true);
+                if first && lo <= hi {
+                    r.span = Some(r.span.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+                }
+            }
+        }
+        self.evaluated.fetch_add(1, Ordering::Relaxed);
+        Ok(data)
+    }
+}

@@ -1,0 +1,94 @@
+//! The tiled path of a build ([`super::tiled`]): the whole-planet run at the plan's cap, the
+//! store of tiles, and the jobs that read it.
+
+use super::build::BuildError;
+use super::jobs::{default_jobs, export_node_job, ExportJob};
+use super::source::TiledSource;
+use super::tiled::{TilePlan, TileStore, TileValue};
+use crate::eval::{frontier, localities, whole_part, EvalResult, Evaluator, Program, Progress};
+use crate::graph::{Graph, NodeId};
+use crate::nodes::output::export as export_node;
+use crate::nodes::output::planet::{self as planet_node, PlanetSettings};
+use crate::nodes::NodeKind;
+use crate::planet::{ColourField, Field};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// A tiled build ready to write: its jobs (reading the store) and the whole-planet run's
+/// timings by node name.
+pub struct TiledBuild {
+    /// One per Export node, or the Planet node's default set.
+    pub jobs: Vec<ExportJob>,
+    /// The store the jobs read.
+    pub store: Arc<TileStore>,
+    /// Milliseconds per node of the whole-planet run (`Kind #id`).
+    pub timings_ms: BTreeMap<String, f64>,
+}
+
+/// Runs the whole part of `program` (compiled for `targets`, the Export nodes or the Planet
+/// node) at `plan.cap`, keeping what the tiles read, and makes the jobs. `path` is the graph's
+/// file, for messages.
+pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan: TilePlan, cancel: &AtomicBool, progress: &Progress) -> Result<TiledBuild, BuildError> {
+    let file = path.display();
+    let described = |id: &NodeId, msg: &String| format!("{}: {msg}", g.describe_node(*id));
+    // What cannot run whatever the tiles: a target's own error or missing input.
+    let blocked: Vec<String> = program.errors.iter().chain(&program.idle).filter(|(id, _)| targets.contains(id)).map(|(id, m)| described(id, m)).collect();
+    if !blocked.is_empty() {
+        return Err(BuildError::Invalid(format!("{file}: {}", blocked.join("; "))));
+    }
+    let local = localities(program);
+    let whole = whole_part(program, &local);
+    let kept = frontier(program, &local);
+    let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { Evaluator::new().run_program_releasing(&whole, plan.cap, &kept, cancel, progress) };
+    if whole_res.cancelled {
+        return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
+    }
+    let errors: Vec<String> = whole_res.errors.iter().filter(|(id, _)| !program.errors.contains_key(id)).map(|(id, m)| described(id, m)).collect();
+    if !errors.is_empty() {
+        return Err(BuildError::Invalid(format!("{file}: {}", errors.join("; "))));
+    }
+    let timings_ms = whole_res.timings_by_name(g);
+    let labels: HashMap<NodeId, String> = program.steps.iter().map(|s| (s.id, g.describe_node(s.id))).collect();
+    let invalid = |e: super::ExportError| BuildError::Invalid(format!("{file}: {e}"));
+    let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::Export && targets.contains(&n.id)).collect();
+    if exports.is_empty() {
+        let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{file}: the graph has neither Export nodes nor a Planet node")))?;
+        let settings: PlanetSettings = planet.settings().map_err(|e| BuildError::Invalid(format!("{file}: {}: {e}", planet.describe())))?;
+        let albedo = step_input(program, planet.id, planet_node::ALBEDO.index());
+        let mut values = vec![TileValue::Output(planet.id), TileValue::Tint { of: 0, depth_m: settings.max_depth_m, height_m: settings.max_elevation_m }];
+        if albedo {
+            values.push(TileValue::Input { node: planet.id, port: planet_node::ALBEDO.index() });
+        }
+        let store = Arc::new(TileStore::new(plan, program, whole_res, values, labels));
+        // The default set's settings and names, with one-cell stand-ins for its inputs, then
+        // each job reads its value from the store.
+        let stand_in = albedo.then(|| Arc::new(ColourField::from_fn(1, |_| [0.0; 3])));
+        let mut jobs = default_jobs(&planet.describe(), Arc::new(Field::filled(1, 0.0)), stand_in, &settings);
+        for job in &mut jobs {
+            let value = match job.settings.name.as_str() {
+                "elevation" => 0,
+                "colour" => 1,
+                _ => 2,
+            };
+            job.field = None;
+            job.colour = None;
+            job.tiled = Some(TiledSource { store: store.clone(), value });
+        }
+        return Ok(TiledBuild { jobs, store, timings_ms });
+    }
+    let mut values = Vec::new();
+    for node in &exports {
+        let port = if step_input(program, node.id, export_node::FIELD.index()) { export_node::FIELD.index() } else { export_node::COLOUR.index() };
+        values.push(TileValue::Input { node: node.id, port });
+    }
+    let store = Arc::new(TileStore::new(plan, program, whole_res, values, labels));
+    let jobs = exports.iter().enumerate().map(|(k, node)| export_node_job(g, node, None, None, None, Some(TiledSource { store: store.clone(), value: k })).map_err(invalid)).collect::<Result<Vec<_>, _>>()?;
+    Ok(TiledBuild { jobs, store, timings_ms })
+}
+
+/// Whether input `port` of node `id` is connected in `program`.
+fn step_input(program: &Program, id: NodeId, port: usize) -> bool {
+    program.steps.iter().find(|s| s.id == id).is_some_and(|s| s.inputs.get(port).is_some_and(Option::is_some))
+}

@@ -1,0 +1,145 @@
+//! Tiled builds (`build --memory`): within the cap they write the bytes of a whole build; above
+//! it, the files of a region evaluation of the whole grid; a budget too small is refused before
+//! any work.
+
+use planetgraph::eval::{compile_for, Evaluator, Progress};
+use planetgraph::export::tiled::TilePlan;
+use planetgraph::export::{export_graph_planned, jobs_from_result, share, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
+use planetgraph::graph::{Graph, NodeId};
+use planetgraph::io::{load_graph, Strictness};
+use planetgraph::nodes::output::planet::PlanetSettings;
+use planetgraph::nodes::NodeKind;
+use planetgraph::planet::Grid;
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+/// Every data layer and format of `graphs/export_all.ron` (its normal maps and meshes are left
+/// out: tiled builds refuse them), with an automatic value mapping and a whole-planet node
+/// (Slope) between the source and an export.
+fn data_exports() -> Graph {
+    let mut g = load_graph(Path::new("graphs/export_all.ron"), Strictness::Complete).expect("loads");
+    let dropped: Vec<NodeId> = g.nodes.iter().filter(|n| (30..=34).contains(&n.id.0)).map(|n| n.id).collect();
+    g.nodes.retain(|n| !dropped.contains(&n.id));
+    g.links.retain(|l| !dropped.contains(&l.to) && !dropped.contains(&l.from));
+    g
+}
+
+/// Every file of a folder with its bytes; the manifest's files (the rest holds timings).
+fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("folder")
+        .map(|e| {
+            let e = e.expect("entry");
+            let name = e.file_name().to_string_lossy().to_string();
+            let mut bytes = std::fs::read(e.path()).expect("file");
+            if name == "manifest.json" {
+                let m: Manifest = serde_json::from_slice(&bytes).expect("manifest");
+                bytes = serde_json::to_vec(&m.files).expect("json");
+            }
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn build(g: &Graph, out: &Path, n: usize, plan: Option<TilePlan>) -> Manifest {
+    build_share(g, out, n, plan, None)
+}
+
+fn build_share(g: &Graph, out: &Path, n: usize, plan: Option<TilePlan>, share: Option<Share>) -> Manifest {
+    let cancel = AtomicBool::new(false);
+    export_graph_planned(g, Path::new("test.ron"), out, n, share, plan, &cancel, &Progress::default(), &ExportProgress::default()).expect("builds")
+}
+
+fn same_files(a: &Path, b: &Path) {
+    let (x, y) = (contents(a), contents(b));
+    assert_eq!(x.iter().map(|f| &f.0).collect::<Vec<_>>(), y.iter().map(|f| &f.0).collect::<Vec<_>>());
+    for ((name, p), (_, q)) in x.iter().zip(&y) {
+        assert!(p == q, "{name} differs");
+    }
+}
+
+#[test]
+fn within_the_cap_a_tiled_build_writes_the_bytes_of_a_whole_build() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let n = 64;
+    // A cache of four colour tiles: tiles are evicted and evaluated again as files sweep.
+    let plan = TilePlan { n, cap: n, tile: 16, cache_bytes: 4 * 12 * 16 * 16, estimate_bytes: 0 };
+    for (name, g) in [("exports", data_exports()), ("default", planetgraph::io::default_graph().expect("default"))] {
+        let (whole, tiled) = (dir.path().join(format!("{name}_whole")), dir.path().join(format!("{name}_tiled")));
+        let a = build(&g, &whole, n, None);
+        let b = build(&g, &tiled, n, Some(plan));
+        assert_eq!(a.whole_planet_level, None);
+        assert_eq!((b.whole_planet_level, b.tile_cells), (Some(n), Some(16)));
+        assert!(a.files.len() >= 9, "{name}: {} files", a.files.len());
+        same_files(&whole, &tiled);
+    }
+}
+
+#[test]
+fn above_the_cap_the_files_are_the_region_evaluation_of_the_whole_grid() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let g = planetgraph::io::default_graph().expect("default");
+    let (n, cap) = (128, 64);
+    let tiled = dir.path().join("tiled");
+    let m = build(&g, &tiled, n, Some(TilePlan { n, cap, tile: 32, cache_bytes: 8 << 20, estimate_bytes: 0 }));
+    assert_eq!(m.whole_planet_level, Some(cap));
+    // The reference: the whole grid evaluated as one region with the same cap, written as a
+    // whole build writes its result.
+    let planet = g.first_of(NodeKind::Planet).expect("planet");
+    let program = compile_for(&g, &[planet.id]);
+    let res = Evaluator::new().run_region(&program, Grid::Whole(n), cap, &AtomicBool::new(false), &Progress::default());
+    assert!(res.errors.is_empty(), "{:?}", res.errors);
+    let jobs = jobs_from_result(&g, &res).expect("jobs");
+    let settings: PlanetSettings = planet.settings().expect("settings");
+    let ctx = ExportContext { graph: "test.ron".into(), resolution: n, planet: Some(settings), timings_ms: Default::default(), share: None, tiled: None };
+    let reference = dir.path().join("reference");
+    write_exports(&reference, &jobs, &ctx, &Control { cancel: &AtomicBool::new(false), progress: &ExportProgress::default() }).expect("writes");
+    same_files(&reference, &tiled);
+}
+
+#[test]
+fn tiled_shares_merge_into_the_single_tiled_build() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let g = data_exports();
+    let n = 64;
+    let plan = TilePlan { n, cap: 32, tile: 16, cache_bytes: 1 << 20, estimate_bytes: 0 };
+    let single = dir.path().join("single");
+    build(&g, &single, n, Some(plan));
+    let shares: Vec<_> = (0..3).map(|k| dir.path().join(format!("share{k}"))).collect();
+    for (k, d) in shares.iter().enumerate() {
+        build_share(&g, d, n, Some(plan), Some(Share { index: k, count: 3 }));
+    }
+    let merged = dir.path().join("merged");
+    share::merge(&shares, &merged, &Control { cancel: &AtomicBool::new(false), progress: &ExportProgress::default() }).expect("merges");
+    same_files(&single, &merged);
+}
+
+#[test]
+fn normal_maps_and_meshes_are_refused_by_name_in_a_tiled_build() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let g = load_graph(Path::new("graphs/export_all.ron"), Strictness::Complete).expect("loads");
+    let plan = TilePlan { n: 32, cap: 32, tile: 16, cache_bytes: 1 << 20, estimate_bytes: 0 };
+    let e = export_graph_planned(&g, Path::new("export_all.ron"), dir.path(), 32, None, Some(plan), &AtomicBool::new(false), &Progress::default(), &ExportProgress::default()).expect_err("refused");
+    let text = e.to_string();
+    assert!(text.contains("Export #30") && text.contains("not written by tiled builds"), "{text}");
+    assert!(!dir.path().join("manifest.json").exists());
+}
+
+#[test]
+fn a_budget_below_one_tile_is_refused_before_any_work_with_exit_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let run = |memory: &str| Command::new(env!("CARGO_BIN_EXE_planetgraph")).args(["build", "graphs/default.ron", "--resolution", "1024", "--memory", memory, "--out"]).arg(&out).output().expect("runs");
+    let o = run("0.01");
+    let text = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{text}");
+    assert!(text.contains("graphs/default.ron") && text.contains("memory budget of 10 MiB is below"), "{text}");
+    assert!(!out.exists(), "nothing is written");
+    for bad in ["0", "-1", "nan", "2000"] {
+        let o = run(bad);
+        assert_eq!(o.status.code(), Some(2), "--memory {bad}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+}
