@@ -14,12 +14,12 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
-/// Every data layer and format of `graphs/export_all.ron` (its normal maps and meshes are left
-/// out: tiled builds refuse them), with an automatic value mapping and a whole-planet node
-/// (Slope) between the source and an export.
+/// Every data layer, normal map and format of `graphs/export_all.ron` (its meshes are left out:
+/// tiled builds refuse them), with an automatic value mapping and a whole-planet node (Slope)
+/// between the source and an export.
 fn data_exports() -> Graph {
     let mut g = load_graph(Path::new("graphs/export_all.ron"), Strictness::Complete).expect("loads");
-    let dropped: Vec<NodeId> = g.nodes.iter().filter(|n| (30..=34).contains(&n.id.0)).map(|n| n.id).collect();
+    let dropped: Vec<NodeId> = g.nodes.iter().filter(|n| (33..=34).contains(&n.id.0)).map(|n| n.id).collect();
     g.nodes.retain(|n| !dropped.contains(&n.id));
     g.links.retain(|l| !dropped.contains(&l.to) && !dropped.contains(&l.from));
     g
@@ -118,13 +118,13 @@ fn tiled_shares_merge_into_the_single_tiled_build() {
 }
 
 #[test]
-fn normal_maps_and_meshes_are_refused_by_name_in_a_tiled_build() {
+fn meshes_are_refused_by_name_in_a_tiled_build() {
     let dir = tempfile::tempdir().expect("tempdir");
     let g = load_graph(Path::new("graphs/export_all.ron"), Strictness::Complete).expect("loads");
     let plan = TilePlan { n: 32, cap: 32, tile: 16, cache_bytes: 1 << 20, estimate_bytes: 0 };
     let e = export_graph_planned(&g, Path::new("export_all.ron"), dir.path(), 32, None, Some(plan), &AtomicBool::new(false), &Progress::default(), &ExportProgress::default()).expect_err("refused");
     let text = e.to_string();
-    assert!(text.contains("Export #30") && text.contains("not written by tiled builds"), "{text}");
+    assert!(text.contains("Export #33") && text.contains("meshes are not written by tiled builds"), "{text}");
     assert!(!dir.path().join("manifest.json").exists());
 }
 

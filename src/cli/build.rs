@@ -177,6 +177,9 @@ pub fn run(args: &BuildArgs) -> Result<(), CliError> {
         Some(share) => println!("{}/{}", args.out.display(), share.record_name()),
         None => println!("{}/manifest.json", args.out.display()),
     }
+    if let (Some(level), Some(tile)) = (manifest.whole_planet_level, manifest.tile_cells) {
+        eprintln!("tiled build (its estimate exceeded the memory budget): the whole-planet nodes ran at {level} cells per face edge, the rest on tiles of {tile} x {tile} cells");
+    }
     eprintln!("built {} at {n} cells per face edge in {:.0} ms", args.file.display(), t.elapsed().as_secs_f64() * 1e3);
     Ok(())
 }

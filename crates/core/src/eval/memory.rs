@@ -190,14 +190,20 @@ fn export_bytes_per_cell(program: &Program) -> u64 {
 /// the node's own outputs, neighbour tables and working memory; then what is kept plus the
 /// exports' own buffers.
 pub fn estimate_bytes(n: usize, program: &Program) -> u64 {
-    estimate_cells_bytes(6 * (n as u64) * (n as u64), n, program, &[])
+    estimate_cells_bytes(6 * (n as u64) * (n as u64), n, program, &[], &[])
+}
+
+/// [`estimate_bytes`] of a run that keeps the outputs of the nodes `kept` to its end (a tiled
+/// build's whole-planet run, whose later reader is the tiles).
+pub fn estimate_keeping_bytes(n: usize, program: &Program, kept: &[NodeId]) -> u64 {
+    estimate_cells_bytes(6 * (n as u64) * (n as u64), n, program, &[], kept)
 }
 
 /// [`estimate_bytes`] for a run over `cells` cells at level `n` (a tile of a tiled build: the
 /// nodes' structures are counted at `n`), where the nodes `sampled` only sample their outputs
 /// from an earlier run (a tile's whole-planet nodes: their outputs count, not their working
-/// memory).
-pub fn estimate_cells_bytes(cells: u64, n: usize, program: &Program, sampled: &[NodeId]) -> u64 {
+/// memory), and the outputs of the nodes `kept` stay to the end.
+pub fn estimate_cells_bytes(cells: u64, n: usize, program: &Program, sampled: &[NodeId], kept: &[NodeId]) -> u64 {
     let last_use = program.last_reads();
     let step_of: HashMap<NodeId, &Step> = program.steps.iter().map(|s| (s.id, s)).collect();
     // Outputs a sink reads: held to the end once that sink has run.
@@ -208,7 +214,7 @@ pub fn estimate_cells_bytes(cells: u64, n: usize, program: &Program, sampled: &[
         if i > 0 {
             for (src, port) in program.released_after(i - 1, &last_use) {
                 let Some(s) = step_of.get(&src) else { continue };
-                if s.kind.meta().category.is_sink() || held.contains(&(src, port)) {
+                if s.kind.meta().category.is_sink() || held.contains(&(src, port)) || kept.contains(&src) {
                     continue;
                 }
                 live = live.saturating_sub(port_bytes(src, port));
@@ -223,13 +229,6 @@ pub fn estimate_cells_bytes(cells: u64, n: usize, program: &Program, sampled: &[
         }
     }
     peak.max(cells * (live + export_bytes_per_cell(program)))
-}
-
-/// Bytes of the outputs of the nodes `ids` of `program` on the whole planet at `n` cells per
-/// face edge (what a tiled build keeps of its whole-planet run).
-pub fn outputs_bytes(n: usize, program: &Program, ids: &[NodeId]) -> u64 {
-    let cells = 6 * (n as u64) * (n as u64);
-    program.steps.iter().filter(|s| ids.contains(&s.id)).map(|s| cells * outputs_bytes_per_cell(s.kind)).sum()
 }
 
 /// `Err` when running `program` at resolution `n` would not fit in 90 % of the memory.

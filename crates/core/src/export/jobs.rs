@@ -59,12 +59,13 @@ impl ExportJob {
 
     /// Whether the colour input is connected (or, in a tiled build, the value has colours).
     fn has_colour(&self) -> bool {
-        self.colour.is_some() || self.tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 3)
+        self.colour.is_some() || self.tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 3 && !t.store.is_normals(t.value))
     }
 
-    /// Whether the field input is connected (or, in a tiled build, the value is a field).
+    /// Whether the field input is connected (or, in a tiled build, the value is a field or the
+    /// normals of one).
     fn has_field(&self) -> bool {
-        self.field.is_some() || self.tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 1)
+        self.field.is_some() || self.tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 1 || t.store.is_normals(t.value))
     }
 
     /// How many files this job writes (for progress).
@@ -161,15 +162,17 @@ impl ExportJob {
     pub fn write(&self, out: &Path, ctx: &ExportContext, control: &Control, first_unit: usize) -> Result<Vec<(usize, ManifestFile)>, ExportError> {
         let s = &self.settings;
         s.check(self.has_field(), self.has_colour()).map_err(|m| self.invalid(m))?;
+        let radius_km = || ctx.planet.as_ref().map(|p| p.radius_km).ok_or_else(|| self.invalid("normal maps and meshes need the graph's Planet node (for the radius)"));
         if let Some(t) = &self.tiled {
-            if s.layer != ExportLayer::Data {
+            if s.layer == ExportLayer::Mesh {
                 let plan = t.store.plan();
-                return Err(
-                    self.invalid(format!("normal maps and meshes are not written by tiled builds yet (this build of {} cells per face edge is tiled because it exceeds the memory budget); raise the budget (--memory) or lower the resolution", plan.n))
-                );
+                return Err(self.invalid(format!("meshes are not written by tiled builds yet (this build of {} cells per face edge is tiled because it exceeds the memory budget); raise the budget (--memory) or lower the resolution", plan.n)));
+            }
+            if s.layer == ExportLayer::Normals && !t.store.is_normals(t.value) {
+                radius_km()?;
+                return Err(self.invalid("the normal map's input is not a field"));
             }
         }
-        let radius_km = || ctx.planet.as_ref().map(|p| p.radius_km).ok_or_else(|| self.invalid("normal maps and meshes need the graph's Planet node (for the radius)"));
         let owns = |unit: usize| ctx.share.is_none_or(|sh| sh.owns(unit));
         if s.layer == ExportLayer::Mesh {
             if !owns(first_unit) {
@@ -226,7 +229,7 @@ impl ExportJob {
         let s = &self.settings;
         let max_sample = if s.format == ExportFormat::Png8 { 255 } else { 65535 };
         Ok(match source {
-            Source::Normals { .. } => {
+            _ if source.is_normals() => {
                 let green = (s.normal_space == crate::nodes::output::export::NormalSpace::Tangent).then(|| s.normal_green.id().to_string());
                 (if integer { Encoding::Signed } else { Encoding::Identity }, Mapping::Normal { space: s.normal_space.id().into(), green })
             }
@@ -341,7 +344,7 @@ pub fn export_node_job(g: &Graph, node: &crate::graph::Node, error: Option<&Stri
     if let Some(e) = error {
         return Err(ExportError::Invalid { export: label, message: e.clone() });
     }
-    let is_field = field.is_some() || tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 1);
+    let is_field = field.is_some() || tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 1 || t.store.is_normals(t.value));
     let input = if is_field { export_node::FIELD.name() } else { export_node::COLOUR.name() };
     let units = match settings.units_from {
         UnitsFrom::Custom => settings.units.clone(),

@@ -69,6 +69,15 @@ impl Source {
         Source::Normals { n, data: Arc::new(data) }
     }
 
+    /// Whether the values are unit normals (object space).
+    pub fn is_normals(&self) -> bool {
+        match self {
+            Source::Normals { .. } => true,
+            Source::Tiled(t) => t.store.is_normals(t.value),
+            _ => false,
+        }
+    }
+
     /// Channels per pixel: 1 or 3.
     pub fn channels(&self) -> usize {
         match self {
@@ -104,7 +113,7 @@ impl Source {
             At::Dir(d) => Field::bilinear_taps(self.n(), d),
         };
         match self {
-            Source::Tiled(_) => {
+            Source::Tiled(t) => {
                 let Some(v) = view else { return [f32::NAN; 3] };
                 let mut out = [0.0; 3];
                 for (c, w) in taps {
@@ -112,6 +121,9 @@ impl Source {
                     for k in 0..3 {
                         out[k] += x[k] * w;
                     }
+                }
+                if t.store.is_normals(t.value) {
+                    out = Vec3::from(out).normalize_or(Vec3::from(v.get(taps[0].0))).to_array();
                 }
                 out
             }

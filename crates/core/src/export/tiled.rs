@@ -16,7 +16,10 @@ use crate::eval::{frontier, localities, memory, run_local_part, whole_part, Eval
 use crate::graph::NodeId;
 use crate::nodes::{Locality, Value};
 use crate::planet::colour::srgb_to_linear3;
-use crate::planet::{Grid, Tile};
+use crate::planet::coords::NEIGHBOURS_4;
+use crate::planet::{neighbour, Grid, Tile};
+use glam::Vec3;
+use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -104,13 +107,13 @@ pub fn plan(n: usize, program: &Program, budget: u64) -> Result<Option<TilePlan>
     let whole = whole_part(program, &local);
     let kept = frontier(program, &local);
     let sampled: Vec<NodeId> = program.steps.iter().zip(&local).filter(|(_, l)| **l == Locality::Whole).map(|(s, _)| s.id).collect();
-    let tile_bytes = memory::estimate_cells_bytes((tile * tile) as u64, n, program, &sampled);
+    let tile_bytes = memory::estimate_cells_bytes((tile * tile) as u64, n, program, &sampled, &[]);
     // The cache holds an eighth of the budget, and at least 16 tiles of the widest value
     // (a strip of an equirectangular image reads a ring of tiles).
     let cache_bytes = (budget / 8).max(16 * 12 * (tile * tile) as u64);
     let mut cap = n;
     loop {
-        let whole_bytes = if whole.steps.is_empty() { 0 } else { memory::estimate_bytes(cap, &whole) + memory::outputs_bytes(cap, program, &kept) };
+        let whole_bytes = if whole.steps.is_empty() { 0 } else { memory::estimate_keeping_bytes(cap, &whole, &kept) };
         let need = whole_bytes + tile_bytes + cache_bytes + strip_bytes(n);
         if need <= budget {
             return Ok(Some(TilePlan { n, cap, tile, cache_bytes, estimate_bytes: need }));
@@ -146,6 +149,19 @@ pub enum TileValue {
         depth_m: f32,
         /// Highest mountain, metres.
         height_m: f32,
+    },
+    /// Unit object-space normals of value `of` (a field, read as elevation in metres) on a
+    /// planet of `radius_km`, relief exaggerated `relief` times: what
+    /// [`super::source::Source::normals`] computes on the whole planet, cell for cell (the
+    /// gradient's four neighbours of a tile's border cells come from the tiles beside it, across
+    /// face edges too).
+    Normals {
+        /// Index of the field among the store's values.
+        of: usize,
+        /// Planet radius, km.
+        radius_km: f32,
+        /// Relief exaggeration.
+        relief: f32,
     },
 }
 
@@ -259,7 +275,7 @@ impl TileStore {
                         }
                         (part_for(&first_only, *node), (*node, 0))
                     }
-                    TileValue::Tint { .. } => return None,
+                    TileValue::Tint { .. } | TileValue::Normals { .. } => return None,
                 };
                 let local = localities(&program);
                 Some(Part { program, local, read })
@@ -283,7 +299,7 @@ impl TileStore {
     /// Channels of value `value`: 1 or 3.
     pub fn channels(&self, value: usize) -> usize {
         match &self.values[value] {
-            TileValue::Tint { .. } => 3,
+            TileValue::Tint { .. } | TileValue::Normals { .. } => 3,
             TileValue::Output(_) | TileValue::Input { .. } => {
                 // The type of the output that holds the value.
                 let ty = self.parts[value].as_ref().and_then(|p| p.program.steps.iter().find(|s| s.id == p.read.0).and_then(|s| s.kind.meta().outputs.get(p.read.1).map(|d| d.ty)));
@@ -375,8 +391,55 @@ impl TileStore {
         let export = match &self.values[value] {
             TileValue::Input { node, .. } | TileValue::Output(node) => self.labels.get(node).cloned().unwrap_or_else(|| format!("node {}", node.0)),
             TileValue::Tint { .. } => "height tint".into(),
+            TileValue::Normals { .. } => "normal map".into(),
         };
         ExportError::Invalid { export, message }
+    }
+
+    /// Whether value `value` is a normal map (sampled normals are renormalised).
+    pub fn is_normals(&self, value: usize) -> bool {
+        matches!(self.values[value], TileValue::Normals { .. })
+    }
+
+    /// The normals of tile `k` from the field `of` (see [`TileValue::Normals`]).
+    fn normals(&self, k: usize, of: usize, radius_km: f32, relief: f32, cancel: &AtomicBool) -> Result<TileData, ExportError> {
+        let (t, n) = (self.plan.tile(k), self.plan.n);
+        // The tile and those that hold its border cells' neighbours.
+        let last = t.size - 1;
+        let mut needed = vec![k];
+        for m in 0..t.cells() {
+            let cell = t.cell(m);
+            let (i, j) = (cell.i - t.i0, cell.j - t.j0);
+            if i == 0 || j == 0 || i == last || j == last {
+                needed.extend(NEIGHBOURS_4.iter().filter_map(|&(di, dj)| neighbour(cell, di, dj, n)).map(|nb| self.plan.locate(nb.index(n)).0));
+            }
+        }
+        needed.sort_unstable();
+        needed.dedup();
+        let view = self.view(of, &needed, cancel)?;
+        let scale = relief / (radius_km.max(1.0) * 1000.0);
+        // The same operations in the same order as the whole planet's gradient and normals.
+        let data = (0..t.cells())
+            .into_par_iter()
+            .map(|m| {
+                let cell = t.cell(m);
+                let p = cell.direction(n);
+                let h = view.get(cell.index(n))[0];
+                let mut g = Vec3::ZERO;
+                for &(di, dj) in &NEIGHBOURS_4 {
+                    let Some(nb) = neighbour(cell, di, dj, n) else { continue };
+                    let q = nb.direction(n);
+                    let d = q - p * p.dot(q);
+                    let len2 = d.length_squared();
+                    if len2 > 0.0 {
+                        g += d * ((view.get(nb.index(n))[0] - h) / len2);
+                    }
+                }
+                let g = g * 0.5;
+                (p - g * scale).normalize_or(p).to_array()
+            })
+            .collect();
+        Ok(TileData::Colour(data))
     }
 
     /// Evaluates value `value` on tile number `k`.
@@ -389,6 +452,7 @@ impl TileStore {
                 let TileData::Scalar(m) = metres.as_ref() else { return Err(self.error(value, "the elevation is not a field".into())) };
                 TileData::Colour(m.iter().map(|&v| srgb_to_linear3(crate::appearance::hypsometric(v, *depth_m, *height_m).map(|c| c as f32 / 255.0))).collect())
             }
+            (TileValue::Normals { of, radius_km, relief }, _) => self.normals(k, *of, *radius_km, *relief, cancel)?,
             (_, Some(part)) => {
                 let res = run_local_part(&part.program, &part.local, &self.whole, Grid::Tile(t), cancel, &Progress::default());
                 if res.cancelled {

@@ -7,7 +7,7 @@ use super::source::TiledSource;
 use super::tiled::{TilePlan, TileStore, TileValue};
 use crate::eval::{frontier, localities, whole_part, EvalResult, Evaluator, Program, Progress};
 use crate::graph::{Graph, NodeId};
-use crate::nodes::output::export as export_node;
+use crate::nodes::output::export::{self as export_node, ExportLayer, ExportSettings};
 use crate::nodes::output::planet::{self as planet_node, PlanetSettings};
 use crate::nodes::NodeKind;
 use crate::planet::{ColourField, Field};
@@ -78,13 +78,25 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
         }
         return Ok(TiledBuild { jobs, store, timings_ms });
     }
+    // Each Export node's input, and after a normal map's field its normals (which need the
+    // Planet node's radius; without one the job says so).
+    let radius_km = g.first_of(NodeKind::Planet).and_then(|p| p.settings::<PlanetSettings>().ok()).map(|p| p.radius_km);
     let mut values = Vec::new();
+    let mut reads = Vec::new();
     for node in &exports {
         let port = if step_input(program, node.id, export_node::FIELD.index()) { export_node::FIELD.index() } else { export_node::COLOUR.index() };
         values.push(TileValue::Input { node: node.id, port });
+        let settings = node.settings::<ExportSettings>().ok();
+        match (settings, radius_km) {
+            (Some(s), Some(radius_km)) if s.layer == ExportLayer::Normals && port == export_node::FIELD.index() => {
+                values.push(TileValue::Normals { of: values.len() - 1, radius_km, relief: s.relief });
+                reads.push(values.len() - 1);
+            }
+            _ => reads.push(values.len() - 1),
+        }
     }
     let store = Arc::new(TileStore::new(plan, program, whole_res, values, labels));
-    let jobs = exports.iter().enumerate().map(|(k, node)| export_node_job(g, node, None, None, None, Some(TiledSource { store: store.clone(), value: k })).map_err(invalid)).collect::<Result<Vec<_>, _>>()?;
+    let jobs = exports.iter().zip(reads).map(|(node, value)| export_node_job(g, node, None, None, None, Some(TiledSource { store: store.clone(), value })).map_err(invalid)).collect::<Result<Vec<_>, _>>()?;
     Ok(TiledBuild { jobs, store, timings_ms })
 }
 
