@@ -2,6 +2,9 @@
 //! byte, and refuse what does not belong together.
 
 use std::path::{Path, PathBuf};
+
+#[path = "common/folders.rs"]
+mod folders;
 use std::process::{Command, Output};
 
 /// Faces in 2 x 2 tiles, an equirectangular PNG, EXR colour faces and a mesh: 24 + 1 + 6 + 1
@@ -47,25 +50,10 @@ fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
-/// Every file of a folder with its bytes; the manifest without its timings (which differ
-/// between any two builds).
+/// The files of a folder, the manifest without its timings (which differ between any two
+/// builds).
 fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .expect("folder")
-        .map(|e| {
-            let e = e.expect("entry");
-            let name = e.file_name().to_string_lossy().to_string();
-            let mut bytes = std::fs::read(e.path()).expect("file");
-            if name == "manifest.json" {
-                let mut m: serde_json::Value = serde_json::from_slice(&bytes).expect("manifest");
-                m.as_object_mut().expect("object").remove("timings_ms");
-                bytes = serde_json::to_vec(&m).expect("json");
-            }
-            (name, bytes)
-        })
-        .collect();
-    files.sort();
-    files
+    folders::contents(dir, &["timings_ms"])
 }
 
 #[test]
@@ -90,11 +78,7 @@ fn three_shares_merged_equal_a_single_build_at_1024() {
     let merged = dir.path().join("merged");
     let o = merge(&shares, &merged);
     assert!(o.status.success(), "{}", text(&o));
-    let (a, b) = (contents(&single), contents(&merged));
-    assert_eq!(a.iter().map(|f| &f.0).collect::<Vec<_>>(), b.iter().map(|f| &f.0).collect::<Vec<_>>());
-    for ((name, x), (_, y)) in a.iter().zip(&b) {
-        assert!(x == y, "{name} differs between the single build and the merged shares");
-    }
+    folders::assert_same(&single, &merged, &["timings_ms"]);
 }
 
 #[test]

@@ -14,6 +14,9 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
+#[path = "common/folders.rs"]
+mod folders;
+
 /// Every data layer, normal map and format of `graphs/export_all.ron` (its meshes are left out:
 /// tiled builds refuse them), with an automatic value mapping and a whole-planet node (Slope)
 /// between the source and an export.
@@ -25,25 +28,6 @@ fn data_exports() -> Graph {
     g
 }
 
-/// Every file of a folder with its bytes; the manifest's files (the rest holds timings).
-fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .expect("folder")
-        .map(|e| {
-            let e = e.expect("entry");
-            let name = e.file_name().to_string_lossy().to_string();
-            let mut bytes = std::fs::read(e.path()).expect("file");
-            if name == "manifest.json" {
-                let m: Manifest = serde_json::from_slice(&bytes).expect("manifest");
-                bytes = serde_json::to_vec(&m.files).expect("json");
-            }
-            (name, bytes)
-        })
-        .collect();
-    files.sort();
-    files
-}
-
 fn build(g: &Graph, out: &Path, n: usize, plan: Option<TilePlan>) -> Manifest {
     build_share(g, out, n, plan, None)
 }
@@ -53,12 +37,10 @@ fn build_share(g: &Graph, out: &Path, n: usize, plan: Option<TilePlan>, share: O
     export_graph_planned(g, Path::new("test.ron"), out, n, share, plan, &cancel, &Progress::default(), &ExportProgress::default()).expect("builds")
 }
 
+/// The same files with the same bytes; the manifests without their timings and the tiled
+/// build's plan.
 fn same_files(a: &Path, b: &Path) {
-    let (x, y) = (contents(a), contents(b));
-    assert_eq!(x.iter().map(|f| &f.0).collect::<Vec<_>>(), y.iter().map(|f| &f.0).collect::<Vec<_>>());
-    for ((name, p), (_, q)) in x.iter().zip(&y) {
-        assert!(p == q, "{name} differs");
-    }
+    folders::assert_same(a, b, &["timings_ms", "whole_planet_level", "tile_cells"]);
 }
 
 #[test]
@@ -142,4 +124,27 @@ fn a_budget_below_one_tile_is_refused_before_any_work_with_exit_2() {
         let o = run(bad);
         assert_eq!(o.status.code(), Some(2), "--memory {bad}: {}", String::from_utf8_lossy(&o.stderr));
     }
+}
+
+#[test]
+fn a_cancelled_tiled_build_leaves_no_manifest_and_no_partial_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let g = planetgraph::io::default_graph().expect("default");
+    let n = 256;
+    let plan = TilePlan { n, cap: 128, tile: 32, cache_bytes: 8 << 20, estimate_bytes: 0 };
+    let cancel = AtomicBool::new(false);
+    let export = ExportProgress::default();
+    let result = std::thread::scope(|s| {
+        // Cancels once the first file is being written, so tiles are being evaluated.
+        s.spawn(|| {
+            while export.rows_done.load(std::sync::atomic::Ordering::Relaxed) == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        export_graph_planned(&g, Path::new("test.ron"), dir.path(), n, None, Some(plan), &cancel, &Progress::default(), &export)
+    });
+    assert!(matches!(result, Err(planetgraph::export::BuildError::Cancelled(_))), "{result:?}");
+    let left: Vec<String> = std::fs::read_dir(dir.path()).expect("folder").map(|e| e.expect("entry").file_name().to_string_lossy().to_string()).collect();
+    assert!(left.iter().all(|name| !name.ends_with(".part") && name != "manifest.json"), "{left:?}");
 }
