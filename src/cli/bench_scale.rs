@@ -28,8 +28,7 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
             continue;
         }
         // What `build` decides with the default budget: a whole build, or a tiled one.
-        let budget = DEFAULT_BUDGET.min(memory::available_bytes() / 10 * 9);
-        let plan = match tiled::plan(n, &program, budget) {
+        let plan = match tiled::plan(n, &program, tiled::within_memory(DEFAULT_BUDGET)) {
             Ok(plan) => plan,
             Err(e) => {
                 eprintln!("{name}: refused before allocating: {e}");

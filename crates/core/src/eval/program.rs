@@ -73,6 +73,18 @@ impl Program {
         out
     }
 
+    /// The steps the nodes `ids` depend on, themselves included, in order; the rest of the
+    /// program (errors, planet settings) as it is.
+    pub fn upstream(&self, ids: impl IntoIterator<Item = NodeId>) -> Program {
+        let mut needed: BTreeSet<NodeId> = ids.into_iter().collect();
+        for step in self.steps.iter().rev() {
+            if needed.contains(&step.id) {
+                needed.extend(step.inputs.iter().flatten().map(|(src, _)| *src));
+            }
+        }
+        Program { steps: self.steps.iter().filter(|s| needed.contains(&s.id)).cloned().collect(), ..self.clone() }
+    }
+
     /// Whether nothing is wrong anywhere in the graph.
     pub fn is_clean(&self) -> bool {
         self.errors.is_empty() && self.idle.is_empty()

@@ -41,13 +41,13 @@ pub fn localities(program: &Program) -> Vec<Locality> {
 /// included), in order: what a region evaluation runs on the whole planet. `local` holds the
 /// steps' [`localities`].
 pub fn whole_part(program: &Program, local: &[Locality]) -> Program {
-    let mut needed: BTreeSet<NodeId> = program.steps.iter().zip(local).filter(|(_, l)| **l == Locality::Whole).map(|(s, _)| s.id).collect();
-    for step in program.steps.iter().rev() {
-        if needed.contains(&step.id) {
-            needed.extend(step.inputs.iter().flatten().map(|(src, _)| *src));
-        }
-    }
-    Program { steps: program.steps.iter().filter(|s| needed.contains(&s.id)).cloned().collect(), ..program.clone() }
+    program.upstream(whole_steps(program, local))
+}
+
+/// The steps of `program` that need the whole planet (`local` holds the steps'
+/// [`localities`]).
+pub fn whole_steps(program: &Program, local: &[Locality]) -> BTreeSet<NodeId> {
+    program.steps.iter().zip(local).filter(|(_, l)| **l == Locality::Whole).map(|(s, _)| s.id).collect()
 }
 
 /// The level the nodes that need the whole planet run at for a region at level `n`: `n`, or
@@ -117,7 +117,7 @@ impl Evaluator {
 /// The nodes that need the whole planet whose outputs a step on the tile reads: what a tiled
 /// build keeps of the whole part's run while it evaluates its tiles.
 pub fn frontier(program: &Program, local: &[Locality]) -> Vec<NodeId> {
-    let whole: BTreeSet<NodeId> = program.steps.iter().zip(local).filter(|(_, l)| **l == Locality::Whole).map(|(s, _)| s.id).collect();
+    let whole = whole_steps(program, local);
     let mut out = BTreeSet::new();
     for (step, l) in program.steps.iter().zip(local) {
         if *l == Locality::Cellwise {

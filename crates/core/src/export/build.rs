@@ -24,34 +24,42 @@ pub enum BuildError {
     Invalid(String),
 }
 
-/// The nodes a build evaluates for (the Export nodes, or the Planet node where there are
-/// none) and those whose values it keeps (the targets and the Planet node).
-fn targets_of(g: &Graph, path: &Path) -> Result<(Vec<NodeId>, Vec<NodeId>), BuildError> {
-    let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind == NodeKind::Export).map(|x| x.id).collect();
-    if targets.is_empty() {
-        let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{}: the graph has neither Export nodes nor a Planet node", path.display())))?;
-        targets.push(planet.id);
+/// What a build evaluates: the program compiled for its targets (the Export nodes, or the
+/// Planet node where there are none) and the nodes whose values it keeps (the targets and the
+/// Planet node).
+struct Compiled {
+    program: Program,
+    targets: Vec<NodeId>,
+    keep: Vec<NodeId>,
+}
+
+impl Compiled {
+    fn of(g: &Graph, path: &Path) -> Result<Compiled, BuildError> {
+        let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind == NodeKind::Export).map(|x| x.id).collect();
+        if targets.is_empty() {
+            let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{}: the graph has neither Export nodes nor a Planet node", path.display())))?;
+            targets.push(planet.id);
+        }
+        let mut keep = targets.clone();
+        keep.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
+        Ok(Compiled { program: compile_for(g, &targets), targets, keep })
     }
-    let mut keep = targets.clone();
-    keep.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
-    Ok((targets, keep))
 }
 
 /// Evaluates what the graph's Export nodes need (the Planet node where there are none) at
 /// resolution `n`: the result, or an error naming the first node that failed. `path` is the
 /// graph's file, for messages.
 pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<EvalResult, BuildError> {
-    let (targets, keep) = targets_of(g, path)?;
-    let program = compile_for(g, &targets);
-    memory::check_fits(n, &program).map_err(|e| BuildError::Invalid(e.to_string()))?;
-    evaluate_program(g, path, &program, n, &targets, &keep, cancel, progress)
+    let c = Compiled::of(g, path)?;
+    memory::check_fits(n, &c.program).map_err(|e| BuildError::Invalid(e.to_string()))?;
+    evaluate(g, path, &c, n, cancel, progress)
 }
 
-// The program and its targets, as `evaluate_exports` makes them.
-#[allow(clippy::too_many_arguments)]
-fn evaluate_program(g: &Graph, path: &Path, program: &Program, n: usize, targets: &[NodeId], keep: &[NodeId], cancel: &AtomicBool, progress: &Progress) -> Result<EvalResult, BuildError> {
+/// Runs the compiled build whole at `n`, dropping each output once read.
+fn evaluate(g: &Graph, path: &Path, c: &Compiled, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<EvalResult, BuildError> {
     let file = path.display();
-    let res = Evaluator::new().run_program_releasing(program, n, keep, cancel, progress);
+    let (program, targets) = (&c.program, &c.targets);
+    let res = Evaluator::new().run_program_releasing(program, n, &c.keep, cancel, progress);
     if res.cancelled {
         return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
     }
@@ -73,31 +81,33 @@ fn evaluate_program(g: &Graph, path: &Path, program: &Program, n: usize, targets
 // One argument per thing a build needs; a struct would only rename them.
 #[allow(clippy::too_many_arguments)]
 pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, budget: u64, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
-    let (targets, _) = targets_of(g, path)?;
-    let program = compile_for(g, &targets);
-    let budget = budget.min(memory::available_bytes() / 10 * 9);
-    let plan = tiled::plan(n, &program, budget).map_err(|e| BuildError::Invalid(format!("{}: {e}", path.display())))?;
-    export_graph_planned(g, path, out, n, share, plan, cancel, eval, export)
+    let c = Compiled::of(g, path)?;
+    let plan = tiled::plan(n, &c.program, tiled::within_memory(budget)).map_err(|e| BuildError::Invalid(format!("{}: {e}", path.display())))?;
+    write_build(g, path, out, n, share, plan, &c, cancel, eval, export)
 }
 
 /// [`export_graph`] with the plan decided: `None` evaluates the whole planet at `n`, a
 /// [`tiled::TilePlan`] (at `n`) builds by tiles.
 #[allow(clippy::too_many_arguments)]
 pub fn export_graph_planned(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, plan: Option<tiled::TilePlan>, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
-    let file = path.display();
-    let (targets, keep) = targets_of(g, path)?;
-    let program = compile_for(g, &targets);
     if let Some(p) = plan.filter(|p| p.n != n || !n.is_multiple_of(p.tile) || p.cap > n) {
-        return Err(BuildError::Invalid(format!("{file}: the tile plan {p:?} does not fit a build at {n} cells per face edge")));
+        return Err(BuildError::Invalid(format!("{}: the tile plan {p:?} does not fit a build at {n} cells per face edge", path.display())));
     }
+    write_build(g, path, out, n, share, plan, &Compiled::of(g, path)?, cancel, eval, export)
+}
+
+/// Evaluates the compiled build (whole, or by tiles under `plan`) and writes its files.
+#[allow(clippy::too_many_arguments)]
+fn write_build(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, plan: Option<tiled::TilePlan>, c: &Compiled, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
+    let file = path.display();
     let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| BuildError::Invalid(format!("{file}: {}: {e}", p.describe())))).transpose()?;
     let (jobs, timings) = match plan {
         None => {
-            let res = evaluate_program(g, path, &program, n, &targets, &keep, cancel, eval)?;
+            let res = evaluate(g, path, c, n, cancel, eval)?;
             (jobs_from_result(g, &res).map_err(|e| BuildError::Invalid(format!("{file}: {e}")))?, res.timings_by_name(g))
         }
         Some(plan) => {
-            let built = tiled_build::start(g, path, &program, &targets, plan, cancel, eval)?;
+            let built = tiled_build::start(g, path, &c.program, &c.targets, plan, cancel, eval)?;
             (built.jobs, built.timings_ms)
         }
     };

@@ -2,7 +2,7 @@
 //! cube maps; cell-centred or edge-sharing; a border from the neighbouring faces; tiles) and
 //! the pixels they hold: where each pixel samples the planet and its tangent frame.
 
-use super::source::{At, Source};
+use super::source::{At, Source, Taps};
 use super::tiled::TileView;
 use super::{Control, ExportError};
 use crate::nodes::output::export::{FaceGrid, NormalGreen, NormalSpace};
@@ -189,7 +189,11 @@ impl Pixels<'_> {
     /// [`Pixels::rows`]).
     pub fn pixel(&self, x: usize, y: usize, view: Option<&TileView>) -> [f32; 3] {
         let (at, up) = self.grid.pixel(x, y, self.source.n());
-        let mut v = self.source.sample(at, view);
+        self.encode(self.source.sample(at, view), up)
+    }
+
+    /// The encoded channels of a sampled value `v` at the unit direction `up`.
+    fn encode(&self, mut v: [f32; 3], up: Vec3) -> [f32; 3] {
         if let Frame::Tangent(green) = self.frame {
             let east = self.grid.column_tangent(up);
             let n = Vec3::from(v);
@@ -200,52 +204,60 @@ impl Pixels<'_> {
         v.map(|c| self.encoding.apply(c))
     }
 
-    /// The tiles of a tiled source that rows `y0..y1` read, evaluated (those the store does
-    /// not hold yet); `None` for other sources.
-    fn view(&self, y0: usize, y1: usize, control: &Control) -> Result<Option<TileView>, ExportError> {
-        let Source::Tiled(t) = self.source else { return Ok(None) };
-        let (w, _) = self.grid.size();
-        let (n, plan) = (self.source.n(), t.store.plan());
-        let count = plan.count();
-        let read: Vec<bool> = (y0..y1)
-            .into_par_iter()
-            .map(|y| {
-                let mut read = vec![false; count];
-                for x in 0..w {
-                    let (at, _) = self.grid.pixel(x, y, n);
-                    for c in self.source.cells_read(at) {
-                        read[plan.locate(c).0] = true;
-                    }
-                }
-                read
-            })
-            .reduce(
-                || vec![false; count],
-                |mut a, b| {
-                    a.iter_mut().zip(b).for_each(|(x, y)| *x |= y);
-                    a
-                },
-            );
-        let tiles: Vec<usize> = read.iter().enumerate().filter(|(_, r)| **r).map(|(k, _)| k).collect();
-        t.store.view(t.value, &tiles, control.cancel).map(Some)
-    }
-
-    /// Rows `y0..y1`, row-major, channels interleaved, computed in parallel (a tiled source's
-    /// tiles evaluated first).
+    /// Rows `y0..y1`, row-major, channels interleaved, computed in parallel. A tiled source's
+    /// pixels are placed first, [`TILED_ROWS`] rows at a time: the tiles their cells lie on are
+    /// evaluated, then the pixels sampled from the cells found.
     pub fn rows(&self, y0: usize, y1: usize, control: &Control) -> Result<Vec<f32>, ExportError> {
-        let view = self.view(y0, y1, control)?;
         let (w, _) = self.grid.size();
         let ch = self.channels();
         let mut out = vec![0.0; (y1 - y0) * w * ch];
-        out.par_chunks_mut((w * ch).max(1)).enumerate().for_each(|(k, line)| {
-            for x in 0..w {
-                let p = self.pixel(x, y0 + k, view.as_ref());
-                line[x * ch..(x + 1) * ch].copy_from_slice(&p[..ch]);
+        let Source::Tiled(t) = self.source else {
+            out.par_chunks_mut((w * ch).max(1)).enumerate().for_each(|(k, line)| {
+                for x in 0..w {
+                    let p = self.pixel(x, y0 + k, None);
+                    line[x * ch..(x + 1) * ch].copy_from_slice(&p[..ch]);
+                }
+            });
+            return Ok(out);
+        };
+        let (n, plan) = (self.source.n(), t.store.plan());
+        for (part, lines) in out.chunks_mut((TILED_ROWS * w * ch).max(1)).enumerate() {
+            let first = y0 + part * TILED_ROWS;
+            let rows = lines.len() / (w * ch).max(1);
+            // Where each pixel samples, and the tiles those cells lie on.
+            let places: Vec<Vec<(Taps, Vec3)>> = (first..first + rows)
+                .into_par_iter()
+                .map(|y| {
+                    (0..w)
+                        .map(|x| {
+                            let (at, up) = self.grid.pixel(x, y, n);
+                            (self.source.taps(at), up)
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut read = vec![false; plan.count()];
+            for (taps, _) in places.iter().flatten() {
+                for c in taps.cells() {
+                    read[plan.locate(c).0] = true;
+                }
             }
-        });
+            let tiles: Vec<usize> = read.iter().enumerate().filter(|(_, r)| **r).map(|(k, _)| k).collect();
+            let view = t.store.view(t.value, &tiles, control.cancel)?;
+            lines.par_chunks_mut((w * ch).max(1)).zip(&places).for_each(|(line, row)| {
+                for (x, &(taps, up)) in row.iter().enumerate() {
+                    let p = self.encode(self.source.sample_taps(taps, Some(&view)), up);
+                    line[x * ch..(x + 1) * ch].copy_from_slice(&p[..ch]);
+                }
+            });
+        }
         Ok(out)
     }
 }
+
+/// Rows of a tiled source placed at a time (see [`Pixels::rows`]): their taps are held until
+/// sampled, 84 bytes a pixel.
+pub const TILED_ROWS: usize = 8;
 
 /// The first pixel of each of `tiles` tiles along an edge of `len` pixels and the tile's
 /// length; neighbouring tiles share one pixel.

@@ -59,13 +59,13 @@ impl ExportJob {
 
     /// Whether the colour input is connected (or, in a tiled build, the value has colours).
     fn has_colour(&self) -> bool {
-        self.colour.is_some() || self.tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 3 && !t.store.is_normals(t.value))
+        self.colour.is_some() || self.tiled.as_ref().is_some_and(|t| !t.is_field())
     }
 
     /// Whether the field input is connected (or, in a tiled build, the value is a field or the
     /// normals of one).
     fn has_field(&self) -> bool {
-        self.field.is_some() || self.tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 1 || t.store.is_normals(t.value))
+        self.field.is_some() || self.tiled.as_ref().is_some_and(TiledSource::is_field)
     }
 
     /// How many files this job writes (for progress).
@@ -344,7 +344,7 @@ pub fn export_node_job(g: &Graph, node: &crate::graph::Node, error: Option<&Stri
     if let Some(e) = error {
         return Err(ExportError::Invalid { export: label, message: e.clone() });
     }
-    let is_field = field.is_some() || tiled.as_ref().is_some_and(|t| t.store.channels(t.value) == 1 || t.store.is_normals(t.value));
+    let is_field = field.is_some() || tiled.as_ref().is_some_and(TiledSource::is_field);
     let input = if is_field { export_node::FIELD.name() } else { export_node::COLOUR.name() };
     let units = match settings.units_from {
         UnitsFrom::Custom => settings.units.clone(),
@@ -361,12 +361,9 @@ pub fn planned_files(g: &Graph, n: usize) -> Vec<String> {
     let linked = |id, input: &str| g.links.iter().any(|l| l.to == id && l.input == input);
     let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::Export).collect();
     let mut names: Vec<String> = if exports.is_empty() {
-        match g.first_of(NodeKind::Planet).and_then(|p| p.settings().ok().map(|s| (p, s))) {
-            Some((planet, settings)) => {
-                // The default set's names come from its own jobs, built over one-cell fields.
-                let albedo = linked(planet.id, planet_node::ALBEDO.name()).then(|| Arc::new(ColourField::from_fn(1, |_| [0.0; 3])));
-                default_jobs(&planet.describe(), Arc::new(Field::from_fn_dir(1, |_| 0.0)), albedo, &settings).iter().flat_map(|j| j.file_names(n)).collect()
-            }
+        // A Planet node whose settings cannot be read exports nothing (the build says why).
+        match g.first_of(NodeKind::Planet).filter(|p| p.settings::<crate::nodes::output::planet::PlanetSettings>().is_ok()) {
+            Some(planet) => default_set(&planet.describe(), linked(planet.id, planet_node::ALBEDO.name())).iter().flat_map(|(_, j)| j.file_names(n)).collect(),
             None => Vec::new(),
         }
     } else {
@@ -401,23 +398,62 @@ pub fn source_units(g: &Graph, id: NodeId, input: &str) -> String {
     String::new()
 }
 
-/// The default set of a graph without Export nodes: elevation in metres as 16-bit PNG
-/// (equirectangular and six faces, the Planet node's range), the height tint and the albedo
-/// (when connected) as 8-bit sRGB equirectangular PNGs.
-pub fn default_jobs(planet_label: &str, elevation_m: Arc<Field>, albedo: Option<Arc<ColourField>>, planet: &crate::nodes::output::planet::PlanetSettings) -> Vec<ExportJob> {
+/// What a job of the Planet node's default set reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefaultLayer {
+    /// The Planet node's elevation, metres.
+    Elevation,
+    /// The height tint of the elevation ([`height_tint`]).
+    Tint,
+    /// The Planet node's albedo input.
+    Albedo,
+}
+
+/// The height tint (linear RGB) of an elevation of `metres` on a planet of that peak and depth
+/// (metres, the depth positive): the hypsometric colours, as sRGB bytes made linear.
+pub fn height_tint(metres: f32, max_depth_m: f32, max_elevation_m: f32) -> [f32; 3] {
+    srgb_to_linear3(hypsometric(metres, max_depth_m, max_elevation_m).map(|v| v as f32 / 255.0))
+}
+
+/// The default set of a graph without Export nodes, each job with the layer it reads and no
+/// input yet: elevation in metres as 16-bit PNG (equirectangular and six faces, the Planet
+/// node's range), the height tint and, with `albedo` (the Planet node's albedo connected), the
+/// albedo as 8-bit sRGB equirectangular PNGs.
+pub fn default_set(planet_label: &str, albedo: bool) -> Vec<(DefaultLayer, ExportJob)> {
     let base = ExportSettings::default();
-    let job = |name: &str, settings: ExportSettings, field: Option<Arc<Field>>, colour: Option<Arc<ColourField>>| {
-        let units = if field.is_some() { "m" } else { "" }.to_string();
-        ExportJob { label: format!("{planet_label} '{name}'"), source: planet_label.to_string(), settings: ExportSettings { name: name.into(), ..settings }, units, field, colour, tiled: None }
+    let job = |name: &str, settings: ExportSettings, units: &str| ExportJob {
+        label: format!("{planet_label} '{name}'"),
+        source: planet_label.to_string(),
+        settings: ExportSettings { name: name.into(), ..settings },
+        units: units.into(),
+        field: None,
+        colour: None,
+        tiled: None,
     };
-    let tint = ColourField::from_fn(elevation_m.n(), |c| srgb_to_linear3(hypsometric(elevation_m.data()[c], planet.max_depth_m, planet.max_elevation_m).map(|v| v as f32 / 255.0)));
     let colour = ExportSettings { format: ExportFormat::Png8, ..base.clone() };
-    let mut jobs =
-        vec![job("elevation", base.clone(), Some(elevation_m.clone()), None), job("elevation", ExportSettings { projection: ExportProjection::Faces, ..base }, Some(elevation_m), None), job("colour", colour.clone(), None, Some(Arc::new(tint)))];
-    if let Some(a) = albedo {
-        jobs.push(job("albedo", colour, None, Some(a)));
+    let mut set =
+        vec![(DefaultLayer::Elevation, job("elevation", base.clone(), "m")), (DefaultLayer::Elevation, job("elevation", ExportSettings { projection: ExportProjection::Faces, ..base }, "m")), (DefaultLayer::Tint, job("colour", colour.clone(), ""))];
+    if albedo {
+        set.push((DefaultLayer::Albedo, job("albedo", colour, "")));
     }
-    jobs
+    set
+}
+
+/// The default set ([`default_set`]) reading the whole planet's elevation in metres and
+/// albedo.
+pub fn default_jobs(planet_label: &str, elevation_m: Arc<Field>, albedo: Option<Arc<ColourField>>, planet: &crate::nodes::output::planet::PlanetSettings) -> Vec<ExportJob> {
+    let tint = Arc::new(ColourField::from_fn(elevation_m.n(), |c| height_tint(elevation_m.data()[c], planet.max_depth_m, planet.max_elevation_m)));
+    default_set(planet_label, albedo.is_some())
+        .into_iter()
+        .map(|(layer, mut job)| {
+            match layer {
+                DefaultLayer::Elevation => job.field = Some(elevation_m.clone()),
+                DefaultLayer::Tint => job.colour = Some(tint.clone()),
+                DefaultLayer::Albedo => job.colour = albedo.clone(),
+            }
+            job
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -17,6 +17,26 @@ pub enum At {
     Dir(Vec3),
 }
 
+/// The cells and weights a sample reads.
+#[derive(Debug, Clone, Copy)]
+pub enum Taps {
+    /// Exactly one cell (its index).
+    Cell(usize),
+    /// A bilinear mix of four cells (index, weight).
+    Mix([(usize, f32); 4]),
+}
+
+impl Taps {
+    /// The cells read (indices of the whole planet).
+    pub fn cells(&self) -> impl Iterator<Item = usize> {
+        let (one, four) = match self {
+            Taps::Cell(c) => (Some(*c), None),
+            Taps::Mix(t) => (None, Some(*t)),
+        };
+        one.into_iter().chain(four.into_iter().flatten().map(|(c, _)| c))
+    }
+}
+
 /// The data of one export.
 #[derive(Debug, Clone)]
 pub enum Source {
@@ -43,6 +63,14 @@ pub struct TiledSource {
     pub store: Arc<TileStore>,
     /// Which of its values.
     pub value: usize,
+}
+
+impl TiledSource {
+    /// Whether the value reads a field: a field itself, or the normals computed from one (an
+    /// Export node's field input); otherwise colours (its colour input).
+    pub fn is_field(&self) -> bool {
+        self.store.channels(self.value) == 1 || self.store.is_normals(self.value)
+    }
 }
 
 impl std::fmt::Debug for TiledSource {
@@ -97,12 +125,25 @@ impl Source {
         }
     }
 
+    /// The cells and weights a sample at `at` reads.
+    pub fn taps(&self, at: At) -> Taps {
+        match at {
+            At::Cell(c) => Taps::Cell(c),
+            At::Dir(d) => Taps::Mix(Field::bilinear_taps(self.n(), d)),
+        }
+    }
+
     /// The value at `at`; only the first [`Source::channels`] components are meaningful.
     /// Sampled normals are renormalised. A tiled source reads `view`, which must hold the tiles
-    /// `at` reads (see [`Source::tiles_read`]); without one its values are NaN.
+    /// of the cells `at` reads (see [`Source::taps`]); without one its values are NaN.
     pub fn sample(&self, at: At, view: Option<&TileView>) -> [f32; 3] {
-        let taps = match at {
-            At::Cell(c) => {
+        self.sample_taps(self.taps(at), view)
+    }
+
+    /// The value the cells `taps` give (see [`Source::sample`]).
+    pub fn sample_taps(&self, taps: Taps, view: Option<&TileView>) -> [f32; 3] {
+        let taps = match taps {
+            Taps::Cell(c) => {
                 return match self {
                     Source::Scalar(f) => [f.data()[c], 0.0, 0.0],
                     Source::Colour(col) => col.data[c],
@@ -110,32 +151,24 @@ impl Source {
                     Source::Tiled(_) => view.map_or([f32::NAN; 3], |v| v.get(c)),
                 }
             }
-            At::Dir(d) => Field::bilinear_taps(self.n(), d),
+            Taps::Mix(taps) => taps,
         };
         match self {
             Source::Tiled(t) => {
                 let Some(v) = view else { return [f32::NAN; 3] };
-                let mut out = [0.0; 3];
-                for (c, w) in taps {
-                    let x = v.get(c);
-                    for k in 0..3 {
-                        out[k] += x[k] * w;
-                    }
-                }
+                let out = mix(|c| v.get(c), &taps);
                 if t.store.is_normals(t.value) {
-                    out = Vec3::from(out).normalize_or(Vec3::from(v.get(taps[0].0))).to_array();
+                    renormalised(out, v.get(taps[0].0))
+                } else {
+                    out
                 }
-                out
             }
             Source::Scalar(f) => {
                 let v: f32 = taps.iter().map(|&(c, w)| f.data()[c] * w).sum();
                 [v, 0.0, 0.0]
             }
-            Source::Colour(col) => mix(&col.data, &taps),
-            Source::Normals { data, .. } => {
-                let v = Vec3::from(mix(data, &taps));
-                v.normalize_or(Vec3::from(data[taps[0].0])).to_array()
-            }
+            Source::Colour(col) => mix(|c| col.data[c], &taps),
+            Source::Normals { data, .. } => renormalised(mix(|c| data[c], &taps), data[taps[0].0]),
         }
     }
 
@@ -148,25 +181,23 @@ impl Source {
             _ => None,
         }
     }
-
-    /// The cells (indices of the whole planet at [`Source::n`]) that a sample at `at` reads.
-    pub fn cells_read(&self, at: At) -> impl Iterator<Item = usize> {
-        let taps = match at {
-            At::Cell(c) => [(c, 1.0), (c, 0.0), (c, 0.0), (c, 0.0)],
-            At::Dir(d) => Field::bilinear_taps(self.n(), d),
-        };
-        taps.into_iter().map(|(c, _)| c)
-    }
 }
 
-fn mix(data: &[[f32; 3]], taps: &[(usize, f32); 4]) -> [f32; 3] {
+/// The weighted sum of the values `get` gives at the taps' cells.
+fn mix(get: impl Fn(usize) -> [f32; 3], taps: &[(usize, f32); 4]) -> [f32; 3] {
     let mut out = [0.0; 3];
     for &(c, w) in taps {
-        for (o, v) in out.iter_mut().zip(data[c]) {
+        for (o, v) in out.iter_mut().zip(get(c)) {
             *o += v * w;
         }
     }
     out
+}
+
+/// A sampled normal made unit length again (`fallback`, the first tap's normal, where the
+/// taps cancel out).
+fn renormalised(v: [f32; 3], fallback: [f32; 3]) -> [f32; 3] {
+    Vec3::from(v).normalize_or(Vec3::from(fallback)).to_array()
 }
 
 #[cfg(test)]

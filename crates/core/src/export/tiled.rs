@@ -11,17 +11,17 @@
 //! bytes of a whole build; above it the whole-planet nodes' outputs are bilinear samples of the
 //! capped run, as in close-ups.
 
+use super::jobs::height_tint;
 use super::ExportError;
-use crate::eval::{frontier, localities, memory, run_local_part, whole_part, EvalResult, Program, Progress};
+use crate::eval::{frontier, localities, memory, run_local_part, whole_part, whole_steps, EvalResult, Program, Progress};
 use crate::graph::NodeId;
 use crate::nodes::{Locality, Value};
-use crate::planet::colour::srgb_to_linear3;
 use crate::planet::coords::NEIGHBOURS_4;
-use crate::planet::{neighbour, Grid, Tile};
+use crate::planet::{neighbour, ColourField, Field, Grid, Tile};
 use glam::Vec3;
 use rayon::prelude::*;
-use std::collections::{BTreeSet, HashMap};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The default memory budget of a build, bytes: 4 GiB.
@@ -86,6 +86,12 @@ impl TilePlan {
     }
 }
 
+/// The budget a build plans with: `budget` bytes, or 90 % of the memory available (the
+/// machine's, or its control group's) where that is less.
+pub fn within_memory(budget: u64) -> u64 {
+    budget.min(memory::available_bytes() / 10 * 9)
+}
+
 /// The largest tile edge up to [`MAX_TILE`] that divides `n`.
 pub fn tile_edge(n: usize) -> usize {
     (1..=MAX_TILE.min(n)).rev().find(|t| n.is_multiple_of(*t)).unwrap_or(1)
@@ -106,7 +112,7 @@ pub fn plan(n: usize, program: &Program, budget: u64) -> Result<Option<TilePlan>
     let local = localities(program);
     let whole = whole_part(program, &local);
     let kept = frontier(program, &local);
-    let sampled: Vec<NodeId> = program.steps.iter().zip(&local).filter(|(_, l)| **l == Locality::Whole).map(|(s, _)| s.id).collect();
+    let sampled: Vec<NodeId> = whole_steps(program, &local).into_iter().collect();
     let tile_bytes = memory::estimate_cells_bytes((tile * tile) as u64, n, program, &sampled, &[]);
     // The cache holds an eighth of the budget, and at least 16 tiles of the widest value
     // (a strip of an equirectangular image reads a ring of tiles).
@@ -165,27 +171,27 @@ pub enum TileValue {
     },
 }
 
-/// The values of one tile.
+/// The values of one tile: the evaluation's own field or colours on the tile.
 #[derive(Debug)]
 pub enum TileData {
     /// One value per cell.
-    Scalar(Vec<f32>),
+    Scalar(Arc<Field>),
     /// Linear RGB per cell.
-    Colour(Vec<[f32; 3]>),
+    Colour(Arc<ColourField>),
 }
 
 impl TileData {
     fn bytes(&self) -> u64 {
         match self {
-            TileData::Scalar(v) => 4 * v.len() as u64,
-            TileData::Colour(v) => 12 * v.len() as u64,
+            TileData::Scalar(f) => 4 * f.data().len() as u64,
+            TileData::Colour(c) => 12 * c.data.len() as u64,
         }
     }
 
     fn get(&self, k: usize) -> [f32; 3] {
         match self {
-            TileData::Scalar(v) => [v[k], 0.0, 0.0],
-            TileData::Colour(v) => v[k],
+            TileData::Scalar(f) => [f.data()[k], 0.0, 0.0],
+            TileData::Colour(c) => c.data[k],
         }
     }
 }
@@ -233,25 +239,12 @@ pub struct TileStore {
     labels: HashMap<NodeId, String>,
     cache: Mutex<Cache>,
     ranges: Vec<Mutex<Range>>,
-    evaluated: AtomicUsize,
 }
 
 /// The range of a scalar value over the tiles evaluated so far, and which those are.
-#[derive(Default)]
 struct Range {
     span: Option<(f32, f32)>,
     seen: Vec<bool>,
-}
-
-/// The steps of `program` that `id` depends on, itself included.
-fn part_for(program: &Program, id: NodeId) -> Program {
-    let mut needed = BTreeSet::from([id]);
-    for step in program.steps.iter().rev() {
-        if needed.contains(&step.id) {
-            needed.extend(step.inputs.iter().flatten().map(|(src, _)| *src));
-        }
-    }
-    Program { steps: program.steps.iter().filter(|s| needed.contains(&s.id)).cloned().collect(), ..program.clone() }
 }
 
 impl TileStore {
@@ -266,14 +259,14 @@ impl TileStore {
                     // The input's value is the output that feeds it: only what that depends on runs.
                     TileValue::Input { node, port } => {
                         let src = program.steps.iter().find(|s| s.id == *node).and_then(|s| s.inputs.get(*port).copied().flatten())?;
-                        (part_for(program, src.0), src)
+                        (program.upstream([src.0]), src)
                     }
                     TileValue::Output(node) => {
                         let mut first_only = program.clone();
                         for step in first_only.steps.iter_mut().filter(|s| s.id == *node) {
                             step.inputs.iter_mut().skip(1).for_each(|i| *i = None);
                         }
-                        (part_for(&first_only, *node), (*node, 0))
+                        (first_only.upstream([*node]), (*node, 0))
                     }
                     TileValue::Tint { .. } | TileValue::Normals { .. } => return None,
                 };
@@ -281,19 +274,13 @@ impl TileStore {
                 Some(Part { program, local, read })
             })
             .collect();
-        let ranges = values.iter().map(|_| Mutex::new(Range::default())).collect();
-        TileStore { plan, whole, values, parts, labels, cache: Mutex::new(Cache::default()), ranges, evaluated: AtomicUsize::new(0) }
+        let ranges = values.iter().map(|_| Mutex::new(Range { span: None, seen: vec![false; plan.count()] })).collect();
+        TileStore { plan, whole, values, parts, labels, cache: Mutex::new(Cache::default()), ranges }
     }
 
     /// The plan the store follows.
     pub fn plan(&self) -> TilePlan {
         self.plan
-    }
-
-    /// Tiles evaluated so far (a tile read by two values counts twice; one evicted and read
-    /// again too).
-    pub fn tiles_evaluated(&self) -> usize {
-        self.evaluated.load(Ordering::Relaxed)
     }
 
     /// Channels of value `value`: 1 or 3.
@@ -439,7 +426,7 @@ impl TileStore {
                 (p - g * scale).normalize_or(p).to_array()
             })
             .collect();
-        Ok(TileData::Colour(data))
+        Ok(TileData::Colour(Arc::new(ColourField { n, tile: Some(t), data })))
     }
 
     /// Evaluates value `value` on tile number `k`.
@@ -450,7 +437,7 @@ impl TileStore {
                 let view = self.view(*of, &[k], cancel)?;
                 let metres = view.tiles.get(k).cloned().flatten().ok_or_else(|| self.error(value, "the elevation tile is missing".into()))?;
                 let TileData::Scalar(m) = metres.as_ref() else { return Err(self.error(value, "the elevation is not a field".into())) };
-                TileData::Colour(m.iter().map(|&v| srgb_to_linear3(crate::appearance::hypsometric(v, *depth_m, *height_m).map(|c| c as f32 / 255.0))).collect())
+                TileData::Colour(Arc::new(ColourField::from_fn_on(Grid::Tile(t), |c| height_tint(m.data()[c], *depth_m, *height_m))))
             }
             (TileValue::Normals { of, radius_km, relief }, _) => self.normals(k, *of, *radius_km, *relief, cancel)?,
             (_, Some(part)) => {
@@ -466,27 +453,22 @@ impl TileStore {
                     return Err(self.error(value, format!("{node}: {msg} (on {})", Grid::Tile(t))));
                 }
                 match res.output(part.read.0, part.read.1).cloned() {
-                    Some(Value::Field(f)) => TileData::Scalar(f.data().to_vec()),
-                    Some(Value::Colour(c)) => TileData::Colour(c.data.clone()),
+                    Some(Value::Field(f)) => TileData::Scalar(f),
+                    Some(Value::Colour(c)) => TileData::Colour(c),
                     _ => return Err(self.error(value, format!("produced nothing on {}", Grid::Tile(t)))),
                 }
             }
             (_, None) => return Err(self.error(value, "has no part of the program".into())),
         };
-        if let TileData::Scalar(v) = &data {
-            // As [`Field::min_max`]: NaN is ignored.
-            let (lo, hi) = v.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        if let TileData::Scalar(f) = &data {
+            let (lo, hi) = f.min_max();
             if let Ok(mut r) = self.ranges[value].lock() {
-                if r.seen.len() != self.plan.count() {
-                    r.seen = vec![false; self.plan.count()];
-                }
                 let first = !std::mem::replace(&mut r.seen[k], true);
-                if first && lo <= hi {
+                if first {
                     r.span = Some(r.span.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
                 }
             }
         }
-        self.evaluated.fetch_add(1, Ordering::Relaxed);
         Ok(data)
     }
 }

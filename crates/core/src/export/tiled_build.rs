@@ -2,7 +2,7 @@
 //! store of tiles, and the jobs that read it.
 
 use super::build::BuildError;
-use super::jobs::{default_jobs, export_node_job, ExportJob};
+use super::jobs::{default_set, export_node_job, DefaultLayer, ExportJob};
 use super::source::TiledSource;
 use super::tiled::{TilePlan, TileStore, TileValue};
 use crate::eval::{frontier, localities, whole_part, EvalResult, Evaluator, Program, Progress};
@@ -10,7 +10,6 @@ use crate::graph::{Graph, NodeId};
 use crate::nodes::output::export::{self as export_node, ExportLayer, ExportSettings};
 use crate::nodes::output::planet::{self as planet_node, PlanetSettings};
 use crate::nodes::NodeKind;
-use crate::planet::{ColourField, Field};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -57,25 +56,24 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
         let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{file}: the graph has neither Export nodes nor a Planet node")))?;
         let settings: PlanetSettings = planet.settings().map_err(|e| BuildError::Invalid(format!("{file}: {}: {e}", planet.describe())))?;
         let albedo = step_input(program, planet.id, planet_node::ALBEDO.index());
+        // The store's values in the order of `DefaultLayer`.
         let mut values = vec![TileValue::Output(planet.id), TileValue::Tint { of: 0, depth_m: settings.max_depth_m, height_m: settings.max_elevation_m }];
         if albedo {
             values.push(TileValue::Input { node: planet.id, port: planet_node::ALBEDO.index() });
         }
         let store = Arc::new(TileStore::new(plan, program, whole_res, values, labels));
-        // The default set's settings and names, with one-cell stand-ins for its inputs, then
-        // each job reads its value from the store.
-        let stand_in = albedo.then(|| Arc::new(ColourField::from_fn(1, |_| [0.0; 3])));
-        let mut jobs = default_jobs(&planet.describe(), Arc::new(Field::filled(1, 0.0)), stand_in, &settings);
-        for job in &mut jobs {
-            let value = match job.settings.name.as_str() {
-                "elevation" => 0,
-                "colour" => 1,
-                _ => 2,
-            };
-            job.field = None;
-            job.colour = None;
-            job.tiled = Some(TiledSource { store: store.clone(), value });
-        }
+        let jobs = default_set(&planet.describe(), albedo)
+            .into_iter()
+            .map(|(layer, mut job)| {
+                let value = match layer {
+                    DefaultLayer::Elevation => 0,
+                    DefaultLayer::Tint => 1,
+                    DefaultLayer::Albedo => 2,
+                };
+                job.tiled = Some(TiledSource { store: store.clone(), value });
+                job
+            })
+            .collect();
         return Ok(TiledBuild { jobs, store, timings_ms });
     }
     // Each Export node's input, and after a normal map's field its normals (which need the
