@@ -44,7 +44,7 @@ def main() -> int:
         return 1
     print(file=sys.stderr)
     for r in results:
-        print(f"{r.out_dir}: {len(r.manifest['files'])} files")
+        print(f"{r.out_dir}: {len(r.manifest['files'])} files, built on node {r.node[:8]}")
     return 0
 
 

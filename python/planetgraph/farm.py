@@ -53,6 +53,8 @@ class TaskResult:
     """The build's manifest (as written to manifest.json), or None if it failed."""
     error: Optional[str] = None
     """The failure's message (naming the graph and the node), or None."""
+    node: Optional[str] = None
+    """The Ray node (its id) whose worker built it, or None if it failed."""
 
     @property
     def ok(self) -> bool:
@@ -119,7 +121,8 @@ def _write_file(path: Path, data: bytes) -> None:
 
 def _build_task(ron: str, name: str, variation: Variation, resolution: int, threads: int, dest: str, transfer: str, board: Any, index: int, tiles: Optional[Tuple[int, int]] = None, memory_gib: float = 4.0):
     """One planet, or one share of a planet's files, on a Ray worker: the manifest (the share's
-    files), and the files' bytes when they travel back."""
+    files), the files' bytes when they travel back, and the id of the node it ran on."""
+    node = _ray().get_runtime_context().get_node_id()
     graph = apply_variation(Graph.from_ron(ron, name), variation)
     last = [0.0]
 
@@ -130,7 +133,7 @@ def _build_task(ron: str, name: str, variation: Variation, resolution: int, thre
             board.report.remote(index, fraction, stage)
 
     if transfer == "shared":
-        return graph.build(dest, resolution=resolution, threads=threads, progress=report, tiles=tiles, memory_gib=memory_gib), None
+        return graph.build(dest, resolution=resolution, threads=threads, progress=report, tiles=tiles, memory_gib=memory_gib), None, node
     with tempfile.TemporaryDirectory(prefix="planetgraph-") as tmp:
         manifest = graph.build(tmp, resolution=resolution, threads=threads, progress=report, tiles=tiles, memory_gib=memory_gib)
         files = {}
@@ -138,7 +141,7 @@ def _build_task(ron: str, name: str, variation: Variation, resolution: int, thre
             for n in names:
                 p = Path(root) / n
                 files[str(p.relative_to(tmp))] = p.read_bytes()
-        return manifest, files
+        return manifest, files, node
 
 
 class _Board:
@@ -211,7 +214,9 @@ def _run(graph: Graph, jobs, resolution: int, threads: int, retries: int, transf
     files of a task go to its ``result.out_dir``."""
     ray = _ray()
     ron, name = graph.to_ron(), graph.path
-    task = ray.remote(num_cpus=threads, max_retries=retries, retry_exceptions=[OSError, MemoryError])(_build_task)
+    # SPREAD: tasks go to the nodes with the most room first, so a cluster's machines share the
+    # planets (and their memory) instead of the driver's node filling up first.
+    task = ray.remote(num_cpus=threads, max_retries=retries, retry_exceptions=[OSError, MemoryError], scheduling_strategy="SPREAD")(_build_task)
     board = ray.remote(num_cpus=0)(_Board).remote() if progress is not None else None
     pending = {}
     for r, v, tiles in jobs:
@@ -223,11 +228,12 @@ def _run(graph: Graph, jobs, resolution: int, threads: int, retries: int, transf
         for ref in done:
             r = pending.pop(ref)
             try:
-                manifest, files = ray.get(ref)
+                manifest, files, node = ray.get(ref)
                 if files is not None:
                     for rel, data in files.items():
                         _write_file(Path(r.out_dir) / rel, data)
                 r.manifest = manifest
+                r.node = node
                 finished[r.index] = (1.0, "done")
             except Exception as e:  # noqa: BLE001 - every task failure is reported, not raised here
                 r.error = _message(e)
