@@ -7,7 +7,8 @@ use planetgraph::io::default_graph;
 #[test]
 fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {
     let g = default_graph().expect("default graph");
-    let e = measure(&g, "default graph", 512).unwrap_or_else(|err| panic!("{err:?}")).relief;
+    let measured = measure(&g, "default graph", 512).unwrap_or_else(|err| panic!("{err:?}"));
+    let e = measured.relief;
     eprintln!("{e:#?}");
     // The Earth-like relief node asks for 0.29.
     assert!((e.land_share - 0.29).abs() <= 0.03, "land share {}", e.land_share);
@@ -20,4 +21,10 @@ fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {
     let ratio = e.region_border_ratio.expect("the default graph has plates");
     assert!(ratio <= 1.05, "region borders {ratio}");
     assert!(e.seam_max_slope <= e.face_max_slope, "cube edges {} vs {} m/km", e.seam_max_slope, e.face_max_slope);
+    // Plateaus stay plateaus: dry interiors keep most of their height through 20 Myr of
+    // landscape evolution (with the erodibility output unwired, about a quarter) and stay flat.
+    let p = measured.plateau.expect("the default planet has plateaus");
+    eprintln!("{p:#?}");
+    assert!(p.final_mean_m >= 0.8 * p.relief_mean_m && p.final_mean_m >= 2000.0, "plateaus {p:?}");
+    assert!(p.final_slope_deg <= 2.0, "plateau slope {p:?}");
 }

@@ -31,8 +31,8 @@ fn landscape(g: &Graph, n: usize) -> Landscape {
         r.output(link.from, k)?.as_field().cloned()
     };
     let settings = node.settings::<LandscapeEvolutionSettings>().expect("settings").simulation(&planetgraph::eval::planet_of(g).expect("planet settings")).expect("valid");
-    let (elevation, uplift) = (input("elevation").expect("elevation"), input("uplift"));
-    let inputs = LandscapeInputs { elevation: &elevation, uplift: uplift.as_deref(), precipitation: None, erodibility: None };
+    let (elevation, uplift, precipitation, erodibility) = (input("elevation").expect("elevation"), input("uplift"), input("precipitation"), input("erodibility"));
+    let inputs = LandscapeInputs { elevation: &elevation, uplift: uplift.as_deref(), precipitation: precipitation.as_deref(), erodibility: erodibility.as_deref() };
     let l = evolve(inputs, &settings, &AtomicUsize::new(0), &AtomicBool::new(false)).expect("runs");
     // The rerun is the node's own result.
     let id: NodeId = node.id;

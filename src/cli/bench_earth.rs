@@ -6,7 +6,7 @@
 use super::CliError;
 use crate::eval::{compile_for, Evaluator, Progress};
 use crate::graph::Graph;
-use crate::inspect::realism::{biome_shares, earth_figures, land_median, EarthFigures, EARTH};
+use crate::inspect::realism::{biome_shares, earth_figures, land_median, plateau_figures, EarthFigures, PlateauFigures, EARTH};
 use crate::inspect::tectonic_values;
 use crate::io::{default_graph, load_graph, Strictness};
 use crate::nodes::output::planet::PlanetSettings;
@@ -23,7 +23,7 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         Some(p) => (load_graph(p, Strictness::Complete).map_err(CliError::input)?, p.display().to_string()),
         None => (default_graph().map_err(CliError::internal)?, "default graph".to_string()),
     };
-    let Measured { relief: e, climate, seconds } = measure(&g, &name, n)?;
+    let Measured { relief: e, plateau, climate, seconds } = measure(&g, &name, n)?;
     println!("# {name} at {n} cells per face edge; Earth's figures after the values");
     println!("earth_eval_s {seconds:.1} s");
     let earth = |k: &str| EARTH.iter().find(|x| x.0 == k).map_or(String::new(), |x| format!("  (Earth {})", x.1));
@@ -40,6 +40,15 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
     }
     println!("earth_seam_max_slope {:.1} m/km  (inside the faces along their edges {:.1} m/km)", e.seam_max_slope, e.face_max_slope);
     println!("earth_seam_mean_slope_ratio {:.3}  (across cube edges over inside the faces)", e.seam_mean_ratio);
+    match plateau {
+        Some(p) => {
+            println!("earth_plateau_area_share {:.4}  (Tibet about 0.005 of the globe)", p.area_share);
+            println!("earth_plateau_mean_m {:.0} m, {:.0} m before erosion  (Tibet about 4500)", p.final_mean_m, p.relief_mean_m);
+            println!("earth_plateau_kept {:.2}  (its mean height after erosion over before)", p.final_mean_m / p.relief_mean_m.max(1.0));
+            println!("earth_plateau_slope_deg {:.2}  (mean slope on the plateaus)", p.final_slope_deg);
+        }
+        None => println!("earth_plateau -  (no Earth-like relief node, or no plateau)"),
+    }
     match climate {
         Some(c) => {
             println!("earth_land_precipitation_median_mm {:.0} mm/yr  (Earth's land mean about 800)", c.precipitation_median_mm);
@@ -68,6 +77,8 @@ pub struct ClimateFigures {
 pub struct Measured {
     /// The relief against Earth's figures.
     pub relief: EarthFigures,
+    /// Plateaus of the first Earth-like relief node (`None` without one, or without plateaus).
+    pub plateau: Option<PlateauFigures>,
     /// The climate on land (`None` without a Precipitation and a Biomes node).
     pub climate: Option<ClimateFigures>,
     /// Seconds of the cold evaluation.
@@ -86,7 +97,8 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let (rain, biomes) = (g.first_of(NodeKind::Precipitation).map(|x| x.id), g.first_of(NodeKind::Biomes).map(|x| x.id));
     let mut targets = vec![link.from];
     targets.extend(g.nodes.iter().filter(|x| x.kind == NodeKind::TectonicPlates).map(|x| x.id));
-    targets.extend(rain.iter().chain(&biomes));
+    let relief_node = g.first_of(NodeKind::EarthRelief).map(|x| x.id);
+    targets.extend(rain.iter().chain(&biomes).chain(&relief_node));
     let program = compile_for(g, &targets);
     let cancel = AtomicBool::new(false);
     let t = Instant::now();
@@ -104,5 +116,12 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
         (Some(rain), Some(biomes)) => Some(ClimateFigures { precipitation_median_mm: land_median(&metres, field(rain, 0)?), biomes: biome_shares(&metres, field(biomes, 0)?) }),
         _ => None,
     };
-    Ok(Measured { relief, climate, seconds })
+    let plateau = match relief_node {
+        Some(id) => {
+            let erodibility = NodeKind::EarthRelief.meta().outputs.iter().position(|o| o.name == "erodibility").ok_or_else(|| CliError::internal(anyhow!("Earth-like relief has no erodibility output")))?;
+            plateau_figures(&settings.apply(field(id, 0)?), &metres, field(id, erodibility)?, settings.radius_km)
+        }
+        None => None,
+    };
+    Ok(Measured { relief, plateau, climate, seconds })
 }

@@ -224,6 +224,41 @@ pub fn land_median(elevation_m: &Field, values: &Field) -> f64 {
     0.0
 }
 
+/// How plateaus came through erosion: measured on the cells a relief marks as plateau interior
+/// (its erodibility output below one half) that are land at the end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlateauFigures {
+    /// Share of the planet's area, 0..1 (Tibet: about 0.005).
+    pub area_share: f64,
+    /// Area-weighted mean height the relief gave them, m.
+    pub relief_mean_m: f64,
+    /// Area-weighted mean height at the end, m (Tibet: about 4500).
+    pub final_mean_m: f64,
+    /// Area-weighted mean slope at the end, degrees (a flat plateau: a degree or two at 20 km cells).
+    pub final_slope_deg: f64,
+}
+
+/// Plateau figures from a relief's elevation, the final elevation (both m) and the relief's
+/// erodibility output (`None` where no cell is a plateau interior).
+pub fn plateau_figures(relief_m: &Field, final_m: &Field, erodibility: &Field, radius_km: f32) -> Option<PlateauFigures> {
+    let n = final_m.n();
+    let face_area = face_solid_angles(n);
+    let (relief, erod) = (relief_m.resample(n), erodibility.resample(n));
+    let slope = crate::nodes::modify::slope::slope_degrees(final_m, 1.0, radius_km);
+    let (mut area, mut rel, mut fin, mut sl, mut total) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for c in 0..final_m.data().len() {
+        let a = face_area[c % (n * n)];
+        total += a;
+        if erod.data()[c] < 0.5 && final_m.data()[c] > 0.0 {
+            area += a;
+            rel += a * f64::from(relief.data()[c]);
+            fin += a * f64::from(final_m.data()[c]);
+            sl += a * f64::from(slope.data()[c]);
+        }
+    }
+    (area > 0.0).then(|| PlateauFigures { area_share: area / total, relief_mean_m: rel / area, final_mean_m: fin / area, final_slope_deg: sl / area })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,6 +41,8 @@ crate::settings! {
         hotspots: usize = int("Hotspots", ReliefSettings::DEFAULT.hotspots.count as i64, 0, 200, "Fixed mantle plumes: each leaves a chain of volcanoes and seamounts along its plate's motion, older and lower with distance."),
         /// Height of a fresh hotspot volcano above the floor, m.
         hotspot_m: f32 = float("Hotspot height", ReliefSettings::DEFAULT.hotspots.height_m, 0.0, 12000.0, Unit::Metre, 10.0, "Height above the ocean floor of the volcano over a plume (Hawaii: about 9 km from the floor); a sixth of it on continents."),
+        /// Erodibility of plateau interiors relative to other land.
+        plateau_erodibility: f32 = float("Plateau erodibility", ReliefSettings::DEFAULT.plateau_erodibility, 0.0, 1.0, Unit::None, 0.005, "How easily rivers cut the dry, internally drained interior of a plateau (Tibet), relative to other land (1), through the 'erodibility' output into Landscape evolution. Low values keep the plateau flat while its edges erode."),
         /// Small-scale relief strength.
         detail: f32 = float("Detail", ReliefSettings::DEFAULT.detail, 0.0, 4.0, Unit::None, 0.01, "Strength of the small-scale relief noise on continents (1: default)."),
         /// Random seed.
@@ -68,6 +70,7 @@ impl EarthReliefSettings {
             need(v.is_finite() && v >= 0.0, key, "0 or more", v)?;
         }
         need((0.0..=1.0).contains(&self.land_fraction), k.land_fraction, "in 0..1", self.land_fraction)?;
+        need((0.0..=1.0).contains(&self.plateau_erodibility), k.plateau_erodibility, "in 0..1", self.plateau_erodibility)?;
         for (v, key) in [(self.coast_frequency, k.coast_frequency), (self.plate_speed, k.plate_speed)] {
             need(v.is_finite() && v > 0.0, key, "more than 0", v)?;
         }
@@ -81,6 +84,7 @@ impl EarthReliefSettings {
             heights: BeltHeights { trench_m: self.trench_m, cordillera_m: self.cordillera_m, island_arc_m: self.island_arc_m, collision_m: self.collision_m, plateau_m: self.plateau_m, rift_m: self.rift_m },
             hotspots: HotspotSettings { count: self.hotspots, height_m: self.hotspot_m, ..ReliefSettings::DEFAULT.hotspots },
             detail: self.detail,
+            plateau_erodibility: self.plateau_erodibility,
             max_elevation_m: planet.max_elevation_m,
             max_depth_m: planet.max_depth_m,
             radius_km: planet.radius_km,
@@ -96,7 +100,7 @@ impl Node for EarthRelief {
     const META: NodeMeta = NodeMeta::new(
         "Earth-like relief",
         Category::Tectonics,
-        "Relief from plates as on Earth: continents of their own carried by the plates with shelves and slopes, ocean floor deepening with age from the ridges, trenches, cordilleras, island arcs, collision orogens with a plateau, rifts and hotspot chains; an uplift output (mm/yr) for Landscape evolution.",
+        "Relief from plates as on Earth: continents of their own carried by the plates with shelves and slopes, ocean floor deepening with age from the ridges, trenches, cordilleras, island arcs, collision orogens with a plateau, rifts and hotspot chains; an uplift output (mm/yr) and an erodibility output (low in dry plateau interiors) for Landscape evolution.",
         &[PortDef::of("plates", PortType::Plates)],
         &[
             PortDef::field("elevation"),
@@ -105,6 +109,7 @@ impl Node for EarthRelief {
             PortDef::field("crust"),
             PortDef::field("plate_id"),
             PortDef::of("motion", PortType::Vector),
+            PortDef::field("erodibility"),
         ],
         file!(),
     )
@@ -113,7 +118,7 @@ impl Node for EarthRelief {
     fn run(s: &EarthReliefSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let settings = s.relief(ctx.planet()?)?;
         let surface = earth_relief(inputs.plates(0)?, &settings, ctx.n, ctx.cancel)?;
-        Ok(vec![surface.elevation.into(), surface.age_myr.into(), surface.uplift_mm_yr.into(), surface.crust.into(), surface.plate_id.into(), surface.motion.into()])
+        Ok(vec![surface.elevation.into(), surface.age_myr.into(), surface.uplift_mm_yr.into(), surface.crust.into(), surface.plate_id.into(), surface.motion.into(), surface.erodibility.into()])
     }
 }
 

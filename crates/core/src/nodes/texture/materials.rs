@@ -10,9 +10,11 @@ crate::settings! {
     /// Settings of the Materials node (heights in metres, slopes in degrees).
     pub struct MaterialsSettings, keys MaterialsKeys {
         /// Mean height of the snow line, m.
-        snow_line_m: f32 = float("Snow line", 2800.0, -1000.0, 20000.0, Unit::Metre, 10.0, "Mean height above which snow lies (seed 002's snow line)."),
+        snow_line_m: f32 = float("Snow line", 2800.0, -1000.0, 20000.0, Unit::Metre, 10.0, "Mean height above which snow lies (seed 002's snow line), without a temperature input."),
+        /// With a temperature input: snow lies below this annual mean temperature, °C.
+        snow_c: f32 = float("Snow below", -6.0, -60.0, 30.0, Unit::Celsius, 0.1, "With a temperature input, snow lies where the annual mean temperature is below this instead of above a fixed height, so the snow line is high in the tropics and low near the poles (glaciers' snow lines lie near -6 °C: about -1 in wet maritime ranges, -12 in dry continental ones)."),
         /// How far noise moves the snow line up and down, m.
-        snow_jitter_m: f32 = float("Snow line jitter", 400.0, 0.0, 10000.0, Unit::Metre, 5.0, "How far noise moves the snow line up and down, so it follows no contour."),
+        snow_jitter_m: f32 = float("Snow line jitter", 400.0, 0.0, 10000.0, Unit::Metre, 5.0, "How far noise moves the snow line up and down, so it follows no contour (with a temperature input, the same in °C at 6.5 °C per km)."),
         /// Features of the jitter noise per planet.
         snow_noise: f32 = float("Jitter frequency", 60.0, 0.5, 2000.0, Unit::Named("/planet"), 0.5, "Features of the snow line's noise around the equator."),
         /// Snow slides off slopes steeper than this, degrees.
@@ -55,12 +57,13 @@ impl Node for Materials {
     const META: NodeMeta = NodeMeta::new(
         "Materials",
         Category::Texture,
-        "Splat weights (never negative, summing to 1) of sea floor, sand, ground, rock and snow from height, slope, a noisy snow line and where water ran; and the albedo they blend to. Connect biome colours as the ground's base. Without a slope input it measures the slope of the elevation itself (on the planet's radius).",
+        "Splat weights (never negative, summing to 1) of sea floor, sand, ground, rock and snow from height, slope, a noisy snow line (a height, or with a temperature input in °C a temperature) and where water ran; and the albedo they blend to. Connect biome colours as the ground's base. Without a slope input it measures the slope of the elevation itself (on the planet's radius).",
         &[
             PortDef::field("elevation_m"),
             PortDef::optional("slope_deg", PortType::Field),
             PortDef::optional("water", PortType::Field),
             PortDef::optional("base", PortType::Colour),
+            PortDef::optional("temperature", PortType::Field).with_unit(PortUnit::Of(Unit::Celsius)),
         ],
         &[
             PortDef::field("sea_floor"),
@@ -75,7 +78,7 @@ impl Node for Materials {
     .reading_planet();
 
     fn run(s: &MaterialsSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let (h, water, base) = (inputs.field(0)?, inputs.field_opt(2)?, inputs.colour_opt(3)?);
+        let (h, water, base, temperature) = (inputs.field(0)?, inputs.field_opt(2)?, inputs.colour_opt(3)?, inputs.field_opt(4)?);
         // Without a slope input: the slope of the elevation in metres on the planet.
         let measured;
         let slope = match inputs.field_opt(1)? {
@@ -90,7 +93,7 @@ impl Node for Materials {
         let fbm = FastFbm::new(s.seed, 4, 0.5, 2.0);
         let jitter = fbm_field(&fbm, grid, r, 1.0);
         ctx.check()?;
-        let weights: Vec<[f32; 5]> = (0..grid.cells()).into_par_iter().map(|c| weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c])).collect();
+        let weights: Vec<[f32; 5]> = (0..grid.cells()).into_par_iter().map(|c| weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c], temperature.map(|t| t.data()[c]))).collect();
         let colours = [s.sea_floor.linear(), s.sand.linear(), s.ground.linear(), s.rock.linear(), s.snow.linear()];
         let albedo = ColourField::from_fn_on(grid, |c| {
             let mut out = [0.0f32; 3];
@@ -117,14 +120,26 @@ impl Node for Materials {
     }
 }
 
+/// Cooling per metre of height of the standard atmosphere, °C/m: turns the snow line's jitter
+/// into degrees.
+const STANDARD_LAPSE_C_PER_M: f32 = 0.0065;
+
 /// The five weights of one cell (in [`MATERIALS`] order): each material takes its share of what
 /// the ones above it left (sea floor, then snow, rock and sand), ground the rest, so they are
-/// never negative and sum to 1. `jitter` is noise in about -1..1.
-pub fn weights(s: &MaterialsSettings, h: f32, slope: f32, water: f32, jitter: f32) -> [f32; 5] {
+/// never negative and sum to 1. `jitter` is noise in about -1..1; `temperature_c`, when given,
+/// places the snow line at [`MaterialsSettings::snow_c`] instead of a height.
+pub fn weights(s: &MaterialsSettings, h: f32, slope: f32, water: f32, jitter: f32, temperature_c: Option<f32>) -> [f32; 5] {
     let d = s.sand_depth_m;
     let sea = smoothstep(0.5 * d, 1.5 * d, -h);
-    let line = s.snow_line_m + s.snow_jitter_m * jitter;
-    let snow = smoothstep(line - 150.0, line + 150.0, h) * (1.0 - smoothstep(s.snow_max_slope - 5.0, s.snow_max_slope + 5.0, slope));
+    let above_line = match temperature_c {
+        // 150 m either side of the line is about 1 °C at the standard lapse rate.
+        Some(t) => smoothstep(-1.0, 1.0, s.snow_c + STANDARD_LAPSE_C_PER_M * s.snow_jitter_m * jitter - t),
+        None => {
+            let line = s.snow_line_m + s.snow_jitter_m * jitter;
+            smoothstep(line - 150.0, line + 150.0, h)
+        }
+    };
+    let snow = above_line * (1.0 - smoothstep(s.snow_max_slope - 5.0, s.snow_max_slope + 5.0, slope));
     let steep = smoothstep(s.rock_slope - 0.5 * s.rock_blend, s.rock_slope + 0.5 * s.rock_blend, slope);
     let rock = (steep + s.water_rock * water.clamp(0.0, 1.0)).clamp(0.0, 1.0);
     let hs = s.sand_height_m;
@@ -156,7 +171,7 @@ mod tests {
         for hi in -50..=60 {
             for si in 0..=18 {
                 for wi in 0..=4 {
-                    let w = weights(&s, hi as f32 * 100.0 - 2.0, si as f32 * 5.0, wi as f32 * 0.25, ((hi * 7 + si) as f32).sin());
+                    let w = weights(&s, hi as f32 * 100.0 - 2.0, si as f32 * 5.0, wi as f32 * 0.25, ((hi * 7 + si) as f32).sin(), None);
                     assert!(w.iter().all(|&v| v >= 0.0), "{w:?}");
                     assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{w:?}");
                 }
@@ -168,14 +183,29 @@ mod tests {
     fn each_material_wins_where_it_belongs() {
         let s = defaults();
         let top = |w: [f32; 5]| w.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| MATERIALS[k]);
-        assert_eq!(top(weights(&s, -2000.0, 2.0, 0.0, 0.0)), Some("sea_floor"));
-        assert_eq!(top(weights(&s, 2.0, 1.0, 0.0, 0.0)), Some("sand"));
-        assert_eq!(top(weights(&s, 500.0, 5.0, 0.0, 0.0)), Some("ground"));
-        assert_eq!(top(weights(&s, 500.0, 50.0, 0.0, 0.0)), Some("rock"));
-        assert_eq!(top(weights(&s, 500.0, 5.0, 1.0, 0.0)), Some("rock"), "where water ran");
-        assert_eq!(top(weights(&s, 4000.0, 10.0, 0.0, 0.0)), Some("snow"));
+        assert_eq!(top(weights(&s, -2000.0, 2.0, 0.0, 0.0, None)), Some("sea_floor"));
+        assert_eq!(top(weights(&s, 2.0, 1.0, 0.0, 0.0, None)), Some("sand"));
+        assert_eq!(top(weights(&s, 500.0, 5.0, 0.0, 0.0, None)), Some("ground"));
+        assert_eq!(top(weights(&s, 500.0, 50.0, 0.0, 0.0, None)), Some("rock"));
+        assert_eq!(top(weights(&s, 500.0, 5.0, 1.0, 0.0, None)), Some("rock"), "where water ran");
+        assert_eq!(top(weights(&s, 4000.0, 10.0, 0.0, 0.0, None)), Some("snow"));
         // The jitter moves the snow line.
-        assert!(weights(&s, 2800.0, 10.0, 0.0, 1.0)[4] < weights(&s, 2800.0, 10.0, 0.0, -1.0)[4]);
+        assert!(weights(&s, 2800.0, 10.0, 0.0, 1.0, None)[4] < weights(&s, 2800.0, 10.0, 0.0, -1.0, None)[4]);
+    }
+
+    #[test]
+    fn with_a_temperature_snow_follows_the_cold_not_a_height() {
+        let s = defaults();
+        let snow = |h, t| weights(&s, h, 10.0, 0.0, 0.0, Some(t))[4];
+        // A warm 4 km tropical plateau is bare; a cold 1 km polar coast range is white.
+        assert_eq!(snow(4000.0, 2.0), 0.0);
+        assert_eq!(snow(1000.0, -12.0), 1.0);
+        // The line lies at the setting, and the jitter moves it by its height in degrees.
+        assert!((snow(2000.0, s.snow_c) - 0.5).abs() < 1e-6);
+        let jittered = |j| weights(&s, 2000.0, 10.0, 0.0, j, Some(s.snow_c))[4];
+        assert!(jittered(1.0) > 0.5 && jittered(-1.0) < 0.5);
+        // Snow still slides off cliffs.
+        assert_eq!(weights(&s, 2000.0, 80.0, 0.0, 0.0, Some(-20.0))[4], 0.0);
     }
 
     /// Without a slope input the node measures the slope of its elevation on the planet, the
@@ -189,13 +219,13 @@ mod tests {
         let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&planet) };
         let slope = crate::nodes::modify::slope::slope_degrees(&h, 1.0, planet.radius_km);
         assert!(slope.data().iter().any(|&v| v > 30.0), "steep enough for rock");
-        let wired = Materials::run(&defaults(), &Inputs(&[Some(h.clone().into()), Some(slope.into()), None, None]), &ctx).expect("runs");
-        let alone = Materials::run(&defaults(), &Inputs(&[Some(h.into()), None, None, None]), &ctx).expect("runs");
+        let wired = Materials::run(&defaults(), &Inputs(&[Some(h.clone().into()), Some(slope.into()), None, None, None]), &ctx).expect("runs");
+        let alone = Materials::run(&defaults(), &Inputs(&[Some(h.into()), None, None, None, None]), &ctx).expect("runs");
         for k in 0..5 {
             assert_eq!(wired[k].as_field().expect("field").data(), alone[k].as_field().expect("field").data(), "{}", MATERIALS[k]);
         }
         // And the measured slope matters: flat ground of the same heights has no rock.
-        let flat = Materials::run(&defaults(), &Inputs(&[Some(Field::filled(n, 500.0).into()), None, None, None]), &ctx).expect("runs");
+        let flat = Materials::run(&defaults(), &Inputs(&[Some(Field::filled(n, 500.0).into()), None, None, None, None]), &ctx).expect("runs");
         let rock = |o: &[Value]| o[3].as_field().expect("rock").data().iter().sum::<f32>();
         assert!(rock(&alone) > rock(&flat) + 1.0, "{} vs {}", rock(&alone), rock(&flat));
     }

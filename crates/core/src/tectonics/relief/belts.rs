@@ -68,6 +68,12 @@ pub struct Feature {
     pub smooth_m: f32,
     /// Rock uplift, mm/yr.
     pub uplift_mm_yr: f32,
+    /// How much of the cell is a dry, internally drained plateau interior (Tibet), 0..1: its
+    /// rivers cut slowly, so it stays flat while its edges erode.
+    pub dry: f32,
+    /// How much of the cell is a collision belt's core, 0..1 (its rivers cut at full speed even
+    /// where a plateau begins behind it).
+    pub belt: f32,
 }
 
 /// The feature of `role` at `d` km from the boundary with intensity `f`; `width` scales the
@@ -80,29 +86,35 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
             let offset = 90.0 + 60.0 * f;
             let back = (110.0 + 90.0 * f) * width;
             let p = if d < offset { falloff(offset - d, offset) } else { falloff(d - offset, back) };
-            Feature { textured_m: h.cordillera_m * (0.6 + 0.4 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: (0.4 + 0.8 * f) * p }
+            Feature { textured_m: h.cordillera_m * (0.6 + 0.4 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: (0.4 + 0.8 * f) * p, ..Feature::default() }
         }
         Role::IslandArc => {
             let offset = 80.0 + 30.0 * f;
             let p = falloff((d - offset).abs(), 60.0 * width);
-            Feature { textured_m: h.island_arc_m * (0.7 + 0.3 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: 0.6 * p }
+            Feature { textured_m: h.island_arc_m * (0.7 + 0.3 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: 0.6 * p, ..Feature::default() }
         }
         Role::Collision => {
             let w = (140.0 + 160.0 * f) * width;
             let p = falloff(d, w);
-            Feature { textured_m: h.collision_m * (0.45 + 0.55 * f) * p, uplift_mm_yr: (0.5 + 0.9 * f) * p, ..Feature::default() }
+            Feature { textured_m: h.collision_m * (0.45 + 0.55 * f) * p, uplift_mm_yr: (0.5 + 0.9 * f) * p, belt: p, ..Feature::default() }
         }
         Role::Plateau => {
-            let reach = (250.0 + 450.0 * f.min(1.5)) * width;
+            let reach = (80.0 + 320.0 * f.min(1.5)) * width;
             let edge = 250.0;
             // A gentle fall away from the belt, so rivers on the plateau keep one direction.
             let p = if d < reach { 1.0 - 0.2 * d / reach } else { 0.8 * falloff(d - reach, edge) };
-            let height = h.plateau_m * (0.4 + 0.6 * f.min(1.2));
-            Feature { smooth_m: height * p, uplift_mm_yr: 0.25 * p, ..Feature::default() }
+            let height = h.plateau_m * (0.55 + 0.45 * f.min(1.2));
+            // Dry inside its reach, wet again over its outer edge, where rivers cut into it.
+            let dry = if d < reach { 1.0 } else { falloff(d - reach, 0.5 * edge) };
+            Feature { smooth_m: height * p, uplift_mm_yr: PLATEAU_UPLIFT_MM_YR * p, dry, ..Feature::default() }
         }
         Role::Rift => Feature { smooth_m: -h.rift_m * f.min(1.5) * gauss(d, 45.0) + 0.35 * h.rift_m * f.min(1.5) * gauss(d - 90.0, 45.0), ..Feature::default() },
     }
 }
+
+/// Rock uplift under a plateau, mm/yr: with its low erodibility it about holds the plateau's
+/// height over the landscape evolution's time.
+pub const PLATEAU_UPLIFT_MM_YR: f32 = 0.0;
 
 /// The landward wall of a trench on the overriding plate.
 fn forearc(d: f32, h: &BeltHeights, f: f32) -> f32 {
@@ -132,9 +144,23 @@ mod tests {
         assert!(c(350.0, 2.0) > 0.0 && c(350.0, 0.5) == 0.0);
         // Plateau flat, then falling.
         let p = |d| feature(Role::Plateau, d, 1.0, 1.0, &H).smooth_m;
-        assert!(p(0.0) > p(500.0) && p(500.0) > 0.8 * p(0.0) && p(1200.0) < 1.0);
+        assert!(p(0.0) > p(300.0) && p(300.0) > 0.8 * p(0.0) && p(1200.0) < 1.0);
         // Rifts lower the boundary.
         assert!(feature(Role::Rift, 0.0, 1.0, 1.0, &H).smooth_m < -1000.0);
+    }
+
+    #[test]
+    fn plateaus_are_dry_inside_and_wet_beyond_their_edge() {
+        let f = |d| feature(Role::Plateau, d, 1.0, 1.0, &H);
+        assert_eq!(f(0.0).dry, 1.0);
+        assert_eq!(f(300.0).dry, 1.0);
+        assert!(f(500.0).dry < 1.0 && f(500.0).dry > 0.0);
+        assert_eq!(f(1000.0).dry, 0.0);
+        // Collision belts are the belt, not dry; other roles neither.
+        assert_eq!(feature(Role::Collision, 0.0, 1.0, 1.0, &H).belt, 1.0);
+        for r in [Role::Trench, Role::Cordillera, Role::IslandArc, Role::Collision, Role::Rift] {
+            assert_eq!(feature(r, 50.0, 1.0, 1.0, &H).dry, 0.0, "{r:?}");
+        }
     }
 
     #[test]

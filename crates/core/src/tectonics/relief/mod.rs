@@ -57,6 +57,8 @@ pub struct ReliefSettings {
     pub hotspots: HotspotSettings,
     /// Strength of the small-scale relief noise (1 = default).
     pub detail: f32,
+    /// Erodibility of a plateau's dry interior, relative to the rest of the land (0..1).
+    pub plateau_erodibility: f32,
     /// Metres of elevation 1 (the Planet node's highest peak).
     pub max_elevation_m: f32,
     /// Metres below sea level of elevation -1 (the Planet node's deepest ocean).
@@ -77,6 +79,7 @@ impl ReliefSettings {
         heights: BeltHeights { trench_m: 3500.0, cordillera_m: 3000.0, island_arc_m: 4200.0, collision_m: 3400.0, plateau_m: 4000.0, rift_m: 1200.0 },
         hotspots: HotspotSettings { count: 14, height_m: 4800.0, radius_km: 40.0, decay_myr: 25.0, chain_myr: 60.0, step_myr: 3.5 },
         detail: 1.0,
+        plateau_erodibility: 0.03,
         max_elevation_m: 6000.0,
         max_depth_m: 11000.0,
         radius_km: 6371.0,
@@ -99,6 +102,9 @@ pub struct ReliefSurface {
     pub age_myr: Field,
     /// Rock uplift, mm/yr.
     pub uplift_mm_yr: Field,
+    /// Relative erodibility for landscape evolution: 1, lower in the dry interiors of plateaus
+    /// (down to the settings' `plateau_erodibility`).
+    pub erodibility: Field,
     /// Continental crust: 1 on land and shelf, falling to 0 over the continental slope.
     pub crust: Field,
     /// Plate index per cell (-1 where unclaimed).
@@ -204,7 +210,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
         let r = noise_radius(f);
         [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
     };
-    let surface: Vec<(f32, f32, f32)> = (0..cells)
+    let surface: Vec<(f32, f32, f32, f32)> = (0..cells)
         .into_par_iter()
         .map(|c| {
             let x = Cell::from_index(c, n).direction(n);
@@ -230,6 +236,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
             // Orogens fade where their side of the boundary is ocean.
             let on_land = smoothstep((d + 250.0) / 250.0);
             let mut orogen = 0.0f32;
+            let (mut dry, mut belt) = (0.0f32, 0.0f32);
             for (role, dist, intensity) in &st.roles {
                 let (dist, f) = (sample(dist, c, &taps), sample(intensity, c, &taps));
                 if !f.is_finite() || !dist.is_finite() {
@@ -247,12 +254,15 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
                     _ => h += raised + feat.smooth_m,
                 }
                 uplift += feat.uplift_mm_yr * land_weight;
+                dry = dry.max(feat.dry * land_weight);
+                belt = belt.max(feat.belt);
             }
             h += orogen;
             if d > -CRUST_SHELF_KM {
                 h += s.detail * (200.0 + 0.12 * h.max(0.0)) * detail.get(at(x, 24.0)) as f32;
             }
-            (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age })
+            let erodibility = 1.0 - (1.0 - s.plateau_erodibility) * dry * (1.0 - belt);
+            (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age }, erodibility)
         })
         .collect();
     if cancelled() {
@@ -261,6 +271,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let mut elevation_m: Vec<f32> = surface.iter().map(|x| x.0).collect();
     let uplift: Vec<f32> = surface.iter().map(|x| x.1).collect();
     let age_out: Vec<f32> = surface.iter().map(|x| x.2).collect();
+    let erodibility: Vec<f32> = surface.iter().map(|x| x.3).collect();
     drop(surface);
 
     // Hotspot chains: full height on the ocean floor, damped on continents.
@@ -273,7 +284,15 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let crust: Vec<f32> = coast.iter().map(|&d| smoothstep((d + CRUST_SHELF_KM + 70.0) / 70.0)).collect();
     let plate_id: Vec<f32> = cell_plate.iter().map(|&p| if p == UNCLAIMED { -1.0 } else { p as f32 }).collect();
     let motion_field = VectorField { n, tile: None, data: (0..cells).into_par_iter().map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, Cell::from_index(c, n).direction(n)).to_array() }).collect() };
-    Ok(ReliefSurface { elevation: Field::from_vec(n, elevation)?, age_myr: Field::from_vec(n, age_out)?, uplift_mm_yr: Field::from_vec(n, uplift)?, crust: Field::from_vec(n, crust)?, plate_id: Field::from_vec(n, plate_id)?, motion: motion_field })
+    Ok(ReliefSurface {
+        elevation: Field::from_vec(n, elevation)?,
+        age_myr: Field::from_vec(n, age_out)?,
+        uplift_mm_yr: Field::from_vec(n, uplift)?,
+        erodibility: Field::from_vec(n, erodibility)?,
+        crust: Field::from_vec(n, crust)?,
+        plate_id: Field::from_vec(n, plate_id)?,
+        motion: motion_field,
+    })
 }
 
 /// Age given to the floor of a plate without a ridge, Myr.

@@ -47,12 +47,31 @@ fn land_fraction_ocean_depths_and_trenches_are_earth_like() {
 }
 
 #[test]
+fn erodibility_is_low_only_inside_plateaus_on_land() {
+    let p = planet(96, 4);
+    let m = metres(&p);
+    let (e, h) = (p.erodibility.data(), m.data());
+    let floor = ReliefSettings::default().plateau_erodibility;
+    assert!(e.iter().all(|&x| (floor - 1e-6..=1.0).contains(&x)));
+    // Ocean floor beyond the continental slope is never a plateau.
+    let crust = p.crust.data();
+    assert!((0..e.len()).filter(|&c| crust[c] == 0.0).all(|c| e[c] > 0.5));
+    // Some land is dry plateau, most is not; plateaus stand high.
+    let dry = area_share(96, |c| e[c] < 0.5);
+    let land = area_share(96, |c| h[c] > 0.0);
+    assert!(dry > 0.002 && dry < 0.3 * land, "dry {dry} of land {land}");
+    let high: f64 = (0..e.len()).filter(|&c| e[c] < 0.5).map(|c| f64::from(h[c])).sum::<f64>() / (0..e.len()).filter(|&c| e[c] < 0.5).count() as f64;
+    assert!(high > 1500.0, "plateau mean {high} m");
+}
+
+#[test]
 fn the_same_planet_comes_out_whatever_the_thread_count() {
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool").install(|| planet(48, 2));
     let many = rayon::ThreadPoolBuilder::new().num_threads(3).build().expect("pool").install(|| planet(48, 2));
     assert_eq!(one.elevation, many.elevation);
     assert_eq!(one.age_myr, many.age_myr);
     assert_eq!(one.uplift_mm_yr, many.uplift_mm_yr);
+    assert_eq!(one.erodibility, many.erodibility);
 }
 
 #[test]
