@@ -5,7 +5,7 @@
 use planetgraph::eval::{compile_for, Evaluator, Progress};
 use planetgraph::export::tiled::TilePlan;
 use planetgraph::export::{export_graph_planned, jobs_from_result, share, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
-use planetgraph::graph::{Graph, NodeId};
+use planetgraph::graph::Graph;
 use planetgraph::io::{load_graph, Strictness};
 use planetgraph::nodes::output::planet::PlanetSettings;
 use planetgraph::nodes::NodeKind;
@@ -17,15 +17,11 @@ use std::sync::atomic::AtomicBool;
 #[path = "common/folders.rs"]
 mod folders;
 
-/// Every data layer, normal map and format of `graphs/export_all.ron` (its meshes are left out:
-/// tiled builds refuse them), with an automatic value mapping and a whole-planet node (Slope)
+/// Every data layer, normal map, mesh (GLB and OBJ, textured, with the sea) and format of
+/// `graphs/export_all.ron`, with an automatic value mapping and a whole-planet node (Slope)
 /// between the source and an export.
-fn data_exports() -> Graph {
-    let mut g = load_graph(Path::new("graphs/export_all.ron"), Strictness::Complete).expect("loads");
-    let dropped: Vec<NodeId> = g.nodes.iter().filter(|n| (33..=34).contains(&n.id.0)).map(|n| n.id).collect();
-    g.nodes.retain(|n| !dropped.contains(&n.id));
-    g.links.retain(|l| !dropped.contains(&l.to) && !dropped.contains(&l.from));
-    g
+fn every_export() -> Graph {
+    load_graph(Path::new("graphs/export_all.ron"), Strictness::Complete).expect("loads")
 }
 
 fn build(g: &Graph, out: &Path, n: usize, plan: Option<TilePlan>) -> Manifest {
@@ -49,7 +45,7 @@ fn within_the_cap_a_tiled_build_writes_the_bytes_of_a_whole_build() {
     let n = 64;
     // A cache of four colour tiles: tiles are evicted and evaluated again as files sweep.
     let plan = TilePlan { n, cap: n, tile: 16, cache_bytes: 4 * 12 * 16 * 16, estimate_bytes: 0 };
-    for (name, g) in [("exports", data_exports()), ("default", planetgraph::io::default_graph().expect("default"))] {
+    for (name, g) in [("exports", every_export()), ("default", planetgraph::io::default_graph().expect("default"))] {
         let (whole, tiled) = (dir.path().join(format!("{name}_whole")), dir.path().join(format!("{name}_tiled")));
         let a = build(&g, &whole, n, None);
         let b = build(&g, &tiled, n, Some(plan));
@@ -85,7 +81,7 @@ fn above_the_cap_the_files_are_the_region_evaluation_of_the_whole_grid() {
 #[test]
 fn tiled_shares_merge_into_the_single_tiled_build() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let g = data_exports();
+    let g = every_export();
     let n = 64;
     let plan = TilePlan { n, cap: 32, tile: 16, cache_bytes: 1 << 20, estimate_bytes: 0 };
     let single = dir.path().join("single");
@@ -100,14 +96,22 @@ fn tiled_shares_merge_into_the_single_tiled_build() {
 }
 
 #[test]
-fn meshes_are_refused_by_name_in_a_tiled_build() {
+fn a_tiled_build_writes_meshes_from_its_tiles() {
+    // Above the cap as well: the GLB holds every face's chunks and textures, with the field's
+    // range over every tile in the manifest.
     let dir = tempfile::tempdir().expect("tempdir");
-    let g = load_graph(Path::new("graphs/export_all.ron"), Strictness::Complete).expect("loads");
-    let plan = TilePlan { n: 32, cap: 32, tile: 16, cache_bytes: 1 << 20, estimate_bytes: 0 };
-    let e = export_graph_planned(&g, Path::new("export_all.ron"), dir.path(), 32, None, Some(plan), &AtomicBool::new(false), &Progress::default(), &ExportProgress::default()).expect_err("refused");
-    let text = e.to_string();
-    assert!(text.contains("Export #33") && text.contains("meshes are not written by tiled builds"), "{text}");
-    assert!(!dir.path().join("manifest.json").exists());
+    let g = every_export();
+    let n = 64;
+    let m = build(&g, dir.path(), n, Some(TilePlan { n, cap: 32, tile: 16, cache_bytes: 1 << 20, estimate_bytes: 0 }));
+    let entry = m.files.iter().find(|f| f.path == "planet.glb").expect("the GLB is written");
+    let bytes = std::fs::read(dir.path().join("planet.glb")).expect("reads");
+    let glb = gltf::Gltf::from_slice(&bytes).expect("a valid GLB");
+    assert_eq!(glb.images().count(), 6);
+    // Two chunks per face edge and a sea per face.
+    assert_eq!(glb.nodes().count(), 6 * 4 + 6);
+    let range = entry.data_range.expect("range");
+    assert!(range[0] < 0.0 && range[1] > 0.0, "{range:?}");
+    assert!(m.files.iter().any(|f| f.path == "planet_obj.obj") && dir.path().join("planet_obj_albedo_face5_bottom.png").exists());
 }
 
 #[test]

@@ -17,34 +17,13 @@ pub const STRIP_ROWS: usize = 64;
 /// Writes the image of `pixels` to `path` in `format` (an image format); returns the file's
 /// size in bytes.
 pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: ByteOrder, control: &Control) -> Result<u64, ExportError> {
-    let (w, h) = pixels.grid.size();
+    let h = pixels.grid.size().1;
     control.progress.rows_total.store(h, Ordering::Relaxed);
     control.progress.rows_done.store(0, Ordering::Relaxed);
     let (file, mut out) = AtomicFile::create(path)?;
     let io = |source| ExportError::Io { path: path.to_path_buf(), source };
     match format {
-        ExportFormat::Png8 | ExportFormat::Png16 => {
-            let enc_err = |e: png::EncodingError| match e {
-                png::EncodingError::IoError(source) => ExportError::Io { path: path.to_path_buf(), source },
-                e => ExportError::Encode { path: path.to_path_buf(), message: e.to_string() },
-            };
-            let mut enc = png::Encoder::new(&mut out, w as u32, h as u32);
-            enc.set_color(if pixels.channels() == 1 { png::ColorType::Grayscale } else { png::ColorType::Rgb });
-            let sixteen = format == ExportFormat::Png16;
-            enc.set_depth(if sixteen { png::BitDepth::Sixteen } else { png::BitDepth::Eight });
-            enc.set_compression(png::Compression::Fast);
-            let mut writer = enc.write_header().map_err(enc_err)?;
-            {
-                let mut stream = writer.stream_writer().map_err(enc_err)?;
-                strips(h, control, |y0, y1| {
-                    let rows = pixels.rows(y0, y1, control)?;
-                    // PNG stores 16-bit samples big-endian.
-                    let bytes: Vec<u8> = if sixteen { rows.iter().flat_map(|&v| quantise16(v).to_be_bytes()).collect() } else { rows.iter().map(|&v| (v * 255.0).round() as u8).collect() };
-                    stream.write_all(&bytes).map_err(io)
-                })?;
-                stream.finish().map_err(enc_err)?;
-            }
-        }
+        ExportFormat::Png8 | ExportFormat::Png16 => write_png(&mut out, path, pixels, format == ExportFormat::Png16, control)?,
         ExportFormat::Raw16 | ExportFormat::Raw32 => {
             strips(h, control, |y0, y1| {
                 let rows = pixels.rows(y0, y1, control)?;
@@ -63,6 +42,30 @@ pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: By
     }
     control.check()?;
     file.commit(out)
+}
+
+/// Writes the PNG of `pixels` (8 or, with `sixteen`, 16 bits per sample; grey or RGB) to
+/// `out`, computed in strips of rows; `path` names the file in errors.
+pub fn write_png(out: impl Write, path: &Path, pixels: &Pixels, sixteen: bool, control: &Control) -> Result<(), ExportError> {
+    let (w, h) = pixels.grid.size();
+    let io = |source| ExportError::Io { path: path.to_path_buf(), source };
+    let enc_err = |e: png::EncodingError| match e {
+        png::EncodingError::IoError(source) => ExportError::Io { path: path.to_path_buf(), source },
+        e => ExportError::Encode { path: path.to_path_buf(), message: e.to_string() },
+    };
+    let mut enc = png::Encoder::new(out, w as u32, h as u32);
+    enc.set_color(if pixels.channels() == 1 { png::ColorType::Grayscale } else { png::ColorType::Rgb });
+    enc.set_depth(if sixteen { png::BitDepth::Sixteen } else { png::BitDepth::Eight });
+    enc.set_compression(png::Compression::Fast);
+    let mut writer = enc.write_header().map_err(enc_err)?;
+    let mut stream = writer.stream_writer().map_err(enc_err)?;
+    strips(h, control, |y0, y1| {
+        let rows = pixels.rows(y0, y1, control)?;
+        // PNG stores 16-bit samples big-endian.
+        let bytes: Vec<u8> = if sixteen { rows.iter().flat_map(|&v| quantise16(v).to_be_bytes()).collect() } else { rows.iter().map(|&v| (v * 255.0).round() as u8).collect() };
+        stream.write_all(&bytes).map_err(io)
+    })?;
+    stream.finish().map_err(enc_err)
 }
 
 /// A 0..1 value as a 16-bit sample.

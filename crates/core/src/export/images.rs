@@ -220,7 +220,7 @@ impl Pixels<'_> {
             });
             return Ok(out);
         };
-        let (n, plan) = (self.source.n(), t.store.plan());
+        let n = t.store.plan().n;
         for (part, lines) in out.chunks_mut((TILED_ROWS * w * ch).max(1)).enumerate() {
             let first = y0 + part * TILED_ROWS;
             let rows = lines.len() / (w * ch).max(1);
@@ -236,17 +236,10 @@ impl Pixels<'_> {
                         .collect()
                 })
                 .collect();
-            let mut read = vec![false; plan.count()];
-            for (taps, _) in places.iter().flatten() {
-                for c in taps.cells() {
-                    read[plan.locate(c).0] = true;
-                }
-            }
-            let tiles: Vec<usize> = read.iter().enumerate().filter(|(_, r)| **r).map(|(k, _)| k).collect();
-            let view = t.store.view(t.value, &tiles, control.cancel)?;
+            let view = self.source.view_for(places.iter().flatten().map(|(taps, _)| taps), control.cancel)?;
             lines.par_chunks_mut((w * ch).max(1)).zip(&places).for_each(|(line, row)| {
                 for (x, &(taps, up)) in row.iter().enumerate() {
-                    let p = self.encode(self.source.sample_taps(taps, Some(&view)), up);
+                    let p = self.encode(self.source.sample_taps(taps, view.as_ref()), up);
                     line[x * ch..(x + 1) * ch].copy_from_slice(&p[..ch]);
                 }
             });

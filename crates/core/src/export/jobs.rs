@@ -38,6 +38,8 @@ pub struct ExportJob {
     pub colour: Option<Arc<ColourField>>,
     /// In a tiled build, the input evaluated tile by tile (instead of `field` or `colour`).
     pub tiled: Option<TiledSource>,
+    /// In a tiled build, what a mesh reads besides its field (`tiled`).
+    pub tiled_mesh: Option<mesh::TiledMesh>,
 }
 
 /// One planned image file.
@@ -48,7 +50,7 @@ struct Planned {
 }
 
 impl ExportJob {
-    fn invalid(&self, message: impl Into<String>) -> ExportError {
+    pub(super) fn invalid(&self, message: impl Into<String>) -> ExportError {
         ExportError::Invalid { export: self.label.clone(), message: message.into() }
     }
 
@@ -59,7 +61,7 @@ impl ExportJob {
 
     /// Whether the colour input is connected (or, in a tiled build, the value has colours).
     fn has_colour(&self) -> bool {
-        self.colour.is_some() || self.tiled.as_ref().is_some_and(|t| !t.is_field())
+        self.colour.is_some() || self.tiled.as_ref().is_some_and(|t| !t.is_field()) || self.tiled_mesh.as_ref().is_some_and(|m| m.colour.is_some())
     }
 
     /// Whether the field input is connected (or, in a tiled build, the value is a field or the
@@ -164,10 +166,6 @@ impl ExportJob {
         s.check(self.has_field(), self.has_colour()).map_err(|m| self.invalid(m))?;
         let radius_km = || ctx.planet.as_ref().map(|p| p.radius_km).ok_or_else(|| self.invalid("normal maps and meshes need the graph's Planet node (for the radius)"));
         if let Some(t) = &self.tiled {
-            if s.layer == ExportLayer::Mesh {
-                let plan = t.store.plan();
-                return Err(self.invalid(format!("meshes are not written by tiled builds yet (this build of {} cells per face edge is tiled because it exceeds the memory budget); raise the budget (--memory) or lower the resolution", plan.n)));
-            }
             if s.layer == ExportLayer::Normals && !t.store.is_normals(t.value) {
                 radius_km()?;
                 return Err(self.invalid("the normal map's input is not a field"));
@@ -178,8 +176,9 @@ impl ExportJob {
             if !owns(first_unit) {
                 return Ok(Vec::new());
             }
-            let field = self.field.as_ref().ok_or_else(|| self.invalid("no field"))?;
-            return Ok(mesh::write_mesh(out, self, field, radius_km()?, control)?.into_iter().map(|f| (first_unit, f)).collect());
+            let radius_km = radius_km()?;
+            let sources = mesh::MeshSources::of(self, radius_km, control)?;
+            return Ok(mesh::write_mesh(out, self, &sources, radius_km, control)?.into_iter().map(|f| (first_unit, f)).collect());
         }
         let source = match (s.layer, &self.field, &self.colour) {
             _ if self.tiled.is_some() => self.tiled.clone().map(Source::Tiled).ok_or_else(|| self.invalid("no input"))?,
@@ -351,7 +350,7 @@ pub fn export_node_job(g: &Graph, node: &crate::graph::Node, error: Option<&Stri
         UnitsFrom::Source => source_units(g, node.id, input),
     };
     let source = g.links.iter().find(|l| l.to == node.id && l.input == input).and_then(|l| g.node(l.from)).map(|n| n.describe()).unwrap_or_default();
-    Ok(ExportJob { label: format!("{label} '{}'", settings.name), source, settings, units, field, colour, tiled })
+    Ok(ExportJob { label: format!("{label} '{}'", settings.name), source, settings, units, field, colour, tiled, tiled_mesh: None })
 }
 
 /// The files an export of `g` at resolution `n` would write, `manifest.json` last, known
@@ -429,6 +428,7 @@ pub fn default_set(planet_label: &str, albedo: bool) -> Vec<(DefaultLayer, Expor
         field: None,
         colour: None,
         tiled: None,
+        tiled_mesh: None,
     };
     let colour = ExportSettings { format: ExportFormat::Png8, ..base.clone() };
     let mut set =

@@ -3,14 +3,15 @@
 //! face UVs and the albedo embedded as one PNG texture per face, an optional sea-level sphere;
 //! and OBJ (absolute positions, a .mtl and the face textures) as a fallback.
 
+use super::encode::write_png;
 use super::images::{Encoding, FaceTile, Frame, Grid, Pixels};
 use super::jobs::ExportJob;
 use super::manifest::ManifestFile;
-use super::source::{At, Source};
+use super::source::{At, Source, Taps, TiledSource};
 use super::{AtomicFile, Control, ExportError};
 use crate::nodes::output::export::{ExportFormat, ExportSettings, FaceGrid};
 use crate::planet::coords::face_ab_to_dir;
-use crate::planet::{Face, Field};
+use crate::planet::Face;
 use glam::{DVec3, Vec3};
 use gltf::json;
 use json::validation::Checked::Valid;
@@ -24,8 +25,8 @@ use std::sync::atomic::Ordering;
 const SEA_VERTS: usize = 33;
 
 /// One face of the sea-level sphere (radius in metres).
-fn sea_chunk(face: Face, radius_m: f64) -> Chunk {
-    chunk(face, (0, 0), 1, SEA_VERTS, &Surface { radius_m, height_m: &|_| 0.0, normal: &|d| d })
+fn sea_chunk(face: Face, radius_m: f64) -> Result<Chunk, ExportError> {
+    chunk(face, (0, 0), 1, SEA_VERTS, radius_m, &|dirs: &[Vec3]| Ok(dirs.iter().map(|&d| (0.0, d)).collect()))
 }
 
 /// Vertices of one chunk: positions relative to `centre` (metres), unit normals, face UVs,
@@ -45,36 +46,30 @@ pub struct Chunk {
     pub indices: Vec<u32>,
 }
 
-/// The displaced sphere a mesh samples.
-pub struct Surface<'a> {
-    /// Sphere radius, metres.
-    pub radius_m: f64,
-    /// Height above the sphere in a direction, metres.
-    pub height_m: &'a dyn Fn(Vec3) -> f32,
-    /// Unit normal in a direction.
-    pub normal: &'a dyn Fn(Vec3) -> Vec3,
-}
+/// The displaced surface a mesh samples: for a batch of unit directions, the height above the
+/// sphere (metres) and the unit normal in each.
+pub type SurfaceAt<'a> = dyn Fn(&[Vec3]) -> Result<Vec<(f32, Vec3)>, ExportError> + 'a;
 
 /// The chunk `(ci, cj)` of `chunks` per edge of `face`, on a grid of `verts` vertices per face
-/// edge, of the surface `s`.
-pub fn chunk(face: Face, (ci, cj): (usize, usize), chunks: usize, verts: usize, s: &Surface) -> Chunk {
-    let (radius_m, height_m, normal) = (s.radius_m, s.height_m, s.normal);
+/// edge, of the surface `surface` over a sphere of `radius_m` metres.
+pub fn chunk(face: Face, (ci, cj): (usize, usize), chunks: usize, verts: usize, radius_m: f64, surface: &SurfaceAt) -> Result<Chunk, ExportError> {
     let last = verts - 1;
     let span = |k: usize| (k * last / chunks, (k + 1) * last / chunks);
     let ((i0, i1), (j0, j1)) = (span(ci), span(cj));
     let t = |k: usize| k as f32 / last as f32;
     let mid = face_ab_to_dir(face, (t(i0) + t(i1)) / 2.0, (t(j0) + t(j1)) / 2.0, true).as_dvec3() * radius_m;
     let (w, h) = (i1 - i0 + 1, j1 - j0 + 1);
-    let mut c = Chunk { face, centre: mid, positions: Vec::with_capacity(w * h), normals: Vec::with_capacity(w * h), uvs: Vec::with_capacity(w * h), indices: Vec::new() };
+    let (mut dirs, mut uvs) = (Vec::with_capacity(w * h), Vec::with_capacity(w * h));
     for j in j0..=j1 {
         for i in i0..=i1 {
-            let d = face_ab_to_dir(face, t(i), t(j), true);
-            let p = d.as_dvec3() * (radius_m + height_m(d) as f64);
-            c.positions.push((p - mid).as_vec3().to_array());
-            c.normals.push(normal(d).to_array());
-            c.uvs.push([t(i), t(j)]);
+            dirs.push(face_ab_to_dir(face, t(i), t(j), true));
+            uvs.push([t(i), t(j)]);
         }
     }
+    let samples = surface(&dirs)?;
+    let positions = dirs.iter().zip(&samples).map(|(d, (height_m, _))| (d.as_dvec3() * (radius_m + *height_m as f64) - mid).as_vec3().to_array()).collect();
+    let normals = samples.iter().map(|(_, n)| n.to_array()).collect();
+    let mut c = Chunk { face, centre: mid, positions, normals, uvs, indices: Vec::new() };
     for y in 0..h - 1 {
         for x in 0..w - 1 {
             let v = |dx: usize, dy: usize| ((y + dy) * w + x + dx) as u32;
@@ -82,7 +77,7 @@ pub fn chunk(face: Face, (ci, cj): (usize, usize), chunks: usize, verts: usize, 
             c.indices.extend([v(0, 0), v(0, 1), v(1, 0), v(1, 0), v(0, 1), v(1, 1)]);
         }
     }
-    c
+    Ok(c)
 }
 
 /// Files a mesh export writes; `textured`: it has a colour input (face textures).
@@ -104,31 +99,75 @@ fn texture_name(name: &str, f: Face) -> String {
     format!("{name}_albedo_face{}_{}.png", f.index(), f.name())
 }
 
-/// The albedo of `face` as an sRGB PNG of `size` pixels per edge, in memory.
-fn face_texture(job: &ExportJob, face: Face, size: usize, path: &Path, control: &Control) -> Result<Option<Vec<u8>>, ExportError> {
-    let Some(colour) = &job.colour else { return Ok(None) };
-    let source = Source::Colour(colour.clone());
+/// The albedo `colour` on `face` as an sRGB PNG of `size` pixels per edge, in memory (written
+/// in strips of rows, as image files are).
+fn face_texture(colour: Option<&Source>, face: Face, size: usize, path: &Path, control: &Control) -> Result<Option<Vec<u8>>, ExportError> {
+    let Some(source) = colour else { return Ok(None) };
     let grid = Grid::Face(FaceTile { face, m: size, grid: FaceGrid::Cells, gnomonic: false, border: 0, x0: 0, y0: 0, w: size, h: size });
-    let rgb: Vec<u8> = Pixels { source: &source, grid, encoding: Encoding::Srgb, frame: Frame::Object }.rows(0, size, control)?.iter().map(|v| (v * 255.0).round() as u8).collect();
+    control.progress.rows_total.store(size, Ordering::Relaxed);
+    control.progress.rows_done.store(0, Ordering::Relaxed);
     let mut png_bytes = Vec::new();
-    let mut enc = png::Encoder::new(&mut png_bytes, size as u32, size as u32);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let err = |e: png::EncodingError| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() };
-    enc.write_header().and_then(|mut w| w.write_image_data(&rgb)).map_err(err)?;
+    write_png(&mut png_bytes, path, &Pixels { source, grid, encoding: Encoding::Srgb, frame: Frame::Object }, false, control)?;
     Ok(Some(png_bytes))
 }
 
-/// Writes a mesh job (GLB or OBJ); returns the manifest entries.
-pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, control: &Control) -> Result<Vec<ManifestFile>, ExportError> {
+/// What a mesh reads: its field (in the field's units; the export's relief makes them metres),
+/// the normals of the field, the colours of its face textures, and the field's range. Whole
+/// fields in a whole build, tiles in a tiled build.
+pub struct MeshSources {
+    /// The field input.
+    pub height: Source,
+    /// Its object-space normals, with the export's relief.
+    pub normals: Source,
+    /// The colour input.
+    pub colour: Option<Source>,
+    /// The field's smallest and largest value.
+    pub range: (f32, f32),
+}
+
+impl MeshSources {
+    /// What `job` reads: in a tiled build its tiles (the range over every tile, as the field's),
+    /// otherwise its inputs.
+    pub fn of(job: &ExportJob, radius_km: f32, control: &Control) -> Result<MeshSources, ExportError> {
+        if let (Some(t), Some(m)) = (&job.tiled, &job.tiled_mesh) {
+            t.store.scan(t.value, control.cancel)?;
+            let range = t.store.range(t.value).ok_or_else(|| job.invalid("the field has no finite value"))?;
+            return Ok(MeshSources { height: Source::Tiled(t.clone()), normals: Source::Tiled(m.normals.clone()), colour: m.colour.clone().map(Source::Tiled), range });
+        }
+        let field = job.field.as_ref().ok_or_else(|| job.invalid("no field"))?;
+        Ok(MeshSources { height: Source::Scalar(field.clone()), normals: Source::normals(field, radius_km, job.settings.relief), colour: job.colour.clone().map(Source::Colour), range: field.min_max() })
+    }
+}
+
+/// The values of a tiled build's store that a mesh reads besides its field.
+#[derive(Debug, Clone)]
+pub struct TiledMesh {
+    /// The normals of the field, with the export's relief.
+    pub normals: TiledSource,
+    /// The colour input, for the face textures.
+    pub colour: Option<TiledSource>,
+}
+
+/// Vertices sampled at a time: a tiled source holds the tiles they read meanwhile.
+const MESH_BATCH: usize = 4096;
+
+/// Writes a mesh job (GLB or OBJ) from `sources`; returns the manifest entries.
+pub fn write_mesh(out: &Path, job: &ExportJob, sources: &MeshSources, radius_km: f32, control: &Control) -> Result<Vec<ManifestFile>, ExportError> {
     let s = &job.settings;
     let radius_m = radius_km as f64 * 1000.0;
-    let normals = Source::normals(field, radius_km, s.relief);
     let relief = s.relief;
-    let height = move |d: Vec3| field.sample_dir(d) * relief;
-    let normal = |d: Vec3| Vec3::from(normals.sample(At::Dir(d), None));
-    let ground = Surface { radius_m, height_m: &height, normal: &normal };
-    let tex = if s.texture_size == 0 { field.n() } else { s.texture_size };
+    let (height, normals) = (&sources.height, &sources.normals);
+    let ground = |dirs: &[Vec3]| -> Result<Vec<(f32, Vec3)>, ExportError> {
+        let mut samples = Vec::with_capacity(dirs.len());
+        for batch in dirs.chunks(MESH_BATCH) {
+            control.check()?;
+            let (h_taps, n_taps): (Vec<Taps>, Vec<Taps>) = batch.iter().map(|&d| (height.taps(At::Dir(d)), normals.taps(At::Dir(d)))).unzip();
+            let (h_view, n_view) = (height.view_for(&h_taps, control.cancel)?, normals.view_for(&n_taps, control.cancel)?);
+            samples.extend(h_taps.iter().zip(&n_taps).map(|(&a, &b)| (height.sample_taps(a, h_view.as_ref())[0] * relief, Vec3::from(normals.sample_taps(b, n_view.as_ref())))));
+        }
+        Ok(samples)
+    };
+    let tex = if s.texture_size == 0 { height.n() } else { s.texture_size };
     let mut files = Vec::new();
     let entry = |path: &str, bytes: u64| ManifestFile {
         path: path.into(),
@@ -151,10 +190,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
         byte_order: None,
         mapping: None,
         units: "m".into(),
-        data_range: Some({
-            let (a, b) = field.min_max();
-            [a * relief, b * relief]
-        }),
+        data_range: Some([sources.range.0 * relief, sources.range.1 * relief]),
         bytes,
     };
     if s.format == ExportFormat::Obj {
@@ -197,13 +233,13 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
             control.check()?;
             for cj in 0..s.chunks {
                 for ci in 0..s.chunks {
-                    let c = chunk(face, (ci, cj), s.chunks, s.mesh_size, &ground);
+                    let c = chunk(face, (ci, cj), s.chunks, s.mesh_size, radius_m, &ground)?;
                     write_chunk(&mut w, &format!("face{}_{}_x{ci}_y{cj}", face.index(), face.name()), &format!("face{}", face.index()), &c, true).map_err(io)?;
                 }
             }
             mtl_text.push_str(&format!("newmtl face{}\nKd 1 1 1\n", face.index()));
             let tname = texture_name(&s.name, face);
-            if let Some(bytes) = face_texture(job, face, tex, &out.join(&tname), control)? {
+            if let Some(bytes) = face_texture(sources.colour.as_ref(), face, tex, &out.join(&tname), control)? {
                 let tpath = out.join(&tname);
                 let (tf, mut tw) = AtomicFile::create(&tpath)?;
                 tw.write_all(&bytes).map_err(|source| ExportError::Io { path: tpath.clone(), source })?;
@@ -226,7 +262,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
         }
         if s.sea {
             for face in Face::ALL {
-                let c = sea_chunk(face, radius_m);
+                let c = sea_chunk(face, radius_m)?;
                 write_chunk(&mut w, &format!("sea_{}", face.name()), "sea", &c, false).map_err(io)?;
             }
             mtl_text.push_str("newmtl sea\nKd 0.02 0.09 0.22\nd 0.85\n");
@@ -237,7 +273,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
         let obj_size = file.commit(w)?;
         files.push(entry(&format!("{}.mtl", s.name), mtl_size));
         files.push(entry(&format!("{}.obj", s.name), obj_size));
-        control.progress.files_done.fetch_add(file_names(s, job.colour.is_some()).len(), Ordering::Relaxed);
+        control.progress.files_done.fetch_add(file_names(s, sources.colour.is_some()).len(), Ordering::Relaxed);
         return Ok(files);
     }
     let path = out.join(format!("{}.glb", s.name));
@@ -246,16 +282,16 @@ pub fn write_mesh(out: &Path, job: &ExportJob, field: &Field, radius_km: f32, co
     let mut nodes = Vec::new();
     for face in Face::ALL {
         control.check()?;
-        let texture = face_texture(job, face, tex, &path, control)?.map(|png| b.texture(png));
+        let texture = face_texture(sources.colour.as_ref(), face, tex, &path, control)?.map(|png| b.texture(png));
         let material = b.material(&format!("ground_{}", face.name()), if texture.is_some() { [1.0; 4] } else { [0.45, 0.42, 0.38, 1.0] }, 0.9, texture);
         for cj in 0..s.chunks {
             for ci in 0..s.chunks {
-                let c = chunk(face, (ci, cj), s.chunks, s.mesh_size, &ground);
+                let c = chunk(face, (ci, cj), s.chunks, s.mesh_size, radius_m, &ground)?;
                 nodes.push(b.chunk_node(&format!("face{}_{}_x{ci}_y{cj}", face.index(), face.name()), &c, material, true));
             }
         }
         if let Some(sea) = sea_material {
-            let c = sea_chunk(face, radius_m);
+            let c = sea_chunk(face, radius_m)?;
             nodes.push(b.chunk_node(&format!("sea_{}", face.name()), &c, sea, false));
         }
     }
@@ -370,7 +406,7 @@ mod tests {
     fn chunk_vertices_lie_on_the_surface_and_triangles_face_out() {
         let r = 6.371e6;
         for face in Face::ALL {
-            let c = chunk(face, (1, 0), 2, 9, &Surface { radius_m: r, height_m: &|_| 1000.0, normal: &|d| d });
+            let c = chunk(face, (1, 0), 2, 9, r, &|dirs: &[Vec3]| Ok(dirs.iter().map(|&d| (1000.0, d)).collect())).expect("no error");
             assert_eq!(c.positions.len(), 5 * 5);
             for p in &c.positions {
                 let q = c.centre + Vec3::from(*p).as_dvec3();

@@ -2,10 +2,12 @@
 //! normals computed from an elevation field, read at a cell or bilinearly in a direction.
 
 use super::tiled::{TileStore, TileView};
+use super::ExportError;
 use crate::nodes::modify::gradient::gradient;
 use crate::planet::{Cell, ColourField, Field};
 use glam::Vec3;
 use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Where a pixel reads its value.
@@ -170,6 +172,21 @@ impl Source {
             Source::Colour(col) => mix(|c| col.data[c], &taps),
             Source::Normals { data, .. } => renormalised(mix(|c| data[c], &taps), data[taps[0].0]),
         }
+    }
+
+    /// The tiles of a tiled source that `taps` read, evaluated and held for sampling; `None`
+    /// for a source held whole, which samples without a view.
+    pub fn view_for<'a>(&self, taps: impl IntoIterator<Item = &'a Taps>, cancel: &AtomicBool) -> Result<Option<TileView>, ExportError> {
+        let Source::Tiled(t) = self else { return Ok(None) };
+        let plan = t.store.plan();
+        let mut read = vec![false; plan.count()];
+        for tap in taps {
+            for c in tap.cells() {
+                read[plan.locate(c).0] = true;
+            }
+        }
+        let tiles: Vec<usize> = read.iter().enumerate().filter(|(_, r)| **r).map(|(k, _)| k).collect();
+        t.store.view(t.value, &tiles, cancel).map(Some)
     }
 
     /// Smallest and largest value of a scalar source (`None` for colours and normals); for a

@@ -3,6 +3,7 @@
 
 use super::build::BuildError;
 use super::jobs::{default_set, export_node_job, DefaultLayer, ExportJob};
+use super::mesh::TiledMesh;
 use super::source::TiledSource;
 use super::tiled::{TilePlan, TileStore, TileValue};
 use crate::eval::{frontier, localities, whole_part, EvalResult, Evaluator, Program, Progress};
@@ -77,24 +78,49 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
         return Ok(TiledBuild { jobs, store, timings_ms });
     }
     // Each Export node's input, and after a normal map's field its normals (which need the
-    // Planet node's radius; without one the job says so).
+    // Planet node's radius; without one the job says so); after a mesh's field its normals
+    // and its colour input.
     let radius_km = g.first_of(NodeKind::Planet).and_then(|p| p.settings::<PlanetSettings>().ok()).map(|p| p.radius_km);
     let mut values = Vec::new();
     let mut reads = Vec::new();
+    let mut meshes = Vec::new();
     for node in &exports {
         let port = if step_input(program, node.id, export_node::FIELD.index()) { export_node::FIELD.index() } else { export_node::COLOUR.index() };
         values.push(TileValue::Input { node: node.id, port });
+        let input = values.len() - 1;
         let settings = node.settings::<ExportSettings>().ok();
+        let mut mesh = None;
         match (settings, radius_km) {
             (Some(s), Some(radius_km)) if s.layer == ExportLayer::Normals && port == export_node::FIELD.index() => {
-                values.push(TileValue::Normals { of: values.len() - 1, radius_km, relief: s.relief });
+                values.push(TileValue::Normals { of: input, radius_km, relief: s.relief });
                 reads.push(values.len() - 1);
             }
-            _ => reads.push(values.len() - 1),
+            (Some(s), Some(radius_km)) if s.layer == ExportLayer::Mesh && port == export_node::FIELD.index() => {
+                values.push(TileValue::Normals { of: input, radius_km, relief: s.relief });
+                let normals = values.len() - 1;
+                let colour = step_input(program, node.id, export_node::COLOUR.index()).then(|| {
+                    values.push(TileValue::Input { node: node.id, port: export_node::COLOUR.index() });
+                    values.len() - 1
+                });
+                mesh = Some((normals, colour));
+                reads.push(input);
+            }
+            _ => reads.push(input),
         }
+        meshes.push(mesh);
     }
     let store = Arc::new(TileStore::new(plan, program, whole_res, values, labels));
-    let jobs = exports.iter().zip(reads).map(|(node, value)| export_node_job(g, node, None, None, None, Some(TiledSource { store: store.clone(), value })).map_err(invalid)).collect::<Result<Vec<_>, _>>()?;
+    let source = |value| TiledSource { store: store.clone(), value };
+    let jobs = exports
+        .iter()
+        .zip(reads)
+        .zip(meshes)
+        .map(|((node, value), mesh)| {
+            let mut job = export_node_job(g, node, None, None, None, Some(source(value))).map_err(invalid)?;
+            job.tiled_mesh = mesh.map(|(normals, colour)| TiledMesh { normals: source(normals), colour: colour.map(source) });
+            Ok(job)
+        })
+        .collect::<Result<Vec<_>, BuildError>>()?;
     Ok(TiledBuild { jobs, store, timings_ms })
 }
 
