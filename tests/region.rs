@@ -81,3 +81,32 @@ fn tiles_above_the_cap_stitch_into_the_capped_planet_without_seams() {
     eprintln!("capped at {cap} against whole at {n}: correlation {r:.4}, mean |difference| {relative:.3} of the rms elevation");
     assert!(r > 0.95 && relative < 0.15, "correlation {r}, relative difference {relative}");
 }
+
+/// Above the cap, Landscape evolution's rivers are lines from each river cell of its run to
+/// the cell it drains into (`erosion::landscape::refine`), not the run's cells blown up: far
+/// fewer cells, all next to the run's rivers.
+#[test]
+fn rivers_above_the_cap_are_thin_lines_along_the_run_s_rivers() {
+    let g = default_graph().expect("default graph");
+    let le = g.first_of(NodeKind::LandscapeEvolution).expect("landscape evolution").id;
+    let program = planetgraph::eval::compile_for(&g, &[le]);
+    let cancel = AtomicBool::new(false);
+    let (n, cap) = (512, 128);
+    let fine = Evaluator::new().run_region(&program, Grid::Whole(n), cap, &cancel, &Progress::default());
+    assert!(fine.errors.is_empty(), "{:?}", fine.errors);
+    let refined = fine.output(le, 3).and_then(|v| v.as_field()).expect("rivers").clone();
+    let coarse = Evaluator::new().run_program(&program, cap, &cancel, &Progress::default());
+    let rivers = coarse.output(le, 3).expect("rivers at the cap");
+    let sampled = planetgraph::eval::sample_on(rivers, Grid::Whole(n));
+    let sampled = sampled.as_field().expect("field");
+    let share = |f: &[f32]| f.iter().filter(|&&v| v > 0.5).count() as f64 / f.len() as f64;
+    let (thin, blown) = (share(refined.data()), share(sampled.data()));
+    eprintln!("cells over one half: refined {thin:.4}, sampled {blown:.4}");
+    assert!(thin > 0.0 && thin < 0.6 * blown, "refined {thin} sampled {blown}");
+    // The lines follow the run's rivers: almost every line cell lies where the run's rivers
+    // sample above 0 (the rest at the ends of courses that reach a lake or the sea).
+    let lines = refined.data().iter().filter(|&&r| r > 0.0).count();
+    let off = refined.data().iter().zip(sampled.data()).filter(|(&r, &s)| r > 0.0 && s == 0.0).count();
+    eprintln!("line cells {lines}, away from the run's rivers {off}");
+    assert!((off as f64) < 0.03 * lines as f64, "{off} of {lines}");
+}

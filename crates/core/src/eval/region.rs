@@ -10,8 +10,9 @@
 //! edges add no seam of their own.
 
 use super::executor::{record, run_step, step_inputs, EvalResult, Evaluator, NodeOutputs, Progress};
-use super::program::Program;
+use super::program::{Program, Step};
 use crate::graph::NodeId;
+use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::{Locality, Value};
 use crate::planet::{ColourField, Field, Grid, VectorField};
 use rayon::prelude::*;
@@ -95,6 +96,14 @@ pub fn sample_on(v: &Value, grid: Grid) -> Value {
     }
 }
 
+/// Output `port` (`v`) of the whole-planet step `step` (whose outputs are `outputs`) on `grid`:
+/// the node's own refinement where the grid is finer than the run and the node has one
+/// ([`crate::nodes::Node::refine`]), otherwise [`sample_on`].
+fn on_grid(step: &Step, outputs: &[Option<Value>], port: usize, v: &Value, grid: Grid, planet: Option<&PlanetSettings>) -> Value {
+    let finer = !step.bypass && v.grid().is_some_and(|g| g.n() < grid.n());
+    finer.then(|| step.kind.refine(&step.params, outputs, port, grid, planet)).flatten().unwrap_or_else(|| sample_on(v, grid))
+}
+
 impl Evaluator {
     /// Evaluates `program` on `grid` (one tile, or the whole planet) at the grid's level `n`.
     /// The nodes that need the whole planet, and what they depend on, run on the whole planet
@@ -143,7 +152,7 @@ pub fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalRes
         if *locality == Locality::Whole {
             if let Some(values) = whole_res.outputs.get(&step.id) {
                 let t = Instant::now();
-                let sampled: NodeOutputs = Arc::new(values.iter().map(|v| v.as_ref().map(|v| sample_on(v, grid))).collect());
+                let sampled: NodeOutputs = Arc::new(values.iter().enumerate().map(|(port, v)| v.as_ref().map(|v| on_grid(step, values, port, v, grid, program.planet.as_ref()))).collect());
                 res.outputs.insert(step.id, sampled);
                 let ms = whole_res.timings_ms.get(&step.id).copied().unwrap_or(0.0) + t.elapsed().as_secs_f64() * 1e3;
                 res.timings_ms.insert(step.id, ms);

@@ -32,7 +32,7 @@ pub use registry::NodeKind;
 pub use unit::Unit;
 pub use value::Value;
 
-use crate::planet::{ColourField, Field, RegionSurface, VectorField};
+use crate::planet::{ColourField, Field, Grid, RegionSurface, VectorField};
 use crate::tectonics::Plates;
 use std::sync::Arc;
 
@@ -54,6 +54,14 @@ pub trait Node {
     fn locality(_s: &Self::Settings, _connected: &[bool]) -> Locality {
         Locality::Whole
     }
+    /// A whole-planet node's output `port` on `grid`, finer than the run that made `outputs`
+    /// (all of the node's outputs at the run's level), on a planet of `planet`'s settings: the
+    /// node's own finer version of it (Landscape evolution draws its rivers as lines as wide
+    /// as the rivers), or `None` (the default) to sample it bilinearly.
+    fn refine(_s: &Self::Settings, _outputs: &[Option<Value>], _port: usize, _grid: Grid, _planet: Option<&output::planet::PlanetSettings>) -> Option<Value> {
+        None
+    }
+
     /// Whether parameter `key` matters given the other settings (the editor hides those that
     /// do not; they keep their values). Compare `key` with `Self::Settings::KEYS`.
     fn shows(_s: &Self::Settings, _key: &str) -> bool {
@@ -186,6 +194,12 @@ pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpCo
         }
     }
     Ok(out)
+}
+
+/// Node `N`'s [`Node::refine`] from saved values (`None` when they do not make settings: the
+/// output is then sampled, and the node's own run reported the error).
+pub fn node_refine<N: Node>(values: &ParamMap, outputs: &[Option<Value>], port: usize, grid: Grid, planet: Option<&output::planet::PlanetSettings>) -> Option<Value> {
+    N::Settings::from_params(values).ok().and_then(|s| N::refine(&s, outputs, port, grid, planet))
 }
 
 /// Node `N`'s [`Node::locality`] from saved values, given which input ports are connected

@@ -6,7 +6,7 @@
 use super::meta::NodeMeta;
 use super::params::{ParamDef, ParamMap, ParamValue, Settings};
 use super::{climate, combine, display, erosion, masks, modify, output, sources, tectonics, texture};
-use super::{node_check, node_locality, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
+use super::{node_check, node_locality, node_refine, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
 use serde::{Deserialize, Serialize};
 
 macro_rules! registry {
@@ -42,6 +42,12 @@ macro_rules! registry {
             /// runs on a tile alone or needs the whole planet ([`Node::locality`]).
             pub fn locality(self, values: &ParamMap, connected: &[bool]) -> super::Locality {
                 match self { $( NodeKind::$kind => node_locality::<$node>(values, connected), )* }
+            }
+
+            /// Output `port` of a whole-planet node of this kind on `grid`, finer than the run
+            /// that made `outputs` ([`Node::refine`]); `None` to sample it.
+            pub fn refine(self, values: &ParamMap, outputs: &[Option<Value>], port: usize, grid: crate::planet::Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Option<Value> {
+                match self { $( NodeKind::$kind => node_refine::<$node>(values, outputs, port, grid, planet), )* }
             }
 
             /// Whether parameter `key` matters given the node's values (the editor hides the

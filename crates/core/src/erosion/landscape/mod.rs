@@ -25,6 +25,7 @@
 
 pub mod analysis;
 pub mod grid;
+pub mod refine;
 pub mod solver;
 
 use super::SECONDS_PER_YEAR;

@@ -2,8 +2,10 @@
 //! hillslope diffusion on the whole planet, implicit and coarse to fine (see
 //! `crate::erosion::landscape`).
 
+use crate::erosion::landscape::refine::refine_rivers;
 use crate::erosion::landscape::{evolve, total_steps, LandscapeInputs, LandscapeSettings};
 use crate::nodes::prelude::*;
+use crate::planet::Grid;
 
 crate::settings! {
     /// Settings of the Landscape evolution node.
@@ -67,6 +69,9 @@ impl LandscapeEvolutionSettings {
 /// The Landscape evolution node.
 pub struct LandscapeEvolution;
 
+/// Index of the rivers output.
+const RIVERS: usize = 3;
+
 impl Node for LandscapeEvolution {
     type Settings = LandscapeEvolutionSettings;
     const META: NodeMeta = NodeMeta::new(
@@ -99,6 +104,17 @@ impl Node for LandscapeEvolution {
         let fields = LandscapeInputs { elevation, uplift: uplift.map(|f| f.as_ref()), precipitation: precipitation.map(|f| f.as_ref()), erodibility: erodibility.map(|f| f.as_ref()) };
         let l = with_steps(ctx, total_steps(elevation.n(), sim.time_myr), |counter| evolve(fields, &sim, counter, ctx.cancel))?;
         Ok(vec![l.elevation.into(), l.area_km2.into(), l.discharge.into(), l.rivers.into(), l.lakes.into(), l.erosion_m.into()])
+    }
+
+    /// On a grid finer than the run, the rivers are lines from each river cell to the cell it
+    /// drains into, as wide as the river ([`refine_rivers`]); the other outputs are sampled.
+    fn refine(_s: &Self::Settings, outputs: &[Option<Value>], port: usize, grid: Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Option<Value> {
+        if port != RIVERS {
+            return None;
+        }
+        let field = |k: usize| outputs.get(k)?.as_ref()?.as_field().cloned();
+        let (elevation, area, discharge, rivers) = (field(0)?, field(1)?, field(2)?, field(RIVERS)?);
+        Some(refine_rivers(&rivers, &area, &discharge, &elevation, grid, planet?.radius_km).into())
     }
 }
 

@@ -1,0 +1,138 @@
+//! Rivers finer than the run that found them: on a grid finer than the landscape evolution's,
+//! each river cell's course to the cell it drains into becomes a line of the river's own width
+//! (from its discharge), so close-ups and large builds show thin, continuous rivers instead of
+//! the run's cells blown up.
+
+use crate::planet::coords::{dir_to_face_ab, wrap_cell, Cell};
+use crate::planet::{Field, Grid};
+use glam::Vec3;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// Width of a river carrying `discharge_m3_s`, metres: about 4 Q^0.5 (the hydraulic geometry of
+/// alluvial rivers, Leopold and Maddock: a river of 1 000 m³/s is about 130 m wide).
+pub fn river_width_m(discharge_m3_s: f32) -> f32 {
+    4.0 * discharge_m3_s.max(0.0).sqrt()
+}
+
+/// The eight neighbours of `c` at level `m` (across face edges; fewer at cube corners).
+fn neighbours(c: Cell, m: usize) -> impl Iterator<Item = Cell> {
+    (-1i64..=1).flat_map(move |dj| (-1i64..=1).map(move |di| (di, dj))).filter(|&d| d != (0, 0)).filter_map(move |(di, dj)| wrap_cell(c.face, c.i as i64 + di, c.j as i64 + dj, m))
+}
+
+/// The cell river cell `c` drains into, as the landscape evolution routes water: its steepest
+/// downhill neighbour (its receivers are not an output), or on a flat (a lake's) the lowest
+/// neighbour with a larger drainage area; `None` where neither exists.
+fn receiver(c: Cell, m: usize, area: &[f32], elevation: &[f32]) -> Option<Cell> {
+    let (h, at) = (elevation[c.index(m)], c.direction(m));
+    let drop = |r: &Cell| (h - elevation[r.index(m)]) / (r.direction(m) - at).length().max(1e-12);
+    let steepest = neighbours(c, m).filter(|r| drop(r) > 0.0).max_by(|a, b| drop(a).total_cmp(&drop(b)));
+    steepest.or_else(|| {
+        let own = area[c.index(m)];
+        neighbours(c, m).filter(|r| area[r.index(m)] > own).min_by(|a, b| elevation[a.index(m)].total_cmp(&elevation[b.index(m)]))
+    })
+}
+
+/// The cell of level `m` that direction `d` lies in.
+fn containing(d: Vec3, m: usize) -> Cell {
+    let (face, a, b) = dir_to_face_ab(d);
+    let at = |x: f32| ((x * m as f32) as usize).min(m - 1);
+    Cell { face, i: at(a), j: at(b) }
+}
+
+/// Distance (chord, in radii) from `p` to the segment `a`..`b` (unit vectors, a cell or two
+/// apart, where the chord is the arc).
+fn to_segment(p: Vec3, a: Vec3, b: Vec3) -> f32 {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-20)).clamp(0.0, 1.0);
+    (p - (a + ab * t)).length()
+}
+
+/// The rivers mask (0..1) on `grid`, finer than the run at level `m` whose river mask
+/// (`rivers`, 1 on river cells), drainage area (km²), discharge (m³/s) and elevation it reads:
+/// each river cell is joined to the cell it drains into by a line as wide as the river, or at
+/// least 1.2 cells of `grid` so that it stays visible; edges are smoothed over one cell.
+pub fn refine_rivers(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid, radius_km: f32) -> Field {
+    let m = rivers.n();
+    let n = grid.n();
+    let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
+    // The run's cells under the grid and the ring around them; their river courses, once.
+    let mut under: Vec<usize> = (0..grid.cells()).into_par_iter().map(|k| containing(grid.cell(k).direction(n), m).index(m)).collect();
+    under.par_sort_unstable();
+    under.dedup();
+    let mut near: Vec<usize> = under.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect();
+    near.sort_unstable();
+    near.dedup();
+    let courses: HashMap<usize, (Vec3, Vec3, f32)> = near
+        .into_iter()
+        .filter(|&c| river[c] > 0.5)
+        .filter_map(|c| {
+            let cell = Cell::from_index(c, m);
+            let to = receiver(cell, m, area, h)?;
+            Some((c, (cell.direction(m), to.direction(m), river_width_m(q[c]))))
+        })
+        .collect();
+    let cell_km = std::f32::consts::FRAC_PI_2 / n as f32 * radius_km;
+    let radius_m = radius_km * 1000.0;
+    Field::from_fn_cell_on(grid, |k| {
+        let p = grid.cell(k).direction(n);
+        let home = containing(p, m);
+        let mut best = 0.0f32;
+        for c in std::iter::once(home).chain(neighbours(home, m)) {
+            if let Some(&(a, b, width_m)) = courses.get(&c.index(m)) {
+                let half_km = (0.5 * width_m / 1000.0).max(0.6 * cell_km);
+                let d_km = to_segment(p, a, b) * radius_m / 1000.0;
+                best = best.max(((half_km - d_km) / cell_km + 0.5).clamp(0.0, 1.0));
+            }
+        }
+        best
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planet::tile::Tile;
+    use crate::planet::Face;
+
+    /// A run at level 16 with one river along row 8 of the front face, flowing to +i down a
+    /// valley, drawn on the whole front face at level 128.
+    fn river_on_front() -> (Field, usize) {
+        let m = 16;
+        let on_river = |c: Cell| c.face == Face::Front && c.j == 8 && (2..14).contains(&c.i);
+        let cell = |k: usize| Cell::from_index(k, m);
+        let elevation = Field::from_fn_cell(m, |k| {
+            let c = cell(k);
+            0.5 - 0.01 * c.i as f32 + 0.02 * (c.j as f32 - 8.0).abs()
+        });
+        let rivers = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 1.0 } else { 0.0 });
+        let area = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 1e4 * cell(k).i as f32 } else { 10.0 });
+        let discharge = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 100.0 * cell(k).i as f32 } else { 0.1 });
+        let grid = Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile"));
+        (refine_rivers(&rivers, &area, &discharge, &elevation, grid, 6371.0), 128)
+    }
+
+    #[test]
+    fn a_river_becomes_a_thin_continuous_line_along_its_course() {
+        let (f, n) = river_on_front();
+        let at = |i: usize, j: usize| f.data()[j * n + i];
+        // The course runs from the centre of cell 2 (fine column 20) to that of cell 13
+        // (column 108), along the centre of row 8 (fine row 67.5).
+        for i in 21..108 {
+            let column: Vec<f32> = (0..n).map(|j| at(i, j)).collect();
+            assert!(column[67] > 0.5 && column[68] > 0.5, "column {i}: {:?}", &column[64..72]);
+            // A couple of cells wide (the river is tens of metres; the line keeps 1.2 cells).
+            let sum: f32 = column.iter().sum();
+            assert!(sum < 3.0, "column {i}: {sum}");
+            assert!(column[..60].iter().chain(&column[76..]).all(|&v| v == 0.0), "column {i}");
+        }
+        // Nothing upstream of the first river cell.
+        assert!((0..n).all(|j| at(10, j) == 0.0));
+    }
+
+    #[test]
+    fn wide_rivers_are_drawn_as_wide_as_they_are() {
+        assert!((river_width_m(1000.0) - 126.5).abs() < 0.5);
+        assert!(river_width_m(1e5) > 1000.0 && river_width_m(-1.0) == 0.0);
+    }
+}
