@@ -4,6 +4,7 @@
 //! the run's cells blown up.
 
 use crate::planet::coords::{dir_to_face_ab, wrap_cell, Cell};
+use crate::planet::fbm::{noise_radius, FastFbm};
 use crate::planet::{Field, Grid};
 use glam::Vec3;
 use rayon::prelude::*;
@@ -14,6 +15,12 @@ use std::collections::HashMap;
 pub fn river_width_m(discharge_m3_s: f32) -> f32 {
     4.0 * discharge_m3_s.max(0.0).sqrt()
 }
+
+/// How far a line wanders from the straight course between two cells' centres, in the run's
+/// cells (the lines bend like a river's reaches instead of running at multiples of 45 degrees).
+const WANDER_CELLS: f32 = 0.3;
+/// Wavelength of those bends, in the run's cells.
+const BEND_CELLS: f32 = 2.0;
 
 /// The eight neighbours of `c` at level `m` (across face edges; fewer at cube corners).
 fn neighbours(c: Cell, m: usize) -> impl Iterator<Item = Cell> {
@@ -51,17 +58,21 @@ fn to_segment(p: Vec3, a: Vec3, b: Vec3) -> f32 {
 /// The rivers mask (0..1) on `grid`, finer than the run at level `m` whose river mask
 /// (`rivers`, 1 on river cells), drainage area (km²), discharge (m³/s) and elevation it reads:
 /// each river cell is joined to the cell it drains into by a line as wide as the river, or at
-/// least 1.2 cells of `grid` so that it stays visible; edges are smoothed over one cell.
+/// least 1.2 cells of `grid` so that it stays visible, wandering up to [`WANDER_CELLS`] off the
+/// straight course; edges are smoothed over one cell.
 pub fn refine_rivers(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid, radius_km: f32) -> Field {
     let m = rivers.n();
     let n = grid.n();
     let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
-    // The run's cells under the grid and the ring around them; their river courses, once.
-    let mut under: Vec<usize> = (0..grid.cells()).into_par_iter().map(|k| containing(grid.cell(k).direction(n), m).index(m)).collect();
-    under.par_sort_unstable();
-    under.dedup();
-    let mut near: Vec<usize> = under.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect();
-    near.sort_unstable();
+    // The run's cells under the grid and two rings around them (a place looks at the ring
+    // around the cell it wanders into, up to a cell away); their river courses, once.
+    let mut near: Vec<usize> = (0..grid.cells()).into_par_iter().map(|k| containing(grid.cell(k).direction(n), m).index(m)).collect();
+    for _ in 0..2 {
+        near.par_sort_unstable();
+        near.dedup();
+        near = near.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect();
+    }
+    near.par_sort_unstable();
     near.dedup();
     let courses: HashMap<usize, (Vec3, Vec3, f32)> = near
         .into_iter()
@@ -74,8 +85,14 @@ pub fn refine_rivers(rivers: &Field, area_km2: &Field, discharge: &Field, elevat
         .collect();
     let cell_km = std::f32::consts::FRAC_PI_2 / n as f32 * radius_km;
     let radius_m = radius_km * 1000.0;
+    // The lines wander: each place is looked up moved along a smooth tangent noise field.
+    let wander = [0x5249_0001, 0x5249_0002, 0x5249_0003].map(|seed| FastFbm::new(seed, 2, 0.5, 2.0));
+    let (scale, reach) = (noise_radius(4.0 * m as f32 / BEND_CELLS), WANDER_CELLS * std::f32::consts::FRAC_PI_2 / m as f32);
     Field::from_fn_cell_on(grid, |k| {
-        let p = grid.cell(k).direction(n);
+        let at = grid.cell(k).direction(n);
+        let x = [f64::from(at.x) * scale, f64::from(at.y) * scale, f64::from(at.z) * scale];
+        let v = Vec3::from(wander.each_ref().map(|w| w.get(x) as f32));
+        let p = (at + (v - at * v.dot(at)) * reach).normalize();
         let home = containing(p, m);
         let mut best = 0.0f32;
         for c in std::iter::once(home).chain(neighbours(home, m)) {
@@ -118,14 +135,18 @@ mod tests {
         let at = |i: usize, j: usize| f.data()[j * n + i];
         // The course runs from the centre of cell 2 (fine column 20) to that of cell 13
         // (column 108), along the centre of row 8 (fine row 67.5).
-        for i in 21..108 {
+        // It wanders up to 0.3 run cells (2.4 fine rows) off that line.
+        for i in 24..105 {
             let column: Vec<f32> = (0..n).map(|j| at(i, j)).collect();
-            assert!(column[67] > 0.5 && column[68] > 0.5, "column {i}: {:?}", &column[64..72]);
+            assert!(column[62..74].iter().any(|&v| v > 0.5), "column {i}: {:?}", &column[60..76]);
             // A couple of cells wide (the river is tens of metres; the line keeps 1.2 cells).
             let sum: f32 = column.iter().sum();
-            assert!(sum < 3.0, "column {i}: {sum}");
+            assert!(sum < 4.0, "column {i}: {sum}");
             assert!(column[..60].iter().chain(&column[76..]).all(|&v| v == 0.0), "column {i}");
         }
+        // And it does wander: its middle row is not the same in every column.
+        let middle = |i: usize| (0..n).max_by(|&a, &b| at(i, a).total_cmp(&at(i, b))).unwrap_or(0);
+        assert!((24..105).any(|i| middle(i) != middle(24)));
         // Nothing upstream of the first river cell.
         assert!((0..n).all(|j| at(10, j) == 0.0));
     }
