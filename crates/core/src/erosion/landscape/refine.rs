@@ -106,6 +106,20 @@ pub fn refine_rivers(rivers: &Field, area_km2: &Field, discharge: &Field, elevat
     })
 }
 
+/// The lakes mask (0..1) on `grid`, finer than the run whose mask `lakes` it reads: the run's
+/// mask sampled bilinearly and its half-way contour made a shore one cell of `grid` wide, so
+/// lakes keep the run's outlines, smoothed, with sharp shores instead of blurred blocks.
+pub fn refine_lakes(lakes: &Field, grid: Grid) -> Field {
+    let (m, n) = (lakes.n(), grid.n());
+    let sharpen = n as f32 / m as f32;
+    Field::from_fn_cell_on(grid, |k| {
+        let cell = grid.cell(k);
+        let (a, b) = cell.center_ab(n);
+        let v: f32 = Field::bilinear_taps_ab(m, cell.face, a, b).iter().map(|&(c, w)| w * lakes.data()[c]).sum();
+        ((v - 0.5) * sharpen + 0.5).clamp(0.0, 1.0)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,6 +163,32 @@ mod tests {
         assert!((24..105).any(|i| middle(i) != middle(24)));
         // Nothing upstream of the first river cell.
         assert!((0..n).all(|j| at(10, j) == 0.0));
+    }
+
+    #[test]
+    fn lakes_keep_their_outline_with_a_sharp_shore() {
+        // A run at 16 with a lake of 3 x 3 cells on the front face, drawn at 128.
+        let m = 16;
+        let lakes = Field::from_fn_cell(m, |k| {
+            let c = Cell::from_index(k, m);
+            if c.face == Face::Front && (6..9).contains(&c.i) && (6..9).contains(&c.j) {
+                1.0
+            } else {
+                0.0
+            }
+        });
+        let grid = Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile"));
+        let f = refine_lakes(&lakes, grid);
+        let at = |i: usize, j: usize| f.data()[j * 128 + i];
+        // Inside water, outside dry, and the shore at most a cell wide on either side along a
+        // row (the sampled mask alone would take 8 cells to fall from 1 to 0).
+        assert_eq!(at(60, 60), 1.0);
+        assert_eq!(at(30, 60), 0.0);
+        let shore = (0..128).filter(|&i| at(i, 60) > 0.0 && at(i, 60) < 1.0).count();
+        assert!(shore <= 2, "{shore}");
+        // The water covers about the lake's area (9 run cells: 576 cells at 128).
+        let water: f32 = f.data().iter().sum();
+        assert!((water - 576.0).abs() < 0.25 * 576.0, "{water}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! hillslope diffusion on the whole planet, implicit and coarse to fine (see
 //! `crate::erosion::landscape`).
 
-use crate::erosion::landscape::refine::refine_rivers;
+use crate::erosion::landscape::refine::{refine_lakes, refine_rivers};
 use crate::erosion::landscape::{evolve, total_steps, LandscapeInputs, LandscapeSettings};
 use crate::nodes::prelude::*;
 use crate::planet::Grid;
@@ -71,6 +71,8 @@ pub struct LandscapeEvolution;
 
 /// Index of the rivers output.
 const RIVERS: usize = 3;
+/// Index of the lakes output.
+const LAKES: usize = 4;
 
 impl Node for LandscapeEvolution {
     type Settings = LandscapeEvolutionSettings;
@@ -107,14 +109,21 @@ impl Node for LandscapeEvolution {
     }
 
     /// On a grid finer than the run, the rivers are lines from each river cell to the cell it
-    /// drains into, as wide as the river ([`refine_rivers`]); the other outputs are sampled.
+    /// drains into, as wide as the river ([`refine_rivers`]), and the lakes keep their outlines
+    /// with sharp shores ([`refine_lakes`]); the other outputs are sampled.
     fn refine(_s: &Self::Settings, outputs: &[Option<Value>], port: usize, grid: Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Option<Value> {
-        if port != RIVERS {
-            return None;
-        }
         let field = |k: usize| outputs.get(k)?.as_ref()?.as_field().cloned();
-        let (elevation, area, discharge, rivers) = (field(0)?, field(1)?, field(2)?, field(RIVERS)?);
-        Some(refine_rivers(&rivers, &area, &discharge, &elevation, grid, planet?.radius_km).into())
+        match port {
+            RIVERS => {
+                let (elevation, area, discharge, rivers) = (field(0)?, field(1)?, field(2)?, field(RIVERS)?);
+                Some(refine_rivers(&rivers, &area, &discharge, &elevation, grid, planet?.radius_km).into())
+            }
+            LAKES => {
+                let lakes = field(LAKES)?;
+                Some(refine_lakes(&lakes, grid).into())
+            }
+            _ => None,
+        }
     }
 }
 
