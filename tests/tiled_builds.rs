@@ -152,3 +152,20 @@ fn a_cancelled_tiled_build_leaves_no_manifest_and_no_partial_file() {
     let left: Vec<String> = std::fs::read_dir(dir.path()).expect("folder").map(|e| e.expect("entry").file_name().to_string_lossy().to_string()).collect();
     assert!(left.iter().all(|name| !name.ends_with(".part") && name != "manifest.json"), "{left:?}");
 }
+
+/// The tile cache holds a ring of colour tiles, so a strip of an equirectangular image does not
+/// evaluate its tiles again for every strip (a 16384 build's colour image crawled with 42 tiles
+/// of cache against a ring of 64 and more).
+#[test]
+fn the_tile_cache_holds_a_ring_of_tiles_around_the_planet() {
+    let g = planetgraph::io::default_graph().expect("default");
+    let planet = g.first_of(NodeKind::Planet).expect("planet").id;
+    let program = compile_for(&g, &[planet]);
+    for n in [8192, 16384] {
+        let plan = planetgraph::export::tiled::plan(n, &program, 4 << 30).expect("plans").expect("tiled");
+        eprintln!("{n}: whole-planet nodes at {}, cache {} MiB, estimate {} MiB", plan.cap, plan.cache_bytes >> 20, plan.estimate_bytes >> 20);
+        let per_face = (n / plan.tile) as u64;
+        assert!(plan.cache_bytes >= 6 * per_face * 12 * (plan.tile * plan.tile) as u64, "{n}: {plan:?}");
+        assert!(plan.estimate_bytes <= 4 << 30, "{n}: {plan:?}");
+    }
+}

@@ -97,6 +97,12 @@ pub fn tile_edge(n: usize) -> usize {
     (1..=MAX_TILE.min(n)).rev().find(|t| n.is_multiple_of(*t)).unwrap_or(1)
 }
 
+/// Tiles a tiled build's cache holds at least: a ring of tiles around the planet at `n` cells
+/// per face edge in tiles of `tile` cells (six faces' worth of tile edges), and at least 16.
+pub fn ring_tiles(n: usize, tile: usize) -> u64 {
+    (6 * (n / tile.max(1)) as u64).max(16)
+}
+
 /// How a build of `program` at `n` cells per face edge runs within `budget` bytes: `Ok(None)`
 /// when the whole build fits, a [`TilePlan`] when it must be tiled, or why no plan fits (the
 /// budget is below what one tile and the coarsest whole-planet run need, or `n` has no tile
@@ -114,9 +120,11 @@ pub fn plan(n: usize, program: &Program, budget: u64) -> Result<Option<TilePlan>
     let kept = frontier(program, &local);
     let sampled: Vec<NodeId> = whole_steps(program, &local).into_iter().collect();
     let tile_bytes = memory::estimate_cells_bytes((tile * tile) as u64, n, program, &sampled, &[]);
-    // The cache holds an eighth of the budget, and at least 16 tiles of the widest value
-    // (a strip of an equirectangular image reads a ring of tiles).
-    let cache_bytes = (budget / 8).max(16 * 12 * (tile * tile) as u64);
+    // The cache holds an eighth of the budget, and at least a ring of tiles of the widest
+    // value (12 bytes a cell): a strip of an equirectangular image reads a ring around the
+    // planet, four faces' worth of tiles around the equator and up to about six near a pole.
+    // With less, every strip evaluates its ring again (a 16384 build's colour image crawled).
+    let cache_bytes = (budget / 8).max(ring_tiles(n, tile) * 12 * (tile * tile) as u64);
     let mut cap = n;
     loop {
         let whole_bytes = if whole.steps.is_empty() { 0 } else { memory::estimate_keeping_bytes(cap, &whole, &kept) };
