@@ -116,7 +116,7 @@ impl Evaluator {
         let local = localities(program);
         let whole = whole_part(program, &local);
         let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { self.run_program(&whole, whole_level(n, cap), cancel, progress) };
-        let mut res = run_local_part(program, &local, &whole_res, grid, cancel, progress);
+        let mut res = run_local_part(program, &local, &whole_res, grid, None, cancel, progress);
         res.cached = whole_res.cached;
         res.total_ms = start.elapsed().as_secs_f64() * 1e3;
         res
@@ -139,20 +139,24 @@ pub fn frontier(program: &Program, local: &[Locality]) -> Vec<NodeId> {
 /// The second half of a region evaluation: every step of `program` that is not in its whole
 /// part runs on `grid`, reading the whole part's outputs from `whole_res` (a run of
 /// [`whole_part`] at any level, sampled onto the grid). `local` holds the steps'
-/// [`localities`]. The result's outputs and sink inputs lie on `grid`.
-pub fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalResult, grid: Grid, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+/// [`localities`]. The result's outputs and sink inputs lie on `grid`. Of the whole part's
+/// outputs, those the steps on the grid read are sampled, and with `reads` only those and the
+/// caller's `reads` (a tiled build's tile reads one output); `None`: every one.
+pub fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalResult, grid: Grid, reads: Option<&[(NodeId, usize)]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
     let start = Instant::now();
     let mut res = EvalResult { n: grid.n(), errors: program.errors.clone(), idle: program.idle.clone(), cancelled: whole_res.cancelled, ..Default::default() };
     if res.cancelled {
         return res;
     }
+    let read_here: BTreeSet<(NodeId, usize)> = program.steps.iter().zip(local).filter(|(_, l)| **l == Locality::Cellwise).flat_map(|(s, _)| s.inputs.iter().flatten().copied()).collect();
+    let wanted = |port: (NodeId, usize)| reads.is_none_or(|r| r.contains(&port)) || read_here.contains(&port);
     progress.total.store(program.steps.len(), Ordering::Relaxed);
     progress.done.store(0, Ordering::Relaxed);
     for (step, locality) in program.steps.iter().zip(local) {
         if *locality == Locality::Whole {
             if let Some(values) = whole_res.outputs.get(&step.id) {
                 let t = Instant::now();
-                let sampled: NodeOutputs = Arc::new(values.iter().enumerate().map(|(port, v)| v.as_ref().map(|v| on_grid(step, values, port, v, grid, program.planet.as_ref()))).collect());
+                let sampled: NodeOutputs = Arc::new(values.iter().enumerate().map(|(port, v)| v.as_ref().filter(|_| wanted((step.id, port))).map(|v| on_grid(step, values, port, v, grid, program.planet.as_ref()))).collect());
                 res.outputs.insert(step.id, sampled);
                 let ms = whole_res.timings_ms.get(&step.id).copied().unwrap_or(0.0) + t.elapsed().as_secs_f64() * 1e3;
                 res.timings_ms.insert(step.id, ms);

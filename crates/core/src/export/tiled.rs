@@ -449,7 +449,7 @@ impl TileStore {
             }
             (TileValue::Normals { of, radius_km, relief }, _) => self.normals(k, *of, *radius_km, *relief, cancel)?,
             (_, Some(part)) => {
-                let res = run_local_part(&part.program, &part.local, &self.whole, Grid::Tile(t), cancel, &Progress::default());
+                let res = run_local_part(&part.program, &part.local, &self.whole, Grid::Tile(t), Some(&[part.read]), cancel, &Progress::default());
                 if res.cancelled {
                     return Err(ExportError::Cancelled);
                 }
