@@ -25,6 +25,14 @@ fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {
     // landscape evolution (with the erodibility output unwired, about a quarter) and stay flat.
     let p = measured.plateau.expect("the default planet has plateaus");
     eprintln!("{p:#?}");
-    assert!(p.final_mean_m >= 0.8 * p.relief_mean_m && p.final_mean_m >= 2000.0, "plateaus {p:?}");
+    assert!(p.final_mean_m >= 0.8 * p.relief_mean_m && p.final_mean_m >= 3500.0, "plateaus {p:?}");
     assert!(p.final_slope_deg <= 2.0, "plateau slope {p:?}");
+    // Only fast collisions raise plateaus: about Tibet's and the Altiplano's share, not three
+    // times it (1.4 % before).
+    assert!(p.area_share <= 0.01, "plateau area {p:?}");
+    // The climate makes them dry: air that climbs onto them has rained out on the way up
+    // (measured 411 mm/yr against 596 on all land; 1301 with the air's water not limited).
+    let c = measured.climate.expect("the default planet has a climate");
+    let rain = c.plateau_precipitation_median_mm.expect("plateau rain");
+    assert!(rain < 0.75 * c.precipitation_median_mm, "plateau rain {rain} against land {}", c.precipitation_median_mm);
 }

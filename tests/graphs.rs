@@ -187,7 +187,7 @@ fn eroded_preview_at_128_matches_the_build_at_512() {
 fn the_planet_surface_group_textures_a_planet_with_three_wires() {
     let body = planetgraph::io::templates::planet_surface().expect("planet surface");
     let grp = body.groups.first().expect("a group").clone();
-    assert_eq!(grp.members.len(), 7);
+    assert_eq!(grp.members.len(), 8);
     let inputs: Vec<&str> = grp.inputs.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(inputs, ["in"], "one input: the elevation");
     let albedo = grp.outputs.iter().find(|p| p.port == "albedo").expect("an albedo output").clone();

@@ -349,7 +349,7 @@ fn the_finder_offers_the_planet_surface_group_and_it_textures_the_planet() {
     d.add_with_finder(egui::pos2(300.0, 400.0), "planet surface");
     let grp = d.app.doc.graph.groups.first().cloned().expect("the Planet surface group was added");
     assert_eq!(grp.label, "Planet surface");
-    assert_eq!(grp.members.len(), 7);
+    assert_eq!(grp.members.len(), 8);
     // Three wires: the elevation in, and the albedo to the Planet.
     let mut g = d.app.doc.graph.clone();
     let input = grp.inputs.first().expect("input").clone();

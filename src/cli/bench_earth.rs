@@ -6,7 +6,7 @@
 use super::CliError;
 use crate::eval::{compile_for, Evaluator, Progress};
 use crate::graph::Graph;
-use crate::inspect::realism::{biome_shares, earth_figures, land_median, plateau_figures, EarthFigures, PlateauFigures, EARTH};
+use crate::inspect::realism::{biome_shares, earth_figures, land_median, land_median_where, latitudinal_border_share, plateau_figures, EarthFigures, PlateauFigures, EARTH};
 use crate::inspect::tectonic_values;
 use crate::io::{default_graph, load_graph, Strictness};
 use crate::nodes::output::planet::PlanetSettings;
@@ -46,6 +46,11 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
             println!("earth_plateau_mean_m {:.0} m, {:.0} m before erosion  (Tibet about 4500)", p.final_mean_m, p.relief_mean_m);
             println!("earth_plateau_kept {:.2}  (its mean height after erosion over before)", p.final_mean_m / p.relief_mean_m.max(1.0));
             println!("earth_plateau_slope_deg {:.2}  (mean slope on the plateaus)", p.final_slope_deg);
+            if let Some(c) = &climate {
+                if let Some(mm) = c.plateau_precipitation_median_mm {
+                    println!("earth_plateau_precipitation_median_mm {mm:.0} mm/yr  (Tibet about 400, from 1000 in the south-east to under 100 in the north-west)");
+                }
+            }
         }
         None => println!("earth_plateau -  (no Earth-like relief node, or no plateau)"),
     }
@@ -56,6 +61,9 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
             println!("earth_land_desert_share {:.3}  (hot deserts about 0.2 of Earth's land, cold ones about 0.1 more)", share(&|b| b == Biome::Desert));
             println!("earth_land_forest_share {:.3}  (Earth about 0.3)", share(&|b| matches!(b, Biome::BorealForest | Biome::TemperateForest | Biome::TemperateRainforest | Biome::TropicalSeasonalForest | Biome::TropicalRainforest)));
             println!("earth_land_ice_share {:.3}  (Earth's ice sheets, Antarctica and Greenland, about 0.10 of the land)", share(&|b| b == Biome::Ice));
+            if let Some(r) = c.latitudinal_borders {
+                println!("earth_biome_border_latitudinal_share {r:.3}  (biome borders on land that run along the parallels: latitude bands 0.87, meridional slices 0.10, borders running every way about 0.5)");
+            }
             for (b, x) in &c.biomes {
                 println!("earth_land_biome_{} {:.3}", b.id(), x);
             }
@@ -69,8 +77,13 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
 pub struct ClimateFigures {
     /// Area-weighted median precipitation on land, mm/yr.
     pub precipitation_median_mm: f64,
+    /// Area-weighted median precipitation on plateau interiors (an Earth-like relief's
+    /// erodibility below one half), mm/yr; `None` without such a relief.
+    pub plateau_precipitation_median_mm: Option<f64>,
     /// Share of the land per biome.
     pub biomes: Vec<(Biome, f64)>,
+    /// [`latitudinal_border_share`] of the biomes (`None` without borders).
+    pub latitudinal_borders: Option<f64>,
 }
 
 /// What [`measure`] finds.
@@ -112,15 +125,27 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let tect = tectonic_values(g, &res);
     let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
     let relief = earth_figures(&metres, settings.radius_km, pair, &cancel).map_err(|e| CliError::internal(anyhow!(e)))?;
+    let erodibility = match relief_node {
+        Some(id) => {
+            let k = NodeKind::EarthRelief.meta().outputs.iter().position(|o| o.name == "erodibility").ok_or_else(|| CliError::internal(anyhow!("Earth-like relief has no erodibility output")))?;
+            Some((id, field(id, k)?))
+        }
+        None => None,
+    };
     let climate = match (rain, biomes) {
-        (Some(rain), Some(biomes)) => Some(ClimateFigures { precipitation_median_mm: land_median(&metres, field(rain, 0)?), biomes: biome_shares(&metres, field(biomes, 0)?) }),
+        (Some(rain), Some(biomes)) => {
+            let rain = field(rain, 0)?;
+            let plateau_precipitation_median_mm = erodibility.map(|(_, e)| {
+                let e = e.resample(metres.n());
+                land_median_where(&metres, rain, |c| e.data()[c] < 0.5)
+            });
+            let biome = field(biomes, 0)?;
+            Some(ClimateFigures { precipitation_median_mm: land_median(&metres, rain), plateau_precipitation_median_mm, biomes: biome_shares(&metres, biome), latitudinal_borders: latitudinal_border_share(&metres, biome) })
+        }
         _ => None,
     };
-    let plateau = match relief_node {
-        Some(id) => {
-            let erodibility = NodeKind::EarthRelief.meta().outputs.iter().position(|o| o.name == "erodibility").ok_or_else(|| CliError::internal(anyhow!("Earth-like relief has no erodibility output")))?;
-            plateau_figures(&settings.apply(field(id, 0)?), &metres, field(id, erodibility)?, settings.radius_km)
-        }
+    let plateau = match erodibility {
+        Some((id, e)) => plateau_figures(&settings.apply(field(id, 0)?), &metres, e, settings.radius_km),
         None => None,
     };
     Ok(Measured { relief, plateau, climate, seconds })

@@ -64,9 +64,9 @@ templates! {
 
 /// The nodes of the default graph that texture a planet: To metres, Slope, Distance to coast,
 /// Temperature, Precipitation, Biomes and Materials.
-const SURFACE_NODES: [crate::graph::NodeId; 7] = {
+const SURFACE_NODES: [crate::graph::NodeId; 8] = {
     use crate::graph::NodeId;
-    [NodeId(12), NodeId(13), NodeId(14), NodeId(15), NodeId(16), NodeId(17), NodeId(18)]
+    [NodeId(12), NodeId(13), NodeId(14), NodeId(15), NodeId(16), NodeId(17), NodeId(18), NodeId(27)]
 };
 
 /// *Planet surface*: the default planet's texturing chain as one closed group, ready to wire

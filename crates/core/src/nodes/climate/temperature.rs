@@ -18,6 +18,8 @@ crate::settings! {
         lapse_c_per_km: f32 = float("Lapse rate", 6.5, 0.0, 20.0, Unit::CelsiusPerKilometre, 0.05, "Cooling per km of height above sea level (the standard atmosphere: 6.5 °C/km)."),
         /// Extra cooling deep inland at high latitude, degrees C.
         continentality_c: f32 = float("Continentality", 6.0, 0.0, 40.0, Unit::Celsius, 0.1, "How much colder the annual mean is deep inside a continent than on its coast, at the poles (scaled with the sine of the latitude; none at the equator). Needs the distance input."),
+        /// Warming of broad high ground per km of its broad height, degrees C per km.
+        plateau_warming: f32 = float("Plateau warming", 1.5, 0.0, 6.5, Unit::CelsiusPerKilometre, 0.05, "How much warmer the air is over broad high ground than the free air at the same height, per km of the lower of the ground's height and its broad height (the broad elevation input, for example the elevation through a Blur of 2 to 3 deg): a high plateau heats the air above it (Tibet's surface is about 5 to 8 °C warmer than the free air at 4.5 km), while narrow peaks stand in the free air. Needs the broad elevation input."),
         /// Distance inland over which the ocean's moderation fades, km.
         coast_km: f32 = float("Ocean reach", 800.0, 1.0, 10000.0, Unit::Kilometre, 5.0, "Distance from the coast over which the ocean's moderation fades (e-folding distance)."),
     }
@@ -31,18 +33,22 @@ impl Node for Temperature {
     const META: NodeMeta = NodeMeta::new(
         "Temperature",
         Category::Climate,
-        "Annual mean temperature in °C: insolation by latitude with the axial tilt, a lapse rate with height, and colder continental interiors (with a Distance to coast input).",
-        &[PortDef::field("elevation_m"), PortDef::optional("coast_km", PortType::Field)],
+        "Annual mean temperature in °C: insolation by latitude with the axial tilt, a lapse rate with height, colder continental interiors (with a Distance to coast input) and warmer high plateaus (with a broad elevation input, the elevation blurred over a few hundred km).",
+        &[PortDef::field("elevation_m"), PortDef::optional("coast_km", PortType::Field), PortDef::optional("broad_elevation_m", PortType::Field)],
         &[PortDef::field("temperature").with_unit(PortUnit::Of(Unit::Celsius))],
         file!(),
     );
 
     fn run(s: &TemperatureSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let h = inputs.field(0)?;
-        let coast = inputs.field_opt(1)?;
+        let (coast, broad) = (inputs.field_opt(1)?, inputs.field_opt(2)?);
         let model = Insolation::new(s);
         let out = h.like(|c, d| {
-            let mut t = model.sea_level_c(latitude(d)) - s.lapse_c_per_km * h.data()[c].max(0.0) / 1000.0;
+            let z = h.data()[c].max(0.0);
+            let mut t = model.sea_level_c(latitude(d)) - s.lapse_c_per_km * z / 1000.0;
+            if let Some(broad) = broad {
+                t += broad_warming_c(s.plateau_warming, h.data()[c], broad.data()[c]);
+            }
             if let Some(coast) = coast {
                 let km = coast.data()[c];
                 if km > 0.0 {
@@ -57,6 +63,12 @@ impl Node for Temperature {
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
         Locality::Cellwise
     }
+}
+
+/// How much warmer than the free air ground `z_m` high is under a broad height of `broad_m`
+/// (both m), at `per_km` °C per km of the lower of the two (0 at and below sea level).
+pub fn broad_warming_c(per_km: f32, z_m: f32, broad_m: f32) -> f32 {
+    per_km * z_m.min(broad_m).max(0.0) / 1000.0
 }
 
 /// Annual mean insolation by latitude in its second-order Legendre form
@@ -123,10 +135,29 @@ mod tests {
         let h = Field::from_fn_dir(n, |d| if d.x > 0.0 { 3000.0 } else { 0.0 });
         let cancel = AtomicBool::new(false);
         let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
-        let out = NodeKind::Temperature.run(&NodeKind::Temperature.default_params(), &[Some(h.into()), None], &ctx).expect("runs");
+        let out = NodeKind::Temperature.run(&NodeKind::Temperature.default_params(), &[Some(h.into()), None, None], &ctx).expect("runs");
         let t = out[0].as_field().expect("field");
         let (hi, lo) = (t.sample_dir(glam::Vec3::new(-1.0, 0.0, 0.0)), t.sample_dir(glam::Vec3::X));
         assert!((hi - lo - 19.5).abs() < 0.5, "{hi} - {lo}");
+    }
+
+    /// A plateau 4.5 km high under its own broad height is 1.5 °C/km x 4.5 km warmer than the
+    /// free air; a peak of the same height whose broad height is 1 km warms by only 1.5 °C.
+    #[test]
+    fn broad_high_ground_is_warmer_than_the_free_air() {
+        let n = 16;
+        let cancel = AtomicBool::new(false);
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let h = Field::filled(n, 4500.0);
+        let run = |broad: Option<f32>| {
+            let out = NodeKind::Temperature.run(&NodeKind::Temperature.default_params(), &[Some(h.clone().into()), None, broad.map(|b| Field::filled(n, b).into())], &ctx).expect("runs");
+            out[0].as_field().expect("field").data()[0]
+        };
+        let (free, plateau, peak) = (run(None), run(Some(4500.0)), run(Some(1000.0)));
+        assert!((plateau - free - 6.75).abs() < 1e-3, "{plateau} {free}");
+        assert!((peak - free - 1.5).abs() < 1e-3, "{peak} {free}");
+        // Below sea level the broad height adds nothing.
+        assert_eq!(broad_warming_c(1.5, -200.0, 3000.0), 0.0);
     }
 
     #[test]

@@ -28,7 +28,7 @@ crate::settings! {
         /// Height of collision orogens at 5 cm/yr.
         collision_m: f32 = float("Orogen height", ReliefSettings::DEFAULT.heights.collision_m, 0.0, 12000.0, Unit::Metre, 10.0, "Height of a continent-continent collision belt at a convergence of 5 cm/yr (the Himalaya); its width also grows with speed (300 to 620 km)."),
         /// Height of plateaus behind collisions at 5 cm/yr.
-        plateau_m: f32 = float("Plateau height", ReliefSettings::DEFAULT.heights.plateau_m, 0.0, 12000.0, Unit::Metre, 10.0, "Height of the plateau behind one side of a collision at 5 cm/yr (Tibet, about 5 km); it reaches 700 km behind the boundary at that speed."),
+        plateau_m: f32 = float("Plateau height", ReliefSettings::DEFAULT.heights.plateau_m, 0.0, 12000.0, Unit::Metre, 10.0, "Height of the plateau behind one side of a collision at 5 cm/yr (Tibet, about 4.5 to 5 km), a fifth less at half that speed. Only collisions faster than 2 cm/yr raise one; at 5 cm/yr it reaches 700 km behind the boundary, at 9.5 cm/yr or more 1050 km."),
         /// Height of cordilleras at 5 cm/yr.
         cordillera_m: f32 = float("Cordillera height", ReliefSettings::DEFAULT.heights.cordillera_m, 0.0, 12000.0, Unit::Metre, 10.0, "Height of the volcanic range 150 km inland where ocean dives under a continent (the Andes), at 5 cm/yr."),
         /// Height of island arcs above the floor at 5 cm/yr.

@@ -86,8 +86,9 @@ crate::settings! {
         beach_m: f32 = float("Beach height", 4.0, 0.0, 1000.0, Unit::Metre, 0.5, "Land lower than this (metres above sea level) is beach."),
         /// Slopes steeper than this are bare rock, degrees.
         rock_deg: f32 = float("Rock slope", 38.0, 0.0, 90.0, Unit::Degree, 0.5, "Slopes steeper than this are bare rock (needs the slope input)."),
-        /// Land colder than this and higher than the snow height carries snow, °C.
-        snow_c: f32 = float("Snow below", -2.0, -60.0, 30.0, Unit::Celsius, 0.1, "Mountains colder than this (annual mean) carry snow."),
+        /// Land colder than this (at 800 mm/yr; see [`crate::nodes::climate::snow_line_c`]) and
+        /// higher than the snow height carries snow, °C.
+        snow_c: f32 = float("Snow below", -2.0, -60.0, 30.0, Unit::Celsius, 0.1, "Mountains colder than this (annual mean) carry snow where 800 mm/yr falls; the line is 3 °C warmer per doubling of the precipitation (at most 5 °C) and 3 °C colder per halving (at most 8 °C; glaciers' snow lines: about -1 °C in wet ranges, -12 to -15 °C in the driest), so dry plateaus stay bare."),
         /// Snow needs at least this height, m.
         snow_m: f32 = float("Snow above", 1500.0, 0.0, 20000.0, Unit::Metre, 10.0, "Alpine snow only above this height; colder lowlands are ice or tundra."),
         /// Width of the colour blend across climate borders, °C (precipitation: 10 % per °C).
@@ -151,7 +152,7 @@ impl BiomesSettings {
     pub fn classify(&self, elevation_m: f32, t_c: f32, p_mm: f32, slope_deg: Option<f32>) -> Biome {
         if elevation_m < 0.0 {
             Biome::Ocean
-        } else if elevation_m > self.snow_m && t_c < self.snow_c {
+        } else if elevation_m > self.snow_m && t_c < crate::nodes::climate::snow_line_c(self.snow_c, p_mm) {
             Biome::Snow
         } else if slope_deg.is_some_and(|s| s > self.rock_deg) {
             Biome::BareRock
@@ -262,6 +263,9 @@ mod tests {
         assert_eq!(s.classify(2.0, 25.0, 3000.0, None), Biome::Beach);
         assert_eq!(s.classify(500.0, 15.0, 900.0, Some(50.0)), Biome::BareRock);
         assert_eq!(s.classify(3000.0, -5.0, 900.0, Some(10.0)), Biome::Snow);
+        // The same cold, dry plateau carries none; a wet range is snowy a little warmer.
+        assert_ne!(s.classify(4500.0, -5.0, 150.0, Some(2.0)), Biome::Snow);
+        assert_eq!(s.classify(3000.0, 0.0, 4000.0, Some(10.0)), Biome::Snow);
         assert_eq!(s.classify(500.0, 15.0, 1500.0, Some(5.0)), Biome::TemperateForest);
         assert_eq!(Biome::VARIANTS.iter().enumerate().filter(|(i, b)| **b as usize != *i).count(), 0);
         assert_eq!(Biome::from_index(3.0), Some(Biome::TemperateForest));

@@ -57,13 +57,14 @@ impl Node for Materials {
     const META: NodeMeta = NodeMeta::new(
         "Materials",
         Category::Texture,
-        "Splat weights (never negative, summing to 1) of sea floor, sand, ground, rock and snow from height, slope, a noisy snow line (a height, or with a temperature input in °C a temperature) and where water ran; and the albedo they blend to. Connect biome colours as the ground's base. Without a slope input it measures the slope of the elevation itself (on the planet's radius).",
+        "Splat weights (never negative, summing to 1) of sea floor, sand, ground, rock and snow from height, slope, a noisy snow line (a height, or with a temperature input in °C a temperature, warmer where the precipitation input brings more snow and colder where it is dry) and where water ran; and the albedo they blend to. Connect biome colours as the ground's base. Without a slope input it measures the slope of the elevation itself (on the planet's radius).",
         &[
             PortDef::field("elevation_m"),
             PortDef::optional("slope_deg", PortType::Field),
             PortDef::optional("water", PortType::Field),
             PortDef::optional("base", PortType::Colour),
             PortDef::optional("temperature", PortType::Field).with_unit(PortUnit::Of(Unit::Celsius)),
+            PortDef::optional("precipitation", PortType::Field).with_unit(PortUnit::Of(Unit::MillimetrePerYear)),
         ],
         &[
             PortDef::field("sea_floor"),
@@ -78,7 +79,7 @@ impl Node for Materials {
     .reading_planet();
 
     fn run(s: &MaterialsSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let (h, water, base, temperature) = (inputs.field(0)?, inputs.field_opt(2)?, inputs.colour_opt(3)?, inputs.field_opt(4)?);
+        let (h, water, base, temperature, rain) = (inputs.field(0)?, inputs.field_opt(2)?, inputs.colour_opt(3)?, inputs.field_opt(4)?, inputs.field_opt(5)?);
         // Without a slope input: the slope of the elevation in metres on the planet.
         let measured;
         let slope = match inputs.field_opt(1)? {
@@ -93,7 +94,10 @@ impl Node for Materials {
         let fbm = FastFbm::new(s.seed, 4, 0.5, 2.0);
         let jitter = fbm_field(&fbm, grid, r, 1.0);
         ctx.check()?;
-        let weights: Vec<[f32; 5]> = (0..grid.cells()).into_par_iter().map(|c| weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c], temperature.map(|t| t.data()[c]))).collect();
+        let weights: Vec<[f32; 5]> = (0..grid.cells())
+            .into_par_iter()
+            .map(|c| weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c], temperature.map(|t| SnowClimate { temperature_c: t.data()[c], precipitation_mm: rain.map(|p| p.data()[c]) })))
+            .collect();
         let colours = [s.sea_floor.linear(), s.sand.linear(), s.ground.linear(), s.rock.linear(), s.snow.linear()];
         let albedo = ColourField::from_fn_on(grid, |c| {
             let mut out = [0.0f32; 3];
@@ -124,16 +128,29 @@ impl Node for Materials {
 /// into degrees.
 const STANDARD_LAPSE_C_PER_M: f32 = 0.0065;
 
+/// The climate of one cell that places its snow line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SnowClimate {
+    /// Annual mean temperature, °C.
+    pub temperature_c: f32,
+    /// Annual precipitation, mm/yr (`None`: the line lies at [`MaterialsSettings::snow_c`]).
+    pub precipitation_mm: Option<f32>,
+}
+
 /// The five weights of one cell (in [`MATERIALS`] order): each material takes its share of what
 /// the ones above it left (sea floor, then snow, rock and sand), ground the rest, so they are
-/// never negative and sum to 1. `jitter` is noise in about -1..1; `temperature_c`, when given,
-/// places the snow line at [`MaterialsSettings::snow_c`] instead of a height.
-pub fn weights(s: &MaterialsSettings, h: f32, slope: f32, water: f32, jitter: f32, temperature_c: Option<f32>) -> [f32; 5] {
+/// never negative and sum to 1. `jitter` is noise in about -1..1; `climate`, when given,
+/// places the snow line at [`MaterialsSettings::snow_c`] (moved by the precipitation, see
+/// [`crate::nodes::climate::snow_line_c`]) instead of a height.
+pub fn weights(s: &MaterialsSettings, h: f32, slope: f32, water: f32, jitter: f32, climate: Option<SnowClimate>) -> [f32; 5] {
     let d = s.sand_depth_m;
     let sea = smoothstep(0.5 * d, 1.5 * d, -h);
-    let above_line = match temperature_c {
+    let above_line = match climate {
         // 150 m either side of the line is about 1 °C at the standard lapse rate.
-        Some(t) => smoothstep(-1.0, 1.0, s.snow_c + STANDARD_LAPSE_C_PER_M * s.snow_jitter_m * jitter - t),
+        Some(SnowClimate { temperature_c: t, precipitation_mm }) => {
+            let line = precipitation_mm.map_or(s.snow_c, |p| crate::nodes::climate::snow_line_c(s.snow_c, p));
+            smoothstep(-1.0, 1.0, line + STANDARD_LAPSE_C_PER_M * s.snow_jitter_m * jitter - t)
+        }
         None => {
             let line = s.snow_line_m + s.snow_jitter_m * jitter;
             smoothstep(line - 150.0, line + 150.0, h)
@@ -196,16 +213,22 @@ mod tests {
     #[test]
     fn with_a_temperature_snow_follows_the_cold_not_a_height() {
         let s = defaults();
-        let snow = |h, t| weights(&s, h, 10.0, 0.0, 0.0, Some(t))[4];
+        let at = |t| Some(SnowClimate { temperature_c: t, precipitation_mm: None });
+        let snow = |h, t| weights(&s, h, 10.0, 0.0, 0.0, at(t))[4];
         // A warm 4 km tropical plateau is bare; a cold 1 km polar coast range is white.
         assert_eq!(snow(4000.0, 2.0), 0.0);
         assert_eq!(snow(1000.0, -12.0), 1.0);
         // The line lies at the setting, and the jitter moves it by its height in degrees.
         assert!((snow(2000.0, s.snow_c) - 0.5).abs() < 1e-6);
-        let jittered = |j| weights(&s, 2000.0, 10.0, 0.0, j, Some(s.snow_c))[4];
+        let jittered = |j| weights(&s, 2000.0, 10.0, 0.0, j, at(s.snow_c))[4];
         assert!(jittered(1.0) > 0.5 && jittered(-1.0) < 0.5);
         // Snow still slides off cliffs.
-        assert_eq!(weights(&s, 2000.0, 80.0, 0.0, 0.0, Some(-20.0))[4], 0.0);
+        assert_eq!(weights(&s, 2000.0, 80.0, 0.0, 0.0, at(-20.0))[4], 0.0);
+        // With the precipitation, a dry plateau at -9 °C is bare and a wet range at -3 °C white.
+        let rained = |t, p| weights(&s, 4500.0, 3.0, 0.0, 0.0, Some(SnowClimate { temperature_c: t, precipitation_mm: Some(p) }))[4];
+        assert_eq!(rained(-9.0, 150.0), 0.0);
+        assert_eq!(rained(-3.0, 4000.0), 1.0);
+        assert!((rained(s.snow_c, crate::nodes::climate::SNOW_LINE_REFERENCE_MM) - 0.5).abs() < 1e-6);
     }
 
     /// Without a slope input the node measures the slope of its elevation on the planet, the
@@ -219,13 +242,13 @@ mod tests {
         let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&planet) };
         let slope = crate::nodes::modify::slope::slope_degrees(&h, 1.0, planet.radius_km);
         assert!(slope.data().iter().any(|&v| v > 30.0), "steep enough for rock");
-        let wired = Materials::run(&defaults(), &Inputs(&[Some(h.clone().into()), Some(slope.into()), None, None, None]), &ctx).expect("runs");
-        let alone = Materials::run(&defaults(), &Inputs(&[Some(h.into()), None, None, None, None]), &ctx).expect("runs");
+        let wired = Materials::run(&defaults(), &Inputs(&[Some(h.clone().into()), Some(slope.into()), None, None, None, None]), &ctx).expect("runs");
+        let alone = Materials::run(&defaults(), &Inputs(&[Some(h.into()), None, None, None, None, None]), &ctx).expect("runs");
         for k in 0..5 {
             assert_eq!(wired[k].as_field().expect("field").data(), alone[k].as_field().expect("field").data(), "{}", MATERIALS[k]);
         }
         // And the measured slope matters: flat ground of the same heights has no rock.
-        let flat = Materials::run(&defaults(), &Inputs(&[Some(Field::filled(n, 500.0).into()), None, None, None, None]), &ctx).expect("runs");
+        let flat = Materials::run(&defaults(), &Inputs(&[Some(Field::filled(n, 500.0).into()), None, None, None, None, None]), &ctx).expect("runs");
         let rock = |o: &[Value]| o[3].as_field().expect("rock").data().iter().sum::<f32>();
         assert!(rock(&alone) > rock(&flat) + 1.0, "{} vs {}", rock(&alone), rock(&flat));
     }

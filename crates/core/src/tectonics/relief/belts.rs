@@ -99,11 +99,17 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
             Feature { textured_m: h.collision_m * (0.45 + 0.55 * f) * p, uplift_mm_yr: (0.5 + 0.9 * f) * p, belt: p, ..Feature::default() }
         }
         Role::Plateau => {
-            let reach = (80.0 + 320.0 * f.min(1.5)) * width;
+            // Only fast collisions build a plateau (Tibet behind India's 5 cm/yr; none behind
+            // the slow Alps): none below 2 cm/yr, 700 km deep at 5 cm/yr, 1050 km at most.
+            let reach = PLATEAU_REACH_KM * ((f - PLATEAU_MIN_F) / (1.0 - PLATEAU_MIN_F)).clamp(0.0, 1.5) * width;
+            if reach <= 0.0 {
+                return Feature::default();
+            }
             let edge = 250.0;
-            // A gentle fall away from the belt, so rivers on the plateau keep one direction.
-            let p = if d < reach { 1.0 - 0.2 * d / reach } else { 0.8 * falloff(d - reach, edge) };
-            let height = h.plateau_m * (0.55 + 0.45 * f.min(1.2));
+            // A fall away from the belt (0.3 of the height over the reach), so rivers on the
+            // plateau keep one direction and previews drain as builds do.
+            let p = if d < reach { 1.0 - 0.3 * d / reach } else { 0.7 * falloff(d - reach, edge) };
+            let height = h.plateau_m * (0.8 + 0.2 * f.min(1.0));
             // Dry inside its reach, wet again over its outer edge, where rivers cut into it.
             let dry = if d < reach { 1.0 } else { falloff(d - reach, 0.5 * edge) };
             Feature { smooth_m: height * p, uplift_mm_yr: PLATEAU_UPLIFT_MM_YR * p, dry, ..Feature::default() }
@@ -111,6 +117,12 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
         Role::Rift => Feature { smooth_m: -h.rift_m * f.min(1.5) * gauss(d, 45.0) + 0.35 * h.rift_m * f.min(1.5) * gauss(d - 90.0, 45.0), ..Feature::default() },
     }
 }
+
+/// How far a plateau reaches behind a collision at 5 cm/yr, km.
+pub const PLATEAU_REACH_KM: f32 = 700.0;
+
+/// The intensity (closing speed over 5 cm/yr) below which a collision raises no plateau.
+pub const PLATEAU_MIN_F: f32 = 0.4;
 
 /// Rock uplift under a plateau, mm/yr: with its low erodibility it about holds the plateau's
 /// height over the landscape evolution's time.
@@ -144,7 +156,11 @@ mod tests {
         assert!(c(350.0, 2.0) > 0.0 && c(350.0, 0.5) == 0.0);
         // Plateau flat, then falling.
         let p = |d| feature(Role::Plateau, d, 1.0, 1.0, &H).smooth_m;
-        assert!(p(0.0) > p(300.0) && p(300.0) > 0.8 * p(0.0) && p(1200.0) < 1.0);
+        assert!(p(0.0) > p(300.0) && p(300.0) > 0.85 * p(0.0) && p(1300.0) < 1.0);
+        // Slow collisions raise none; fast ones reach further.
+        assert_eq!(feature(Role::Plateau, 0.0, 0.35, 1.0, &H), Feature::default());
+        let reach = |f| (0..2000).find(|&d| feature(Role::Plateau, d as f32, f, 1.0, &H).dry < 1.0).unwrap_or(2000);
+        assert!(reach(0.7) < reach(1.0) && reach(1.0) < reach(1.5), "{} {} {}", reach(0.7), reach(1.0), reach(1.5));
         // Rifts lower the boundary.
         assert!(feature(Role::Rift, 0.0, 1.0, 1.0, &H).smooth_m < -1000.0);
     }
@@ -153,9 +169,9 @@ mod tests {
     fn plateaus_are_dry_inside_and_wet_beyond_their_edge() {
         let f = |d| feature(Role::Plateau, d, 1.0, 1.0, &H);
         assert_eq!(f(0.0).dry, 1.0);
-        assert_eq!(f(300.0).dry, 1.0);
-        assert!(f(500.0).dry < 1.0 && f(500.0).dry > 0.0);
-        assert_eq!(f(1000.0).dry, 0.0);
+        assert_eq!(f(650.0).dry, 1.0);
+        assert!(f(800.0).dry < 1.0 && f(800.0).dry > 0.0);
+        assert_eq!(f(1200.0).dry, 0.0);
         // Collision belts are the belt, not dry; other roles neither.
         assert_eq!(feature(Role::Collision, 0.0, 1.0, 1.0, &H).belt, 1.0);
         for r in [Role::Trench, Role::Cordillera, Role::IslandArc, Role::Collision, Role::Rift] {

@@ -76,10 +76,10 @@ impl ReliefSettings {
         coast_frequency: 3.0,
         plate_speed_cm_yr: 5.0,
         boundary_warp: 0.6,
-        heights: BeltHeights { trench_m: 3500.0, cordillera_m: 3000.0, island_arc_m: 4200.0, collision_m: 3400.0, plateau_m: 4000.0, rift_m: 1200.0 },
+        heights: BeltHeights { trench_m: 3500.0, cordillera_m: 3000.0, island_arc_m: 4200.0, collision_m: 3400.0, plateau_m: 5400.0, rift_m: 1200.0 },
         hotspots: HotspotSettings { count: 14, height_m: 4800.0, radius_km: 40.0, decay_myr: 25.0, chain_myr: 60.0, step_myr: 3.5 },
         detail: 1.0,
-        plateau_erodibility: 0.03,
+        plateau_erodibility: 0.01,
         max_elevation_m: 6000.0,
         max_depth_m: 11000.0,
         radius_km: 6371.0,
@@ -250,7 +250,9 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
                 let raised = feat.textured_m * texture * strike * land_weight;
                 match role {
                     // Belt and plateau do not stack: the higher one shapes the ground.
-                    Role::Collision | Role::Plateau => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(0.7, 1.2)),
+                    // A plateau varies less along the belt than the range (Tibet is flat).
+                    Role::Collision => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(0.7, 1.2)),
+                    Role::Plateau => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(0.85, 1.1)),
                     _ => h += raised + feat.smooth_m,
                 }
                 uplift += feat.uplift_mm_yr * land_weight;
