@@ -1,7 +1,8 @@
 //! Rivers finer than the run that found them: on a grid finer than the landscape evolution's,
 //! each river cell's course to the cell it drains into becomes a line of the river's own width
 //! (from its discharge), so close-ups and large builds show thin, continuous rivers instead of
-//! the run's cells blown up.
+//! the run's cells blown up, and the elevation gathers the run's relief into a valley along
+//! that line instead of a bilinear trough.
 
 use crate::planet::coords::{dir_to_face_ab, wrap_cell, Cell};
 use crate::planet::fbm::{noise_radius, FastFbm};
@@ -48,11 +49,90 @@ fn containing(d: Vec3, m: usize) -> Cell {
 }
 
 /// Distance (chord, in radii) from `p` to the segment `a`..`b` (unit vectors, a cell or two
-/// apart, where the chord is the arc).
-fn to_segment(p: Vec3, a: Vec3, b: Vec3) -> f32 {
+/// apart, where the chord is the arc), and where along it (0 at `a`, 1 at `b`) the nearest
+/// point lies.
+fn to_segment(p: Vec3, a: Vec3, b: Vec3) -> (f32, f32) {
     let ab = b - a;
     let t = ((p - a).dot(ab) / ab.length_squared().max(1e-20)).clamp(0.0, 1.0);
-    (p - (a + ab * t)).length()
+    ((p - (a + ab * t)).length(), t)
+}
+
+/// One river cell's course: from its centre to the centre of the cell it drains into.
+#[derive(Debug, Clone, Copy)]
+struct Course {
+    /// Centre of the river cell (unit vector).
+    from: Vec3,
+    /// Centre of the cell it drains into.
+    to: Vec3,
+    /// Width of the river, m.
+    width_m: f32,
+    /// The run's elevation at both ends, in the elevation's units.
+    height: (f32, f32),
+    /// Whether no river drains into it (its valley opens from nothing at its centre).
+    head: bool,
+}
+
+/// The river courses of a run at level `m` near a finer grid, and the smooth tangent noise
+/// that makes the lines wander.
+struct Courses {
+    m: usize,
+    lines: HashMap<usize, Course>,
+    wander: [FastFbm; 3],
+    scale: f64,
+    reach: f32,
+}
+
+impl Courses {
+    /// The courses of every river cell of the run (mask `rivers`, drainage area in km²,
+    /// discharge in m³/s, elevation) under `grid` and in two rings around it: a place looks at
+    /// the ring around the cell it wanders into, up to a cell away.
+    fn new(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid) -> Courses {
+        let (m, n) = (rivers.n(), grid.n());
+        let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
+        let mut near: Vec<usize> = (0..grid.cells()).into_par_iter().map(|k| containing(grid.cell(k).direction(n), m).index(m)).collect();
+        for _ in 0..2 {
+            near.par_sort_unstable();
+            near.dedup();
+            near = near.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect();
+        }
+        near.par_sort_unstable();
+        near.dedup();
+        let mut lines: HashMap<usize, Course> = near
+            .into_iter()
+            .filter(|&c| river[c] > 0.5)
+            .filter_map(|c| {
+                let cell = Cell::from_index(c, m);
+                let to = receiver(cell, m, area, h)?;
+                Some((c, Course { from: cell.direction(m), to: to.direction(m), width_m: river_width_m(q[c]), height: (h[c], h[to.index(m)]), head: true }))
+            })
+            .collect();
+        // A course that another drains into is no head. The courses reach two rings past the
+        // grid's cells, so every course a place can see has its upstream neighbours here.
+        let fed: Vec<usize> = lines.values().map(|course| containing(course.to, m).index(m)).collect();
+        for c in fed {
+            if let Some(course) = lines.get_mut(&c) {
+                course.head = false;
+            }
+        }
+        let wander = [0x5249_0001, 0x5249_0002, 0x5249_0003].map(|seed| FastFbm::new(seed, 2, 0.5, 2.0));
+        let (scale, reach) = (noise_radius(4.0 * m as f32 / BEND_CELLS), WANDER_CELLS * std::f32::consts::FRAC_PI_2 / m as f32);
+        Courses { m, lines, wander, scale, reach }
+    }
+
+    /// Where the lines are looked up for the place `at`: moved along the smooth tangent noise
+    /// field by up to [`WANDER_CELLS`] of the run's cells, so the lines bend.
+    fn wandered(&self, at: Vec3) -> Vec3 {
+        let x = [f64::from(at.x) * self.scale, f64::from(at.y) * self.scale, f64::from(at.z) * self.scale];
+        let v = Vec3::from(self.wander.each_ref().map(|w| w.get(x) as f32));
+        (at + (v - at * v.dot(at)) * self.reach).normalize()
+    }
+
+    /// The courses that can pass near the (wandered) place `p`: those of its run cell and the
+    /// ring around it.
+    fn near(&self, p: Vec3) -> impl Iterator<Item = &Course> {
+        let home = containing(p, self.m);
+        std::iter::once(home).chain(neighbours(home, self.m)).filter_map(|c| self.lines.get(&c.index(self.m)))
+    }
 }
 
 /// The rivers mask (0..1) on `grid`, finer than the run at level `m` whose river mask
@@ -61,48 +141,84 @@ fn to_segment(p: Vec3, a: Vec3, b: Vec3) -> f32 {
 /// least 1.2 cells of `grid` so that it stays visible, wandering up to [`WANDER_CELLS`] off the
 /// straight course; edges are smoothed over one cell.
 pub fn refine_rivers(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid, radius_km: f32) -> Field {
-    let m = rivers.n();
     let n = grid.n();
-    let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
-    // The run's cells under the grid and two rings around them (a place looks at the ring
-    // around the cell it wanders into, up to a cell away); their river courses, once.
-    let mut near: Vec<usize> = (0..grid.cells()).into_par_iter().map(|k| containing(grid.cell(k).direction(n), m).index(m)).collect();
-    for _ in 0..2 {
-        near.par_sort_unstable();
-        near.dedup();
-        near = near.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect();
-    }
-    near.par_sort_unstable();
-    near.dedup();
-    let courses: HashMap<usize, (Vec3, Vec3, f32)> = near
-        .into_iter()
-        .filter(|&c| river[c] > 0.5)
-        .filter_map(|c| {
-            let cell = Cell::from_index(c, m);
-            let to = receiver(cell, m, area, h)?;
-            Some((c, (cell.direction(m), to.direction(m), river_width_m(q[c]))))
-        })
-        .collect();
+    let courses = Courses::new(rivers, area_km2, discharge, elevation, grid);
     let cell_km = std::f32::consts::FRAC_PI_2 / n as f32 * radius_km;
-    let radius_m = radius_km * 1000.0;
-    // The lines wander: each place is looked up moved along a smooth tangent noise field.
-    let wander = [0x5249_0001, 0x5249_0002, 0x5249_0003].map(|seed| FastFbm::new(seed, 2, 0.5, 2.0));
-    let (scale, reach) = (noise_radius(4.0 * m as f32 / BEND_CELLS), WANDER_CELLS * std::f32::consts::FRAC_PI_2 / m as f32);
     Field::from_fn_cell_on(grid, |k| {
-        let at = grid.cell(k).direction(n);
-        let x = [f64::from(at.x) * scale, f64::from(at.y) * scale, f64::from(at.z) * scale];
-        let v = Vec3::from(wander.each_ref().map(|w| w.get(x) as f32));
-        let p = (at + (v - at * v.dot(at)) * reach).normalize();
-        let home = containing(p, m);
+        let p = courses.wandered(grid.cell(k).direction(n));
         let mut best = 0.0f32;
-        for c in std::iter::once(home).chain(neighbours(home, m)) {
-            if let Some(&(a, b, width_m)) = courses.get(&c.index(m)) {
-                let half_km = (0.5 * width_m / 1000.0).max(0.6 * cell_km);
-                let d_km = to_segment(p, a, b) * radius_m / 1000.0;
-                best = best.max(((half_km - d_km) / cell_km + 0.5).clamp(0.0, 1.0));
-            }
+        for course in courses.near(p) {
+            let half_km = (0.5 * course.width_m / 1000.0).max(0.6 * cell_km);
+            let d_km = to_segment(p, course.from, course.to).0 * radius_km;
+            best = best.max(((half_km - d_km) / cell_km + 0.5).clamp(0.0, 1.0));
         }
         best
+    })
+}
+
+/// Half-width of the valley gathered around a refined river line, in the run's cells.
+pub const VALLEY_RUN_CELLS: f32 = 0.6;
+/// Least half-width of that valley, in the finer grid's cells.
+pub const VALLEY_MIN_CELLS: f32 = 3.0;
+
+/// The elevation on `grid`, finer than the run whose `elevation`, river mask, drainage area
+/// (km²) and discharge (m³/s) it reads: the run's elevation sampled bilinearly, as without
+/// refinement, except within a valley's half-width ([`VALLEY_RUN_CELLS`] of the run's cells,
+/// at least [`VALLEY_MIN_CELLS`] of the grid's) of a refined river line, where the ground falls
+/// to the river's own height along the line (the run's heights of the river cell and the cell
+/// it drains into, interpolated, so it falls downstream): a flat floor as wide as the river,
+/// then sides that rise smoothly to the sampled ground; at a river's head (no river drains into
+/// its cell) the valley opens from nothing. The valley is the run's own relief
+/// gathered along the river, never deeper than the river cells, and the line is the same one
+/// [`refine_rivers`] draws.
+pub fn refine_valleys(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, radius_km: f32) -> Field {
+    gather(elevation, rivers, area_km2, discharge, grid, radius_km, |height, _| height)
+}
+
+/// Where the ground is hillslope rather than river or valley floor (0..1) on `grid`, finer
+/// than the run (inputs as [`refine_valleys`]): 0 on a refined river line's floor, rising with
+/// the valley's sides to 1 at its edge, and 0 on lakes ([`refine_lakes`]). Fine relief added
+/// through it (the Detail node's mask) leaves the valley floors smooth.
+pub fn refine_hillslopes(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, lakes: &Field, grid: Grid, radius_km: f32) -> Field {
+    let sides = gather(elevation, rivers, area_km2, discharge, grid, radius_km, |_, side| side);
+    let water = refine_lakes(lakes, grid);
+    sides.zip(&water, |side, lake| side * (1.0 - lake))
+}
+
+/// The valleys of [`refine_valleys`] on `grid`: per cell, `pick(height, side)` of the valley's
+/// height there and of how far up its side the cell lies (0 on the floor, 1 at and beyond the
+/// edge; the lowest of the valleys that reach the cell).
+fn gather(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, radius_km: f32, pick: impl Fn(f32, f32) -> f32 + Sync) -> Field {
+    let (m, n) = (elevation.n(), grid.n());
+    let courses = Courses::new(rivers, area_km2, discharge, elevation, grid);
+    let (cell_km, run_km) = (std::f32::consts::FRAC_PI_2 / n as f32 * radius_km, std::f32::consts::FRAC_PI_2 / m as f32 * radius_km);
+    let valley_km = (VALLEY_RUN_CELLS * run_km).max(VALLEY_MIN_CELLS * cell_km);
+    let h = elevation.data();
+    Field::from_fn_cell_on(grid, |k| {
+        let cell = grid.cell(k);
+        let (a, b) = cell.center_ab(n);
+        let sampled: f32 = Field::bilinear_taps_ab(m, cell.face, a, b).iter().filter(|(_, w)| *w != 0.0).map(|&(c, w)| w * h[c]).sum();
+        let p = courses.wandered(cell.direction(n));
+        let (mut height, mut side) = (sampled, 1.0f32);
+        for course in courses.near(p) {
+            let (d, t) = to_segment(p, course.from, course.to);
+            let floor_km = 0.5 * course.width_m / 1000.0;
+            // A valley widens from nothing at the river's head to its full width a cell on.
+            let taper = if course.head { t } else { 1.0 };
+            let half_km = valley_km.max(3.0 * floor_km) * taper;
+            let d_km = d * radius_km;
+            if d_km >= half_km || half_km <= floor_km {
+                continue;
+            }
+            let x = ((d_km - floor_km) / (half_km - floor_km)).clamp(0.0, 1.0);
+            let rise = x * x * (3.0 - 2.0 * x);
+            side = side.min(rise);
+            let line = course.height.0 + (course.height.1 - course.height.0) * t;
+            if sampled > line {
+                height = height.min(line + (sampled - line) * rise);
+            }
+        }
+        pick(height, side)
     })
 }
 
@@ -126,9 +242,10 @@ mod tests {
     use crate::planet::tile::Tile;
     use crate::planet::Face;
 
-    /// A run at level 16 with one river along row 8 of the front face, flowing to +i down a
-    /// valley, drawn on the whole front face at level 128.
-    fn river_on_front() -> (Field, usize) {
+    /// A run at level 16 with one river along row 8 of the front face (cells 2 to 13), flowing
+    /// to +i down a valley: its elevation, river mask, drainage area and discharge, and the
+    /// whole front face at level 128.
+    fn front_run() -> ([Field; 4], Grid) {
         let m = 16;
         let on_river = |c: Cell| c.face == Face::Front && c.j == 8 && (2..14).contains(&c.i);
         let cell = |k: usize| Cell::from_index(k, m);
@@ -139,7 +256,12 @@ mod tests {
         let rivers = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 1.0 } else { 0.0 });
         let area = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 1e4 * cell(k).i as f32 } else { 10.0 });
         let discharge = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 100.0 * cell(k).i as f32 } else { 0.1 });
-        let grid = Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile"));
+        ([elevation, rivers, area, discharge], Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile")))
+    }
+
+    /// [`front_run`]'s river drawn on its grid.
+    fn river_on_front() -> (Field, usize) {
+        let ([elevation, rivers, area, discharge], grid) = front_run();
         (refine_rivers(&rivers, &area, &discharge, &elevation, grid, 6371.0), 128)
     }
 
@@ -189,6 +311,59 @@ mod tests {
         // The water covers about the lake's area (9 run cells: 576 cells at 128).
         let water: f32 = f.data().iter().sum();
         assert!((water - 576.0).abs() < 0.25 * 576.0, "{water}");
+    }
+
+    /// The same run's elevation on the same grid: a valley along the drawn line, falling
+    /// downstream, as deep as the river cells and no deeper, and the sampled ground elsewhere.
+    #[test]
+    fn the_ground_gathers_into_a_valley_along_the_river_line() {
+        let ([elevation, rivers, area, discharge], grid) = front_run();
+        let (m, n) = (16, 128);
+        let cell = |k: usize| Cell::from_index(k, m);
+        let valleys = refine_valleys(&elevation, &rivers, &area, &discharge, grid, 6371.0);
+        let line = refine_rivers(&rivers, &area, &discharge, &elevation, grid, 6371.0);
+        // The run's elevation sampled as region evaluation samples it: bilinear taps.
+        let sampled = Field::from_fn_cell_on(grid, |k| {
+            let (a, b) = grid.cell(k).center_ab(n);
+            Field::bilinear_taps_ab(m, Face::Front, a, b).iter().filter(|(_, w)| *w != 0.0).map(|&(c, w)| w * elevation.data()[c]).sum()
+        });
+        let (v, s, l) = (valleys.data(), sampled.data(), line.data());
+        // Never above the sampled ground; the same far from the river.
+        assert!(v.iter().zip(s).all(|(a, b)| a <= b));
+        for j in (0..40).chain(96..n) {
+            assert!((0..n).all(|i| v[j * n + i] == s[j * n + i]), "row {j}");
+        }
+        // Along the drawn line the ground is the river's height: lower than sampled between the
+        // cells, never below the lower river cell, and falling downstream.
+        let (mut previous, mut gathered) = (f32::MAX, 0);
+        for i in 24..105 {
+            let j = (0..n).max_by(|&a, &b| l[a * n + i].total_cmp(&l[b * n + i])).unwrap_or(0);
+            let floor = v[j * n + i];
+            assert!(floor <= previous + 1e-6, "column {i}: {floor} after {previous}");
+            assert!(floor >= 0.5 - 0.01 * 14.0, "column {i}: {floor}");
+            previous = floor;
+            // A run cell (8 rows) and more away, beyond the valley and the wander, it is the
+            // sampled ground.
+            let away = (j + 8).min(n - 1);
+            assert_eq!(v[away * n + i], s[away * n + i], "column {i}");
+            if v[(j + 2) * n + i] < s[(j + 2) * n + i] {
+                gathered += 1;
+            }
+        }
+        // Two rows (a quarter of a run cell) beside the line, the ground lies below the
+        // sampled trough nearly everywhere.
+        assert!(gathered >= 75, "{gathered} of 81 columns");
+        // The hillslopes are 0 on the line, 1 beyond the valley, and 0 on a lake.
+        let lake = Field::from_fn_cell(m, |k| if cell(k).face == Face::Front && cell(k).i == 14 && cell(k).j == 3 { 1.0 } else { 0.0 });
+        let slopes = refine_hillslopes(&elevation, &rivers, &area, &discharge, &lake, grid, 6371.0);
+        let h = slopes.data();
+        for i in 24..105 {
+            let j = (0..n).max_by(|&a, &b| l[a * n + i].total_cmp(&l[b * n + i])).unwrap_or(0);
+            assert!(h[j * n + i] < 0.1, "column {i}: {}", h[j * n + i]);
+            assert_eq!(h[(j + 8).min(n - 1) * n + i], 1.0, "column {i}");
+        }
+        assert_eq!(h[(3 * 8 + 4) * n + 14 * 8 + 4], 0.0, "the lake");
+        assert!(h.iter().all(|v| (0.0..=1.0).contains(v)));
     }
 
     #[test]

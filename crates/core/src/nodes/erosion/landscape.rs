@@ -2,7 +2,7 @@
 //! hillslope diffusion on the whole planet, implicit and coarse to fine (see
 //! `crate::erosion::landscape`).
 
-use crate::erosion::landscape::refine::{refine_lakes, refine_rivers};
+use crate::erosion::landscape::refine::{refine_hillslopes, refine_lakes, refine_rivers, refine_valleys};
 use crate::erosion::landscape::{evolve, total_steps, LandscapeInputs, LandscapeSettings};
 use crate::nodes::prelude::*;
 use crate::planet::Grid;
@@ -73,13 +73,15 @@ pub struct LandscapeEvolution;
 const RIVERS: usize = 3;
 /// Index of the lakes output.
 const LAKES: usize = 4;
+/// Index of the hillslopes output.
+const HILLSLOPES: usize = 6;
 
 impl Node for LandscapeEvolution {
     type Settings = LandscapeEvolutionSettings;
     const META: NodeMeta = NodeMeta::new(
         "Landscape evolution",
         Category::Erosion,
-        "Mountain ranges carved by rivers: rock uplift (the uplift input, for example the plates' pressure, in mm/yr) against river incision by the stream-power law and hillslope creep, over millions of years on the whole planet (implicit, so any time step is stable). Water crosses closed basins to the sea. Most of the time runs at 128 cells per face edge, then a few steps per finer level, so a preview shows the build's river network. Outputs the elevation, drainage area (km²), discharge (m³/s), river and lake masks and the erosion (m, negative) or deposition.",
+        "Mountain ranges carved by rivers: rock uplift (the uplift input, for example the plates' pressure, in mm/yr) against river incision by the stream-power law and hillslope creep, over millions of years on the whole planet (implicit, so any time step is stable). Water crosses closed basins to the sea. Most of the time runs at 128 cells per face edge, then a few steps per finer level, so a preview shows the build's river network. Outputs the elevation, drainage area (km²), discharge (m³/s), river and lake masks, the erosion (m, negative) or deposition, and the hillslopes (1 away from rivers and lakes, 0 on their floors: a mask for fine detail). Finer than its run (close-ups, large builds) the rivers become lines as wide as the rivers, the elevation gathers into valleys along them, and the hillslopes mask leaves the valley floors smooth.",
         &[
             PortDef::field("elevation"),
             PortDef::optional("uplift", PortType::Field),
@@ -93,6 +95,7 @@ impl Node for LandscapeEvolution {
             PortDef::field("rivers"),
             PortDef::field("lakes"),
             PortDef::field("erosion").with_unit(PortUnit::Of(Unit::Metre)),
+            PortDef::field("hillslopes"),
         ],
         file!(),
     )
@@ -105,18 +108,29 @@ impl Node for LandscapeEvolution {
         let (uplift, precipitation, erodibility) = (inputs.field_opt(1)?, inputs.field_opt(2)?, inputs.field_opt(3)?);
         let fields = LandscapeInputs { elevation, uplift: uplift.map(|f| f.as_ref()), precipitation: precipitation.map(|f| f.as_ref()), erodibility: erodibility.map(|f| f.as_ref()) };
         let l = with_steps(ctx, total_steps(elevation.n(), sim.time_myr), |counter| evolve(fields, &sim, counter, ctx.cancel))?;
-        Ok(vec![l.elevation.into(), l.area_km2.into(), l.discharge.into(), l.rivers.into(), l.lakes.into(), l.erosion_m.into()])
+        let hillslopes = l.rivers.zip(&l.lakes, |river, lake| 1.0 - river.max(lake));
+        Ok(vec![l.elevation.into(), l.area_km2.into(), l.discharge.into(), l.rivers.into(), l.lakes.into(), l.erosion_m.into(), hillslopes.into()])
     }
 
     /// On a grid finer than the run, the rivers are lines from each river cell to the cell it
-    /// drains into, as wide as the river ([`refine_rivers`]), and the lakes keep their outlines
-    /// with sharp shores ([`refine_lakes`]); the other outputs are sampled.
+    /// drains into, as wide as the river ([`refine_rivers`]), the elevation gathers into a
+    /// valley along them ([`refine_valleys`]), the hillslopes fall to 0 on those valleys'
+    /// floors ([`refine_hillslopes`]), and the lakes keep their outlines with sharp shores
+    /// ([`refine_lakes`]); the other outputs are sampled.
     fn refine(_s: &Self::Settings, outputs: &[Option<Value>], port: usize, grid: Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Option<Value> {
         let field = |k: usize| outputs.get(k)?.as_ref()?.as_field().cloned();
         match port {
+            0 => {
+                let (elevation, area, discharge, rivers) = (field(0)?, field(1)?, field(2)?, field(RIVERS)?);
+                Some(refine_valleys(&elevation, &rivers, &area, &discharge, grid, planet?.radius_km).into())
+            }
             RIVERS => {
                 let (elevation, area, discharge, rivers) = (field(0)?, field(1)?, field(2)?, field(RIVERS)?);
                 Some(refine_rivers(&rivers, &area, &discharge, &elevation, grid, planet?.radius_km).into())
+            }
+            HILLSLOPES => {
+                let (elevation, area, discharge, rivers, lakes) = (field(0)?, field(1)?, field(2)?, field(RIVERS)?, field(LAKES)?);
+                Some(refine_hillslopes(&elevation, &rivers, &area, &discharge, &lakes, grid, planet?.radius_km).into())
             }
             LAKES => {
                 let lakes = field(LAKES)?;
@@ -146,7 +160,7 @@ mod tests {
         let mut quick = defaults.clone();
         quick.insert("time_myr".into(), ParamValue::Float(1.0));
         let out = ctx_run(&quick, &[Some(h.clone()), None, None, None]).expect("runs at the defaults");
-        assert_eq!(out.len(), 6);
+        assert_eq!(out.len(), 7);
         for (key, value, label) in
             [("time_myr", -1.0, "Simulated time"), ("k_micro", -0.5, "Erodibility K"), ("diffusion", -0.1, "Hillslope diffusion"), ("m", 0.0, "Area exponent m"), ("n", 3.5, "Slope exponent n"), ("m", f32::NAN, "Area exponent m")]
         {
