@@ -84,6 +84,8 @@ crate::settings! {
     pub struct BiomesSettings, keys BiomesKeys {
         /// Land lower than this is beach, m.
         beach_m: f32 = float("Beach height", 4.0, 0.0, 1000.0, Unit::Metre, 0.5, "Land lower than this (metres above sea level) is beach."),
+        /// With a coast distance input: beaches lie only this close to the coastline, km.
+        beach_reach_km: f32 = float("Beach reach", 10.0, 0.0, 10000.0, Unit::Kilometre, 0.5, "With a distance to coast input, low land is beach only within this distance of the coastline: low valley floors far inland keep their climate's biome."),
         /// Slopes steeper than this are bare rock, degrees.
         rock_deg: f32 = float("Rock slope", 38.0, 0.0, 90.0, Unit::Degree, 0.5, "Slopes steeper than this are bare rock (needs the slope input)."),
         /// Land colder than this (at 800 mm/yr; see [`crate::nodes::climate::snow_line_c`]) and
@@ -148,15 +150,15 @@ impl BiomesSettings {
         ]
     }
 
-    /// The biome of one cell.
-    pub fn classify(&self, elevation_m: f32, t_c: f32, p_mm: f32, slope_deg: Option<f32>) -> Biome {
+    /// The biome of one cell (`coast_km`: its distance to the coastline, when known).
+    pub fn classify(&self, elevation_m: f32, t_c: f32, p_mm: f32, slope_deg: Option<f32>, coast_km: Option<f32>) -> Biome {
         if elevation_m < 0.0 {
             Biome::Ocean
         } else if elevation_m > self.snow_m && t_c < crate::nodes::climate::snow_line_c(self.snow_c, p_mm) {
             Biome::Snow
         } else if slope_deg.is_some_and(|s| s > self.rock_deg) {
             Biome::BareRock
-        } else if elevation_m < self.beach_m {
+        } else if elevation_m < self.beach_m && coast_km.is_none_or(|d| d.abs() <= self.beach_reach_km) {
             Biome::Beach
         } else {
             whittaker(t_c, p_mm)
@@ -173,15 +175,15 @@ impl Node for Biomes {
         "Biomes",
         Category::Texture,
         "Whittaker's biomes from temperature (°C) and precipitation (mm/yr), with ocean, beach, bare rock (slope) and alpine snow; outputs the biome index (0 ice ... 14 ocean) and its colour.",
-        &[PortDef::field("elevation_m"), PortDef::field("temperature"), PortDef::field("precipitation"), PortDef::optional("slope_deg", PortType::Field)],
+        &[PortDef::field("elevation_m"), PortDef::field("temperature"), PortDef::field("precipitation"), PortDef::optional("slope_deg", PortType::Field), PortDef::optional("coast_km", PortType::Field).with_unit(PortUnit::Of(Unit::Kilometre))],
         &[PortDef::field("biome"), PortDef::of("colour", PortType::Colour)],
         file!(),
     );
 
     fn run(s: &BiomesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        let (h, t, p, slope) = (inputs.field(0)?, inputs.field(1)?, inputs.field(2)?, inputs.field_opt(3)?);
+        let (h, t, p, slope, coast) = (inputs.field(0)?, inputs.field(1)?, inputs.field(2)?, inputs.field_opt(3)?, inputs.field_opt(4)?);
         let grid = h.grid();
-        let biome: Vec<Biome> = (0..grid.cells()).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]))).collect();
+        let biome: Vec<Biome> = (0..grid.cells()).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]), coast.map(|f| f.data()[c]))).collect();
         let palette = s.colours().map(Srgb::linear);
         let index = Field::from_fn_cell_on(grid, |c| biome[c] as usize as f32);
         let colour = ColourField::from_fn_on(grid, |c| {
@@ -246,7 +248,7 @@ mod tests {
         let run = |blend: f32| {
             let mut params = NodeKind::Biomes.default_params();
             params.insert("blend_c".into(), crate::nodes::ParamValue::Float(blend));
-            let out = NodeKind::Biomes.run(&params, &[Some(h.clone().into()), Some(t.clone().into()), Some(p.clone().into()), None], &ctx).expect("runs");
+            let out = NodeKind::Biomes.run(&params, &[Some(h.clone().into()), Some(t.clone().into()), Some(p.clone().into()), None, None], &ctx).expect("runs");
             (**out[1].as_colour().expect("colour")).clone()
         };
         let (hard, soft) = (run(0.0), run(2.0));
@@ -259,14 +261,17 @@ mod tests {
     #[test]
     fn overrides_come_first() {
         let s = <BiomesSettings as Settings>::from_params(&crate::nodes::NodeKind::Biomes.default_params()).expect("defaults");
-        assert_eq!(s.classify(-10.0, 25.0, 3000.0, None), Biome::Ocean);
-        assert_eq!(s.classify(2.0, 25.0, 3000.0, None), Biome::Beach);
-        assert_eq!(s.classify(500.0, 15.0, 900.0, Some(50.0)), Biome::BareRock);
-        assert_eq!(s.classify(3000.0, -5.0, 900.0, Some(10.0)), Biome::Snow);
+        assert_eq!(s.classify(-10.0, 25.0, 3000.0, None, None), Biome::Ocean);
+        assert_eq!(s.classify(2.0, 25.0, 3000.0, None, None), Biome::Beach);
+        // Low land far inland is no beach when the coast distance is known.
+        assert_eq!(s.classify(2.0, 25.0, 3000.0, None, Some(2.0)), Biome::Beach);
+        assert_ne!(s.classify(2.0, 25.0, 3000.0, None, Some(300.0)), Biome::Beach);
+        assert_eq!(s.classify(500.0, 15.0, 900.0, Some(50.0), None), Biome::BareRock);
+        assert_eq!(s.classify(3000.0, -5.0, 900.0, Some(10.0), None), Biome::Snow);
         // The same cold, dry plateau carries none; a wet range is snowy a little warmer.
-        assert_ne!(s.classify(4500.0, -5.0, 150.0, Some(2.0)), Biome::Snow);
-        assert_eq!(s.classify(3000.0, 0.0, 4000.0, Some(10.0)), Biome::Snow);
-        assert_eq!(s.classify(500.0, 15.0, 1500.0, Some(5.0)), Biome::TemperateForest);
+        assert_ne!(s.classify(4500.0, -5.0, 150.0, Some(2.0), None), Biome::Snow);
+        assert_eq!(s.classify(3000.0, 0.0, 4000.0, Some(10.0), None), Biome::Snow);
+        assert_eq!(s.classify(500.0, 15.0, 1500.0, Some(5.0), None), Biome::TemperateForest);
         assert_eq!(Biome::VARIANTS.iter().enumerate().filter(|(i, b)| **b as usize != *i).count(), 0);
         assert_eq!(Biome::from_index(3.0), Some(Biome::TemperateForest));
         assert_eq!(Biome::from_index(15.0), None);

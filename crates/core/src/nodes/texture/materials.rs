@@ -23,6 +23,8 @@ crate::settings! {
         sand_height_m: f32 = float("Sand above sea", 8.0, 0.0, 1000.0, Unit::Metre, 0.5, "Sand lies on gentle shores up to this height above sea level."),
         /// Sand lies down to this depth, m.
         sand_depth_m: f32 = float("Sand below sea", 30.0, 0.0, 5000.0, Unit::Metre, 0.5, "Sand lies down to this depth; the sea floor below."),
+        /// With a coast distance input: sand lies only this close to the coastline, km.
+        sand_reach_km: f32 = float("Sand reach", 10.0, 0.0, 10000.0, Unit::Kilometre, 0.5, "With a distance to coast input, sand lies only within this distance of the coastline (fading out over as much again), on land and at sea: low valley floors and lake shores far inland stay ground."),
         /// Sand only on slopes gentler than this, degrees.
         sand_max_slope: f32 = float("Sand slope", 6.0, 0.0, 90.0, Unit::Degree, 0.1, "Sand only lies on slopes gentler than this."),
         /// Rock from this slope on, degrees.
@@ -57,7 +59,7 @@ impl Node for Materials {
     const META: NodeMeta = NodeMeta::new(
         "Materials",
         Category::Texture,
-        "Splat weights (never negative, summing to 1) of sea floor, sand, ground, rock and snow from height, slope, a noisy snow line (a height, or with a temperature input in °C a temperature, warmer where the precipitation input brings more snow and colder where it is dry) and where water ran; and the albedo they blend to. Connect biome colours as the ground's base. Without a slope input it measures the slope of the elevation itself (on the planet's radius).",
+        "Splat weights (never negative, summing to 1) of sea floor, sand, ground, rock and snow from height, slope, a noisy snow line (a height, or with a temperature input in °C a temperature, warmer where the precipitation input brings more snow and colder where it is dry), where water ran and, with a distance to coast input, sand only near the coast; and the albedo they blend to. Connect biome colours as the ground's base. Without a slope input it measures the slope of the elevation itself (on the planet's radius).",
         &[
             PortDef::field("elevation_m"),
             PortDef::optional("slope_deg", PortType::Field),
@@ -65,6 +67,7 @@ impl Node for Materials {
             PortDef::optional("base", PortType::Colour),
             PortDef::optional("temperature", PortType::Field).with_unit(PortUnit::Of(Unit::Celsius)),
             PortDef::optional("precipitation", PortType::Field).with_unit(PortUnit::Of(Unit::MillimetrePerYear)),
+            PortDef::optional("coast_km", PortType::Field).with_unit(PortUnit::Of(Unit::Kilometre)),
         ],
         &[
             PortDef::field("sea_floor"),
@@ -79,7 +82,7 @@ impl Node for Materials {
     .reading_planet();
 
     fn run(s: &MaterialsSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let (h, water, base, temperature, rain) = (inputs.field(0)?, inputs.field_opt(2)?, inputs.colour_opt(3)?, inputs.field_opt(4)?, inputs.field_opt(5)?);
+        let (h, water, base, temperature, rain, coast) = (inputs.field(0)?, inputs.field_opt(2)?, inputs.colour_opt(3)?, inputs.field_opt(4)?, inputs.field_opt(5)?, inputs.field_opt(6)?);
         // Without a slope input: the slope of the elevation in metres on the planet.
         let measured;
         let slope = match inputs.field_opt(1)? {
@@ -96,7 +99,10 @@ impl Node for Materials {
         ctx.check()?;
         let weights: Vec<[f32; 5]> = (0..grid.cells())
             .into_par_iter()
-            .map(|c| weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c], temperature.map(|t| SnowClimate { temperature_c: t.data()[c], precipitation_mm: rain.map(|p| p.data()[c]) })))
+            .map(|c| {
+                let w = weights(s, h.data()[c], slope.data()[c], water.map_or(0.0, |w| w.data()[c]), jitter.data()[c], temperature.map(|t| SnowClimate { temperature_c: t.data()[c], precipitation_mm: rain.map(|p| p.data()[c]) }));
+                coast.map_or(w, |d| sand_near_coast(w, d.data()[c], s.sand_reach_km))
+            })
             .collect();
         let colours = [s.sea_floor.linear(), s.sand.linear(), s.ground.linear(), s.rock.linear(), s.snow.linear()];
         let albedo = ColourField::from_fn_on(grid, |c| {
@@ -127,6 +133,19 @@ impl Node for Materials {
 /// Cooling per metre of height of the standard atmosphere, °C/m: turns the snow line's jitter
 /// into degrees.
 const STANDARD_LAPSE_C_PER_M: f32 = 0.0065;
+
+/// `w` (weights in [`MATERIALS`] order) with the sand kept only near the coast: it fades from
+/// `reach_km` to twice that distance from the coastline (`coast_km`: positive on land,
+/// negative at sea), and what it gives up goes to the ground on land and to the sea floor at
+/// sea, so the weights still sum to 1.
+pub fn sand_near_coast(w: [f32; 5], coast_km: f32, reach_km: f32) -> [f32; 5] {
+    let keep = 1.0 - smoothstep(reach_km, 2.0 * reach_km.max(1e-3), coast_km.abs());
+    let moved = w[1] * (1.0 - keep);
+    let mut out = w;
+    out[1] -= moved;
+    out[if coast_km < 0.0 { 0 } else { 2 }] += moved;
+    out
+}
 
 /// The climate of one cell that places its snow line.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -231,6 +250,22 @@ mod tests {
         assert!((rained(s.snow_c, crate::nodes::climate::SNOW_LINE_REFERENCE_MM) - 0.5).abs() < 1e-6);
     }
 
+    #[test]
+    fn sand_lies_only_near_the_coast_with_a_coast_distance() {
+        let s = defaults();
+        let shore = weights(&s, 2.0, 1.0, 0.0, 0.0, None);
+        assert!(shore[1] > 0.9, "{shore:?}");
+        // A valley floor 2 m above the sea, 300 km inland, is ground; the same 3 km from the
+        // coast keeps its sand; at sea far out the sand goes to the sea floor.
+        let inland = sand_near_coast(shore, 300.0, s.sand_reach_km);
+        assert_eq!(inland[1], 0.0);
+        assert!((inland.iter().sum::<f32>() - 1.0).abs() < 1e-6 && inland[2] > 0.9);
+        assert_eq!(sand_near_coast(shore, 3.0, s.sand_reach_km), shore);
+        let offshore = sand_near_coast(weights(&s, -5.0, 1.0, 0.0, 0.0, None), -100.0, s.sand_reach_km);
+        assert_eq!(offshore[1], 0.0);
+        assert!(offshore[0] > 0.9 && offshore[2] == 0.0, "{offshore:?}");
+    }
+
     /// Without a slope input the node measures the slope of its elevation on the planet, the
     /// same as a Slope node wired in.
     #[test]
@@ -242,13 +277,13 @@ mod tests {
         let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&planet) };
         let slope = crate::nodes::modify::slope::slope_degrees(&h, 1.0, planet.radius_km);
         assert!(slope.data().iter().any(|&v| v > 30.0), "steep enough for rock");
-        let wired = Materials::run(&defaults(), &Inputs(&[Some(h.clone().into()), Some(slope.into()), None, None, None, None]), &ctx).expect("runs");
-        let alone = Materials::run(&defaults(), &Inputs(&[Some(h.into()), None, None, None, None, None]), &ctx).expect("runs");
+        let wired = Materials::run(&defaults(), &Inputs(&[Some(h.clone().into()), Some(slope.into()), None, None, None, None, None]), &ctx).expect("runs");
+        let alone = Materials::run(&defaults(), &Inputs(&[Some(h.into()), None, None, None, None, None, None]), &ctx).expect("runs");
         for k in 0..5 {
             assert_eq!(wired[k].as_field().expect("field").data(), alone[k].as_field().expect("field").data(), "{}", MATERIALS[k]);
         }
         // And the measured slope matters: flat ground of the same heights has no rock.
-        let flat = Materials::run(&defaults(), &Inputs(&[Some(Field::filled(n, 500.0).into()), None, None, None, None, None]), &ctx).expect("runs");
+        let flat = Materials::run(&defaults(), &Inputs(&[Some(Field::filled(n, 500.0).into()), None, None, None, None, None, None]), &ctx).expect("runs");
         let rock = |o: &[Value]| o[3].as_field().expect("rock").data().iter().sum::<f32>();
         assert!(rock(&alone) > rock(&flat) + 1.0, "{} vs {}", rock(&alone), rock(&flat));
     }
