@@ -96,12 +96,14 @@ pub fn sample_on(v: &Value, grid: Grid) -> Value {
     }
 }
 
-/// Output `port` (`v`) of the whole-planet step `step` (whose outputs are `outputs`) on `grid`:
-/// the node's own refinement where the grid is finer than the run and the node has one
-/// ([`crate::nodes::Node::refine`]), otherwise [`sample_on`].
-fn on_grid(step: &Step, outputs: &[Option<Value>], port: usize, v: &Value, grid: Grid, planet: Option<&PlanetSettings>) -> Value {
-    let finer = !step.bypass && v.grid().is_some_and(|g| g.n() < grid.n());
-    finer.then(|| step.kind.refine(&step.params, outputs, port, grid, planet)).flatten().unwrap_or_else(|| sample_on(v, grid))
+/// The `wanted` outputs of the whole-planet step `step` (whose outputs are `outputs`) on
+/// `grid`: the node's own refinement where the grid is finer than the run and the node has one
+/// ([`crate::nodes::Node::refine`], asked once for all of them), otherwise [`sample_on`].
+fn on_grid(step: &Step, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, planet: Option<&PlanetSettings>) -> NodeOutputs {
+    let finer = !step.bypass && outputs.iter().flatten().any(|v| v.grid().is_some_and(|g| g.n() < grid.n()));
+    let mut refined = if finer { step.kind.refine(&step.params, outputs, wanted, grid, planet) } else { Vec::new() };
+    refined.resize(outputs.len(), None);
+    Arc::new(outputs.iter().zip(wanted).zip(refined).map(|((v, &want), r)| v.as_ref().filter(|_| want).map(|v| r.unwrap_or_else(|| sample_on(v, grid)))).collect())
 }
 
 impl Evaluator {
@@ -156,7 +158,8 @@ pub fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalRes
         if *locality == Locality::Whole {
             if let Some(values) = whole_res.outputs.get(&step.id) {
                 let t = Instant::now();
-                let sampled: NodeOutputs = Arc::new(values.iter().enumerate().map(|(port, v)| v.as_ref().filter(|_| wanted((step.id, port))).map(|v| on_grid(step, values, port, v, grid, program.planet.as_ref()))).collect());
+                let ports: Vec<bool> = (0..values.len()).map(|port| wanted((step.id, port))).collect();
+                let sampled = on_grid(step, values, &ports, grid, program.planet.as_ref());
                 res.outputs.insert(step.id, sampled);
                 let ms = whole_res.timings_ms.get(&step.id).copied().unwrap_or(0.0) + t.elapsed().as_secs_f64() * 1e3;
                 res.timings_ms.insert(step.id, ms);

@@ -54,12 +54,14 @@ pub trait Node {
     fn locality(_s: &Self::Settings, _connected: &[bool]) -> Locality {
         Locality::Whole
     }
-    /// A whole-planet node's output `port` on `grid`, finer than the run that made `outputs`
-    /// (all of the node's outputs at the run's level), on a planet of `planet`'s settings: the
-    /// node's own finer version of it (Landscape evolution draws its rivers as lines as wide
-    /// as the rivers), or `None` (the default) to sample it bilinearly.
-    fn refine(_s: &Self::Settings, _outputs: &[Option<Value>], _port: usize, _grid: Grid, _planet: Option<&output::planet::PlanetSettings>) -> Option<Value> {
-        None
+    /// A whole-planet node's outputs on `grid`, finer than the run that made `outputs` (all of
+    /// the node's outputs at the run's level), on a planet of `planet`'s settings: per output,
+    /// the node's own finer version of it where `wanted` asks for it (Landscape evolution
+    /// draws its rivers as lines as wide as the rivers), or `None` to sample it bilinearly.
+    /// All at once, so outputs made from the same work share it. The default refines none
+    /// (an empty list reads as `None` for every output).
+    fn refine(_s: &Self::Settings, _outputs: &[Option<Value>], _wanted: &[bool], _grid: Grid, _planet: Option<&output::planet::PlanetSettings>) -> Vec<Option<Value>> {
+        Vec::new()
     }
 
     /// Whether parameter `key` matters given the other settings (the editor hides those that
@@ -196,10 +198,10 @@ pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpCo
     Ok(out)
 }
 
-/// Node `N`'s [`Node::refine`] from saved values (`None` when they do not make settings: the
-/// output is then sampled, and the node's own run reported the error).
-pub fn node_refine<N: Node>(values: &ParamMap, outputs: &[Option<Value>], port: usize, grid: Grid, planet: Option<&output::planet::PlanetSettings>) -> Option<Value> {
-    N::Settings::from_params(values).ok().and_then(|s| N::refine(&s, outputs, port, grid, planet))
+/// Node `N`'s [`Node::refine`] from saved values (none refined when they do not make
+/// settings: the outputs are then sampled, and the node's own run reported the error).
+pub fn node_refine<N: Node>(values: &ParamMap, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, planet: Option<&output::planet::PlanetSettings>) -> Vec<Option<Value>> {
+    N::Settings::from_params(values).map_or_else(|_| Vec::new(), |s| N::refine(&s, outputs, wanted, grid, planet))
 }
 
 /// Node `N`'s [`Node::locality`] from saved values, given which input ports are connected

@@ -44,10 +44,11 @@ macro_rules! registry {
                 match self { $( NodeKind::$kind => node_locality::<$node>(values, connected), )* }
             }
 
-            /// Output `port` of a whole-planet node of this kind on `grid`, finer than the run
-            /// that made `outputs` ([`Node::refine`]); `None` to sample it.
-            pub fn refine(self, values: &ParamMap, outputs: &[Option<Value>], port: usize, grid: crate::planet::Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Option<Value> {
-                match self { $( NodeKind::$kind => node_refine::<$node>(values, outputs, port, grid, planet), )* }
+            /// The `wanted` outputs of a whole-planet node of this kind on `grid`, finer than
+            /// the run that made `outputs` ([`Node::refine`]); `None` (or none listed) to
+            /// sample them.
+            pub fn refine(self, values: &ParamMap, outputs: &[Option<Value>], wanted: &[bool], grid: crate::planet::Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Vec<Option<Value>> {
+                match self { $( NodeKind::$kind => node_refine::<$node>(values, outputs, wanted, grid, planet), )* }
             }
 
             /// Whether parameter `key` matters given the node's values (the editor hides the

@@ -135,91 +135,80 @@ impl Courses {
     }
 }
 
-/// The rivers mask (0..1) on `grid`, finer than the run at level `m` whose river mask
-/// (`rivers`, 1 on river cells), drainage area (km²), discharge (m³/s) and elevation it reads:
-/// each river cell is joined to the cell it drains into by a line as wide as the river, or at
-/// least 1.2 cells of `grid` so that it stays visible, wandering up to [`WANDER_CELLS`] off the
-/// straight course; edges are smoothed over one cell.
-pub fn refine_rivers(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid, radius_km: f32) -> Field {
-    let n = grid.n();
-    let courses = Courses::new(rivers, area_km2, discharge, elevation, grid);
-    let cell_km = std::f32::consts::FRAC_PI_2 / n as f32 * radius_km;
-    Field::from_fn_cell_on(grid, |k| {
-        let p = courses.wandered(grid.cell(k).direction(n));
-        let mut best = 0.0f32;
-        for course in courses.near(p) {
-            let half_km = (0.5 * course.width_m / 1000.0).max(0.6 * cell_km);
-            let d_km = to_segment(p, course.from, course.to).0 * radius_km;
-            best = best.max(((half_km - d_km) / cell_km + 0.5).clamp(0.0, 1.0));
-        }
-        best
-    })
-}
-
 /// Half-width of the valley gathered around a refined river line, in the run's cells.
 pub const VALLEY_RUN_CELLS: f32 = 0.6;
 /// Least half-width of that valley, in the finer grid's cells.
 pub const VALLEY_MIN_CELLS: f32 = 3.0;
 
-/// The elevation on `grid`, finer than the run whose `elevation`, river mask, drainage area
-/// (km²) and discharge (m³/s) it reads: the run's elevation sampled bilinearly, as without
-/// refinement, except within a valley's half-width ([`VALLEY_RUN_CELLS`] of the run's cells,
-/// at least [`VALLEY_MIN_CELLS`] of the grid's) of a refined river line, where the ground falls
-/// to the river's own height along the line (the run's heights of the river cell and the cell
-/// it drains into, interpolated, so it falls downstream): a flat floor as wide as the river,
-/// then sides that rise smoothly to the sampled ground; at a river's head (no river drains into
-/// its cell) the valley opens from nothing. The valley is the run's own relief
-/// gathered along the river, never deeper than the river cells, and the line is the same one
-/// [`refine_rivers`] draws.
-pub fn refine_valleys(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, radius_km: f32) -> Field {
-    gather(elevation, rivers, area_km2, discharge, grid, radius_km, |height, _| height)
+/// What [`refine_courses`] makes of a run's rivers on a finer grid.
+pub struct RefinedCourses {
+    /// The rivers mask (0..1): each river cell joined to the cell it drains into by a line as
+    /// wide as the river, or at least 1.2 cells of the grid so that it stays visible, wandering
+    /// up to [`WANDER_CELLS`] off the straight course; edges smoothed over one cell.
+    pub rivers: Field,
+    /// The elevation: the run's, sampled bilinearly as without refinement, except within a
+    /// valley's half-width ([`VALLEY_RUN_CELLS`] of the run's cells, at least
+    /// [`VALLEY_MIN_CELLS`] of the grid's) of a river line, where the ground falls to the
+    /// river's own height along the line (the run's heights of the river cell and the cell it
+    /// drains into, interpolated, so it falls downstream): a flat floor as wide as the river,
+    /// then sides that rise smoothly to the sampled ground; at a river's head (no river drains
+    /// into its cell) the valley opens from nothing. The valley is the run's own relief
+    /// gathered along the river, never deeper than the river cells.
+    pub elevation: Field,
+    /// How far up a valley's side each cell lies (0 on the floor, 1 at and beyond the edge;
+    /// the lowest of the valleys that reach the cell).
+    pub sides: Field,
 }
 
-/// Where the ground is hillslope rather than river or valley floor (0..1) on `grid`, finer
-/// than the run (inputs as [`refine_valleys`]): 0 on a refined river line's floor, rising with
-/// the valley's sides to 1 at its edge, and 0 on lakes ([`refine_lakes`]). Fine relief added
-/// through it (the Detail node's mask) leaves the valley floors smooth.
-pub fn refine_hillslopes(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, lakes: &Field, grid: Grid, radius_km: f32) -> Field {
-    let sides = gather(elevation, rivers, area_km2, discharge, grid, radius_km, |_, side| side);
-    let water = refine_lakes(lakes, grid);
-    sides.zip(&water, |side, lake| side * (1.0 - lake))
-}
-
-/// The valleys of [`refine_valleys`] on `grid`: per cell, `pick(height, side)` of the valley's
-/// height there and of how far up its side the cell lies (0 on the floor, 1 at and beyond the
-/// edge; the lowest of the valleys that reach the cell).
-fn gather(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, radius_km: f32, pick: impl Fn(f32, f32) -> f32 + Sync) -> Field {
+/// The run's rivers on `grid`, finer than the run whose `elevation`, river mask (1 on river
+/// cells), drainage area (km²) and discharge (m³/s) it reads, in one pass over the grid: the
+/// lines, the valleys along them and the valleys' sides ([`RefinedCourses`]).
+pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, radius_km: f32) -> RefinedCourses {
     let (m, n) = (elevation.n(), grid.n());
     let courses = Courses::new(rivers, area_km2, discharge, elevation, grid);
     let (cell_km, run_km) = (std::f32::consts::FRAC_PI_2 / n as f32 * radius_km, std::f32::consts::FRAC_PI_2 / m as f32 * radius_km);
     let valley_km = (VALLEY_RUN_CELLS * run_km).max(VALLEY_MIN_CELLS * cell_km);
     let h = elevation.data();
-    Field::from_fn_cell_on(grid, |k| {
-        let cell = grid.cell(k);
-        let (a, b) = cell.center_ab(n);
-        let sampled: f32 = Field::bilinear_taps_ab(m, cell.face, a, b).iter().filter(|(_, w)| *w != 0.0).map(|&(c, w)| w * h[c]).sum();
-        let p = courses.wandered(cell.direction(n));
-        let (mut height, mut side) = (sampled, 1.0f32);
-        for course in courses.near(p) {
-            let (d, t) = to_segment(p, course.from, course.to);
-            let floor_km = 0.5 * course.width_m / 1000.0;
-            // A valley widens from nothing at the river's head to its full width a cell on.
-            let taper = if course.head { t } else { 1.0 };
-            let half_km = valley_km.max(3.0 * floor_km) * taper;
-            let d_km = d * radius_km;
-            if d_km >= half_km || half_km <= floor_km {
-                continue;
+    let cells: Vec<[f32; 3]> = (0..grid.cells())
+        .into_par_iter()
+        .map(|k| {
+            let cell = grid.cell(k);
+            let (a, b) = cell.center_ab(n);
+            let sampled: f32 = Field::bilinear_taps_ab(m, cell.face, a, b).iter().filter(|(_, w)| *w != 0.0).map(|&(c, w)| w * h[c]).sum();
+            let p = courses.wandered(cell.direction(n));
+            let (mut line_mask, mut height, mut side) = (0.0f32, sampled, 1.0f32);
+            for course in courses.near(p) {
+                let (d, t) = to_segment(p, course.from, course.to);
+                let d_km = d * radius_km;
+                let floor_km = 0.5 * course.width_m / 1000.0;
+                line_mask = line_mask.max(((floor_km.max(0.6 * cell_km) - d_km) / cell_km + 0.5).clamp(0.0, 1.0));
+                // A valley widens from nothing at the river's head to its full width a cell on.
+                let taper = if course.head { t } else { 1.0 };
+                let half_km = valley_km.max(3.0 * floor_km) * taper;
+                if d_km >= half_km || half_km <= floor_km {
+                    continue;
+                }
+                let x = ((d_km - floor_km) / (half_km - floor_km)).clamp(0.0, 1.0);
+                let rise = x * x * (3.0 - 2.0 * x);
+                side = side.min(rise);
+                let line = course.height.0 + (course.height.1 - course.height.0) * t;
+                if sampled > line {
+                    height = height.min(line + (sampled - line) * rise);
+                }
             }
-            let x = ((d_km - floor_km) / (half_km - floor_km)).clamp(0.0, 1.0);
-            let rise = x * x * (3.0 - 2.0 * x);
-            side = side.min(rise);
-            let line = course.height.0 + (course.height.1 - course.height.0) * t;
-            if sampled > line {
-                height = height.min(line + (sampled - line) * rise);
-            }
-        }
-        pick(height, side)
-    })
+            [line_mask, height, side]
+        })
+        .collect();
+    let layer = |i: usize| Field::from_fn_cell_on(grid, |k| cells[k][i]);
+    RefinedCourses { rivers: layer(0), elevation: layer(1), sides: layer(2) }
+}
+
+/// Where the ground is hillslope rather than river, valley or lake floor (0..1): the valleys'
+/// `sides` of [`refine_courses`] times the dry share of the refined `lakes` mask
+/// ([`refine_lakes`]). Fine relief added through it (the Detail node's mask) leaves the
+/// floors smooth.
+pub fn hillslopes(sides: &Field, lakes: &Field) -> Field {
+    sides.zip(lakes, |side, lake| side * (1.0 - lake))
 }
 
 /// The lakes mask (0..1) on `grid`, finer than the run whose mask `lakes` it reads: the run's
@@ -259,10 +248,15 @@ mod tests {
         ([elevation, rivers, area, discharge], Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile")))
     }
 
+    /// [`front_run`]'s river refined on its grid.
+    fn refined_front() -> RefinedCourses {
+        let ([elevation, rivers, area, discharge], grid) = front_run();
+        refine_courses(&elevation, &rivers, &area, &discharge, grid, 6371.0)
+    }
+
     /// [`front_run`]'s river drawn on its grid.
     fn river_on_front() -> (Field, usize) {
-        let ([elevation, rivers, area, discharge], grid) = front_run();
-        (refine_rivers(&rivers, &area, &discharge, &elevation, grid, 6371.0), 128)
+        (refined_front().rivers, 128)
     }
 
     #[test]
@@ -320,8 +314,8 @@ mod tests {
         let ([elevation, rivers, area, discharge], grid) = front_run();
         let (m, n) = (16, 128);
         let cell = |k: usize| Cell::from_index(k, m);
-        let valleys = refine_valleys(&elevation, &rivers, &area, &discharge, grid, 6371.0);
-        let line = refine_rivers(&rivers, &area, &discharge, &elevation, grid, 6371.0);
+        let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, 6371.0);
+        let (valleys, line) = (&refined.elevation, &refined.rivers);
         // The run's elevation sampled as region evaluation samples it: bilinear taps.
         let sampled = Field::from_fn_cell_on(grid, |k| {
             let (a, b) = grid.cell(k).center_ab(n);
@@ -355,7 +349,7 @@ mod tests {
         assert!(gathered >= 75, "{gathered} of 81 columns");
         // The hillslopes are 0 on the line, 1 beyond the valley, and 0 on a lake.
         let lake = Field::from_fn_cell(m, |k| if cell(k).face == Face::Front && cell(k).i == 14 && cell(k).j == 3 { 1.0 } else { 0.0 });
-        let slopes = refine_hillslopes(&elevation, &rivers, &area, &discharge, &lake, grid, 6371.0);
+        let slopes = hillslopes(&refined.sides, &refine_lakes(&lake, grid));
         let h = slopes.data();
         for i in 24..105 {
             let j = (0..n).max_by(|&a, &b| l[a * n + i].total_cmp(&l[b * n + i])).unwrap_or(0);

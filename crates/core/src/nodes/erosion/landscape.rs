@@ -2,7 +2,7 @@
 //! hillslope diffusion on the whole planet, implicit and coarse to fine (see
 //! `crate::erosion::landscape`).
 
-use crate::erosion::landscape::refine::{refine_hillslopes, refine_lakes, refine_rivers, refine_valleys};
+use crate::erosion::landscape::refine::{hillslopes, refine_courses, refine_lakes};
 use crate::erosion::landscape::{evolve, total_steps, LandscapeInputs, LandscapeSettings};
 use crate::nodes::prelude::*;
 use crate::planet::Grid;
@@ -113,31 +113,29 @@ impl Node for LandscapeEvolution {
     }
 
     /// On a grid finer than the run, the rivers are lines from each river cell to the cell it
-    /// drains into, as wide as the river ([`refine_rivers`]), the elevation gathers into a
-    /// valley along them ([`refine_valleys`]), the hillslopes fall to 0 on those valleys'
-    /// floors ([`refine_hillslopes`]), and the lakes keep their outlines with sharp shores
+    /// drains into, as wide as the river, the elevation gathers into a valley along them, the
+    /// hillslopes fall to 0 on those valleys' floors ([`refine_courses`], one pass for the
+    /// three, and [`hillslopes`]), and the lakes keep their outlines with sharp shores
     /// ([`refine_lakes`]); the other outputs are sampled.
-    fn refine(_s: &Self::Settings, outputs: &[Option<Value>], port: usize, grid: Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Option<Value> {
+    fn refine(_s: &Self::Settings, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Vec<Option<Value>> {
         let field = |k: usize| outputs.get(k)?.as_ref()?.as_field().cloned();
-        match port {
-            0 => {
-                let (elevation, area, discharge, rivers) = (field(0)?, field(1)?, field(2)?, field(RIVERS)?);
-                Some(refine_valleys(&elevation, &rivers, &area, &discharge, grid, planet?.radius_km).into())
+        let want = |k: usize| wanted.get(k).copied().unwrap_or(false);
+        let mut out: Vec<Option<Value>> = vec![None; outputs.len()];
+        let lakes = (want(LAKES) || want(HILLSLOPES)).then(|| field(LAKES).map(|l| refine_lakes(&l, grid))).flatten();
+        if want(0) || want(RIVERS) || want(HILLSLOPES) {
+            if let (Some(elevation), Some(area), Some(discharge), Some(rivers), Some(planet)) = (field(0), field(1), field(2), field(RIVERS), planet) {
+                let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, planet.radius_km);
+                if want(HILLSLOPES) {
+                    out[HILLSLOPES] = lakes.as_ref().map(|l| hillslopes(&refined.sides, l).into());
+                }
+                out[0] = want(0).then(|| refined.elevation.into());
+                out[RIVERS] = want(RIVERS).then(|| refined.rivers.into());
             }
-            RIVERS => {
-                let (elevation, area, discharge, rivers) = (field(0)?, field(1)?, field(2)?, field(RIVERS)?);
-                Some(refine_rivers(&rivers, &area, &discharge, &elevation, grid, planet?.radius_km).into())
-            }
-            HILLSLOPES => {
-                let (elevation, area, discharge, rivers, lakes) = (field(0)?, field(1)?, field(2)?, field(RIVERS)?, field(LAKES)?);
-                Some(refine_hillslopes(&elevation, &rivers, &area, &discharge, &lakes, grid, planet?.radius_km).into())
-            }
-            LAKES => {
-                let lakes = field(LAKES)?;
-                Some(refine_lakes(&lakes, grid).into())
-            }
-            _ => None,
         }
+        if want(LAKES) {
+            out[LAKES] = lakes.map(Into::into);
+        }
+        out
     }
 }
 
