@@ -189,7 +189,7 @@ fn ctrl_e_opens_the_export_window_and_the_export_runs_in_the_background() {
 /// Clicks the leftmost button of the export window's bottom row (Export, or Replace and
 /// export).
 fn press_export(d: &mut Driver) {
-    let window = d.ctx.memory(|m| m.area_rect(egui::Id::new("Export"))).expect("the export window");
+    let window = d.ctx.memory(|m| m.area_rect(egui::Id::unique("Export"))).expect("the export window");
     let rects: Vec<egui::Rect> = d.clickables(egui::Order::Middle).into_iter().filter(|r| window.contains_rect(*r)).collect();
     let bottom = rects.iter().map(|r| r.bottom()).fold(f32::MIN, f32::max);
     let button = *rects.iter().filter(|r| (r.bottom() - bottom).abs() < 2.0).min_by(|a, b| a.left().total_cmp(&b.left())).expect("a button");

@@ -126,7 +126,7 @@ fn zoom_keeps_the_layout_and_home_frames_every_node() {
     // layout never changes.
     d.move_to(canvas.center() + egui::vec2(120.0, -40.0));
     for step in [-400.0f32, -400.0, -400.0, 400.0, 400.0, 400.0, 300.0] {
-        d.frame_with(vec![Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, step), modifiers: Modifiers::NONE }], Modifiers::NONE);
+        d.frame_with(vec![Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, step), phase: egui::TouchPhase::Move, source: egui::MouseWheelSource::Wheel, modifiers: Modifiers::NONE }], Modifiers::NONE);
         d.frames(3);
         let rects = screen_rects(&d);
         assert!(overlaps(&rects).is_empty(), "zoom {}: {:?}", d.app.editor.pan_zoom.zoom, overlaps(&rects));
@@ -136,7 +136,7 @@ fn zoom_keeps_the_layout_and_home_frames_every_node() {
     // The point under the pointer stays put while zooming.
     let anchor = d.pointer;
     let before = d.app.editor.pan_zoom.to_graph() * anchor;
-    d.frame_with(vec![Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, -200.0), modifiers: Modifiers::NONE }], Modifiers::NONE);
+    d.frame_with(vec![Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, -200.0), phase: egui::TouchPhase::Move, source: egui::MouseWheelSource::Wheel, modifiers: Modifiers::NONE }], Modifiers::NONE);
     d.frames(2);
     let after = d.app.editor.pan_zoom.to_graph() * anchor;
     assert!(before.distance(after) < 1.0, "{before:?} -> {after:?}");

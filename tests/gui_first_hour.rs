@@ -107,7 +107,7 @@ fn new_is_an_empty_graph_with_a_hint_and_a_template_starts_a_graph() {
     d.frames(2);
     assert!(d.app.shows_templates(), "the picker is open");
     d.frames(3);
-    let mut thumbs: Vec<egui::Rect> = d.clickables(egui::Order::Middle).into_iter().filter(|r| r.width() > 118.0 && r.width() < 140.0 && (r.height() - r.width()).abs() < 1.0).collect();
+    let mut thumbs: Vec<egui::Rect> = d.clickables(egui::Order::Middle).into_iter().filter(|r| r.width() > 118.0 && r.width() < 140.0 && (r.height() - r.width()).abs() < 8.0).collect();
     thumbs.sort_by_key(|r| (r.top() as i32, r.left() as i32));
     let k = planetgraph::io::templates::TEMPLATES.iter().position(|t| t.file == "noise_continents.ron").expect("template");
     assert!(thumbs.len() > k, "a render per template is on screen: {}", thumbs.len());
@@ -261,7 +261,7 @@ fn the_globe_follows_the_pointer_zooms_towards_it_and_tilt_keeps_the_planet_in_v
     let ground = d.app.viewport.view.camera.pick(to_ndc(rect, at), aspect).expect("on the planet");
     let before = d.app.viewport.view.camera.distance;
     for _ in 0..4 {
-        d.frame_with(vec![egui::Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, 120.0), modifiers: Modifiers::NONE }], Modifiers::NONE);
+        d.frame_with(vec![egui::Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, 120.0), phase: egui::TouchPhase::Move, source: egui::MouseWheelSource::Wheel, modifiers: Modifiers::NONE }], Modifiers::NONE);
     }
     d.frames(20);
     let cam = d.app.viewport.view.camera;

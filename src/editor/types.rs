@@ -420,7 +420,7 @@ impl NodeDataTrait for EdNode {
         if let Some(tex) = state.previews.get(&self.id) {
             let size = tex.size_vec2();
             let w = 170.0f32.min(size.x * 2.0);
-            ui.add(egui::Image::new((tex.id(), egui::vec2(w, w * size.y / size.x))).rounding(3.0));
+            ui.add(egui::Image::new((tex.id(), egui::vec2(w, w * size.y / size.x))).corner_radius(3.0));
         }
         if self.bypass {
             ui.label(egui::RichText::new("bypassed: passes its input on").small().color(egui::Color32::from_rgb(230, 190, 120)));
@@ -447,7 +447,7 @@ impl NodeDataTrait for EdNode {
         let mut item = |ui: &mut egui::Ui, text: &str, key: &str, action: NodeAction| {
             if ui.add(egui::Button::new(text).shortcut_text(key)).clicked() {
                 out.push(NodeResponse::User(EdResponse::Node(self.id, action)));
-                ui.close_menu();
+                ui.close();
             }
         };
         let viewing = self.is_viewed(state);

@@ -139,7 +139,7 @@ pub fn random_seed(old: u32, node: NodeId) -> u32 {
 
 /// The curve editor: x and y in [-1, 1]; drag points, double-click to add, right-click to
 /// remove (at least two points stay).
-pub fn curve_editor(ui: &mut egui::Ui, pts: &mut Vec<[f32; 2]>, id: impl std::hash::Hash) -> egui::Response {
+pub fn curve_editor(ui: &mut egui::Ui, pts: &mut Vec<[f32; 2]>, id: impl egui::AsIdSalt) -> egui::Response {
     let (rect, response) = ui.allocate_exact_size(vec2(160.0, 110.0), Sense::click_and_drag());
     let id = ui.make_persistent_id(id);
     let to_screen = |p: [f32; 2]| pos2(rect.left() + (p[0] + 1.0) * 0.5 * rect.width(), rect.bottom() - (p[1] + 1.0) * 0.5 * rect.height());

@@ -48,12 +48,16 @@ impl Driver {
 
     pub fn frame_with(&mut self, events: Vec<Event>, modifiers: Modifiers) {
         self.time += 0.05;
-        let mut input = RawInput { screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0))), time: Some(self.time), events, modifiers, ..Default::default() };
+        // Modifiers are state in egui: each frame sets them first.
+        let events = std::iter::once(Event::ModifiersChanged(modifiers)).chain(events).collect();
+        let mut input = RawInput { screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0))), time: Some(self.time), events, ..Default::default() };
         input.viewports.entry(egui::ViewportId::ROOT).or_default().focused = Some(self.focused);
         let app = &mut self.app;
-        let out = self.ctx.run(input, |ctx| app.ui(ctx, None));
-        if !out.platform_output.copied_text.is_empty() {
-            self.copied = out.platform_output.copied_text;
+        let out = self.ctx.run_ui(input, |ui| app.ui(ui, None));
+        for command in out.platform_output.commands {
+            if let egui::OutputCommand::CopyText(text) = command {
+                self.copied = text;
+            }
         }
         self.check_save_and_reopen();
     }
@@ -144,8 +148,8 @@ impl Driver {
     /// Interactive widget rects of the last frame with the given size test.
     pub fn draggables(&self, want: impl Fn(&Rect) -> bool) -> Vec<Rect> {
         // Widget rects are in their layer's coordinates; the graph layer is transformed.
-        let transforms = self.ctx.memory(|m| m.layer_transforms.clone());
-        let rects: Vec<(egui::LayerId, Rect, bool)> = self.ctx.viewport(|vp| vp.prev_pass.widgets.layers().flat_map(|(_, ws)| ws.iter()).map(|w| (w.layer_id, w.rect, w.sense.drag)).collect());
+        let transforms = self.ctx.memory(|m| m.to_global.clone());
+        let rects: Vec<(egui::LayerId, Rect, bool)> = self.ctx.viewport(|vp| vp.prev_pass.widgets.layers().flat_map(|(_, ws)| ws.iter()).map(|w| (w.layer_id, w.rect, w.sense.senses_drag())).collect());
         rects.into_iter().filter(|(_, _, drag)| *drag).map(|(l, r, _)| transforms.get(&l).map_or(r, |t| *t * r)).filter(|r| want(r)).collect()
     }
 }
@@ -169,9 +173,12 @@ impl Driver {
     /// Clickable widget rects on screen in layers of the given order in the last frame (menus
     /// and the finder are foreground areas).
     pub fn clickables(&self, order: egui::Order) -> Vec<Rect> {
-        let transforms = self.ctx.memory(|m| m.layer_transforms.clone());
-        let rects: Vec<(egui::LayerId, Rect)> = self.ctx.viewport(|vp| vp.prev_pass.widgets.layers().flat_map(|(_, ws)| ws.iter()).filter(|w| w.sense.click && w.layer_id.order == order).map(|w| (w.layer_id, w.rect)).collect());
-        rects.into_iter().map(|(l, r)| transforms.get(&l).map_or(r, |t| *t * r)).collect()
+        let transforms = self.ctx.memory(|m| m.to_global.clone());
+        let rects: Vec<(egui::LayerId, Rect)> = self.ctx.viewport(|vp| vp.prev_pass.widgets.layers().flat_map(|(_, ws)| ws.iter()).filter(|w| w.sense.senses_click() && w.layer_id.order == order).map(|w| (w.layer_id, w.rect)).collect());
+        let rects: Vec<Rect> = rects.into_iter().map(|(l, r)| transforms.get(&l).map_or(r, |t| *t * r)).collect();
+        // Containers (a menu's frame, a scroll area: clickable since egui 0.32) are left out;
+        // the widgets inside them are what a user clicks.
+        rects.iter().copied().filter(|r| !rects.iter().any(|o| o != r && r.contains_rect(*o))).collect()
     }
 }
 

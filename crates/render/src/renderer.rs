@@ -186,19 +186,24 @@ impl PlanetRenderer {
         let (overlay_view, normal_view) = (blank_view(device, "overlay"), blank_view(device, "normal map"));
         let (patch_overlay_view, patch_normal_view) = (blank_view(device, "patch colours"), blank_view(device, "patch normals"));
         let bind_group = Self::bind_group(device, &layout, &uniforms, &sampler, [&overlay_view, &normal_view, &patch_overlay_view, &patch_normal_view]);
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("planet pipeline layout"), bind_group_layouts: &[&layout], push_constant_ranges: &[] });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("planet pipeline layout"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
         let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32, 3 => Uint32, 4 => Float32x2];
-        let buffers = [wgpu::VertexBufferLayout { array_stride: std::mem::size_of::<Vertex>() as u64, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes }];
+        let buffers = [Some(wgpu::VertexBufferLayout { array_stride: std::mem::size_of::<Vertex>() as u64, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes })];
         let make = |vs: &str, fs: &str, topology: wgpu::PrimitiveTopology, cull: Option<wgpu::Face>| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(fs),
                 layout: Some(&pipeline_layout),
-                vertex: wgpu::VertexState { module: &shader, entry_point: vs, compilation_options: Default::default(), buffers: &buffers },
-                fragment: Some(wgpu::FragmentState { module: &shader, entry_point: fs, compilation_options: Default::default(), targets: &[Some(wgpu::ColorTargetState { format: COLOR_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })] }),
+                vertex: wgpu::VertexState { module: &shader, entry_point: Some(vs), compilation_options: Default::default(), buffers: &buffers },
+                fragment: Some(wgpu::FragmentState {
+                    module: &shader,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState { format: COLOR_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+                }),
                 primitive: wgpu::PrimitiveState { topology, front_face: wgpu::FrontFace::Ccw, cull_mode: cull, ..Default::default() },
-                depth_stencil: Some(wgpu::DepthStencilState { format: DEPTH_FORMAT, depth_write_enabled: true, depth_compare: wgpu::CompareFunction::LessEqual, stencil: Default::default(), bias: Default::default() }),
+                depth_stencil: Some(wgpu::DepthStencilState { format: DEPTH_FORMAT, depth_write_enabled: Some(true), depth_compare: Some(wgpu::CompareFunction::LessEqual), stencil: Default::default(), bias: Default::default() }),
                 multisample: Default::default(),
-                multiview: None,
+                multiview_mask: None,
                 cache: None,
             })
         };
@@ -389,12 +394,14 @@ impl PlanetRenderer {
                 label: Some("planet pass"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                     view: &target.color_view,
+                    depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color { r: 0.008, g: 0.009, b: 0.015, a: 1.0 }), store: wgpu::StoreOp::Store },
                 })],
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment { view: &target.depth_view, depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }), stencil_ops: None }),
                 timestamp_writes: None,
                 occlusion_query_set: None,
+                multiview_mask: None,
             });
             if let Some(mesh) = &self.mesh {
                 pass.set_bind_group(0, &self.bind_group, &[]);
@@ -432,8 +439,8 @@ impl PlanetRenderer {
         let buffer = device.create_buffer(&wgpu::BufferDescriptor { label: Some("readback"), size: (padded * h) as u64, usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ, mapped_at_creation: false });
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
         encoder.copy_texture_to_buffer(
-            wgpu::ImageCopyTexture { texture: &target.color, mip_level: 0, origin: wgpu::Origin3d::ZERO, aspect: wgpu::TextureAspect::All },
-            wgpu::ImageCopyBuffer { buffer: &buffer, layout: wgpu::ImageDataLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(h) } },
+            wgpu::TexelCopyTextureInfo { texture: &target.color, mip_level: 0, origin: wgpu::Origin3d::ZERO, aspect: wgpu::TextureAspect::All },
+            wgpu::TexelCopyBufferInfo { buffer: &buffer, layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(h) } },
             wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
         );
         queue.submit([encoder.finish()]);
@@ -443,9 +450,9 @@ impl PlanetRenderer {
             // The waiting side holds the receiver until it has the answer; nothing to do otherwise.
             let _ = tx.send(r);
         });
-        device.poll(wgpu::Maintain::Wait);
+        device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| RenderError::Readback(e.to_string()))?;
         rx.recv_timeout(std::time::Duration::from_secs(60)).map_err(|e| RenderError::Readback(e.to_string()))?.map_err(|e| RenderError::Readback(e.to_string()))?;
-        let data = slice.get_mapped_range();
+        let data = slice.get_mapped_range().map_err(|e| RenderError::Readback(e.to_string()))?;
         let mut out = Vec::with_capacity((row * h) as usize);
         for r in 0..h {
             let start = (r * padded) as usize;
@@ -459,11 +466,16 @@ impl PlanetRenderer {
 
 /// Opens a device without a window (any adapter, software included).
 pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue), RenderError> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor { backends: wgpu::Backends::all(), ..Default::default() });
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, force_fallback_adapter: false, compatible_surface: None })).ok_or(RenderError::NoAdapter)?;
-    pollster::block_on(adapter.request_device(
-        &wgpu::DeviceDescriptor { label: Some("planetgraph headless"), required_features: wgpu::Features::empty(), required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()), memory_hints: Default::default() },
-        None,
-    ))
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor { backends: wgpu::Backends::all(), ..wgpu::InstanceDescriptor::new_without_display_handle() });
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, force_fallback_adapter: false, compatible_surface: None, apply_limit_buckets: false }))
+        .map_err(|_| RenderError::NoAdapter)?;
+    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("planetgraph headless"),
+        required_features: wgpu::Features::empty(),
+        required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+        memory_hints: Default::default(),
+        experimental_features: Default::default(),
+        trace: Default::default(),
+    }))
     .map_err(|e| RenderError::Device(e.to_string()))
 }

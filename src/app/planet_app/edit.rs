@@ -346,5 +346,5 @@ pub(super) fn name_field(ui: &mut egui::Ui, edit: egui::TextEdit, take_focus: bo
         state.cursor.set_char_range(Some(egui::text::CCursorRange::two(egui::text::CCursor::new(0), egui::text::CCursor::new(len))));
         state.store(ui.ctx(), out.response.id);
     }
-    out.response
+    out.response.response
 }

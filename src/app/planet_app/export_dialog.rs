@@ -104,7 +104,7 @@ impl PlanetApp {
         let dialogs = !self.files.no_dialogs;
         let graph = &self.doc.graph;
         let mut finished = None;
-        egui::Window::new("Export").collapsible(false).resizable(false).open(&mut open).show(ctx, |ui| match state {
+        egui::Window::new("Export").id(egui::Id::unique("Export")).collapsible(false).resizable(false).open(&mut open).show(ctx, |ui| match state {
             ExportUi::Setup { folder, resolution, existing } => {
                 ui.label("Writes every Export node's files (or the Planet node's default set) and manifest.json, as planetgraph build does.");
                 ui.horizontal(|ui| {

@@ -304,7 +304,7 @@ impl PlanetApp {
             Dialog::Message(m) => {
                 egui::Window::new("PlanetGraph").collapsible(false).resizable(false).min_width(460.0).max_width(640.0).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
                     ui.set_min_width(460.0);
-                    egui::ScrollArea::vertical().max_height(ctx.screen_rect().height() * 0.6).show(ui, |ui| ui.label(m));
+                    egui::ScrollArea::vertical().max_height(ctx.content_rect().height() * 0.6).show(ui, |ui| ui.label(m));
                     if ui.button("OK").clicked() {
                         self.dialog = None;
                         self.offer_next_recovery();

@@ -59,15 +59,15 @@ pub(super) fn draw_frames(ui: &mut egui::Ui, frames: &[Frame], actions: &mut Vec
         let rect = rect_of(f);
         let c = colour_of(f);
         let painter = ui.painter().clone();
-        painter.rect(rect, 6.0, c.gamma_multiply(0.16), egui::Stroke::new(1.5, c.gamma_multiply(0.8)));
+        painter.rect(rect, 6.0, c.gamma_multiply(0.16), egui::Stroke::new(1.5, c.gamma_multiply(0.8)), egui::StrokeKind::Inside);
         let bar = Rect::from_min_size(rect.min, egui::vec2(rect.width(), BAR_H));
-        painter.rect_filled(bar, egui::Rounding { nw: 6.0, ne: 6.0, sw: 0.0, se: 0.0 }, c.gamma_multiply(0.6));
+        painter.rect_filled(bar, egui::CornerRadius { nw: 6, ne: 6, sw: 0, se: 0 }, c.gamma_multiply(0.6));
         painter.text(bar.left_center() + egui::vec2(8.0, 0.0), egui::Align2::LEFT_CENTER, &f.label, egui::FontId::proportional(15.0), Color32::WHITE);
         if !f.comment.is_empty() {
-            let galley = ui.fonts(|fonts| fonts.layout(f.comment.clone(), egui::FontId::proportional(12.0), Color32::from_gray(200), (rect.width() - 16.0).max(10.0)));
+            let galley = painter.layout(f.comment.clone(), egui::FontId::proportional(12.0), Color32::from_gray(200), (rect.width() - 16.0).max(10.0));
             painter.galley(rect.min + egui::vec2(8.0, BAR_H + 6.0), galley, Color32::from_gray(200));
         }
-        let r = ui.interact(bar, ui.id().with(("frame", i)), Sense::click_and_drag()).on_hover_text("Drag to move the frame with its nodes; double-click to rename; right click for its menu");
+        let r = ui.interact(bar, ui.scope_id().with(("frame", i)), Sense::click_and_drag()).on_hover_text("Drag to move the frame with its nodes; double-click to rename; right click for its menu");
         if r.dragged() {
             actions.push(FrameAction::Move(i, r.drag_delta()));
         }
@@ -77,23 +77,23 @@ pub(super) fn draw_frames(ui: &mut egui::Ui, frames: &[Frame], actions: &mut Vec
         r.context_menu(|ui| {
             if ui.button("Rename and comment…").clicked() {
                 actions.push(FrameAction::Edit(i));
-                ui.close_menu();
+                ui.close();
             }
             ui.menu_button("Colour", |ui| {
                 for (name, rgb) in FRAME_COLOURS {
                     if ui.button(name).clicked() {
                         actions.push(FrameAction::Colour(i, rgb));
-                        ui.close_menu();
+                        ui.close();
                     }
                 }
             });
             if ui.button("Delete frame (keep its nodes)").clicked() {
                 actions.push(FrameAction::Delete(i));
-                ui.close_menu();
+                ui.close();
             }
         });
         let handle = Rect::from_min_size(rect.max - egui::vec2(16.0, 16.0), egui::vec2(16.0, 16.0));
-        let h = ui.interact(handle, ui.id().with(("frame_resize", i)), Sense::drag()).on_hover_text("Drag to resize the frame");
+        let h = ui.interact(handle, ui.scope_id().with(("frame_resize", i)), Sense::drag()).on_hover_text("Drag to resize the frame");
         for k in [4.0, 9.0] {
             painter.line_segment([handle.right_bottom() - egui::vec2(k, 2.0), handle.right_bottom() - egui::vec2(2.0, k)], egui::Stroke::new(1.5, c));
         }

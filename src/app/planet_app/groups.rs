@@ -215,7 +215,7 @@ pub(super) fn draw_open_groups(ui: &egui::Ui, outlines: &[(String, Rect)]) {
     let c = Color32::from_rgb(150, 150, 190);
     for (label, r) in outlines {
         let r = r.expand(14.0);
-        ui.painter().rect_stroke(r, 8.0, egui::Stroke::new(2.0, c));
+        ui.painter().rect_stroke(r, 8.0, egui::Stroke::new(2.0, c), egui::StrokeKind::Outside);
         let text = format!("⊞ {label}: open group (Tab closes)");
         ui.painter().text(r.left_top() + egui::vec2(6.0, -4.0), egui::Align2::LEFT_BOTTOM, text, egui::FontId::proportional(14.0), c);
     }

@@ -37,7 +37,7 @@ impl PlanetApp {
         if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F5)) {
             self.run_again();
         }
-        if !ctx.wants_keyboard_input() {
+        if !ctx.egui_wants_keyboard_input() {
             // Clipboard events (the platform turns Ctrl+C / X / V into these).
             let events: Vec<egui::Event> = ctx.input(|i| i.events.iter().filter(|e| matches!(e, egui::Event::Copy | egui::Event::Cut | egui::Event::Paste(_))).cloned().collect());
             for e in events {
@@ -100,18 +100,18 @@ impl PlanetApp {
     }
 
     pub(super) fn menu(&mut self, ctx: &egui::Context, ui: &mut egui::Ui) {
-        egui::menu::bar(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.add(egui::Button::new("New").shortcut_text("Ctrl+N")).on_hover_text("An empty graph").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.try_action(Pending::New, ctx);
                 }
                 if ui.button("New from template…").on_hover_text("Start from one of the example graphs, shown with their renders").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.open_templates();
                 }
                 if ui.add(egui::Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.try_action(Pending::Open, ctx);
                 }
                 let recent = self.recent_files();
@@ -120,111 +120,111 @@ impl PlanetApp {
                         for p in recent {
                             let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
                             if ui.button(name).on_hover_text(p.display().to_string()).clicked() {
-                                ui.close_menu();
+                                ui.close();
                                 self.try_action(Pending::OpenRecent(p), ctx);
                             }
                         }
                     });
                 });
                 if ui.button("Open path…").on_hover_text("Type the path of a graph file (where no file dialog is available)").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.try_action(Pending::OpenPath, ctx);
                 }
                 if ui.add(egui::Button::new("Save").shortcut_text("Ctrl+S")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.save(false);
                 }
                 if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.save(true);
                 }
                 if ui.button("Save to path…").on_hover_text("Type the path to save to (where no file dialog is available)").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.dialog = Some(Dialog::Path { save: true, text: self.save_text() });
                 }
                 ui.separator();
                 if ui.add(egui::Button::new("Export…").shortcut_text("Ctrl+E")).on_hover_text("Build the Export nodes' files (or the default set) into a folder").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.open_export();
                 }
                 ui.separator();
                 if ui.add(egui::Button::new("Quit").shortcut_text("Ctrl+Q")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.try_action(Pending::Quit, ctx);
                 }
             });
             ui.menu_button("Edit", |ui| {
                 if ui.add_enabled(self.doc.can_undo(), egui::Button::new("Undo").shortcut_text("Ctrl+Z")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.undo();
                 }
                 if ui.add_enabled(self.doc.can_redo(), egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.redo();
                 }
                 ui.separator();
                 let any = !self.editor.selected_nodes.is_empty();
                 if ui.add_enabled(any, egui::Button::new("Cut").shortcut_text("Ctrl+X")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.cut_selection(ctx);
                 }
                 if ui.add_enabled(any, egui::Button::new("Copy").shortcut_text("Ctrl+C")).on_hover_text("The selected nodes and the links among them, as RON text").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.copy_selection(ctx);
                 }
                 if ui.add_enabled(any, egui::Button::new("Duplicate").shortcut_text("Ctrl+D")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.duplicate_selection();
                 }
                 if ui.add(egui::Button::new("Select all").shortcut_text("Ctrl+A")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.select_all();
                 }
                 if ui.add_enabled(any, egui::Button::new("Frame selected nodes").shortcut_text("Ctrl+J")).on_hover_text("A named, coloured box with a comment around the selection; drag its bar to move it with its nodes").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.frame_selection();
                 }
                 if ui.add_enabled(any, egui::Button::new("Group selected nodes").shortcut_text("Ctrl+G")).on_hover_text("One node standing for the selection, with its inputs, outputs and chosen parameters").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.group_selection();
                 }
                 if ui.add_enabled(any, egui::Button::new("Open / close group").shortcut_text("Tab")).on_hover_text("Edit a group's nodes in place, or close the open group of a selected node").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.open_or_close_selected();
                 }
                 if ui.add_enabled(any, egui::Button::new("Ungroup").shortcut_text("Ctrl+Shift+G")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.ungroup_selected();
                 }
                 if ui.add_enabled(any, egui::Button::new("Delete selected").shortcut_text("Del")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.delete_selected();
                 }
                 if ui.add(egui::Button::new("Add node…").shortcut_text("Shift+A / Space / right click")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.open_finder(ctx);
                 }
             });
             ui.menu_button("View", |ui| {
                 if ui.add(egui::Button::new("Frame all nodes").shortcut_text("Home")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.frame_all();
                 }
                 if ui.add(egui::Button::new("Frame selected nodes").shortcut_text("F")).clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.frame_selected();
                 }
                 if ui.add(egui::Button::new("Show selected node in viewport").shortcut_text("V")).on_hover_text("The viewport shows the selected node's output on the planet (V again: the planet)").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.view_selected();
                 }
                 if ui.add(egui::Button::new("Run").shortcut_text("F5")).on_hover_text("Evaluate the graph again (after a cancel)").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.run_again();
                 }
                 ui.separator();
                 if ui.button("Reset planet view").clicked() {
-                    ui.close_menu();
+                    ui.close();
                     self.viewport.reset_view();
                 }
                 ui.label("Evaluation resolution (cells per face edge):");
@@ -297,7 +297,7 @@ impl PlanetApp {
     }
 
     pub(super) fn open_finder(&mut self, ctx: &egui::Context) {
-        let pos = ctx.input(|i| i.pointer.hover_pos()).unwrap_or_else(|| ctx.screen_rect().center());
+        let pos = ctx.input(|i| i.pointer.hover_pos()).unwrap_or_else(|| ctx.content_rect().center());
         self.editor.node_finder = Some(NodeFinder::new_at(pos));
     }
 }

@@ -68,14 +68,14 @@ impl PlanetApp {
     pub(super) fn minimap(&mut self, ctx: &egui::Context) {
         let Some(map) = self.minimap_layout() else { return };
         let mut target = None;
-        egui::Area::new(egui::Id::new("minimap")).fixed_pos(map.rect.min).order(egui::Order::Foreground).show(ctx, |ui| {
+        egui::Area::new(egui::Id::unique("minimap")).fixed_pos(map.rect.min).order(egui::Order::Foreground).show(ctx, |ui| {
             let (resp, painter) = ui.allocate_painter(SIZE, Sense::click_and_drag());
-            painter.rect(map.rect, 4.0, Color32::from_black_alpha(190), Stroke::new(1.0, Color32::from_gray(90)));
+            painter.rect(map.rect, 4.0, Color32::from_black_alpha(190), Stroke::new(1.0, Color32::from_gray(90)), egui::StrokeKind::Inside);
             for (k, (r, c)) in map.boxes.iter().enumerate() {
                 let fill = if k < map.frames { c.gamma_multiply(0.35) } else { *c };
                 painter.rect_filled(map.to_screen_rect(*r), 0.0, fill);
             }
-            painter.rect_stroke(map.to_screen_rect(map.view).intersect(map.rect), 0.0, Stroke::new(1.5, Color32::WHITE));
+            painter.rect_stroke(map.to_screen_rect(map.view).intersect(map.rect), 0.0, Stroke::new(1.5, Color32::WHITE), egui::StrokeKind::Inside);
             let resp = resp.on_hover_text("The whole graph: click or drag to move the view there");
             if resp.clicked() || resp.dragged() {
                 target = resp.interact_pointer_pos().map(|p| map.to_graph(p));

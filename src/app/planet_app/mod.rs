@@ -97,12 +97,26 @@ pub struct PlanetApp {
     loads: background::Loads,
 }
 
+/// The editor's style: egui's default, with labels that let clicks and drags through to the
+/// nodes they sit on, and the density of egui 0.29 (12.5 pt text, 18 px rows, buttons padded
+/// 4 x 1 px), which the example graphs' layouts and the node sizes were made for; newer egui
+/// rows are 10 % taller and made neighbouring nodes overlap.
+fn compact_style(s: &mut egui::Style) {
+    s.interaction.selectable_labels = false;
+    s.spacing.interact_size.y = 18.0;
+    s.spacing.button_padding = egui::vec2(4.0, 1.0);
+    for style in [egui::TextStyle::Body, egui::TextStyle::Button] {
+        if let Some(font) = s.text_styles.get_mut(&style) {
+            font.size = 12.5;
+        }
+    }
+}
+
 impl PlanetApp {
     /// Creates the app for a document; evaluation starts at once. Fails only if the
     /// evaluation thread cannot be started.
     pub fn new(doc: Document, ctx: &egui::Context) -> std::io::Result<PlanetApp> {
-        // Labels must not capture clicks and drags meant for the nodes they sit on.
-        ctx.style_mut(|s| s.interaction.selectable_labels = false);
+        ctx.all_styles_mut(compact_style);
         let repaint = ctx.clone();
         let worker = EvalWorker::start(Arc::new(move || repaint.request_repaint()))?;
         let repaint = ctx.clone();
@@ -273,9 +287,10 @@ impl PlanetApp {
         self.apply_edit(g);
     }
 
-    /// One frame of the whole UI. `gpu` is eframe's wgpu state (None in tests: the viewport
-    /// then shows a placeholder).
-    pub fn ui(&mut self, ctx: &egui::Context, gpu: Option<&egui_wgpu::RenderState>) {
+    /// One frame of the whole UI in the window's root `Ui`. `gpu` is eframe's wgpu state (None
+    /// in tests: the viewport then shows a placeholder).
+    pub fn ui(&mut self, root: &mut egui::Ui, gpu: Option<&egui_wgpu::RenderState>) {
+        let ctx = &root.ctx().clone();
         self.retired_textures.clear();
         self.apply_background_loads();
         self.apply_results(ctx);
@@ -286,9 +301,9 @@ impl PlanetApp {
         if self.dialog.is_none() && self.frame_edit.is_none() && self.rename.is_none() && self.group_edit.is_none() {
             self.shortcuts(ctx);
         }
-        egui::TopBottomPanel::top("menu").show(ctx, |ui| self.menu(ctx, ui));
-        egui::TopBottomPanel::bottom("status").show(ctx, |ui| self.status_line(ui));
-        egui::SidePanel::right("viewport").resizable(true).default_width(ctx.screen_rect().width() * 0.45).min_width(200.0).show(ctx, |ui| {
+        egui::Panel::top("menu").show(root, |ui| self.menu(ctx, ui));
+        egui::Panel::bottom("status").show(root, |ui| self.status_line(ui));
+        egui::Panel::right("viewport").resizable(true).default_size(ctx.content_rect().width() * 0.45).min_size(200.0).show(root, |ui| {
             if self.viewport.controls(ui) {
                 self.ed_state.viewed = None;
                 self.update_viewer();
@@ -304,7 +319,7 @@ impl PlanetApp {
         let frames = self.doc.graph.frames.clone();
         let outlines = self.open_group_outlines();
         let templates = self.library_templates();
-        egui::CentralPanel::default().frame(egui::Frame::none()).show(ctx, |ui| {
+        egui::CentralPanel::default().frame(egui::Frame::NONE).show(root, |ui| {
             let r = self.editor.draw_graph_editor_with(ui, AllKinds(&templates), &mut self.ed_state, Vec::new(), &mut |ui| {
                 frames::draw_frames(ui, &frames, &mut frame_actions);
                 groups::draw_open_groups(ui, &outlines);
@@ -405,9 +420,9 @@ impl PlanetApp {
 }
 
 impl eframe::App for PlanetApp {
-    fn update(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let gpu = frame.wgpu_render_state().cloned();
-        self.ui(ctx, gpu.as_ref());
+        PlanetApp::ui(self, ui, gpu.as_ref());
     }
 
     fn on_exit(&mut self) {

@@ -33,14 +33,14 @@ impl PlanetApp {
         let mut open = true;
         egui::Window::new("New from template").collapsible(false).resizable(true).open(&mut open).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).default_width(760.0).show(ctx, |ui| {
             ui.label("Start from one of the example graphs (a new, untitled document; the example files are not changed).");
-            egui::ScrollArea::vertical().max_height(ctx.screen_rect().height() * 0.7).show(ui, |ui| {
+            egui::ScrollArea::vertical().max_height(ctx.content_rect().height() * 0.7).show(ui, |ui| {
                 egui::Grid::new("templates").spacing([12.0, 12.0]).show(ui, |ui| {
                     for (k, t) in TEMPLATES.iter().enumerate() {
                         let r = ui
                             .vertical(|ui| {
                                 ui.set_width(THUMB + 20.0);
                                 let mut r = match textures.get(k).cloned().flatten() {
-                                    Some(tex) => ui.add(egui::ImageButton::new((tex.id(), egui::vec2(THUMB, THUMB)))),
+                                    Some(tex) => ui.add(egui::Button::image(egui::Image::new((tex.id(), egui::vec2(THUMB, THUMB))))),
                                     None => ui.add_sized([THUMB, THUMB], egui::Button::new("no picture")),
                                 };
                                 r = r.on_hover_text(format!("{}\n\n{}\n\ngraphs/{}", t.title, t.description, t.file));
@@ -87,7 +87,7 @@ impl PlanetApp {
         let width = (ui.max_rect().width() - 40.0).clamp(200.0, 480.0);
         // Above the canvas's own layer, which paints its background over the panel and takes
         // the clicks on it.
-        let clicked = egui::Area::new(egui::Id::new("empty-canvas-hint"))
+        let clicked = egui::Area::new(egui::Id::unique("empty-canvas-hint"))
             .order(egui::Order::Foreground)
             .pivot(egui::Align2::CENTER_CENTER)
             .fixed_pos(centre)

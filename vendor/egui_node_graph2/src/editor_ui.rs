@@ -179,7 +179,7 @@ where
         }
         // The graph is drawn in a background area of its own (an area, so that its widgets
         // take the pointer before the panel behind them), transformed by the pan and zoom.
-        let area = Area::new(ui.id().with("graph_canvas"))
+        let area = Area::new(ui.scope_id().with("graph_canvas"))
             .order(Order::Background)
             .constrain(false);
         let layer = area.layer();
@@ -192,7 +192,7 @@ where
                 canvas.set_clip_rect(graph_rect);
                 canvas.painter().rect_filled(graph_rect, 0.0, fill);
                 canvas
-                    .allocate_new_ui(UiBuilder::new().max_rect(graph_rect), |canvas| {
+                    .scope_builder(UiBuilder::new().max_rect(graph_rect), |canvas| {
                         self.draw_graph_editor_inside_zoom(canvas, all_kinds, user_state, prepend_responses, background)
                     })
                     .inner
@@ -300,7 +300,7 @@ where
         /* Draw the node finder, if open */
         let mut should_close_node_finder = false;
         if let Some(ref mut node_finder) = self.node_finder {
-            let mut node_finder_area = Area::new(Id::new(("node_finder", node_finder.serial))).order(Order::Foreground);
+            let mut node_finder_area = Area::new(Id::unique(("node_finder", node_finder.serial))).order(Order::Foreground);
             if let Some(pos) = node_finder.position {
                 node_finder_area = node_finder_area.current_pos(pos);
             }
@@ -439,7 +439,7 @@ where
                     for (k, p) in points.iter_mut().enumerate() {
                         let handle = ui.interact(
                             Rect::from_center_size(*p, Vec2::splat(14.0)),
-                            Id::new(("reroute", input, output, k)),
+                            Id::unique(("reroute", input, output, k)),
                             Sense::click_and_drag(),
                         );
                         if handle.double_clicked() {
@@ -569,6 +569,7 @@ where
                 2.0,
                 bg_color,
                 Stroke::new(3.0, stroke_color),
+                StrokeKind::Inside,
             );
 
             self.selected_nodes = node_rects
@@ -672,7 +673,7 @@ fn near_bezier(c: &[Pos2; 4], p: Pos2, tol: f32) -> bool {
 /// transformed).
 fn pointer_in_layer(ui: &Ui) -> Option<Pos2> {
     let pos = ui.ctx().pointer_hover_pos()?;
-    let t = ui.ctx().memory(|m| m.layer_transforms.get(&ui.layer_id()).copied());
+    let t = ui.ctx().layer_transform_to_global(ui.layer_id());
     Some(t.map_or(pos, |t| t.inverse() * pos))
 }
 
@@ -701,11 +702,11 @@ where
         ui: &mut Ui,
         user_state: &mut UserState,
     ) -> Vec<NodeResponse<UserResponse, NodeData>> {
-        let mut child_ui = ui.child_ui_with_id_source(
-            Rect::from_min_size(*self.position + self.pan, Self::MAX_NODE_SIZE.into()),
-            Layout::default(),
-            self.node_id,
-            None,
+        let mut child_ui = ui.new_child(
+            UiBuilder::new()
+                .max_rect(Rect::from_min_size(*self.position + self.pan, Self::MAX_NODE_SIZE.into()))
+                .layout(Layout::default())
+                .id_salt(self.node_id),
         );
 
         Self::show_graph_node(self, pan_zoom, &mut child_ui, user_state)
@@ -750,14 +751,14 @@ where
         inner_rect.max.x = inner_rect.max.x.max(inner_rect.min.x);
         inner_rect.max.y = inner_rect.max.y.max(inner_rect.min.y);
 
-        let mut child_ui = ui.child_ui(inner_rect, *ui.layout(), None);
+        let mut child_ui = ui.new_child(UiBuilder::new().max_rect(inner_rect).layout(*ui.layout()));
 
         // Get interaction rect from memory, it may expand after the window response on resize.
         let interaction_rect = ui
             .ctx()
             .memory_mut(|mem| {
                 mem.data
-                    .get_temp::<OuterRectMemory>(child_ui.id())
+                    .get_temp::<OuterRectMemory>(child_ui.scope_id())
                     .map(|stored| stored.0)
             })
             .unwrap_or(outer_rect_bounds);
@@ -765,7 +766,7 @@ where
         // before creating the node content.
         let window_response = ui.interact(
             interaction_rect,
-            Id::new((self.node_id, "window")),
+            Id::unique((self.node_id, "window")),
             Sense::click_and_drag(),
         );
 
@@ -921,7 +922,7 @@ where
         // Save expanded rect to memory.
         ui.ctx().memory_mut(|mem| {
             mem.data
-                .insert_temp(child_ui.id(), OuterRectMemory(outer_rect))
+                .insert_temp(child_ui.scope_id(), OuterRectMemory(outer_rect))
         });
 
         fn port_height(wide_port: bool, connections: usize, max_connections: usize) -> f32 {
@@ -1164,63 +1165,31 @@ where
 
         let (shape, outline) = {
             let rounding_radius = 4.0 * pan_zoom.zoom;
-            let rounding = Rounding::same(rounding_radius);
+            let rounding = CornerRadius::same(rounding_radius.round().clamp(0.0, 255.0) as u8);
 
             let titlebar_height = title_height + margin.y;
             let titlebar_rect =
                 Rect::from_min_size(outer_rect.min, vec2(outer_rect.width(), titlebar_height));
-            let titlebar = Shape::Rect(RectShape {
-                rect: titlebar_rect,
-                rounding,
-                fill: self.graph[self.node_id]
+            let titlebar = Shape::Rect(RectShape::filled(titlebar_rect, rounding, self.graph[self.node_id]
                     .user_data
                     .titlebar_color(ui, self.node_id, self.graph, user_state)
-                    .unwrap_or_else(|| background_color.lighten(0.8)),
-                stroke: Stroke::NONE,
-                blur_width: 0.0,
-                fill_texture_id: Default::default(),
-                uv: Rect::ZERO,
-            });
+                    .unwrap_or_else(|| background_color.lighten(0.8))));
 
             let body_rect = Rect::from_min_size(
                 outer_rect.min + vec2(0.0, titlebar_height - rounding_radius),
                 vec2(outer_rect.width(), outer_rect.height() - titlebar_height),
             );
-            let body = Shape::Rect(RectShape {
-                rect: body_rect,
-                rounding: Rounding::ZERO,
-                fill: background_color,
-                stroke: Stroke::NONE,
-                blur_width: 0.0,
-                fill_texture_id: Default::default(),
-                uv: Rect::ZERO,
-            });
+            let body = Shape::Rect(RectShape::filled(body_rect, CornerRadius::ZERO, background_color));
 
             let bottom_body_rect = Rect::from_min_size(
                 body_rect.min + vec2(0.0, body_rect.height() - titlebar_height * 0.5),
                 vec2(outer_rect.width(), titlebar_height),
             );
-            let bottom_body = Shape::Rect(RectShape {
-                rect: bottom_body_rect,
-                rounding,
-                fill: background_color,
-                stroke: Stroke::NONE,
-                blur_width: 0.0,
-                fill_texture_id: Default::default(),
-                uv: Rect::ZERO,
-            });
+            let bottom_body = Shape::Rect(RectShape::filled(bottom_body_rect, rounding, background_color));
 
             let node_rect = titlebar_rect.union(body_rect).union(bottom_body_rect);
             let outline = if self.selected {
-                Shape::Rect(RectShape {
-                    rect: node_rect.expand(1.0 * pan_zoom.zoom),
-                    rounding,
-                    fill: Color32::WHITE.lighten(0.8),
-                    stroke: Stroke::NONE,
-                    blur_width: 0.0,
-                    fill_texture_id: Default::default(),
-                    uv: Rect::ZERO,
-                })
+                Shape::Rect(RectShape::filled(node_rect.expand(1.0 * pan_zoom.zoom), rounding, Color32::WHITE.lighten(0.8)))
             } else {
                 Shape::Noop
             };
