@@ -1,4 +1,4 @@
-// PlanetGraph planet shader: elevation colour ramp (mirrors src/appearance.rs), face colours or
+// PlanetGraph planet shader: elevation colour ramp (mirrors crates/core/src/appearance.rs), face colours or
 // an overlay texture (plates, regions, or the albedo with water over the sea floor; borders in
 // its alpha), Lambert lighting from the sun, a specular glint on the sea, a thin atmosphere rim,
 // and line passes for the wireframe and motion arrows.

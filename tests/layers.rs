@@ -1,8 +1,10 @@
-//! The architecture's rules. The compiler enforces the main one: the domain is its own crate
-//! (`crates/core`), which declares no UI or GPU crate, so no domain file can name one; this file
-//! checks that the manifest stays so. The order among the domain's modules (planet <- tectonics,
-//! erosion <- nodes <- ...) and the renderer's plain-data diet are checked on the source text,
-//! as is the limit of 500 lines per source file.
+//! The architecture's rules. The compiler enforces the layers between crates: the domain
+//! (`crates/core`) declares no UI or GPU crate, the renderer (`crates/render`) and the command
+//! line (`crates/cli`) no UI crate, and only the editor (`crates/app`) declares egui, eframe,
+//! rfd and egui_node_graph2; no crate depends on one above it. This file checks that the
+//! manifests stay so. Only the order among the domain's modules (planet <- tectonics, erosion <-
+//! nodes <- ...), which share one crate, and the renderer's plain-data diet are checked on the
+//! source text, as is the limit of 500 lines per source file.
 //!
 //! `cargo test --release --test layers` is the check named in the README.
 
@@ -25,7 +27,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("inspect", &["appearance", "eval", "graph", "nodes", "planet", "tectonics"]),
     ("render", &["planet", "appearance"]),
     ("editor", &["export", "graph", "nodes", "planet"]),
-    ("cli", &["app", "appearance", "erosion", "eval", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
+    ("cli", &["appearance", "erosion", "eval", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
     ("app", &["appearance", "editor", "erosion", "eval", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
 ];
 
@@ -75,18 +77,31 @@ fn crate_paths(text: &str) -> BTreeSet<String> {
     found
 }
 
-fn uses_crate(text: &str, name: &str) -> bool {
-    text.lines().any(|l| {
-        let l = l.trim_start();
-        l.starts_with(&format!("use {name}::")) || l.starts_with(&format!("use {name};")) || l.contains(&format!(" {name}::")) || l.contains(&format!("({name}::")) || l.contains(&format!("<{name}::")) || l.contains(&format!("&{name}::"))
-    })
+/// The source folders of the crates: the domain's, the renderer's (all of it the `render`
+/// module, as the crates above re-export it), the command line's (all of it `cli`), the
+/// editor's (`app` and `editor`) and the binary's.
+fn source_roots() -> [(PathBuf, Option<&'static str>); 5] {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [(root.join("crates/core/src"), None), (root.join("crates/render/src"), Some("render")), (root.join("crates/cli/src"), Some("cli")), (root.join("crates/app/src"), None), (root.join("src"), None)]
 }
 
-/// The source folders of the three crates: the domain's, the renderer's (all of it the
-/// `render` module, as the app crate re-exports it) and the app's.
-fn source_roots() -> [(PathBuf, Option<&'static str>); 3] {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [(root.join("crates/core/src"), None), (root.join("crates/render/src"), Some("render")), (root.join("src"), None)]
+/// The names a manifest declares as normal dependencies (its `[dependencies]` tables, not
+/// `[dev-dependencies]`).
+fn declared(manifest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut normal = false;
+    for line in manifest.lines().map(str::trim).filter(|l| !l.starts_with('#')) {
+        if line.starts_with('[') {
+            normal = line == "[dependencies]";
+        } else if let (true, Some((name, _))) = (normal, line.split_once('=')) {
+            out.push(name.trim().replace('_', "-"));
+        }
+    }
+    out
+}
+
+fn manifest(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// Every source file with its top-level module.
@@ -143,11 +158,9 @@ fn the_domain_imports_run_one_way() {
 #[test]
 fn the_domain_crate_declares_no_ui_or_gpu_crate() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let manifest = std::fs::read_to_string(root.join("crates/core/Cargo.toml")).expect("crates/core/Cargo.toml");
-    let declared: Vec<&str> = manifest.lines().filter(|l| !l.trim_start().starts_with('#')).filter_map(|l| l.split_once('=').map(|(name, _)| name.trim())).collect();
+    let declared = declared(&manifest("crates/core/Cargo.toml"));
     for c in UI_AND_GPU {
-        let package = c.replace('_', "-");
-        assert!(!declared.iter().any(|d| *d == *c || *d == package), "crates/core/Cargo.toml declares {c}: the domain must build without UI or GPU crates");
+        assert!(!declared.contains(&c.replace('_', "-")), "crates/core/Cargo.toml declares {c}: the domain must build without UI or GPU crates");
     }
     // Every domain module lives in the domain crate, and nothing else does.
     let core: BTreeSet<String> = modules().into_iter().filter(|(_, f)| f.starts_with(root.join("crates/core/src"))).map(|(m, _)| m).filter(|m| m != "lib").collect();
@@ -155,21 +168,28 @@ fn the_domain_crate_declares_no_ui_or_gpu_crate() {
 }
 
 #[test]
-fn the_render_crate_declares_no_ui_crate() {
-    let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/render/Cargo.toml")).expect("crates/render/Cargo.toml");
-    for c in ["egui", "eframe", "egui-wgpu", "egui_node_graph2", "rfd"] {
-        assert!(!manifest.lines().any(|l| l.split_once('=').is_some_and(|(name, _)| name.trim() == c)), "crates/render/Cargo.toml declares {c}: the renderer takes plain data and knows no UI");
-    }
-}
-
-#[test]
-fn only_the_editor_and_the_app_use_the_node_graph_crate() {
-    for (m, f) in modules() {
-        let text = code(&std::fs::read_to_string(&f).expect("read"));
-        if m != "editor" && m != "app" {
-            assert!(!uses_crate(&text, "egui_node_graph2"), "{}: only editor and app use egui_node_graph2", f.display());
+fn only_the_editor_crate_declares_ui_crates_and_no_crate_depends_on_one_above_it() {
+    let ui = ["egui", "eframe", "egui-wgpu", "egui-node-graph2", "rfd"];
+    // Each crate with the crates of the workspace it may depend on.
+    let layers: &[(&str, &[&str])] = &[
+        ("crates/core/Cargo.toml", &[]),
+        ("crates/render/Cargo.toml", &["planetgraph-core"]),
+        ("crates/cli/Cargo.toml", &["planetgraph-core", "planetgraph-render"]),
+        ("crates/app/Cargo.toml", &["planetgraph-core", "planetgraph-render"]),
+        ("python/Cargo.toml", &["planetgraph-core", "planetgraph-cli"]),
+        ("Cargo.toml", &["planetgraph-core", "planetgraph-render", "planetgraph-cli", "planetgraph-app"]),
+    ];
+    for (path, may) in layers {
+        let declared = declared(&manifest(path));
+        for d in declared.iter().filter(|d| d.starts_with("planetgraph")) {
+            assert!(may.contains(&d.as_str()), "{path} declares {d}, a crate it may not depend on");
+        }
+        for c in ui {
+            let ok = *path == "crates/app/Cargo.toml";
+            assert!(ok || !declared.iter().any(|d| d == c), "{path} declares {c}: only the editor crate (crates/app) uses UI crates");
         }
     }
+    assert!(declared(&manifest("crates/app/Cargo.toml")).iter().any(|d| d == "egui-node-graph2"), "the editor crate declares its node editor");
 }
 
 #[test]

@@ -3,9 +3,9 @@
 //! sampled exactly as the exports sample them.
 
 use numpy::{PyArray1, PyArrayMethods};
-use planetgraph::export::images::Grid;
-use planetgraph::export::source::Source;
-use planetgraph::nodes::Value;
+use planetgraph_core::export::images::Grid;
+use planetgraph_core::export::source::Source;
+use planetgraph_core::nodes::Value;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
@@ -29,11 +29,11 @@ pub fn flatten(value: &Value, layout: Layout) -> Option<(Vec<f32>, Vec<usize>)> 
     let (source, channels) = match value {
         Value::Field(f) => (Source::Scalar(f.clone()), 1),
         Value::Colour(c) => (Source::Colour(c.clone()), 3),
-        Value::Vector(v) => (Source::Colour(std::sync::Arc::new(planetgraph::planet::ColourField { n: v.n, tile: v.tile, data: v.data.clone() })), 3),
+        Value::Vector(v) => (Source::Colour(std::sync::Arc::new(planetgraph_core::planet::ColourField { n: v.n, tile: v.tile, data: v.data.clone() })), 3),
         Value::Regions(_) | Value::Plates(_) => return None,
     };
     let n = source.n();
-    if let (Layout::Tile, Some(planetgraph::planet::Grid::Tile(t))) = (layout, value.grid()) {
+    if let (Layout::Tile, Some(planetgraph_core::planet::Grid::Tile(t))) = (layout, value.grid()) {
         let data = match value {
             Value::Field(f) => f.data().to_vec(),
             Value::Colour(c) => c.data.iter().flatten().copied().collect(),

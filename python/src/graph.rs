@@ -2,9 +2,9 @@
 
 use crate::params::{self, ParamInfo};
 use crate::{GraphFileError, PlanetGraphError};
-use planetgraph::graph::{Graph as Doc, NodeId};
-use planetgraph::io::{self, Strictness};
-use planetgraph::nodes::{NodeKind, ParamValue};
+use planetgraph_core::graph::{Graph as Doc, NodeId};
+use planetgraph_core::io::{self, Strictness};
+use planetgraph_core::nodes::{NodeKind, ParamValue};
 use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -65,7 +65,7 @@ fn warn_notes(py: Python<'_>, path: &Path, notes: Vec<String>) -> PyResult<()> {
 
 impl Graph {
     /// The node `id`, or a ValueError naming the graph.
-    pub fn node(&self, id: u32) -> PyResult<&planetgraph::graph::Node> {
+    pub fn node(&self, id: u32) -> PyResult<&planetgraph_core::graph::Node> {
         self.doc.node(NodeId(id)).ok_or_else(|| PyValueError::new_err(format!("{}: there is no node #{id} (nodes: {})", self.path.display(), self.doc.nodes.iter().map(|n| n.id.0.to_string()).collect::<Vec<_>>().join(", "))))
     }
 
@@ -177,7 +177,7 @@ impl Graph {
         let mut changed = 0;
         for node in &mut self.doc.nodes {
             for def in node.kind.params() {
-                if let planetgraph::nodes::ParamSpec::Seed { default } = def.spec {
+                if let planetgraph_core::nodes::ParamSpec::Seed { default } = def.spec {
                     let old = match node.params.get(def.name) {
                         Some(ParamValue::Seed(s)) => *s,
                         _ => default,
@@ -240,7 +240,7 @@ impl Graph {
     }
 }
 
-fn node_info(n: &planetgraph::graph::Node) -> NodeInfo {
+fn node_info(n: &planetgraph_core::graph::Node) -> NodeInfo {
     let meta = n.kind.meta();
     NodeInfo {
         id: n.id.0,
@@ -253,6 +253,6 @@ fn node_info(n: &planetgraph::graph::Node) -> NodeInfo {
     }
 }
 
-fn unknown_param(node: &planetgraph::graph::Node, name: &str) -> PyErr {
+fn unknown_param(node: &planetgraph_core::graph::Node, name: &str) -> PyErr {
     PyValueError::new_err(format!("{}: there is no parameter '{name}' (its parameters: {})", node.describe(), node.kind.params().iter().map(|d| d.name).collect::<Vec<_>>().join(", ")))
 }

@@ -2,7 +2,7 @@
 //! ([`ParamInfo`]), and values converted both ways, checked by the same rules as graph files
 //! (type, range, options) before they are stored.
 
-use planetgraph::nodes::{ParamDef, ParamSpec, ParamValue};
+use planetgraph_core::nodes::{ParamDef, ParamSpec, ParamValue};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString};

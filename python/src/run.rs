@@ -4,12 +4,12 @@
 use crate::arrays::{flatten, to_numpy, Layout};
 use crate::graph::Graph;
 use crate::PlanetGraphError;
-use planetgraph::cli::{self, CliError};
-use planetgraph::eval::{compile_for, memory, Evaluator, Progress};
-use planetgraph::export::export_graph;
-use planetgraph::export::{share, Control, ExportProgress, Share};
-use planetgraph::graph::NodeId;
-use planetgraph::nodes::Value;
+use planetgraph_cli::{self as cli, CliError};
+use planetgraph_core::eval::{compile_for, memory, Evaluator, Progress};
+use planetgraph_core::export::export_graph;
+use planetgraph_core::export::{share, Control, ExportProgress, Share};
+use planetgraph_core::graph::NodeId;
+use planetgraph_core::nodes::Value;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
@@ -153,7 +153,7 @@ fn wants(py: Python<'_>, g: &Graph, outputs: Option<Vec<Bound<'_, PyAny>>>) -> P
     match outputs {
         Some(items) => items.iter().map(|i| parse_want(g, i)).collect(),
         None => {
-            let planet = g.doc.first_of(planetgraph::nodes::NodeKind::Planet).ok_or_else(|| PlanetGraphError::new_err(format!("{}: the graph has no Planet output node; name the outputs to evaluate", g.path.display())))?;
+            let planet = g.doc.first_of(planetgraph_core::nodes::NodeKind::Planet).ok_or_else(|| PlanetGraphError::new_err(format!("{}: the graph has no Planet output node; name the outputs to evaluate", g.path.display())))?;
             Ok(vec![Want { key: planet.id.0.into_pyobject(py)?.into_any().unbind(), node: planet.id, port: Some(0) }])
         }
     }
@@ -161,7 +161,7 @@ fn wants(py: Python<'_>, g: &Graph, outputs: Option<Vec<Bound<'_, PyAny>>>) -> P
 
 /// The arrays of `wants` from an evaluation `res` of `program`, or the errors of the nodes
 /// that failed.
-fn arrays<'py>(py: Python<'py>, g: &Graph, program: &planetgraph::eval::Program, res: &planetgraph::eval::EvalResult, wants: &[Want], layout: Layout) -> PyResult<Bound<'py, PyDict>> {
+fn arrays<'py>(py: Python<'py>, g: &Graph, program: &planetgraph_core::eval::Program, res: &planetgraph_core::eval::EvalResult, wants: &[Want], layout: Layout) -> PyResult<Bound<'py, PyDict>> {
     if res.cancelled {
         return Err(PlanetGraphError::new_err(format!("{}: the evaluation was cancelled", g.path.display())));
     }
@@ -201,7 +201,7 @@ pub fn evaluate_tile<'py>(
     threads: Option<u32>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    use planetgraph::planet::{Face, Grid, Tile};
+    use planetgraph_core::planet::{Face, Grid, Tile};
     let face = if let Ok(k) = face.extract::<usize>() {
         *Face::ALL.get(k).ok_or_else(|| PyValueError::new_err(format!("face {k} is not 0..5")))?
     } else {
@@ -216,7 +216,7 @@ pub fn evaluate_tile<'py>(
     let wants = wants(py, g, outputs)?;
     let targets: Vec<NodeId> = wants.iter().map(|w| w.node).collect();
     let program = compile_for(&g.doc, &targets);
-    memory::check_fits(planetgraph::eval::whole_level(tile.n, cap), &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
+    memory::check_fits(planetgraph_core::eval::whole_level(tile.n, cap), &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
     let cancel = AtomicBool::new(false);
     let counters = Progress::default();
     let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || cli::with_threads(threads, || Evaluator::new().run_region(&program, Grid::Tile(tile), cap, &cancel, &counters)))?.map_err(cli_error)?;

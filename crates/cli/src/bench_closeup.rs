@@ -8,7 +8,7 @@ use crate::inspect::CloseUp;
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
 use crate::planet::{Face, Grid, Tile};
-use crate::render::closeup::{MAX_DETAIL_LEVEL, TILE_CELLS};
+use planetgraph_render::closeup::{MAX_DETAIL_LEVEL, TILE_CELLS};
 use std::sync::atomic::AtomicBool;
 
 /// Prints `closeup_tile_s` (the tile of 1024 x 1024 cells at level 16384 at the centre of the
@@ -82,7 +82,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
 /// Draws (and reads back) a frame at 1.02 radii over the close-up's tile, its patch drawn, and
 /// returns its milliseconds, each time it is called.
 fn frame_drawer<'a>(field: &crate::planet::Field, close: &'a CloseUp, radius_km: f32) -> Result<impl FnMut() -> f64 + 'a, anyhow::Error> {
-    use crate::render::{headless_device, view_mesh, DetailPatch, MeshOptions, OrbitCamera, PlanetRenderer, ViewSettings};
+    use planetgraph_render::{headless_device, view_mesh, DetailPatch, MeshOptions, OrbitCamera, PlanetRenderer, ViewSettings};
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
     // The front face's centre is +Z: yaw 0, pitch 0.

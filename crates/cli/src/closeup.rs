@@ -1,6 +1,6 @@
 //! Close-ups for `planetgraph render`: where the camera is near the ground, the graph is
 //! evaluated again on one tile around the point the camera looks at
-//! ([`crate::render::closeup::tile_for_view`]), at a level fine enough for the picture's pixels
+//! ([`planetgraph_render::closeup::tile_for_view`]), at a level fine enough for the picture's pixels
 //! (region evaluation: the whole-planet nodes come from the cached whole evaluation, the
 //! cellwise ones, the Detail node among them, run on the tile), and the tile is drawn over the
 //! planet as a detail patch.

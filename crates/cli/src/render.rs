@@ -4,7 +4,7 @@ use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{closeup, CliError, DetailArg, RenderArgs};
 use crate::eval::{Evaluator, Progress};
 use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
-use crate::render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
+use planetgraph_render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
 /// Runs the `render` command.
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
@@ -28,7 +28,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     // Close-up tiles (not for the planet at another node, whose tiles would need that node's
     // conversion to metres).
     let tiles = match (args.detail, args.from) {
-        (DetailArg::Auto, None) => crate::render::closeup::tiles_for_view(&camera, args.width, args.height, n),
+        (DetailArg::Auto, None) => planetgraph_render::closeup::tiles_for_view(&camera, args.width, args.height, n),
         _ => Vec::new(),
     };
     let mut ev = Evaluator::new();
@@ -43,7 +43,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     }
     drop(ev);
     // Coarse first, so the finer lie on top.
-    crate::render::closeup::by_level(&mut close, |c| c.tile.n);
+    planetgraph_render::closeup::by_level(&mut close, |c| c.tile.n);
     let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     let mut view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
     if let Some([az, el]) = args.sun.as_deref() {
@@ -74,7 +74,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     };
     let normal_texture = normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose().map_err(CliError::internal)?;
     let colours = mode == ColourMode::Albedo && b.albedo.is_some();
-    let patches: Vec<crate::render::DetailPatch> = close.iter().map(|c| crate::render::DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect();
+    let patches: Vec<planetgraph_render::DetailPatch> = close.iter().map(|c| planetgraph_render::DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect();
     let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows, patches: &patches };
     let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, layers, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;

@@ -1,4 +1,14 @@
-//! The command line: argument definitions and the headless commands.
+//! PlanetGraph's command line: argument definitions and the headless commands (`build`,
+//! `render`, `merge`, `check`, `bench`).
+//!
+//! A crate of its own that declares no UI crate, so the commands and the Python package
+//! (`python/`, which calls `build` and `check`) compile without the editor. It re-exports the
+//! domain's modules (`crate::graph`, `crate::nodes`, ...); the renderer is named
+//! `planetgraph_render`, as `render` here is the command. See the README's architecture section.
+
+#![warn(missing_docs)]
+
+pub use planetgraph_core::{appearance, erosion, eval, export, graph, inspect, io, nodes, planet, tectonics};
 
 pub mod bench;
 pub mod bench_closeup;
@@ -13,8 +23,8 @@ pub mod closeup;
 pub mod merge;
 pub mod render;
 
-use crate::render::ColourMode;
 use clap::{Args, Parser, Subcommand};
+use planetgraph_render::ColourMode;
 use std::path::PathBuf;
 
 /// Largest accepted resolution (cells per face edge); memory is checked separately.
@@ -206,11 +216,11 @@ fn parse_range(s: &str, lo: f32, hi: f32) -> Result<f32, String> {
 }
 
 fn parse_distance(s: &str) -> Result<f32, String> {
-    parse_range(s, 1.0 + crate::render::camera::MIN_ALTITUDE, crate::render::camera::MAX_DISTANCE)
+    parse_range(s, 1.0 + planetgraph_render::camera::MIN_ALTITUDE, planetgraph_render::camera::MAX_DISTANCE)
 }
 
 fn parse_tilt(s: &str) -> Result<f32, String> {
-    parse_range(s, 0.0, crate::render::camera::MAX_TILT.to_degrees().floor())
+    parse_range(s, 0.0, planetgraph_render::camera::MAX_TILT.to_degrees().floor())
 }
 
 fn parse_relief(s: &str) -> Result<f32, String> {

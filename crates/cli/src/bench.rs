@@ -244,7 +244,7 @@ fn texture_chain_ms(g: &crate::graph::Graph, n: usize, reps: usize, cancel: &Ato
 /// 256, mesh 128, albedo texture) with the viewport's renderer (lavapipe on a machine without
 /// a GPU: a figure to watch, not a target).
 fn viewport_frame_ms(g: &crate::graph::Graph, reps: usize, cancel: &AtomicBool) -> Result<f64, anyhow::Error> {
-    use crate::render::{build_mesh, headless_device, MeshOptions, OverlayTexture, PlanetRenderer, ViewSettings};
+    use planetgraph_render::{build_mesh, headless_device, MeshOptions, OverlayTexture, PlanetRenderer, ViewSettings};
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| anyhow::anyhow!("no Planet node"))?.id;
     let res = Evaluator::new().evaluate(g, 256, cancel, &Progress::default());
     let field = res.field(planet).ok_or_else(|| anyhow::anyhow!("the planet did not evaluate"))?;
