@@ -233,6 +233,11 @@ where
                 .layer_id_at(screen_cursor)
                 .map_or(true, |l| l.order == Order::Background);
         let mut cursor_in_finder = false;
+        // PlanetGraph fork: a click on a popup (the finder, a menu) does not close the finder.
+        let cursor_on_popup = ui
+            .ctx()
+            .layer_id_at(screen_cursor)
+            .is_some_and(|l| l.order >= Order::Foreground);
 
         // Gets filled with the node metrics as they are drawn
         let mut port_locations = PortLocations::new();
@@ -611,10 +616,13 @@ where
             self.pan_zoom.pan += ui.ctx().input(|i| i.pointer.delta());
         }
 
-        // Deselect and deactivate finder if the editor background is clicked,
-        // *or* if the the mouse clicks off the ui
-        if click_on_background || (mouse.any_click() && !cursor_in_editor) {
+        // Deselect if the editor background is clicked. PlanetGraph fork: a click elsewhere (the
+        // menu bar, a menu, another panel) keeps the selection, so the Edit menu acts on it; it
+        // only closes the finder, unless it lands on a popup such as the finder itself.
+        if click_on_background {
             self.selected_nodes = Vec::new();
+        }
+        if click_on_background || (mouse.any_click() && !cursor_in_editor && !cursor_on_popup) {
             self.node_finder = None;
         }
 
