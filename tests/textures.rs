@@ -87,10 +87,12 @@ fn texture_outputs_of_a_preview_agree_with_the_build() {
     let (pb, bb) = (biome_colour(&preview), biome_colour(&build));
     check("biome colour green", channel(&pb, 1), channel(&bb, 1).resample(128), 0.95);
     let (a, b) = (albedo(&g, &preview), albedo(&g, &build));
-    // The albedo carries the rivers and lakes painted over the materials, a line a cell wide
-    // at both resolutions, so it agrees less than its layers (measured 0.850, 0.856, 0.866).
+    // The albedo carries the rivers and lakes painted over the materials. Rivers painted as
+    // whole cells (a line a cell wide at both resolutions) made it agree less than its layers
+    // (0.850, 0.856, 0.866); painted at their true width they agree like the layers (0.972,
+    // 0.973, 0.967).
     for k in 0..3 {
-        check(&format!("albedo channel {k}"), channel(&a, k), channel(&b, k).resample(128), 0.82);
+        check(&format!("albedo channel {k}"), channel(&a, k), channel(&b, k).resample(128), 0.93);
     }
     let report = checked.join(", ");
     eprintln!("preview 128 against build 512: {report}");

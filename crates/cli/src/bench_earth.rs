@@ -6,7 +6,7 @@
 use super::CliError;
 use crate::eval::{compile_for, Evaluator, Progress};
 use crate::graph::Graph;
-use crate::inspect::realism::{biome_shares, earth_figures, land_median, land_median_where, latitudinal_border_share, plateau_figures, EarthFigures, PlateauFigures, EARTH};
+use crate::inspect::realism::{biome_shares, earth_figures, land_mean_and_share, land_median, land_median_where, latitudinal_border_share, plateau_figures, EarthFigures, PlateauFigures, EARTH};
 use crate::inspect::tectonic_values;
 use crate::io::{default_graph, load_graph, Strictness};
 use crate::nodes::output::planet::PlanetSettings;
@@ -23,7 +23,7 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         Some(p) => (load_graph(p, Strictness::Complete).map_err(CliError::input)?, p.display().to_string()),
         None => (default_graph().map_err(CliError::internal)?, "default graph".to_string()),
     };
-    let Measured { relief: e, plateau, climate, seconds } = measure(&g, &name, n)?;
+    let Measured { relief: e, plateau, climate, rivers, seconds } = measure(&g, &name, n)?;
     println!("# {name} at {n} cells per face edge; Earth's figures after the values");
     println!("earth_eval_s {seconds:.1} s");
     let earth = |k: &str| EARTH.iter().find(|x| x.0 == k).map_or(String::new(), |x| format!("  (Earth {})", x.1));
@@ -70,6 +70,13 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         }
         None => println!("earth_land_biomes -  (no Biomes or Precipitation node)"),
     }
+    match rivers {
+        Some((cover, cells)) => {
+            println!("earth_river_cover_land_share {cover:.5}  (water surface of the rivers mask over the land; Earth's rivers and streams of every size about 0.006 of the ice-free land, Allen and Pavelsky 2018)");
+            println!("earth_river_cells_land_share {cells:.4}  (land in river cells, which a mask of whole cells would paint as water)");
+        }
+        None => println!("earth_river_cover_land_share -  (no Landscape evolution node)"),
+    }
     Ok(())
 }
 
@@ -94,6 +101,9 @@ pub struct Measured {
     pub plateau: Option<PlateauFigures>,
     /// The climate on land (`None` without a Precipitation and a Biomes node).
     pub climate: Option<ClimateFigures>,
+    /// Rivers of the first Landscape evolution node: the mean share of the land its rivers
+    /// mask covers, and the share of the land in river cells (`None` without the node).
+    pub rivers: Option<(f64, f64)>,
     /// Seconds of the cold evaluation.
     pub seconds: f64,
 }
@@ -111,7 +121,8 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let mut targets = vec![link.from];
     targets.extend(g.nodes.iter().filter(|x| x.kind == NodeKind::TectonicPlates).map(|x| x.id));
     let relief_node = g.first_of(NodeKind::EarthRelief).map(|x| x.id);
-    targets.extend(rain.iter().chain(&biomes).chain(&relief_node));
+    let landscape = g.first_of(NodeKind::LandscapeEvolution).map(|x| x.id);
+    targets.extend(rain.iter().chain(&biomes).chain(&relief_node).chain(&landscape));
     let program = compile_for(g, &targets);
     let cancel = AtomicBool::new(false);
     let t = Instant::now();
@@ -148,5 +159,12 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
         Some((id, e)) => plateau_figures(&settings.apply(field(id, 0)?), &metres, e, settings.radius_km),
         None => None,
     };
-    Ok(Measured { relief, plateau, climate, seconds })
+    let rivers = match landscape {
+        Some(id) => {
+            let k = NodeKind::LandscapeEvolution.meta().outputs.iter().position(|o| o.name == "rivers").ok_or_else(|| CliError::internal(anyhow!("Landscape evolution has no rivers output")))?;
+            Some(land_mean_and_share(&metres, field(id, k)?))
+        }
+        None => None,
+    };
+    Ok(Measured { relief, plateau, climate, rivers, seconds })
 }

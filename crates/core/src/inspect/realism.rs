@@ -211,6 +211,28 @@ pub fn land_median(elevation_m: &Field, values: &Field) -> f64 {
     land_median_where(elevation_m, values, |_| true)
 }
 
+/// The area-weighted mean of `values` over the cells where `elevation_m` is above 0, and the
+/// area-weighted share of those cells where `values` is above 0; (0, 0) without land.
+pub fn land_mean_and_share(elevation_m: &Field, values: &Field) -> (f64, f64) {
+    let n = elevation_m.n();
+    let face_area = face_solid_angles(n);
+    let v = values.resample(n);
+    let (mut land, mut sum, mut some) = (0.0f64, 0.0f64, 0.0f64);
+    for (c, (_, &x)) in elevation_m.data().iter().zip(v.data()).enumerate().filter(|(_, (&h, _))| h > 0.0) {
+        let a = face_area[c % (n * n)];
+        land += a;
+        sum += a * f64::from(x);
+        if x > 0.0 {
+            some += a;
+        }
+    }
+    if land > 0.0 {
+        (sum / land, some / land)
+    } else {
+        (0.0, 0.0)
+    }
+}
+
 /// [`land_median`] over the land cells (indices at `elevation_m`'s resolution) that `keep`
 /// accepts; 0 when there are none.
 pub fn land_median_where(elevation_m: &Field, values: &Field, keep: impl Fn(usize) -> bool) -> f64 {

@@ -99,7 +99,8 @@ pub struct Landscape {
     pub area_km2: Field,
     /// Mean discharge from the precipitation (1000 mm/yr without it), m³/s (0 at sea).
     pub discharge: Field,
-    /// 1 where the drainage area reaches the river area (outside lakes and the sea), else 0.
+    /// Where the drainage area reaches the river area (outside lakes and the sea), the share of
+    /// the cell the river covers ([`river_cover`]), else 0.
     pub rivers: Field,
     /// 1 on lakes (water at least [`LAKE_DEPTH_M`] deep over the ground), else 0.
     pub lakes: Field,
@@ -222,6 +223,18 @@ fn at_level(f: &Field, n: usize) -> std::borrow::Cow<'_, Field> {
     }
 }
 
+/// Least share of a cell a river covers in the rivers mask: invisible, but above 0, so every
+/// river cell stays marked for masks and for the refinement of finer grids.
+pub const MIN_RIVER_COVER: f32 = 1e-3;
+
+/// Share of a cell of `cell_area_m2` that a river carrying `discharge_m3_s` covers: its width
+/// ([`refine::river_width_m`]) over the cell's width, at most 1 and at least
+/// [`MIN_RIVER_COVER`]. Cells of 20 km (a 512 build of an Earth-sized planet) show even a
+/// 50 000 m³/s river (about 900 m wide) as a faint tint, as rivers look from orbit.
+pub fn river_cover(discharge_m3_s: f32, cell_area_m2: f32) -> f32 {
+    (refine::river_width_m(discharge_m3_s) / cell_area_m2.max(1.0).sqrt()).clamp(MIN_RIVER_COVER, 1.0)
+}
+
 /// The outputs from the finest level's final state.
 fn finish(mut level: Level, init_m: &[f32], inputs: LandscapeInputs, s: &LandscapeSettings, total_years: f64, to_sea_m3: f64, filled_m3: f64) -> Landscape {
     let n = level.grid.n;
@@ -234,7 +247,8 @@ fn finish(mut level: Level, init_m: &[f32], inputs: LandscapeInputs, s: &Landsca
     let area_km2 = Field::from_fn_cell(n, |c| (level.area[c] / 1e6) as f32);
     let lake = |c: usize| level.h[c] >= 0.0 && level.filled[c] - level.h[c] >= LAKE_DEPTH_M;
     let lakes = Field::from_fn_cell(n, |c| if lake(c) { 1.0 } else { 0.0 });
-    let rivers = Field::from_fn_cell(n, |c| if level.h[c] >= 0.0 && !lake(c) && level.area[c] / 1e6 >= s.river_area_km2 { 1.0 } else { 0.0 });
+    let q = discharge.data();
+    let rivers = Field::from_fn_cell(n, |c| if level.h[c] >= 0.0 && !lake(c) && level.area[c] / 1e6 >= s.river_area_km2 { river_cover(q[c], level.grid.area(c)) } else { 0.0 });
     let uplift_m = |c: usize| f64::from(level.uplift[c]) * total_years;
     let erosion_m = Field::from_fn_cell(n, |c| (f64::from(level.h[c]) - f64::from(init_m[c]) - uplift_m(c)) as f32);
     let scale = s.metres_per_unit;

@@ -99,7 +99,7 @@ impl Courses {
         near.dedup();
         let mut lines: HashMap<usize, Course> = near
             .into_iter()
-            .filter(|&c| river[c] > 0.5)
+            .filter(|&c| river[c] > 0.0)
             .filter_map(|c| {
                 let cell = Cell::from_index(c, m);
                 let to = receiver(cell, m, area, h)?;
@@ -160,8 +160,8 @@ pub struct RefinedCourses {
     pub sides: Field,
 }
 
-/// The run's rivers on `grid`, finer than the run whose `elevation`, river mask (1 on river
-/// cells), drainage area (km²) and discharge (m³/s) it reads, in one pass over the grid: the
+/// The run's rivers on `grid`, finer than the run whose `elevation`, river mask (above 0 on
+/// river cells: the share of the cell the river covers), drainage area (km²) and discharge (m³/s) it reads, in one pass over the grid: the
 /// lines, the valleys along them and the valleys' sides ([`RefinedCourses`]).
 pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, radius_km: f32) -> RefinedCourses {
     let (m, n) = (elevation.n(), grid.n());
