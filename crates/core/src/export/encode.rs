@@ -86,11 +86,31 @@ fn strips(h: usize, control: &Control, mut f: impl FnMut(usize, usize) -> Result
     Ok(())
 }
 
+/// Bytes of samples from which a TIFF is written as BigTIFF: a classic TIFF's offsets are 32-bit,
+/// so its samples and directory must stay under 4 GiB (a 65536 x 32768 equirect of 16-bit grey
+/// is 4 GiB). 16 MiB are left for the directory and the strip tables.
+pub const BIGTIFF_FROM_BYTES: u64 = (1 << 32) - (16 << 20);
+
+/// Whether an image of `w` x `h` pixels of `channels` samples of `bytes_per_sample` bytes is
+/// written as BigTIFF (64-bit offsets; read by libtiff 4, GDAL and tifffile): from
+/// [`BIGTIFF_FROM_BYTES`] of samples.
+pub fn tiff_is_big(w: usize, h: usize, channels: usize, bytes_per_sample: usize) -> bool {
+    (w as u64) * (h as u64) * (channels as u64) * (bytes_per_sample as u64) >= BIGTIFF_FROM_BYTES
+}
+
 /// TIFF with one grey or three RGB channels of 16-bit unsigned or 32-bit float samples, one
-/// uncompressed strip per [`STRIP_ROWS`] rows (the encoder seeks back only to its directory).
+/// uncompressed strip per [`STRIP_ROWS`] rows (the encoder seeks back only to its directory);
+/// BigTIFF when the samples reach [`BIGTIFF_FROM_BYTES`] ([`tiff_is_big`]).
 fn write_tiff(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: &Pixels, format: ExportFormat, control: &Control) -> Result<(), ExportError> {
+    let (w, h) = pixels.grid.size();
+    let bytes_per_sample = if format == ExportFormat::Tiff16 { 2 } else { 4 };
+    write_tiff_as(out, path, pixels, format, control, tiff_is_big(w, h, pixels.channels(), bytes_per_sample))
+}
+
+/// [`write_tiff`] as a classic TIFF, or as a BigTIFF when `big`.
+fn write_tiff_as(out: impl std::io::Write + std::io::Seek, path: &Path, pixels: &Pixels, format: ExportFormat, control: &Control, big: bool) -> Result<(), ExportError> {
     use tiff::encoder::colortype::{self, ColorType};
-    use tiff::encoder::TiffEncoder;
+    use tiff::encoder::{TiffEncoder, TiffKind};
     let err = |e: tiff::TiffError| match e {
         tiff::TiffError::IoError(source) => ExportError::Io { path: path.to_path_buf(), source },
         e => ExportError::Encode { path: path.to_path_buf(), message: e.to_string() },
@@ -98,11 +118,10 @@ fn write_tiff(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: 
     let (w, h) = pixels.grid.size();
     let size = |v: usize| u32::try_from(v).map_err(|_| ExportError::Encode { path: path.to_path_buf(), message: format!("{v} pixels is too large for TIFF") });
     let (w32, h32) = (size(w)?, size(h)?);
-    let mut enc = TiffEncoder::new(out).map_err(err)?;
     // Writes the image of colour type C, converting each strip of 0..1 or float values with
     // `sample`.
-    fn strips_of<C: ColorType, W: std::io::Write + std::io::Seek>(
-        enc: &mut TiffEncoder<W>,
+    fn strips_of<C: ColorType, W: std::io::Write + std::io::Seek, K: TiffKind>(
+        enc: &mut TiffEncoder<W, K>,
         (w, h): (u32, u32),
         pixels: &Pixels,
         control: &Control,
@@ -120,11 +139,19 @@ fn write_tiff(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: 
         })?;
         image.finish().map_err(err)
     }
-    match (format, pixels.channels()) {
-        (ExportFormat::Tiff16, 1) => strips_of::<colortype::Gray16, _>(&mut enc, (w32, h32), pixels, control, &err, quantise16),
-        (ExportFormat::Tiff16, _) => strips_of::<colortype::RGB16, _>(&mut enc, (w32, h32), pixels, control, &err, quantise16),
-        (_, 1) => strips_of::<colortype::Gray32Float, _>(&mut enc, (w32, h32), pixels, control, &err, |v| v),
-        _ => strips_of::<colortype::RGB32Float, _>(&mut enc, (w32, h32), pixels, control, &err, |v| v),
+    // The image in the colour type of `format` and the channels.
+    fn image<W: std::io::Write + std::io::Seek, K: TiffKind>(enc: &mut TiffEncoder<W, K>, size: (u32, u32), pixels: &Pixels, format: ExportFormat, control: &Control, err: &dyn Fn(tiff::TiffError) -> ExportError) -> Result<(), ExportError> {
+        match (format, pixels.channels()) {
+            (ExportFormat::Tiff16, 1) => strips_of::<colortype::Gray16, _, _>(enc, size, pixels, control, err, quantise16),
+            (ExportFormat::Tiff16, _) => strips_of::<colortype::RGB16, _, _>(enc, size, pixels, control, err, quantise16),
+            (_, 1) => strips_of::<colortype::Gray32Float, _, _>(enc, size, pixels, control, err, |v| v),
+            _ => strips_of::<colortype::RGB32Float, _, _>(enc, size, pixels, control, err, |v| v),
+        }
+    }
+    if big {
+        image(&mut TiffEncoder::new_big(out).map_err(err)?, (w32, h32), pixels, format, control, &err)
+    } else {
+        image(&mut TiffEncoder::new(out).map_err(err)?, (w32, h32), pixels, format, control, &err)
     }
 }
 
@@ -181,5 +208,58 @@ fn write_exr(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: &
     match failed.into_inner().ok().flatten() {
         Some(e) => Err(e),
         None => written,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::images::{Encoding, FaceTile, Frame, Grid};
+    use crate::export::source::Source;
+    use crate::export::ExportProgress;
+    use crate::nodes::output::export::FaceGrid;
+    use crate::planet::{Face, Field};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    #[test]
+    fn bigtiff_from_four_gib_of_samples() {
+        // A 65536 x 32768 equirect: 16-bit grey is 4 GiB, so BigTIFF; 8192 x 4096 RGB float is not.
+        assert!(tiff_is_big(65536, 32768, 1, 2));
+        assert!(!tiff_is_big(32768, 16384, 1, 4));
+        assert!(!tiff_is_big(8192, 4096, 3, 4));
+    }
+
+    #[test]
+    fn a_bigtiff_holds_the_same_samples_as_a_classic_tiff() {
+        let n = 40;
+        let src = Source::Scalar(Arc::new(Field::from_fn_cell(n, |c| (c % 997) as f32 / 997.0)));
+        let grid = Grid::Face(FaceTile { face: Face::Front, m: n, grid: FaceGrid::Cells, gnomonic: false, border: 0, x0: 0, y0: 0, w: n, h: n });
+        let pixels = Pixels { source: &src, grid, encoding: Encoding::Identity, frame: Frame::Object };
+        let (cancel, progress) = (AtomicBool::new(false), ExportProgress::default());
+        let control = Control { cancel: &cancel, progress: &progress };
+        let path = Path::new("test.tif");
+        for format in [ExportFormat::Tiff16, ExportFormat::Tiff32] {
+            let write = |big: bool| {
+                let mut out = std::io::Cursor::new(Vec::new());
+                write_tiff_as(&mut out, path, &pixels, format, &control, big).expect("tiff");
+                out.into_inner()
+            };
+            let (classic, big) = (write(false), write(true));
+            // The header: byte order "II", then 42 for TIFF and 43 for BigTIFF.
+            assert_eq!((classic[2], big[2]), (42, 43), "{format:?}");
+            let decode = |bytes: Vec<u8>| {
+                let mut d = tiff::decoder::Decoder::new(std::io::Cursor::new(bytes)).expect("decoder");
+                assert_eq!(d.dimensions().expect("dimensions"), (n as u32, n as u32));
+                match d.read_image().expect("image") {
+                    tiff::decoder::DecodingResult::U16(v) => v.into_iter().map(f32::from).collect::<Vec<_>>(),
+                    tiff::decoder::DecodingResult::F32(v) => v,
+                    other => panic!("unexpected samples {:?}", std::mem::discriminant(&other)),
+                }
+            };
+            let (a, b) = (decode(classic), decode(big));
+            assert_eq!(a.len(), n * n);
+            assert_eq!(a, b, "{format:?}: the BigTIFF's samples differ");
+        }
     }
 }
