@@ -37,6 +37,16 @@ impl OrbitCamera {
         Vec3::new(self.pitch.cos() * self.yaw.sin(), self.pitch.sin(), self.pitch.cos() * self.yaw.cos()) * self.distance
     }
 
+    /// Turns the camera to look straight down at the point of the sphere in `direction`
+    /// (distance and field of view kept, tilt 0; the latitude at most 65 degrees, so a pole
+    /// is seen from the side). A zero direction changes nothing.
+    pub fn face(&mut self, direction: Vec3) {
+        let Some(d) = direction.try_normalize() else { return };
+        self.yaw = d.x.atan2(d.z);
+        self.pitch = d.y.clamp(-1.0, 1.0).asin().clamp(-1.13, 1.13);
+        self.tilt = 0.0;
+    }
+
     /// Altitude above the unit sphere in planet radii.
     pub fn altitude(&self) -> f32 {
         self.distance - 1.0
@@ -183,6 +193,22 @@ mod tests {
                 assert!(distance < 1.8 || (0.0..=1.0).contains(&z), "distance {distance}, corner {p}: depth {z}");
             }
         }
+    }
+
+    #[test]
+    fn facing_a_point_puts_it_in_the_middle_of_the_picture() {
+        for d in [Vec3::X, Vec3::new(-0.3, 0.5, -0.8), Vec3::new(0.1, -0.2, 0.9)] {
+            let d = d.normalize();
+            let mut cam = OrbitCamera { tilt: 0.4, ..Default::default() };
+            cam.face(d);
+            let picked = cam.pick(Vec2::ZERO, 1.5).expect("the middle of the picture is on the planet");
+            assert!(picked.normalize().dot(d) > 0.9999, "{d}: the middle shows {picked}");
+            assert_eq!(cam.tilt, 0.0);
+        }
+        // Near a pole the camera stays at 65 degrees of latitude, looking at it from the side.
+        let mut cam = OrbitCamera::default();
+        cam.face(Vec3::Y);
+        assert!(cam.pitch <= 1.13 + 1e-6);
     }
 
     #[test]

@@ -88,6 +88,17 @@ impl Default for ViewSettings {
 }
 
 impl ViewSettings {
+    /// Turns the camera to look down at `direction` ([`OrbitCamera::face`]) and puts the sun
+    /// where the defaults have it from the camera (about 8 degrees to the east of the viewer and
+    /// 7 above), so the point looked at is in daylight.
+    pub fn face(&mut self, direction: glam::Vec3) {
+        let default = ViewSettings::default();
+        self.camera.face(direction);
+        let az = self.camera.yaw.to_degrees() + default.sun_azimuth_deg - default.camera.yaw.to_degrees();
+        self.sun_azimuth_deg = (az + 180.0).rem_euclid(360.0) - 180.0;
+        self.sun_elevation_deg = (self.camera.pitch.to_degrees() + default.sun_elevation_deg - default.camera.pitch.to_degrees()).clamp(-90.0, 90.0);
+    }
+
     /// The unit direction towards the sun.
     pub fn sun_direction(&self) -> glam::Vec3 {
         let (az, el) = (self.sun_azimuth_deg.to_radians(), self.sun_elevation_deg.to_radians());

@@ -55,6 +55,8 @@ pub struct Viewport {
     picture_rect: egui::Rect,
     /// Close-ups near the ground.
     pub closeups: crate::app::closeups::CloseUps,
+    /// Turn the camera to the land when the next planet arrives (a document was opened).
+    aim_at_land: bool,
 }
 
 /// A screen point as normalised device coordinates of the picture `rect` (-1..1, y up).
@@ -96,6 +98,7 @@ impl Default for Viewport {
             error: None,
             viewer: None,
             viewer_ramp: ViewerRamp::default(),
+            aim_at_land: true,
         }
     }
 }
@@ -113,6 +116,9 @@ impl Viewport {
         self.view.max_depth_m = planet.max_depth_m;
         self.view.max_elevation_m = planet.max_elevation_m;
         self.field = Some((field, planet));
+        if std::mem::take(&mut self.aim_at_land) {
+            self.face_land();
+        }
         if !same(&albedo, &self.albedo) {
             self.albedo = albedo;
             self.overlay_dirty = true;
@@ -223,10 +229,16 @@ impl Viewport {
         self.closeups.clear();
     }
 
-    /// Resets the camera.
+    /// Resets the camera: the default distance, looking down at the middle of the land.
     pub fn reset_view(&mut self) {
         self.view.camera = OrbitCamera::default();
+        self.face_land();
         self.needs_render = true;
+    }
+
+    /// Turns the camera to the land when the next planet arrives (a new document).
+    pub fn aim_at_land_next(&mut self) {
+        self.aim_at_land = true;
     }
 
     /// The control rows above the picture. Returns true when the user asked to leave the

@@ -225,6 +225,7 @@ impl PlanetApp {
         // The previews may be drawn in this very frame: free them only in the next one.
         self.retired_textures.extend(std::mem::take(&mut self.ed_state).previews.into_values());
         self.viewport.clear_field();
+        self.viewport.aim_at_land_next();
         self.viewport.set_viewer(None);
         self.shown_n = None;
         self.frame_pending = FRAME_SETTLE;
