@@ -133,7 +133,7 @@ fn errors_stay_on_their_node_and_the_rest_runs() {
     let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
     g.set_param(noise, "octaves", ParamValue::Int(99));
     let prev = g.add_node(NodeKind::Preview, (0.0, 0.0));
-    g.connect(noise, "out", prev, "in");
+    g.link(noise, planetgraph::nodes::FIELD_OUT, prev, planetgraph::nodes::FIELD_IN).expect("link");
     let r = eval(&g, 16);
     assert!(r.errors.get(&noise).is_some_and(|m| m.contains("outside 1..12")), "{:?}", r.errors);
     assert!(r.errors.get(&prev).is_some_and(|m| m.contains("Noise #") && m.contains("error")));
@@ -146,7 +146,7 @@ fn a_missing_input_makes_a_node_idle_not_wrong() {
     let mut g = default_graph().expect("built-in default");
     let add = g.add_node(NodeKind::Add, (0.0, 0.0));
     let prev = g.add_node(NodeKind::Preview, (0.0, 0.0));
-    g.connect(add, "out", prev, "in");
+    g.link(add, planetgraph::nodes::FIELD_OUT, prev, planetgraph::nodes::FIELD_IN).expect("link");
     let r = eval(&g, 16);
     assert!(r.errors.is_empty(), "no errors: {:?}", r.errors);
     assert_eq!(r.idle.get(&add).map(String::as_str), Some("needs input 'a', input 'b'"));
@@ -200,7 +200,7 @@ fn the_planet_surface_group_textures_a_planet_with_three_wires() {
     let input = grp.inputs.first().expect("input");
     let out = grp.outputs.iter().find(|o| o.name == albedo.name).expect("albedo");
     g.connect(n, "out", input.node, &input.port);
-    g.connect(n, "out", p, "elevation");
+    g.link(n, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
     g.connect(out.node, &out.port, p, "albedo");
     assert!(planetgraph::graph::validate(&g).is_empty(), "{:?}", planetgraph::graph::validate(&g));
     let r = Evaluator::new().evaluate(&g, 32, &AtomicBool::new(false), &Progress::default());

@@ -203,7 +203,7 @@ fn the_export_window_lists_the_files_it_would_replace_and_leaves_the_others() {
     let mut g = Graph::default();
     let c = g.add_node(NodeKind::Constant, (20.0, 20.0));
     let p = g.add_node(NodeKind::Planet, (300.0, 20.0));
-    g.connect(c, "out", p, "elevation");
+    g.link(c, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
     // The window proposes the folder `export` beside the document.
     d.app.doc.path = Some(dir.path().join("tiny.ron"));

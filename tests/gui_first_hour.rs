@@ -19,10 +19,10 @@ fn chain() -> (Graph, [NodeId; 5]) {
     let i = g.add_node(NodeKind::Invert, (500.0, 60.0));
     let p = g.add_node(NodeKind::Planet, (740.0, 60.0));
     let r = g.add_node(NodeKind::ColourRamp, (260.0, 420.0));
-    g.connect(c, "out", a, "in");
-    g.connect(a, "out", i, "in");
-    g.connect(i, "out", p, "elevation");
-    g.connect(c, "out", r, "in");
+    g.link(c, planetgraph::nodes::FIELD_OUT, a, planetgraph::nodes::FIELD_IN).expect("link");
+    g.link(a, planetgraph::nodes::FIELD_OUT, i, planetgraph::nodes::FIELD_IN).expect("link");
+    g.link(i, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
+    g.link(c, planetgraph::nodes::FIELD_OUT, r, planetgraph::nodes::FIELD_IN).expect("link");
     (g, [c, a, i, p, r])
 }
 
@@ -124,7 +124,7 @@ fn new_is_an_empty_graph_with_a_hint_and_a_template_starts_a_graph() {
 fn a_graph_with_errors_opens_for_repair_and_its_problems_are_named() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (mut g, [c, abs, invert, planet, _]) = chain();
-    g.connect(invert, "out", abs, "in"); // a loop (replaces Constant -> Abs)
+    g.link(invert, planetgraph::nodes::FIELD_OUT, abs, planetgraph::nodes::FIELD_IN).expect("link"); // a loop (replaces Constant -> Abs)
     g.links.push(planetgraph::graph::Link { from: NodeId(99), output: "out".into(), to: planet, input: "albedo".into() });
     let file = dir.path().join("broken.ron");
     std::fs::write(&file, planetgraph::io::to_ron_string(&g).expect("ron")).expect("write");
@@ -147,7 +147,7 @@ fn a_graph_with_errors_opens_for_repair_and_its_problems_are_named() {
 fn every_recovery_copy_is_offered_even_one_with_a_loop_and_its_errors_show_after_recover() {
     let state = tempfile::tempdir().expect("tempdir");
     let (mut looped, [_, abs, invert, _, _]) = chain();
-    looped.connect(invert, "out", abs, "in");
+    looped.link(invert, planetgraph::nodes::FIELD_OUT, abs, planetgraph::nodes::FIELD_IN).expect("link");
     let (plain, _) = chain();
     // Two copies left by editors that are no longer running (ids above the kernel's pid_max).
     for (pid, g) in [(4_000_000_001u32, &plain), (4_000_000_002, &looped)] {
@@ -311,7 +311,7 @@ fn switching_a_noise_to_ridged_gives_it_ridged_defaults_in_one_undo_step() {
     let mut g = Graph::default();
     let n = g.add_node(NodeKind::Noise, (20.0, 60.0));
     let p = g.add_node(NodeKind::Planet, (300.0, 60.0));
-    g.connect(n, "out", p, "elevation");
+    g.link(n, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
     d.wait_for_evaluation();
     // What the Type combo box does: the editor's value of the parameter changes.
@@ -343,7 +343,7 @@ fn the_finder_offers_the_planet_surface_group_and_it_textures_the_planet() {
     let mut g = Graph::default();
     let n = g.add_node(NodeKind::Noise, (20.0, 60.0));
     let p = g.add_node(NodeKind::Planet, (600.0, 60.0));
-    g.connect(n, "out", p, "elevation");
+    g.link(n, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
     d.wait_for_evaluation();
     d.add_with_finder(egui::pos2(300.0, 400.0), "planet surface");
@@ -369,7 +369,7 @@ fn hydraulic_erosion_presets_set_the_amounts_in_one_undoable_click() {
     let c = g.add_node(NodeKind::Constant, (20.0, 60.0));
     let h = g.add_node(NodeKind::HydraulicErosion, (260.0, 20.0));
     let p = g.add_node(NodeKind::Planet, (560.0, 60.0));
-    g.connect(c, "out", h, "in");
+    g.link(c, planetgraph::nodes::FIELD_OUT, h, planetgraph::nodes::FIELD_IN).expect("link");
     g.connect(h, "elevation", p, "elevation");
     let mut d = Driver::with(g);
     d.wait_for_evaluation();

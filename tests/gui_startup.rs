@@ -22,7 +22,7 @@ fn library_and_recovery_are_read_in_the_background_and_odd_files_are_refused() {
     let mut g = Graph::default();
     let a = g.add_node(NodeKind::Noise, (0.0, 0.0));
     let b = g.add_node(NodeKind::Terrace, (260.0, 0.0));
-    g.connect(a, "out", b, "in");
+    g.link(a, planetgraph::nodes::FIELD_OUT, b, planetgraph::nodes::FIELD_IN).expect("link");
     let id = g.make_group(&[a, b], "Stepped noise").expect("group");
     planetgraph::app::library::Library { dir: lib.clone(), groups: Vec::new() }.save(&g, id).expect("saved group");
     // A good copy of an editor that died, a FIFO and a 65 MB file (sparse) named like copies.

@@ -114,8 +114,8 @@ fn detailed_planet(n: usize) -> (planetgraph::planet::Field, planetgraph::planet
     g.set_param(ramp, "min", ParamValue::Float(-0.5));
     g.set_param(ramp, "max", ParamValue::Float(0.5));
     let planet = g.add_node(NodeKind::Planet, (0.0, 0.0));
-    g.connect(noise, "out", planet, "elevation");
-    g.connect(noise, "out", ramp, "in");
+    g.link(noise, planetgraph::nodes::FIELD_OUT, planet, planetgraph::nodes::output::planet::ELEVATION).expect("link");
+    g.link(noise, planetgraph::nodes::FIELD_OUT, ramp, planetgraph::nodes::FIELD_IN).expect("link");
     g.connect(ramp, "colour", planet, "albedo");
     let r = Evaluator::new().evaluate(&g, n, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
     assert!(r.errors.is_empty(), "{:?}", r.errors);

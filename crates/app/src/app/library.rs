@@ -131,8 +131,8 @@ mod tests {
         let a = g.add_node(NodeKind::Noise, (0.0, 0.0));
         let b = g.add_node(NodeKind::Terrace, (260.0, 0.0));
         let p = g.add_node(NodeKind::Planet, (520.0, 0.0));
-        g.connect(a, "out", b, "in");
-        g.connect(b, "out", p, "elevation");
+        g.link(a, crate::nodes::FIELD_OUT, b, crate::nodes::FIELD_IN).expect("link");
+        g.link(b, crate::nodes::FIELD_OUT, p, crate::nodes::output::planet::ELEVATION).expect("link");
         let id = g.make_group(&[a, b], "Steps/ridges").expect("group");
         let lib_dir = dir.path().join("groups");
         let (mut lib, errors) = Library::load(&lib_dir);

@@ -377,8 +377,8 @@ mod progress_tests {
         for input in ["elevation_m", "temperature", "precipitation"] {
             g.connect(noise, "out", biomes, input);
         }
-        g.connect(noise, "out", clamp, "in");
-        g.connect(clamp, "out", planet, "elevation");
+        g.link(noise, crate::nodes::FIELD_OUT, clamp, crate::nodes::FIELD_IN).expect("link");
+        g.link(clamp, crate::nodes::FIELD_OUT, planet, crate::nodes::output::planet::ELEVATION).expect("link");
         g.connect(biomes, "colour", planet, "albedo");
         let program = crate::eval::compile_for(&g, &[planet]);
         let order: Vec<NodeId> = program.steps.iter().map(|s| s.id).collect();

@@ -202,8 +202,8 @@ mod tests {
         let noise = graph.add_node(crate::nodes::NodeKind::Noise, (0.0, 0.0));
         let erosion = graph.add_node(crate::nodes::NodeKind::ThermalErosion, (200.0, 0.0));
         let planet = graph.add_node(crate::nodes::NodeKind::Planet, (400.0, 0.0));
-        graph.connect(noise, "out", erosion, "in");
-        graph.connect(erosion, "out", planet, "elevation");
+        graph.link(noise, crate::nodes::FIELD_OUT, erosion, crate::nodes::FIELD_IN).expect("link");
+        graph.link(erosion, crate::nodes::FIELD_OUT, planet, crate::nodes::output::planet::ELEVATION).expect("link");
         (graph, planet)
     }
 
@@ -253,7 +253,7 @@ mod tests {
         let mut graph = Graph::default();
         let noise = graph.add_node(crate::nodes::NodeKind::Noise, (0.0, 0.0));
         let planet = graph.add_node(crate::nodes::NodeKind::Planet, (200.0, 0.0));
-        graph.connect(noise, "out", planet, "elevation");
+        graph.link(noise, crate::nodes::FIELD_OUT, planet, crate::nodes::output::planet::ELEVATION).expect("link");
         let mut w = EvalWorker::start(Arc::new(|| {})).expect("thread");
         let (_tx, nowhere) = channel();
         w.results = nowhere;

@@ -9,9 +9,9 @@ fn chain() -> (Graph, [NodeId; 4]) {
     let s = g.add_node(NodeKind::ScaleBias, (260.0, 20.0));
     let b = g.add_node(NodeKind::Blur, (520.0, 40.0));
     let p = g.add_node(NodeKind::Planet, (780.0, 0.0));
-    g.connect(n, "out", s, "in");
-    g.connect(s, "out", b, "in");
-    g.connect(b, "out", p, "elevation");
+    g.link(n, crate::nodes::FIELD_OUT, s, crate::nodes::FIELD_IN).expect("link");
+    g.link(s, crate::nodes::FIELD_OUT, b, crate::nodes::FIELD_IN).expect("link");
+    g.link(b, crate::nodes::FIELD_OUT, p, crate::nodes::output::planet::ELEVATION).expect("link");
     (g, [n, s, b, p])
 }
 
@@ -44,8 +44,8 @@ fn names_on_a_group_are_unique() {
     let a = g.add_node(NodeKind::Noise, (0.0, 0.0));
     let b = g.add_node(NodeKind::Noise, (0.0, 100.0));
     let add = g.add_node(NodeKind::Add, (300.0, 0.0));
-    g.connect(a, "out", add, "a");
-    g.connect(b, "out", add, "b");
+    g.link(a, crate::nodes::FIELD_OUT, add, crate::nodes::FIELD_A).expect("link");
+    g.link(b, crate::nodes::FIELD_OUT, add, crate::nodes::FIELD_B).expect("link");
     let id = g.make_group(&[a, b], "Two noises").expect("group");
     let grp = g.group_mut(id).expect("made");
     assert_eq!(grp.outputs.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), vec!["out", "out (Noise)"]);
@@ -76,7 +76,7 @@ fn links_made_across_an_open_group_become_ports_and_deleting_a_group_deletes_its
     let id = g.make_group(&[s, b], "Shape").expect("group");
     g.set_group_open(id, true);
     let extra = g.add_node(NodeKind::Preview, (0.0, 300.0));
-    g.connect(s, "out", extra, "in");
+    g.link(s, crate::nodes::FIELD_OUT, extra, crate::nodes::FIELD_IN).expect("link");
     g.set_group_open(id, false);
     let names: Vec<&str> = g.group(id).map(|grp| grp.outputs.iter().map(|p| p.name.as_str()).collect()).unwrap_or_default();
     assert_eq!(names, vec!["out", "out (Scale and bias)"]);

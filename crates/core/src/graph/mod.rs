@@ -7,5 +7,5 @@ pub mod repair;
 pub mod validate;
 
 pub use group::{add_port, Group, GroupError, GroupParam, GroupPort};
-pub use model::{Frame, Graph, Link, Node, NodeId, Reroute, FORMAT_VERSION};
+pub use model::{Frame, Graph, Link, LinkError, Node, NodeId, Reroute, FORMAT_VERSION};
 pub use validate::{topological_order, validate, GraphError};

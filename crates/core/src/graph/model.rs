@@ -1,7 +1,7 @@
 //! The saved graph: nodes with stable ids, parameter values, links and the editor layout.
 
 use super::group::Group;
-use crate::nodes::{NodeKind, ParamError, ParamMap, ParamValue, Settings};
+use crate::nodes::{InPort, NodeKind, OutPort, ParamError, ParamMap, ParamValue, PortValue, Settings};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -79,6 +79,26 @@ pub struct Link {
     pub to: NodeId,
     /// Input port name on `to`.
     pub input: String,
+}
+
+/// A typed link that [`Graph::link`] refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LinkError {
+    /// No node has this id.
+    #[error("there is no node {0}")]
+    NoNode(NodeId),
+    /// A handle names a port its node's kind does not have at that place with that type.
+    #[error("node {node} ({kind}) has no {what} '{port}' of the handle's type at the handle's place")]
+    NotAPort {
+        /// The node.
+        node: NodeId,
+        /// Its kind's name.
+        kind: &'static str,
+        /// The handle's port name.
+        port: &'static str,
+        /// "input" or "output".
+        what: &'static str,
+    },
 }
 
 /// A node graph as saved in `.ron` files.
@@ -175,7 +195,26 @@ impl Graph {
         id
     }
 
-    /// Links `from.output` to `to.input`, replacing any link into that input.
+    /// Links output `output` of `from` to input `input` of `to` by typed handles, replacing
+    /// any link into that input: the compiler checks that both carry the same type of value,
+    /// and this checks that each handle is a port of its node's kind. Fails, changing nothing,
+    /// when a node is missing or a handle is not one of its kind's ports.
+    pub fn link<T: PortValue>(&mut self, from: NodeId, output: OutPort<T>, to: NodeId, input: InPort<T>) -> Result<(), LinkError> {
+        let kind = |id: NodeId| self.node(id).map(|n| n.kind).ok_or(LinkError::NoNode(id));
+        let (a, b) = (kind(from)?, kind(to)?);
+        if !output.is_output_of(&a.meta()) {
+            return Err(LinkError::NotAPort { node: from, kind: a.meta().label, port: output.name(), what: "output" });
+        }
+        if !input.is_input_of(&b.meta()) {
+            return Err(LinkError::NotAPort { node: to, kind: b.meta().label, port: input.name(), what: "input" });
+        }
+        self.connect(from, output.name(), to, input.name());
+        Ok(())
+    }
+
+    /// Links `from.output` to `to.input` by name, replacing any link into that input: for
+    /// links whose ports come as data (a file, the editor). Code that knows its ports uses
+    /// [`Self::link`].
     pub fn connect(&mut self, from: NodeId, output: &str, to: NodeId, input: &str) {
         self.links.retain(|l| !(l.to == to && l.input == input));
         self.links.push(Link { from, output: output.into(), to, input: input.into() });
@@ -258,7 +297,7 @@ mod insert_tests {
         let mut g = Graph::default();
         let a = g.add_node(NodeKind::Noise, (0.0, 0.0));
         let p = g.add_node(NodeKind::Planet, (400.0, 0.0));
-        g.connect(a, "out", p, "elevation");
+        g.link(a, crate::nodes::FIELD_OUT, p, crate::nodes::output::planet::ELEVATION).expect("link");
         let link = g.links[0].clone();
         let s = g.add_node(NodeKind::ScaleBias, (200.0, 0.0));
         assert!(g.insert_on_link(s, &link));
@@ -272,5 +311,20 @@ mod insert_tests {
         let r = g.add_node(NodeKind::Regions, (0.0, 0.0));
         assert!(!g.insert_on_link(r, &l2));
         assert_eq!(g.links, before.links);
+    }
+
+    #[test]
+    fn a_typed_link_refuses_a_handle_its_node_does_not_have() {
+        use crate::nodes::{FIELD_IN, FIELD_OUT};
+        let mut g = Graph::default();
+        let (a, b) = (g.add_node(NodeKind::Noise, (0.0, 0.0)), g.add_node(NodeKind::Noise, (200.0, 0.0)));
+        let p = g.add_node(NodeKind::Planet, (400.0, 0.0));
+        // A Noise node has no input, a Planet node no input "in", and node 99 does not exist.
+        assert!(matches!(g.link(a, FIELD_OUT, b, FIELD_IN), Err(LinkError::NotAPort { what: "input", .. })));
+        assert!(matches!(g.link(a, FIELD_OUT, p, FIELD_IN), Err(LinkError::NotAPort { port: "in", .. })));
+        assert_eq!(g.link(NodeId(99), FIELD_OUT, p, crate::nodes::output::planet::ELEVATION), Err(LinkError::NoNode(NodeId(99))));
+        assert!(g.links.is_empty(), "a refused link changes nothing");
+        g.link(a, FIELD_OUT, p, crate::nodes::output::planet::ELEVATION).expect("noise to planet");
+        assert_eq!(g.links, vec![Link { from: a, output: "out".into(), to: p, input: "elevation".into() }]);
     }
 }

@@ -96,8 +96,8 @@ mod tests {
         let a = g.add_node(NodeKind::Noise, (0.0, 0.0));
         let b = g.add_node(NodeKind::Blur, (260.0, 0.0));
         let p = g.add_node(NodeKind::Planet, (520.0, 0.0));
-        g.connect(a, "out", b, "in");
-        g.connect(b, "out", p, "elevation");
+        g.link(a, crate::nodes::FIELD_OUT, b, crate::nodes::FIELD_IN).expect("link");
+        g.link(b, crate::nodes::FIELD_OUT, p, crate::nodes::output::planet::ELEVATION).expect("link");
         g.reroutes.push(Reroute { to: b, input: "in".into(), points: vec![(130.0, 50.0)] });
         let id = g.make_group(&[a, b], "Soft noise").expect("group");
         let part = subgraph(&g, &[id]);

@@ -74,8 +74,8 @@ mod tests {
         let b = g.add_node(NodeKind::Abs, (0.0, 0.0));
         let c = g.add_node(NodeKind::Invert, (0.0, 0.0));
         let col = g.add_node(NodeKind::Biomes, (0.0, 0.0));
-        g.connect(b, "out", c, "in");
-        g.connect(c, "out", b, "in"); // a cycle: stays
+        g.link(b, crate::nodes::FIELD_OUT, c, crate::nodes::FIELD_IN).expect("link");
+        g.link(c, crate::nodes::FIELD_OUT, b, crate::nodes::FIELD_IN).expect("link"); // a cycle: stays
         g.links.push(Link { from: NodeId(77), output: "out".into(), to: c, input: "in".into() });
         g.links.push(Link { from: a, output: "nope".into(), to: b, input: "in".into() });
         g.links.push(Link { from: col, output: "colour".into(), to: b, input: "in".into() });
@@ -96,7 +96,7 @@ mod tests {
         let mut ok = Graph::default();
         let n = ok.add_node(NodeKind::Noise, (0.0, 0.0));
         let p = ok.add_node(NodeKind::Planet, (0.0, 0.0));
-        ok.connect(n, "out", p, "elevation");
+        ok.link(n, crate::nodes::FIELD_OUT, p, crate::nodes::output::planet::ELEVATION).expect("link");
         let copy = ok.clone();
         assert!(repair(&mut ok).is_empty());
         assert_eq!(ok, copy);

@@ -30,8 +30,8 @@ mod tests {
         let a = g.add_node(NodeKind::Noise, (0.0, 0.0));
         let b = g.add_node(NodeKind::ScaleBias, (200.0, 10.0));
         let c = g.add_node(NodeKind::Planet, (400.0, 0.0));
-        g.connect(a, "out", b, "in");
-        g.connect(b, "out", c, "elevation");
+        g.link(a, crate::nodes::FIELD_OUT, b, crate::nodes::FIELD_IN).expect("link");
+        g.link(b, crate::nodes::FIELD_OUT, c, crate::nodes::output::planet::ELEVATION).expect("link");
         g.set_param(b, "scale", ParamValue::Float(2.5));
         (g, [a, b, c])
     }

@@ -238,7 +238,7 @@ mod tests {
         let mut g = Graph::default();
         let a = g.add_node(NodeKind::Noise, (10.0, 20.0));
         let p = g.add_node(NodeKind::Planet, (200.0, 20.0));
-        g.connect(a, "out", p, "elevation");
+        g.link(a, crate::nodes::FIELD_OUT, p, crate::nodes::output::planet::ELEVATION).expect("link");
         let text = to_ron_string(&g).expect("serialise");
         let back = parse_graph(&text, Path::new("g.ron"), Strictness::Complete).expect("valid");
         assert_eq!(back, g);

@@ -146,14 +146,14 @@ impl PortDef {
     }
 }
 
-/// The one field output `out` most nodes have.
-pub const OUT: &[PortDef] = &[PortDef::field("out")];
+/// The one field output `out` most nodes have ([`super::port::FIELD_OUT`]).
+pub const OUT: &[PortDef] = &[super::port::FIELD_OUT.def()];
 /// The one field output `out` of filters that keep their input's units.
-pub const OUT_AS_INPUT: &[PortDef] = &[PortDef::field("out").with_unit(PortUnit::AsInput)];
-/// The one field input `in` of most modify nodes.
-pub const IN: &[PortDef] = &[PortDef::field("in")];
-/// Inputs `a` and `b` of the binary combine nodes.
-pub const IN_AB: &[PortDef] = &[PortDef::field("a"), PortDef::field("b")];
+pub const OUT_AS_INPUT: &[PortDef] = &[super::port::FIELD_OUT.def().with_unit(PortUnit::AsInput)];
+/// The one field input `in` of most modify nodes ([`super::port::FIELD_IN`]).
+pub const IN: &[PortDef] = &[super::port::FIELD_IN.def()];
+/// Inputs `a` and `b` of the binary combine nodes ([`super::port::FIELD_A`], [`super::port::FIELD_B`]).
+pub const IN_AB: &[PortDef] = &[super::port::FIELD_A.def(), super::port::FIELD_B.def()];
 
 /// Everything the editor, the validator and the evaluator need to know about a kind besides
 /// its parameters.

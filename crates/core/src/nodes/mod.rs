@@ -27,7 +27,7 @@ pub mod texture;
 pub use context::{Locality, OpContext, OpError, StepProgress};
 pub use meta::{Category, NodeMeta, PortDef, PortType, PortUnit};
 pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamValue, Settings};
-pub use port::{InPort, PortValue};
+pub use port::{InPort, OutPort, PortValue, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};
 pub use registry::NodeKind;
 pub use unit::Unit;
 pub use value::Value;

@@ -1,6 +1,7 @@
-//! [`InPort`]: a typed handle on one input port of a node kind, so code outside the node's file
-//! (the exports, the build, the viewport) names an input by a constant that carries its
-//! position, its saved name and the type of its value, instead of a string or an index.
+//! [`InPort`] and [`OutPort`]: typed handles on one input or output port of a node kind, so code
+//! outside the node's file (the exports, the build, the viewport, links made in code) names a
+//! port by a constant that carries its position, its saved name and the type of its value,
+//! instead of a string or an index.
 
 use super::meta::{PortDef, PortType};
 use super::value::Value;
@@ -77,23 +78,9 @@ impl<T: PortValue> InPort<T> {
         self.def.name
     }
 
-    /// Whether the kind's inputs hold this port, by name, at this handle's index.
+    /// Whether the kind's inputs hold this port, by name and type, at this handle's index.
     pub const fn is_input_of(self, meta: &super::NodeMeta) -> bool {
-        if self.index >= meta.inputs.len() {
-            return false;
-        }
-        let (a, b) = (meta.inputs[self.index].name.as_bytes(), self.def.name.as_bytes());
-        if a.len() != b.len() || meta.inputs[self.index].ty as u8 != self.def.ty as u8 {
-            return false;
-        }
-        let mut k = 0;
-        while k < a.len() {
-            if a[k] != b[k] {
-                return false;
-            }
-            k += 1;
-        }
-        true
+        declares(meta.inputs, self.index, self.def)
     }
 
     /// This input's value among a run's `inputs` (`Ok(None)` when not connected; an error when
@@ -107,9 +94,85 @@ impl<T: PortValue> InPort<T> {
     }
 }
 
+/// Whether `ports` holds a port of `def`'s name and type at `index`.
+const fn declares(ports: &[PortDef], index: usize, def: PortDef) -> bool {
+    if index >= ports.len() {
+        return false;
+    }
+    let (a, b) = (ports[index].name.as_bytes(), def.name.as_bytes());
+    if a.len() != b.len() || ports[index].ty as u8 != def.ty as u8 {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() {
+        if a[k] != b[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// Output `index` of a node kind, declared by `def` and carrying values of type `T`: the other
+/// end of a typed link ([`crate::graph::Graph::link`] joins an `OutPort<T>` only to an
+/// `InPort<T>`).
+pub struct OutPort<T> {
+    index: usize,
+    def: PortDef,
+    ty: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for OutPort<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for OutPort<T> {}
+
+impl<T: PortValue> OutPort<T> {
+    /// The handle on output `index`, declared by `def`; fails to compile when `def`'s type is
+    /// not `T`'s.
+    pub const fn new(index: usize, def: PortDef) -> OutPort<T> {
+        assert!(def.ty as u8 == T::TYPE as u8, "the port's declared type differs from the handle's value type");
+        OutPort { index, def, ty: PhantomData }
+    }
+
+    /// Position among the kind's outputs.
+    pub const fn index(self) -> usize {
+        self.index
+    }
+
+    /// The port's declaration.
+    pub const fn def(self) -> PortDef {
+        self.def
+    }
+
+    /// The saved name (a link's `output`).
+    pub const fn name(self) -> &'static str {
+        self.def.name
+    }
+
+    /// Whether the kind's outputs hold this port, by name and type, at this handle's index.
+    pub const fn is_output_of(self, meta: &super::NodeMeta) -> bool {
+        declares(meta.outputs, self.index, self.def)
+    }
+}
+
+/// Input 0, `in`, of the nodes that take one field ([`super::meta::IN`]: Abs, Blur, Slope,
+/// To metres and the other modify nodes).
+pub const FIELD_IN: InPort<Field> = InPort::new(0, PortDef::field("in"));
+/// Input 0, `a`, of the binary combine nodes ([`super::meta::IN_AB`]: Add, Multiply, Max, ...).
+pub const FIELD_A: InPort<Field> = InPort::new(0, PortDef::field("a"));
+/// Input 1, `b`, of the binary combine nodes.
+pub const FIELD_B: InPort<Field> = InPort::new(1, PortDef::field("b"));
+/// Output 0, `out`, of the nodes that give one field ([`super::meta::OUT`] and
+/// [`super::meta::OUT_AS_INPUT`]: the sources, the modify and combine nodes).
+pub const FIELD_OUT: OutPort<Field> = OutPort::new(0, PortDef::field("out"));
+
 #[cfg(test)]
 mod tests {
-    use super::InPort;
+    use super::{InPort, OutPort, FIELD_OUT};
     use crate::nodes::meta::{Category, NodeMeta, PortDef, PortType, OUT};
     use crate::planet::{ColourField, Field};
     use std::sync::Arc;
@@ -129,5 +192,8 @@ mod tests {
         assert!(C.value_in(&inputs).expect("not connected").is_none());
         let swapped = [None, Some(f)];
         assert_eq!(C.value_in(&swapped).err().as_deref(), Some("input 'c' is not a colour field"));
+        assert!(FIELD_OUT.is_output_of(&META));
+        assert!(!OutPort::<Field>::new(1, PortDef::field("out")).is_output_of(&META), "wrong index");
+        assert!(!OutPort::<ColourField>::new(0, PortDef::of("out", PortType::Colour)).is_output_of(&META), "wrong type");
     }
 }
