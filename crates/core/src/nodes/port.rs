@@ -35,35 +35,50 @@ impl PortValue for ColourField {
     }
 }
 
+/// A typed handle on port `index` of a node kind, declared by `def` and carrying values of type
+/// `T`; `D` says which side of the node it is on ([`In`] or [`Out`]). Use the aliases
+/// [`InPort`] and [`OutPort`].
+pub struct Port<T, D> {
+    index: usize,
+    def: PortDef,
+    ty: PhantomData<fn() -> (T, D)>,
+}
+
+/// The input side of a node ([`InPort`]).
+pub enum In {}
+/// The output side of a node ([`OutPort`]).
+pub enum Out {}
+
 /// Input `index` of a node kind, declared by `def` and carrying values of type `T`.
 ///
 /// A node file declares its inputs from its handles (`&[ELEVATION.def(), ALBEDO.def()]`) and
 /// checks at compile time that each handle sits at its index
 /// (`const _: () = assert!(ALBEDO.is_input_of(&Planet::META));`), so the name, the position and
 /// the type cannot disagree.
-pub struct InPort<T> {
-    index: usize,
-    def: PortDef,
-    ty: PhantomData<fn() -> T>,
-}
+pub type InPort<T> = Port<T, In>;
 
-impl<T> Clone for InPort<T> {
+/// Output `index` of a node kind, declared by `def` and carrying values of type `T`: the other
+/// end of a typed link ([`crate::graph::Graph::link`] joins an `OutPort<T>` only to an
+/// `InPort<T>`).
+pub type OutPort<T> = Port<T, Out>;
+
+impl<T, D> Clone for Port<T, D> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for InPort<T> {}
+impl<T, D> Copy for Port<T, D> {}
 
-impl<T: PortValue> InPort<T> {
-    /// The handle on input `index`, declared by `def`; fails to compile when `def`'s type is
+impl<T: PortValue, D> Port<T, D> {
+    /// The handle on port `index`, declared by `def`; fails to compile when `def`'s type is
     /// not `T`'s.
-    pub const fn new(index: usize, def: PortDef) -> InPort<T> {
+    pub const fn new(index: usize, def: PortDef) -> Port<T, D> {
         assert!(def.ty as u8 == T::TYPE as u8, "the port's declared type differs from the handle's value type");
-        InPort { index, def, ty: PhantomData }
+        Port { index, def, ty: PhantomData }
     }
 
-    /// Position among the kind's inputs.
+    /// Position among the kind's inputs or outputs.
     pub const fn index(self) -> usize {
         self.index
     }
@@ -73,11 +88,13 @@ impl<T: PortValue> InPort<T> {
         self.def
     }
 
-    /// The saved name (a link's `input`).
+    /// The saved name (a link's `input` or `output`).
     pub const fn name(self) -> &'static str {
         self.def.name
     }
+}
 
+impl<T: PortValue> InPort<T> {
     /// Whether the kind's inputs hold this port, by name and type, at this handle's index.
     pub const fn is_input_of(self, meta: &super::NodeMeta) -> bool {
         declares(meta.inputs, self.index, self.def)
@@ -113,46 +130,7 @@ const fn declares(ports: &[PortDef], index: usize, def: PortDef) -> bool {
     true
 }
 
-/// Output `index` of a node kind, declared by `def` and carrying values of type `T`: the other
-/// end of a typed link ([`crate::graph::Graph::link`] joins an `OutPort<T>` only to an
-/// `InPort<T>`).
-pub struct OutPort<T> {
-    index: usize,
-    def: PortDef,
-    ty: PhantomData<fn() -> T>,
-}
-
-impl<T> Clone for OutPort<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for OutPort<T> {}
-
 impl<T: PortValue> OutPort<T> {
-    /// The handle on output `index`, declared by `def`; fails to compile when `def`'s type is
-    /// not `T`'s.
-    pub const fn new(index: usize, def: PortDef) -> OutPort<T> {
-        assert!(def.ty as u8 == T::TYPE as u8, "the port's declared type differs from the handle's value type");
-        OutPort { index, def, ty: PhantomData }
-    }
-
-    /// Position among the kind's outputs.
-    pub const fn index(self) -> usize {
-        self.index
-    }
-
-    /// The port's declaration.
-    pub const fn def(self) -> PortDef {
-        self.def
-    }
-
-    /// The saved name (a link's `output`).
-    pub const fn name(self) -> &'static str {
-        self.def.name
-    }
-
     /// Whether the kind's outputs hold this port, by name and type, at this handle's index.
     pub const fn is_output_of(self, meta: &super::NodeMeta) -> bool {
         declares(meta.outputs, self.index, self.def)
