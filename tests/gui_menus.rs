@@ -66,7 +66,7 @@ fn edit_menu_selects_deletes_undoes_and_redoes_by_label() {
 }
 
 #[test]
-fn file_new_empties_the_graph_and_view_run_evaluates_again() {
+fn file_new_empties_the_graph_and_its_hint_opens_the_template_picker() {
     let mut h = harness(driver::start_graph());
     menu(&mut h, "File", "New Ctrl+N");
     assert!(app(&mut h).doc.graph.nodes.is_empty(), "File > New is an empty graph");

@@ -168,8 +168,8 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     for (name, n) in [("texture_chain_n256", 256usize), ("texture_chain_n1024", 1024)] {
         if wants(name) {
             match texture_chain_ms(&g, n, if quick { 1 } else { 3 }, &cancel) {
-                Some(ms) => print(name, ms, "ms"),
-                None => eprintln!("{name}: the default graph has no To metres and Materials nodes"),
+                Ok(ms) => print(name, ms, "ms"),
+                Err(why) => eprintln!("{name}: {why}"),
             }
         }
     }
@@ -221,13 +221,15 @@ fn node_seconds(g: &crate::graph::Graph, kind: NodeKind, n: usize, reps: usize, 
 /// Milliseconds of the default graph's texture chain (To metres, slope, distance to coast,
 /// climate, biomes, materials) at resolution `n`, fed by a noise field instead of the erosion
 /// above it (median of `reps` cold runs; the noise itself not counted).
-fn texture_chain_ms(g: &crate::graph::Graph, n: usize, reps: usize, cancel: &AtomicBool) -> Option<f64> {
+fn texture_chain_ms(g: &crate::graph::Graph, n: usize, reps: usize, cancel: &AtomicBool) -> Result<f64, String> {
     use crate::nodes::Category;
-    let to_metres = g.first_of(NodeKind::ToMetres)?.id;
-    let materials = g.first_of(NodeKind::Materials)?.id;
+    let (Some(to_metres), Some(materials)) = (g.first_of(NodeKind::ToMetres), g.first_of(NodeKind::Materials)) else {
+        return Err("the default graph has no To metres and Materials nodes".into());
+    };
+    let (to_metres, materials) = (to_metres.id, materials.id);
     let mut g2 = g.clone();
     let source = g2.add_node(NodeKind::Noise, (0.0, 0.0));
-    g2.link(source, crate::nodes::FIELD_OUT, to_metres, crate::nodes::FIELD_IN).ok()?;
+    g2.link(source, crate::nodes::FIELD_OUT, to_metres, crate::nodes::FIELD_IN).map_err(|e| e.to_string())?;
     g2.links.retain(|l| !(l.to == materials && l.input == "water"));
     let program = crate::eval::compile_for(&g2, &[materials]);
     let chain = |id: &crate::graph::NodeId| g2.node(*id).is_some_and(|node| matches!(node.kind.meta().category, Category::Masks | Category::Climate | Category::Texture) || matches!(node.kind, NodeKind::ToMetres | NodeKind::Slope));
@@ -237,7 +239,7 @@ fn texture_chain_ms(g: &crate::graph::Graph, n: usize, reps: usize, cancel: &Ato
             r.timings_ms.iter().filter(|(id, _)| chain(id)).map(|(_, ms)| *ms).sum()
         })
         .collect();
-    Some(median(times))
+    Ok(median(times))
 }
 
 /// Milliseconds to draw and read back one 1600 x 900 frame of the default planet (evaluated at
