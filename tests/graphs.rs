@@ -190,7 +190,8 @@ fn the_planet_surface_group_textures_a_planet_with_three_wires() {
     assert_eq!(grp.members.len(), 8);
     let inputs: Vec<&str> = grp.inputs.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(inputs, ["in"], "one input: the elevation");
-    let albedo = grp.outputs.iter().find(|p| p.port == "albedo").expect("an albedo output").clone();
+    use planetgraph::nodes::{output::planet, texture::materials, FIELD_IN, FIELD_OUT};
+    let albedo = grp.outputs.iter().find(|p| p.port == materials::ALBEDO.name()).expect("an albedo output").clone();
     // Noise -> [Planet surface] -> Planet: one node and three wires.
     let mut g = Graph::default();
     let n = g.add_node(NodeKind::Noise, (0.0, 0.0));
@@ -199,11 +200,12 @@ fn the_planet_surface_group_textures_a_planet_with_three_wires() {
     let grp = g.groups.first().expect("merged group").clone();
     let input = grp.inputs.first().expect("input");
     let out = grp.outputs.iter().find(|o| o.name == albedo.name).expect("albedo");
-    g.connect(n, "out", input.node, &input.port);
-    g.link(n, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
-    g.connect(out.node, &out.port, p, "albedo");
+    assert_eq!(input.port, FIELD_IN.name(), "the elevation goes into To metres");
+    g.link(n, FIELD_OUT, input.node, FIELD_IN).expect("link");
+    g.link(n, FIELD_OUT, p, planet::ELEVATION).expect("link");
+    g.link(out.node, materials::ALBEDO, p, planet::ALBEDO).expect("the albedo comes from Materials");
     assert!(planetgraph::graph::validate(&g).is_empty(), "{:?}", planetgraph::graph::validate(&g));
     let r = Evaluator::new().evaluate(&g, 32, &AtomicBool::new(false), &Progress::default());
     assert!(r.errors.is_empty() && r.idle.is_empty(), "{:?} {:?}", r.errors, r.idle);
-    assert!(r.input(p, planetgraph::nodes::output::planet::ALBEDO).is_some(), "the Planet has an albedo");
+    assert!(r.input(p, planet::ALBEDO).is_some(), "the Planet has an albedo");
 }

@@ -138,9 +138,10 @@ fn plate_growth_steps_plays_and_finishes_from_the_node() {
     let planet = g.add_node(NodeKind::Planet, (500.0, 0.0));
     g.set_param(regions, "resolution", ParamValue::Int(12));
     g.set_param(plates, "plates", ParamValue::Int(8));
-    g.connect(regions, "regions", plates, "regions");
-    g.connect(plates, "plates", elevation, "plates");
-    g.connect(elevation, "elevation", planet, "elevation");
+    use planetgraph::nodes::tectonics::{plate_elevation, plates as plates_node, regions as regions_node};
+    g.link(regions, regions_node::REGIONS, plates, plates_node::REGIONS).expect("link");
+    g.link(plates, plates_node::PLATES, elevation, plate_elevation::PLATES).expect("link");
+    g.link(elevation, plate_elevation::ELEVATION, planet, planetgraph::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
     d.app.res.preview = 32;
     d.app.res.viewport = 32;

@@ -353,9 +353,11 @@ fn the_finder_offers_the_planet_surface_group_and_it_textures_the_planet() {
     // Three wires: the elevation in, and the albedo to the Planet.
     let mut g = d.app.doc.graph.clone();
     let input = grp.inputs.first().expect("input").clone();
-    let out = grp.outputs.iter().find(|o| o.port == "albedo").expect("albedo").clone();
-    g.connect(n, "out", input.node, &input.port);
-    g.connect(out.node, &out.port, p, "albedo");
+    use planetgraph::nodes::{texture::materials, FIELD_IN, FIELD_OUT};
+    let out = grp.outputs.iter().find(|o| o.port == materials::ALBEDO.name()).expect("albedo").clone();
+    assert_eq!(input.port, FIELD_IN.name(), "the elevation goes into To metres");
+    g.link(n, FIELD_OUT, input.node, FIELD_IN).expect("link");
+    g.link(out.node, materials::ALBEDO, p, planetgraph::nodes::output::planet::ALBEDO).expect("the albedo comes from Materials");
     assert!(d.app.apply_edit(g));
     d.wait_for_evaluation();
     wait_until(&mut d, "the textured planet", |d| d.app.last_result.as_ref().is_some_and(|r| r.input(p, planetgraph::nodes::output::planet::ALBEDO).is_some()));
@@ -370,7 +372,7 @@ fn hydraulic_erosion_presets_set_the_amounts_in_one_undoable_click() {
     let h = g.add_node(NodeKind::HydraulicErosion, (260.0, 20.0));
     let p = g.add_node(NodeKind::Planet, (560.0, 60.0));
     g.link(c, planetgraph::nodes::FIELD_OUT, h, planetgraph::nodes::FIELD_IN).expect("link");
-    g.connect(h, "elevation", p, "elevation");
+    g.link(h, planetgraph::nodes::erosion::hydraulic::ELEVATION, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
     d.wait_for_evaluation();
     let rect = d.node_screen_rects().into_iter().find(|(n, _)| *n == h).expect("on canvas").1;

@@ -94,9 +94,10 @@ fn rivers_above_the_cap_are_thin_lines_along_the_run_s_rivers() {
     let (n, cap) = (512, 128);
     let fine = Evaluator::new().run_region(&program, Grid::Whole(n), cap, &cancel, &Progress::default());
     assert!(fine.errors.is_empty(), "{:?}", fine.errors);
-    let refined = fine.output(le, 3).and_then(|v| v.as_field()).expect("rivers").clone();
+    use planetgraph::nodes::erosion::landscape::RIVERS;
+    let refined = fine.port_value(le, RIVERS).expect("rivers").clone();
     let coarse = Evaluator::new().run_program(&program, cap, &cancel, &Progress::default());
-    let rivers = coarse.output(le, 3).expect("rivers at the cap");
+    let rivers = &planetgraph::nodes::Value::Field(coarse.port_value(le, RIVERS).expect("rivers at the cap").clone());
     let sampled = planetgraph::eval::sample_on(rivers, Grid::Whole(n));
     let sampled = sampled.as_field().expect("field");
     // The run's mask is the share of a cell the river's water covers (a few per cent at the

@@ -116,7 +116,7 @@ fn detailed_planet(n: usize) -> (planetgraph::planet::Field, planetgraph::planet
     let planet = g.add_node(NodeKind::Planet, (0.0, 0.0));
     g.link(noise, planetgraph::nodes::FIELD_OUT, planet, planetgraph::nodes::output::planet::ELEVATION).expect("link");
     g.link(noise, planetgraph::nodes::FIELD_OUT, ramp, planetgraph::nodes::FIELD_IN).expect("link");
-    g.connect(ramp, "colour", planet, "albedo");
+    g.link(ramp, planetgraph::nodes::texture::colour_ramp::COLOUR, planet, planetgraph::nodes::output::planet::ALBEDO).expect("link");
     let r = Evaluator::new().evaluate(&g, n, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
     assert!(r.errors.is_empty(), "{:?}", r.errors);
     let field = (**r.field(planet).expect("elevation")).clone();

@@ -82,7 +82,7 @@ fn texture_outputs_of_a_preview_agree_with_the_build() {
     check("vegetation", field(&preview, NodeKind::Vegetation, 0), field(&build, NodeKind::Vegetation, 0), 0.85);
     let biome_colour = |r: &EvalResult| -> ColourField {
         let id = g.first_of(NodeKind::Biomes).expect("biomes").id;
-        (**r.output(id, 1).and_then(|v| v.as_colour()).expect("biome colours")).clone()
+        (**r.port_value(id, planetgraph::nodes::texture::biomes::COLOUR).expect("biome colours")).clone()
     };
     let (pb, bb) = (biome_colour(&preview), biome_colour(&build));
     check("biome colour green", channel(&pb, 1), channel(&bb, 1).resample(128), 0.95);

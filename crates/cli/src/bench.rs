@@ -230,7 +230,7 @@ fn texture_chain_ms(g: &crate::graph::Graph, n: usize, reps: usize, cancel: &Ato
     let mut g2 = g.clone();
     let source = g2.add_node(NodeKind::Noise, (0.0, 0.0));
     g2.link(source, crate::nodes::FIELD_OUT, to_metres, crate::nodes::FIELD_IN).map_err(|e| e.to_string())?;
-    g2.links.retain(|l| !(l.to == materials && l.input == "water"));
+    g2.unlink(materials, crate::nodes::texture::materials::WATER);
     let program = crate::eval::compile_for(&g2, &[materials]);
     let chain = |id: &crate::graph::NodeId| g2.node(*id).is_some_and(|node| matches!(node.kind.meta().category, Category::Masks | Category::Climate | Category::Texture) || matches!(node.kind, NodeKind::ToMetres | NodeKind::Slope));
     let times: Vec<f64> = (0..reps.max(1))

@@ -9,9 +9,13 @@ use crate::graph::Graph;
 use crate::inspect::realism::{biome_shares, earth_figures, land_mean_and_share, land_median, land_median_where, latitudinal_border_share, plateau_figures, EarthFigures, PlateauFigures, EARTH};
 use crate::inspect::tectonic_values;
 use crate::io::{default_graph, load_graph, Strictness};
+use crate::nodes::climate::precipitation::PRECIPITATION;
+use crate::nodes::erosion::landscape::RIVERS;
 use crate::nodes::output::planet::PlanetSettings;
+use crate::nodes::tectonics::earth_relief;
 use crate::nodes::texture::biomes::Biome;
-use crate::nodes::NodeKind;
+use crate::nodes::texture::biomes::BIOME;
+use crate::nodes::{NodeKind, OutPort};
 use anyhow::anyhow;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -114,7 +118,7 @@ pub struct Measured {
 pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{name}: no Planet node to measure")))?;
     let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{name}: {}: {e}", planet.describe())))?;
-    let link = g.links.iter().find(|l| l.to == planet.id && l.input == "elevation").ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", planet.describe())))?;
+    let link = g.link_into(planet.id, crate::nodes::output::planet::ELEVATION).ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", planet.describe())))?;
     let source = g.node(link.from).ok_or_else(|| CliError::internal(anyhow!("{name}: link from a missing node")))?;
     let output = source.kind.meta().outputs.iter().position(|o| o.name == link.output).ok_or_else(|| CliError::internal(anyhow!("{name}: no output {}", link.output)))?;
     let (rain, biomes) = (g.first_of(NodeKind::Precipitation).map(|x| x.id), g.first_of(NodeKind::Biomes).map(|x| x.id));
@@ -132,38 +136,33 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
         return Err(CliError::input(anyhow!("{name}: node {id}: {e}")));
     }
     let field = |id, k: usize| -> Result<&crate::planet::Field, CliError> { res.output(id, k).and_then(|v| v.as_field()).map(|f| f.as_ref()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {k} was not computed"))) };
+    let port = |id, p: OutPort<crate::planet::Field>| -> Result<&crate::planet::Field, CliError> { res.port_value(id, p).map(|f| f.as_ref()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {} was not computed", p.name()))) };
     let metres = settings.apply(field(link.from, output)?);
     let tect = tectonic_values(g, &res);
     let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
     let relief = earth_figures(&metres, settings.radius_km, pair, &cancel).map_err(|e| CliError::internal(anyhow!(e)))?;
     let erodibility = match relief_node {
-        Some(id) => {
-            let k = NodeKind::EarthRelief.meta().outputs.iter().position(|o| o.name == "erodibility").ok_or_else(|| CliError::internal(anyhow!("Earth-like relief has no erodibility output")))?;
-            Some((id, field(id, k)?))
-        }
+        Some(id) => Some((id, port(id, earth_relief::ERODIBILITY)?)),
         None => None,
     };
     let climate = match (rain, biomes) {
         (Some(rain), Some(biomes)) => {
-            let rain = field(rain, 0)?;
+            let rain = port(rain, PRECIPITATION)?;
             let plateau_precipitation_median_mm = erodibility.map(|(_, e)| {
                 let e = e.resample(metres.n());
                 land_median_where(&metres, rain, |c| e.data()[c] < 0.5)
             });
-            let biome = field(biomes, 0)?;
+            let biome = port(biomes, BIOME)?;
             Some(ClimateFigures { precipitation_median_mm: land_median(&metres, rain), plateau_precipitation_median_mm, biomes: biome_shares(&metres, biome), latitudinal_borders: latitudinal_border_share(&metres, biome) })
         }
         _ => None,
     };
     let plateau = match erodibility {
-        Some((id, e)) => plateau_figures(&settings.apply(field(id, 0)?), &metres, e, settings.radius_km),
+        Some((id, e)) => plateau_figures(&settings.apply(port(id, earth_relief::ELEVATION)?), &metres, e, settings.radius_km),
         None => None,
     };
     let rivers = match landscape {
-        Some(id) => {
-            let k = NodeKind::LandscapeEvolution.meta().outputs.iter().position(|o| o.name == "rivers").ok_or_else(|| CliError::internal(anyhow!("Landscape evolution has no rivers output")))?;
-            Some(land_mean_and_share(&metres, field(id, k)?))
-        }
+        Some(id) => Some(land_mean_and_share(&metres, port(id, RIVERS)?)),
         None => None,
     };
     Ok(Measured { relief, plateau, climate, rivers, seconds })

@@ -72,6 +72,12 @@ impl EvalResult {
         self.outputs.get(&id)?.get(port)?.as_ref()
     }
 
+    /// Output `port` of node `id` (a typed handle on one of its kind's outputs); `None` if the
+    /// node did not run, a build dropped that output or it holds another type.
+    pub fn port_value<T: crate::nodes::PortValue>(&self, id: NodeId, port: crate::nodes::OutPort<T>) -> Option<&Arc<T>> {
+        port.value_in(self.outputs.get(&id)?).ok().flatten()
+    }
+
     /// Milliseconds per node computed in this run, keyed by how messages name the node in `g`
     /// (`Kind #id`), as manifests and bench print them.
     pub fn timings_by_name(&self, g: &Graph) -> BTreeMap<String, f64> {
@@ -374,12 +380,13 @@ mod progress_tests {
         let biomes = g.add_node(NodeKind::Biomes, (200.0, 0.0));
         let clamp = g.add_node(NodeKind::Clamp, (200.0, 200.0));
         let planet = g.add_node(NodeKind::Planet, (400.0, 0.0));
-        for input in ["elevation_m", "temperature", "precipitation"] {
-            g.connect(noise, "out", biomes, input);
+        use crate::nodes::texture::biomes as b;
+        for input in [b::ELEVATION, b::TEMPERATURE, b::PRECIPITATION] {
+            g.link(noise, crate::nodes::FIELD_OUT, biomes, input).expect("link");
         }
         g.link(noise, crate::nodes::FIELD_OUT, clamp, crate::nodes::FIELD_IN).expect("link");
         g.link(clamp, crate::nodes::FIELD_OUT, planet, crate::nodes::output::planet::ELEVATION).expect("link");
-        g.connect(biomes, "colour", planet, "albedo");
+        g.link(biomes, b::COLOUR, planet, crate::nodes::output::planet::ALBEDO).expect("link");
         let program = crate::eval::compile_for(&g, &[planet]);
         let order: Vec<NodeId> = program.steps.iter().map(|s| s.id).collect();
         let at = |id: NodeId| order.iter().position(|x| *x == id).expect("compiled");

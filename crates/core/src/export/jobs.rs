@@ -9,7 +9,6 @@ use super::{mesh, Control, ExportContext, ExportError};
 use crate::appearance::hypsometric;
 use crate::eval::EvalResult;
 use crate::graph::Graph;
-use crate::graph::NodeId;
 use crate::nodes::output::export::{ByteOrder, ColourEncoding, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, UnitsFrom, ValueMapping};
 use crate::nodes::output::{export as export_node, planet as planet_node};
 use crate::nodes::NodeKind;
@@ -344,12 +343,12 @@ pub fn export_node_job(g: &Graph, node: &crate::graph::Node, error: Option<&Stri
         return Err(ExportError::Invalid { export: label, message: e.clone() });
     }
     let is_field = field.is_some() || tiled.as_ref().is_some_and(TiledSource::is_field);
-    let input = if is_field { export_node::FIELD.name() } else { export_node::COLOUR.name() };
+    let link = if is_field { g.link_into(node.id, export_node::FIELD) } else { g.link_into(node.id, export_node::COLOUR) };
     let units = match settings.units_from {
         UnitsFrom::Custom => settings.units.clone(),
-        UnitsFrom::Source => source_units(g, node.id, input),
+        UnitsFrom::Source => source_units(g, link),
     };
-    let source = g.links.iter().find(|l| l.to == node.id && l.input == input).and_then(|l| g.node(l.from)).map(|n| n.describe()).unwrap_or_default();
+    let source = link.and_then(|l| g.node(l.from)).map(|n| n.describe()).unwrap_or_default();
     Ok(ExportJob { label: format!("{label} '{}'", settings.name), source, settings, units, field, colour, tiled, tiled_mesh: None })
 }
 
@@ -357,26 +356,25 @@ pub fn export_node_job(g: &Graph, node: &crate::graph::Node, error: Option<&Stri
 /// before evaluating (for the editor's question before replacing files). Export nodes whose
 /// settings cannot be read are left out: the export itself reports them.
 pub fn planned_files(g: &Graph, n: usize) -> Vec<String> {
-    let linked = |id, input: &str| g.links.iter().any(|l| l.to == id && l.input == input);
     let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::Export).collect();
     let mut names: Vec<String> = if exports.is_empty() {
         // A Planet node whose settings cannot be read exports nothing (the build says why).
         match g.first_of(NodeKind::Planet).filter(|p| p.settings::<crate::nodes::output::planet::PlanetSettings>().is_ok()) {
-            Some(planet) => default_set(&planet.describe(), linked(planet.id, planet_node::ALBEDO.name())).iter().flat_map(|(_, j)| j.file_names(n)).collect(),
+            Some(planet) => default_set(&planet.describe(), g.link_into(planet.id, planet_node::ALBEDO).is_some()).iter().flat_map(|(_, j)| j.file_names(n)).collect(),
             None => Vec::new(),
         }
     } else {
-        exports.iter().filter_map(|node| node.settings::<ExportSettings>().ok().map(|s| file_names(&s, n, linked(node.id, export_node::COLOUR.name())))).flatten().collect()
+        exports.iter().filter_map(|node| node.settings::<ExportSettings>().ok().map(|s| file_names(&s, n, g.link_into(node.id, export_node::COLOUR).is_some()))).flatten().collect()
     };
     names.push("manifest.json".into());
     names
 }
 
-/// The units of the values that reach input `input` of node `id`: the units of the output
-/// feeding it, followed upstream through outputs that keep their input's units
-/// ([`PortUnit::AsInput`]) and bypassed nodes; empty for unitless values or no link.
-pub fn source_units(g: &Graph, id: NodeId, input: &str) -> String {
-    let mut link = g.links.iter().find(|l| l.to == id && l.input == input);
+/// The units of the values that come along `link` (for example [`Graph::link_into`] an
+/// Export's input): the units of the output feeding it, followed upstream through outputs that
+/// keep their input's units ([`PortUnit::AsInput`]) and bypassed nodes; empty for unitless
+/// values or no link.
+pub fn source_units<'g>(g: &'g Graph, mut link: Option<&'g crate::graph::Link>) -> String {
     // A valid graph has no cycles; the bound keeps a broken one from looping.
     for _ in 0..=g.nodes.len() {
         let Some(l) = link else { break };
@@ -469,20 +467,22 @@ mod tests {
         let terrace = g.add_node(NodeKind::Terrace, (0.0, 0.0));
         let slope = g.add_node(NodeKind::Slope, (0.0, 0.0));
         let export = g.add_node(NodeKind::Export, (0.0, 0.0));
-        let link = |g: &mut Graph, from, output: &str, to, input: &str| g.connect(from, output, to, input);
-        link(&mut g, noise, "out", planet, "elevation");
-        link(&mut g, planet, "out", blur, "in");
-        link(&mut g, blur, "out", terrace, "in");
-        link(&mut g, terrace, "out", export, "field");
+        use crate::nodes::{FIELD_IN, FIELD_OUT};
+        let link = |g: &mut Graph, from, to, input| g.link(from, FIELD_OUT, to, input).expect("link");
+        let units = |g: &Graph| source_units(g, g.link_into(export, export_node::FIELD));
+        link(&mut g, noise, planet, planet_node::ELEVATION);
+        link(&mut g, planet, blur, FIELD_IN);
+        link(&mut g, blur, terrace, FIELD_IN);
+        link(&mut g, terrace, export, export_node::FIELD);
         // Terrace changes values: no units, until it is bypassed.
-        assert_eq!(source_units(&g, export, "field"), "");
+        assert_eq!(units(&g), "");
         g.node_mut(terrace).expect("terrace").bypass = true;
-        assert_eq!(source_units(&g, export, "field"), "m");
-        link(&mut g, planet, "out", slope, "in");
-        link(&mut g, slope, "out", export, "field");
-        assert_eq!(source_units(&g, export, "field"), "deg");
-        link(&mut g, noise, "out", export, "field");
-        assert_eq!(source_units(&g, export, "field"), "");
-        assert_eq!(source_units(&g, export, "colour"), "");
+        assert_eq!(units(&g), "m");
+        link(&mut g, planet, slope, FIELD_IN);
+        link(&mut g, slope, export, export_node::FIELD);
+        assert_eq!(units(&g), "deg");
+        link(&mut g, noise, export, export_node::FIELD);
+        assert_eq!(units(&g), "");
+        assert_eq!(source_units(&g, g.link_into(export, export_node::COLOUR)), "");
     }
 }

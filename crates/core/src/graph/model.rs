@@ -212,6 +212,16 @@ impl Graph {
         Ok(())
     }
 
+    /// The link into input `input` of node `to`, if any.
+    pub fn link_into<T: PortValue>(&self, to: NodeId, input: InPort<T>) -> Option<&Link> {
+        self.links.iter().find(|l| l.to == to && l.input == input.name())
+    }
+
+    /// Removes the link into input `input` of node `to`, if any.
+    pub fn unlink<T: PortValue>(&mut self, to: NodeId, input: InPort<T>) {
+        self.links.retain(|l| !(l.to == to && l.input == input.name()));
+    }
+
     /// Links `from.output` to `to.input` by name, replacing any link into that input: for
     /// links whose ports come as data (a file, the editor). Code that knows its ports uses
     /// [`Self::link`].

@@ -283,7 +283,7 @@ mod tests {
         let mut g = Graph::default();
         let ids: Vec<NodeId> = (0..5000).map(|k| g.add_node(NodeKind::Abs, (k as f32, 0.0))).collect();
         for k in 0..ids.len() {
-            g.connect(ids[k], "out", ids[(k + 1) % ids.len()], "in");
+            g.link(ids[k], crate::nodes::FIELD_OUT, ids[(k + 1) % ids.len()], crate::nodes::FIELD_IN).expect("link");
         }
         let tail = g.add_node(NodeKind::Invert, (0.0, 100.0));
         g.link(ids[17], crate::nodes::FIELD_OUT, tail, crate::nodes::FIELD_IN).expect("link");

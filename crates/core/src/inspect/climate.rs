@@ -27,12 +27,12 @@ pub struct TextureValues {
 
 /// Collects the [`TextureValues`] of `res` (evaluated from `g`).
 pub fn texture_values(g: &Graph, res: &EvalResult) -> TextureValues {
-    let output = |kind: NodeKind, k: usize| g.nodes.iter().filter(|n| n.kind == kind).find_map(|n| res.output(n.id, k).cloned());
+    use crate::nodes::{climate::precipitation, climate::temperature, texture::biomes, FIELD_OUT};
     TextureValues {
-        slope: output(NodeKind::Slope, 0).and_then(|v| v.as_field().cloned()),
-        biome: output(NodeKind::Biomes, 1).and_then(|v| v.as_colour().cloned()),
-        temperature: output(NodeKind::Temperature, 0).and_then(|v| v.as_field().cloned()),
-        precipitation: output(NodeKind::Precipitation, 0).and_then(|v| v.as_field().cloned()),
+        slope: super::first_output(g, res, NodeKind::Slope, FIELD_OUT),
+        biome: super::first_output(g, res, NodeKind::Biomes, biomes::COLOUR),
+        temperature: super::first_output(g, res, NodeKind::Temperature, temperature::TEMPERATURE),
+        precipitation: super::first_output(g, res, NodeKind::Precipitation, precipitation::PRECIPITATION),
     }
 }
 

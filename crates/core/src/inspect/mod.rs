@@ -35,17 +35,17 @@ pub struct TectonicValues {
     pub motion: Option<Arc<VectorField>>,
 }
 
-/// Index of the Plate elevation node's `motion` output.
-const MOTION_OUTPUT: usize = 4;
-/// Index of the Earth-like relief node's `motion` output.
-const RELIEF_MOTION_OUTPUT: usize = 5;
+/// Output `port` of the first node of `kind` in `g` that has it in `res`.
+fn first_output<T: crate::nodes::PortValue>(g: &Graph, res: &EvalResult, kind: NodeKind, port: crate::nodes::OutPort<T>) -> Option<Arc<T>> {
+    g.nodes.iter().filter(|n| n.kind == kind).find_map(|n| res.port_value(n.id, port).cloned())
+}
 
 /// Collects the [`TectonicValues`] of `res` (evaluated from `g`).
 pub fn tectonic_values(g: &Graph, res: &EvalResult) -> TectonicValues {
-    let output = |kind: NodeKind, k: usize| g.nodes.iter().filter(|n| n.kind == kind).find_map(|n| res.output(n.id, k).cloned());
-    let plates = output(NodeKind::TectonicPlates, 0).and_then(|v| v.as_plates().cloned());
-    let regions = plates.as_ref().map(|p| p.regions.clone()).or_else(|| output(NodeKind::Regions, 0).and_then(|v| v.as_regions().cloned()));
-    let motion = output(NodeKind::PlateElevation, MOTION_OUTPUT).or_else(|| output(NodeKind::EarthRelief, RELIEF_MOTION_OUTPUT)).and_then(|v| v.as_vector().cloned());
+    use crate::nodes::tectonics::{earth_relief, plate_elevation, plates, regions};
+    let plates = first_output(g, res, NodeKind::TectonicPlates, plates::PLATES);
+    let regions = plates.as_ref().map(|p| p.regions.clone()).or_else(|| first_output(g, res, NodeKind::Regions, regions::REGIONS));
+    let motion = first_output(g, res, NodeKind::PlateElevation, plate_elevation::MOTION).or_else(|| first_output(g, res, NodeKind::EarthRelief, earth_relief::MOTION));
     TectonicValues { regions, plates, motion }
 }
 
@@ -54,16 +54,5 @@ impl TectonicValues {
     pub fn overlay(&self, colours: OverlayColours, borders: bool) -> Option<OverlayImage> {
         let regions = self.regions.as_ref()?;
         Some(overlay_image(regions, self.plates.as_deref(), colours, borders, overlay_size(regions)))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::nodes::NodeKind;
-
-    #[test]
-    fn the_motion_output_index_is_the_declared_one() {
-        assert_eq!(NodeKind::PlateElevation.meta().outputs[super::MOTION_OUTPUT].name, "motion");
-        assert_eq!(NodeKind::EarthRelief.meta().outputs[super::RELIEF_MOTION_OUTPUT].name, "motion");
     }
 }

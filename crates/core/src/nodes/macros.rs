@@ -1,5 +1,6 @@
-//! The two macros a node file uses: [`settings!`](crate::settings) for its typed settings and
-//! [`choices!`](crate::choices) for the enums of its choice parameters.
+//! The macros a node file uses: [`settings!`](crate::settings) for its typed settings,
+//! [`choices!`](crate::choices) for the enums of its choice parameters and
+//! [`ports!`](crate::ports) for its typed port handles.
 
 /// Defines a node's settings struct, its parameter definitions and the mapping between them
 /// from one list, so a field cannot lack a definition or the reverse. Each entry is
@@ -141,5 +142,42 @@ macro_rules! choices {
                 $crate::nodes::params::ParamValue::Choice(self.id().to_string())
             }
         }
+    };
+}
+
+/// Declares a node's typed port handles and the port list made from them, so a port's position,
+/// saved name and value type are written once: each entry `NAME: Type = definition` becomes a
+/// public [`InPort`](crate::nodes::InPort) (side `In`) or [`OutPort`](crate::nodes::OutPort)
+/// (side `Out`) at the entry's position, and the list (for the node's
+/// [`NodeMeta`](crate::nodes::NodeMeta)) holds their definitions in that order.
+///
+/// ```ignore
+/// ports! {
+///     /// Inputs of the Blend node.
+///     const INPUTS: In = [
+///         /// The field where the mask is 0.
+///         A: Field = PortDef::field("a"),
+///         /// The field where the mask is 1.
+///         B: Field = PortDef::field("b"),
+///     ];
+/// }
+/// ```
+#[macro_export]
+macro_rules! ports {
+    (
+        $(#[$lmeta:meta])*
+        $vis:vis const $list:ident: $side:ident = [
+            $( $(#[$pmeta:meta])* $name:ident: $ty:ty = $def:expr ),* $(,)?
+        ];
+    ) => {
+        $crate::ports!(@each $side, 0usize; $( $(#[$pmeta])* $name: $ty = $def, )*);
+        $(#[$lmeta])*
+        $vis const $list: &[$crate::nodes::PortDef] = &[$( $name.def() ),*];
+    };
+    (@each $side:ident, $index:expr; ) => {};
+    (@each $side:ident, $index:expr; $(#[$pmeta:meta])* $name:ident: $ty:ty = $def:expr, $($rest:tt)*) => {
+        $(#[$pmeta])*
+        pub const $name: $crate::nodes::port::Port<$ty, $crate::nodes::port::$side> = $crate::nodes::port::Port::new($index, $def);
+        $crate::ports!(@each $side, $index + 1; $($rest)*);
     };
 }

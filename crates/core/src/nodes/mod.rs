@@ -32,8 +32,7 @@ pub use registry::NodeKind;
 pub use unit::Unit;
 pub use value::Value;
 
-use crate::planet::{ColourField, Field, Grid, RegionSurface, VectorField};
-use crate::tectonics::Plates;
+use crate::planet::Grid;
 use std::sync::Arc;
 
 /// What a node file implements: metadata, typed settings and the run function.
@@ -83,22 +82,6 @@ pub trait Node {
 pub struct Inputs<'a>(pub &'a [Option<Value>]);
 
 impl Inputs<'_> {
-    fn wrong(k: usize, what: &str) -> OpError {
-        OpError::Invalid(format!("input {k} is not a {what}"))
-    }
-
-    fn get<'v, T>(&'v self, k: usize, what: &str, pick: impl Fn(&'v Value) -> Option<&'v T>) -> Result<Option<&'v T>, OpError> {
-        match self.0.get(k) {
-            Some(Some(v)) => pick(v).map(Some).ok_or_else(|| Self::wrong(k, what)),
-            Some(None) => Ok(None),
-            None => Err(OpError::Invalid(format!("input {k} is missing"))),
-        }
-    }
-
-    fn required<'v, T>(&'v self, k: usize, what: &str, pick: impl Fn(&'v Value) -> Option<&'v T>) -> Result<&'v T, OpError> {
-        self.get(k, what, pick)?.ok_or_else(|| OpError::Invalid(format!("input {k} is not connected")))
-    }
-
     /// The input `port` (a typed handle on one of the node's inputs).
     pub fn port<T: PortValue>(&self, port: InPort<T>) -> Result<&Arc<T>, OpError> {
         self.port_opt(port)?.ok_or_else(|| OpError::Invalid(format!("input '{}' is not connected", port.name())))
@@ -107,46 +90,6 @@ impl Inputs<'_> {
     /// The optional input `port` (`None` when not connected).
     pub fn port_opt<T: PortValue>(&self, port: InPort<T>) -> Result<Option<&Arc<T>>, OpError> {
         port.value_in(self.0).map_err(OpError::Invalid)
-    }
-
-    /// Input `k` as a scalar field.
-    pub fn field(&self, k: usize) -> Result<&Arc<Field>, OpError> {
-        self.required(k, "field", Value::as_field)
-    }
-
-    /// Optional input `k` as a scalar field (`None` when not connected).
-    pub fn field_opt(&self, k: usize) -> Result<Option<&Arc<Field>>, OpError> {
-        self.get(k, "field", Value::as_field)
-    }
-
-    /// Input `k` as a vector field.
-    pub fn vector(&self, k: usize) -> Result<&Arc<VectorField>, OpError> {
-        self.required(k, "vector field", Value::as_vector)
-    }
-
-    /// Optional input `k` as a vector field (`None` when not connected).
-    pub fn vector_opt(&self, k: usize) -> Result<Option<&Arc<VectorField>>, OpError> {
-        self.get(k, "vector field", Value::as_vector)
-    }
-
-    /// Input `k` as a region surface.
-    pub fn regions(&self, k: usize) -> Result<&Arc<RegionSurface>, OpError> {
-        self.required(k, "region surface", Value::as_regions)
-    }
-
-    /// Input `k` as plates.
-    pub fn plates(&self, k: usize) -> Result<&Arc<Plates>, OpError> {
-        self.required(k, "set of plates", Value::as_plates)
-    }
-
-    /// Input `k` as colours.
-    pub fn colour(&self, k: usize) -> Result<&Arc<ColourField>, OpError> {
-        self.required(k, "colour field", Value::as_colour)
-    }
-
-    /// Optional input `k` as colours (`None` when not connected).
-    pub fn colour_opt(&self, k: usize) -> Result<Option<&Arc<ColourField>>, OpError> {
-        self.get(k, "colour field", Value::as_colour)
     }
 }
 
@@ -247,10 +190,12 @@ pub mod prelude {
     pub use super::context::{with_steps, Locality, OpContext, OpError};
     pub use super::meta::{Category, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
     pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
-    pub use super::port::InPort;
+    pub use super::port::{InPort, OutPort, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};
     pub use super::unit::Unit;
     pub use super::value::Value;
     pub use super::{Inputs, Node};
     pub use crate::planet::{ColourField, Field, Grid};
+    pub use crate::planet::{RegionSurface, VectorField};
+    pub use crate::tectonics::Plates;
     pub use std::sync::Arc;
 }

@@ -5,7 +5,8 @@
 
 use super::meta::{PortDef, PortType};
 use super::value::Value;
-use crate::planet::{ColourField, Field};
+use crate::planet::{ColourField, Field, RegionSurface, VectorField};
+use crate::tectonics::Plates;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -35,6 +36,30 @@ impl PortValue for ColourField {
     }
 }
 
+impl PortValue for VectorField {
+    const TYPE: PortType = PortType::Vector;
+    const WHAT: &'static str = "vector field";
+    fn of(value: &Value) -> Option<&Arc<Self>> {
+        value.as_vector()
+    }
+}
+
+impl PortValue for RegionSurface {
+    const TYPE: PortType = PortType::Regions;
+    const WHAT: &'static str = "region surface";
+    fn of(value: &Value) -> Option<&Arc<Self>> {
+        value.as_regions()
+    }
+}
+
+impl PortValue for Plates {
+    const TYPE: PortType = PortType::Plates;
+    const WHAT: &'static str = "set of plates";
+    fn of(value: &Value) -> Option<&Arc<Self>> {
+        value.as_plates()
+    }
+}
+
 /// A typed handle on port `index` of a node kind, declared by `def` and carrying values of type
 /// `T`; `D` says which side of the node it is on ([`In`] or [`Out`]). Use the aliases
 /// [`InPort`] and [`OutPort`].
@@ -48,6 +73,20 @@ pub struct Port<T, D> {
 pub enum In {}
 /// The output side of a node ([`OutPort`]).
 pub enum Out {}
+
+/// A side of a node, [`In`] or [`Out`].
+pub trait Side {
+    /// Its word in errors ("input", "output").
+    const WORD: &'static str;
+}
+
+impl Side for In {
+    const WORD: &'static str = "input";
+}
+
+impl Side for Out {
+    const WORD: &'static str = "output";
+}
 
 /// Input `index` of a node kind, declared by `def` and carrying values of type `T`.
 ///
@@ -94,20 +133,23 @@ impl<T: PortValue, D> Port<T, D> {
     }
 }
 
+impl<T: PortValue, D: Side> Port<T, D> {
+    /// This port's value among a node's input or output `values`, in port order (`Ok(None)`
+    /// when it has none: an input not connected, an output not wanted; an error when it holds
+    /// another type).
+    pub fn value_in(self, values: &[Option<Value>]) -> Result<Option<&Arc<T>>, String> {
+        match values.get(self.index) {
+            Some(Some(v)) => T::of(v).map(Some).ok_or_else(|| format!("{} '{}' is not a {}", D::WORD, self.name(), T::WHAT)),
+            Some(None) => Ok(None),
+            None => Err(format!("{} '{}' is missing", D::WORD, self.name())),
+        }
+    }
+}
+
 impl<T: PortValue> InPort<T> {
     /// Whether the kind's inputs hold this port, by name and type, at this handle's index.
     pub const fn is_input_of(self, meta: &super::NodeMeta) -> bool {
         declares(meta.inputs, self.index, self.def)
-    }
-
-    /// This input's value among a run's `inputs` (`Ok(None)` when not connected; an error when
-    /// it holds another type).
-    pub fn value_in(self, inputs: &[Option<Value>]) -> Result<Option<&Arc<T>>, String> {
-        match inputs.get(self.index) {
-            Some(Some(v)) => T::of(v).map(Some).ok_or_else(|| format!("input '{}' is not a {}", self.name(), T::WHAT)),
-            Some(None) => Ok(None),
-            None => Err(format!("input '{}' is missing", self.name())),
-        }
     }
 }
 

@@ -164,7 +164,7 @@ mod mismatched {
         type Settings = BadSettings;
         const META: NodeMeta = NodeMeta::new("Bad", Category::Modify, "Test only.", IN, OUT, file!());
         fn run(_: &BadSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-            Ok(vec![Value::Field(inputs.field(0)?.clone())])
+            Ok(vec![Value::Field(inputs.port(FIELD_IN)?.clone())])
         }
     }
 }

@@ -88,7 +88,7 @@ impl PlanetApp {
             self.viewport.set_tectonics(crate::inspect::tectonic_values(&self.doc.graph, &res));
             self.viewport.set_textures(crate::inspect::texture_values(&self.doc.graph, &res));
             for node in self.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::TectonicPlates) {
-                if let Some(p) = res.output(node.id, 0).and_then(|v| v.as_plates()) {
+                if let Some(p) = res.port_value(node.id, crate::nodes::tectonics::plates::PLATES) {
                     let claimed = p.plate_of.iter().filter(|&&x| x != crate::tectonics::UNCLAIMED).count();
                     self.ed_state.plates.insert(node.id, PlateStatus { cycles: p.cycles, claimed, total: p.plate_of.len(), complete: p.complete });
                 }

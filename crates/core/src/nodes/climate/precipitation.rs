@@ -43,20 +43,36 @@ crate::settings! {
 /// The Precipitation node.
 pub struct Precipitation;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// Elevation, m.
+        ELEVATION: Field = PortDef::field("elevation_m"),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// Annual precipitation, mm/yr.
+        PRECIPITATION: Field = PortDef::field("precipitation").with_unit(PortUnit::Of(Unit::MillimetrePerYear)),
+        /// Prevailing wind, m/s.
+        WIND: VectorField = PortDef::of("wind", PortType::Vector),
+    ];
+}
+
 impl Node for Precipitation {
     type Settings = PrecipitationSettings;
     const META: NodeMeta = NodeMeta::new(
         "Precipitation",
         Category::Climate,
         "Annual precipitation in mm from prevailing winds by latitude band: moisture from the sea carried inland across seams and partly recycled over land, rained out over rising terrain (rain shadows), a wet equatorial belt that follows the land, dry subtropics. Outputs precipitation and the wind.",
-        &[PortDef::field("elevation_m")],
-        &[PortDef::field("precipitation").with_unit(PortUnit::Of(Unit::MillimetrePerYear)), PortDef::of("wind", PortType::Vector)],
+        INPUTS,
+        OUTPUTS,
         file!(),
     )
     .reading_planet();
 
     fn run(s: &PrecipitationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let h = inputs.field(0)?;
+        let h = inputs.port(ELEVATION)?;
         let p = precipitation(h, s, ctx)?;
         let n = h.n();
         let wind = VectorField { n, tile: None, data: (0..6 * n * n).map(|c| (prevailing_wind(crate::planet::Cell::from_index(c, n).direction(n)) * s.wind_ms).to_array()).collect() };

@@ -28,20 +28,38 @@ crate::settings! {
 /// The Temperature node.
 pub struct Temperature;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// Elevation, m.
+        ELEVATION: Field = PortDef::field("elevation_m"),
+        /// Optional distance to the coast, km.
+        COAST: Field = PortDef::optional("coast_km", PortType::Field),
+        /// Optional elevation blurred over a few hundred km, m.
+        BROAD_ELEVATION: Field = PortDef::optional("broad_elevation_m", PortType::Field),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// Annual mean temperature, °C.
+        TEMPERATURE: Field = PortDef::field("temperature").with_unit(PortUnit::Of(Unit::Celsius)),
+    ];
+}
+
 impl Node for Temperature {
     type Settings = TemperatureSettings;
     const META: NodeMeta = NodeMeta::new(
         "Temperature",
         Category::Climate,
         "Annual mean temperature in °C: insolation by latitude with the axial tilt, a lapse rate with height, colder continental interiors (with a Distance to coast input) and warmer high plateaus (with a broad elevation input, the elevation blurred over a few hundred km).",
-        &[PortDef::field("elevation_m"), PortDef::optional("coast_km", PortType::Field), PortDef::optional("broad_elevation_m", PortType::Field)],
-        &[PortDef::field("temperature").with_unit(PortUnit::Of(Unit::Celsius))],
+        INPUTS,
+        OUTPUTS,
         file!(),
     );
 
     fn run(s: &TemperatureSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        let h = inputs.field(0)?;
-        let (coast, broad) = (inputs.field_opt(1)?, inputs.field_opt(2)?);
+        let h = inputs.port(ELEVATION)?;
+        let (coast, broad) = (inputs.port_opt(COAST)?, inputs.port_opt(BROAD_ELEVATION)?);
         let model = Insolation::new(s);
         let out = h.like(|c, d| {
             let z = h.data()[c].max(0.0);

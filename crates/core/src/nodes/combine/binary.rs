@@ -22,7 +22,7 @@ macro_rules! binary_node {
             const META: NodeMeta = NodeMeta::new($label, Category::Combine, $description, IN_AB, OUT, file!());
 
             fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-                Ok(vec![inputs.field(0)?.zip(inputs.field(1)?, $op).into()])
+                Ok(vec![inputs.port(FIELD_A)?.zip(inputs.port(FIELD_B)?, $op).into()])
             }
 
             fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
@@ -85,7 +85,7 @@ impl Node for Divide {
 
     fn run(s: &DivideSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let e = s.epsilon;
-        Ok(vec![inputs.field(0)?.zip(inputs.field(1)?, move |x, y| divide(x, y, e)).into()])
+        Ok(vec![inputs.port(FIELD_A)?.zip(inputs.port(FIELD_B)?, move |x, y| divide(x, y, e)).into()])
     }
 
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {

@@ -5,12 +5,23 @@ use crate::nodes::prelude::*;
 /// The Blend node.
 pub struct Blend;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// The field where the mask is 0.
+        A: Field = FIELD_A.def(),
+        /// The field where the mask is 1.
+        B: Field = FIELD_B.def(),
+        /// The mix, 0..1 (clamped).
+        MASK: Field = PortDef::field("mask"),
+    ];
+}
+
 impl Node for Blend {
     type Settings = NoSettings;
-    const META: NodeMeta = NodeMeta::new("Blend", Category::Combine, "a where the mask is 0, b where it is 1, mixed in between (mask clamped to 0..1).", &[PortDef::field("a"), PortDef::field("b"), PortDef::field("mask")], OUT, file!());
+    const META: NodeMeta = NodeMeta::new("Blend", Category::Combine, "a where the mask is 0, b where it is 1, mixed in between (mask clamped to 0..1).", INPUTS, OUT, file!());
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![blend(inputs.field(0)?, inputs.field(1)?, inputs.field(2)?).into()])
+        Ok(vec![blend(inputs.port(A)?, inputs.port(B)?, inputs.port(MASK)?).into()])
     }
 
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {

@@ -20,6 +20,19 @@ crate::settings! {
 /// The Expression node.
 pub struct Expression;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// The formula's `a`.
+        A: Field = PortDef::optional("a", PortType::Field),
+        /// The formula's `b`.
+        B: Field = PortDef::optional("b", PortType::Field),
+        /// The formula's `c`.
+        C: Field = PortDef::optional("c", PortType::Field),
+        /// The formula's `d`.
+        D: Field = PortDef::optional("d", PortType::Field),
+    ];
+}
+
 /// Cells per block of the evaluation.
 const BLOCK: usize = 512;
 
@@ -29,7 +42,7 @@ impl Node for Expression {
         "Expression",
         Category::Combine,
         "A formula evaluated at every cell over the inputs a, b, c, d and the cell's position (x, y, z, lat, lon), with arithmetic, pow, abs, min, max, clamp, smoothstep, sin, cos and noise; a mistake is shown here with its column.",
-        &[PortDef::optional("a", PortType::Field), PortDef::optional("b", PortType::Field), PortDef::optional("c", PortType::Field), PortDef::optional("d", PortType::Field)],
+        INPUTS,
         OUT,
         file!(),
     );
@@ -38,7 +51,7 @@ impl Node for Expression {
         let formula = Formula::parse(&s.formula).map_err(|e| e.to_string())?;
         match formula.inputs.iter().zip(connected).position(|(used, on)| *used && !*on) {
             Some(k) => {
-                let name = ["a", "b", "c", "d"][k];
+                let name = [A, B, C, D][k].name();
                 Err(format!("the formula reads '{name}', but input '{name}' is not connected"))
             }
             None => Ok(()),
@@ -48,10 +61,10 @@ impl Node for Expression {
     fn run(s: &ExpressionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
         let formula = Formula::parse(&s.formula).map_err(|e| OpError::Invalid(e.to_string()))?;
-        let fields = [inputs.field_opt(0)?, inputs.field_opt(1)?, inputs.field_opt(2)?, inputs.field_opt(3)?];
+        let fields = [inputs.port_opt(A)?, inputs.port_opt(B)?, inputs.port_opt(C)?, inputs.port_opt(D)?];
         for (k, used) in formula.inputs.iter().enumerate() {
             if *used && fields[k].is_none() {
-                let name = ["a", "b", "c", "d"][k];
+                let name = [A, B, C, D][k].name();
                 return Err(OpError::Invalid(format!("the formula reads '{name}', but input '{name}' is not connected")));
             }
         }

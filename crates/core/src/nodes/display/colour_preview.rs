@@ -14,12 +14,19 @@ crate::settings! {
 /// The Colour preview node.
 pub struct ColourPreview;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// The colours shown.
+        COLOUR: ColourField = PortDef::of("in", PortType::Colour),
+    ];
+}
+
 impl Node for ColourPreview {
     type Settings = ColourPreviewSettings;
-    const META: NodeMeta = NodeMeta::new("Colour preview", Category::Display, "Shows a thumbnail of the colours at this point (sRGB on screen), at preview resolution.", &[PortDef::of("in", PortType::Colour)], &[], file!());
+    const META: NodeMeta = NodeMeta::new("Colour preview", Category::Display, "Shows a thumbnail of the colours at this point (sRGB on screen), at preview resolution.", INPUTS, &[], file!());
 
     fn run(_: &ColourPreviewSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        inputs.colour(0)?;
+        inputs.port(COLOUR)?;
         Ok(Vec::new())
     }
 

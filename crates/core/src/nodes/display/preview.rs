@@ -41,7 +41,7 @@ impl Node for Preview {
     const META: NodeMeta = NodeMeta::new("Preview", Category::Display, "Shows a thumbnail of the field at this point, at preview resolution.", IN, &[], file!());
 
     fn run(_: &PreviewSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        inputs.field(0)?;
+        inputs.port(FIELD_IN)?;
         Ok(Vec::new())
     }
 

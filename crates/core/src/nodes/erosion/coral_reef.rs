@@ -30,17 +30,20 @@ crate::settings! {
 /// The Coral reef node.
 pub struct CoralReef;
 
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// The elevation with the reefs grown.
+        ELEVATION: Field = PortDef::field("elevation"),
+        /// How much reef grew per cell.
+        GROWTH: Field = PortDef::field("growth"),
+    ];
+}
+
 impl Node for CoralReef {
     type Settings = CoralReefSettings;
-    const META: NodeMeta = NodeMeta::new(
-        "Coral reef",
-        Category::Erosion,
-        "Seed 002 after Nakamura and Nakamori: reefs grow in shallow sunlit water, limited by carbon that diffuses in from the open sea, while the sea slowly rises.",
-        IN,
-        &[PortDef::field("elevation"), PortDef::field("growth")],
-        file!(),
-    )
-    .reading_planet();
+    const META: NodeMeta =
+        NodeMeta::new("Coral reef", Category::Erosion, "Seed 002 after Nakamura and Nakamori: reefs grow in shallow sunlit water, limited by carbon that diffuses in from the open sea, while the sea slowly rises.", IN, OUTPUTS, file!())
+            .reading_planet();
 
     fn run(s: &CoralReefSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let sim = CoralSettings {
@@ -56,7 +59,7 @@ impl Node for CoralReef {
             open_sea_depth: s.open_sea_depth,
             diffusion: s.diffusion,
         };
-        let f = inputs.field(0)?;
+        let f = inputs.port(FIELD_IN)?;
         let r = with_steps(ctx, sim.iterations, |c| coral(f, &sim, ctx.cancel, c))?;
         Ok(vec![r.elevation.into(), r.growth.into()])
     }

@@ -45,22 +45,44 @@ impl DrainageRiversSettings {
 /// The Drainage rivers node.
 pub struct DrainageRivers;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// The elevation drained.
+        ELEVATION_IN: Field = FIELD_IN.def(),
+        /// Optional annual precipitation, mm/yr.
+        PRECIPITATION: Field = PortDef::optional("precipitation", PortType::Field),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// The elevation with lakes filled and valleys carved.
+        ELEVATION: Field = PortDef::field("elevation"),
+        /// Discharge, m³/s.
+        DISCHARGE: Field = PortDef::field("discharge").with_unit(PortUnit::Of(Unit::CubicMetrePerSecond)),
+        /// 1 on river cells.
+        RIVERS: Field = PortDef::field("rivers"),
+        /// 1 on lake cells.
+        LAKES: Field = PortDef::field("lakes"),
+    ];
+}
+
 impl Node for DrainageRivers {
     type Settings = DrainageRiversSettings;
     const META: NodeMeta = NodeMeta::new(
         "Drainage rivers",
         Category::Erosion,
         "River networks: depressions filled into lakes, every land cell drained to the sea along its lowest neighbour (across seams), discharge in m³/s summed from the rain (the precipitation input in mm/yr, or the Rainfall setting), rivers above a threshold, valleys carved deeper and wider with the discharge. Outputs the carved elevation, discharge, a river mask and a lake mask.",
-        &[PortDef::field("in"), PortDef::optional("precipitation", PortType::Field)],
-        &[PortDef::field("elevation"), PortDef::field("discharge").with_unit(PortUnit::Of(Unit::CubicMetrePerSecond)), PortDef::field("rivers"), PortDef::field("lakes")],
+        INPUTS,
+        OUTPUTS,
         file!(),
     )
     .reading_planet();
 
     fn run(s: &DrainageRiversSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        let h = inputs.field(0)?;
-        let rain = inputs.field_opt(1)?;
+        let h = inputs.port(ELEVATION_IN)?;
+        let rain = inputs.port_opt(PRECIPITATION)?;
         if let Some(p) = rain {
             if p.n() != h.n() {
                 return Err(OpError::Invalid(format!("precipitation has {} cells per face edge, the elevation {}", p.n(), h.n())));

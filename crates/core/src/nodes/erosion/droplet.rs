@@ -64,7 +64,7 @@ impl Node for DropletErosion {
         NodeMeta::new("Droplet erosion", Category::Erosion, "Seed 004: many droplets run downhill with inertia, pick up ground by speed and slope and drop it where they slow; they roll over face seams.", IN, OUT, file!()).reading_planet();
 
     fn run(s: &DropletErosionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let f = inputs.field(0)?;
+        let f = inputs.port(FIELD_IN)?;
         let sim = s.simulation(ctx.planet()?);
         Ok(vec![with_steps(ctx, batches(sim.density, f.n()), |c| droplets(f, &sim, ctx.cancel, c).map(|r| r.elevation))?.into()])
     }

@@ -140,6 +140,23 @@ impl HydraulicPreset {
 /// The Hydraulic erosion node.
 pub struct HydraulicErosion;
 
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// The eroded elevation.
+        ELEVATION: Field = PortDef::field("elevation"),
+        /// Water left standing, h.u.
+        WATER: Field = PortDef::field("water"),
+        /// Sediment carried by the water, h.u.
+        SEDIMENT: Field = PortDef::field("sediment"),
+        /// Sediment deposited, h.u.
+        DEPOSITED: Field = PortDef::field("deposited"),
+        /// Speed of the flow.
+        FLOW: Field = PortDef::field("flow"),
+        /// Where water ran, 0..1.
+        PRESENCE: Field = PortDef::field("presence"),
+    ];
+}
+
 impl Node for HydraulicErosion {
     type Settings = HydraulicErosionSettings;
     const META: NodeMeta = NodeMeta::new(
@@ -147,20 +164,13 @@ impl Node for HydraulicErosion {
         Category::Erosion,
         "Seed 002's virtual-pipe model: rain, flow across the whole planet, dissolving and deposition, sediment carried with the water, evaporation. Water reaching the sea (the planet's sea level) leaves and drops its sediment. Presets (light, moderate, strong, badlands) set the amounts in one click. Units: a height unit (h.u.) is the width of a cell at 128 per face edge, elevation 1.0 is Relief h.u. high; a time unit (t.u.) is the model's clock, Iterations x Time step t.u. are simulated.",
         IN,
-        &[
-            PortDef::field("elevation"),
-            PortDef::field("water"),
-            PortDef::field("sediment"),
-            PortDef::field("deposited"),
-            PortDef::field("flow"),
-            PortDef::field("presence"),
-        ],
+        OUTPUTS,
         file!(),
     )
     .reading_planet();
 
     fn run(s: &HydraulicErosionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let f = inputs.field(0)?;
+        let f = inputs.port(FIELD_IN)?;
         let sim = s.simulation(ctx.planet()?);
         let r = with_steps(ctx, steps_at(sim.iterations, f.n()), |c| hydraulic(f, &sim, ctx.cancel, c))?;
         Ok(vec![r.elevation.into(), r.water.into(), r.sediment.into(), r.deposited.into(), r.speed.into(), r.presence.into()])

@@ -69,12 +69,37 @@ impl LandscapeEvolutionSettings {
 /// The Landscape evolution node.
 pub struct LandscapeEvolution;
 
-/// Index of the rivers output.
-const RIVERS: usize = 3;
-/// Index of the lakes output.
-const LAKES: usize = 4;
-/// Index of the hillslopes output.
-const HILLSLOPES: usize = 6;
+crate::ports! {
+    const INPUTS: In = [
+        /// The elevation evolved (-1..1 of the planet's heights).
+        ELEVATION_IN: Field = PortDef::field("elevation"),
+        /// Optional rock uplift, mm/yr.
+        UPLIFT: Field = PortDef::optional("uplift", PortType::Field),
+        /// Optional annual precipitation, mm/yr.
+        PRECIPITATION: Field = PortDef::optional("precipitation", PortType::Field),
+        /// Optional erodibility, times the K setting.
+        ERODIBILITY: Field = PortDef::optional("erodibility", PortType::Field),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// The evolved elevation.
+        ELEVATION: Field = PortDef::field("elevation"),
+        /// Drainage area, km².
+        AREA: Field = PortDef::field("area").with_unit(PortUnit::Of(Unit::SquareKilometre)),
+        /// Discharge, m³/s.
+        DISCHARGE: Field = PortDef::field("discharge").with_unit(PortUnit::Of(Unit::CubicMetrePerSecond)),
+        /// The share of each cell a river covers, 0..1.
+        RIVERS: Field = PortDef::field("rivers"),
+        /// 1 on lake cells.
+        LAKES: Field = PortDef::field("lakes"),
+        /// Erosion (negative) or deposition, m.
+        EROSION: Field = PortDef::field("erosion").with_unit(PortUnit::Of(Unit::Metre)),
+        /// 1 away from rivers and lakes, 0 on their floors.
+        HILLSLOPES: Field = PortDef::field("hillslopes"),
+    ];
+}
 
 impl Node for LandscapeEvolution {
     type Settings = LandscapeEvolutionSettings;
@@ -82,21 +107,8 @@ impl Node for LandscapeEvolution {
         "Landscape evolution",
         Category::Erosion,
         "Mountain ranges carved by rivers: rock uplift (the uplift input, for example the plates' pressure, in mm/yr) against river incision by the stream-power law and hillslope creep, over millions of years on the whole planet (implicit, so any time step is stable). Water crosses closed basins to the sea. Most of the time runs at 128 cells per face edge, then a few steps per finer level, so a preview shows the build's river network. Outputs the elevation, drainage area (km²), discharge (m³/s), the rivers (the share of each cell a river covers at its true width, so rivers are faint from orbit) and lakes masks, the erosion (m, negative) or deposition, and the hillslopes (1 away from rivers and lakes, 0 on their floors: a mask for fine detail). Finer than its run (close-ups, large builds) the rivers become lines as wide as the rivers, the elevation gathers into valleys along them, and the hillslopes mask leaves the valley floors smooth.",
-        &[
-            PortDef::field("elevation"),
-            PortDef::optional("uplift", PortType::Field),
-            PortDef::optional("precipitation", PortType::Field),
-            PortDef::optional("erodibility", PortType::Field),
-        ],
-        &[
-            PortDef::field("elevation"),
-            PortDef::field("area").with_unit(PortUnit::Of(Unit::SquareKilometre)),
-            PortDef::field("discharge").with_unit(PortUnit::Of(Unit::CubicMetrePerSecond)),
-            PortDef::field("rivers"),
-            PortDef::field("lakes"),
-            PortDef::field("erosion").with_unit(PortUnit::Of(Unit::Metre)),
-            PortDef::field("hillslopes"),
-        ],
+        INPUTS,
+        OUTPUTS,
         file!(),
     )
     .reading_planet();
@@ -104,8 +116,8 @@ impl Node for LandscapeEvolution {
     fn run(s: &LandscapeEvolutionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
         let sim = s.simulation(ctx.planet()?).map_err(OpError::Invalid)?;
-        let elevation = inputs.field(0)?;
-        let (uplift, precipitation, erodibility) = (inputs.field_opt(1)?, inputs.field_opt(2)?, inputs.field_opt(3)?);
+        let elevation = inputs.port(ELEVATION_IN)?;
+        let (uplift, precipitation, erodibility) = (inputs.port_opt(UPLIFT)?, inputs.port_opt(PRECIPITATION)?, inputs.port_opt(ERODIBILITY)?);
         let fields = LandscapeInputs { elevation, uplift: uplift.map(|f| f.as_ref()), precipitation: precipitation.map(|f| f.as_ref()), erodibility: erodibility.map(|f| f.as_ref()) };
         let l = with_steps(ctx, total_steps(elevation.n(), sim.time_myr), |counter| evolve(fields, &sim, counter, ctx.cancel))?;
         let hillslopes = l.rivers.zip(&l.lakes, |river, lake| 1.0 - river.max(lake));
@@ -118,22 +130,22 @@ impl Node for LandscapeEvolution {
     /// three, and [`hillslopes`]), and the lakes keep their outlines with sharp shores
     /// ([`refine_lakes`]); the other outputs are sampled.
     fn refine(_s: &Self::Settings, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Vec<Option<Value>> {
-        let field = |k: usize| outputs.get(k)?.as_ref()?.as_field().cloned();
-        let want = |k: usize| wanted.get(k).copied().unwrap_or(false);
+        let field = |p: OutPort<Field>| p.value_in(outputs).ok().flatten().cloned();
+        let want = |p: OutPort<Field>| wanted.get(p.index()).copied().unwrap_or(false);
         let mut out: Vec<Option<Value>> = vec![None; outputs.len()];
         let lakes = (want(LAKES) || want(HILLSLOPES)).then(|| field(LAKES).map(|l| refine_lakes(&l, grid))).flatten();
-        if want(0) || want(RIVERS) || want(HILLSLOPES) {
-            if let (Some(elevation), Some(area), Some(discharge), Some(rivers), Some(planet)) = (field(0), field(1), field(2), field(RIVERS), planet) {
+        if want(ELEVATION) || want(RIVERS) || want(HILLSLOPES) {
+            if let (Some(elevation), Some(area), Some(discharge), Some(rivers), Some(planet)) = (field(ELEVATION), field(AREA), field(DISCHARGE), field(RIVERS), planet) {
                 let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, planet.radius_km);
                 if want(HILLSLOPES) {
-                    out[HILLSLOPES] = lakes.as_ref().map(|l| hillslopes(&refined.sides, l).into());
+                    out[HILLSLOPES.index()] = lakes.as_ref().map(|l| hillslopes(&refined.sides, l).into());
                 }
-                out[0] = want(0).then(|| refined.elevation.into());
-                out[RIVERS] = want(RIVERS).then(|| refined.rivers.into());
+                out[ELEVATION.index()] = want(ELEVATION).then(|| refined.elevation.into());
+                out[RIVERS.index()] = want(RIVERS).then(|| refined.rivers.into());
             }
         }
         if want(LAKES) {
-            out[LAKES] = lakes.map(Into::into);
+            out[LAKES.index()] = lakes.map(Into::into);
         }
         out
     }

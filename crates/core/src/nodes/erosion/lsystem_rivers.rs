@@ -60,6 +60,15 @@ impl LSystemRiversSettings {
 /// The L-system rivers node.
 pub struct LSystemRivers;
 
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// The elevation with the rivers carved.
+        ELEVATION: Field = PortDef::field("elevation"),
+        /// 1 on the channels.
+        RIVERS: Field = PortDef::field("rivers"),
+    ];
+}
+
 impl Node for LSystemRivers {
     type Settings = LSystemRiversSettings;
     const META: NodeMeta = NodeMeta::new(
@@ -67,14 +76,14 @@ impl Node for LSystemRivers {
         Category::Erosion,
         "Seed 003's L-system rivers: from mouths on the coasts, segments that go on or split with changed angles and end early near the last iteration, bent towards the lowest ground and never over a ridge; drawn into the heightmap, deeper downstream, with box-filtered banks. Outputs the carved elevation and the channel mask.",
         IN,
-        &[PortDef::field("elevation"), PortDef::field("rivers")],
+        OUTPUTS,
         file!(),
     )
     .reading_planet();
 
     fn run(s: &LSystemRiversSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        let r = lsystem_rivers(inputs.field(0)?, &s.lsystem(ctx.planet()?), ctx.cancel)?;
+        let r = lsystem_rivers(inputs.port(FIELD_IN)?, &s.lsystem(ctx.planet()?), ctx.cancel)?;
         Ok(vec![r.elevation.into(), r.rivers.into()])
     }
 }

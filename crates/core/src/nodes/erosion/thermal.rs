@@ -27,7 +27,7 @@ impl Node for ThermalErosion {
     const META: NodeMeta = NodeMeta::new("Thermal erosion", Category::Erosion, "Seed 002: rock slides to lower Moore neighbours where the slope is steeper than the talus angle (material is conserved).", IN, OUT, file!());
 
     fn run(s: &ThermalErosionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let f = inputs.field(0)?;
+        let f = inputs.port(FIELD_IN)?;
         let sim = ThermalSettings { iterations: s.iterations, talus_deg: s.talus_deg, amount: s.amount, relief: s.relief };
         Ok(vec![with_steps(ctx, steps_at(sim.iterations, f.n()), |c| thermal(f, &sim, ctx.cancel, c))?.into()])
     }

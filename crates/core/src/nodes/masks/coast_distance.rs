@@ -31,7 +31,7 @@ impl Node for CoastDistance {
 
     fn run(s: &CoastDistanceSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        Ok(vec![coast_distance_km(inputs.field(0)?, s.sea_level, ctx.planet()?.radius_km, ctx.cancel)?.into()])
+        Ok(vec![coast_distance_km(inputs.port(FIELD_IN)?, s.sea_level, ctx.planet()?.radius_km, ctx.cancel)?.into()])
     }
 }
 

@@ -18,19 +18,23 @@ crate::settings! {
 /// The Curvature node.
 pub struct Curvature;
 
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// Height above (+) or below (-) the surroundings' mean, in the input's unit.
+        CURVATURE: Field = PortDef::field("curvature"),
+        /// Convex mask, 0..1.
+        CONVEX: Field = PortDef::field("convex"),
+        /// Concave mask, 0..1.
+        CONCAVE: Field = PortDef::field("concave"),
+    ];
+}
+
 impl Node for Curvature {
     type Settings = CurvatureSettings;
-    const META: NodeMeta = NodeMeta::new(
-        "Curvature",
-        Category::Masks,
-        "Height above (+) or below (-) the mean of the surroundings at a scale: `curvature` in the input's unit, `convex` and `concave` masks 0..1.",
-        IN,
-        &[PortDef::field("curvature"), PortDef::field("convex"), PortDef::field("concave")],
-        file!(),
-    );
+    const META: NodeMeta = NodeMeta::new("Curvature", Category::Masks, "Height above (+) or below (-) the mean of the surroundings at a scale: `curvature` in the input's unit, `convex` and `concave` masks 0..1.", IN, OUTPUTS, file!());
 
     fn run(s: &CurvatureSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let f = inputs.field(0)?;
+        let f = inputs.port(FIELD_IN)?;
         let mean = blur(f, s.radius_deg, ctx.cancel)?;
         let c = f.zip(&mean, |h, m| h - m);
         let a = s.amount;

@@ -53,13 +53,22 @@ crate::settings! {
 /// The Falloff node.
 pub struct Falloff;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// Optional field the falloff multiplies or is subtracted from.
+        INPUT: Field = PortDef::optional("in", PortType::Field),
+        /// Optional mask whose edge the distance is measured from (0.5 contour).
+        MASK: Field = PortDef::optional("mask", PortType::Field),
+    ];
+}
+
 impl Node for Falloff {
     type Settings = FalloffSettings;
     const META: NodeMeta = NodeMeta::new(
         "Falloff",
         Category::Masks,
         "Seed 004's falloff: the distance from a point or from a mask's edge, divided by a radius in degrees, through a curve; output, multiplied with the input or subtracted from it (the island maker).",
-        &[PortDef::optional("in", PortType::Field), PortDef::optional("mask", PortType::Field)],
+        INPUTS,
         OUT,
         file!(),
     );
@@ -77,8 +86,8 @@ impl Node for Falloff {
 
     fn run(s: &FalloffSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        let input = inputs.field_opt(0)?;
-        let mask = inputs.field_opt(1)?;
+        let input = inputs.port_opt(INPUT)?;
+        let mask = inputs.port_opt(MASK)?;
         let t = match s.from {
             FalloffFrom::Point => point_distance(s, ctx.grid()),
             FalloffFrom::MaskEdge => {

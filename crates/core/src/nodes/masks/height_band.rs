@@ -26,7 +26,7 @@ impl Node for HeightBand {
 
     fn run(s: &HeightBandSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let s = s.clone();
-        Ok(vec![inputs.field(0)?.map(move |h| band(&s, h)).into()])
+        Ok(vec![inputs.port(FIELD_IN)?.map(move |h| band(&s, h)).into()])
     }
 
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {

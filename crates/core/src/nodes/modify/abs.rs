@@ -10,7 +10,7 @@ impl Node for Abs {
     const META: NodeMeta = NodeMeta::new("Abs", Category::Modify, "|x|", IN, OUT_AS_INPUT, file!());
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![inputs.field(0)?.map(f32::abs).into()])
+        Ok(vec![inputs.port(FIELD_IN)?.map(f32::abs).into()])
     }
 
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {

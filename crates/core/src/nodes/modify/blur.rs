@@ -19,7 +19,7 @@ impl Node for Blur {
     const META: NodeMeta = NodeMeta::new("Blur", Category::Modify, "Seam-aware smoothing (repeated diffusion, close to a Gaussian) with a radius in degrees of arc.", IN, OUT_AS_INPUT, file!());
 
     fn run(s: &BlurSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![blur(inputs.field(0)?, s.radius, ctx.cancel)?.into()])
+        Ok(vec![blur(inputs.port(FIELD_IN)?, s.radius, ctx.cancel)?.into()])
     }
 }
 

@@ -24,7 +24,7 @@ impl Node for BoxFilter {
     const META: NodeMeta = NodeMeta::new("Box filter", Category::Modify, "Seed 003: each value becomes the weighted sum of its neighbourhood divided by the sum of the weights.", IN, OUT_AS_INPUT, file!());
 
     fn run(s: &BoxFilterSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![box_filter(inputs.field(0)?, &s.matrix, s.iterations, ctx)?.into()])
+        Ok(vec![box_filter(inputs.port(FIELD_IN)?, &s.matrix, s.iterations, ctx)?.into()])
     }
 }
 

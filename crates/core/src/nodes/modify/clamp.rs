@@ -21,7 +21,7 @@ impl Node for Clamp {
 
     fn run(s: &ClampSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (lo, hi) = (s.min, s.max);
-        Ok(vec![inputs.field(0)?.map(|x| x.min(hi).max(lo)).into()])
+        Ok(vec![inputs.port(FIELD_IN)?.map(|x| x.min(hi).max(lo)).into()])
     }
 
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {

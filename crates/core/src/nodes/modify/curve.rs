@@ -19,7 +19,7 @@ impl Node for Curve {
 
     fn run(s: &CurveSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let c = MonotoneCurve::new(&s.curve);
-        Ok(vec![inputs.field(0)?.map(|x| c.eval(x)).into()])
+        Ok(vec![inputs.port(FIELD_IN)?.map(|x| c.eval(x)).into()])
     }
 
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {

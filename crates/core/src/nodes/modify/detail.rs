@@ -43,8 +43,15 @@ crate::settings! {
     }
 }
 
-/// Inputs: the field to add detail to, and an optional 0..1 mask that scales it.
-const INPUTS: &[PortDef] = &[PortDef::field("in"), PortDef::optional("mask", PortType::Field)];
+crate::ports! {
+    /// Inputs: the field to add detail to, and an optional 0..1 mask that scales it.
+    const INPUTS: In = [
+        /// The field detail is added to.
+        INPUT: Field = FIELD_IN.def(),
+        /// Optional 0..1 mask that scales the detail.
+        MASK: Field = PortDef::optional("mask", PortType::Field),
+    ];
+}
 
 /// The Detail node.
 pub struct Detail;
@@ -61,7 +68,7 @@ impl Node for Detail {
     );
 
     fn run(s: &DetailSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let (input, mask) = (inputs.field(0)?, inputs.field_opt(1)?);
+        let (input, mask) = (inputs.port(INPUT)?, inputs.port_opt(MASK)?);
         let octaves = Octaves::new(s, ctx.n);
         let (relief, lowland) = (s.relief.max(1e-6), s.lowland.clamp(0.0, 1.0));
         let out = input.like(|c, d| {

@@ -8,12 +8,19 @@ use rayon::prelude::*;
 /// The Gradient node.
 pub struct Gradient;
 
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// Tangent vector per cell, field units per radian.
+        VECTOR: VectorField = PortDef::of("out", PortType::Vector),
+    ];
+}
+
 impl Node for Gradient {
     type Settings = NoSettings;
-    const META: NodeMeta = NodeMeta::new("Gradient", Category::Modify, "The direction and steepness of the surface: a tangent vector per cell, in field units per radian.", IN, &[PortDef::of("out", PortType::Vector)], file!());
+    const META: NodeMeta = NodeMeta::new("Gradient", Category::Modify, "The direction and steepness of the surface: a tangent vector per cell, in field units per radian.", IN, OUTPUTS, file!());
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![gradient(inputs.field(0)?).into()])
+        Ok(vec![gradient(inputs.port(FIELD_IN)?).into()])
     }
 }
 

@@ -19,7 +19,7 @@ impl Node for Invert {
 
     fn run(s: &InvertSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let pivot = s.pivot;
-        Ok(vec![inputs.field(0)?.map(|x| 2.0 * pivot - x).into()])
+        Ok(vec![inputs.port(FIELD_IN)?.map(|x| 2.0 * pivot - x).into()])
     }
 
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {

@@ -20,7 +20,7 @@ impl Node for Normalize {
     const META: NodeMeta = NodeMeta::new("Normalize", Category::Modify, "Stretches the field linearly so its smallest value becomes min and its largest max.", IN, OUT, file!());
 
     fn run(s: &NormalizeSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![normalize(inputs.field(0)?, s.min, s.max).into()])
+        Ok(vec![normalize(inputs.port(FIELD_IN)?, s.min, s.max).into()])
     }
 }
 

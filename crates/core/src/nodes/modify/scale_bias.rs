@@ -21,7 +21,7 @@ impl Node for ScaleBias {
 
     fn run(s: &ScaleBiasSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (scale, bias) = (s.scale, s.bias);
-        Ok(vec![inputs.field(0)?.map(|x| x * scale + bias).into()])
+        Ok(vec![inputs.port(FIELD_IN)?.map(|x| x * scale + bias).into()])
     }
 
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {

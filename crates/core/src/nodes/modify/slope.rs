@@ -30,7 +30,7 @@ impl Node for Slope {
     .reading_planet();
 
     fn run(s: &SlopeSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![slope_degrees(inputs.field(0)?, s.metres_per_unit, ctx.planet()?.radius_km).into()])
+        Ok(vec![slope_degrees(inputs.port(FIELD_IN)?, s.metres_per_unit, ctx.planet()?.radius_km).into()])
     }
 }
 

@@ -20,7 +20,7 @@ impl Node for Terrace {
     const META: NodeMeta = NodeMeta::new("Terrace", Category::Modify, "Flattens values into steps between the field's minimum and maximum.", IN, OUT, file!());
 
     fn run(s: &TerraceSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![terrace(inputs.field(0)?, s.steps, s.smoothness).into()])
+        Ok(vec![terrace(inputs.port(FIELD_IN)?, s.steps, s.smoothness).into()])
     }
 }
 

@@ -25,7 +25,7 @@ impl Node for ToMetres {
 
     fn run(_: &ToMetresSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let planet = ctx.planet()?;
-        Ok(vec![planet.apply(inputs.field(0)?).into()])
+        Ok(vec![planet.apply(inputs.port(FIELD_IN)?).into()])
     }
 
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {

@@ -7,12 +7,19 @@ use rayon::prelude::*;
 /// The Vector length node.
 pub struct VectorLength;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// The vectors measured.
+        VECTOR: VectorField = PortDef::of("in", PortType::Vector),
+    ];
+}
+
 impl Node for VectorLength {
     type Settings = NoSettings;
-    const META: NodeMeta = NodeMeta::new("Vector length", Category::Modify, "Length of each vector (for example slope steepness from a Gradient).", &[PortDef::of("in", PortType::Vector)], OUT, file!());
+    const META: NodeMeta = NodeMeta::new("Vector length", Category::Modify, "Length of each vector (for example slope steepness from a Gradient).", INPUTS, OUT, file!());
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![vector_length(inputs.vector(0)?)?.into()])
+        Ok(vec![vector_length(inputs.port(VECTOR)?)?.into()])
     }
 
     fn locality(_: &Self::Settings, _: &[bool]) -> Locality {

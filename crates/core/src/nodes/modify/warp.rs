@@ -35,17 +35,20 @@ crate::settings! {
 /// The Warp node.
 pub struct Warp;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// The field warped.
+        INPUT: Field = FIELD_IN.def(),
+        /// Optional displacement vectors (Warp by vector).
+        VECTOR: VectorField = PortDef::optional("vector", PortType::Vector),
+    ];
+}
+
 impl Node for Warp {
     type Settings = WarpSettings;
-    const META: NodeMeta = NodeMeta::new(
-        "Warp",
-        Category::Modify,
-        "Domain warp: each cell takes the input's value from a point moved along the surface by fBm noise or by the 'vector' input (tangent part), a distance in km; seamless.",
-        &[PortDef::field("in"), PortDef::optional("vector", PortType::Vector)],
-        OUT_AS_INPUT,
-        file!(),
-    )
-    .reading_planet();
+    const META: NodeMeta =
+        NodeMeta::new("Warp", Category::Modify, "Domain warp: each cell takes the input's value from a point moved along the surface by fBm noise or by the 'vector' input (tangent part), a distance in km; seamless.", INPUTS, OUT_AS_INPUT, file!())
+            .reading_planet();
 
     fn shows(s: &WarpSettings, key: &str) -> bool {
         let k = WarpSettings::KEYS;
@@ -58,7 +61,7 @@ impl Node for Warp {
 
     fn run(s: &WarpSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        let input = inputs.field(0)?;
+        let input = inputs.port(INPUT)?;
         let n = input.n();
         let scale = s.distance_km / ctx.planet()?.radius_km.max(1e-3);
         let out = match s.by {
@@ -71,7 +74,7 @@ impl Node for Warp {
                 Field::from_fn_index(n, |c, d| input.sample_dir(moved(d, Vec3::new(x.data()[c], y.data()[c], z.data()[c]), scale)))
             }
             WarpBy::Vector => {
-                let v = inputs.vector_opt(1)?.ok_or_else(|| OpError::Invalid("Warp by vector needs the 'vector' input connected".into()))?;
+                let v = inputs.port_opt(VECTOR)?.ok_or_else(|| OpError::Invalid("Warp by vector needs the 'vector' input connected".into()))?;
                 Field::from_fn_index(n, |c, d| input.sample_dir(moved(d, Vec3::from_array(v.data[c]), scale)))
             }
         };

@@ -183,11 +183,14 @@ crate::settings! {
 /// The Export node.
 pub struct Export;
 
-/// The Export node's field input (values, a normal map or a mesh).
-pub const FIELD: InPort<Field> = InPort::new(0, PortDef::optional("field", PortType::Field));
-/// The Export node's colour input (an image of linear RGB).
-pub const COLOUR: InPort<ColourField> = InPort::new(1, PortDef::optional("colour", PortType::Colour));
-const _: () = assert!(FIELD.is_input_of(&Export::META) && COLOUR.is_input_of(&Export::META));
+crate::ports! {
+    const INPUTS: In = [
+        /// The Export node's field input (values, a normal map or a mesh).
+        FIELD: Field = PortDef::optional("field", PortType::Field),
+        /// The Export node's colour input (an image of linear RGB).
+        COLOUR: ColourField = PortDef::optional("colour", PortType::Colour),
+    ];
+}
 
 impl Node for Export {
     type Settings = ExportSettings;
@@ -195,7 +198,7 @@ impl Node for Export {
         "Export",
         Category::Output,
         "Writes the field or colour at its input when the graph is built (planetgraph build, File > Export): values, a normal map or a mesh, in the chosen format and projection. A graph may hold several.",
-        &[FIELD.def(), COLOUR.def()],
+        INPUTS,
         &[],
         file!(),
     )

@@ -30,11 +30,14 @@ impl Default for PlanetSettings {
 /// [`crate::nodes::OpContext::planet`]), so they are set once.
 pub struct Planet;
 
-/// The Planet node's elevation input (-1..1: deepest ocean..highest peak).
-pub const ELEVATION: InPort<Field> = InPort::new(0, PortDef::field("elevation"));
-/// The Planet node's optional albedo (linear RGB), which the viewport and the exports show.
-pub const ALBEDO: InPort<ColourField> = InPort::new(1, PortDef::optional("albedo", PortType::Colour));
-const _: () = assert!(ELEVATION.is_input_of(&Planet::META) && ALBEDO.is_input_of(&Planet::META));
+crate::ports! {
+    const INPUTS: In = [
+        /// The Planet node's elevation input (-1..1: deepest ocean..highest peak).
+        ELEVATION: Field = PortDef::field("elevation"),
+        /// The Planet node's optional albedo (linear RGB), which the viewport and the exports show.
+        ALBEDO: ColourField = PortDef::optional("albedo", PortType::Colour),
+    ];
+}
 
 impl Node for Planet {
     type Settings = PlanetSettings;
@@ -42,7 +45,7 @@ impl Node for Planet {
         "Planet",
         Category::Output,
         "The planet the viewport shows and build exports, and its settings: radius, sea level, highest peak and deepest ocean are set here once and every node that needs them reads them. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres. An optional albedo colours the planet (else the height tint).",
-        &[ELEVATION.def(), ALBEDO.def()],
+        INPUTS,
         &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Metre))],
         file!(),
     );

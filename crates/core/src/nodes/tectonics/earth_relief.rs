@@ -95,29 +95,47 @@ impl EarthReliefSettings {
 /// The Earth-like relief node.
 pub struct EarthRelief;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// The plates that carry the continents.
+        PLATES: Plates = PortDef::of("plates", PortType::Plates),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// Elevation, -1..1 of the planet's heights.
+        ELEVATION: Field = PortDef::field("elevation"),
+        /// Age of the ocean floor, Myr.
+        AGE: Field = PortDef::field("age").with_unit(PortUnit::Of(Unit::MillionYears)),
+        /// Rock uplift, mm/yr.
+        UPLIFT: Field = PortDef::field("uplift").with_unit(PortUnit::Of(Unit::MillimetrePerYear)),
+        /// Continental crust, 0..1.
+        CRUST: Field = PortDef::field("crust"),
+        /// Plate of each cell (0, 1, ...).
+        PLATE_ID: Field = PortDef::field("plate_id"),
+        /// Plate motion per cell.
+        MOTION: VectorField = PortDef::of("motion", PortType::Vector),
+        /// Erodibility, times Landscape evolution's K.
+        ERODIBILITY: Field = PortDef::field("erodibility"),
+    ];
+}
+
 impl Node for EarthRelief {
     type Settings = EarthReliefSettings;
     const META: NodeMeta = NodeMeta::new(
         "Earth-like relief",
         Category::Tectonics,
         "Relief from plates as on Earth: continents of their own carried by the plates with shelves and slopes, ocean floor deepening with age from the ridges, trenches, cordilleras, island arcs, collision orogens with a plateau, rifts and hotspot chains; an uplift output (mm/yr) and an erodibility output (low in dry plateau interiors) for Landscape evolution.",
-        &[PortDef::of("plates", PortType::Plates)],
-        &[
-            PortDef::field("elevation"),
-            PortDef::field("age").with_unit(PortUnit::Of(Unit::MillionYears)),
-            PortDef::field("uplift").with_unit(PortUnit::Of(Unit::MillimetrePerYear)),
-            PortDef::field("crust"),
-            PortDef::field("plate_id"),
-            PortDef::of("motion", PortType::Vector),
-            PortDef::field("erodibility"),
-        ],
+        INPUTS,
+        OUTPUTS,
         file!(),
     )
     .reading_planet();
 
     fn run(s: &EarthReliefSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let settings = s.relief(ctx.planet()?)?;
-        let surface = earth_relief(inputs.plates(0)?, &settings, ctx.n, ctx.cancel)?;
+        let surface = earth_relief(inputs.port(PLATES)?, &settings, ctx.n, ctx.cancel)?;
         Ok(vec![surface.elevation.into(), surface.age_myr.into(), surface.uplift_mm_yr.into(), surface.crust.into(), surface.plate_id.into(), surface.motion.into(), surface.erodibility.into()])
     }
 }

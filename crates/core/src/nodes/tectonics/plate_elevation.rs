@@ -57,20 +57,42 @@ crate::settings! {
 /// The Plate elevation node.
 pub struct PlateElevation;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// The plates raised.
+        PLATES: Plates = PortDef::of("plates", PortType::Plates),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// Elevation, -1..1.
+        ELEVATION: Field = PortDef::field("elevation"),
+        /// Plate of each cell (0, 1, ...).
+        PLATE_ID: Field = PortDef::field("plate_id"),
+        /// Collision pressure at boundaries.
+        PRESSURE: Field = PortDef::field("pressure"),
+        /// Distance to the nearest plate boundary, km.
+        BOUNDARY: Field = PortDef::field("boundary_km").with_unit(PortUnit::Of(Unit::Kilometre)),
+        /// Plate motion per cell.
+        MOTION: VectorField = PortDef::of("motion", PortType::Vector),
+    ];
+}
+
 impl Node for PlateElevation {
     type Settings = PlateElevationSettings;
     const META: NodeMeta = NodeMeta::new(
         "Plate elevation",
         Category::Tectonics,
         "Seed 000's elevation modifier: plate levels, plate motion, collision pressure, noise and smoothing; boundary features (mountains, trenches, rifts, ridges) have widths in km.",
-        &[PortDef::of("plates", PortType::Plates)],
-        &[PortDef::field("elevation"), PortDef::field("plate_id"), PortDef::field("pressure"), PortDef::field("boundary_km").with_unit(PortUnit::Of(Unit::Kilometre)), PortDef::of("motion", PortType::Vector)],
+        INPUTS,
+        OUTPUTS,
         file!(),
     )
     .reading_planet();
 
     fn run(s: &PlateElevationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let surface = plate_elevation(inputs.plates(0)?, &elevation_settings(s, ctx.planet()?.radius_km), ctx.n, ctx.cancel)?;
+        let surface = plate_elevation(inputs.port(PLATES)?, &elevation_settings(s, ctx.planet()?.radius_km), ctx.n, ctx.cancel)?;
         Ok(vec![surface.elevation.into(), surface.plate_id.into(), surface.pressure.into(), surface.boundary_km.into(), surface.motion.into()])
     }
 

@@ -24,23 +24,28 @@ crate::settings! {
 /// The Tectonic plates node.
 pub struct TectonicPlates;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// The regions the plates grow over.
+        REGIONS: RegionSurface = PortDef::of("regions", PortType::Regions),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// The plates.
+        PLATES: Plates = PortDef::of("plates", PortType::Plates),
+    ];
+}
+
 impl Node for TectonicPlates {
     type Settings = TectonicPlatesSettings;
-    const META: NodeMeta = NodeMeta {
-        resolution_independent: true,
-        ..NodeMeta::new(
-            "Tectonic plates",
-            Category::Tectonics,
-            "Seed 000, Algorithm 3: plates grow from random regions by flood fill until every region belongs to one.",
-            &[PortDef::of("regions", PortType::Regions)],
-            &[PortDef::of("plates", PortType::Plates)],
-            file!(),
-        )
-    };
+    const META: NodeMeta =
+        NodeMeta { resolution_independent: true, ..NodeMeta::new("Tectonic plates", Category::Tectonics, "Seed 000, Algorithm 3: plates grow from random regions by flood fill until every region belongs to one.", INPUTS, OUTPUTS, file!()) };
 
     fn run(s: &TectonicPlatesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let settings = PlateSettings { count: s.plates, expansion_range: s.expansion_range, random_driven: s.random_driven, max_cycles: s.step_mode.then_some(s.cycles), seed: s.seed };
-        let plates = Plates::grow(inputs.regions(0)?.clone(), &settings).map_err(|e| OpError::Invalid(e.to_string()))?;
+        let plates = Plates::grow(inputs.port(REGIONS)?.clone(), &settings).map_err(|e| OpError::Invalid(e.to_string()))?;
         Ok(vec![Value::Plates(Arc::new(plates))])
     }
 

@@ -18,12 +18,17 @@ crate::settings! {
 /// The Regions node.
 pub struct Regions;
 
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// The region surface.
+        REGIONS: RegionSurface = PortDef::of("regions", PortType::Regions),
+    ];
+}
+
 impl Node for Regions {
     type Settings = RegionsSettings;
-    const META: NodeMeta = NodeMeta {
-        resolution_independent: true,
-        ..NodeMeta::new("Regions", Category::Tectonics, "Seed 000's region surface: R x R regions per cube face with jittered centroids, a Voronoi diagram on the sphere.", &[], &[PortDef::of("regions", PortType::Regions)], file!())
-    };
+    const META: NodeMeta =
+        NodeMeta { resolution_independent: true, ..NodeMeta::new("Regions", Category::Tectonics, "Seed 000's region surface: R x R regions per cube face with jittered centroids, a Voronoi diagram on the sphere.", &[], OUTPUTS, file!()) };
 
     fn run(s: &RegionsSettings, _: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![Value::Regions(Arc::new(RegionSurface::new(s.resolution.clamp(1, 4000), s.jitter, s.seed)))])

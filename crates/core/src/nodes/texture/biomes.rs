@@ -169,19 +169,43 @@ impl BiomesSettings {
 /// The Biomes node.
 pub struct Biomes;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// Elevation, m.
+        ELEVATION: Field = PortDef::field("elevation_m"),
+        /// Annual mean temperature, °C.
+        TEMPERATURE: Field = PortDef::field("temperature"),
+        /// Annual precipitation, mm/yr.
+        PRECIPITATION: Field = PortDef::field("precipitation"),
+        /// Optional slope, degrees.
+        SLOPE: Field = PortDef::optional("slope_deg", PortType::Field),
+        /// Optional distance to the coast, km.
+        COAST: Field = PortDef::optional("coast_km", PortType::Field).with_unit(PortUnit::Of(Unit::Kilometre)),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// Biome index (0 ice ... 14 ocean).
+        BIOME: Field = PortDef::field("biome"),
+        /// The biome's colour (linear RGB).
+        COLOUR: ColourField = PortDef::of("colour", PortType::Colour),
+    ];
+}
+
 impl Node for Biomes {
     type Settings = BiomesSettings;
     const META: NodeMeta = NodeMeta::new(
         "Biomes",
         Category::Texture,
         "Whittaker's biomes from temperature (°C) and precipitation (mm/yr), with ocean, beach, bare rock (slope) and alpine snow; outputs the biome index (0 ice ... 14 ocean) and its colour.",
-        &[PortDef::field("elevation_m"), PortDef::field("temperature"), PortDef::field("precipitation"), PortDef::optional("slope_deg", PortType::Field), PortDef::optional("coast_km", PortType::Field).with_unit(PortUnit::Of(Unit::Kilometre))],
-        &[PortDef::field("biome"), PortDef::of("colour", PortType::Colour)],
+        INPUTS,
+        OUTPUTS,
         file!(),
     );
 
     fn run(s: &BiomesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        let (h, t, p, slope, coast) = (inputs.field(0)?, inputs.field(1)?, inputs.field(2)?, inputs.field_opt(3)?, inputs.field_opt(4)?);
+        let (h, t, p, slope, coast) = (inputs.port(ELEVATION)?, inputs.port(TEMPERATURE)?, inputs.port(PRECIPITATION)?, inputs.port_opt(SLOPE)?, inputs.port_opt(COAST)?);
         let grid = h.grid();
         let biome: Vec<Biome> = (0..grid.cells()).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]), coast.map(|f| f.data()[c]))).collect();
         let palette = s.colours().map(Srgb::linear);

@@ -19,12 +19,19 @@ crate::settings! {
 /// The Colour ramp node.
 pub struct ColourRamp;
 
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// The mapped colours (linear RGB).
+        COLOUR: ColourField = PortDef::of("colour", PortType::Colour),
+    ];
+}
+
 impl Node for ColourRamp {
     type Settings = ColourRampSettings;
-    const META: NodeMeta = NodeMeta::new("Colour ramp", Category::Texture, "Maps values through an editable colour gradient (World Machine's colorizer, Blender's Color Ramp).", IN, &[PortDef::of("colour", PortType::Colour)], file!());
+    const META: NodeMeta = NodeMeta::new("Colour ramp", Category::Texture, "Maps values through an editable colour gradient (World Machine's colorizer, Blender's Color Ramp).", IN, OUTPUTS, file!());
 
     fn run(s: &ColourRampSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        let f = inputs.field(0)?;
+        let f = inputs.port(FIELD_IN)?;
         let ramp = Ramp::new(&s.gradient);
         let span = s.max - s.min;
         Ok(vec![ColourField::from_fn_on(f.grid(), |c| {

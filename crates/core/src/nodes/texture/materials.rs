@@ -51,8 +51,44 @@ crate::settings! {
 /// The Materials node.
 pub struct Materials;
 
-/// Material order of the weight outputs.
-pub const MATERIALS: [&str; 5] = ["sea_floor", "sand", "ground", "rock", "snow"];
+crate::ports! {
+    const INPUTS: In = [
+        /// Elevation, m.
+        ELEVATION: Field = PortDef::field("elevation_m"),
+        /// Optional slope, degrees (else measured from the elevation).
+        SLOPE: Field = PortDef::optional("slope_deg", PortType::Field),
+        /// Optional 0..1 where water ran: rock shows there.
+        WATER: Field = PortDef::optional("water", PortType::Field),
+        /// Optional base colour of the ground (linear RGB), for example the biomes' colour.
+        BASE: ColourField = PortDef::optional("base", PortType::Colour),
+        /// Optional annual mean temperature, °C: the snow line follows it.
+        TEMPERATURE: Field = PortDef::optional("temperature", PortType::Field).with_unit(PortUnit::Of(Unit::Celsius)),
+        /// Optional annual precipitation, mm/yr.
+        PRECIPITATION: Field = PortDef::optional("precipitation", PortType::Field).with_unit(PortUnit::Of(Unit::MillimetrePerYear)),
+        /// Optional distance to the coast, km: sand only near it.
+        COAST: Field = PortDef::optional("coast_km", PortType::Field).with_unit(PortUnit::Of(Unit::Kilometre)),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// Weight of the sea floor, 0..1.
+        SEA_FLOOR: Field = PortDef::field("sea_floor"),
+        /// Weight of sand, 0..1.
+        SAND: Field = PortDef::field("sand"),
+        /// Weight of ground, 0..1.
+        GROUND: Field = PortDef::field("ground"),
+        /// Weight of rock, 0..1.
+        ROCK: Field = PortDef::field("rock"),
+        /// Weight of snow, 0..1.
+        SNOW: Field = PortDef::field("snow"),
+        /// The albedo the weights blend to (linear RGB).
+        ALBEDO: ColourField = PortDef::of("albedo", PortType::Colour),
+    ];
+}
+
+/// The weight outputs, in material order (the order of a cell's weights).
+pub const WEIGHTS: [OutPort<Field>; 5] = [SEA_FLOOR, SAND, GROUND, ROCK, SNOW];
 
 impl Node for Materials {
     type Settings = MaterialsSettings;
@@ -60,32 +96,17 @@ impl Node for Materials {
         "Materials",
         Category::Texture,
         "Splat weights (never negative, summing to 1) of sea floor, sand, ground, rock and snow from height, slope, a noisy snow line (a height, or with a temperature input in °C a temperature, warmer where the precipitation input brings more snow and colder where it is dry), where water ran and, with a distance to coast input, sand only near the coast; and the albedo they blend to. Connect biome colours as the ground's base. Without a slope input it measures the slope of the elevation itself (on the planet's radius).",
-        &[
-            PortDef::field("elevation_m"),
-            PortDef::optional("slope_deg", PortType::Field),
-            PortDef::optional("water", PortType::Field),
-            PortDef::optional("base", PortType::Colour),
-            PortDef::optional("temperature", PortType::Field).with_unit(PortUnit::Of(Unit::Celsius)),
-            PortDef::optional("precipitation", PortType::Field).with_unit(PortUnit::Of(Unit::MillimetrePerYear)),
-            PortDef::optional("coast_km", PortType::Field).with_unit(PortUnit::Of(Unit::Kilometre)),
-        ],
-        &[
-            PortDef::field("sea_floor"),
-            PortDef::field("sand"),
-            PortDef::field("ground"),
-            PortDef::field("rock"),
-            PortDef::field("snow"),
-            PortDef::of("albedo", PortType::Colour),
-        ],
+        INPUTS,
+        OUTPUTS,
         file!(),
     )
     .reading_planet();
 
     fn run(s: &MaterialsSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let (h, water, base, temperature, rain, coast) = (inputs.field(0)?, inputs.field_opt(2)?, inputs.colour_opt(3)?, inputs.field_opt(4)?, inputs.field_opt(5)?, inputs.field_opt(6)?);
+        let (h, water, base, temperature, rain, coast) = (inputs.port(ELEVATION)?, inputs.port_opt(WATER)?, inputs.port_opt(BASE)?, inputs.port_opt(TEMPERATURE)?, inputs.port_opt(PRECIPITATION)?, inputs.port_opt(COAST)?);
         // Without a slope input: the slope of the elevation in metres on the planet.
         let measured;
-        let slope = match inputs.field_opt(1)? {
+        let slope = match inputs.port_opt(SLOPE)? {
             Some(f) => f.as_ref(),
             None => {
                 measured = crate::nodes::modify::slope::slope_degrees(h, 1.0, ctx.planet()?.radius_km);
@@ -134,7 +155,7 @@ impl Node for Materials {
 /// into degrees.
 const STANDARD_LAPSE_C_PER_M: f32 = 0.0065;
 
-/// `w` (weights in [`MATERIALS`] order) with the sand kept only near the coast: it fades from
+/// `w` (weights in [`WEIGHTS`] order) with the sand kept only near the coast: it fades from
 /// `reach_km` to twice that distance from the coastline (`coast_km`: positive on land,
 /// negative at sea), and what it gives up goes to the ground on land and to the sea floor at
 /// sea, so the weights still sum to 1.
@@ -156,7 +177,7 @@ pub struct SnowClimate {
     pub precipitation_mm: Option<f32>,
 }
 
-/// The five weights of one cell (in [`MATERIALS`] order): each material takes its share of what
+/// The five weights of one cell (in [`WEIGHTS`] order): each material takes its share of what
 /// the ones above it left (sea floor, then snow, rock and sand), ground the rest, so they are
 /// never negative and sum to 1. `jitter` is noise in about -1..1; `climate`, when given,
 /// places the snow line at [`MaterialsSettings::snow_c`] (moved by the precipitation, see
@@ -218,7 +239,7 @@ mod tests {
     #[test]
     fn each_material_wins_where_it_belongs() {
         let s = defaults();
-        let top = |w: [f32; 5]| w.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| MATERIALS[k]);
+        let top = |w: [f32; 5]| w.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| WEIGHTS[k].name());
         assert_eq!(top(weights(&s, -2000.0, 2.0, 0.0, 0.0, None)), Some("sea_floor"));
         assert_eq!(top(weights(&s, 2.0, 1.0, 0.0, 0.0, None)), Some("sand"));
         assert_eq!(top(weights(&s, 500.0, 5.0, 0.0, 0.0, None)), Some("ground"));
@@ -280,7 +301,7 @@ mod tests {
         let wired = Materials::run(&defaults(), &Inputs(&[Some(h.clone().into()), Some(slope.into()), None, None, None, None, None]), &ctx).expect("runs");
         let alone = Materials::run(&defaults(), &Inputs(&[Some(h.into()), None, None, None, None, None, None]), &ctx).expect("runs");
         for k in 0..5 {
-            assert_eq!(wired[k].as_field().expect("field").data(), alone[k].as_field().expect("field").data(), "{}", MATERIALS[k]);
+            assert_eq!(wired[k].as_field().expect("field").data(), alone[k].as_field().expect("field").data(), "{}", WEIGHTS[k].name());
         }
         // And the measured slope matters: flat ground of the same heights has no rock.
         let flat = Materials::run(&defaults(), &Inputs(&[Some(Field::filled(n, 500.0).into()), None, None, None, None, None, None]), &ctx).expect("runs");

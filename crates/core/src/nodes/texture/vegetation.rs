@@ -30,19 +30,28 @@ crate::settings! {
 /// The Vegetation density node.
 pub struct Vegetation;
 
+crate::ports! {
+    const INPUTS: In = [
+        /// Biome index (Biomes' `biome`).
+        BIOME: Field = PortDef::field("biome"),
+        /// Optional slope, degrees.
+        SLOPE: Field = PortDef::optional("slope_deg", PortType::Field),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// Density of the species, 0..1.
+        DENSITY: Field = PortDef::field("density"),
+    ];
+}
+
 impl Node for Vegetation {
     type Settings = VegetationSettings;
-    const META: NodeMeta = NodeMeta::new(
-        "Vegetation density",
-        Category::Texture,
-        "Density of one species: its biomes, a slope range and noise patches for clusters (seed 004). Add one node per species.",
-        &[PortDef::field("biome"), PortDef::optional("slope_deg", PortType::Field)],
-        &[PortDef::field("density")],
-        file!(),
-    );
+    const META: NodeMeta = NodeMeta::new("Vegetation density", Category::Texture, "Density of one species: its biomes, a slope range and noise patches for clusters (seed 004). Add one node per species.", INPUTS, OUTPUTS, file!());
 
     fn run(s: &VegetationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        let (biome, slope) = (inputs.field(0)?, inputs.field_opt(1)?);
+        let (biome, slope) = (inputs.port(BIOME)?, inputs.port_opt(SLOPE)?);
         let grid = biome.grid();
         let patches = fbm_field(&FastFbm::new(s.seed, 4, 0.5, 2.0), grid, noise_radius(s.patch_frequency), 1.0);
         ctx.check()?;
