@@ -60,7 +60,8 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
     }
     match climate {
         Some(c) => {
-            println!("earth_land_precipitation_median_mm {:.0} mm/yr  (Earth's land mean about 800)", c.precipitation_median_mm);
+            println!("earth_land_precipitation_median_mm {:.0} mm/yr  (skewed by the deserts: below the mean)", c.precipitation_median_mm);
+            println!("earth_land_precipitation_mean_mm {:.0} mm/yr  (Earth's land mean about 800)", c.precipitation_mean_mm);
             let share = |keep: &dyn Fn(Biome) -> bool| c.biomes.iter().filter(|(b, _)| keep(*b)).map(|x| x.1).sum::<f64>();
             println!("earth_land_desert_share {:.3}  (hot deserts about 0.2 of Earth's land, cold ones about 0.1 more)", share(&|b| b == Biome::Desert));
             println!("earth_land_forest_share {:.3}  (Earth about 0.3)", share(&|b| matches!(b, Biome::BorealForest | Biome::TemperateForest | Biome::TemperateRainforest | Biome::TropicalSeasonalForest | Biome::TropicalRainforest)));
@@ -88,6 +89,8 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
 pub struct ClimateFigures {
     /// Area-weighted median precipitation on land, mm/yr.
     pub precipitation_median_mm: f64,
+    /// Area-weighted mean precipitation on land, mm/yr.
+    pub precipitation_mean_mm: f64,
     /// Area-weighted median precipitation on plateau interiors (an Earth-like relief's
     /// erodibility below one half), mm/yr; `None` without such a relief.
     pub plateau_precipitation_median_mm: Option<f64>,
@@ -153,7 +156,13 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
                 land_median_where(&metres, rain, |c| e.data()[c] < 0.5)
             });
             let biome = port(biomes, BIOME)?;
-            Some(ClimateFigures { precipitation_median_mm: land_median(&metres, rain), plateau_precipitation_median_mm, biomes: biome_shares(&metres, biome), latitudinal_borders: latitudinal_border_share(&metres, biome) })
+            Some(ClimateFigures {
+                precipitation_median_mm: land_median(&metres, rain),
+                precipitation_mean_mm: land_mean_and_share(&metres, rain).0,
+                plateau_precipitation_median_mm,
+                biomes: biome_shares(&metres, biome),
+                latitudinal_borders: latitudinal_border_share(&metres, biome),
+            })
         }
         _ => None,
     };

@@ -106,9 +106,9 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
                 return Feature::default();
             }
             let edge = 250.0;
-            // A fall away from the belt (0.3 of the height over the reach), so rivers on the
-            // plateau keep one direction and previews drain as builds do.
-            let p = if d < reach { 1.0 - 0.3 * d / reach } else { 0.7 * falloff(d - reach, edge) };
+            // A fall away from the belt over the reach, so rivers on the plateau keep one
+            // direction and previews drain as builds do.
+            let p = if d < reach { 1.0 - PLATEAU_FALL * d / reach } else { (1.0 - PLATEAU_FALL) * falloff(d - reach, edge) };
             let height = h.plateau_m * (0.8 + 0.2 * f.min(1.0));
             // Dry inside its reach, wet again over its outer edge, where rivers cut into it.
             let dry = if d < reach { 1.0 } else { falloff(d - reach, 0.5 * edge) };
@@ -120,6 +120,11 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
 
 /// How far a plateau reaches behind a collision at 5 cm/yr, km.
 pub const PLATEAU_REACH_KM: f32 = 700.0;
+
+/// How much of its height a plateau loses from the belt to the end of its reach (Tibet's
+/// surface falls about 0.15 of its height, from about 5 km behind the Himalaya to 4.3 km in
+/// the north-east).
+pub const PLATEAU_FALL: f32 = 0.15;
 
 /// The intensity (closing speed over 5 cm/yr) below which a collision raises no plateau.
 pub const PLATEAU_MIN_F: f32 = 0.4;
