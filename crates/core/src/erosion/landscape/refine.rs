@@ -57,19 +57,49 @@ fn to_segment(p: Vec3, a: Vec3, b: Vec3) -> (f32, f32) {
     ((p - (a + ab * t)).length(), t)
 }
 
-/// One river cell's course: from its centre to the centre of the cell it drains into.
+/// Straight pieces a course's curve is measured on.
+const PIECES: usize = 4;
+
+/// One river cell's course through its cell: a curve from where the river above it comes in
+/// (half-way from the main river cell that drains into it; its centre at a head) to where it
+/// goes on (half-way to the cell it drains into, or where it joins the river of that cell when
+/// another, larger river drains there too, or that cell's centre when it is sea or lake),
+/// bent towards the cell's centre. The run's courses turn at multiples of 45 degrees from
+/// cell to cell; the curves round those turns off.
 #[derive(Debug, Clone, Copy)]
 struct Course {
-    /// Centre of the river cell (unit vector).
-    from: Vec3,
-    /// Centre of the cell it drains into.
-    to: Vec3,
+    /// Points along the curve (unit vectors), [`PIECES`] straight pieces.
+    points: [Vec3; PIECES + 1],
     /// Width of the river, m.
     width_m: f32,
-    /// The run's elevation at both ends, in the elevation's units.
+    /// The run's elevation at both ends of the curve, in the elevation's units.
     height: (f32, f32),
     /// Whether no river drains into it (its valley opens from nothing at its centre).
     head: bool,
+}
+
+impl Course {
+    /// Distance (chord, in radii) from `p` to the curve, and where along it (0 at its start, 1
+    /// at its end) the nearest point lies.
+    fn to_curve(&self, p: Vec3) -> (f32, f32) {
+        (0..PIECES).fold((f32::INFINITY, 0.0), |best, k| {
+            let (d, t) = to_segment(p, self.points[k], self.points[k + 1]);
+            if d < best.0 {
+                (d, (k as f32 + t) / PIECES as f32)
+            } else {
+                best
+            }
+        })
+    }
+}
+
+/// The quadratic Bézier curve from `a` to `b` bent towards `c`, at [`PIECES`] + 1 points on
+/// the sphere.
+fn bent(a: Vec3, c: Vec3, b: Vec3) -> [Vec3; PIECES + 1] {
+    std::array::from_fn(|k| {
+        let s = k as f32 / PIECES as f32;
+        (a * (1.0 - s) * (1.0 - s) + c * 2.0 * s * (1.0 - s) + b * s * s).normalize()
+    })
 }
 
 /// The river courses of a run at level `m` near a finer grid, and the smooth tangent noise
@@ -90,30 +120,50 @@ impl Courses {
         let (m, n) = (rivers.n(), grid.n());
         let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
         let mut near: Vec<usize> = (0..grid.cells()).into_par_iter().map(|k| containing(grid.cell(k).direction(n), m).index(m)).collect();
-        for _ in 0..2 {
+        let ring = |near: &mut Vec<usize>| {
             near.par_sort_unstable();
             near.dedup();
-            near = near.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect();
-        }
-        near.par_sort_unstable();
-        near.dedup();
-        let mut lines: HashMap<usize, Course> = near
-            .into_iter()
-            .filter(|&c| river[c] > 0.0)
-            .filter_map(|c| {
-                let cell = Cell::from_index(c, m);
-                let to = receiver(cell, m, area, h)?;
-                Some((c, Course { from: cell.direction(m), to: to.direction(m), width_m: river_width_m(q[c]), height: (h[c], h[to.index(m)]), head: true }))
-            })
-            .collect();
-        // A course that another drains into is no head. The courses reach two rings past the
-        // grid's cells, so every course a place can see has its upstream neighbours here.
-        let fed: Vec<usize> = lines.values().map(|course| containing(course.to, m).index(m)).collect();
-        for c in fed {
-            if let Some(course) = lines.get_mut(&c) {
-                course.head = false;
+            *near = near.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect();
+            near.par_sort_unstable();
+            near.dedup();
+        };
+        ring(&mut near);
+        ring(&mut near);
+        let seen = near.clone();
+        // Two rings more, so that the cells a course drains into have all their upstream
+        // river cells here.
+        ring(&mut near);
+        ring(&mut near);
+        let drains: HashMap<usize, usize> = near.into_par_iter().filter(|&c| river[c] > 0.0).filter_map(|c| receiver(Cell::from_index(c, m), m, area, h).map(|r| (c, r.index(m)))).collect();
+        // The main river into each cell: the one with the largest drainage area (then the
+        // highest index), whatever order the map is read in.
+        let mut main_in: HashMap<usize, usize> = HashMap::new();
+        for (&c, &r) in &drains {
+            let main = main_in.entry(r).or_insert(c);
+            if (area[c], c) > (area[*main], *main) {
+                *main = c;
             }
         }
+        let centre = |c: usize| Cell::from_index(c, m).direction(m);
+        let half_way = |a: usize, b: usize| ((centre(a) + centre(b)) * 0.5, 0.5 * (h[a] + h[b]));
+        let start = |c: usize| main_in.get(&c).map_or((centre(c), h[c]), |&u| half_way(u, c));
+        let lines: HashMap<usize, Course> = seen
+            .into_iter()
+            .filter_map(|c| {
+                let r = *drains.get(&c)?;
+                let ((from, from_h), (to, to_h)) = (start(c), match drains.get(&r) {
+                    Some(_) if main_in.get(&r) == Some(&c) => half_way(c, r),
+                    // Another river is the main one there: join its curve half-way along
+                    // (as if that river went on half-way to the cell below it).
+                    Some(&below) => {
+                        let ((a, ha), (b, hb)) = (start(r), half_way(r, below));
+                        ((a * 0.25 + centre(r) * 0.5 + b * 0.25).normalize(), 0.5 * (ha + hb))
+                    }
+                    None => (centre(r), h[r]),
+                });
+                Some((c, Course { points: bent(from, centre(c), to), width_m: river_width_m(q[c]), height: (from_h, to_h), head: !main_in.contains_key(&c) }))
+            })
+            .collect();
         let wander = [0x5249_0001, 0x5249_0002, 0x5249_0003].map(|seed| FastFbm::new(seed, 2, 0.5, 2.0));
         let (scale, reach) = (noise_radius(4.0 * m as f32 / BEND_CELLS), WANDER_CELLS * std::f32::consts::FRAC_PI_2 / m as f32);
         Courses { m, lines, wander, scale, reach }
@@ -178,7 +228,7 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
             let p = courses.wandered(cell.direction(n));
             let (mut line_mask, mut height, mut side) = (0.0f32, sampled, 1.0f32);
             for course in courses.near(p) {
-                let (d, t) = to_segment(p, course.from, course.to);
+                let (d, t) = course.to_curve(p);
                 let d_km = d * radius_km;
                 let floor_km = 0.5 * course.width_m / 1000.0;
                 line_mask = line_mask.max(((floor_km.max(0.6 * cell_km) - d_km) / cell_km + 0.5).clamp(0.0, 1.0));
@@ -358,6 +408,44 @@ mod tests {
         }
         assert_eq!(h[(3 * 8 + 4) * n + 14 * 8 + 4], 0.0, "the lake");
         assert!(h.iter().all(|v| (0.0..=1.0).contains(v)));
+    }
+
+    /// A run at 16 whose river flows +i along row 8 to cell (8, 8), turns there to flow +j
+    /// down column 8, and takes in a small tributary from (7, 10) at (8, 10).
+    #[test]
+    fn courses_round_their_turns_and_tributaries_join_the_main_river() {
+        let m = 16;
+        let mut path: Vec<(usize, usize)> = (2..=8).map(|i| (i, 8)).collect();
+        path.extend((9..14).map(|j| (8, j)));
+        let at = |c: Cell| (c.face == Face::Front).then(|| path.iter().position(|&p| p == (c.i, c.j))).flatten();
+        let tributary = |c: Cell| c.face == Face::Front && (c.i, c.j) == (7, 10);
+        // Along the path the ground falls 0.01 a cell, but only 0.001 round the corner, so the
+        // diagonal short cut from (7, 8) to (8, 9) is less steep than the turn.
+        let height = |k: usize| 0.5 - 0.01 * k as f32 + if k > 6 { 0.009 } else { 0.0 };
+        let cell = |k: usize| Cell::from_index(k, m);
+        let elevation = Field::from_fn_cell(m, |k| if tributary(cell(k)) { 0.6 } else { at(cell(k)).map_or(1.0, height) });
+        let rivers = Field::from_fn_cell(m, |k| if at(cell(k)).is_some() || tributary(cell(k)) { 0.01 } else { 0.0 });
+        let area = Field::from_fn_cell(m, |k| at(cell(k)).map_or(if tributary(cell(k)) { 50.0 } else { 10.0 }, |k| 1e4 * (k + 1) as f32));
+        let discharge = area.map(|a| 0.01 * a);
+        let grid = Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile"));
+        let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid);
+        let course = |i: usize, j: usize| courses.lines.get(&Cell { face: Face::Front, i, j }.index(m)).copied().unwrap_or_else(|| panic!("a course at ({i}, {j})"));
+        let (before, corner, after) = (course(7, 8), course(8, 8), course(8, 9));
+        // The curves meet, and turn there without a kink.
+        for (a, b) in [(before, corner), (corner, after)] {
+            assert!((a.points[PIECES] - b.points[0]).length() < 1e-6, "the curves meet");
+            let (out, into) = ((a.points[PIECES] - a.points[PIECES - 1]).normalize(), (b.points[1] - b.points[0]).normalize());
+            assert!(out.dot(into) > 25f32.to_radians().cos(), "a kink of {} degrees", out.dot(into).acos().to_degrees());
+        }
+        // The corner's curve cuts inside the turn instead of passing its cell's centre.
+        let centre = Cell { face: Face::Front, i: 8, j: 8 }.direction(m);
+        let cell_rad = std::f32::consts::FRAC_PI_2 / m as f32;
+        let off = corner.to_curve(centre).0 / cell_rad;
+        assert!(off > 0.1 && off < 0.25, "the corner passes {off} cells from the centre");
+        // The tributary ends on the main river's curve, where the main river goes on.
+        let joined = course(7, 10);
+        assert!(course(8, 10).to_curve(joined.points[PIECES]).0 < 1e-4, "the tributary joins the main river");
+        assert!(course(2, 8).head && joined.head && !corner.head && !course(8, 10).head);
     }
 
     #[test]
