@@ -151,16 +151,19 @@ impl Courses {
             .into_iter()
             .filter_map(|c| {
                 let r = *drains.get(&c)?;
-                let ((from, from_h), (to, to_h)) = (start(c), match drains.get(&r) {
-                    Some(_) if main_in.get(&r) == Some(&c) => half_way(c, r),
-                    // Another river is the main one there: join its curve half-way along
-                    // (as if that river went on half-way to the cell below it).
-                    Some(&below) => {
-                        let ((a, ha), (b, hb)) = (start(r), half_way(r, below));
-                        ((a * 0.25 + centre(r) * 0.5 + b * 0.25).normalize(), 0.5 * (ha + hb))
-                    }
-                    None => (centre(r), h[r]),
-                });
+                let ((from, from_h), (to, to_h)) = (
+                    start(c),
+                    match drains.get(&r) {
+                        Some(_) if main_in.get(&r) == Some(&c) => half_way(c, r),
+                        // Another river is the main one there: join its curve half-way along
+                        // (as if that river went on half-way to the cell below it).
+                        Some(&below) => {
+                            let ((a, ha), (b, hb)) = (start(r), half_way(r, below));
+                            ((a * 0.25 + centre(r) * 0.5 + b * 0.25).normalize(), 0.5 * (ha + hb))
+                        }
+                        None => (centre(r), h[r]),
+                    },
+                );
                 Some((c, Course { points: bent(from, centre(c), to), width_m: river_width_m(q[c]), height: (from_h, to_h), head: !main_in.contains_key(&c) }))
             })
             .collect();
