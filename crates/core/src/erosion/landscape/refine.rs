@@ -81,7 +81,7 @@ struct Course {
 impl Course {
     /// Distance (chord, in radii) from `p` to the curve, and where along it (0 at its start, 1
     /// at its end) the nearest point lies.
-    fn to_curve(&self, p: Vec3) -> (f32, f32) {
+    fn nearest(&self, p: Vec3) -> (f32, f32) {
         (0..PIECES).fold((f32::INFINITY, 0.0), |best, k| {
             let (d, t) = to_segment(p, self.points[k], self.points[k + 1]);
             if d < best.0 {
@@ -231,7 +231,7 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
             let p = courses.wandered(cell.direction(n));
             let (mut line_mask, mut height, mut side) = (0.0f32, sampled, 1.0f32);
             for course in courses.near(p) {
-                let (d, t) = course.to_curve(p);
+                let (d, t) = course.nearest(p);
                 let d_km = d * radius_km;
                 let floor_km = 0.5 * course.width_m / 1000.0;
                 line_mask = line_mask.max(((floor_km.max(0.6 * cell_km) - d_km) / cell_km + 0.5).clamp(0.0, 1.0));
@@ -443,11 +443,11 @@ mod tests {
         // The corner's curve cuts inside the turn instead of passing its cell's centre.
         let centre = Cell { face: Face::Front, i: 8, j: 8 }.direction(m);
         let cell_rad = std::f32::consts::FRAC_PI_2 / m as f32;
-        let off = corner.to_curve(centre).0 / cell_rad;
+        let off = corner.nearest(centre).0 / cell_rad;
         assert!(off > 0.1 && off < 0.25, "the corner passes {off} cells from the centre");
         // The tributary ends on the main river's curve, where the main river goes on.
         let joined = course(7, 10);
-        assert!(course(8, 10).to_curve(joined.points[PIECES]).0 < 1e-4, "the tributary joins the main river");
+        assert!(course(8, 10).nearest(joined.points[PIECES]).0 < 1e-4, "the tributary joins the main river");
         assert!(course(2, 8).head && joined.head && !corner.head && !course(8, 10).head);
     }
 
