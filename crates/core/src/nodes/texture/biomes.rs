@@ -95,6 +95,12 @@ crate::settings! {
         snow_m: f32 = float("Snow above", 1500.0, 0.0, 20000.0, Unit::Metre, 10.0, "Alpine snow only above this height; colder lowlands are ice or tundra."),
         /// Width of the colour blend across climate borders, °C (precipitation: 10 % per °C).
         blend_c: f32 = float("Border blend", 2.0, 0.0, 20.0, Unit::Celsius, 0.05, "The colour output blends the climate biomes within this many °C (and 10 % of the precipitation per °C) around each cell, so biomes meet in gradual transitions; 0 for hard borders. The index output stays one biome per cell."),
+        /// How much the land's colours vary across each biome (0: one flat colour per biome).
+        variation: f32 = float("Colour variation", 0.5, 0.0, 1.0, Unit::None, 0.01, "How much the land's colours vary within each biome, in patches of noise: lighter and darker ground, warmer (redder) and cooler tones, as sand seas, rock plateaus, dry and green grassland alternate on Earth seen from orbit. At 0.5 the brightness varies by about 15 % (one standard deviation) and the tone by about 6 %; ice and snow vary a third as much, the sea not at all. 0: one flat colour per biome."),
+        /// Features of the variation's noise per planet.
+        variation_features: f32 = float("Variation features", 24.0, 0.5, 2000.0, Unit::Named("/planet"), 0.5, "Size of the colour variation's patches: features around the equator (24: patches of about 800 km on an Earth-sized planet, with smaller ones inside them)."),
+        /// Seed of the variation's noise.
+        seed: u32 = seed(13),
         /// Colour of ice.
         ice: Srgb = colour("Ice", [0.93, 0.95, 0.98], "Colour of ice sheets."),
         /// Colour of tundra.
@@ -166,6 +172,40 @@ impl BiomesSettings {
     }
 }
 
+/// The Biomes node's colour variation: two noise fields over the grid, one for the brightness
+/// and one for the tone.
+struct Variation {
+    amount: f32,
+    brightness: Option<Field>,
+    tone: Option<Field>,
+}
+
+impl Variation {
+    /// The variation of `s` on `grid` (no noise at all when it is 0).
+    fn new(s: &BiomesSettings, grid: Grid) -> Variation {
+        use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
+        let amount = s.variation.clamp(0.0, 1.0);
+        let field = |seed: u32| (amount > 0.0).then(|| fbm_field(&FastFbm::new(seed, 4, 0.5, 2.0), grid, noise_radius(s.variation_features), 1.0));
+        Variation { amount, brightness: field(s.seed), tone: field(s.seed.wrapping_add(0x9e37)) }
+    }
+
+    /// Linear colour `rgb` of biome `b` at cell `c` with the variation: brighter or darker by
+    /// 1.5 times the amount times the noise (whose standard deviation is about 0.2), warmer or
+    /// cooler by 0.6 times it in red against blue; a third of that on ice and snow, none on
+    /// the sea.
+    fn apply(&self, b: Biome, c: usize, rgb: [f32; 3]) -> [f32; 3] {
+        let (Some(brightness), Some(tone)) = (&self.brightness, &self.tone) else { return rgb };
+        let amount = match b {
+            Biome::Ocean => return rgb,
+            Biome::Ice | Biome::Snow => self.amount / 3.0,
+            _ => self.amount,
+        };
+        let light = 1.0 + 1.5 * amount * brightness.data()[c];
+        let warm = 0.6 * amount * tone.data()[c];
+        [rgb[0] * light * (1.0 + warm), rgb[1] * light * (1.0 + 0.3 * warm), rgb[2] * light * (1.0 - warm)].map(|v| v.clamp(0.0, 1.0))
+    }
+}
+
 /// The Biomes node.
 pub struct Biomes;
 
@@ -210,11 +250,12 @@ impl Node for Biomes {
         let biome: Vec<Biome> = (0..grid.cells()).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]), coast.map(|f| f.data()[c]))).collect();
         let palette = s.colours().map(Srgb::linear);
         let index = Field::from_fn_cell_on(grid, |c| biome[c] as usize as f32);
+        let variation = Variation::new(s, grid);
         let colour = ColourField::from_fn_on(grid, |c| {
             let b = biome[c];
             // Overrides (ocean, snow, rock, beach) keep hard edges; climate biomes blend.
             if s.blend_c <= 0.0 || matches!(b, Biome::Ocean | Biome::Snow | Biome::BareRock | Biome::Beach) {
-                return palette[b as usize];
+                return variation.apply(b, c, palette[b as usize]);
             }
             let (tc, pm) = (t.data()[c], p.data()[c]);
             let mut sum = [0.0f32; 3];
@@ -226,7 +267,7 @@ impl Node for Biomes {
                     }
                 }
             }
-            sum.map(|v| v / 25.0)
+            variation.apply(b, c, sum.map(|v| v / 25.0))
         });
         Ok(vec![index.into(), colour.into()])
     }
@@ -272,6 +313,7 @@ mod tests {
         let run = |blend: f32| {
             let mut params = NodeKind::Biomes.default_params();
             params.insert("blend_c".into(), crate::nodes::ParamValue::Float(blend));
+            params.insert("variation".into(), crate::nodes::ParamValue::Float(0.0));
             let out = NodeKind::Biomes.run(&params, &[Some(h.clone().into()), Some(t.clone().into()), Some(p.clone().into()), None, None], &ctx).expect("runs");
             (**out[1].as_colour().expect("colour")).clone()
         };
@@ -280,6 +322,40 @@ mod tests {
         assert!(distinct(&soft) > distinct(&hard), "blending makes intermediate colours");
         let ocean = crate::planet::dir_to_cell(glam::Vec3::NEG_Z, n).index(n);
         assert_eq!(soft.data[ocean], hard.data[ocean], "overrides stay hard");
+    }
+
+    /// One biome everywhere but a polar sea: with the variation, the land's colour varies in
+    /// patches around the biome's colour; without it, it is the biome's colour; the sea never
+    /// varies.
+    #[test]
+    fn colours_vary_in_patches_around_the_biomes_colour() {
+        use crate::nodes::NodeKind;
+        use std::sync::atomic::AtomicBool;
+        let n = 64;
+        let (t, p) = (Field::filled(n, 25.0), Field::filled(n, 100.0));
+        let h = Field::from_fn_dir(n, |d| if d.z < -0.9 { -100.0 } else { 500.0 });
+        let cancel = AtomicBool::new(false);
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let run = |variation: f32| {
+            let mut params = NodeKind::Biomes.default_params();
+            params.insert("variation".into(), crate::nodes::ParamValue::Float(variation));
+            let out = NodeKind::Biomes.run(&params, &[Some(h.clone().into()), Some(t.clone().into()), Some(p.clone().into()), None, None], &ctx).expect("runs");
+            (**out[1].as_colour().expect("colour")).clone()
+        };
+        let s = <BiomesSettings as Settings>::from_params(&NodeKind::Biomes.default_params()).expect("defaults");
+        let desert = s.desert.linear();
+        let land: Vec<usize> = (0..h.data().len()).filter(|&c| h.data()[c] > 0.0).collect();
+        let (flat, varied) = (run(0.0), run(s.variation));
+        assert!(land.iter().all(|&c| (0..3).all(|k| (flat.data[c][k] - desert[k]).abs() < 1e-5)), "no variation: the biome's colour");
+        let red: Vec<f64> = land.iter().map(|&c| f64::from(varied.data[c][0] / desert[0])).collect();
+        let mean = red.iter().sum::<f64>() / red.len() as f64;
+        let sd = (red.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / red.len() as f64).sqrt();
+        eprintln!("red over the desert's: mean {mean:.3}, standard deviation {sd:.3}");
+        assert!((mean - 1.0).abs() < 0.05, "the variation keeps the biome's colour on average: {mean}");
+        assert!(sd > 0.03 && sd < 0.3, "it varies the colour by some per cent: {sd}");
+        let ocean = crate::planet::dir_to_cell(glam::Vec3::NEG_Z, n).index(n);
+        assert_eq!(varied.data[ocean], flat.data[ocean], "the sea does not vary");
+        assert_eq!(run(s.variation).data, varied.data, "the same seed, the same colours");
     }
 
     #[test]
