@@ -98,7 +98,7 @@ pub struct EarthRelief;
 crate::ports! {
     const INPUTS: In = [
         /// The plates that carry the continents.
-        PLATES: Plates = PortDef::of("plates", PortType::Plates),
+        PLATES: Plates = super::PLATES_PORT,
     ];
 }
 
@@ -113,9 +113,9 @@ crate::ports! {
         /// Continental crust, 0..1.
         CRUST: Field = PortDef::field("crust"),
         /// Plate of each cell (0, 1, ...).
-        PLATE_ID: Field = PortDef::field("plate_id"),
+        PLATE_ID: Field = super::PLATE_ID_PORT,
         /// Plate motion per cell.
-        MOTION: VectorField = PortDef::of("motion", PortType::Vector),
+        MOTION: VectorField = super::MOTION_PORT,
         /// Erodibility, times Landscape evolution's K.
         ERODIBILITY: Field = PortDef::field("erodibility"),
     ];

@@ -60,7 +60,7 @@ pub struct PlateElevation;
 crate::ports! {
     const INPUTS: In = [
         /// The plates raised.
-        PLATES: Plates = PortDef::of("plates", PortType::Plates),
+        PLATES: Plates = super::PLATES_PORT,
     ];
 }
 
@@ -69,13 +69,13 @@ crate::ports! {
         /// Elevation, -1..1.
         ELEVATION: Field = PortDef::field("elevation"),
         /// Plate of each cell (0, 1, ...).
-        PLATE_ID: Field = PortDef::field("plate_id"),
+        PLATE_ID: Field = super::PLATE_ID_PORT,
         /// Collision pressure at boundaries.
         PRESSURE: Field = PortDef::field("pressure"),
         /// Distance to the nearest plate boundary, km.
         BOUNDARY: Field = PortDef::field("boundary_km").with_unit(PortUnit::Of(Unit::Kilometre)),
         /// Plate motion per cell.
-        MOTION: VectorField = PortDef::of("motion", PortType::Vector),
+        MOTION: VectorField = super::MOTION_PORT,
     ];
 }
 

@@ -34,7 +34,7 @@ crate::ports! {
 crate::ports! {
     const OUTPUTS: Out = [
         /// The plates.
-        PLATES: Plates = PortDef::of("plates", PortType::Plates),
+        PLATES: Plates = super::PLATES_PORT,
     ];
 }
 
