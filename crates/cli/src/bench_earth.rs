@@ -144,10 +144,7 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let tect = tectonic_values(g, &res);
     let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
     let relief = earth_figures(&metres, settings.radius_km, pair, &cancel).map_err(|e| CliError::internal(anyhow!(e)))?;
-    let erodibility = match relief_node {
-        Some(id) => Some((id, port(id, earth_relief::ERODIBILITY)?)),
-        None => None,
-    };
+    let erodibility = relief_node.map(|id| port(id, earth_relief::ERODIBILITY).map(|e| (id, e))).transpose()?;
     let climate = match (rain, biomes) {
         (Some(rain), Some(biomes)) => {
             let rain = port(rain, PRECIPITATION)?;
@@ -170,9 +167,6 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
         Some((id, e)) => plateau_figures(&settings.apply(port(id, earth_relief::ELEVATION)?), &metres, e, settings.radius_km),
         None => None,
     };
-    let rivers = match landscape {
-        Some(id) => Some(land_mean_and_share(&metres, port(id, RIVERS)?)),
-        None => None,
-    };
+    let rivers = landscape.map(|id| port(id, RIVERS).map(|r| land_mean_and_share(&metres, r))).transpose()?;
     Ok(Measured { relief, plateau, climate, rivers, seconds })
 }

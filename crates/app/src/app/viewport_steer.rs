@@ -2,20 +2,7 @@
 //! pointer, double-click to reset; and rebuilding the refined mesh as the camera moves.
 
 use super::{to_ndc, Viewport};
-use crate::planet::coords::face_solid_angles;
-use crate::planet::{Cell, Field};
-use glam::Vec3;
-
-/// The middle of the land of `elevation_m` (metres; land above 0): the mean direction of its
-/// land cells, weighted by their share of the sphere. `None` without land, or when the land is
-/// spread so evenly that the mean is nearly the centre (no side shows more of it).
-pub fn land_centre(elevation_m: &Field) -> Option<Vec3> {
-    let n = elevation_m.n();
-    let solid = face_solid_angles(n);
-    let sum: Vec3 = elevation_m.data().iter().enumerate().filter(|(_, &h)| h > 0.0).map(|(c, _)| Cell::from_index(c, n).direction(n) * solid[c % (n * n)] as f32).sum();
-    // Land all round the sphere sums to about 0 (the whole sphere is 4 pi).
-    (sum.length() > 0.01 * 4.0 * std::f32::consts::PI).then(|| sum.normalize())
-}
+use crate::inspect::realism::land_centre;
 
 impl Viewport {
     /// Applies this frame's pointer input on the picture (`response`, drawn in `rect`) to the
@@ -73,21 +60,5 @@ impl Viewport {
             self.view.face(centre);
             self.needs_render = true;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_land_centre_is_the_middle_of_one_continent_and_none_without_land() {
-        let n = 32;
-        let towards = Vec3::new(0.5, 0.3, -0.8).normalize();
-        let continent = Field::from_fn_dir(n, |d| if d.dot(towards) > 0.8 { 500.0 } else { -4000.0 });
-        let centre = land_centre(&continent).expect("land");
-        assert!(centre.dot(towards) > 0.999, "{centre}");
-        assert_eq!(land_centre(&Field::filled(n, -3000.0)), None, "an ocean planet");
-        assert_eq!(land_centre(&Field::filled(n, 100.0)), None, "land everywhere: no side shows more of it");
     }
 }

@@ -202,10 +202,10 @@ impl Graph {
     pub fn link<T: PortValue>(&mut self, from: NodeId, output: OutPort<T>, to: NodeId, input: InPort<T>) -> Result<(), LinkError> {
         let kind = |id: NodeId| self.node(id).map(|n| n.kind).ok_or(LinkError::NoNode(id));
         let (a, b) = (kind(from)?, kind(to)?);
-        if !output.is_output_of(&a.meta()) {
+        if !output.is_port_of(&a.meta()) {
             return Err(LinkError::NotAPort { node: from, kind: a.meta().label, port: output.name(), what: "output" });
         }
-        if !input.is_input_of(&b.meta()) {
+        if !input.is_port_of(&b.meta()) {
             return Err(LinkError::NotAPort { node: to, kind: b.meta().label, port: input.name(), what: "input" });
         }
         self.connect(from, output.name(), to, input.name());

@@ -233,6 +233,18 @@ pub fn land_mean_and_share(elevation_m: &Field, values: &Field) -> (f64, f64) {
     }
 }
 
+/// The middle of the land of `elevation_m` (metres; land above 0): the mean direction of its
+/// land cells, weighted by their share of the sphere (the editor opens a graph facing it).
+/// `None` without land, or when the land is spread so evenly that the mean is nearly the
+/// centre (no side shows more of it).
+pub fn land_centre(elevation_m: &Field) -> Option<glam::Vec3> {
+    let n = elevation_m.n();
+    let solid = face_solid_angles(n);
+    let sum: glam::Vec3 = elevation_m.data().iter().enumerate().filter(|(_, &h)| h > 0.0).map(|(c, _)| crate::planet::Cell::from_index(c, n).direction(n) * solid[c % (n * n)] as f32).sum();
+    // Land all round the sphere sums to about 0 (the whole sphere is 4 pi).
+    (sum.length() > 0.01 * 4.0 * std::f32::consts::PI).then(|| sum.normalize())
+}
+
 /// [`land_median`] over the land cells (indices at `elevation_m`'s resolution) that `keep`
 /// accepts; 0 when there are none.
 pub fn land_median_where(elevation_m: &Field, values: &Field, keep: impl Fn(usize) -> bool) -> f64 {
@@ -324,6 +336,17 @@ pub fn plateau_figures(relief_m: &Field, final_m: &Field, erodibility: &Field, r
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_land_centre_is_the_middle_of_one_continent_and_none_without_land() {
+        let n = 32;
+        let towards = glam::Vec3::new(0.5, 0.3, -0.8).normalize();
+        let continent = Field::from_fn_dir(n, |d| if d.dot(towards) > 0.8 { 500.0 } else { -4000.0 });
+        let centre = land_centre(&continent).expect("land");
+        assert!(centre.dot(towards) > 0.999, "{centre}");
+        assert_eq!(land_centre(&Field::filled(n, -3000.0)), None, "an ocean planet");
+        assert_eq!(land_centre(&Field::filled(n, 100.0)), None, "land everywhere: no side shows more of it");
+    }
 
     #[test]
     fn figures_of_a_known_planet() {

@@ -194,8 +194,7 @@ pub mod prelude {
     pub use super::unit::Unit;
     pub use super::value::Value;
     pub use super::{Inputs, Node};
-    pub use crate::planet::{ColourField, Field, Grid};
-    pub use crate::planet::{RegionSurface, VectorField};
+    pub use crate::planet::{ColourField, Field, Grid, RegionSurface, VectorField};
     pub use crate::tectonics::Plates;
     pub use std::sync::Arc;
 }

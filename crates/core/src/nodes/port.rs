@@ -78,22 +78,25 @@ pub enum Out {}
 pub trait Side {
     /// Its word in errors ("input", "output").
     const WORD: &'static str;
+    /// Whether it is the input side.
+    const INPUT: bool;
 }
 
 impl Side for In {
     const WORD: &'static str = "input";
+    const INPUT: bool = true;
 }
 
 impl Side for Out {
     const WORD: &'static str = "output";
+    const INPUT: bool = false;
 }
 
 /// Input `index` of a node kind, declared by `def` and carrying values of type `T`.
 ///
-/// A node file declares its inputs from its handles (`&[ELEVATION.def(), ALBEDO.def()]`) and
-/// checks at compile time that each handle sits at its index
-/// (`const _: () = assert!(ALBEDO.is_input_of(&Planet::META));`), so the name, the position and
-/// the type cannot disagree.
+/// A node file declares its ports with [`ports!`](crate::ports), which makes the handles and the
+/// port list of its [`super::NodeMeta`] from one list, so the name, the position and the type
+/// cannot disagree.
 pub type InPort<T> = Port<T, In>;
 
 /// Output `index` of a node kind, declared by `def` and carrying values of type `T`: the other
@@ -144,12 +147,11 @@ impl<T: PortValue, D: Side> Port<T, D> {
             None => Err(format!("{} '{}' is missing", D::WORD, self.name())),
         }
     }
-}
 
-impl<T: PortValue> InPort<T> {
-    /// Whether the kind's inputs hold this port, by name and type, at this handle's index.
-    pub const fn is_input_of(self, meta: &super::NodeMeta) -> bool {
-        declares(meta.inputs, self.index, self.def)
+    /// Whether the kind's ports on this side hold this port, by name and type, at this
+    /// handle's index.
+    pub const fn is_port_of(self, meta: &super::NodeMeta) -> bool {
+        declares(if D::INPUT { meta.inputs } else { meta.outputs }, self.index, self.def)
     }
 }
 
@@ -170,13 +172,6 @@ const fn declares(ports: &[PortDef], index: usize, def: PortDef) -> bool {
         k += 1;
     }
     true
-}
-
-impl<T: PortValue> OutPort<T> {
-    /// Whether the kind's outputs hold this port, by name and type, at this handle's index.
-    pub const fn is_output_of(self, meta: &super::NodeMeta) -> bool {
-        declares(meta.outputs, self.index, self.def)
-    }
 }
 
 /// Input 0, `in`, of the nodes that take one field ([`super::meta::IN`]: Abs, Blur, Slope,
@@ -203,17 +198,18 @@ mod tests {
 
     #[test]
     fn handles_find_their_port_and_refuse_a_value_of_another_type() {
-        assert!(A.is_input_of(&META) && C.is_input_of(&META));
-        assert!(!InPort::<Field>::new(1, PortDef::field("a")).is_input_of(&META), "wrong index");
-        assert!(!InPort::<Field>::new(0, PortDef::field("b")).is_input_of(&META), "wrong name");
+        assert!(A.is_port_of(&META) && C.is_port_of(&META));
+        assert!(!InPort::<Field>::new(1, PortDef::field("a")).is_port_of(&META), "wrong index");
+        assert!(!InPort::<Field>::new(0, PortDef::field("b")).is_port_of(&META), "wrong name");
         let f = crate::nodes::Value::Field(Arc::new(Field::filled(2, 0.0)));
         let inputs = [Some(f.clone()), None];
         assert!(A.value_in(&inputs).expect("a field").is_some());
         assert!(C.value_in(&inputs).expect("not connected").is_none());
         let swapped = [None, Some(f)];
         assert_eq!(C.value_in(&swapped).err().as_deref(), Some("input 'c' is not a colour field"));
-        assert!(FIELD_OUT.is_output_of(&META));
-        assert!(!OutPort::<Field>::new(1, PortDef::field("out")).is_output_of(&META), "wrong index");
-        assert!(!OutPort::<ColourField>::new(0, PortDef::of("out", PortType::Colour)).is_output_of(&META), "wrong type");
+        assert!(FIELD_OUT.is_port_of(&META));
+        assert!(!InPort::<Field>::new(0, PortDef::field("out")).is_port_of(&META), "an output is no input");
+        assert!(!OutPort::<Field>::new(1, PortDef::field("out")).is_port_of(&META), "wrong index");
+        assert!(!OutPort::<ColourField>::new(0, PortDef::of("out", PortType::Colour)).is_port_of(&META), "wrong type");
     }
 }

@@ -93,13 +93,15 @@ impl Course {
     }
 }
 
-/// The quadratic Bézier curve from `a` to `b` bent towards `c`, at [`PIECES`] + 1 points on
-/// the sphere.
+/// The point at `s` (0..1) of the quadratic Bézier curve from `a` to `b` bent towards `c`,
+/// on the sphere.
+fn bezier(a: Vec3, c: Vec3, b: Vec3, s: f32) -> Vec3 {
+    (a * (1.0 - s) * (1.0 - s) + c * 2.0 * s * (1.0 - s) + b * s * s).normalize()
+}
+
+/// That curve at [`PIECES`] + 1 points.
 fn bent(a: Vec3, c: Vec3, b: Vec3) -> [Vec3; PIECES + 1] {
-    std::array::from_fn(|k| {
-        let s = k as f32 / PIECES as f32;
-        (a * (1.0 - s) * (1.0 - s) + c * 2.0 * s * (1.0 - s) + b * s * s).normalize()
-    })
+    std::array::from_fn(|k| bezier(a, c, b, k as f32 / PIECES as f32))
 }
 
 /// The river courses of a run at level `m` near a finer grid, and the smooth tangent noise
@@ -119,14 +121,13 @@ impl Courses {
     fn new(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid) -> Courses {
         let (m, n) = (rivers.n(), grid.n());
         let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
-        let mut near: Vec<usize> = (0..grid.cells()).into_par_iter().map(|k| containing(grid.cell(k).direction(n), m).index(m)).collect();
-        let ring = |near: &mut Vec<usize>| {
-            near.par_sort_unstable();
-            near.dedup();
-            *near = near.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect();
-            near.par_sort_unstable();
-            near.dedup();
+        let sorted = |mut cells: Vec<usize>| {
+            cells.par_sort_unstable();
+            cells.dedup();
+            cells
         };
+        let mut near = sorted((0..grid.cells()).into_par_iter().map(|k| containing(grid.cell(k).direction(n), m).index(m)).collect());
+        let ring = |near: &mut Vec<usize>| *near = sorted(near.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect());
         ring(&mut near);
         ring(&mut near);
         let seen = near.clone();
@@ -159,7 +160,7 @@ impl Courses {
                         // (as if that river went on half-way to the cell below it).
                         Some(&below) => {
                             let ((a, ha), (b, hb)) = (start(r), half_way(r, below));
-                            ((a * 0.25 + centre(r) * 0.5 + b * 0.25).normalize(), 0.5 * (ha + hb))
+                            (bezier(a, centre(r), b, 0.5), 0.5 * (ha + hb))
                         }
                         None => (centre(r), h[r]),
                     },

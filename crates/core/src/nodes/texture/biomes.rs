@@ -172,21 +172,20 @@ impl BiomesSettings {
     }
 }
 
-/// The Biomes node's colour variation: two noise fields over the grid, one for the brightness
-/// and one for the tone.
+/// The Biomes node's colour variation: its amount and two noise fields over the grid, one for
+/// the brightness and one for the tone (none when the amount is 0).
 struct Variation {
     amount: f32,
-    brightness: Option<Field>,
-    tone: Option<Field>,
+    noise: Option<[Field; 2]>,
 }
 
 impl Variation {
-    /// The variation of `s` on `grid` (no noise at all when it is 0).
+    /// The variation of `s` on `grid`.
     fn new(s: &BiomesSettings, grid: Grid) -> Variation {
         use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
         let amount = s.variation.clamp(0.0, 1.0);
-        let field = |seed: u32| (amount > 0.0).then(|| fbm_field(&FastFbm::new(seed, 4, 0.5, 2.0), grid, noise_radius(s.variation_features), 1.0));
-        Variation { amount, brightness: field(s.seed), tone: field(s.seed.wrapping_add(0x9e37)) }
+        let field = |seed: u32| fbm_field(&FastFbm::new(seed, 4, 0.5, 2.0), grid, noise_radius(s.variation_features), 1.0);
+        Variation { amount, noise: (amount > 0.0).then(|| [field(s.seed), field(s.seed.wrapping_add(0x9e37))]) }
     }
 
     /// Linear colour `rgb` of biome `b` at cell `c` with the variation: brighter or darker by
@@ -194,7 +193,7 @@ impl Variation {
     /// cooler by 0.6 times it in red against blue; a third of that on ice and snow, none on
     /// the sea.
     fn apply(&self, b: Biome, c: usize, rgb: [f32; 3]) -> [f32; 3] {
-        let (Some(brightness), Some(tone)) = (&self.brightness, &self.tone) else { return rgb };
+        let Some([brightness, tone]) = &self.noise else { return rgb };
         let amount = match b {
             Biome::Ocean => return rgb,
             Biome::Ice | Biome::Snow => self.amount / 3.0,
@@ -281,6 +280,20 @@ impl Node for Biomes {
 mod tests {
     use super::*;
 
+    /// The colour output of a Biomes node with the default settings but `changes` (key,
+    /// value), on elevation `h`, temperature `t` and precipitation `p`.
+    fn colours(changes: &[(&str, f32)], h: &Field, t: &Field, p: &Field) -> ColourField {
+        use crate::nodes::NodeKind;
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let ctx = OpContext { tile: None, n: h.n(), cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let mut params = NodeKind::Biomes.default_params();
+        for (key, value) in changes {
+            params.insert((*key).into(), crate::nodes::ParamValue::Float(*value));
+        }
+        let out = NodeKind::Biomes.run(&params, &[Some(h.clone().into()), Some(t.clone().into()), Some(p.clone().into()), None, None], &ctx).expect("runs");
+        (**out[1].as_colour().expect("colour")).clone()
+    }
+
     #[test]
     fn the_table_covers_the_whole_plane_and_every_climate_biome_occurs() {
         let mut seen = std::collections::HashSet::new();
@@ -301,22 +314,12 @@ mod tests {
 
     #[test]
     fn colours_blend_across_climate_borders_but_not_at_overrides() {
-        use crate::nodes::NodeKind;
-        use std::sync::atomic::AtomicBool;
         let n = 8;
         // Temperature across the tundra/boreal border at -3 °C; one ocean cell region.
         let t = Field::from_fn_dir(n, |d| -3.0 + 2.0 * d.x);
         let p = Field::filled(n, 600.0);
         let h = Field::from_fn_dir(n, |d| if d.z < -0.9 { -100.0 } else { 500.0 });
-        let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
-        let run = |blend: f32| {
-            let mut params = NodeKind::Biomes.default_params();
-            params.insert("blend_c".into(), crate::nodes::ParamValue::Float(blend));
-            params.insert("variation".into(), crate::nodes::ParamValue::Float(0.0));
-            let out = NodeKind::Biomes.run(&params, &[Some(h.clone().into()), Some(t.clone().into()), Some(p.clone().into()), None, None], &ctx).expect("runs");
-            (**out[1].as_colour().expect("colour")).clone()
-        };
+        let run = |blend: f32| colours(&[("blend_c", blend), ("variation", 0.0)], &h, &t, &p);
         let (hard, soft) = (run(0.0), run(2.0));
         let distinct = |c: &ColourField| c.data.iter().map(|v| v.map(f32::to_bits)).collect::<std::collections::HashSet<_>>().len();
         assert!(distinct(&soft) > distinct(&hard), "blending makes intermediate colours");
@@ -329,20 +332,11 @@ mod tests {
     /// varies.
     #[test]
     fn colours_vary_in_patches_around_the_biomes_colour() {
-        use crate::nodes::NodeKind;
-        use std::sync::atomic::AtomicBool;
         let n = 64;
         let (t, p) = (Field::filled(n, 25.0), Field::filled(n, 100.0));
         let h = Field::from_fn_dir(n, |d| if d.z < -0.9 { -100.0 } else { 500.0 });
-        let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
-        let run = |variation: f32| {
-            let mut params = NodeKind::Biomes.default_params();
-            params.insert("variation".into(), crate::nodes::ParamValue::Float(variation));
-            let out = NodeKind::Biomes.run(&params, &[Some(h.clone().into()), Some(t.clone().into()), Some(p.clone().into()), None, None], &ctx).expect("runs");
-            (**out[1].as_colour().expect("colour")).clone()
-        };
-        let s = <BiomesSettings as Settings>::from_params(&NodeKind::Biomes.default_params()).expect("defaults");
+        let run = |variation: f32| colours(&[("variation", variation)], &h, &t, &p);
+        let s = <BiomesSettings as Settings>::from_params(&crate::nodes::NodeKind::Biomes.default_params()).expect("defaults");
         let desert = s.desert.linear();
         let land: Vec<usize> = (0..h.data().len()).filter(|&c| h.data()[c] > 0.0).collect();
         let (flat, varied) = (run(0.0), run(s.variation));
