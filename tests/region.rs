@@ -114,3 +114,48 @@ fn rivers_above_the_cap_are_thin_lines_along_the_run_s_rivers() {
     eprintln!("line cells {lines}, away from the run's rivers {off}");
     assert!((off as f64) < 0.03 * lines as f64, "{off} of {lines}");
 }
+
+/// Nodes that read their neighbours (Slope, Gradient) run on tiles with a halo, so a tiled
+/// evaluation gives the whole planet's values at every cell, along face edges too. A chain of
+/// them needs a halo of halos; only there, within two cells of a cube corner, where the halo's
+/// corner square has no cells of its own, may the second node differ.
+#[test]
+fn neighbourhood_nodes_on_tiles_with_halos_give_the_whole_planet_s_values() {
+    use planetgraph::nodes::{FIELD_IN, FIELD_OUT};
+    let mut g = planetgraph::graph::Graph::default();
+    let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
+    let slope = g.add_node(NodeKind::Slope, (1.0, 0.0));
+    let gradient = g.add_node(NodeKind::Gradient, (2.0, 0.0));
+    let length = g.add_node(NodeKind::VectorLength, (3.0, 0.0));
+    let planet = g.add_node(NodeKind::Planet, (3.0, 1.0));
+    g.link(noise, FIELD_OUT, slope, FIELD_IN).expect("link");
+    g.link(slope, FIELD_OUT, gradient, FIELD_IN).expect("link");
+    g.link(gradient, planetgraph::nodes::modify::gradient::VECTOR, length, planetgraph::nodes::modify::vector_length::VECTOR).expect("link");
+    g.link(noise, FIELD_OUT, planet, ELEVATION).expect("link");
+    let program = planetgraph::eval::compile_for(&g, &[length]);
+    let n = 32;
+    let cancel = AtomicBool::new(false);
+    let mut ev = Evaluator::new();
+    let whole = ev.run_program(&program, n, &cancel, &Progress::default());
+    assert!(whole.errors.is_empty(), "{:?}", whole.errors);
+    let (ws, wl) = (whole.output(slope, 0).and_then(|v| v.as_field()).expect("slope").clone(), whole.output(length, 0).and_then(|v| v.as_field()).expect("length").clone());
+    assert!(ws.data().iter().any(|&v| v > 0.0), "the noise has slopes");
+    let near_corner = |c: planetgraph::planet::Cell| c.i.min(n - 1 - c.i) < 2 && c.j.min(n - 1 - c.j) < 2;
+    let (mut differ, mut far) = (0, 0);
+    for tile in Tile::cover(n, 8).expect("tiles") {
+        let res = ev.run_region(&program, Grid::Tile(tile), n, &cancel, &Progress::default());
+        assert!(res.errors.is_empty(), "{:?}", res.errors);
+        let (ts, tl) = (res.output(slope, 0).and_then(|v| v.as_field()).expect("slope"), res.output(length, 0).and_then(|v| v.as_field()).expect("length"));
+        assert_eq!(ts.grid(), Grid::Tile(tile), "the result keeps only the tile's cells");
+        for k in 0..tile.cells() {
+            let cell = tile.cell(k);
+            assert_eq!(ts.data()[k], ws.data()[cell.index(n)], "slope at {cell:?}");
+            if tl.data()[k] != wl.data()[cell.index(n)] {
+                differ += 1;
+                far += usize::from(!near_corner(cell));
+            }
+        }
+    }
+    eprintln!("gradient of the slope: {differ} cells differ, {far} of them away from the cube corners");
+    assert_eq!(far, 0);
+}

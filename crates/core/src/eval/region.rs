@@ -1,13 +1,17 @@
 //! Region evaluation: a compiled program evaluated on one tile of the planet (or on the whole
 //! planet) at any level. Nodes that work cell by cell ([`Locality::Cellwise`]) run on the tile
-//! alone, at the tile's level; nodes that need the whole planet ([`Locality::Whole`]) run once
-//! on the whole planet at a capped level, through the evaluator's cache, so every tile of a
-//! build or a close-up shares that one run, and the tile samples their outputs.
+//! alone, at the tile's level; nodes that read their neighbours ([`Locality::Halo`]) run on the
+//! tile too, given their inputs on the tile with a halo (so what feeds them runs on the larger
+//! square); nodes that need the whole planet ([`Locality::Whole`]) run once on the whole planet
+//! at a capped level, through the evaluator's cache, so every tile of a build or a close-up
+//! shares that one run, and the tile samples their outputs.
 //!
-//! Guarantees (tested in `region_tests.rs`): at a level within the cap, a tile holds exactly
-//! the values the whole evaluation gives its cells; above the cap, the tiles of a planet
-//! together are exactly [`Evaluator::run_region`] on the whole grid, so tile borders and face
-//! edges add no seam of their own.
+//! Guarantees (tested in `region_tests.rs` and `tests/region.rs`): at a level within the cap, a
+//! tile holds exactly the values the whole evaluation gives its cells (for a chain of halo
+//! nodes, except within two cells of a cube corner, where a halo's corner square has no cells
+//! of its own); above the cap, the tiles of a planet together are exactly
+//! [`Evaluator::run_region`] on the whole grid, so tile borders and face edges add no seam of
+//! their own.
 
 use super::executor::{record, run_step, step_inputs, EvalResult, Evaluator, NodeOutputs, Progress};
 use super::program::{Program, Step};
@@ -131,7 +135,7 @@ pub fn frontier(program: &Program, local: &[Locality]) -> Vec<NodeId> {
     let whole = whole_steps(program, local);
     let mut out = BTreeSet::new();
     for (step, l) in program.steps.iter().zip(local) {
-        if *l == Locality::Cellwise {
+        if *l != Locality::Whole {
             out.extend(step.inputs.iter().flatten().map(|(src, _)| *src).filter(|src| whole.contains(src)));
         }
     }
@@ -144,22 +148,29 @@ pub fn frontier(program: &Program, local: &[Locality]) -> Vec<NodeId> {
 /// [`localities`]. The result's outputs and sink inputs lie on `grid`. Of the whole part's
 /// outputs, those the steps on the grid read are sampled, and with `reads` only those and the
 /// caller's `reads` (a tiled build's tile reads one output); `None`: every one.
+///
+/// On a tile, the steps upstream of a [`Locality::Halo`] node run on the tile with the halo it
+/// needs ([`halos`]; halos add up along a chain of such nodes), and each step's inputs are
+/// cropped to the halo it runs with; the result keeps only the tile's own cells.
 pub fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalResult, grid: Grid, reads: Option<&[(NodeId, usize)]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
     let start = Instant::now();
     let mut res = EvalResult { n: grid.n(), errors: program.errors.clone(), idle: program.idle.clone(), cancelled: whole_res.cancelled, ..Default::default() };
     if res.cancelled {
         return res;
     }
-    let read_here: BTreeSet<(NodeId, usize)> = program.steps.iter().zip(local).filter(|(_, l)| **l == Locality::Cellwise).flat_map(|(s, _)| s.inputs.iter().flatten().copied()).collect();
+    let read_here: BTreeSet<(NodeId, usize)> = program.steps.iter().zip(local).filter(|(_, l)| **l != Locality::Whole).flat_map(|(s, _)| s.inputs.iter().flatten().copied()).collect();
     let wanted = |port: (NodeId, usize)| reads.is_none_or(|r| r.contains(&port)) || read_here.contains(&port);
+    // Where each step runs: the tile with the halo its readers need, or the whole planet.
+    let halo = halos(program, local);
+    let on = |extra: usize| grid.tile().map_or(grid, |t| Grid::Tile(t.with_halo(t.halo + extra)));
     progress.total.store(program.steps.len(), Ordering::Relaxed);
     progress.done.store(0, Ordering::Relaxed);
-    for (step, locality) in program.steps.iter().zip(local) {
+    for ((step, locality), &extra) in program.steps.iter().zip(local).zip(&halo) {
         if *locality == Locality::Whole {
             if let Some(values) = whole_res.outputs.get(&step.id) {
                 let t = Instant::now();
                 let ports: Vec<bool> = (0..values.len()).map(|port| wanted((step.id, port))).collect();
-                let sampled = on_grid(step, values, &ports, grid, program.planet.as_ref());
+                let sampled = on_grid(step, values, &ports, on(extra), program.planet.as_ref());
                 res.outputs.insert(step.id, sampled);
                 let ms = whole_res.timings_ms.get(&step.id).copied().unwrap_or(0.0) + t.elapsed().as_secs_f64() * 1e3;
                 res.timings_ms.insert(step.id, ms);
@@ -170,18 +181,83 @@ pub fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalRes
             continue;
         }
         let Some(inputs) = step_inputs(&mut res, step) else { continue };
+        let reach = match locality {
+            Locality::Halo(h) => *h,
+            _ => 0,
+        };
+        let inputs = match inputs.iter().map(|v| v.as_ref().map(|v| crop(v, on(extra + reach))).transpose()).collect::<Result<Vec<_>, String>>() {
+            Ok(inputs) => inputs,
+            Err(e) => {
+                res.errors.insert(step.id, e);
+                continue;
+            }
+        };
         if step.kind.meta().category.is_sink() {
             res.sink_inputs.insert(step.id, inputs.clone());
         }
         let t = Instant::now();
-        let outcome = run_step(step, program, &inputs, grid, cancel, &progress.inner).map(|out| Arc::new(out.into_iter().map(Some).collect()));
+        let outcome = run_step(step, program, &inputs, on(extra), cancel, &progress.inner).map(|out| Arc::new(out.into_iter().map(Some).collect()));
         if !record(&mut res, step.id, outcome, t.elapsed().as_secs_f64() * 1e3, cancel) {
             break;
         }
         progress.done.fetch_add(1, Ordering::Relaxed);
     }
+    // Only the tile's own cells leave the evaluation.
+    for (&id, &extra) in program.steps.iter().map(|s| &s.id).zip(&halo) {
+        if extra == 0 {
+            continue;
+        }
+        let Some(values) = res.outputs.get(&id) else { continue };
+        match values.iter().map(|v| v.as_ref().map(|v| crop(v, grid)).transpose()).collect::<Result<Vec<_>, String>>() {
+            Ok(cropped) => {
+                res.outputs.insert(id, Arc::new(cropped));
+            }
+            Err(e) => {
+                res.outputs.remove(&id);
+                res.errors.insert(id, e);
+            }
+        }
+    }
     res.total_ms = start.elapsed().as_secs_f64() * 1e3;
     res
+}
+
+/// The halo, in cells of the tile's level, each step of `program` runs with on a tile: the
+/// most that any step reading its outputs needs of its inputs (that step's own halo, plus the
+/// reach of a [`Locality::Halo`] node). 0 for steps nothing on the tile reads through such a
+/// node; steps that run on the whole planet read nothing on the tile.
+pub fn halos(program: &Program, local: &[Locality]) -> Vec<usize> {
+    let index: std::collections::HashMap<NodeId, usize> = program.steps.iter().enumerate().map(|(k, s)| (s.id, k)).collect();
+    let mut halo = vec![0usize; program.steps.len()];
+    for (k, (step, locality)) in program.steps.iter().zip(local).enumerate().rev() {
+        let needs = match locality {
+            Locality::Whole => continue,
+            Locality::Cellwise => halo[k],
+            Locality::Halo(h) => halo[k] + h,
+        };
+        for &(src, _) in step.inputs.iter().flatten() {
+            if let Some(&from) = index.get(&src) {
+                halo[from] = halo[from].max(needs);
+            }
+        }
+    }
+    halo
+}
+
+/// Value `v` on `to`, the grid it lies on or the same tile with less halo; an internal error
+/// naming both otherwise.
+fn crop(v: &Value, to: Grid) -> Result<Value, String> {
+    let Some(from) = v.grid() else { return Ok(v.clone()) };
+    if from == to {
+        return Ok(v.clone());
+    }
+    let fail = || format!("internal error: a value on {from} was needed on {to}; please report it with the graph file");
+    Ok(match v {
+        Value::Field(f) => Value::Field(Arc::new(Field::from_vec_on(to, from.crop(f.data(), to).ok_or_else(fail)?).map_err(|e| e.to_string())?)),
+        Value::Colour(c) => Value::Colour(Arc::new(ColourField { n: to.n(), tile: to.tile(), data: from.crop(&c.data, to).ok_or_else(fail)? })),
+        Value::Vector(vf) => Value::Vector(Arc::new(VectorField { n: to.n(), tile: to.tile(), data: from.crop(&vf.data, to).ok_or_else(fail)? })),
+        Value::Regions(_) | Value::Plates(_) => v.clone(),
+    })
 }
 
 #[cfg(test)]

@@ -49,28 +49,35 @@ fn variants(k: NodeKind) -> Vec<crate::nodes::ParamMap> {
 }
 
 /// What the issue asks of region evaluation for local nodes: a node that declares itself
-/// cellwise gives, on a tile, exactly the values the whole planet has at those cells. Tiles on
-/// a polar face and an equatorial one, away from and along face edges.
+/// cellwise gives, on a tile, exactly the values the whole planet has at those cells; a node
+/// that declares a halo does the same given its inputs on the tile with that halo. Tiles on a
+/// polar face and an equatorial one, away from and along face edges, and at cube corners.
 #[test]
-fn every_cellwise_node_gives_on_a_tile_exactly_the_whole_planet_s_values() {
+fn every_cellwise_and_halo_node_gives_on_a_tile_exactly_the_whole_planet_s_values() {
     let cancel = AtomicBool::new(false);
     let n = 24;
-    let tiles = [Tile::new(Face::Top, n, 0, 5, 7).expect("tile"), Tile::new(Face::Left, n, 17, 17, 7).expect("tile"), Tile::new(Face::Front, n, 3, 9, 12).expect("tile")];
-    let mut cellwise = BTreeSet::new();
+    let tiles = [Tile::new(Face::Top, n, 0, 5, 7).expect("tile"), Tile::new(Face::Left, n, 17, 17, 7).expect("tile"), Tile::new(Face::Front, n, 3, 9, 12).expect("tile"), Tile::new(Face::Bottom, n, 0, 0, 5).expect("tile")];
+    let (mut cellwise, mut halo) = (BTreeSet::new(), BTreeSet::new());
     for &k in NodeKind::ALL {
         let inputs = whole_inputs(k, n);
         let connected: Vec<bool> = inputs.iter().map(Option::is_some).collect();
         for params in variants(k) {
-            if k.locality(&params, &connected) != Locality::Cellwise {
-                continue;
+            let reach = match k.locality(&params, &connected) {
+                Locality::Cellwise => 0,
+                Locality::Halo(h) => h,
+                Locality::Whole => continue,
+            };
+            if reach == 0 {
+                cellwise.insert(k);
+            } else {
+                halo.insert(k);
             }
-            cellwise.insert(k);
             let planet = k.meta().reads_planet.then_some(&crate::nodes::output::planet::EARTH);
             let ctx = OpContext { n, tile: None, cancel: &cancel, steps: None, planet };
             let whole = k.run(&params, &inputs, &ctx);
             for tile in tiles {
                 let grid = Grid::Tile(tile);
-                let on_tile: Vec<Option<Value>> = inputs.iter().map(|v| v.as_ref().map(|v| sample_on(v, grid))).collect();
+                let on_tile: Vec<Option<Value>> = inputs.iter().map(|v| v.as_ref().map(|v| sample_on(v, Grid::Tile(tile.with_halo(reach))))).collect();
                 let ctx = OpContext { n, tile: Some(tile), cancel: &cancel, steps: None, planet };
                 let out = k.run(&params, &on_tile, &ctx);
                 // Settings a node refuses (an Export's mesh format for a colour) are refused on
@@ -135,6 +142,10 @@ fn every_cellwise_node_gives_on_a_tile_exactly_the_whole_planet_s_values() {
     let got: Vec<String> = cellwise.iter().map(|k| format!("{k:?}")).collect();
     assert_eq!(got.len(), expected.len(), "cellwise kinds: {got:?}");
     assert!(expected.iter().all(|e| got.contains(&e.to_string())), "cellwise kinds: {got:?}");
+    // And those it lists as running on a tile with a halo.
+    let mut got: Vec<String> = halo.iter().map(|k| format!("{k:?}")).collect();
+    got.sort();
+    assert_eq!(got, ["Gradient", "Slope"], "halo kinds");
 }
 
 /// Sampling a whole value onto a tile of a finer level is continuous across the face edge the

@@ -82,7 +82,7 @@ impl TilePlan {
     pub fn tile(&self, k: usize) -> Tile {
         let per = self.per_face();
         let (face, rest) = (k / (per * per), k % (per * per));
-        Tile { face: crate::planet::Face::ALL[face.min(5)], n: self.n, i0: rest % per * self.tile, j0: rest / per * self.tile, size: self.tile }
+        Tile { face: crate::planet::Face::ALL[face.min(5)], n: self.n, i0: rest % per * self.tile, j0: rest / per * self.tile, size: self.tile, halo: 0 }
     }
 }
 

@@ -24,19 +24,30 @@ impl From<crate::planet::SimError> for OpError {
     }
 }
 
+impl From<crate::planet::stencil::StencilError> for OpError {
+    fn from(e: crate::planet::stencil::StencilError) -> Self {
+        OpError::Invalid(e.to_string())
+    }
+}
+
 impl From<crate::planet::FieldSizeError> for OpError {
     fn from(e: crate::planet::FieldSizeError) -> Self {
         OpError::Invalid(e.to_string())
     }
 }
 
-/// Where a node can run: on a tile alone, or only on the whole planet.
+/// Where a node can run: on a tile alone, on a tile with a halo, or only on the whole planet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Locality {
     /// Each output cell depends on nothing but the same cell of the inputs, the cell's position
     /// and the settings: the node runs on any tile alone and gives there exactly the values it
     /// gives those cells on the whole planet.
     Cellwise,
+    /// Each output cell depends on the inputs' cells up to this many cells away (at the level
+    /// it runs at, across face seams): on a tile, the node gets its inputs on the tile with that
+    /// much more halo ([`crate::planet::Tile::halo`]) than its outputs, and gives exactly the
+    /// values it gives those cells on the whole planet.
+    Halo(usize),
     /// The node reaches beyond the cell (neighbours, transport, drainage, plates, a whole-field
     /// minimum): region evaluation runs it once on the whole planet, at a capped level, and
     /// tiles sample its outputs.
@@ -48,7 +59,8 @@ pub struct OpContext<'a> {
     /// Cells per face edge of the fields to produce (the tile's level on a tile).
     pub n: usize,
     /// The tile to produce the outputs on (region evaluation, given only to
-    /// [`Locality::Cellwise`] nodes); `None`: the whole planet.
+    /// [`Locality::Cellwise`] and [`Locality::Halo`] nodes; a halo node's inputs have more
+    /// halo than this tile); `None`: the whole planet.
     pub tile: Option<crate::planet::Tile>,
     /// Set when the evaluation should stop as soon as possible.
     pub cancel: &'a AtomicBool,

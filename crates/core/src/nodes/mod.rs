@@ -46,10 +46,11 @@ pub trait Node {
     fn run(s: &Self::Settings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError>;
 
     /// Whether the node, with these settings and these input ports connected (in port order),
-    /// can run on a tile alone ([`Locality::Cellwise`]:
-    /// it then makes its outputs on [`OpContext::grid`], the grid of its inputs) or needs the
-    /// whole planet (the default). A registry test runs every cellwise node on tiles and checks
-    /// that they give the whole planet's values.
+    /// can run on a tile alone ([`Locality::Cellwise`]: it then makes its outputs on
+    /// [`OpContext::grid`], the grid of its inputs), on a tile given its inputs with a halo
+    /// ([`Locality::Halo`]: the outputs on [`OpContext::grid`], the inputs on that tile with
+    /// more halo), or needs the whole planet (the default). A test runs every cellwise and halo
+    /// node on tiles and checks that they give the whole planet's values.
     fn locality(_s: &Self::Settings, _connected: &[bool]) -> Locality {
         Locality::Whole
     }
@@ -112,11 +113,16 @@ fn non_finite(v: &Value) -> Option<(usize, usize, crate::planet::Grid)> {
 /// and checks that the outputs are those `N::META` declares.
 pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpContext) -> Result<Vec<Value>, OpError> {
     ctx.check()?;
-    let grid = ctx.grid();
+    let settings = N::Settings::from_params(values).map_err(|e| OpError::Invalid(e.to_string()))?;
+    // A node that reads its neighbours gets its inputs on its tile with that much more halo.
+    let connected: Vec<bool> = inputs.iter().map(Option::is_some).collect();
+    let grid = match (N::locality(&settings, &connected), ctx.grid()) {
+        (Locality::Halo(h), Grid::Tile(t)) => Grid::Tile(t.with_halo(t.halo + h)),
+        (_, grid) => grid,
+    };
     if let Some((k, g)) = inputs.iter().enumerate().find_map(|(k, v)| v.as_ref()?.grid().filter(|&g| g != grid).map(|g| (k, g))) {
         return Err(OpError::Invalid(format!("internal error: input {k} lies on {g}, the evaluation on {grid}")));
     }
-    let settings = N::Settings::from_params(values).map_err(|e| OpError::Invalid(e.to_string()))?;
     let out = N::run(&settings, &Inputs(inputs), ctx)?;
     let declared = N::META.outputs;
     let types_match = out.len() == declared.len() && out.iter().zip(declared).all(|(v, p)| v.port_type() == p.ty);

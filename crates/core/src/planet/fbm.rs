@@ -118,9 +118,14 @@ impl FastFbm {
 
 /// Fills one row of cells at level `n`, from cell `start` along `i`, with `amp * fbm(r * dir)`.
 #[inline(always)]
-fn fbm_row(f: &FastFbm, n: usize, start: super::Cell, r: f64, amp: f32, out: &mut [f32]) {
+fn fbm_row(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp: f32, out: &mut [f32]) {
+    let n = grid.n();
+    let (start, first) = (grid.straight_row(row), row * out.len());
     for (i, v) in out.iter_mut().enumerate() {
-        let d = super::Cell { i: start.i + i, ..start }.direction(n);
+        let d = match start {
+            Some(start) => super::Cell { i: start.i + i, ..start }.direction(n),
+            None => grid.direction(first + i),
+        };
         *v = f.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32 * amp;
     }
 }
@@ -132,8 +137,8 @@ fn fbm_row(f: &FastFbm, n: usize, start: super::Cell, r: f64, amp: f32, out: &mu
 /// The CPU must support SSE4.1 (checked with `is_x86_feature_detected!` by the caller).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
-unsafe fn fbm_row_sse41(f: &FastFbm, n: usize, start: super::Cell, r: f64, amp: f32, out: &mut [f32]) {
-    fbm_row(f, n, start, r, amp, out)
+unsafe fn fbm_row_sse41(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp: f32, out: &mut [f32]) {
+    fbm_row(f, grid, row, r, amp, out)
 }
 
 /// An fBm field on `grid` (the whole planet or a tile): `amp * fbm(r * direction)` per cell, in
@@ -143,16 +148,14 @@ pub fn fbm_field(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     #[cfg(target_arch = "x86_64")]
     let sse41 = std::arch::is_x86_feature_detected!("sse4.1");
     let mut out = Field::filled_on(grid, 0.0);
-    let n = grid.n();
     out.data_mut().par_chunks_mut(grid.row()).enumerate().for_each(|(row, chunk)| {
-        let start = grid.row_cell(row);
         #[cfg(target_arch = "x86_64")]
         if sse41 {
             // SAFETY: SSE4.1 support was detected at run time just above.
-            unsafe { fbm_row_sse41(f, n, start, r, amp, chunk) };
+            unsafe { fbm_row_sse41(f, grid, row, r, amp, chunk) };
             return;
         }
-        fbm_row(f, n, start, r, amp, chunk);
+        fbm_row(f, grid, row, r, amp, chunk);
     });
     out
 }

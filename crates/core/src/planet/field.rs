@@ -49,11 +49,9 @@ impl Field {
     pub fn from_fn_on(grid: Grid, f: impl Fn(usize, Vec3) -> f32 + Sync) -> Field {
         let (n, w) = (grid.n(), grid.row());
         let mut out = Field::filled_on(grid, 0.0);
-        out.data.par_chunks_mut(w).enumerate().for_each(|(row, chunk)| {
-            let start = grid.row_cell(row);
-            for (i, v) in chunk.iter_mut().enumerate() {
-                *v = f(row * w + i, Cell { i: start.i + i, ..start }.direction(n));
-            }
+        out.data.par_chunks_mut(w).enumerate().for_each(|(row, chunk)| match grid.straight_row(row) {
+            Some(start) => chunk.iter_mut().enumerate().for_each(|(i, v)| *v = f(row * w + i, Cell { i: start.i + i, ..start }.direction(n))),
+            None => chunk.iter_mut().enumerate().for_each(|(i, v)| *v = f(row * w + i, grid.direction(row * w + i))),
         });
         out
     }

@@ -17,6 +17,7 @@ pub mod radix_heap;
 pub mod regions;
 pub mod rng;
 pub mod sim_error;
+pub mod stencil;
 pub mod tile;
 pub mod vector;
 pub mod warp;

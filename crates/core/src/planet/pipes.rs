@@ -93,14 +93,13 @@ impl<const K: usize> PipeTable<K> {
                 row
             })
             .collect();
-        let nominal = std::f64::consts::FRAC_PI_2 / n as f64;
-        let dirs: Vec<glam::DVec3> = (0..cells).into_par_iter().map(|c| Cell::from_index(c, n).direction(n).as_dvec3().normalize()).collect();
+        let dirs: Vec<glam::Vec3> = (0..cells).into_par_iter().map(|c| Cell::from_index(c, n).direction(n)).collect();
         let length = std::array::from_fn(|k| {
             (0..cells)
                 .into_par_iter()
                 .map(|c| match to[c][k] {
                     NONE => 1.0,
-                    nb => (dirs[c].angle_between(dirs[nb as usize]) / nominal) as f32,
+                    nb => pipe_length(dirs[c], dirs[nb as usize], n),
                 })
                 .collect()
         });
@@ -108,6 +107,15 @@ impl<const K: usize> PipeTable<K> {
         let opposite = offsets.map(|o| offsets.iter().position(|&x| x == -o).unwrap_or(0) as u8);
         PipeTable { n, to, back, length, offsets, opposite }
     }
+}
+
+/// The great-circle distance between the cell centres in directions `a` and `b` at level `n`,
+/// in units of the nominal cell size `(PI / 2) / n` rad: a pipe's [`PipeTable::length`], for
+/// stencils that work on tiles (computed in `f64` from the normalised directions, so a tile's
+/// value is the table's to the bit).
+pub fn pipe_length(a: glam::Vec3, b: glam::Vec3, n: usize) -> f32 {
+    let nominal = std::f64::consts::FRAC_PI_2 / n as f64;
+    (a.as_dvec3().normalize().angle_between(b.as_dvec3().normalize()) / nominal) as f32
 }
 
 impl<const K: usize> PipeTable<K> {

@@ -2,14 +2,20 @@
 //! the unit region evaluation works on; and [`Grid`], where a field's values lie (the whole
 //! planet or one tile).
 
-use super::coords::Cell;
+use super::coords::{wrap_cell, Cell};
 use super::face::Face;
 use glam::Vec3;
 use thiserror::Error;
 
 /// A square of `size` x `size` cells of `face` at level `n` (cells per face edge), whose
-/// top-left cell is column `i0`, row `j0`. Values on a tile are stored row-major
-/// (`(j - j0) * size + (i - i0)`).
+/// top-left cell is column `i0`, row `j0`, with a *halo* of `halo` cells around it: values on
+/// a tile are stored row-major over the square grown by the halo on every side, `w = size + 2
+/// halo` values a row, the tile's own cell `(i, j)` at `(j - j0 + halo) * w + (i - i0 + halo)`.
+/// A halo is what a node that reads its neighbours ([`crate::nodes::Locality::Halo`]) needs
+/// around the cells it produces. Halo positions beyond the face's edge continue onto the
+/// neighbouring face (the face's grid folded over the edge, so a position's neighbours there are
+/// the cell's neighbours on the sphere); in the corner squares beyond both edges of a cube
+/// corner, where no cell lies, a position repeats the nearest cell of the tile's own face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Tile {
     /// The face.
@@ -22,6 +28,8 @@ pub struct Tile {
     pub j0: usize,
     /// Cells per tile edge.
     pub size: usize,
+    /// Cells of halo stored around the tile on every side (0 for a plain tile).
+    pub halo: usize,
 }
 
 /// The finest level a tile may have, cells per face edge: 2^22, about 2.4 m cells on an
@@ -73,7 +81,7 @@ impl Tile {
         if i0.checked_add(size).is_none_or(|e| e > n) || j0.checked_add(size).is_none_or(|e| e > n) {
             return Err(TileError::Outside { i0, j0, size, n });
         }
-        Ok(Tile { face, n, i0, j0, size })
+        Ok(Tile { face, n, i0, j0, size, halo: 0 })
     }
 
     /// The tiles of `size` cells that cover the planet at level `n` (a multiple of `size`),
@@ -87,21 +95,48 @@ impl Tile {
         for face in Face::ALL {
             for tj in 0..per {
                 for ti in 0..per {
-                    out.push(Tile { face, n, i0: ti * size, j0: tj * size, size });
+                    out.push(Tile { face, n, i0: ti * size, j0: tj * size, size, halo: 0 });
                 }
             }
         }
         Ok(out)
     }
 
-    /// Cells on the tile.
+    /// Values stored for the tile: its cells and its halo.
     pub fn cells(&self) -> usize {
-        self.size * self.size
+        self.width() * self.width()
     }
 
-    /// The cell at position `k` of the tile's row-major order.
+    /// Values per stored row: the tile's edge and the halo on both sides.
+    pub fn width(&self) -> usize {
+        self.size + 2 * self.halo
+    }
+
+    /// The same tile with `halo` cells of halo instead of its own.
+    pub fn with_halo(self, halo: usize) -> Tile {
+        Tile { halo, ..self }
+    }
+
+    /// The planet's cell at storage position `k` (see [`Tile`] for the halo beyond a face's
+    /// edge and over a cube corner).
     pub fn cell(&self, k: usize) -> Cell {
-        Cell { face: self.face, i: self.i0 + k % self.size, j: self.j0 + k / self.size }
+        let w = self.width();
+        let (x, y) = (k % w, k / w);
+        if self.halo == 0 {
+            return Cell { face: self.face, i: self.i0 + x, j: self.j0 + y };
+        }
+        let i = self.i0 as i64 + x as i64 - self.halo as i64;
+        let j = self.j0 as i64 + y as i64 - self.halo as i64;
+        let last = self.n as i64 - 1;
+        wrap_cell(self.face, i, j, self.n).unwrap_or(Cell { face: self.face, i: i.clamp(0, last) as usize, j: j.clamp(0, last) as usize })
+    }
+
+    /// The storage positions, in a copy of this tile with `halo` cells of halo (at most this
+    /// tile's), of each of its values: `(start, width)`, where the copy's row `r` is this
+    /// tile's values `start + r * width ..` (as many as the copy's [`Tile::width`]).
+    fn crop_rows(&self, halo: usize) -> (usize, usize) {
+        let d = self.halo - halo;
+        (d * self.width() + d, self.width())
     }
 }
 
@@ -140,21 +175,39 @@ impl Grid {
         }
     }
 
-    /// Values per row of the storage (`n` for the whole planet, the tile's size for a tile).
+    /// Values per row of the storage (`n` for the whole planet, the tile's [`Tile::width`] for
+    /// a tile).
     pub fn row(&self) -> usize {
         match self {
             Grid::Whole(n) => *n,
-            Grid::Tile(t) => t.size,
+            Grid::Tile(t) => t.width(),
         }
     }
 
-    /// The planet's cell at the start of storage row `row` (the row's other values are the
-    /// next cells along `i`).
-    pub fn row_cell(&self, row: usize) -> Cell {
+    /// The first cell of storage row `row` when the row's cells are consecutive cells along
+    /// `i` of one face (every row of the whole planet and of a tile without halo); `None` for
+    /// a row of a tile with a halo, which may cross a face's edge.
+    pub fn straight_row(&self, row: usize) -> Option<Cell> {
         match self {
-            Grid::Whole(n) => Cell { face: Face::ALL[row / n], i: 0, j: row % n },
-            Grid::Tile(t) => Cell { face: t.face, i: t.i0, j: t.j0 + row },
+            Grid::Whole(n) => Some(Cell { face: Face::ALL[row / n], i: 0, j: row % n }),
+            Grid::Tile(t) if t.halo == 0 => Some(Cell { face: t.face, i: t.i0, j: t.j0 + row }),
+            Grid::Tile(_) => None,
         }
+    }
+
+    /// The values of a field on this grid (`data`) on `to`: the same grid, or the same tile
+    /// with a smaller halo; `None` when `to` is neither.
+    pub fn crop<T: Copy>(&self, data: &[T], to: Grid) -> Option<Vec<T>> {
+        if *self == to {
+            return Some(data.to_vec());
+        }
+        let (Grid::Tile(from), Grid::Tile(t)) = (self, to) else { return None };
+        if from.with_halo(0) != t.with_halo(0) || t.halo > from.halo {
+            return None;
+        }
+        let (start, width) = from.crop_rows(t.halo);
+        let w = t.width();
+        Some((0..w).flat_map(|r| data[start + r * width..start + r * width + w].iter().copied()).collect())
     }
 
     /// The planet's cell at storage position `k`.
@@ -175,7 +228,8 @@ impl std::fmt::Display for Grid {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Grid::Whole(n) => write!(f, "the whole planet at {n} cells per face edge"),
-            Grid::Tile(t) => write!(f, "a tile of {} cells at level {} ({:?} face, column {}, row {})", t.size, t.n, t.face, t.i0, t.j0),
+            Grid::Tile(t) if t.halo == 0 => write!(f, "a tile of {} cells at level {} ({:?} face, column {}, row {})", t.size, t.n, t.face, t.i0, t.j0),
+            Grid::Tile(t) => write!(f, "a tile of {} cells at level {} ({:?} face, column {}, row {}) with a halo of {}", t.size, t.n, t.face, t.i0, t.j0, t.halo),
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The Gradient node: the surface gradient as a tangent vector field.
 
 use crate::nodes::prelude::*;
-use crate::planet::pipes::pipes4;
-use crate::planet::{Cell, VectorField};
+use crate::planet::stencil::Neighbours4;
+use crate::planet::VectorField;
 use rayon::prelude::*;
 
 /// The Gradient node.
@@ -19,41 +19,54 @@ impl Node for Gradient {
     type Settings = NoSettings;
     const META: NodeMeta = NodeMeta::new("Gradient", Category::Modify, "The direction and steepness of the surface: a tangent vector per cell, in field units per radian.", IN, OUTPUTS, file!());
 
-    fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![gradient(inputs.port(FIELD_IN)?).into()])
+    fn run(_: &NoSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+        Ok(vec![gradient_on(inputs.port(FIELD_IN)?, &Neighbours4::new(inputs.port(FIELD_IN)?.grid(), ctx.grid())?).into()])
+    }
+
+    /// The gradient of a cell reads its four neighbours.
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Halo(1)
     }
 }
 
-/// The surface gradient in field units per radian, as a 3D vector tangent to the sphere.
+/// The surface gradient of the whole field `f` in field units per radian, as a 3D vector
+/// tangent to the sphere (see [`gradient_on`]; a field on a tile goes through the node, which
+/// gets it with a halo).
 pub fn gradient(f: &Field) -> VectorField {
-    let n = f.n();
-    let table = pipes4(n);
-    let dirs: Vec<glam::Vec3> = (0..6 * n * n).into_par_iter().map(|c| Cell::from_index(c, n).direction(n)).collect();
-    let data = (0..6 * n * n)
+    gradient_on(f, &Neighbours4::whole(f.n()))
+}
+
+/// The gradient of `f` (on `stencil`'s input grid) on the stencil's output grid: per cell, the
+/// mean over its four neighbours of the tangent displacement towards each, weighted by the
+/// value's change over the squared displacement (field units per radian).
+pub fn gradient_on(f: &Field, stencil: &Neighbours4) -> VectorField {
+    let out = stencil.out();
+    let data = (0..out.cells())
         .into_par_iter()
-        .map(|c| {
-            let p = dirs[c];
+        .map(|k| {
+            let (c, to) = stencil.at(k);
+            let p = stencil.direction(c);
             let h = f.data()[c];
             let mut g = glam::Vec3::ZERO;
-            for &nb in &table.to[c] {
-                let q = dirs[nb as usize];
+            for nb in to {
+                let q = stencil.direction(nb);
                 let t = q - p * p.dot(q); // tangent displacement (about the angle in radians)
                 let len2 = t.length_squared();
                 if len2 > 0.0 {
-                    g += t * ((f.data()[nb as usize] - h) / len2);
+                    g += t * ((f.data()[nb] - h) / len2);
                 }
             }
             let g = g * 0.5;
             [g.x, g.y, g.z]
         })
         .collect();
-    VectorField { n, tile: None, data }
+    VectorField { n: out.n(), tile: out.tile(), data }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::planet::Face;
+    use crate::planet::{Cell, Face};
 
     #[test]
     fn gradient_of_height_along_y_points_north() {

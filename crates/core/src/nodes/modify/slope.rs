@@ -2,8 +2,7 @@
 //! between cell centres on the sphere, across face seams.
 
 use crate::nodes::prelude::*;
-use crate::planet::pipes::pipes4;
-use crate::planet::Cell;
+use crate::planet::stencil::Neighbours4;
 use rayon::prelude::*;
 
 crate::settings! {
@@ -30,36 +29,49 @@ impl Node for Slope {
     .reading_planet();
 
     fn run(s: &SlopeSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
-        Ok(vec![slope_degrees(inputs.port(FIELD_IN)?, s.metres_per_unit, ctx.planet()?.radius_km).into()])
+        let stencil = Neighbours4::new(inputs.port(FIELD_IN)?.grid(), ctx.grid())?;
+        Ok(vec![slope_on(inputs.port(FIELD_IN)?, &stencil, s.metres_per_unit, ctx.planet()?.radius_km).into()])
+    }
+
+    /// The slope of a cell reads its four neighbours.
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Halo(1)
     }
 }
 
-/// Slope in degrees per cell, heights `metres_per_unit` metres per unit on a sphere of
-/// `radius_km`. The left/right and the up/down neighbours lie on opposite sides of a cell, also
-/// across a seam; each pair gives a derivative along its own direction on the sphere (height
-/// difference over the two pipes' true lengths). Near the cube corners those two directions
-/// are far from perpendicular (about 60 degrees apart), so the gradient is solved from both
-/// derivatives and the angle between them rather than taken as their root sum of squares.
+/// Slope in degrees per cell of the whole field `f`, heights `metres_per_unit` metres per unit
+/// on a sphere of `radius_km` (see [`slope_on`]; a field on a tile goes through the node, which
+/// gets it with a halo).
 pub fn slope_degrees(f: &Field, metres_per_unit: f32, radius_km: f32) -> Field {
+    slope_on(f, &Neighbours4::whole(f.n()), metres_per_unit, radius_km)
+}
+
+/// Slope in degrees on `stencil`'s output grid of the heights `f` (on its input grid),
+/// `metres_per_unit` metres per unit on a sphere of `radius_km`. The left/right and the up/down
+/// neighbours lie on opposite sides of a cell, also across a seam; each pair gives a derivative
+/// along its own direction on the sphere (height difference over the two pipes' true lengths).
+/// Near the cube corners those two directions are far from perpendicular (about 60 degrees
+/// apart), so the gradient is solved from both derivatives and the angle between them rather
+/// than taken as their root sum of squares.
+pub fn slope_on(f: &Field, stencil: &Neighbours4, metres_per_unit: f32, radius_km: f32) -> Field {
     let n = f.n();
-    let table = pipes4(n);
     // Pipe lengths are in nominal cells of (PI / 2) / n radians.
     let metres_per_cell = std::f32::consts::FRAC_PI_2 / n as f32 * radius_km * 1000.0;
-    let dirs: Vec<glam::Vec3> = (0..6 * n * n).into_par_iter().map(|c| Cell::from_index(c, n).direction(n)).collect();
     let h = f.data();
-    let mut out = Field::filled(n, 0.0);
-    out.data_mut().par_iter_mut().enumerate().for_each(|(c, v)| {
-        let to = &table.to[c];
-        let p = dirs[c];
+    let mut out = Field::filled_on(stencil.out(), 0.0);
+    out.data_mut().par_iter_mut().enumerate().for_each(|(k, v)| {
+        let (c, to) = stencil.at(k);
+        let p = stencil.direction(c);
+        let length = stencil.lengths(k, c, &to);
         // Unit tangent from neighbour `a` to neighbour `b` at this cell.
         let axis = |a: usize, b: usize| {
-            let d = dirs[to[b] as usize] - dirs[to[a] as usize];
+            let d = stencil.direction(to[b]) - stencil.direction(to[a]);
             (d - p * p.dot(d)).normalize_or_zero()
         };
-        let len = |k: usize| table.length[k][c] * metres_per_cell;
+        let len = |k: usize| length[k] * metres_per_cell;
         // Pipes 0 and 1 lead left and right, 2 and 3 up and down.
-        let d1 = (h[to[1] as usize] - h[to[0] as usize]) * metres_per_unit / (len(0) + len(1));
-        let d2 = (h[to[3] as usize] - h[to[2] as usize]) * metres_per_unit / (len(2) + len(3));
+        let d1 = (h[to[1]] - h[to[0]]) * metres_per_unit / (len(0) + len(1));
+        let d2 = (h[to[3]] - h[to[2]]) * metres_per_unit / (len(2) + len(3));
         let cos = axis(0, 1).dot(axis(2, 3)).clamp(-0.95, 0.95);
         let g2 = ((d1 * d1 + d2 * d2 - 2.0 * cos * d1 * d2) / (1.0 - cos * cos)).max(0.0);
         *v = g2.sqrt().atan().to_degrees();
@@ -70,6 +82,7 @@ pub fn slope_degrees(f: &Field, metres_per_unit: f32, radius_km: f32) -> Field {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::planet::Cell;
 
     /// Heights that rise by `rise` metres per metre of arc along the great circles through
     /// `axis`'s poles: the slope is atan(rise) everywhere away from those poles.

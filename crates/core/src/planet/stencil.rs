@@ -1,0 +1,146 @@
+//! The four neighbours (left, right, up and down, across face seams) of each value a
+//! neighbourhood node produces, on the whole planet or on a tile with a halo, so one kernel
+//! serves both and gives a tile exactly the values the whole planet has at its cells.
+
+use super::coords::{neighbour, NEIGHBOURS_4};
+use super::pipes::{pipe_length, pipes4, PipeTable};
+use super::tile::Grid;
+use glam::Vec3;
+use rayon::prelude::*;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// A stencil asked for between grids it cannot join.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("internal error: a neighbourhood node was given its input on {input} to produce values on {out}; it needs the same whole planet, or the same tile with at least one more cell of halo")]
+pub struct StencilError {
+    /// Where the input lies.
+    pub input: Grid,
+    /// Where the output should lie.
+    pub out: Grid,
+}
+
+/// The positions, in an input field's storage, of each output value's own cell and of its four
+/// neighbours, with the cells' directions: from the shared neighbour table on the whole planet,
+/// from the halo on a tile.
+pub struct Neighbours4 {
+    input: Grid,
+    out: Grid,
+    n: usize,
+    /// The whole planet's table (`None` on a tile).
+    table: Option<Arc<PipeTable<4>>>,
+    /// Directions of the input's cells.
+    dirs: Vec<Vec3>,
+    /// On a tile: the input's row width and the halo it has beyond the output's.
+    width: usize,
+    margin: usize,
+}
+
+impl Neighbours4 {
+    /// The stencil that makes values on `out` from a field on `input`: the same whole planet,
+    /// or the same tile with at least one more cell of halo.
+    pub fn new(input: Grid, out: Grid) -> Result<Neighbours4, StencilError> {
+        match (input, out) {
+            (Grid::Whole(a), Grid::Whole(b)) if a == b => Ok(Neighbours4::whole(a)),
+            (Grid::Tile(t), Grid::Tile(o)) if t.with_halo(0) == o.with_halo(0) && t.halo > o.halo => {
+                let dirs = (0..input.cells()).into_par_iter().map(|k| input.direction(k)).collect();
+                Ok(Neighbours4 { input, out, n: t.n, table: None, dirs, width: t.width(), margin: t.halo - o.halo })
+            }
+            _ => Err(StencilError { input, out }),
+        }
+    }
+
+    /// The stencil of the whole planet at level `n`, input and output alike.
+    pub fn whole(n: usize) -> Neighbours4 {
+        let dirs = (0..6 * n * n).into_par_iter().map(|c| super::Cell::from_index(c, n).direction(n)).collect();
+        Neighbours4 { input: Grid::Whole(n), out: Grid::Whole(n), n, table: Some(pipes4(n)), dirs, width: 0, margin: 0 }
+    }
+
+    /// Where the output lies.
+    pub fn out(&self) -> Grid {
+        self.out
+    }
+
+    /// For output value `k`: the input storage positions of its cell and of the neighbours to
+    /// the left, right, up and down (in the face's `i` and `j`).
+    #[inline]
+    pub fn at(&self, k: usize) -> (usize, [usize; 4]) {
+        match &self.table {
+            Some(table) => (k, table.to[k].map(|x| x as usize)),
+            None => {
+                let w = self.out.row();
+                let c = (k / w + self.margin) * self.width + k % w + self.margin;
+                let around = [c - 1, c + 1, c - self.width, c + self.width];
+                (c, self.oriented(c, around))
+            }
+        }
+    }
+
+    /// The neighbours `around` (left, right, up, down in the tile's face) of the halo position
+    /// `c`, in the order of its own cell's face: a position beyond the tile's face's edge lies
+    /// on a face turned against it, so the same four cells come in another order there, and a
+    /// node's arithmetic would differ in the last bits from the whole planet's.
+    fn oriented(&self, c: usize, around: [usize; 4]) -> [usize; 4] {
+        let Grid::Tile(tile) = self.input else { return around };
+        let cell = tile.cell(c);
+        if cell.face == tile.face {
+            return around;
+        }
+        let cells = around.map(|x| tile.cell(x));
+        let mut out = around;
+        for (slot, (di, dj)) in NEIGHBOURS_4.iter().enumerate() {
+            match neighbour(cell, *di, *dj, self.n).and_then(|nb| cells.iter().position(|&x| x == nb)) {
+                Some(p) => out[slot] = around[p],
+                // Next to a cube corner the halo repeats cells: keep the tile's order.
+                None => return around,
+            }
+        }
+        out
+    }
+
+    /// Direction of the cell at input storage position `c`.
+    #[inline]
+    pub fn direction(&self, c: usize) -> Vec3 {
+        self.dirs[c]
+    }
+
+    /// The lengths of the four pipes from output value `k` (whose input position is `c` and
+    /// neighbours `to`, from [`Neighbours4::at`]), in nominal cells of `(PI / 2) / n` rad.
+    #[inline]
+    pub fn lengths(&self, k: usize, c: usize, to: &[usize; 4]) -> [f32; 4] {
+        match &self.table {
+            Some(table) => std::array::from_fn(|p| table.length[p][k]),
+            None => to.map(|x| pipe_length(self.dirs[c], self.dirs[x], self.n)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planet::{Face, Tile};
+
+    /// On tiles along a face's edge and at a cube corner, the stencil finds the same
+    /// neighbours (as cells) and the same pipe lengths as the whole planet's table.
+    #[test]
+    fn a_tile_s_neighbours_are_the_planet_s() {
+        let n = 16;
+        let whole = Neighbours4::new(Grid::Whole(n), Grid::Whole(n)).expect("whole");
+        for (face, i0, j0) in [(Face::Front, 0, 0), (Face::Top, 12, 4), (Face::Bottom, 8, 12), (Face::Left, 4, 4)] {
+            let out = Tile::new(face, n, i0, j0, 4).expect("tile");
+            let input = out.with_halo(1);
+            let st = Neighbours4::new(Grid::Tile(input), Grid::Tile(out)).expect("stencil");
+            for k in 0..out.cells() {
+                let cell = out.cell(k);
+                let (c, to) = st.at(k);
+                assert_eq!(input.cell(c), cell);
+                let (wc, wto) = whole.at(cell.index(n));
+                assert_eq!(wc, cell.index(n));
+                assert_eq!(to.map(|x| input.cell(x).index(n)), wto, "{cell:?}");
+                assert_eq!(st.lengths(k, c, &to), whole.lengths(wc, wc, &wto));
+            }
+        }
+        assert!(Neighbours4::new(Grid::Tile(Tile::new(Face::Front, n, 0, 0, 4).expect("tile")), Grid::Tile(Tile::new(Face::Front, n, 0, 0, 4).expect("tile"))).is_err());
+        assert!(Neighbours4::new(Grid::Whole(n), Grid::Whole(2 * n)).is_err());
+    }
+}
