@@ -38,6 +38,10 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
     println!("earth_deepest_m {:.0} m{}", e.deepest_m, earth("deepest_m"));
     println!("earth_wide_belt_share {:.3}{}", e.wide_belt_share, earth("wide_belt_share"));
     println!("earth_largest_landmass_share {:.3}{}", e.largest_landmass_share, earth("largest_landmass_share"));
+    println!(
+        "earth_inland_below_sea_share {:.4} in {} basins  (of the land: ground below sea level away from the ocean; Earth's Caspian Sea alone about 0.0025, with a few small depressions such as the Dead Sea and Qattara)",
+        e.inland_below_sea_share, e.inland_basins
+    );
     match e.region_border_ratio {
         Some(r) => println!("earth_region_border_ratio {r:.3}  (at most 1.05; Earth with random regions laid over it 0.94..1.04)"),
         None => println!("earth_region_border_ratio -  (no Tectonic plates node)"),

@@ -30,6 +30,12 @@ pub struct EarthFigures {
     pub wide_belt_share: f64,
     /// Share of the land in the largest landmass (4-connected across seams), 0..1.
     pub largest_landmass_share: f64,
+    /// Ground below sea level away from the ocean (bodies below sea level, 4-connected across
+    /// seams, smaller than [`crate::erosion::landscape::solver::SEA_MIN_SHARE`] of the planet
+    /// and not the largest), as a share of the land and it, 0..1.
+    pub inland_below_sea_share: f64,
+    /// How many such inland basins there are.
+    pub inland_basins: usize,
     /// Mean elevation step to the 4 neighbours on cells at region borders inside plates, over
     /// the mean on the other cells inside plates (`None` without regions and plates).
     pub region_border_ratio: Option<f64>,
@@ -99,30 +105,14 @@ pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&Re
     let high_area = sum_area(&|c| high(c));
     let wide_area = sum_area(&|c| high(c) && to_centre.angle(c) <= radius);
 
-    // Landmasses.
-    let mut label = vec![u32::MAX; cells];
-    let mut sizes = Vec::new();
-    for start in 0..cells {
-        if h[start] <= 0.0 || label[start] != u32::MAX {
-            continue;
-        }
-        let id = sizes.len() as u32;
-        let mut size = 0.0;
-        let mut stack = vec![start];
-        label[start] = id;
-        while let Some(c) = stack.pop() {
-            size += area(c);
-            for &k in &table.to[c] {
-                let k = k as usize;
-                if h[k] > 0.0 && label[k] == u32::MAX {
-                    label[k] = id;
-                    stack.push(k);
-                }
-            }
-        }
-        sizes.push(size);
-    }
+    // Landmasses, and the bodies below sea level.
+    let sizes = component_areas(&table, &area, |c| h[c] > 0.0);
     let largest = sizes.iter().cloned().fold(0.0, f64::max);
+    let waters = component_areas(&table, &area, |c| h[c] < 0.0);
+    let ocean = waters.iter().cloned().fold(0.0, f64::max);
+    let sea = |a: f64| a >= crate::erosion::landscape::solver::SEA_MIN_SHARE * total || a == ocean;
+    let inland_area: f64 = waters.iter().filter(|&&a| !sea(a)).sum();
+    let inland_basins = waters.iter().filter(|&&a| !sea(a)).count();
 
     // Steps to the 4 neighbours.
     let step = |c: usize| table.to[c].iter().map(|&k| (h[k as usize] - h[c]).abs() as f64).sum::<f64>() / 4.0;
@@ -179,11 +169,42 @@ pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&Re
         deepest_m,
         wide_belt_share: if high_area > 0.0 { wide_area / high_area } else { 0.0 },
         largest_landmass_share: if land_area > 0.0 { largest / land_area } else { 0.0 },
+        inland_below_sea_share: if land_area + inland_area > 0.0 { inland_area / (land_area + inland_area) } else { 0.0 },
+        inland_basins,
         region_border_ratio,
         seam_max_slope: seam_max,
         face_max_slope: face_max,
         seam_mean_ratio: (seam_sum / seam_n.max(1) as f64) / (face_sum / face_n.max(1) as f64).max(1e-9),
     })
+}
+
+/// The areas of the groups of cells where `keep` holds, 4-connected across seams (`table`),
+/// each cell weighing `area`.
+fn component_areas(table: &crate::planet::pipes::PipeTable<4>, area: &dyn Fn(usize) -> f64, keep: impl Fn(usize) -> bool) -> Vec<f64> {
+    let cells = table.to.len();
+    let mut seen = vec![false; cells];
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..cells {
+        if !keep(start) || seen[start] {
+            continue;
+        }
+        let mut size = 0.0;
+        seen[start] = true;
+        stack.push(start);
+        while let Some(c) = stack.pop() {
+            size += area(c);
+            for &k in &table.to[c] {
+                let k = k as usize;
+                if keep(k) && !seen[k] {
+                    seen[k] = true;
+                    stack.push(k);
+                }
+            }
+        }
+        out.push(size);
+    }
+    out
 }
 
 /// Share of the land (elevation above 0) in each biome of a Biomes node's index output, in

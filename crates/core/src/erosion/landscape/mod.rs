@@ -10,7 +10,9 @@
 //! near-linear): each cell's receiver is its steepest downhill neighbour on the water surface
 //! among the cells the flood has already taken, so water crosses closed basins over their sills
 //! and no basin traps erosion. With lakes on, a basin's floor stays below its sill (no incision
-//! below the water); with lakes off, basins fill with sediment every step.
+//! below the water); with lakes off, basins fill with sediment every step. The sea is the ocean
+//! ([`solver::ocean_cells`]): ground below sea level away from it is an inland basin, routed
+//! like any other.
 //!
 //! **Coarse to fine.** The simulated time is spent at [`BASE`] cells per face edge (or the
 //! requested resolution when it is lower). Each finer level, doubling up to the requested one,
@@ -172,12 +174,16 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
     for (index, &ln) in all.iter().enumerate() {
         let at = |f| at_level(f, ln);
         let init = metres(&at(inputs.elevation));
+        // The coarser result where this level continues one (`None` at the first level).
+        let mut coarse = None;
         let h = match previous.take() {
             None => init.clone(),
             Some((pn, result, pinit)) => {
                 let up = Field::from_vec(pn, result)?.resample(ln);
                 let pinit_up = Field::from_vec(pn, pinit)?.resample(ln);
-                up.data().iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect()
+                let h = up.data().iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect();
+                coarse = Some(up);
+                h
             }
         };
         let on_land = |h: f32| if h >= 0.0 { land_uplift } else { 0.0 };
@@ -194,6 +200,9 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
             None => vec![1.0; 6 * ln * ln],
         };
         let mut level = Level::new(Grid::new(ln, s.radius_km), h, uplift, rain, erodibility);
+        if let Some(up) = coarse {
+            fill_sunk_land(&mut level, up.data());
+        }
         let level_steps = if index == 0 { steps } else { FINE_STEPS };
         for _ in 0..level_steps {
             if cancel.load(Ordering::Relaxed) {
@@ -211,6 +220,19 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         previous = Some((ln, level.h, init));
     }
     Err(SimError::Invalid("internal: no level to run".into()))
+}
+
+/// Ground that was land in the coarser level's result (`coarse`, m, at this level's cells) but
+/// lies below sea level away from the ocean once the input's finer detail is added: raised to
+/// sea level. The fine detail of the input (its relief before evolution) would otherwise sink
+/// evolved lowland into hundreds of small closed hollows below sea level, which the coarser
+/// level had filled or worn away. Inland basins the coarser level kept stay as they are.
+fn fill_sunk_land(level: &mut Level, coarse: &[f32]) {
+    for (c, h) in level.h.iter_mut().enumerate() {
+        if *h < 0.0 && !level.ocean[c] && coarse[c] >= 0.0 {
+            *h = 0.0;
+        }
+    }
 }
 
 /// `f` at `n` cells per face edge: borrowed where it already is (the finest level), else
@@ -245,17 +267,17 @@ fn finish(mut level: Level, init_m: &[f32], inputs: LandscapeInputs, s: &Landsca
     level.rain.iter_mut().for_each(|r| *r = 1.0);
     level.accumulate();
     let area_km2 = Field::from_fn_cell(n, |c| (level.area[c] / 1e6) as f32);
-    let lake = |c: usize| level.h[c] >= 0.0 && level.filled[c] - level.h[c] >= LAKE_DEPTH_M;
+    let lake = |c: usize| !level.is_sea(c) && level.filled[c] - level.h[c] >= LAKE_DEPTH_M;
     let lakes = Field::from_fn_cell(n, |c| if lake(c) { 1.0 } else { 0.0 });
     let q = discharge.data();
-    let rivers = Field::from_fn_cell(n, |c| if level.h[c] >= 0.0 && !lake(c) && level.area[c] / 1e6 >= s.river_area_km2 { river_cover(q[c], level.grid.area(c)) } else { 0.0 });
+    let rivers = Field::from_fn_cell(n, |c| if !level.is_sea(c) && !lake(c) && level.area[c] / 1e6 >= s.river_area_km2 { river_cover(q[c], level.grid.area(c)) } else { 0.0 });
     let uplift_m = |c: usize| f64::from(level.uplift[c]) * total_years;
     let erosion_m = Field::from_fn_cell(n, |c| (f64::from(level.h[c]) - f64::from(init_m[c]) - uplift_m(c)) as f32);
     let scale = s.metres_per_unit;
     let source = inputs.elevation.data();
     // Unchanged cells keep their input value exactly.
     let elevation = Field::from_fn_cell(n, |c| if level.h[c] == init_m[c] { source[c] } else { s.sea_level + level.h[c] / scale });
-    let receiver = level.receiver.iter().enumerate().map(|(c, &r)| if level.h[c] < 0.0 { NONE } else { r }).collect();
+    let receiver = level.receiver.iter().enumerate().map(|(c, &r)| if level.is_sea(c) { NONE } else { r }).collect();
     Landscape { elevation, area_km2, discharge, rivers, lakes, erosion_m, receiver, receiver_m: level.receiver_m, height_m: level.h, total_years, to_sea_m3, filled_m3 }
 }
 

@@ -77,6 +77,11 @@ pub struct Level {
     pub erodibility: Vec<f32>,
     /// Water surface: the elevation with depressions filled to their spill height, m.
     pub filled: Vec<f32>,
+    /// Cells of the ocean: below sea level and connected to a body of water below sea level
+    /// at least [`SEA_MIN_SHARE`] of the planet (or the largest), fixed when the level starts.
+    /// Ground below sea level elsewhere is an inland basin: land whose water fills it to its
+    /// sill as a lake and spills on towards the sea, like the Dead Sea or the Caspian.
+    pub ocean: Vec<bool>,
     /// Receiver of each land cell (a neighbour; a sea cell at the coast), [`NONE`] for sea
     /// cells and for the outlet of a planet without sea.
     pub receiver: Vec<u32>,
@@ -98,6 +103,43 @@ pub struct Level {
     sediment: Vec<f64>,
 }
 
+/// Share of the planet's area from which a body of water below sea level is a sea (a part of
+/// the ocean), not an inland basin: 0.1 %, about 510 000 km² on an Earth-sized planet (larger
+/// than the Caspian Sea, 371 000 km²).
+pub const SEA_MIN_SHARE: f64 = 0.001;
+
+/// The ocean of heights `h` (m above sea level) on `grid`: see [`Level::ocean`].
+pub fn ocean_cells(grid: &Grid, h: &[f32]) -> Vec<bool> {
+    let cells = grid.cells();
+    let mut body = vec![u32::MAX; cells];
+    // Per body below sea level: its area.
+    let mut areas: Vec<f64> = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..cells {
+        if h[start] >= 0.0 || body[start] != u32::MAX {
+            continue;
+        }
+        let id = areas.len() as u32;
+        let mut area = 0.0;
+        body[start] = id;
+        stack.push(start);
+        while let Some(c) = stack.pop() {
+            area += f64::from(grid.area(c));
+            for (x, _) in grid.neighbours(c) {
+                if x != NONE && h[x as usize] < 0.0 && body[x as usize] == u32::MAX {
+                    body[x as usize] = id;
+                    stack.push(x as usize);
+                }
+            }
+        }
+        areas.push(area);
+    }
+    let total: f64 = (0..cells).map(|c| f64::from(grid.area(c))).sum();
+    let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
+    let sea: Vec<bool> = areas.iter().enumerate().map(|(k, &a)| a >= SEA_MIN_SHARE * total || Some(k) == largest).collect();
+    body.iter().map(|&b| b != u32::MAX && sea[b as usize]).collect()
+}
+
 const UNREACHED: u32 = 0;
 const QUEUED: u32 = 1;
 const DONE: u32 = 2;
@@ -116,7 +158,9 @@ impl Level {
     /// erodibility factors.
     pub fn new(grid: Grid, h: Vec<f32>, uplift: Vec<f32>, rain: Vec<f32>, erodibility: Vec<f32>) -> Level {
         let cells = grid.cells();
+        let ocean = ocean_cells(&grid, &h);
         Level {
+            ocean,
             grid,
             h,
             uplift,
@@ -143,6 +187,7 @@ impl Level {
     pub fn route(&mut self) {
         let cells = self.grid.cells();
         let h = &self.h;
+        let sea = |c: usize| self.ocean[c] && h[c] < 0.0;
         self.order.clear();
         let top = h.iter().cloned().fold(0.0f32, f32::max);
         let mut heap = Bins::new(top);
@@ -151,14 +196,14 @@ impl Level {
         // neighbour): water surface, receiver, distance to it, state.
         let mut slots = std::mem::take(&mut self.slots);
         slots.clear();
-        slots.extend(h.iter().map(|&v| if v < 0.0 { Slot { filled: 0.0, receiver: NONE, receiver_m: 1.0, state: DONE } } else { Slot { filled: v, receiver: NONE, receiver_m: 1.0, state: UNREACHED } }));
+        slots.extend(h.iter().enumerate().map(|(c, &v)| if sea(c) { Slot { filled: 0.0, receiver: NONE, receiver_m: 1.0, state: DONE } } else { Slot { filled: v, receiver: NONE, receiver_m: 1.0, state: UNREACHED } }));
         // The coast: land cells next to the sea.
         for c in 0..cells {
             if slots[c].state != UNREACHED {
                 continue;
             }
-            let sea = self.grid.neighbours(c).into_iter().find(|&(x, _)| x != NONE && h[x as usize] < 0.0);
-            if let Some((x, d)) = sea {
+            let coast = self.grid.neighbours(c).into_iter().find(|&(x, _)| x != NONE && sea(x as usize));
+            if let Some((x, d)) = coast {
                 slots[c] = Slot { filled: h[c], receiver: x, receiver_m: d, state: QUEUED };
                 heap.push(h[c], c as u32);
             }
@@ -218,6 +263,11 @@ impl Level {
         self.slots = slots;
     }
 
+    /// Whether cell `c` is sea: a cell of the [`Level::ocean`] still below sea level.
+    pub fn is_sea(&self, c: usize) -> bool {
+        self.ocean[c] && self.h[c] < 0.0
+    }
+
     /// Rain-weighted drainage area: every land cell's area summed down the receivers.
     pub fn accumulate(&mut self) {
         self.area.iter_mut().for_each(|a| *a = 0.0);
@@ -227,7 +277,7 @@ impl Level {
         }
         for &c in self.order.iter().rev() {
             let r = self.receiver[c as usize];
-            if r != NONE && self.h[r as usize] >= 0.0 {
+            if r != NONE && !self.is_sea(r as usize) {
                 self.area[r as usize] += self.area[c as usize];
             }
         }
@@ -293,7 +343,7 @@ impl Level {
             if r == NONE {
                 continue;
             }
-            if self.h[r as usize] < 0.0 {
+            if self.is_sea(r as usize) {
                 self.to_sea_m3 += eroded[c];
             } else {
                 eroded[r as usize] += eroded[c];

@@ -27,23 +27,20 @@ fn run(h: &Field, uplift: Option<&Field>, s: &LandscapeSettings) -> Landscape {
     evolve(inputs, s, &AtomicUsize::new(0), &AtomicBool::new(false)).expect("runs")
 }
 
-/// Follows receivers from every land cell; each chain must end at the sea within `cells`
-/// steps (no cycles, nothing trapped).
+/// Follows receivers from every cell that has one; each chain must end at the sea (a cell
+/// below sea level without a receiver) within `cells` steps (no cycles, nothing trapped), also
+/// through inland basins below sea level.
 fn assert_drains_to_sea(l: &Landscape) {
     let cells = l.receiver.len();
     for c in 0..cells {
-        if l.height_m[c] < 0.0 {
-            continue;
-        }
         let mut x = c;
         let mut hops = 0;
-        while l.height_m[x] >= 0.0 {
-            let r = l.receiver[x];
-            assert_ne!(r, grid::NONE, "land cell {x} (from {c}) has no receiver");
-            x = r as usize;
+        while l.receiver[x] != grid::NONE {
+            x = l.receiver[x] as usize;
             hops += 1;
             assert!(hops <= cells, "cycle from cell {c}");
         }
+        assert!(l.height_m[x] < 0.0, "the water of cell {c} stops on land at cell {x}");
     }
 }
 
@@ -216,4 +213,49 @@ fn bad_inputs_are_named() {
     let inputs = LandscapeInputs { elevation: &h, uplift: None, precipitation: Some(&small), erodibility: None };
     let err = evolve(inputs, &s, &AtomicUsize::new(0), &AtomicBool::new(false)).expect_err("sizes");
     assert!(err.to_string().contains("precipitation"), "{err}");
+}
+
+/// A hollow below sea level inside a continent is an inland basin, not sea: its water fills it
+/// to its sill as a lake and flows on to the ocean, and the land around it is not worn down
+/// into it (before, the solver took any ground below sea level for sea, and the fine levels'
+/// detail sank more lowland into such hollows).
+#[test]
+fn a_hollow_below_sea_level_inland_is_a_lake_that_drains_to_the_ocean() {
+    let n = 48;
+    let axis = Vec3::new(0.3, 0.5, 0.8).normalize();
+    let base = continent(n);
+    // A hollow 300 m below sea level, about 6 degrees across (0.075 % of the planet, a lake
+    // rather than a sea), in the continent's middle.
+    let h = Field::from_fn_cell(n, |c| {
+        let d = crate::planet::Cell::from_index(c, n).direction(n);
+        if d.dot(axis) > 0.9985 {
+            -0.05
+        } else {
+            base.data()[c]
+        }
+    });
+    let mut s = settings();
+    s.lakes = true;
+    s.time_myr = 5.0;
+    let l = run(&h, None, &s);
+    assert_drains_to_sea(&l);
+    let hollow: Vec<usize> = (0..6 * n * n).filter(|&c| h.data()[c] < 0.0 && crate::planet::Cell::from_index(c, n).direction(n).dot(axis) > 0.9).collect();
+    assert!(hollow.len() > 4, "the hollow has cells");
+    for &c in &hollow {
+        assert_ne!(l.receiver[c], grid::NONE, "a hollow cell is land");
+        assert_eq!(l.lakes.data()[c], 1.0, "a hollow cell holds a lake");
+        assert_eq!(l.rivers.data()[c], 0.0, "a lake is not a river");
+    }
+    // Nothing around the hollow sank below sea level: the below-sea ground inland is the hollow.
+    let sunk = (0..6 * n * n).filter(|&c| l.height_m[c] < 0.0 && h.data()[c] >= 0.0 && crate::planet::Cell::from_index(c, n).direction(n).dot(axis) > 0.6).count();
+    assert_eq!(sunk, 0, "land sank below sea level inland");
+    // Its water leaves over the sill: the first cell below the hollow on the way to the ocean
+    // drains more than any cell of the hollow.
+    let area = l.area_km2.data();
+    let mut x = hollow.iter().copied().max_by(|&a, &b| area[a].total_cmp(&area[b])).expect("cells");
+    let most = area[x];
+    while hollow.contains(&x) {
+        x = l.receiver[x] as usize;
+    }
+    assert!(most > 0.0 && area[x] > most, "the hollow's water flows on: {most} km² in it, {} below it", area[x]);
 }
