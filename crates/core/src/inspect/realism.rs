@@ -30,11 +30,10 @@ pub struct EarthFigures {
     pub wide_belt_share: f64,
     /// Share of the land in the largest landmass (4-connected across seams), 0..1.
     pub largest_landmass_share: f64,
-    /// Ground below sea level away from the ocean (bodies below sea level, 4-connected across
-    /// seams, smaller than [`crate::erosion::landscape::solver::SEA_MIN_SHARE`] of the planet
-    /// and not the largest), as a share of the land and it, 0..1.
+    /// Ground below sea level away from the ocean ([`crate::planet::ocean::ocean_of`]), as a
+    /// share of the land and it, 0..1.
     pub inland_below_sea_share: f64,
-    /// How many such inland basins there are.
+    /// How many such inland basins there are (4-connected across seams).
     pub inland_basins: usize,
     /// Mean elevation step to the 4 neighbours on cells at region borders inside plates, over
     /// the mean on the other cells inside plates (`None` without regions and plates).
@@ -108,11 +107,9 @@ pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&Re
     // Landmasses, and the bodies below sea level.
     let sizes = component_areas(&table, &area, |c| h[c] > 0.0);
     let largest = sizes.iter().cloned().fold(0.0, f64::max);
-    let waters = component_areas(&table, &area, |c| h[c] < 0.0);
-    let ocean = waters.iter().cloned().fold(0.0, f64::max);
-    let sea = |a: f64| a >= crate::erosion::landscape::solver::SEA_MIN_SHARE * total || a == ocean;
-    let inland_area: f64 = waters.iter().filter(|&&a| !sea(a)).sum();
-    let inland_basins = waters.iter().filter(|&&a| !sea(a)).count();
+    let ocean = crate::planet::ocean::ocean_of(elevation_m, 0.0);
+    let basins = component_areas(&table, &area, |c| h[c] < 0.0 && !ocean[c]);
+    let (inland_area, inland_basins) = (basins.iter().sum::<f64>(), basins.len());
 
     // Steps to the 4 neighbours.
     let step = |c: usize| table.to[c].iter().map(|&k| (h[k as usize] - h[c]).abs() as f64).sum::<f64>() / 4.0;

@@ -11,6 +11,7 @@ pub mod distance;
 pub mod face;
 pub mod fbm;
 pub mod field;
+pub mod ocean;
 pub mod pipes;
 pub mod projection;
 pub mod radix_heap;

@@ -78,7 +78,8 @@ pub struct Level {
     /// Water surface: the elevation with depressions filled to their spill height, m.
     pub filled: Vec<f32>,
     /// Cells of the ocean: below sea level and connected to a body of water below sea level
-    /// at least [`SEA_MIN_SHARE`] of the planet (or the largest), fixed when the level starts.
+    /// at least [`crate::planet::ocean::SEA_MIN_SHARE`] of the planet (or the largest), fixed
+    /// when the level starts.
     /// Ground below sea level elsewhere is an inland basin: land whose water fills it to its
     /// sill as a lake and spills on towards the sea, like the Dead Sea or the Caspian.
     pub ocean: Vec<bool>,
@@ -103,41 +104,9 @@ pub struct Level {
     sediment: Vec<f64>,
 }
 
-/// Share of the planet's area from which a body of water below sea level is a sea (a part of
-/// the ocean), not an inland basin: 0.1 %, about 510 000 km² on an Earth-sized planet (larger
-/// than the Caspian Sea, 371 000 km²).
-pub const SEA_MIN_SHARE: f64 = 0.001;
-
 /// The ocean of heights `h` (m above sea level) on `grid`: see [`Level::ocean`].
 pub fn ocean_cells(grid: &Grid, h: &[f32]) -> Vec<bool> {
-    let cells = grid.cells();
-    let mut body = vec![u32::MAX; cells];
-    // Per body below sea level: its area.
-    let mut areas: Vec<f64> = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..cells {
-        if h[start] >= 0.0 || body[start] != u32::MAX {
-            continue;
-        }
-        let id = areas.len() as u32;
-        let mut area = 0.0;
-        body[start] = id;
-        stack.push(start);
-        while let Some(c) = stack.pop() {
-            area += f64::from(grid.area(c));
-            for (x, _) in grid.neighbours(c) {
-                if x != NONE && h[x as usize] < 0.0 && body[x as usize] == u32::MAX {
-                    body[x as usize] = id;
-                    stack.push(x as usize);
-                }
-            }
-        }
-        areas.push(area);
-    }
-    let total: f64 = (0..cells).map(|c| f64::from(grid.area(c))).sum();
-    let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
-    let sea: Vec<bool> = areas.iter().enumerate().map(|(k, &a)| a >= SEA_MIN_SHARE * total || Some(k) == largest).collect();
-    body.iter().map(|&b| b != u32::MAX && sea[b as usize]).collect()
+    crate::planet::ocean::ocean_cells(grid.cells(), |c| h[c] < 0.0, |c| f64::from(grid.area(c)), |c| grid.neighbours(c).map(|(x, _)| x))
 }
 
 const UNREACHED: u32 = 0;

@@ -1,5 +1,6 @@
 //! The Distance to coast node: km along the sphere to the nearest coastline, positive on land
-//! and negative at sea, across face seams.
+//! and negative at sea, across face seams; by default the coast of the ocean, with hollows
+//! below sea level inland counted as land.
 
 use crate::nodes::prelude::*;
 use crate::planet::distance::{cell_dirs, signed_distance_km};
@@ -11,6 +12,8 @@ crate::settings! {
     pub struct CoastDistanceSettings, keys CoastDistanceKeys {
         /// Elevation of the sea surface in the input's unit.
         sea_level: f32 = float("Coast at", 0.0, -100000.0, 100000.0, Unit::None, 1.0, "Input value of the coastline: 0 for elevation in metres (after To metres or the Planet node, which already apply the planet's sea level)."),
+        /// Whether hollows below sea level away from the ocean count as land.
+        inland_basins_are_land: bool = boolean("Inland basins are land", true, "On: ground below sea level away from the ocean (a hollow smaller than 0.1 % of the planet, not connected to a larger body of water) is land, as landscape evolution routes it (a lake, the Dead Sea), so it has no coast of its own. Off: any ground below the coast value is sea."),
     }
 }
 
@@ -22,7 +25,7 @@ impl Node for CoastDistance {
     const META: NodeMeta = NodeMeta::new(
         "Distance to coast",
         Category::Masks,
-        "Distance in km along the sphere (great circle) to the nearest coastline, interpolated between cells: positive on land, negative at sea, across seams.",
+        "Distance in km along the sphere (great circle) to the nearest coastline, interpolated between cells: positive on land, negative at sea, across seams. By default the coast of the ocean: hollows below sea level inland count as land.",
         IN,
         &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Kilometre))],
         file!(),
@@ -31,7 +34,17 @@ impl Node for CoastDistance {
 
     fn run(s: &CoastDistanceSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
-        Ok(vec![coast_distance_km(inputs.port(FIELD_IN)?, s.sea_level, ctx.planet()?.radius_km, ctx.cancel)?.into()])
+        let f = inputs.port(FIELD_IN)?;
+        if s.inland_basins_are_land {
+            // Inland basins lie at the coast value: land, and never next to the ocean.
+            let land = {
+                let ocean = crate::planet::ocean::ocean_of(f, s.sea_level);
+                f.like(|c, _| if f.data()[c] < s.sea_level && !ocean[c] { s.sea_level } else { f.data()[c] })
+            };
+            Ok(vec![coast_distance_km(&land, s.sea_level, ctx.planet()?.radius_km, ctx.cancel)?.into()])
+        } else {
+            Ok(vec![coast_distance_km(f, s.sea_level, ctx.planet()?.radius_km, ctx.cancel)?.into()])
+        }
     }
 }
 
@@ -84,5 +97,26 @@ mod tests {
     fn all_land_is_far_from_any_coast() {
         let d = coast_distance_km(&Field::filled(8, 1.0), 0.0, 6371.0, &AtomicBool::new(false)).expect("not cancelled");
         assert!(d.data().iter().all(|&v| (v - 6371.0 * std::f32::consts::PI).abs() < 1.0));
+    }
+
+    /// A hollow below sea level inside a continent has no coast of its own by default: the
+    /// distance there is the distance to the ocean's shore, positive; with the setting off it is
+    /// sea with a shore around it.
+    #[test]
+    fn an_inland_hollow_is_land_unless_asked_otherwise() {
+        let n = 48;
+        let centre = glam::Vec3::new(0.2, 0.1, 1.0).normalize();
+        let hollow = Field::from_fn_dir(n, |d| if d.dot(centre) > 0.9985 { -100.0 } else { island(n, centre, 0.6).sample_dir(d) });
+        let run = |inland_basins_are_land: bool| {
+            let s = CoastDistanceSettings { sea_level: 0.0, inland_basins_are_land };
+            let cancel = AtomicBool::new(false);
+            let ctx = OpContext { n, tile: None, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+            let out = CoastDistance::run(&s, &Inputs(&[Some(hollow.clone().into())]), &ctx).expect("runs");
+            out[0].as_field().expect("a field").sample_dir(centre)
+        };
+        let (land, sea) = (run(true), run(false));
+        // The centre lies 0.6 rad (about 3800 km) from the ocean's shore.
+        assert!(land > 3000.0, "{land} km");
+        assert!(sea < 0.0, "{sea} km");
     }
 }
