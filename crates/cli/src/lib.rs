@@ -63,8 +63,9 @@ pub enum Command {
         /// Run only the figures whose names contain this text (e.g. `droplet`).
         #[arg(long)]
         only: Option<String>,
-        /// Instead, build the default graph at 1024, 2048 and 4096 per face edge: time, peak
-        /// resident memory and the memory estimate of each (minutes; not part of the default run).
+        /// Instead, build the default graph at 1024, 2048, 4096 and 8192 per face edge with the
+        /// default memory budget (the larger two tiled): time, peak resident memory and the
+        /// memory estimate of each (about an hour in all; not part of the default run).
         #[arg(long)]
         scale: bool,
         /// Instead, build every example in `graphs/` at 512 and 1024 per face edge, each in a
