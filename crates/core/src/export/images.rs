@@ -7,7 +7,7 @@ use super::tiled::TileView;
 use super::{Control, ExportError};
 use crate::nodes::output::export::{FaceGrid, NormalGreen, NormalSpace};
 use crate::planet::colour::linear_to_srgb;
-use crate::planet::coords::{face_ab_to_dir, wrap_cell};
+use crate::planet::coords::{face_ab_to_dir, wrap_or_nearest};
 use crate::planet::projection::equirect_pixel_dir;
 use crate::planet::{Cell, Face};
 use glam::Vec3;
@@ -73,10 +73,9 @@ impl Grid {
             Grid::Face(t) => {
                 let p = (x + t.x0) as i64 - t.border as i64;
                 let q = (y + t.y0) as i64 - t.border as i64;
-                let mi = t.m as i64;
                 // Border pixels are the neighbouring face's edge pixels (the nearest in-face
                 // pixel over a cube corner).
-                let c = wrap_cell(t.face, p, q, t.m).unwrap_or(Cell { face: t.face, i: p.clamp(0, mi - 1) as usize, j: q.clamp(0, mi - 1) as usize });
+                let c = wrap_or_nearest(t.face, p, q, t.m);
                 t.sample_at(c, cells)
             }
         }
@@ -325,7 +324,7 @@ mod tests {
             for face in Face::ALL {
                 let p = Pixels { source: &src, grid: tile(face, n, FaceGrid::Cells, gnomonic, 1), encoding: Encoding::Identity, frame: Frame::Object };
                 // Left border, row 3: the neighbour's cell across the edge.
-                let across = wrap_cell(face, -1, 2, n).expect("neighbour");
+                let across = crate::planet::coords::wrap_cell(face, -1, 2, n).expect("neighbour");
                 let neighbour = Pixels { source: &src, grid: tile(across.face, n, FaceGrid::Cells, gnomonic, 1), encoding: Encoding::Identity, frame: Frame::Object };
                 assert_eq!(p.pixel(0, 3, None), neighbour.pixel(across.i + 1, across.j + 1, None));
             }

@@ -105,10 +105,11 @@ pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&Re
     let wide_area = sum_area(&|c| high(c) && to_centre.angle(c) <= radius);
 
     // Landmasses, and the bodies below sea level.
-    let sizes = component_areas(&table, &area, |c| h[c] > 0.0);
+    let groups = |keep: &dyn Fn(usize) -> bool| crate::planet::ocean::bodies(cells, keep, area, |c| table.to[c]).1;
+    let sizes = groups(&|c| h[c] > 0.0);
     let largest = sizes.iter().cloned().fold(0.0, f64::max);
     let ocean = crate::planet::ocean::ocean_of(elevation_m, 0.0);
-    let basins = component_areas(&table, &area, |c| h[c] < 0.0 && !ocean[c]);
+    let basins = groups(&|c| h[c] < 0.0 && !ocean[c]);
     let (inland_area, inland_basins) = (basins.iter().sum::<f64>(), basins.len());
 
     // Steps to the 4 neighbours.
@@ -173,35 +174,6 @@ pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&Re
         face_max_slope: face_max,
         seam_mean_ratio: (seam_sum / seam_n.max(1) as f64) / (face_sum / face_n.max(1) as f64).max(1e-9),
     })
-}
-
-/// The areas of the groups of cells where `keep` holds, 4-connected across seams (`table`),
-/// each cell weighing `area`.
-fn component_areas(table: &crate::planet::pipes::PipeTable<4>, area: &dyn Fn(usize) -> f64, keep: impl Fn(usize) -> bool) -> Vec<f64> {
-    let cells = table.to.len();
-    let mut seen = vec![false; cells];
-    let mut out = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..cells {
-        if !keep(start) || seen[start] {
-            continue;
-        }
-        let mut size = 0.0;
-        seen[start] = true;
-        stack.push(start);
-        while let Some(c) = stack.pop() {
-            size += area(c);
-            for &k in &table.to[c] {
-                let k = k as usize;
-                if keep(k) && !seen[k] {
-                    seen[k] = true;
-                    stack.push(k);
-                }
-            }
-        }
-        out.push(size);
-    }
-    out
 }
 
 /// Share of the land (elevation above 0) in each biome of a Biomes node's index output, in

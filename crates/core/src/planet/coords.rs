@@ -123,6 +123,13 @@ pub fn wrap_cell(face: Face, i: i64, j: i64, n: usize) -> Option<Cell> {
     }
 }
 
+/// The cell at integer position `(i, j)` of `face` as [`wrap_cell`] finds it, or, where it
+/// finds none (over a cube corner), the nearest cell of `face` itself.
+pub fn wrap_or_nearest(face: Face, i: i64, j: i64, n: usize) -> Cell {
+    let last = n as i64 - 1;
+    wrap_cell(face, i, j, n).unwrap_or(Cell { face, i: i.clamp(0, last) as usize, j: j.clamp(0, last) as usize })
+}
+
 /// Offsets of the von Neumann (4) neighbourhood: left, right, up, down in face coordinates.
 pub const NEIGHBOURS_4: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
 

@@ -120,12 +120,8 @@ impl FastFbm {
 #[inline(always)]
 fn fbm_row(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp: f32, out: &mut [f32]) {
     let n = grid.n();
-    let (start, first) = (grid.straight_row(row), row * out.len());
-    for (i, v) in out.iter_mut().enumerate() {
-        let d = match start {
-            Some(start) => super::Cell { i: start.i + i, ..start }.direction(n),
-            None => grid.direction(first + i),
-        };
+    for (v, cell) in out.iter_mut().zip(grid.row_cells(row)) {
+        let d = cell.direction(n);
         *v = f.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32 * amp;
     }
 }

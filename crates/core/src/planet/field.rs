@@ -1,6 +1,6 @@
 //! `Field`: one `f32` per cell of a cube-sphere (6 x n x n), the unit every node passes around.
 
-use super::coords::{dir_to_face_ab, wrap_cell, Cell};
+use super::coords::{dir_to_face_ab, wrap_or_nearest, Cell};
 use super::face::Face;
 use super::tile::{Grid, Tile};
 use glam::Vec3;
@@ -49,9 +49,10 @@ impl Field {
     pub fn from_fn_on(grid: Grid, f: impl Fn(usize, Vec3) -> f32 + Sync) -> Field {
         let (n, w) = (grid.n(), grid.row());
         let mut out = Field::filled_on(grid, 0.0);
-        out.data.par_chunks_mut(w).enumerate().for_each(|(row, chunk)| match grid.straight_row(row) {
-            Some(start) => chunk.iter_mut().enumerate().for_each(|(i, v)| *v = f(row * w + i, Cell { i: start.i + i, ..start }.direction(n))),
-            None => chunk.iter_mut().enumerate().for_each(|(i, v)| *v = f(row * w + i, grid.direction(row * w + i))),
+        out.data.par_chunks_mut(w).enumerate().for_each(|(row, chunk)| {
+            for ((i, v), cell) in chunk.iter_mut().enumerate().zip(grid.row_cells(row)) {
+                *v = f(row * w + i, cell.direction(n));
+            }
         });
         out
     }
@@ -149,14 +150,7 @@ impl Field {
     /// Value at cell position `(i, j)` of `face`, where the position may lie one axis outside
     /// the face (wrapped across the seam). Over a cube corner the nearest in-face cell is used.
     pub fn get_wrapped(&self, face: Face, i: i64, j: i64) -> f32 {
-        let n = self.n as i64;
-        match wrap_cell(face, i, j, self.n) {
-            Some(c) => self.get(c),
-            None => {
-                let c = Cell { face, i: i.clamp(0, n - 1) as usize, j: j.clamp(0, n - 1) as usize };
-                self.get(c)
-            }
-        }
+        self.get(wrap_or_nearest(face, i, j, self.n))
     }
 
     /// Bilinear sample at face coordinates `(a, b)`, seamless across face edges.
@@ -191,11 +185,7 @@ impl Field {
         let (x0, y0) = (x.floor(), y.floor());
         let (tx, ty) = (x - x0, y - y0);
         let (i0, j0) = (x0 as i64, y0 as i64);
-        let ni = n as i64;
-        let at = |i: i64, j: i64| match wrap_cell(face, i, j, n) {
-            Some(c) => c.index(n),
-            None => Cell { face, i: i.clamp(0, ni - 1) as usize, j: j.clamp(0, ni - 1) as usize }.index(n),
-        };
+        let at = |i: i64, j: i64| wrap_or_nearest(face, i, j, n).index(n);
         [(at(i0, j0), (1.0 - tx) * (1.0 - ty)), (at(i0 + 1, j0), tx * (1.0 - ty)), (at(i0, j0 + 1), (1.0 - tx) * ty), (at(i0 + 1, j0 + 1), tx * ty)]
     }
 

@@ -16,11 +16,22 @@ pub const SEA_MIN_SHARE: f64 = 0.001;
 /// neighbours `neighbours` gives ([`NONE`] for none), to a body below sea level of at least
 /// [`SEA_MIN_SHARE`] of the total `area`, or to the largest body.
 pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool, area: impl Fn(usize) -> f64, neighbours: impl Fn(usize) -> [u32; K]) -> Vec<bool> {
+    let (body, areas) = bodies(cells, below, &area, neighbours);
+    let total: f64 = (0..cells).map(&area).sum();
+    let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
+    let sea: Vec<bool> = areas.iter().enumerate().map(|(k, &a)| a >= SEA_MIN_SHARE * total || Some(k) == largest).collect();
+    body.iter().map(|&b| b != u32::MAX && sea[b as usize]).collect()
+}
+
+/// The connected groups of the `cells` cells where `keep` holds, through the neighbours
+/// `neighbours` gives ([`NONE`] for none): each cell's group (`u32::MAX` where `keep` fails)
+/// and each group's area, its cells weighing `area`.
+pub fn bodies<const K: usize>(cells: usize, keep: impl Fn(usize) -> bool, area: impl Fn(usize) -> f64, neighbours: impl Fn(usize) -> [u32; K]) -> (Vec<u32>, Vec<f64>) {
     let mut body = vec![u32::MAX; cells];
     let mut areas: Vec<f64> = Vec::new();
     let mut stack = Vec::new();
     for start in 0..cells {
-        if !below(start) || body[start] != u32::MAX {
+        if !keep(start) || body[start] != u32::MAX {
             continue;
         }
         let id = areas.len() as u32;
@@ -30,7 +41,7 @@ pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool, 
         while let Some(c) = stack.pop() {
             size += area(c);
             for x in neighbours(c) {
-                if x != NONE && below(x as usize) && body[x as usize] == u32::MAX {
+                if x != NONE && keep(x as usize) && body[x as usize] == u32::MAX {
                     body[x as usize] = id;
                     stack.push(x as usize);
                 }
@@ -38,10 +49,7 @@ pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool, 
         }
         areas.push(size);
     }
-    let total: f64 = (0..cells).map(&area).sum();
-    let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
-    let sea: Vec<bool> = areas.iter().enumerate().map(|(k, &a)| a >= SEA_MIN_SHARE * total || Some(k) == largest).collect();
-    body.iter().map(|&b| b != u32::MAX && sea[b as usize]).collect()
+    (body, areas)
 }
 
 /// The ocean of the whole field `f`, with `sea_level` its value of sea level (8 neighbours

@@ -71,7 +71,15 @@ impl Neighbours4 {
                 let w = self.out.row();
                 let c = (k / w + self.margin) * self.width + k % w + self.margin;
                 let around = [c - 1, c + 1, c - self.width, c + self.width];
-                (c, self.oriented(c, around))
+                // Only a position in the output's own halo can lie off the tile's face.
+                let in_halo = match self.out {
+                    Grid::Tile(o) => {
+                        let (x, y) = (k % w, k / w);
+                        x < o.halo || y < o.halo || x >= o.halo + o.size || y >= o.halo + o.size
+                    }
+                    Grid::Whole(_) => false,
+                };
+                (c, if in_halo { self.oriented(c, around) } else { around })
             }
         }
     }

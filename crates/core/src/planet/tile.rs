@@ -2,7 +2,7 @@
 //! the unit region evaluation works on; and [`Grid`], where a field's values lie (the whole
 //! planet or one tile).
 
-use super::coords::{wrap_cell, Cell};
+use super::coords::{wrap_or_nearest, Cell};
 use super::face::Face;
 use glam::Vec3;
 use thiserror::Error;
@@ -127,8 +127,7 @@ impl Tile {
         }
         let i = self.i0 as i64 + x as i64 - self.halo as i64;
         let j = self.j0 as i64 + y as i64 - self.halo as i64;
-        let last = self.n as i64 - 1;
-        wrap_cell(self.face, i, j, self.n).unwrap_or(Cell { face: self.face, i: i.clamp(0, last) as usize, j: j.clamp(0, last) as usize })
+        wrap_or_nearest(self.face, i, j, self.n)
     }
 
     /// The storage positions, in a copy of this tile with `halo` cells of halo (at most this
@@ -193,6 +192,16 @@ impl Grid {
             Grid::Tile(t) if t.halo == 0 => Some(Cell { face: t.face, i: t.i0, j: t.j0 + row }),
             Grid::Tile(_) => None,
         }
+    }
+
+    /// The cells of storage row `row` in order: consecutive cells along `i` where the row is
+    /// straight ([`Grid::straight_row`]), else each position's own cell.
+    pub fn row_cells(&self, row: usize) -> impl Iterator<Item = Cell> + '_ {
+        let (start, w) = (self.straight_row(row), self.row());
+        (0..w).map(move |i| match start {
+            Some(s) => Cell { i: s.i + i, ..s },
+            None => self.cell(row * w + i),
+        })
     }
 
     /// The values of a field on this grid (`data`) on `to`: the same grid, or the same tile
