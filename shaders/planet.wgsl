@@ -20,7 +20,10 @@ struct Uniforms {
     detail: vec4<f32>,
     // The detail patches of a close-up, one per texture layer: face coordinates of the corner
     // (xy), the edge (z), the face (w).
-    patch_area: array<vec4<f32>, 4>,
+    patch_area: array<vec4<f32>, 32>,
+    // Per patch, 1 where it fades towards a side, 0 where it stays sharp: low a, high a,
+    // low b, high b.
+    patch_fades: array<vec4<f32>, 32>,
     // x: 1 when the patches have colours, y: 1 when they have normals, z: fading margin,
     // w: how many patches are drawn.
     patch_flags: vec4<f32>,
@@ -106,17 +109,17 @@ fn face_colour(f: u32) -> vec3<f32> {
 }
 
 // Position across detail patch k (xy) and the patch's weight there (z: 1 inside, fading to 0
-// over the margin, 0 outside or on another face); the same as DetailPatch::place.
+// over the margin towards the sides it fades on, 0 outside or on another face); the same as
+// DetailPatch::place.
 fn patch_place(k: i32, face: u32, uv: vec2<f32>) -> vec3<f32> {
     let area = u.patch_area[k];
     let t = (uv - area.xy) / max(area.z, 1e-6);
     var w = 0.0;
-    if (f32(k) < u.patch_flags.w && face == u32(area.w + 0.5) && all(t >= vec2<f32>(0.0)) && all(t <= vec2<f32>(1.0))) {
-        // Sides on the face's own edge do not fade (the next face's patch meets them there).
-        let far = vec2<f32>(1e9);
-        let lo = select(t, far, area.xy <= vec2<f32>(1e-6));
-        let hi = select(vec2<f32>(1.0) - t, far, area.xy + vec2<f32>(area.z) >= vec2<f32>(1.0 - 1e-6));
-        let edge = min(min(lo.x, hi.x), min(lo.y, hi.y));
+    if (face == u32(area.w + 0.5) && all(t >= vec2<f32>(0.0)) && all(t <= vec2<f32>(1.0))) {
+        let fades = u.patch_fades[k];
+        let far = vec4<f32>(1e9);
+        let sides = select(far, vec4<f32>(t.x, 1.0 - t.x, t.y, 1.0 - t.y), fades > vec4<f32>(0.5));
+        let edge = min(min(sides.x, sides.y), min(sides.z, sides.w));
         w = clamp(edge / max(u.patch_flags.z, 1e-6), 0.0, 1.0);
     }
     return vec3<f32>(clamp(t, vec2<f32>(0.0), vec2<f32>(1.0)), w);
@@ -125,20 +128,33 @@ fn patch_place(k: i32, face: u32, uv: vec2<f32>) -> vec3<f32> {
 @fragment
 fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     var base: vec3<f32>;
-    // Each patch sampled everywhere (sampling must stay in uniform control flow), weighted by
-    // where the fragment lies.
     var over = textureSample(overlay, overlay_sampler, v.uv, i32(v.face));
     var mapped = textureSample(normal_map, overlay_sampler, v.uv, i32(v.face)).xyz;
+    // The patches, finest (last) first, each sampled only where it lies (explicit level 0:
+    // the patch layers have no mipmaps, and it needs no uniform control flow), composited
+    // front to back: the same as laying them coarse first one over the other, but it stops
+    // at the first patch that covers the fragment fully.
+    var patch_colour = vec4<f32>(0.0);
     var fine_normal = vec3<f32>(0.0);
-    var fine_weight = 0.0;
-    for (var k = 0; k < 4; k = k + 1) {
+    var uncovered = 1.0;
+    for (var k = i32(u.patch_flags.w + 0.5) - 1; k >= 0; k = k - 1) {
         let place = patch_place(k, v.face, v.uv);
-        let colour = textureSample(patch_overlay, overlay_sampler, place.xy, k);
-        let normal = textureSample(patch_normals, overlay_sampler, place.xy, k).xyz;
-        over = mix(over, colour, place.z * u.patch_flags.x);
-        mapped = mix(mapped, normal, place.z * u.patch_flags.y);
-        fine_normal = mix(fine_normal, normal, place.z);
-        fine_weight = max(fine_weight, place.z);
+        if (place.z > 0.0) {
+            let w = place.z * uncovered;
+            patch_colour += w * textureSampleLevel(patch_overlay, overlay_sampler, place.xy, k, 0.0);
+            fine_normal += w * textureSampleLevel(patch_normals, overlay_sampler, place.xy, k, 0.0).xyz;
+            uncovered *= 1.0 - place.z;
+            if (uncovered <= 0.0) {
+                break;
+            }
+        }
+    }
+    let fine_weight = 1.0 - uncovered;
+    if (u.patch_flags.x > 0.5) {
+        over = patch_colour + uncovered * over;
+    }
+    if (u.patch_flags.y > 0.5) {
+        mapped = fine_normal + uncovered * mapped;
     }
     if (u.ramp.z > 1.5) {
         base = over.rgb;
@@ -155,7 +171,7 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     if (u.detail.x > 0.5) {
         n = normalize(mapped);
     } else if (u.patch_flags.y > 0.5 && fine_weight > 0.0) {
-        n = normalize(mix(n, normalize(fine_normal * 2.0 - 1.0), fine_weight));
+        n = normalize(mix(n, normalize(fine_normal / fine_weight * 2.0 - 1.0), fine_weight));
     }
     // The ramp is written in sRGB; the target is an sRGB texture, so convert to linear first.
     var linear = pow(base, vec3<f32>(2.2));

@@ -1,6 +1,7 @@
 //! Close-up figures for `planetgraph bench` (issue 25): the region evaluation of one close-up
-//! tile of the default graph, its assembly for the renderer, and a viewport frame with the
-//! patch drawn (lavapipe on a machine without a GPU).
+//! tile of the default graph, its assembly for the renderer, a viewport frame with the patch
+//! drawn (lavapipe on a machine without a GPU), and the same for every tile of a tilted view's
+//! quadtree.
 
 use super::bench::time_ms;
 use crate::eval::{compile_for, Evaluator, Progress};
@@ -8,16 +9,29 @@ use crate::inspect::CloseUp;
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
 use crate::planet::{Face, Grid, Tile};
-use planetgraph_render::closeup::{MAX_DETAIL_LEVEL, TILE_CELLS};
+use planetgraph_render::closeup::{tiles_for_view, MAX_DETAIL_LEVEL, TILE_CELLS};
+use planetgraph_render::OrbitCamera;
 use std::sync::atomic::AtomicBool;
 
-/// Prints `closeup_tile_s` (the tile of 1024 x 1024 cells at level 16384 at the centre of the
+/// The figures this module prints.
+const NAMES: [&str; 7] = ["closeup_tile_s", "closeup_assemble_ms", "closeup_frame_1600x900_ms", "closeup_frame_streaming_1600x900_ms", "closeup_view_tiles", "closeup_view_s", "closeup_frame_view_1600x900_ms"];
+
+/// The tilted view whose whole quadtree `closeup_view_s` evaluates: 1.05 radii over the front
+/// face's centre, tilted 60 degrees towards the horizon.
+fn tilted_view() -> OrbitCamera {
+    OrbitCamera { distance: 1.05, yaw: 0.0, pitch: 0.0, tilt: 60f32.to_radians(), ..Default::default() }
+}
+
+/// Prints `closeup_tile_s` (the tile of 512 x 512 cells at level 16384 at the centre of the
 /// front face, the whole-planet nodes cached from an evaluation at 256), `closeup_assemble_ms`
 /// (its elevation, colours and normals for the renderer), `closeup_frame_1600x900_ms` (one
-/// frame at 1.02 radii over it, the patch drawn) and `closeup_frame_streaming_1600x900_ms` (the
-/// same frames while the next tile is evaluated on another thread).
+/// frame at 1.02 radii over it, the patch drawn), `closeup_frame_streaming_1600x900_ms` (the
+/// same frames while the next tile is evaluated on another thread), and for the tilted view
+/// ([`tilted_view`]) at 1600 x 900: `closeup_view_tiles` (its quadtree's tiles),
+/// `closeup_view_s` (all of them evaluated and assembled, one after another) and
+/// `closeup_frame_view_1600x900_ms` (a frame with all of them drawn).
 pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, &str), median: &dyn Fn(Vec<f64>) -> f64) {
-    if !["closeup_tile_s", "closeup_assemble_ms", "closeup_frame_1600x900_ms", "closeup_frame_streaming_1600x900_ms"].iter().any(|n| wants(n)) {
+    if !NAMES.iter().any(|n| wants(n)) {
         return;
     }
     let reps = if quick { 1 } else { 3 };
@@ -43,52 +57,70 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         print("closeup_assemble_ms", median(times), "ms");
     }
     let Some(close) = close else { return };
-    let wants_frames = wants("closeup_frame_1600x900_ms") || wants("closeup_frame_streaming_1600x900_ms");
-    if !wants_frames {
+    let near = OrbitCamera { distance: 1.02, yaw: 0.0, pitch: 0.0, ..Default::default() };
+    if wants("closeup_frame_1600x900_ms") || wants("closeup_frame_streaming_1600x900_ms") {
+        let mut frame = match frame_drawer(&field, std::slice::from_ref(&close), settings.radius_km, near) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("closeup_frame_1600x900_ms skipped: {e}");
+                return;
+            }
+        };
+        if wants("closeup_frame_1600x900_ms") {
+            print("closeup_frame_1600x900_ms", median((0..reps.max(3)).map(|_| frame()).collect()), "ms");
+        }
+        if wants("closeup_frame_streaming_1600x900_ms") {
+            // Frames drawn while the next tile (the one beside it) is evaluated on another
+            // thread, as the viewport draws while its evaluation thread works on a close-up.
+            let Ok(next) = Tile::new(Face::Front, MAX_DETAIL_LEVEL, start + TILE_CELLS, start, TILE_CELLS) else { return };
+            let done = AtomicBool::new(false);
+            let times = std::thread::scope(|s| {
+                s.spawn(|| {
+                    drop(ev.run_region(&program, Grid::Tile(next), 256, &cancel, &Progress::default()));
+                    done.store(true, std::sync::atomic::Ordering::Release);
+                });
+                let mut times = Vec::new();
+                while !done.load(std::sync::atomic::Ordering::Acquire) {
+                    times.push(frame());
+                }
+                times
+            });
+            if !times.is_empty() {
+                print("closeup_frame_streaming_1600x900_ms", median(times), "ms");
+            }
+        }
+    }
+    if !["closeup_view_tiles", "closeup_view_s", "closeup_frame_view_1600x900_ms"].iter().any(|n| wants(n)) {
         return;
     }
-    let mut frame = match frame_drawer(&field, &close, settings.radius_km) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("closeup_frame_1600x900_ms skipped: {e}");
-            return;
-        }
-    };
-    if wants("closeup_frame_1600x900_ms") {
-        print("closeup_frame_1600x900_ms", median((0..reps.max(3)).map(|_| frame()).collect()), "ms");
+    let view = tilted_view();
+    let tiles = tiles_for_view(&view, 1600, 900, 256);
+    if wants("closeup_view_tiles") {
+        print("closeup_view_tiles", tiles.len() as f64, "tiles");
     }
-    if wants("closeup_frame_streaming_1600x900_ms") {
-        // Frames drawn while the next tile (the one beside it) is evaluated on another thread,
-        // as the viewport draws while its evaluation thread works on a close-up.
-        let Ok(next) = Tile::new(Face::Front, MAX_DETAIL_LEVEL, start + TILE_CELLS, start, TILE_CELLS) else { return };
-        let done = AtomicBool::new(false);
-        let times = std::thread::scope(|s| {
-            s.spawn(|| {
-                drop(ev.run_region(&program, Grid::Tile(next), 256, &cancel, &Progress::default()));
-                done.store(true, std::sync::atomic::Ordering::Release);
-            });
-            let mut times = Vec::new();
-            while !done.load(std::sync::atomic::Ordering::Acquire) {
-                times.push(frame());
-            }
-            times
-        });
-        if !times.is_empty() {
-            print("closeup_frame_streaming_1600x900_ms", median(times), "ms");
+    let mut all = Vec::new();
+    let ms = time_ms(|| {
+        all = tiles.iter().filter_map(|&t| CloseUp::from_result(&ev.run_region(&program, Grid::Tile(t), 256, &cancel, &Progress::default()), planet.id, &settings, 20.0, true).ok()).collect();
+    });
+    if wants("closeup_view_s") {
+        print("closeup_view_s", ms / 1e3, "s");
+    }
+    if wants("closeup_frame_view_1600x900_ms") {
+        match frame_drawer(&field, &all, settings.radius_km, view) {
+            Ok(mut frame) => print("closeup_frame_view_1600x900_ms", median((0..reps.max(3)).map(|_| frame()).collect()), "ms"),
+            Err(e) => eprintln!("closeup_frame_view_1600x900_ms skipped: {e}"),
         }
     }
 }
 
-/// Draws (and reads back) a frame at 1.02 radii over the close-up's tile, its patch drawn, and
+/// Draws (and reads back) a frame from `camera` with the close-ups' patches drawn, and
 /// returns its milliseconds, each time it is called.
-fn frame_drawer<'a>(field: &crate::planet::Field, close: &'a CloseUp, radius_km: f32) -> Result<impl FnMut() -> f64 + 'a, anyhow::Error> {
-    use planetgraph_render::{headless_device, view_mesh, DetailPatch, MeshOptions, OrbitCamera, PlanetRenderer, ViewSettings};
+fn frame_drawer<'a>(field: &crate::planet::Field, close: &'a [CloseUp], radius_km: f32, camera: OrbitCamera) -> Result<impl FnMut() -> f64 + 'a, anyhow::Error> {
+    use planetgraph_render::{headless_device, view_mesh, DetailPatch, MeshOptions, PlanetRenderer, ViewSettings};
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
-    // The front face's centre is +Z: yaw 0, pitch 0.
-    let view = ViewSettings { camera: OrbitCamera { distance: 1.02, yaw: 0.0, pitch: 0.0, ..Default::default() }, ..Default::default() };
-    let patch = DetailPatch::on_tile(close.tile, &close.elevation_m, close.albedo.as_deref(), Some(&close.normals));
-    let patches = [patch];
+    let view = ViewSettings { camera, ..Default::default() };
+    let patches = DetailPatch::layered(close.iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref(), Some(&c.normals))).collect());
     r.set_mesh(&device, &view_mesh(field, radius_km, &MeshOptions::default(), &view, &patches));
     r.set_patches(&device, &queue, &patches);
     Ok(move || {

@@ -1,9 +1,9 @@
 //! Close-ups for `planetgraph render`: where the camera is near the ground, the graph is
-//! evaluated again on one tile around the point the camera looks at
-//! ([`planetgraph_render::closeup::tile_for_view`]), at a level fine enough for the picture's pixels
-//! (region evaluation: the whole-planet nodes come from the cached whole evaluation, the
-//! cellwise ones, the Detail node among them, run on the tile), and the tile is drawn over the
-//! planet as a detail patch.
+//! evaluated again on the leaves of the view's quadtree of tiles
+//! ([`planetgraph_render::closeup::tiles_for_view`]), each at a level fine enough for the
+//! picture's pixels there (region evaluation: the whole-planet nodes come from the cached whole
+//! evaluation, the cellwise ones, the Detail node among them, run on the tile), and the tiles
+//! are drawn over the planet as detail patches.
 
 use super::CliError;
 use crate::eval::{Evaluator, Program, Progress};

@@ -190,10 +190,11 @@ pub struct RenderArgs {
     /// for example before an erosion node. Node ids are those of the graph file.
     #[arg(long, value_name = "NODE_ID")]
     pub from: Option<u32>,
-    /// Close-up detail: `auto` evaluates the graph again on a tile around the picture's centre,
-    /// at a level where a cell is about a pixel (up to 16384 cells per face edge), when the
-    /// camera is 1.6 planet radii or nearer and that level is finer than `--resolution`;
-    /// `off` shows the planet at `--resolution` only.
+    /// Close-up detail: `auto` evaluates the graph again on a quadtree of tiles of 512 x 512
+    /// cells under the picture, each at the level where a cell is about a pixel there (up to
+    /// 16384 cells per face edge, at most 32 tiles), when the camera is 1.6 planet radii or
+    /// nearer, where that level is finer than `--resolution`; `off` shows the planet at
+    /// `--resolution` only.
     #[arg(long, value_enum, default_value_t = DetailArg::Auto)]
     pub detail: DetailArg,
 }
@@ -201,9 +202,9 @@ pub struct RenderArgs {
 /// `render --detail`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum DetailArg {
-    /// A close-up tile when the camera is near.
+    /// Close-up tiles when the camera is near.
     Auto,
-    /// No close-up tile.
+    /// No close-up tiles.
     Off,
 }
 

@@ -74,15 +74,22 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     };
     let normal_texture = normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose().map_err(CliError::internal)?;
     let colours = mode == ColourMode::Albedo && b.albedo.is_some();
-    let patches: Vec<planetgraph_render::DetailPatch> = close.iter().map(|c| planetgraph_render::DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect();
+    let patches = planetgraph_render::DetailPatch::layered(close.iter().map(|c| planetgraph_render::DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect());
     let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows, patches: &patches };
     let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, layers, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;
     img.save(&args.out).map_err(|e| CliError::input(anyhow::anyhow!("{}: cannot write the picture: {e}", args.out.display())))?;
     match close.first() {
         Some(c) => {
-            let levels: Vec<String> = close.iter().rev().map(|c| c.tile.n.to_string()).collect();
-            println!("{} ({w} x {h}; close-up: {} tile{} of {} cells at level {})", args.out.display(), close.len(), if close.len() == 1 { "" } else { "s" }, c.tile.size, levels.join(", "));
+            let mut levels: Vec<(usize, usize)> = Vec::new();
+            for t in close.iter().rev() {
+                match levels.iter_mut().find(|(l, _)| *l == t.tile.n) {
+                    Some((_, k)) => *k += 1,
+                    None => levels.push((t.tile.n, 1)),
+                }
+            }
+            let levels: Vec<String> = levels.iter().map(|(l, k)| format!("{k} at {l}")).collect();
+            println!("{} ({w} x {h}; close-up: {} tile{} of {} cells: {})", args.out.display(), close.len(), if close.len() == 1 { "" } else { "s" }, c.tile.size, levels.join(", "));
         }
         None => println!("{} ({w} x {h})", args.out.display()),
     }

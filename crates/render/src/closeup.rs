@@ -1,115 +1,247 @@
-//! Which tile a close-up evaluates for a camera: camera geometry and the cube-sphere's tiles
-//! only (the evaluation itself is the domain's region evaluation).
+//! Which tiles a close-up evaluates for a camera: a quadtree of tiles over the cube's faces,
+//! refined where the picture's pixels need finer cells (camera geometry and the cube-sphere's
+//! tiles only; the evaluation itself is the domain's region evaluation).
 
 use super::camera::OrbitCamera;
 use super::gpu_types::MAX_PATCHES;
-use super::layers::{DetailPatch, PATCH_MARGIN};
-use crate::planet::{dir_to_face_ab, Tile};
+use super::layers::DetailPatch;
+use crate::planet::{dir_to_face_ab, face_ab_to_dir, Face, Tile};
+use glam::{Mat4, Vec2, Vec3, Vec4};
 
 /// The finest level a close-up evaluates (cells per face edge): about 0.6 km cells on an
 /// Earth-sized planet.
 pub const MAX_DETAIL_LEVEL: usize = 16384;
 
-/// Cells per edge of a close-up's tile.
-pub const TILE_CELLS: usize = 1024;
+/// Cells per edge of a close-up's tile: a quadtree node at level `L` (cells per face edge)
+/// covers `TILE_CELLS / L` of its face's edge.
+pub const TILE_CELLS: usize = 512;
+
+/// Most tiles a view holds at once (the leaves of its quadtree finer than the planet's own
+/// cells): the renderer's patch layers.
+pub const MAX_TILES: usize = MAX_PATCHES;
 
 /// Camera distances (planet radii) up to which close-ups are made.
 pub const AUTO_DISTANCE: f32 = 1.6;
 
-/// The tile a close-up evaluates for `camera` looking at a picture of `width` x `height`
-/// pixels over a planet evaluated at `n`: on the face under the picture's centre, centred there
-/// as far as the face allows, at the power-of-two level at which a cell is about a pixel, but
-/// coarse enough for the tile to span the picture one and a half times, and at most
-/// [`MAX_DETAIL_LEVEL`]. `None` when the camera is further than [`AUTO_DISTANCE`], the picture's
-/// centre misses the planet, or that level is no finer than `n` (the planet's own cells are fine
-/// enough).
-pub fn tile_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Option<Tile> {
-    if camera.distance > AUTO_DISTANCE {
-        return None;
+/// Points per edge of the grid at which a node's need is measured (its corners included).
+const NODE_SAMPLES: usize = 5;
+
+/// Points per edge of the grid over the picture whose ground counts for the nodes it lands in
+/// (so a node larger than the picture is measured where the picture sees it).
+const PICTURE_SAMPLES: usize = 9;
+
+/// What the picture sees: the camera's geometry and where a grid of its points meet the ground.
+struct Sight {
+    eye: Vec3,
+    view_proj: Mat4,
+    /// The view frustum's six planes (`xyz` the inward unit normal, `w` the offset).
+    planes: [Vec4; 6],
+    /// Vertical field of view per pixel (radians).
+    fov_pixel: f32,
+    /// Ground points of the picture grid: the face and face coordinates, the point.
+    ground: Vec<(Face, f32, f32, Vec3)>,
+}
+
+/// How a node looks from the camera: the cells per face edge its finest-seen pixels want, and
+/// how near the picture's centre it shows (normalised device coordinates).
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    need: f32,
+    from_centre: f32,
+}
+
+impl Seen {
+    fn most(self, other: Seen) -> Seen {
+        Seen { need: self.need.max(other.need), from_centre: self.from_centre.min(other.from_centre) }
     }
-    let aspect = width as f32 / height.max(1) as f32;
-    let ground = camera.pick(glam::Vec2::ZERO, aspect)?;
-    let range = (camera.eye() - ground).length().max(1e-6);
-    // Planet arc per pixel, and the arc the picture spans (its wider side).
-    let pixel = range * camera.fov_y / height.max(1) as f32;
-    let span = pixel * width.max(height) as f32;
-    let quarter = std::f32::consts::FRAC_PI_2;
-    let sharp = quarter / pixel;
-    let cover = TILE_CELLS as f32 * quarter / (1.5 * span);
-    let level = power_of_two_below(sharp.min(cover).min(MAX_DETAIL_LEVEL as f32));
-    if level <= n {
-        return None;
+}
+
+/// How far beyond the picture's frustum and horizon a node still counts as seen, in planet
+/// radii (about 13 km on Earth): room for the relief and for rounding.
+const RELIEF_REACH: f32 = 0.002;
+
+/// A node of a face's quadtree: its level (cells per face edge, a power of two at least
+/// [`TILE_CELLS`]) and its column and row among the level's nodes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Node {
+    face: Face,
+    level: usize,
+    x: usize,
+    y: usize,
+}
+
+impl Sight {
+    fn new(camera: &OrbitCamera, width: u32, height: u32) -> Sight {
+        let aspect = width as f32 / height.max(1) as f32;
+        let last = (PICTURE_SAMPLES - 1) as f32;
+        let ground = (0..PICTURE_SAMPLES * PICTURE_SAMPLES)
+            .filter_map(|k| {
+                let ndc = Vec2::new((k % PICTURE_SAMPLES) as f32 / last * 2.0 - 1.0, (k / PICTURE_SAMPLES) as f32 / last * 2.0 - 1.0);
+                let p = camera.pick(ndc, aspect)?;
+                let (face, a, b) = dir_to_face_ab(p);
+                Some((face, a, b, p))
+            })
+            .collect();
+        let view_proj = camera.view_proj(aspect);
+        // The frustum's planes from the rows of the matrix (depth 0..1): left, right, bottom,
+        // top, near, far.
+        let [r0, r1, r2, r3] = [view_proj.row(0), view_proj.row(1), view_proj.row(2), view_proj.row(3)];
+        let planes = [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2].map(|p| p / p.truncate().length().max(1e-12));
+        Sight { eye: camera.eye(), view_proj, planes, fov_pixel: camera.fov_y / height.max(1) as f32, ground }
     }
-    let (face, a, b) = dir_to_face_ab(ground);
-    tile_around(face, level, TILE_CELLS.min(level), a, b)
+
+    /// What a pixel showing the ground point `p` (unit length) wants: the cells per face edge
+    /// at which a cell is as wide as the pixel's footprint (its range and the ground's slant
+    /// to the view), how far from the picture's centre it shows, and whether it lies in the
+    /// picture. `None` when the point is beyond the horizon.
+    fn at(&self, p: Vec3) -> Option<(Seen, bool)> {
+        if p.dot(self.eye) <= 1.0 {
+            return None;
+        }
+        let clip = self.view_proj * p.extend(1.0);
+        let ndc = Vec2::new(clip.x, clip.y) / clip.w.max(1e-9);
+        let in_picture = clip.w > 0.0 && ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0;
+        let to_eye = self.eye - p;
+        let range = to_eye.length().max(1e-6);
+        let slant = (to_eye / range).dot(p).max(0.25);
+        let pixel = range * self.fov_pixel / slant;
+        Some((Seen { need: std::f32::consts::FRAC_PI_2 / pixel, from_centre: if clip.w > 0.0 { ndc.length() } else { f32::INFINITY } }, in_picture))
+    }
+
+    /// Whether any of `node` may show: the bounding cap on the sphere of one of its 4 x 4
+    /// sub-squares reaches above the horizon and into the frustum (within [`RELIEF_REACH`]).
+    fn may_see(&self, node: Node) -> bool {
+        const SPLIT: usize = 4;
+        let (corner, span) = node.area();
+        let part = span / SPLIT as f32;
+        (0..SPLIT * SPLIT).any(|k| self.cap_seen(cap(node.face, [corner[0] + part * (k % SPLIT) as f32, corner[1] + part * (k / SPLIT) as f32], part)))
+    }
+
+    /// Whether the cap of the unit sphere around `centre` of angular `radius` reaches above
+    /// the horizon and into the frustum (within [`RELIEF_REACH`]).
+    fn cap_seen(&self, (centre, radius): (Vec3, f32)) -> bool {
+        let eye = self.eye.length();
+        let horizon = (1.0 / eye.max(1.0 + 1e-6)).acos() + (RELIEF_REACH * 2.0).sqrt();
+        if centre.angle_between(self.eye) - radius > horizon {
+            return false;
+        }
+        // The cap's furthest point along each plane's normal.
+        self.planes.iter().all(|p| {
+            let off = p.truncate().angle_between(centre);
+            let most = if off <= radius { 1.0 } else { (off - radius).cos() };
+            most + p.w >= -RELIEF_REACH
+        })
+    }
+
+    /// How `node` looks: the most any of its sample points (a grid over it, and the picture's
+    /// ground points inside it) in the picture wants; where none of them is in the picture
+    /// (a sliver of the node shows between them), the most its points before the horizon
+    /// want. `None` when the picture cannot show it.
+    fn node(&self, node: Node) -> Option<Seen> {
+        if !self.may_see(node) {
+            return None;
+        }
+        let (corner, span) = node.area();
+        let last = (NODE_SAMPLES - 1) as f32;
+        let grid = (0..NODE_SAMPLES * NODE_SAMPLES).map(|k| face_ab_to_dir(node.face, corner[0] + span * (k % NODE_SAMPLES) as f32 / last, corner[1] + span * (k / NODE_SAMPLES) as f32 / last, true));
+        let inside = |a: f32, b: f32| (corner[0]..=corner[0] + span).contains(&a) && (corner[1]..=corner[1] + span).contains(&b);
+        let picked = self.ground.iter().filter(|g| g.0 == node.face && inside(g.1, g.2)).map(|g| g.3);
+        let seen: Vec<(Seen, bool)> = grid.chain(picked).filter_map(|p| self.at(p)).collect();
+        let in_picture = seen.iter().filter(|s| s.1).map(|s| s.0).reduce(Seen::most);
+        Some(in_picture.or_else(|| seen.iter().map(|s| s.0).reduce(Seen::most)).unwrap_or(Seen { need: 0.0, from_centre: f32::INFINITY }))
+    }
 }
 
-/// The largest power of two not above `level` (at least 1).
-fn power_of_two_below(level: f32) -> usize {
-    let wanted = level.max(1.0) as usize;
-    1usize << (usize::BITS - 1 - wanted.leading_zeros())
+impl Node {
+    /// Face coordinates of its top-left corner, and its edge.
+    fn area(&self) -> ([f32; 2], f32) {
+        let span = TILE_CELLS as f32 / self.level as f32;
+        ([self.x as f32 * span, self.y as f32 * span], span)
+    }
+
+    fn children(&self) -> [Node; 4] {
+        let child = |k: usize| Node { face: self.face, level: 2 * self.level, x: 2 * self.x + k % 2, y: 2 * self.y + k / 2 };
+        [child(0), child(1), child(2), child(3)]
+    }
+
+    fn tile(&self) -> Option<Tile> {
+        Tile::new(self.face, self.level, self.x * TILE_CELLS, self.y * TILE_CELLS, TILE_CELLS).ok()
+    }
 }
 
-/// The cell of face coordinates `(a, b)` at `level`.
-fn cell_at(level: usize, a: f32, b: f32) -> (usize, usize) {
-    (((a * level as f32) as usize).min(level - 1), ((b * level as f32) as usize).min(level - 1))
+/// The cap of the unit sphere around the square of `face` from face coordinates `corner`
+/// with edge `span`: its centre's direction and the largest angle from there to its border
+/// (radians, a little more for safety).
+fn cap(face: Face, corner: [f32; 2], span: f32) -> (Vec3, f32) {
+    let at = |u: f32, v: f32| face_ab_to_dir(face, corner[0] + span * u, corner[1] + span * v, true);
+    let centre = at(0.5, 0.5);
+    let border = [(0.0, 0.0), (0.5, 0.0), (1.0, 0.0), (1.0, 0.5), (1.0, 1.0), (0.5, 1.0), (0.0, 1.0), (0.0, 0.5)];
+    let radius = border.iter().map(|&(u, v)| centre.angle_between(at(u, v))).fold(0.0, f32::max);
+    (centre, radius * 1.02)
 }
 
-/// The tile of `size` cells at `level` centred on face coordinates `(a, b)` of `face`, as far as
-/// the face allows.
-fn tile_around(face: crate::planet::Face, level: usize, size: usize, a: f32, b: f32) -> Option<Tile> {
-    let (x, y) = cell_at(level, a, b);
-    let start = |c: usize| c.saturating_sub(size / 2).min(level - size);
-    Tile::new(face, level, start(x), start(y), size).ok()
-}
-
-/// The tiles a close-up evaluates for `camera` (see [`tile_for_view`]): the tile under the
-/// picture's centre first; then, nearest the centre first, a tile centred on each point of a
-/// 5 x 5 grid over the picture that lands on the planet outside the tiles so far that are fine
-/// enough there (on another face, beyond the first tile, or further out in a tilted view), at
-/// the level that point's pixels need (their distance and slant: a coarser level far away,
-/// never finer than the first tile's, never below its cells per edge); at most [`MAX_PATCHES`].
-/// All tiles have the first tile's cells per edge. Draw them coarse first
-/// ([`by_level`]) so finer ones lie on top.
+/// The tiles a close-up evaluates for `camera` looking at a picture of `width` x `height`
+/// pixels over a planet evaluated at `n` cells per face edge: the leaves of a quadtree over
+/// the faces the picture sees, each of [`TILE_CELLS`] cells. A node splits into its four
+/// children (those the picture sees) while some pixel showing it wants cells at least twice as
+/// fine (its range and slant to the view), up to [`MAX_DETAIL_LEVEL`], the nodes most short of
+/// detail first, while the leaves finer than `n` stay within [`MAX_TILES`]. Leaves no finer
+/// than `n` are left out (the planet's own cells are fine enough there). Returned nearest the
+/// picture's centre first (the order to evaluate them in); empty when the camera is further
+/// than [`AUTO_DISTANCE`]. The leaves do not overlap; draw them with [`DetailPatch::joined`].
 pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Vec<Tile> {
-    let Some(first) = tile_for_view(camera, width, height, n) else { return Vec::new() };
-    let size = first.size;
-    let aspect = width as f32 / height.max(1) as f32;
-    let mut points: Vec<glam::Vec2> = (0..25).map(|k| glam::Vec2::new((k % 5) as f32 * 0.5 - 1.0, (k / 5) as f32 * 0.5 - 1.0)).collect();
-    points.sort_by(|a, b| a.length_squared().total_cmp(&b.length_squared()));
-    // A point counts as covered inside a tile's part that does not fade, by a tile at least as
-    // fine as the point needs.
-    let margin = (PATCH_MARGIN * size as f32).ceil() as usize;
-    let covers = |t: &Tile, face, a: f32, b: f32, level: usize| {
-        let (x, y) = cell_at(t.n, a, b);
-        t.face == face && t.n >= level && x >= t.i0 + margin && x + margin < t.i0 + t.size && y >= t.j0 + margin && y + margin < t.j0 + t.size
-    };
-    let mut tiles = vec![first];
-    for p in points {
-        if tiles.len() >= MAX_PATCHES {
-            break;
-        }
-        let Some(ground) = camera.pick(p, aspect) else { continue };
-        // Planet arc per pixel there: the range, and the slant of the ground to the view.
-        let to_eye = camera.eye() - ground;
-        let slant = (to_eye.normalize_or_zero().dot(ground.normalize_or_zero())).max(0.25);
-        let pixel = to_eye.length() * camera.fov_y / height.max(1) as f32 / slant;
-        let level = power_of_two_below((std::f32::consts::FRAC_PI_2 / pixel).min(first.n as f32));
-        if level <= n || level < size {
-            continue;
-        }
-        let (face, a, b) = dir_to_face_ab(ground);
-        if tiles.iter().any(|t| covers(t, face, a, b, level)) {
-            continue;
-        }
-        if let Some(t) = tile_around(face, level, size, a, b).filter(|t| !tiles.contains(t)) {
-            tiles.push(t);
-        }
+    if camera.distance > AUTO_DISTANCE {
+        return Vec::new();
     }
-    tiles
+    let sight = Sight::new(camera, width, height);
+    let drawn = |node: &Node| node.level > n;
+    // The leaves so far: the node, how it looks, whether it may still split.
+    let mut leaves: Vec<(Node, Seen, bool)> = Face::ALL
+        .iter()
+        .filter_map(|&face| {
+            let root = Node { face, level: TILE_CELLS, x: 0, y: 0 };
+            sight.node(root).map(|s| (root, s, true))
+        })
+        .collect();
+    loop {
+        let wants_finer = |(node, seen, open): &(Node, Seen, bool)| *open && 2 * node.level <= MAX_DETAIL_LEVEL && seen.need >= 2.0 * node.level as f32;
+        let Some(k) = (0..leaves.len()).filter(|&k| wants_finer(&leaves[k])).max_by(|&i, &j| {
+            let short = |k: usize| leaves[k].1.need / leaves[k].0.level as f32;
+            short(i).total_cmp(&short(j))
+        }) else {
+            break;
+        };
+        let node = leaves[k].0;
+        let children: Vec<(Node, Seen, bool)> = node.children().into_iter().filter_map(|c| sight.node(c).map(|s| (c, s, true))).collect();
+        let count = leaves.iter().filter(|l| drawn(&l.0)).count() - usize::from(drawn(&node)) + children.iter().filter(|c| drawn(&c.0)).count();
+        if count > MAX_TILES {
+            leaves[k].2 = false;
+            continue;
+        }
+        leaves.swap_remove(k);
+        leaves.extend(children);
+    }
+    leaves.retain(|l| drawn(&l.0));
+    leaves.sort_by(|a, b| a.1.from_centre.total_cmp(&b.1.from_centre).then(b.0.level.cmp(&a.0.level)));
+    leaves.iter().filter_map(|l| l.0.tile()).collect()
 }
 
-/// Orders close-up patches coarse first, so that where they overlap the finer lies on top
+/// The tile of the picture's centre among [`tiles_for_view`]'s (the first), if the camera is
+/// close enough for close-ups and the centre sees the planet.
+pub fn tile_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Option<Tile> {
+    let aspect = width as f32 / height.max(1) as f32;
+    let (face, a, b) = dir_to_face_ab(camera.pick(Vec2::ZERO, aspect)?);
+    tiles_for_view(camera, width, height, n).into_iter().find(|t| t.face == face && covers(t, a, b))
+}
+
+/// Whether face coordinates `(a, b)` lie on `tile` (of its face).
+fn covers(t: &Tile, a: f32, b: f32) -> bool {
+    let n = t.n as f32;
+    let (a0, b0, span) = (t.i0 as f32 / n, t.j0 as f32 / n, t.size as f32 / n);
+    (a0..=a0 + span).contains(&a) && (b0..=b0 + span).contains(&b)
+}
+
+/// Orders close-up patches coarse first, so that where they overlap the finer lie on top
 /// (the renderer and the mesh lay them one over the other in order).
 pub fn by_level<T>(items: &mut [T], level: impl Fn(&T) -> usize) {
     items.sort_by_key(|t| level(t));
@@ -117,10 +249,22 @@ pub fn by_level<T>(items: &mut [T], level: impl Fn(&T) -> usize) {
 
 impl<'a> DetailPatch<'a> {
     /// The patch of a tile's values (row-major over the tile): its elevation in metres, and
-    /// its colours and normals as RGBA8 where given.
+    /// its colours and normals as RGBA8 where given. It fades on every side but those on the
+    /// face's edge; [`DetailPatch::joined`] keeps the sides that meet other patches sharp.
     pub fn on_tile(tile: Tile, elevation_m: &'a [f32], overlay: Option<&'a [u8]>, normals: Option<&'a [u8]>) -> DetailPatch<'a> {
         let n = tile.n as f32;
-        DetailPatch { face: tile.face, corner: [tile.i0 as f32 / n, tile.j0 as f32 / n], span: tile.size as f32 / n, size: tile.size as u32, elevation_m, overlay, normals }
+        let corner = [tile.i0 as f32 / n, tile.j0 as f32 / n];
+        let span = tile.size as f32 / n;
+        let fades = [tile.i0 > 0, tile.i0 + tile.size < tile.n, tile.j0 > 0, tile.j0 + tile.size < tile.n];
+        DetailPatch { face: tile.face, corner, span, size: tile.size as u32, elevation_m, overlay, normals, fades }
+    }
+
+    /// `patches` ready to draw: coarse first, so that where they overlap the finer lie on
+    /// top, with the sides that meet another patch kept sharp ([`DetailPatch::joined`]).
+    pub fn layered(mut patches: Vec<DetailPatch<'a>>) -> Vec<DetailPatch<'a>> {
+        patches.sort_by(|p, q| q.span.total_cmp(&p.span));
+        DetailPatch::joined(&mut patches);
+        patches
     }
 }
 
@@ -128,47 +272,122 @@ impl<'a> DetailPatch<'a> {
 mod tests {
     use super::*;
 
+    /// Face coordinates of picture points on a `k` x `k` grid that see the planet.
+    fn seen(camera: &OrbitCamera, width: u32, height: u32, k: usize) -> Vec<(Face, f32, f32)> {
+        let aspect = width as f32 / height as f32;
+        (0..k * k).filter_map(|i| camera.pick(Vec2::new((i % k) as f32 / (k - 1) as f32 * 1.98 - 0.99, (i / k) as f32 / (k - 1) as f32 * 1.98 - 0.99), aspect)).map(dir_to_face_ab).collect()
+    }
+
+    fn overlap(s: &Tile, t: &Tile) -> bool {
+        let box_of = |t: &Tile| {
+            let n = t.n as f64;
+            (t.i0 as f64 / n, t.j0 as f64 / n, (t.i0 + t.size) as f64 / n, (t.j0 + t.size) as f64 / n)
+        };
+        let (a, b) = (box_of(s), box_of(t));
+        s.face == t.face && a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+    }
+
     #[test]
     fn a_close_camera_gets_a_fine_tile_under_the_picture_s_centre_and_a_far_one_none() {
-        assert!(tile_for_view(&OrbitCamera { distance: 3.9, ..Default::default() }, 1024, 1024, 256).is_none());
+        assert!(tiles_for_view(&OrbitCamera { distance: 3.9, ..Default::default() }, 1024, 1024, 256).is_empty());
         let near = OrbitCamera { distance: 1.02, ..Default::default() };
         let t = tile_for_view(&near, 1024, 768, 256).expect("a close-up");
         assert_eq!((t.n, t.size), (MAX_DETAIL_LEVEL, TILE_CELLS));
-        let ground = near.pick(glam::Vec2::ZERO, 1024.0 / 768.0).expect("looks at the planet");
-        let (face, a, b) = dir_to_face_ab(ground);
-        assert_eq!(face, t.face);
-        let centre = |start: usize| (start as f32 + t.size as f32 / 2.0) / t.n as f32;
-        assert!((centre(t.i0) - a).abs() < 0.01 && (centre(t.j0) - b).abs() < 0.01, "centred on the picture's centre");
-        // Further out the level drops so the tile still spans the picture.
+        assert_eq!(tiles_for_view(&near, 1024, 768, 256)[0], t, "the picture's centre first");
+        // Further out the tile under the centre is coarser: a cell is about a pixel there.
         let mid = tile_for_view(&OrbitCamera { distance: 1.2, ..Default::default() }, 1024, 768, 256).expect("a close-up");
-        assert!(mid.n < MAX_DETAIL_LEVEL && mid.n > 256);
-        assert!(tile_for_view(&near, 1024, 768, 16384).is_none(), "the planet's own cells are fine enough");
+        assert!(mid.n < MAX_DETAIL_LEVEL && mid.n > 256, "{mid:?}");
+        assert!(tiles_for_view(&near, 1024, 768, 16384).is_empty(), "the planet's own cells are fine enough");
         let patch = DetailPatch::on_tile(t, &[], None, None);
+        let ground = near.pick(Vec2::ZERO, 1024.0 / 768.0).expect("looks at the planet");
+        let (face, a, b) = dir_to_face_ab(ground);
         assert_eq!(patch.place(face, a, b).1, 1.0, "the patch covers the picture's centre");
     }
 
-    /// Over a cube edge the picture's other side gets a tile of its own face; straight down
-    /// over a face's middle one tile covers everything.
+    /// The leaves tile what the picture sees: no two overlap, every ground point of the
+    /// picture lies on one, and there are at most [`MAX_TILES`].
     #[test]
-    fn a_view_over_a_cube_edge_gets_a_tile_on_each_side() {
-        // Yaw 45 degrees looks at the edge between the front (+Z) and right (+X) faces.
-        let edge = OrbitCamera { distance: 1.05, yaw: std::f32::consts::FRAC_PI_4, pitch: 0.0, ..Default::default() };
-        let tiles = tiles_for_view(&edge, 800, 600, 256);
-        let faces: std::collections::BTreeSet<usize> = tiles.iter().map(|t| t.face.index()).collect();
-        assert!(faces.len() >= 2, "{tiles:?}");
-        assert!(tiles.len() <= MAX_PATCHES && tiles.iter().all(|t| t.n == tiles[0].n && t.size == tiles[0].size));
-        let middle = OrbitCamera { distance: 1.02, yaw: 0.0, pitch: 0.0, ..Default::default() };
-        assert_eq!(tiles_for_view(&middle, 800, 600, 256).len(), 1);
+    fn the_leaves_cover_the_picture_once() {
+        let views = [
+            OrbitCamera { distance: 1.02, yaw: 0.3, pitch: 0.2, ..Default::default() },
+            OrbitCamera { distance: 1.05, yaw: std::f32::consts::FRAC_PI_4, pitch: 0.0, ..Default::default() },
+            OrbitCamera { distance: 1.3, yaw: 0.7, pitch: 0.6, ..Default::default() },
+        ];
+        for camera in views {
+            let tiles = tiles_for_view(&camera, 800, 600, 256);
+            assert!(!tiles.is_empty() && tiles.len() <= MAX_TILES, "{camera:?}: {} tiles", tiles.len());
+            for (i, s) in tiles.iter().enumerate() {
+                assert_eq!(s.size, TILE_CELLS);
+                assert!(s.n.is_power_of_two() && s.n > 256 && s.n <= MAX_DETAIL_LEVEL && s.i0 % TILE_CELLS == 0 && s.j0 % TILE_CELLS == 0);
+                assert!(tiles[i + 1..].iter().all(|t| !overlap(s, t)), "{s:?} overlaps another");
+            }
+            for (face, a, b) in seen(&camera, 800, 600, 17) {
+                assert!(tiles.iter().any(|t| t.face == face && covers(t, a, b)), "{camera:?}: ({face:?}, {a}, {b}) uncovered");
+            }
+        }
     }
 
-    /// A view tilted towards the horizon gets coarser tiles further out.
+    /// Joined, the leaves' patches meet without fading into the planet between them: every
+    /// ground point of the picture's inner part lies at full weight on a patch, where leaves of
+    /// different levels meet too.
+    #[test]
+    fn joined_leaves_leave_no_gap_between_levels() {
+        let mut tilted = OrbitCamera { distance: 1.05, yaw: 0.3, pitch: 0.2, ..Default::default() };
+        tilted.tilt = 1.0;
+        let views = [tilted, OrbitCamera { distance: 1.05, yaw: std::f32::consts::FRAC_PI_4, pitch: 0.0, ..Default::default() }, OrbitCamera { distance: 1.3, yaw: 0.7, pitch: 0.6, ..Default::default() }];
+        for camera in views {
+            let tiles = tiles_for_view(&camera, 800, 600, 256);
+            let levels: std::collections::BTreeSet<usize> = tiles.iter().map(|t| t.n).collect();
+            let mut patches: Vec<DetailPatch> = tiles.iter().map(|&t| DetailPatch::on_tile(t, &[], None, None)).collect();
+            DetailPatch::joined(&mut patches);
+            let aspect = 800.0 / 600.0;
+            let k = 41;
+            let mut points = 0;
+            for i in 0..k * k {
+                let ndc = Vec2::new((i % k) as f32 / (k - 1) as f32 * 1.8 - 0.9, (i / k) as f32 / (k - 1) as f32 * 1.8 - 0.9);
+                let Some(p) = camera.pick(ndc, aspect) else { continue };
+                let (face, a, b) = dir_to_face_ab(p);
+                let weight = patches.iter().map(|q| q.place(face, a, b).1).fold(0.0, f32::max);
+                assert_eq!(weight, 1.0, "{camera:?} at {ndc}: levels {levels:?}");
+                points += 1;
+            }
+            assert!(points > 100);
+        }
+        // A lone patch away from the face's edges fades on every side.
+        let lone = Tile::new(Face::Front, 4096, 1024, 1024, TILE_CELLS).expect("a tile");
+        let mut patches = [DetailPatch::on_tile(lone, &[], None, None)];
+        DetailPatch::joined(&mut patches);
+        assert_eq!(patches[0].fades, [true; 4]);
+    }
+
+    /// Over a cube edge the picture's other side gets tiles of its own face; straight down
+    /// over a face's middle from close by, tiles of the finest level cover the picture.
+    #[test]
+    fn a_view_over_a_cube_edge_gets_tiles_on_each_side() {
+        // Yaw 45 degrees looks at the edge between the front (+Z) and right (+X) faces.
+        let edge = OrbitCamera { distance: 1.05, yaw: std::f32::consts::FRAC_PI_4, pitch: 0.0, ..Default::default() };
+        let faces: std::collections::BTreeSet<usize> = tiles_for_view(&edge, 800, 600, 256).iter().map(|t| t.face.index()).collect();
+        assert!(faces.len() >= 2, "{faces:?}");
+        let middle = OrbitCamera { distance: 1.01, yaw: 0.1, pitch: 0.1, ..Default::default() };
+        let tiles = tiles_for_view(&middle, 800, 600, 256);
+        assert!(tiles.len() <= 4 && tiles.iter().all(|t| t.n == MAX_DETAIL_LEVEL), "{tiles:?}");
+    }
+
+    /// A view tilted towards the horizon gets coarser tiles further out, and a finer one where
+    /// it looks down nearby.
     #[test]
     fn a_tilted_view_gets_coarser_tiles_further_out() {
-        let mut tilted = OrbitCamera { distance: 1.01, yaw: 0.0, pitch: 0.0, ..Default::default() };
+        let mut tilted = OrbitCamera { distance: 1.05, yaw: 0.0, pitch: 0.0, ..Default::default() };
         tilted.tilt = 1.2;
         let tiles = tiles_for_view(&tilted, 800, 600, 256);
-        assert!(tiles.len() >= 2, "{tiles:?}");
-        assert!(tiles.iter().any(|t| t.n < tiles[0].n), "coarser tiles further out: {tiles:?}");
-        assert!(tiles.iter().all(|t| t.size == tiles[0].size && t.n <= tiles[0].n));
+        let aspect = 800.0 / 600.0;
+        let level_at = |y: f32| {
+            let (face, a, b) = dir_to_face_ab(tilted.pick(Vec2::new(0.0, y), aspect).expect("the ground"));
+            tiles.iter().find(|t| t.face == face && covers(t, a, b)).map(|t| t.n)
+        };
+        // The furthest ground the picture's middle column sees, short of the horizon.
+        let top = (0..40).map(|k| -0.95 + 0.05 * k as f32).take_while(|&y| tilted.pick(Vec2::new(0.0, y), aspect).is_some()).last().expect("ground");
+        let (near, far) = (level_at(-0.95).expect("a tile near by"), level_at(top - 0.05).expect("a tile further out"));
+        assert!(near > far, "near {near}, far {far}: {tiles:?}");
     }
 }

@@ -19,7 +19,7 @@ pub struct Vertex {
 }
 
 /// Most detail patches drawn at once (the shader's `MAX_PATCHES`).
-pub const MAX_PATCHES: usize = 4;
+pub const MAX_PATCHES: usize = 32;
 
 /// Uniform block of `shaders/planet.wgsl`.
 #[repr(C)]
@@ -43,6 +43,9 @@ pub struct Uniforms {
     /// The detail patches, one per layer of the patch textures: face coordinates of the
     /// corner (xy), the edge (z), the face (w).
     pub patch_area: [[f32; 4]; MAX_PATCHES],
+    /// Per patch, 1 where it fades towards a side and 0 where it stays sharp (low `a`, high
+    /// `a`, low `b`, high `b`: [`crate::DetailPatch::fades`]).
+    pub patch_fades: [[f32; 4]; MAX_PATCHES],
     /// x: 1 when the patches have colours, y: 1 when they have normals, z: their fading margin
     /// (share of the edge), w: how many patches are drawn.
     pub patch_flags: [f32; 4],

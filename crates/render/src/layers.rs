@@ -25,8 +25,9 @@ impl<'a> OverlayTexture<'a> {
 /// A finer square of one face, drawn over the planet where it lies (a close-up): its corner and
 /// edge in face coordinates, and per texel its elevation (for the mesh) and optionally its
 /// colours and normals, laid out like [`OverlayTexture`]'s layers but one layer only. Towards
-/// its border it fades into the planet's own layers over [`PATCH_MARGIN`] of its edge, so no
-/// seam shows where it ends.
+/// the sides it [`fades`](DetailPatch::fades) on, it fades into whatever lies under it (the
+/// planet's own layers, or a coarser patch) over [`PATCH_MARGIN`] of its edge, so no seam shows
+/// where it ends; a side that meets another patch stays sharp.
 #[derive(Debug, Clone, Copy)]
 pub struct DetailPatch<'a> {
     /// The face it lies on.
@@ -43,6 +44,8 @@ pub struct DetailPatch<'a> {
     pub overlay: Option<&'a [u8]>,
     /// Normals per texel (`0.5 + 0.5 n`), if any.
     pub normals: Option<&'a [u8]>,
+    /// Whether it fades towards each side: low `a`, high `a`, low `b`, high `b`.
+    pub fades: [bool; 4],
 }
 
 /// Share of a patch's edge over which it fades into the planet's layers.
@@ -65,19 +68,41 @@ impl DetailPatch<'_> {
     }
 
     /// Position `(x, y)` in 0..1 across the patch of face coordinates `(a, b)` of `face`, and
-    /// the weight of the patch there (1 inside, fading to 0 over the margin, 0 outside). A side
-    /// on the face's own edge does not fade: the patch of the next face meets it there with the
-    /// same values (region evaluation is continuous across face edges), where a fade would let
-    /// the coarser planet show through.
+    /// the weight of the patch there: 1 inside, fading to 0 over the margin towards the sides
+    /// it [`fades`](DetailPatch::fades) on, 0 outside.
     pub fn place(&self, face: crate::planet::Face, a: f32, b: f32) -> ([f32; 2], f32) {
         let (x, y) = ((a - self.corner[0]) / self.span, (b - self.corner[1]) / self.span);
         if face != self.face || !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
             return ([x, y], 0.0);
         }
-        let side = |d: f32, on_face_edge: bool| if on_face_edge { f32::INFINITY } else { d };
-        let (lo, hi) = (self.corner.map(|c| c <= 1e-6), self.corner.map(|c| c + self.span >= 1.0 - 1e-6));
-        let edge = side(x, lo[0]).min(side(1.0 - x, hi[0])).min(side(y, lo[1])).min(side(1.0 - y, hi[1]));
+        let side = |d: f32, fades: bool| if fades { d } else { f32::INFINITY };
+        let edge = side(x, self.fades[0]).min(side(1.0 - x, self.fades[1])).min(side(y, self.fades[2])).min(side(1.0 - y, self.fades[3]));
         ([x, y], (edge / PATCH_MARGIN).clamp(0.0, 1.0))
+    }
+
+    /// Keeps sharp every side of the patches whose outside lies on other patches somewhere
+    /// along it: the leaves of a close-up's quadtree meet without fading into the coarser
+    /// planet between them; a side facing only the planet's own layers keeps its fade. (Where
+    /// such a side meets other leaves along part of its length only, the rest faces nodes the
+    /// picture does not show. A side on the face's edge never fades: the next face's patch, or
+    /// the planet, meets it there with the same values, region evaluation being continuous
+    /// across face edges.)
+    pub fn joined(patches: &mut [DetailPatch]) {
+        const ALONG: usize = 8;
+        let boxes: Vec<(crate::planet::Face, [f32; 2], f32)> = patches.iter().map(|p| (p.face, p.corner, p.span)).collect();
+        for (k, p) in patches.iter_mut().enumerate() {
+            let on_others = |a: f32, b: f32| boxes.iter().enumerate().any(|(j, &(face, c, s))| j != k && face == p.face && (c[0]..=c[0] + s).contains(&a) && (c[1]..=c[1] + s).contains(&b));
+            let out = 1e-3 * p.span;
+            for (side, fades) in p.fades.iter_mut().enumerate() {
+                let covered = (0..ALONG).any(|i| {
+                    let t = p.span * (i as f32 + 0.5) / ALONG as f32;
+                    let across = if side % 2 == 0 { -out } else { p.span + out };
+                    let (a, b) = if side < 2 { (p.corner[0] + across, p.corner[1] + t) } else { (p.corner[0] + t, p.corner[1] + across) };
+                    on_others(a, b)
+                });
+                *fades &= !covered;
+            }
+        }
     }
 
     /// Bilinear elevation at `(x, y)` in 0..1 across the patch (texel centres at

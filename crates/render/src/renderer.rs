@@ -143,8 +143,9 @@ pub struct PlanetRenderer {
     has_normals: bool,
     patch_overlay_view: wgpu::TextureView,
     patch_normal_view: wgpu::TextureView,
-    /// The detail patches' uniforms (see [`Uniforms::patch_area`]); zero when none is drawn.
-    patch: ([[f32; 4]; MAX_PATCHES], [f32; 4]),
+    /// The detail patches' uniforms (see [`Uniforms::patch_area`], [`Uniforms::patch_fades`]
+    /// and [`Uniforms::patch_flags`]); zero when none is drawn.
+    patch: ([[f32; 4]; MAX_PATCHES], [[f32; 4]; MAX_PATCHES], [f32; 4]),
     mesh: Option<MeshBuffers>,
     arrows: Option<(wgpu::Buffer, u32)>,
     target: Option<Target>,
@@ -235,7 +236,7 @@ impl PlanetRenderer {
             has_normals: false,
             patch_overlay_view,
             patch_normal_view,
-            patch: ([[0.0; 4]; MAX_PATCHES], [0.0; 4]),
+            patch: ([[0.0; 4]; MAX_PATCHES], [[0.0; 4]; MAX_PATCHES], [0.0; 4]),
             mesh: None,
             arrows: None,
             target: None,
@@ -276,13 +277,15 @@ impl PlanetRenderer {
         let size = first.unwrap_or(1);
         self.patch_overlay_view = patch_view(device, queue, size, colours.as_deref().unwrap_or(&[]), "patch colours");
         self.patch_normal_view = patch_view(device, queue, size, normals.as_deref().unwrap_or(&[]), "patch normals");
-        let mut areas = [[0.0; 4]; MAX_PATCHES];
-        for (area, p) in areas.iter_mut().zip(&patches) {
-            *area = [p.corner[0], p.corner[1], p.span, p.face.index() as f32];
-        }
         let flag = |on: bool| if on { 1.0 } else { 0.0 };
+        let mut areas = [[0.0; 4]; MAX_PATCHES];
+        let mut fades = [[0.0; 4]; MAX_PATCHES];
+        for ((area, fade), p) in areas.iter_mut().zip(fades.iter_mut()).zip(&patches) {
+            *area = [p.corner[0], p.corner[1], p.span, p.face.index() as f32];
+            *fade = p.fades.map(flag);
+        }
         let some = !patches.is_empty();
-        self.patch = (areas, [flag(some && colours.is_some()), flag(some && normals.is_some()), PATCH_MARGIN, patches.len() as f32]);
+        self.patch = (areas, fades, [flag(some && colours.is_some()), flag(some && normals.is_some()), PATCH_MARGIN, patches.len() as f32]);
         self.rebind(device);
     }
 
@@ -395,7 +398,8 @@ impl PlanetRenderer {
             water: WATER,
             detail: [if self.has_normals { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0],
             patch_area: self.patch.0,
-            patch_flags: self.patch.1,
+            patch_fades: self.patch.1,
+            patch_flags: self.patch.2,
         };
         queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         let Some(target) = &self.target else { return recreated };

@@ -1,20 +1,26 @@
-//! Close-ups in the viewport: when the camera is near the ground, the tile under the picture's
-//! centre is evaluated in the background at the level the picture needs (the evaluation
-//! thread's region evaluation, the whole-planet nodes from its cache), and drawn over the planet
-//! as a detail patch. A camera that moves on asks for the next tile, which cancels the one in
-//! flight; the last close-up stays on screen until the next one lands. No egui types: the
-//! viewport and the app drive it.
+//! Close-ups in the viewport: when the camera is near the ground, the leaves of the view's
+//! quadtree of tiles ([`tiles_for_view`]) are evaluated in the background, nearest the
+//! picture's centre first, at the level the picture needs there (the evaluation thread's region
+//! evaluation, the whole-planet nodes from its cache), and drawn over the planet as detail
+//! patches. A camera that moves on asks for its own tiles, which cancels a tile in flight that
+//! it no longer wants; tiles already evaluated for the planet on screen are kept in a cache
+//! within [`CACHE_BYTES`], so a camera that comes back finds them; until a wanted tile lands,
+//! the cached tiles that overlap it stand in. No egui types: the viewport and the app drive it.
 
 use crate::eval::EvalResult;
 use crate::graph::NodeId;
 use crate::inspect::CloseUp;
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::Tile;
-use crate::render::closeup::{by_level, tiles_for_view};
+use crate::render::closeup::tiles_for_view;
 use crate::render::gpu_types::MAX_PATCHES;
 use crate::render::{DetailPatch, OrbitCamera, PlanetRenderer};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::sync::Arc;
+
+/// Most bytes of close-ups kept for the planet on screen (those on screen included): about
+/// 170 tiles of 512 x 512 cells with colours.
+pub const CACHE_BYTES: usize = 512 << 20;
 
 /// The viewport's close-up state.
 pub struct CloseUps {
@@ -24,8 +30,13 @@ pub struct CloseUps {
     wanted: Vec<Tile>,
     /// The tile asked of the evaluation thread and the request's generation.
     pending: Option<(Tile, u64)>,
-    /// The close-ups on screen.
+    /// The close-ups on screen: the wanted tiles that are ready, and cached tiles standing in
+    /// for wanted ones still missing.
     current: Vec<Arc<CloseUp>>,
+    /// The close-ups evaluated for the planet on screen, the least recently shown first.
+    cache: Vec<Arc<CloseUp>>,
+    /// Whether the close-ups on screen changed since [`Self::poll`] last said.
+    changed: bool,
     /// A close-up being assembled from a tile's result on a thread of its own, and its tile.
     job: Option<(Receiver<Result<CloseUp, String>>, Tile)>,
     /// Milliseconds the last close-up's evaluation took.
@@ -41,18 +52,79 @@ pub struct CloseUps {
 
 impl Default for CloseUps {
     fn default() -> Self {
-        CloseUps { enabled: true, wanted: Vec::new(), pending: None, current: Vec::new(), job: None, last_ms: None, error: None, uploaded: (Vec::new(), false), failed: Vec::new() }
+        CloseUps { enabled: true, wanted: Vec::new(), pending: None, current: Vec::new(), cache: Vec::new(), changed: false, job: None, last_ms: None, error: None, uploaded: (Vec::new(), false), failed: Vec::new() }
     }
+}
+
+/// Bytes a close-up holds.
+fn bytes(c: &CloseUp) -> usize {
+    4 * c.elevation_m.len() + c.albedo.as_ref().map_or(0, Vec::len) + c.normals.len()
+}
+
+/// Whether two tiles of one face overlap.
+fn overlap(s: &Tile, t: &Tile) -> bool {
+    let area = |t: &Tile| {
+        let n = t.n as f64;
+        [t.i0 as f64 / n, t.j0 as f64 / n, (t.i0 + t.size) as f64 / n, (t.j0 + t.size) as f64 / n]
+    };
+    let (a, b) = (area(s), area(t));
+    s.face == t.face && a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
 }
 
 impl CloseUps {
     /// Notes the tiles a picture of `width` x `height` pixels from `camera` wants over a planet
-    /// at `n` ([`tiles_for_view`]; none when close-ups are off or the camera is far), and
-    /// returns the first of them still to ask for: neither on screen nor asked for already.
+    /// at `n` ([`tiles_for_view`]; none when close-ups are off or the camera is far), puts
+    /// those already evaluated on screen, and returns the first still to ask for: neither
+    /// evaluated nor asked for already.
     pub fn next_wanted(&mut self, camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Option<Tile> {
-        self.wanted = if self.enabled { tiles_for_view(camera, width, height, n) } else { Vec::new() };
-        let asked: Vec<Tile> = self.pending.map(|(t, _)| t).into_iter().chain(self.job.as_ref().map(|(_, t)| *t)).chain(self.current.iter().map(|c| c.tile)).chain(self.failed.iter().copied()).collect();
+        let wanted = if self.enabled { tiles_for_view(camera, width, height, n) } else { Vec::new() };
+        if wanted != self.wanted {
+            self.wanted = wanted;
+            self.refresh();
+        }
+        let asked: Vec<Tile> = self.pending.map(|(t, _)| t).into_iter().chain(self.job.as_ref().map(|(_, t)| *t)).chain(self.cache.iter().map(|c| c.tile)).chain(self.failed.iter().copied()).collect();
         self.wanted.iter().copied().find(|t| !asked.contains(t))
+    }
+
+    /// Chooses the close-ups on screen from the cache: every wanted tile that is ready, then,
+    /// most recently shown first, cached tiles overlapping a wanted tile still missing (at
+    /// most [`MAX_PATCHES`] in all). Those shown move to the cache's recent end.
+    fn refresh(&mut self) {
+        let ready = |t: &Tile| self.cache.iter().find(|c| c.tile == *t).cloned();
+        let mut now: Vec<Arc<CloseUp>> = self.wanted.iter().filter_map(ready).collect();
+        let missing: Vec<Tile> = self.wanted.iter().copied().filter(|t| !now.iter().any(|c| c.tile == *t)).collect();
+        for c in self.cache.iter().rev() {
+            if now.len() >= MAX_PATCHES {
+                break;
+            }
+            if !now.iter().any(|k| k.tile == c.tile) && missing.iter().any(|m| overlap(m, &c.tile)) {
+                now.push(c.clone());
+            }
+        }
+        now.truncate(MAX_PATCHES);
+        self.cache.sort_by_key(|c| now.iter().any(|k| k.tile == c.tile));
+        let tiles = |v: &[Arc<CloseUp>]| v.iter().map(|c| c.tile).collect::<Vec<_>>();
+        if tiles(&now) != tiles(&self.current) {
+            self.changed = true;
+        }
+        self.current = now;
+    }
+
+    /// Keeps a close-up that has landed, forgetting the least recently shown ones beyond
+    /// [`CACHE_BYTES`] (never those on screen), and puts it on screen if it is wanted.
+    fn arrived(&mut self, c: Arc<CloseUp>) {
+        self.cache.retain(|k| k.tile != c.tile);
+        self.cache.push(c);
+        self.refresh();
+        let mut total: usize = self.cache.iter().map(|c| bytes(c)).sum();
+        let mut k = 0;
+        while total > CACHE_BYTES && k < self.cache.len() {
+            if self.current.iter().any(|c| c.tile == self.cache[k].tile) {
+                k += 1;
+            } else {
+                total -= bytes(&self.cache.remove(k));
+            }
+        }
     }
 
     /// Whether the tile asked for last is still wanted (then a newer tile waits for it).
@@ -71,7 +143,7 @@ impl CloseUps {
     }
 
     /// Takes the answer to the pending request: its close-up is assembled on a thread of its
-    /// own (normals and colours of a million cells), then [`Self::poll`] hands it over.
+    /// own (normals and colours of the tile's cells), then [`Self::poll`] takes it in.
     /// `repaint` is called once it is ready.
     pub fn accept(&mut self, result: EvalResult, planet: NodeId, settings: PlanetSettings, exaggeration: f32, repaint: impl Fn() + Send + 'static) {
         let Some((tile, _)) = self.pending.take() else { return };
@@ -88,56 +160,50 @@ impl CloseUps {
         self.job = Some((rx, tile));
     }
 
-    /// A close-up that has just been assembled (to hand to the renderer), if any. It joins
-    /// those on screen that the camera still wants (at most [`MAX_PATCHES`]).
-    pub fn poll(&mut self) -> Option<Arc<CloseUp>> {
-        let (rx, _) = self.job.as_ref()?;
-        match rx.try_recv() {
-            Ok(Ok(c)) => {
-                self.job = None;
-                self.error = None;
-                let c = Arc::new(c);
-                let wanted = &self.wanted;
-                self.current.retain(|k| wanted.contains(&k.tile) && k.tile != c.tile);
-                self.current.insert(0, c.clone());
-                self.current.truncate(MAX_PATCHES);
-                Some(c)
-            }
-            Ok(Err(e)) => {
-                if let Some((_, tile)) = self.job.take() {
-                    self.failed.push(tile);
+    /// Takes in a close-up that has just been assembled, and says whether the close-ups on
+    /// screen changed since the last call (the mesh and the patches need making again).
+    pub fn poll(&mut self) -> bool {
+        if let Some((rx, _)) = self.job.as_ref() {
+            match rx.try_recv() {
+                Ok(Ok(c)) => {
+                    self.job = None;
+                    self.error = None;
+                    self.arrived(Arc::new(c));
                 }
-                self.error = Some(e);
-                None
+                Ok(Err(e)) => {
+                    if let Some((_, tile)) = self.job.take() {
+                        self.failed.push(tile);
+                    }
+                    self.error = Some(e);
+                }
+                Err(TryRecvError::Disconnected) => self.job = None,
+                Err(TryRecvError::Empty) => {}
             }
-            Err(TryRecvError::Disconnected) => {
-                self.job = None;
-                None
-            }
-            Err(TryRecvError::Empty) => None,
         }
+        std::mem::take(&mut self.changed)
     }
 
-    /// The close-ups on screen, the newest first.
+    /// The close-ups on screen.
     pub fn current(&self) -> &[Arc<CloseUp>] {
         &self.current
     }
 
-    /// Forgets every close-up (the planet changed, or close-ups were turned off): the next
-    /// near view asks again.
+    /// Forgets every close-up, those cached included (the planet changed, or close-ups were
+    /// turned off): the next near view asks again.
     pub fn clear(&mut self) {
         self.pending = None;
+        self.changed |= !self.current.is_empty();
         self.current.clear();
+        self.cache.clear();
+        self.wanted.clear();
         self.job = None;
         self.failed.clear();
     }
 
-    /// The detail patches of `close` (their colours only with `colours`), coarse first so the
-    /// finer lie on top.
+    /// The detail patches of `close` (their colours only with `colours`), ready to draw
+    /// ([`DetailPatch::layered`]).
     pub fn patches(close: &[Arc<CloseUp>], colours: bool) -> Vec<DetailPatch<'_>> {
-        let mut sorted: Vec<&Arc<CloseUp>> = close.iter().collect();
-        by_level(&mut sorted, |c| c.tile.n);
-        sorted.into_iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect()
+        DetailPatch::layered(close.iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect())
     }
 
     /// Gives `renderer` the close-ups on screen (or takes their patches away) when they changed
@@ -153,18 +219,24 @@ impl CloseUps {
         true
     }
 
-    /// The Close-ups box's tooltip: what it does, and how the last close-up went.
+    /// The Close-ups box's tooltip: what it does, and how the close-ups on screen stand.
     pub fn describe(&self) -> String {
         let mut text = format!(
-            "Within {} planet radii, evaluate the tiles under the picture again in the background, nearest the centre first, at the level where a cell is about a pixel (up to {} cells per face edge, about 0.6 km on Earth), and draw them over the planet: real detail from the cellwise nodes such as Detail",
+            "Within {} planet radii, evaluate the planet again in the background on a quadtree of tiles under the picture, nearest the centre first, each at the level where a cell is about a pixel there (up to {} cells per face edge, about 0.6 km on Earth), and draw them over the planet: real detail from the cellwise nodes such as Detail. Tiles stay cached (up to {} MiB) until the planet changes",
             crate::render::closeup::AUTO_DISTANCE,
-            crate::render::closeup::MAX_DETAIL_LEVEL
+            crate::render::closeup::MAX_DETAIL_LEVEL,
+            CACHE_BYTES >> 20
         );
-        if let Some(c) = self.current.first() {
-            text.push_str(&format!(". Shown: {} tile{} of {} x {} cells at level {}", self.current.len(), if self.current.len() == 1 { "" } else { "s" }, c.tile.size, c.tile.size, c.tile.n));
+        if !self.wanted.is_empty() {
+            let ready = self.wanted.iter().filter(|t| self.cache.iter().any(|c| c.tile == **t)).count();
+            let levels: std::collections::BTreeSet<usize> = self.wanted.iter().map(|t| t.n).collect();
+            let levels: Vec<String> = levels.iter().map(|l| l.to_string()).collect();
+            text.push_str(&format!(". This view: {ready} of {} tiles ready, at levels {}", self.wanted.len(), levels.join(", ")));
         }
+        let cached: usize = self.cache.iter().map(|c| bytes(c)).sum();
+        text.push_str(&format!("; {} tiles cached ({} MiB)", self.cache.len(), cached >> 20));
         if let Some(ms) = self.last_ms {
-            text.push_str(&format!(", evaluated in {:.1} s", ms / 1000.0));
+            text.push_str(&format!("; the last tile took {:.1} s", ms / 1000.0));
         }
         if let Some(e) = &self.error {
             text.push_str(&format!(". The last close-up failed: {e}"));
@@ -174,7 +246,7 @@ impl CloseUps {
 
     /// Whether a close-up made for `exaggeration` no longer fits the viewport's relief.
     pub fn stale_for(&self, exaggeration: f32) -> bool {
-        self.current.iter().any(|c| c.exaggeration != exaggeration)
+        self.cache.iter().chain(&self.current).any(|c| c.exaggeration != exaggeration)
     }
 }
 
@@ -193,12 +265,44 @@ mod tests {
         c.accept(EvalResult::default(), NodeId(1), crate::nodes::output::planet::EARTH, 20.0, || {});
         let start = std::time::Instant::now();
         while c.error.is_none() {
-            assert!(c.poll().is_none());
+            assert!(!c.poll());
             assert!(start.elapsed().as_secs() < 30, "the failure did not arrive");
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         assert_ne!(c.next_wanted(&camera, 800, 600, 256), Some(tile), "not asked for again");
         c.clear();
         assert_eq!(c.next_wanted(&camera, 800, 600, 256), Some(tile), "a new planet asks again");
+    }
+
+    fn close_up(tile: Tile) -> Arc<CloseUp> {
+        let cells = tile.size * tile.size;
+        Arc::new(CloseUp { tile, elevation_m: vec![0.0; cells], albedo: None, normals: vec![0; 4 * cells], exaggeration: 20.0 })
+    }
+
+    /// Tiles evaluated once are kept: a camera that moves away and comes back shows them again
+    /// without asking; while a wanted tile is missing, an overlapping cached one stands in.
+    #[test]
+    fn a_camera_that_comes_back_finds_its_tiles_cached() {
+        let mut c = CloseUps::default();
+        let here = OrbitCamera { distance: 1.02, yaw: 0.2, pitch: 0.1, ..Default::default() };
+        let mut asked = Vec::new();
+        while let Some(t) = c.next_wanted(&here, 800, 600, 256) {
+            asked.push(t);
+            c.arrived(close_up(t));
+        }
+        assert!(!asked.is_empty() && c.poll(), "the tiles went on screen");
+        assert_eq!(c.current().len(), asked.len());
+        // Further out the view wants coarser tiles: until they land, the finer cached ones
+        // under the picture stand in.
+        let above = OrbitCamera { distance: 1.2, ..here };
+        let wanted = c.next_wanted(&above, 800, 600, 256).expect("coarser tiles to ask for");
+        assert!(wanted.n < asked[0].n);
+        assert!(c.current().iter().all(|k| asked.contains(&k.tile)) && !c.current().is_empty(), "stand-ins");
+        // Back where it was: nothing to ask, the same tiles on screen.
+        assert_eq!(c.next_wanted(&here, 800, 600, 256), None);
+        let mut shown: Vec<Tile> = c.current().iter().map(|k| k.tile).collect();
+        shown.sort_by_key(|t| (t.face.index(), t.n, t.i0, t.j0));
+        asked.sort_by_key(|t| (t.face.index(), t.n, t.i0, t.j0));
+        assert_eq!(shown, asked);
     }
 }

@@ -333,7 +333,7 @@ impl Viewport {
         if self.closeups.stale_for(self.mesh.exaggeration) {
             self.closeups.clear();
         }
-        self.mesh_dirty |= self.closeups.poll().is_some();
+        self.mesh_dirty |= self.closeups.poll();
         let Some(gpu) = gpu else {
             ui.painter().rect_filled(rect, 0.0, egui::Color32::from_gray(10));
             ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, "No GPU renderer available", egui::FontId::proportional(16.0), egui::Color32::GRAY);
