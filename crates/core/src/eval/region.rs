@@ -62,8 +62,10 @@ pub fn whole_level(n: usize, cap: usize) -> usize {
 }
 
 /// Value `v` (on the whole planet at its resolution `m`) on `grid`: the same cells' values when
-/// the grid's level is `m`, otherwise bilinear samples at the grid's cell centres (seamless
-/// across face edges). Region surfaces and plates do not depend on the grid.
+/// the grid's level is `m`, otherwise samples at the grid's cell centres (seamless across face
+/// edges): smooth ones for fields ([`Field::smooth_taps_ab`]: relief without facets along the
+/// coarse cells), bilinear ones for colours and vectors. Region surfaces and plates do not
+/// depend on the grid.
 pub fn sample_on(v: &Value, grid: Grid) -> Value {
     let Some(from) = v.grid() else { return v.clone() };
     if from == grid {
@@ -93,7 +95,12 @@ pub fn sample_on(v: &Value, grid: Grid) -> Value {
         out
     };
     match v {
-        Value::Field(f) => Value::Field(Arc::new(Field::from_fn_cell_on(grid, |k| taps(k).iter().filter(|(_, w)| *w != 0.0).map(|&(c, w)| w * f.data()[c]).sum()))),
+        Value::Field(f) if n == m => Value::Field(Arc::new(Field::from_fn_cell_on(grid, |k| f.data()[grid.cell(k).index(m)]))),
+        Value::Field(f) => Value::Field(Arc::new(Field::from_fn_cell_on(grid, |k| {
+            let cell = grid.cell(k);
+            let (a, b) = cell.center_ab(n);
+            Field::smooth_taps_ab(m, cell.face, a, b).sample(f.data())
+        }))),
         Value::Colour(c) => Value::Colour(Arc::new(ColourField::from_fn_on(grid, |k| mix3(&c.data, k)))),
         Value::Vector(vf) => Value::Vector(Arc::new(VectorField { n, tile: grid.tile(), data: (0..grid.cells()).into_par_iter().map(|k| mix3(&vf.data, k)).collect() })),
         Value::Regions(_) | Value::Plates(_) => v.clone(),

@@ -26,7 +26,7 @@ pub mod warp;
 pub use colour::ColourField;
 pub use coords::{dir_to_cell, dir_to_face_ab, face_ab_to_cube, face_ab_to_dir, neighbour, Cell};
 pub use face::Face;
-pub use field::Field;
+pub use field::{Field, SmoothTaps};
 pub use regions::RegionSurface;
 pub use rng::Rng;
 pub use sim_error::{check_cancel, FieldSizeError, SimError};

@@ -200,7 +200,8 @@ pub struct RefinedCourses {
     /// wide as the river, or at least 1.2 cells of the grid so that it stays visible, wandering
     /// up to [`WANDER_CELLS`] off the straight course; edges smoothed over one cell.
     pub rivers: Field,
-    /// The elevation: the run's, sampled bilinearly as without refinement, except within a
+    /// The elevation: the run's, sampled smoothly as without refinement
+    /// ([`Field::smooth_taps_ab`]), except within a
     /// valley's half-width ([`VALLEY_RUN_CELLS`] of the run's cells, at least
     /// [`VALLEY_MIN_CELLS`] of the grid's) of a river line, where the ground falls to the
     /// river's own height along the line (the run's heights of the river cell and the cell it
@@ -228,7 +229,7 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
         .map(|k| {
             let cell = grid.cell(k);
             let (a, b) = cell.center_ab(n);
-            let sampled: f32 = Field::bilinear_taps_ab(m, cell.face, a, b).iter().filter(|(_, w)| *w != 0.0).map(|&(c, w)| w * h[c]).sum();
+            let sampled = Field::smooth_taps_ab(m, cell.face, a, b).sample(h);
             let p = courses.wandered(cell.direction(n));
             let (mut line_mask, mut height, mut side) = (0.0f32, sampled, 1.0f32);
             for course in courses.near(p) {
@@ -370,10 +371,10 @@ mod tests {
         let cell = |k: usize| Cell::from_index(k, m);
         let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, 6371.0);
         let (valleys, line) = (&refined.elevation, &refined.rivers);
-        // The run's elevation sampled as region evaluation samples it: bilinear taps.
+        // The run's elevation sampled as region evaluation samples it: smooth taps.
         let sampled = Field::from_fn_cell_on(grid, |k| {
             let (a, b) = grid.cell(k).center_ab(n);
-            Field::bilinear_taps_ab(m, Face::Front, a, b).iter().filter(|(_, w)| *w != 0.0).map(|&(c, w)| w * elevation.data()[c]).sum()
+            Field::smooth_taps_ab(m, Face::Front, a, b).sample(elevation.data())
         });
         let (v, s, l) = (valleys.data(), sampled.data(), line.data());
         // Never above the sampled ground; the same far from the river.
