@@ -48,33 +48,45 @@ impl Biome {
     }
 }
 
-/// Whittaker's diagram: the biome of an annual mean temperature (°C) and precipitation (mm
-/// per year). Every point of the plane has one.
+/// Whittaker's table: bands of annual mean temperature (each up to its bound, °C), each
+/// divided by annual precipitation (each biome up to its bound, mm/yr).
+const TABLE: [(f32, &[(f32, Biome)]); 5] = [
+    (-15.0, &[(f32::INFINITY, Biome::Ice)]),
+    // Siberia's and arctic Canada's -10 to -15 °C are tundra on permafrost, not ice sheets.
+    (-3.0, &[(f32::INFINITY, Biome::Tundra)]),
+    (5.0, &[(250.0, Biome::Tundra), (f32::INFINITY, Biome::BorealForest)]),
+    (20.0, &[(250.0, Biome::Desert), (600.0, Biome::Grassland), (1000.0, Biome::Shrubland), (2200.0, Biome::TemperateForest), (f32::INFINITY, Biome::TemperateRainforest)]),
+    (f32::INFINITY, &[(400.0, Biome::Desert), (1200.0, Biome::Savanna), (2500.0, Biome::TropicalSeasonalForest), (f32::INFINITY, Biome::TropicalRainforest)]),
+];
+
+/// The climate biome of annual mean temperature `t_c` (°C) and precipitation `p_mm` (mm/yr):
+/// Whittaker's table ([`TABLE`]).
 pub fn whittaker(t_c: f32, p_mm: f32) -> Biome {
-    if t_c < -15.0 {
-        Biome::Ice
-    } else if t_c < -3.0 {
-        Biome::Tundra
-    } else if t_c < 5.0 {
-        if p_mm < 250.0 {
-            Biome::Tundra
-        } else {
-            Biome::BorealForest
+    let band = TABLE.iter().find(|(top, _)| t_c < *top).unwrap_or(&TABLE[TABLE.len() - 1]).1;
+    band.iter().find(|(top, _)| p_mm < *top).unwrap_or(&band[band.len() - 1]).1
+}
+
+/// The share of each climate biome in the rectangle of the (temperature, precipitation) plane
+/// from `t` to `t + dt` and from `p` to `p + dp` (`dt`, `dp` above 0): the exact areas of
+/// Whittaker's table ([`TABLE`]) inside it, so a blend across a border changes continuously
+/// with the climate, without steps. Calls `add` with each biome met and its share (the shares
+/// sum to 1).
+fn whittaker_shares(t: f32, dt: f32, p: f32, dp: f32, mut add: impl FnMut(Biome, f32)) {
+    let overlap = |lo: f32, hi: f32, from: f32, to: f32| (to.min(hi) - from.max(lo)).max(0.0);
+    let mut t_low = f32::NEG_INFINITY;
+    for (t_top, band) in TABLE {
+        let ft = overlap(t_low, t_top, t, t + dt) / dt;
+        t_low = t_top;
+        if ft <= 0.0 {
+            continue;
         }
-    } else if t_c < 20.0 {
-        match p_mm {
-            p if p < 250.0 => Biome::Desert,
-            p if p < 600.0 => Biome::Grassland,
-            p if p < 1000.0 => Biome::Shrubland,
-            p if p < 2200.0 => Biome::TemperateForest,
-            _ => Biome::TemperateRainforest,
-        }
-    } else {
-        match p_mm {
-            p if p < 400.0 => Biome::Desert,
-            p if p < 1200.0 => Biome::Savanna,
-            p if p < 2500.0 => Biome::TropicalSeasonalForest,
-            _ => Biome::TropicalRainforest,
+        let mut p_low = f32::NEG_INFINITY;
+        for &(p_top, biome) in band {
+            let fp = overlap(p_low, p_top, p, p + dp) / dp;
+            p_low = p_top;
+            if fp > 0.0 {
+                add(biome, ft * fp);
+            }
         }
     }
 }
@@ -95,6 +107,8 @@ crate::settings! {
         snow_m: f32 = float("Snow above", 1500.0, 0.0, 20000.0, Unit::Metre, 10.0, "Alpine snow only above this height; colder lowlands are ice or tundra."),
         /// Width of the colour blend across climate borders, °C (precipitation: 10 % per °C).
         blend_c: f32 = float("Border blend", 2.0, 0.0, 20.0, Unit::Celsius, 0.05, "The colour output blends the climate biomes within this many °C (and 10 % of the precipitation per °C) around each cell, so biomes meet in gradual transitions; 0 for hard borders. The index output stays one biome per cell."),
+        /// How far the climate biomes' borders wander, °C (precipitation: 10 % per °C).
+        border_noise_c: f32 = float("Border noise", 3.0, 0.0, 20.0, Unit::Celsius, 0.05, "The climate biomes' borders wander by about this many °C of temperature (and 10 % of the precipitation per °C; twice the standard deviation) in noise from about 300 km down to 5 km on an Earth-sized planet, so forest, grassland and desert meet along ragged lines, as soils and slopes shape them, instead of following the smooth climate's contours. 0: borders on the contours."),
         /// How much the land's colours vary across each biome (0: one flat colour per biome).
         variation: f32 = float("Colour variation", 0.5, 0.0, 1.0, Unit::None, 0.01, "How much the land's colours vary within each biome, in patches of noise: lighter and darker ground, warmer (redder) and cooler tones, as sand seas, rock plateaus, dry and green grassland alternate on Earth seen from orbit. At 0.5 the brightness varies by about 15 % (one standard deviation) and the tone by about 6 %; ice and snow vary a third as much, the sea not at all. 0: one flat colour per biome."),
         /// Features of the variation's noise per planet.
@@ -156,8 +170,9 @@ impl BiomesSettings {
         ]
     }
 
-    /// The biome of one cell (`coast_km`: its distance to the coastline, when known).
-    pub fn classify(&self, elevation_m: f32, t_c: f32, p_mm: f32, slope_deg: Option<f32>, coast_km: Option<f32>) -> Biome {
+    /// The biome of one cell (`coast_km`: its distance to the coastline, when known;
+    /// `shift_c`: how far its climate biome's borders wander there, see [`Ecotones`]).
+    pub fn classify(&self, elevation_m: f32, t_c: f32, p_mm: f32, slope_deg: Option<f32>, coast_km: Option<f32>, shift_c: [f32; 2]) -> Biome {
         if elevation_m < 0.0 {
             Biome::Ocean
         } else if elevation_m > self.snow_m && t_c < crate::nodes::climate::snow_line_c(self.snow_c, p_mm) {
@@ -167,8 +182,44 @@ impl BiomesSettings {
         } else if elevation_m < self.beach_m && coast_km.is_none_or(|d| d.abs() <= self.beach_reach_km) {
             Biome::Beach
         } else {
-            whittaker(t_c, p_mm)
+            let (t, p) = shifted(t_c, p_mm, shift_c);
+            whittaker(t, p)
         }
+    }
+}
+
+/// Temperature and precipitation moved by `shift_c` (°C of temperature, and 10 % of the
+/// precipitation per °C).
+fn shifted(t_c: f32, p_mm: f32, shift_c: [f32; 2]) -> (f32, f32) {
+    (t_c + shift_c[0], p_mm * (1.0 + 0.1 * shift_c[1]).max(0.0))
+}
+
+/// The Biomes node's border noise: per cell, how far the borders of the climate biomes
+/// wander, in °C of temperature and of precipitation (none when the amount is 0).
+pub struct Ecotones {
+    noise: Option<[Field; 2]>,
+}
+
+impl Ecotones {
+    /// Features per planet of the noise's coarsest octave: about 300 km on Earth.
+    const FEATURES: f32 = 130.0;
+    /// Octaves, each at twice the frequency: down to about 5 km on Earth.
+    const OCTAVES: usize = 6;
+    /// The fBm's standard deviation, about.
+    const SPREAD: f32 = 0.2;
+
+    /// The border noise of `s` on `grid`.
+    pub fn new(s: &BiomesSettings, grid: Grid) -> Ecotones {
+        use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
+        let amount = s.border_noise_c.max(0.0);
+        let field = |seed: u32| fbm_field(&FastFbm::new(seed, Self::OCTAVES, 0.5, 2.0), grid, noise_radius(Self::FEATURES), amount / (2.0 * Self::SPREAD));
+        Ecotones { noise: (amount > 0.0).then(|| [field(s.seed.wrapping_add(0x51ed)), field(s.seed.wrapping_add(0xa3c1))]) }
+    }
+
+    /// The shift at cell `c` (storage order of the grid), °C of temperature and of
+    /// precipitation.
+    pub fn at(&self, c: usize) -> [f32; 2] {
+        self.noise.as_ref().map_or([0.0; 2], |[t, p]| [t.data()[c], p.data()[c]])
     }
 }
 
@@ -246,7 +297,8 @@ impl Node for Biomes {
     fn run(s: &BiomesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (h, t, p, slope, coast) = (inputs.port(ELEVATION)?, inputs.port(TEMPERATURE)?, inputs.port(PRECIPITATION)?, inputs.port_opt(SLOPE)?, inputs.port_opt(COAST)?);
         let grid = h.grid();
-        let biome: Vec<Biome> = (0..grid.cells()).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]), coast.map(|f| f.data()[c]))).collect();
+        let ecotones = Ecotones::new(s, grid);
+        let biome: Vec<Biome> = (0..grid.cells()).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]), coast.map(|f| f.data()[c]), ecotones.at(c))).collect();
         let palette = s.colours().map(Srgb::linear);
         let index = Field::from_fn_cell_on(grid, |c| biome[c] as usize as f32);
         let variation = Variation::new(s, grid);
@@ -256,17 +308,16 @@ impl Node for Biomes {
             if s.blend_c <= 0.0 || matches!(b, Biome::Ocean | Biome::Snow | Biome::BareRock | Biome::Beach) {
                 return variation.apply(b, c, palette[b as usize]);
             }
-            let (tc, pm) = (t.data()[c], p.data()[c]);
-            let mut sum = [0.0f32; 3];
-            for dt in [-1.0f32, -0.5, 0.0, 0.5, 1.0] {
-                for dp in [-1.0f32, -0.5, 0.0, 0.5, 1.0] {
-                    let k = whittaker(tc + dt * s.blend_c, pm * (1.0 + dp * 0.1 * s.blend_c)) as usize;
-                    for ch in 0..3 {
-                        sum[ch] += palette[k][ch];
-                    }
+            // The climate biomes' shares in the square of the climate plane around the cell's
+            // (shifted) climate, blend_c each way: exact areas, so no steps across a border.
+            let (tc, pm) = shifted(t.data()[c], p.data()[c], ecotones.at(c));
+            let (dp, mut sum) = (0.2 * s.blend_c * pm.max(1.0), [0.0f32; 3]);
+            whittaker_shares(tc - s.blend_c, 2.0 * s.blend_c, pm - 0.5 * dp, dp, |k, w| {
+                for ch in 0..3 {
+                    sum[ch] += w * palette[k as usize][ch];
                 }
-            }
-            variation.apply(b, c, sum.map(|v| v / 25.0))
+            });
+            variation.apply(b, c, sum)
         });
         Ok(vec![index.into(), colour.into()])
     }
@@ -352,20 +403,71 @@ mod tests {
         assert_eq!(run(s.variation).data, varied.data, "the same seed, the same colours");
     }
 
+    /// The blend's shares are the exact areas of the table: they sum to 1, and across a
+    /// border they change in proportion to the climate, without steps.
+    #[test]
+    fn blend_shares_change_continuously_across_a_border() {
+        let tundra_share = |t: f32| {
+            let (mut tundra, mut total) = (0.0, 0.0);
+            whittaker_shares(t - 2.0, 4.0, 540.0, 120.0, |b, w| {
+                total += w;
+                if b == Biome::Tundra {
+                    tundra += w;
+                }
+            });
+            assert!((total - 1.0f32).abs() < 1e-5, "{total}");
+            tundra
+        };
+        // The tundra/boreal border lies at -3 °C: the window of -5..-1 at -3 is half tundra.
+        assert!((tundra_share(-3.0) - 0.5).abs() < 1e-5);
+        assert_eq!((tundra_share(-6.0), tundra_share(0.0)), (1.0, 0.0));
+        let steps: Vec<f32> = (0..=400).map(|k| tundra_share(-6.0 + 0.015 * k as f32)).collect();
+        let largest = steps.windows(2).map(|w| (w[0] - w[1]).abs()).fold(0.0, f32::max);
+        assert!(largest < 0.005, "a step of {largest}");
+        // A window within one biome is that biome alone.
+        whittaker_shares(24.0, 2.0, 3000.0, 100.0, |b, w| assert_eq!((b, w), (Biome::TropicalRainforest, 1.0)));
+    }
+
+    /// With border noise the climate biomes' border leaves the climate's contour and wanders
+    /// from row to row; without it, it follows the contour.
+    #[test]
+    fn border_noise_makes_ragged_borders() {
+        let n = 64;
+        // Temperature across the tundra/boreal border at -3 °C along the front face's a.
+        let t = Field::from_fn_cell(n, |k| -3.0 + 8.0 * (crate::planet::Cell::from_index(k, n).i as f32 / n as f32 - 0.5));
+        let p = Field::filled(n, 600.0);
+        let h = Field::filled(n, 500.0);
+        let border = |noise: f32| -> Vec<usize> {
+            use crate::nodes::NodeKind;
+            let cancel = std::sync::atomic::AtomicBool::new(false);
+            let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+            let mut params = NodeKind::Biomes.default_params();
+            params.insert("border_noise_c".into(), crate::nodes::ParamValue::Float(noise));
+            let out = NodeKind::Biomes.run(&params, &[Some(h.clone().into()), Some(t.clone().into()), Some(p.clone().into()), None, None], &ctx).expect("runs");
+            let index = out[0].as_field().expect("index").clone();
+            // Per row of the front face, the first column that is boreal forest.
+            (0..n).map(|j| (0..n).position(|i| index.data()[j * n + i] == Biome::BorealForest as usize as f32).unwrap_or(n)).collect()
+        };
+        let (straight, ragged) = (border(0.0), border(3.0));
+        assert!(straight.iter().all(|&i| i == straight[0]), "{straight:?}");
+        let spread = ragged.iter().max().expect("rows") - ragged.iter().min().expect("rows");
+        assert!(spread >= 4, "the border wanders over {spread} columns: {ragged:?}");
+    }
+
     #[test]
     fn overrides_come_first() {
         let s = <BiomesSettings as Settings>::from_params(&crate::nodes::NodeKind::Biomes.default_params()).expect("defaults");
-        assert_eq!(s.classify(-10.0, 25.0, 3000.0, None, None), Biome::Ocean);
-        assert_eq!(s.classify(2.0, 25.0, 3000.0, None, None), Biome::Beach);
+        assert_eq!(s.classify(-10.0, 25.0, 3000.0, None, None, [0.0; 2]), Biome::Ocean);
+        assert_eq!(s.classify(2.0, 25.0, 3000.0, None, None, [0.0; 2]), Biome::Beach);
         // Low land far inland is no beach when the coast distance is known.
-        assert_eq!(s.classify(2.0, 25.0, 3000.0, None, Some(2.0)), Biome::Beach);
-        assert_ne!(s.classify(2.0, 25.0, 3000.0, None, Some(300.0)), Biome::Beach);
-        assert_eq!(s.classify(500.0, 15.0, 900.0, Some(50.0), None), Biome::BareRock);
-        assert_eq!(s.classify(3000.0, -5.0, 900.0, Some(10.0), None), Biome::Snow);
+        assert_eq!(s.classify(2.0, 25.0, 3000.0, None, Some(2.0), [0.0; 2]), Biome::Beach);
+        assert_ne!(s.classify(2.0, 25.0, 3000.0, None, Some(300.0), [0.0; 2]), Biome::Beach);
+        assert_eq!(s.classify(500.0, 15.0, 900.0, Some(50.0), None, [0.0; 2]), Biome::BareRock);
+        assert_eq!(s.classify(3000.0, -5.0, 900.0, Some(10.0), None, [0.0; 2]), Biome::Snow);
         // The same cold, dry plateau carries none; a wet range is snowy a little warmer.
-        assert_ne!(s.classify(4500.0, -5.0, 150.0, Some(2.0), None), Biome::Snow);
-        assert_eq!(s.classify(3000.0, 0.0, 4000.0, Some(10.0), None), Biome::Snow);
-        assert_eq!(s.classify(500.0, 15.0, 1500.0, Some(5.0), None), Biome::TemperateForest);
+        assert_ne!(s.classify(4500.0, -5.0, 150.0, Some(2.0), None, [0.0; 2]), Biome::Snow);
+        assert_eq!(s.classify(3000.0, 0.0, 4000.0, Some(10.0), None, [0.0; 2]), Biome::Snow);
+        assert_eq!(s.classify(500.0, 15.0, 1500.0, Some(5.0), None, [0.0; 2]), Biome::TemperateForest);
         assert_eq!(Biome::VARIANTS.iter().enumerate().filter(|(i, b)| **b as usize != *i).count(), 0);
         assert_eq!(Biome::from_index(3.0), Some(Biome::TemperateForest));
         assert_eq!(Biome::from_index(15.0), None);
