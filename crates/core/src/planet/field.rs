@@ -201,9 +201,14 @@ impl Field {
         let (wx, wy) = (catmull_rom(x - x0), catmull_rom(y - y0));
         let (i0, j0) = (x0 as i64, y0 as i64);
         let mut taps = [(0usize, 0.0f32); 16];
+        // Inside the face (the common case) the cells are found by their offsets; near an edge
+        // each is wrapped onto its face.
+        let inside = i0 >= 1 && j0 >= 1 && i0 + 2 < n as i64 && j0 + 2 < n as i64;
+        let corner = face.index() * n * n + (j0 - 1).max(0) as usize * n + (i0 - 1).max(0) as usize;
         for (k, tap) in taps.iter_mut().enumerate() {
             let (di, dj) = (k % 4, k / 4);
-            *tap = (wrap_or_nearest(face, i0 - 1 + di as i64, j0 - 1 + dj as i64, n).index(n), wx[di] * wy[dj]);
+            let cell = if inside { corner + dj * n + di } else { wrap_or_nearest(face, i0 - 1 + di as i64, j0 - 1 + dj as i64, n).index(n) };
+            *tap = (cell, wx[di] * wy[dj]);
         }
         SmoothTaps(taps)
     }
