@@ -127,13 +127,13 @@ impl Node for LandscapeEvolution {
     /// On a grid finer than the run, the rivers are lines from each river cell to the cell it
     /// drains into, as wide as the river, the elevation gathers into a valley along them, the
     /// hillslopes fall to 0 on those valleys' floors ([`refine_courses`], one pass for the
-    /// three, and [`hillslopes`]), and the lakes keep their outlines with sharp shores
-    /// ([`refine_lakes`]); the other outputs are sampled.
+    /// three, and [`hillslopes`]), and the lakes' shores follow the ground's contour at their
+    /// water level ([`refine_lakes`]); the other outputs are sampled.
     fn refine(_s: &Self::Settings, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Vec<Option<Value>> {
         let field = |p: OutPort<Field>| p.value_in(outputs).ok().flatten().cloned();
         let want = |p: OutPort<Field>| wanted.get(p.index()).copied().unwrap_or(false);
         let mut out: Vec<Option<Value>> = vec![None; outputs.len()];
-        let lakes = (want(LAKES) || want(HILLSLOPES)).then(|| field(LAKES).map(|l| refine_lakes(&l, grid))).flatten();
+        let lakes = (want(LAKES) || want(HILLSLOPES)).then(|| field(LAKES).zip(field(ELEVATION)).map(|(l, h)| refine_lakes(&l, &h, grid))).flatten();
         if want(ELEVATION) || want(RIVERS) || want(HILLSLOPES) {
             if let (Some(elevation), Some(area), Some(discharge), Some(rivers), Some(planet)) = (field(ELEVATION), field(AREA), field(DISCHARGE), field(RIVERS), planet) {
                 let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, planet.radius_km);
