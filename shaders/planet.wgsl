@@ -24,6 +24,8 @@ struct Uniforms {
     // Per patch, 1 where it fades towards a side, 0 where it stays sharp: low a, high a,
     // low b, high b.
     patch_fades: array<vec4<f32>, 32>,
+    // Per patch, how much of it shows (0..1, while it fades in), four to a vector.
+    patch_opacity: array<vec4<f32>, 8>,
     // x: 1 when the patches have colours, y: 1 when they have normals, z: fading margin,
     // w: how many patches are drawn.
     patch_flags: vec4<f32>,
@@ -139,11 +141,12 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     var uncovered = 1.0;
     for (var k = i32(u.patch_flags.w + 0.5) - 1; k >= 0; k = k - 1) {
         let place = patch_place(k, v.face, v.uv);
-        if (place.z > 0.0) {
-            let w = place.z * uncovered;
+        let weight = place.z * u.patch_opacity[k / 4][k % 4];
+        if (weight > 0.0) {
+            let w = weight * uncovered;
             patch_colour += w * textureSampleLevel(patch_overlay, overlay_sampler, place.xy, k, 0.0);
             fine_normal += w * textureSampleLevel(patch_normals, overlay_sampler, place.xy, k, 0.0).xyz;
-            uncovered *= 1.0 - place.z;
+            uncovered *= 1.0 - weight;
             if (uncovered <= 0.0) {
                 break;
             }

@@ -256,7 +256,7 @@ impl<'a> DetailPatch<'a> {
         let corner = [tile.i0 as f32 / n, tile.j0 as f32 / n];
         let span = tile.size as f32 / n;
         let fades = [tile.i0 > 0, tile.i0 + tile.size < tile.n, tile.j0 > 0, tile.j0 + tile.size < tile.n];
-        DetailPatch { face: tile.face, corner, span, size: tile.size as u32, elevation_m, overlay, normals, fades }
+        DetailPatch { face: tile.face, corner, span, size: tile.size as u32, elevation_m, overlay, normals, fades, opacity: 1.0 }
     }
 
     /// `patches` ready to draw: coarse first, so that where they overlap the finer lie on

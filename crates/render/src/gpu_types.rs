@@ -46,6 +46,8 @@ pub struct Uniforms {
     /// Per patch, 1 where it fades towards a side and 0 where it stays sharp (low `a`, high
     /// `a`, low `b`, high `b`: [`crate::DetailPatch::fades`]).
     pub patch_fades: [[f32; 4]; MAX_PATCHES],
+    /// Per patch, how much of it shows ([`crate::DetailPatch::opacity`]), four to a vector.
+    pub patch_opacity: [[f32; 4]; MAX_PATCHES / 4],
     /// x: 1 when the patches have colours, y: 1 when they have normals, z: their fading margin
     /// (share of the edge), w: how many patches are drawn.
     pub patch_flags: [f32; 4],

@@ -46,6 +46,9 @@ pub struct DetailPatch<'a> {
     pub normals: Option<&'a [u8]>,
     /// Whether it fades towards each side: low `a`, high `a`, low `b`, high `b`.
     pub fades: [bool; 4],
+    /// How much of it shows (0..1; 1 once it has faded in), over whatever lies under it:
+    /// colours and normals only, the mesh follows its elevation fully.
+    pub opacity: f32,
 }
 
 /// Share of a patch's edge over which it fades into the planet's layers.

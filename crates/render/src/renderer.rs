@@ -143,9 +143,10 @@ pub struct PlanetRenderer {
     has_normals: bool,
     patch_overlay_view: wgpu::TextureView,
     patch_normal_view: wgpu::TextureView,
-    /// The detail patches' uniforms (see [`Uniforms::patch_area`], [`Uniforms::patch_fades`]
-    /// and [`Uniforms::patch_flags`]); zero when none is drawn.
-    patch: ([[f32; 4]; MAX_PATCHES], [[f32; 4]; MAX_PATCHES], [f32; 4]),
+    /// The detail patches' uniforms; zero when none is drawn.
+    patch: PatchUniforms,
+    /// Whether the patch textures uploaded last hold colours, and normals.
+    patch_textures: (bool, bool),
     mesh: Option<MeshBuffers>,
     arrows: Option<(wgpu::Buffer, u32)>,
     target: Option<Target>,
@@ -236,7 +237,8 @@ impl PlanetRenderer {
             has_normals: false,
             patch_overlay_view,
             patch_normal_view,
-            patch: ([[0.0; 4]; MAX_PATCHES], [[0.0; 4]; MAX_PATCHES], [0.0; 4]),
+            patch: PatchUniforms::default(),
+            patch_textures: (false, false),
             mesh: None,
             arrows: None,
             target: None,
@@ -270,23 +272,33 @@ impl PlanetRenderer {
     /// most [`MAX_PATCHES`] of the same texel size are drawn; colours (normals) only when every
     /// patch has them.
     pub fn set_patches(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, patches: &[DetailPatch]) {
-        let first = patches.first().map(|p| p.size);
-        let patches: Vec<&DetailPatch> = patches.iter().filter(|p| Some(p.size) == first).take(MAX_PATCHES).collect();
-        let colours: Option<Vec<&[u8]>> = patches.iter().map(|p| p.overlay).collect();
-        let normals: Option<Vec<&[u8]>> = patches.iter().map(|p| p.normals).collect();
-        let size = first.unwrap_or(1);
+        let drawn = drawn_patches(patches);
+        let colours: Option<Vec<&[u8]>> = drawn.iter().map(|p| p.overlay).collect();
+        let normals: Option<Vec<&[u8]>> = drawn.iter().map(|p| p.normals).collect();
+        let size = drawn.first().map_or(1, |p| p.size);
         self.patch_overlay_view = patch_view(device, queue, size, colours.as_deref().unwrap_or(&[]), "patch colours");
         self.patch_normal_view = patch_view(device, queue, size, normals.as_deref().unwrap_or(&[]), "patch normals");
-        let flag = |on: bool| if on { 1.0 } else { 0.0 };
-        let mut areas = [[0.0; 4]; MAX_PATCHES];
-        let mut fades = [[0.0; 4]; MAX_PATCHES];
-        for ((area, fade), p) in areas.iter_mut().zip(fades.iter_mut()).zip(&patches) {
-            *area = [p.corner[0], p.corner[1], p.span, p.face.index() as f32];
-            *fade = p.fades.map(flag);
-        }
-        let some = !patches.is_empty();
-        self.patch = (areas, fades, [flag(some && colours.is_some()), flag(some && normals.is_some()), PATCH_MARGIN, patches.len() as f32]);
+        self.patch_textures = (colours.is_some(), normals.is_some());
+        self.set_patch_uniforms(patches);
         self.rebind(device);
+    }
+
+    /// Sets where the patches uploaded last lie, how they fade and how much of each shows,
+    /// without uploading their textures again: `patches` must be those given to
+    /// [`Self::set_patches`] last, in the same order (their opacity may change, as a patch
+    /// fades in).
+    pub fn set_patch_uniforms(&mut self, patches: &[DetailPatch]) {
+        let drawn = drawn_patches(patches);
+        let flag = |on: bool| if on { 1.0 } else { 0.0 };
+        let mut u = PatchUniforms::default();
+        for (k, p) in drawn.iter().enumerate() {
+            u.area[k] = [p.corner[0], p.corner[1], p.span, p.face.index() as f32];
+            u.fades[k] = p.fades.map(flag);
+            u.opacity[k / 4][k % 4] = p.opacity.clamp(0.0, 1.0);
+        }
+        let some = !drawn.is_empty();
+        u.flags = [flag(some && self.patch_textures.0), flag(some && self.patch_textures.1), PATCH_MARGIN, drawn.len() as f32];
+        self.patch = u;
     }
 
     /// Uploads the overlay image of the plates / regions modes (or removes it with `None`).
@@ -397,9 +409,10 @@ impl PlanetRenderer {
             },
             water: WATER,
             detail: [if self.has_normals { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0],
-            patch_area: self.patch.0,
-            patch_fades: self.patch.1,
-            patch_flags: self.patch.2,
+            patch_area: self.patch.area,
+            patch_fades: self.patch.fades,
+            patch_opacity: self.patch.opacity,
+            patch_flags: self.patch.flags,
         };
         queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&u));
         let Some(target) = &self.target else { return recreated };
@@ -493,4 +506,21 @@ pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue), RenderError> {
         trace: Default::default(),
     }))
     .map_err(|e| RenderError::Device(e.to_string()))
+}
+
+/// The detail patches' part of [`Uniforms`]: where each lies (`area`), towards which sides it
+/// fades, how much of it shows (four to a vector), and the flags (colours, normals, margin,
+/// count).
+#[derive(Debug, Clone, Copy, Default)]
+struct PatchUniforms {
+    area: [[f32; 4]; MAX_PATCHES],
+    fades: [[f32; 4]; MAX_PATCHES],
+    opacity: [[f32; 4]; MAX_PATCHES / 4],
+    flags: [f32; 4],
+}
+
+/// The patches drawn of `patches`: at most [`MAX_PATCHES`], of the first one's texel size.
+fn drawn_patches<'p, 'a>(patches: &'p [DetailPatch<'a>]) -> Vec<&'p DetailPatch<'a>> {
+    let first = patches.first().map(|p| p.size);
+    patches.iter().filter(|p| Some(p.size) == first).take(MAX_PATCHES).collect()
 }

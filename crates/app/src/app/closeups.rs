@@ -18,6 +18,10 @@ use crate::render::{DetailPatch, OrbitCamera, PlanetRenderer};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::sync::Arc;
 
+/// Seconds a close-up takes to fade in over what lay there before (its colours and normals;
+/// the mesh takes its relief at once).
+pub const FADE_IN_S: f32 = 0.3;
+
 /// Most bytes of close-ups kept for the planet on screen (those on screen included): about
 /// 170 tiles of 512 x 512 cells with colours.
 pub const CACHE_BYTES: usize = 512 << 20;
@@ -37,6 +41,10 @@ pub struct CloseUps {
     cache: Vec<Arc<CloseUp>>,
     /// Whether the close-ups on screen changed since [`Self::poll`] last said.
     changed: bool,
+    /// When each close-up on screen went on screen (it fades in over [`FADE_IN_S`]).
+    shown_at: Vec<(Tile, std::time::Instant)>,
+    /// Whether a close-up was fading in when the renderer was given them last.
+    was_fading: bool,
     /// A close-up being assembled from a tile's result on a thread of its own, and its tile.
     job: Option<(Receiver<Result<CloseUp, String>>, Tile)>,
     /// Milliseconds the last close-up's evaluation took.
@@ -52,7 +60,21 @@ pub struct CloseUps {
 
 impl Default for CloseUps {
     fn default() -> Self {
-        CloseUps { enabled: true, wanted: Vec::new(), pending: None, current: Vec::new(), cache: Vec::new(), changed: false, job: None, last_ms: None, error: None, uploaded: (Vec::new(), false), failed: Vec::new() }
+        CloseUps {
+            enabled: true,
+            wanted: Vec::new(),
+            pending: None,
+            current: Vec::new(),
+            cache: Vec::new(),
+            changed: false,
+            shown_at: Vec::new(),
+            was_fading: false,
+            job: None,
+            last_ms: None,
+            error: None,
+            uploaded: (Vec::new(), false),
+            failed: Vec::new(),
+        }
     }
 }
 
@@ -106,6 +128,13 @@ impl CloseUps {
         let tiles = |v: &[Arc<CloseUp>]| v.iter().map(|c| c.tile).collect::<Vec<_>>();
         if tiles(&now) != tiles(&self.current) {
             self.changed = true;
+        }
+        let at = std::time::Instant::now();
+        self.shown_at.retain(|(t, _)| now.iter().any(|c| c.tile == *t));
+        for c in &now {
+            if !self.shown_at.iter().any(|(t, _)| *t == c.tile) {
+                self.shown_at.push((c.tile, at));
+            }
         }
         self.current = now;
     }
@@ -192,6 +221,7 @@ impl CloseUps {
     /// turned off): the next near view asks again.
     pub fn clear(&mut self) {
         self.pending = None;
+        self.shown_at.clear();
         self.changed |= !self.current.is_empty();
         self.current.clear();
         self.cache.clear();
@@ -206,16 +236,35 @@ impl CloseUps {
         DetailPatch::layered(close.iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect())
     }
 
+    /// How much of the close-up of `tile` shows: from 0 when it went on screen to 1
+    /// [`FADE_IN_S`] later (1 for a tile not on screen).
+    pub fn opacity(&self, tile: Tile) -> f32 {
+        self.shown_at.iter().find(|(t, _)| *t == tile).map_or(1.0, |(_, at)| (at.elapsed().as_secs_f32() / FADE_IN_S).clamp(0.0, 1.0))
+    }
+
+    /// Whether a close-up on screen is still fading in (the viewport draws again until none
+    /// is).
+    pub fn fading(&self) -> bool {
+        self.current.iter().any(|c| self.opacity(c.tile) < 1.0)
+    }
+
     /// Gives `renderer` the close-ups on screen (or takes their patches away) when they changed
-    /// since the last call, or when `colours` (whether the patches carry their albedo) did.
-    /// Returns whether it did (the picture needs drawing again).
+    /// since the last call, or when `colours` (whether the patches carry their albedo) did, and
+    /// their opacities while one fades in. Returns whether it did (the picture needs drawing
+    /// again).
     pub fn sync(&mut self, renderer: &mut PlanetRenderer, device: &wgpu::Device, queue: &wgpu::Queue, colours: bool) -> bool {
         let now = (self.current.iter().map(|c| c.tile).collect::<Vec<_>>(), colours);
-        if now == self.uploaded {
+        let fading = self.fading();
+        let patches = || DetailPatch::layered(self.current.iter().map(|c| DetailPatch { opacity: self.opacity(c.tile), ..DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals)) }).collect());
+        if now != self.uploaded {
+            renderer.set_patches(device, queue, &patches());
+        } else if fading || self.was_fading {
+            renderer.set_patch_uniforms(&patches());
+        } else {
             return false;
         }
-        renderer.set_patches(device, queue, &CloseUps::patches(&self.current, colours));
         self.uploaded = now;
+        self.was_fading = fading;
         true
     }
 
@@ -291,6 +340,10 @@ mod tests {
             c.arrived(close_up(t));
         }
         assert!(!asked.is_empty() && c.poll(), "the tiles went on screen");
+        // They fade in.
+        assert!(c.fading() && c.opacity(asked[0]) < 1.0);
+        std::thread::sleep(std::time::Duration::from_secs_f32(FADE_IN_S + 0.05));
+        assert!(!c.fading() && c.opacity(asked[0]) == 1.0);
         assert_eq!(c.current().len(), asked.len());
         // Further out the view wants coarser tiles: until they land, the finer cached ones
         // under the picture stand in.

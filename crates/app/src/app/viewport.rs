@@ -461,6 +461,9 @@ impl Viewport {
         }
         let colours = self.view.mode == ColourMode::Albedo && !self.view.viewer;
         self.needs_render |= self.closeups.sync(renderer, &gpu.device, &gpu.queue, colours);
+        if self.closeups.fading() {
+            ui.ctx().request_repaint();
+        }
         if self.needs_render && renderer.has_mesh() {
             let recreated = renderer.render(&gpu.device, &gpu.queue, size.0, size.1, &self.view);
             if let Some(view) = renderer.target_view() {
