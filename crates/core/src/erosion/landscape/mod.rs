@@ -27,6 +27,7 @@
 
 pub mod analysis;
 pub mod grid;
+pub mod lakes;
 pub mod refine;
 pub mod solver;
 

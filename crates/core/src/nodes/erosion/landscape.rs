@@ -2,7 +2,8 @@
 //! hillslope diffusion on the whole planet, implicit and coarse to fine (see
 //! `crate::erosion::landscape`).
 
-use crate::erosion::landscape::refine::{hillslopes, refine_courses, refine_lakes};
+use crate::erosion::landscape::lakes::refine_lakes;
+use crate::erosion::landscape::refine::{hillslopes, refine_courses};
 use crate::erosion::landscape::{evolve, total_steps, LandscapeInputs, LandscapeSettings};
 use crate::nodes::prelude::*;
 use crate::planet::Grid;
