@@ -189,9 +189,13 @@ impl CloseUps {
         self.job = Some((rx, tile));
     }
 
-    /// Takes in a close-up that has just been assembled, and says whether the close-ups on
-    /// screen changed since the last call (the mesh and the patches need making again).
-    pub fn poll(&mut self) -> bool {
+    /// Takes in a close-up that has just been assembled (first forgetting every close-up, when
+    /// they were made for another relief than `exaggeration`), and says whether the close-ups
+    /// on screen changed since the last call (the mesh and the patches need making again).
+    pub fn poll(&mut self, exaggeration: f32) -> bool {
+        if self.stale_for(exaggeration) {
+            self.clear();
+        }
         if let Some((rx, _)) = self.job.as_ref() {
             match rx.try_recv() {
                 Ok(Ok(c)) => {
@@ -294,7 +298,7 @@ impl CloseUps {
     }
 
     /// Whether a close-up made for `exaggeration` no longer fits the viewport's relief.
-    pub fn stale_for(&self, exaggeration: f32) -> bool {
+    fn stale_for(&self, exaggeration: f32) -> bool {
         self.cache.iter().chain(&self.current).any(|c| c.exaggeration != exaggeration)
     }
 }
@@ -314,7 +318,7 @@ mod tests {
         c.accept(EvalResult::default(), NodeId(1), crate::nodes::output::planet::EARTH, 20.0, || {});
         let start = std::time::Instant::now();
         while c.error.is_none() {
-            assert!(!c.poll());
+            assert!(!c.poll(20.0));
             assert!(start.elapsed().as_secs() < 30, "the failure did not arrive");
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
@@ -339,7 +343,7 @@ mod tests {
             asked.push(t);
             c.arrived(close_up(t));
         }
-        assert!(!asked.is_empty() && c.poll(), "the tiles went on screen");
+        assert!(!asked.is_empty() && c.poll(20.0), "the tiles went on screen");
         // They fade in.
         assert!(c.fading() && c.opacity(asked[0]) < 1.0);
         std::thread::sleep(std::time::Duration::from_secs_f32(FADE_IN_S + 0.05));

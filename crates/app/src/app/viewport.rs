@@ -328,12 +328,9 @@ impl Viewport {
         let (rect, response) = ui.allocate_exact_size(ui.available_size().max(egui::vec2(32.0, 32.0)), egui::Sense::click_and_drag());
         self.picture_rect = rect;
         self.steer(ui, &response, rect);
-        // A close-up that has just been assembled goes into the next mesh; one made for another
-        // relief is dropped.
-        if self.closeups.stale_for(self.mesh.exaggeration) {
-            self.closeups.clear();
-        }
-        self.mesh_dirty |= self.closeups.poll();
+        // A close-up that has just been assembled goes into the next mesh; those made for
+        // another relief are dropped.
+        self.mesh_dirty |= self.closeups.poll(self.mesh.exaggeration);
         let Some(gpu) = gpu else {
             ui.painter().rect_filled(rect, 0.0, egui::Color32::from_gray(10));
             ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, "No GPU renderer available", egui::FontId::proportional(16.0), egui::Color32::GRAY);

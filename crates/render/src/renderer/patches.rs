@@ -1,8 +1,8 @@
 //! The renderer's detail patches (close-ups): their textures and their part of the uniforms.
 
+use super::super::gpu_types::MAX_PATCHES;
+use super::super::layers::{patch_view, DetailPatch, PATCH_MARGIN};
 use super::PlanetRenderer;
-use crate::gpu_types::MAX_PATCHES;
-use crate::layers::{patch_view, DetailPatch, PATCH_MARGIN};
 
 impl PlanetRenderer {
     /// Uploads detail patches' colours and normals, drawn over the planet's layers where they
@@ -40,7 +40,7 @@ impl PlanetRenderer {
     }
 }
 
-/// The detail patches' part of [`crate::gpu_types::Uniforms`]: where each lies (`area`), towards which sides it
+/// The detail patches' part of uniforms: where each lies (`area`), towards which sides it
 /// fades, how much of it shows (four to a vector), and the flags (colours, normals, margin,
 /// count).
 #[derive(Debug, Clone, Copy, Default)]
