@@ -130,8 +130,12 @@ fn patch_place(k: i32, face: u32, uv: vec2<f32>) -> vec3<f32> {
 @fragment
 fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     var base: vec3<f32>;
-    var over = textureSample(overlay, overlay_sampler, v.uv, i32(v.face));
-    var mapped = textureSample(normal_map, overlay_sampler, v.uv, i32(v.face)).xyz;
+    // The cube face, and whether the ground lies below sea level away from the ocean (an
+    // inland basin: ground, not sea; crates/render/src/mesh.rs INLAND).
+    let face = v.face & 7u;
+    let inland = (v.face & 8u) != 0u;
+    var over = textureSample(overlay, overlay_sampler, v.uv, i32(face));
+    var mapped = textureSample(normal_map, overlay_sampler, v.uv, i32(face)).xyz;
     // The patches, finest (last) first, each sampled only where it lies (explicit level 0:
     // the patch layers have no mipmaps, and it needs no uniform control flow), composited
     // front to back: the same as laying them coarse first one over the other, but it stops
@@ -140,7 +144,7 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     var fine_normal = vec3<f32>(0.0);
     var uncovered = 1.0;
     for (var k = i32(u.patch_flags.w + 0.5) - 1; k >= 0; k = k - 1) {
-        let place = patch_place(k, v.face, v.uv);
+        let place = patch_place(k, face, v.uv);
         let weight = place.z * u.patch_opacity[k / 4][k % 4];
         if (weight > 0.0) {
             let w = weight * uncovered;
@@ -162,7 +166,7 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     if (u.ramp.z > 1.5) {
         base = over.rgb;
     } else if (u.ramp.z > 0.5) {
-        base = face_colour(v.face);
+        base = face_colour(face);
     } else {
         base = hypsometric(v.elevation);
     }
@@ -181,7 +185,7 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     let up = normalize(v.world);
     let view_dir = normalize(u.eye.xyz - v.world);
     var glint = 0.0;
-    if (u.ramp.z > 2.5 && v.elevation < 0.0) {
+    if (u.ramp.z > 2.5 && v.elevation < 0.0 && !inland) {
         // Water over the sea floor: the deeper, the more of the water's colour (seed 002's
         // exp(-depth k)); the surface is flat, with a glint of the sun.
         let cover = 1.0 - exp(-(-v.elevation) * u.water.w);

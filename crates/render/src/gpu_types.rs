@@ -12,7 +12,7 @@ pub struct Vertex {
     pub normal: [f32; 3],
     /// Elevation in metres relative to sea level.
     pub elevation: f32,
-    /// Cube face 0..6.
+    /// Cube face 0..6, plus [`crate::mesh::INLAND`] below sea level away from the ocean.
     pub face: u32,
     /// Face coordinates `(a, b)` in [0, 1] (overlay texture coordinates).
     pub uv: [f32; 2],

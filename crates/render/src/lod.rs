@@ -38,7 +38,8 @@ pub fn chunk_quads(opts: &MeshOptions, field_n: usize, distance: f32) -> usize {
 /// The mesh of `elevation_m` seen from `eye` (planet radii): chunks near the eye are finer, up
 /// to a patch's level on chunks that detail `patches` overlap.
 pub fn build_mesh_lod(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, eye: Vec3, patches: &[DetailPatch]) -> PlanetMesh {
-    let relief = Relief { field: elevation_m, patches };
+    let inland = super::mesh::inland_of(elevation_m, opts);
+    let relief = Relief { field: elevation_m, patches, inland: &inland };
     let chunks: Vec<(Face, usize, usize)> = Face::ALL.iter().flat_map(|&f| (0..CHUNKS * CHUNKS).map(move |k| (f, k % CHUNKS, k / CHUNKS))).collect();
     // Each chunk: its vertices (grid then skirt) and local triangle indices.
     let parts: Vec<(Vec<Vertex>, Vec<u32>, Vec<u32>)> = chunks

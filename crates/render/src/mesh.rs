@@ -49,9 +49,32 @@ pub struct Relief<'a> {
     pub field: &'a Field,
     /// Finer patches over parts of the faces.
     pub patches: &'a [DetailPatch<'a>],
+    /// Per cell of the field, whether it lies below sea level away from the ocean (an inland
+    /// basin, [`inland_of`]); empty: no cell does.
+    pub inland: &'a [bool],
+}
+
+/// Added to a vertex's face index ([`Vertex::face`]) where it lies below sea level away from
+/// the ocean (an inland basin): the renderer draws its ground there, not a sea surface.
+pub const INLAND: u32 = 8;
+
+/// The field's cells below sea level away from the ocean ([`crate::planet::ocean::ocean_of`])
+/// when the mesh shows a flat sea (empty otherwise: nothing to tell apart).
+pub(crate) fn inland_of(elevation_m: &Field, opts: &MeshOptions) -> Vec<bool> {
+    if !opts.ocean_surface {
+        return Vec::new();
+    }
+    let ocean = crate::planet::ocean::ocean_of(elevation_m, 0.0);
+    elevation_m.data().iter().zip(ocean).map(|(&e, sea)| e < 0.0 && !sea).collect()
 }
 
 impl Relief<'_> {
+    /// Whether ground at elevation `e` (metres) in direction `d` is below an inland basin's
+    /// sea level rather than the ocean's.
+    fn inland(&self, e: f32, d: Vec3) -> bool {
+        e < 0.0 && !self.inland.is_empty() && self.inland[crate::planet::dir_to_cell(d, self.field.n()).index(self.field.n())]
+    }
+
     /// Elevation in metres in direction `d` (need not be normalised).
     pub fn at(&self, d: Vec3) -> f32 {
         let mut e = self.field.sample_dir(d);
@@ -76,7 +99,7 @@ pub(crate) fn vertex_at(relief: &Relief, radius_km: f32, opts: &MeshOptions, fac
     let scale = opts.exaggeration / (radius_km.max(1.0) * 1000.0);
     let height = |d: Vec3| {
         let e = relief.at(d);
-        let shown = if opts.ocean_surface { e.max(0.0) } else { e };
+        let shown = if opts.ocean_surface && !relief.inland(e, d) { e.max(0.0) } else { e };
         (e, 1.0 + shown * scale)
     };
     let cube = face_ab_to_cube(face, a, b, opts.warped);
@@ -94,12 +117,14 @@ pub(crate) fn vertex_at(relief: &Relief, radius_km: f32, opts: &MeshOptions, fac
     if !opts.spherical {
         normal = face.normal();
     }
-    Vertex { position: (base * h).to_array(), normal: normal.to_array(), elevation: e, face: face.index() as u32, uv: [a, b] }
+    let inland = if relief.inland(e, dir) { INLAND } else { 0 };
+    Vertex { position: (base * h).to_array(), normal: normal.to_array(), elevation: e, face: face.index() as u32 + inland, uv: [a, b] }
 }
 
 /// Builds the mesh for `elevation_m` (metres) on a planet of `radius_km`.
 pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> PlanetMesh {
-    let relief = Relief { field: elevation_m, patches: &[] };
+    let inland = inland_of(elevation_m, opts);
+    let relief = Relief { field: elevation_m, patches: &[], inland: &inland };
     let m = opts.resolution.max(1);
     let verts_per_face = (m + 1) * (m + 1);
     let vertices: Vec<Vertex> = (0..6 * verts_per_face)
@@ -168,5 +193,27 @@ mod tests {
         let back = mesh.vertices.iter().find(|v| v.position[2] < -0.99).expect("back centre");
         assert!((Vec3::from(back.position).length() - 1.0).abs() < 1e-6);
         assert!(back.elevation < 0.0);
+    }
+
+    /// A hollow below sea level inside a continent is an inland basin: its ground is drawn
+    /// where it lies, marked [`INLAND`]; the ocean's floor is drawn as a flat sea.
+    #[test]
+    fn an_inland_basin_is_ground_and_the_ocean_is_flat() {
+        let f = Field::from_fn_dir(128, |d| {
+            if d.z < -0.5 {
+                -3000.0
+            } else if d.z > 0.9995 {
+                -200.0
+            } else {
+                800.0
+            }
+        });
+        let mesh = build_mesh(&f, 6371.0, &MeshOptions { resolution: 16, exaggeration: 10.0, ..Default::default() });
+        let hollow = mesh.vertices.iter().find(|v| v.position[2] > 0.9 && v.elevation < 0.0).expect("the hollow's centre");
+        assert_eq!(hollow.face, Face::Front.index() as u32 + INLAND);
+        assert!(Vec3::from(hollow.position).length() < 1.0, "drawn below sea level");
+        let sea = mesh.vertices.iter().find(|v| v.position[2] < -0.99).expect("the ocean");
+        assert_eq!(sea.face, Face::Back.index() as u32);
+        assert!((Vec3::from(sea.position).length() - 1.0).abs() < 1e-6);
     }
 }
