@@ -42,8 +42,6 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         }
     }
     drop(ev);
-    // Coarse first, so the finer lie on top.
-    planetgraph_render::closeup::by_level(&mut close, |c| c.tile.n);
     let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     let mut view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
     if let Some([az, el]) = args.sun.as_deref() {
@@ -81,14 +79,12 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     img.save(&args.out).map_err(|e| CliError::input(anyhow::anyhow!("{}: cannot write the picture: {e}", args.out.display())))?;
     match close.first() {
         Some(c) => {
-            let mut levels: Vec<(usize, usize)> = Vec::new();
-            for t in close.iter().rev() {
-                match levels.iter_mut().find(|(l, _)| *l == t.tile.n) {
-                    Some((_, k)) => *k += 1,
-                    None => levels.push((t.tile.n, 1)),
-                }
+            // Tiles per level, finest first.
+            let mut levels = std::collections::BTreeMap::new();
+            for t in &close {
+                *levels.entry(std::cmp::Reverse(t.tile.n)).or_insert(0) += 1;
             }
-            let levels: Vec<String> = levels.iter().map(|(l, k)| format!("{k} at {l}")).collect();
+            let levels: Vec<String> = levels.iter().map(|(l, k)| format!("{k} at {}", l.0)).collect();
             println!("{} ({w} x {h}; close-up: {} tile{} of {} cells: {})", args.out.display(), close.len(), if close.len() == 1 { "" } else { "s" }, c.tile.size, levels.join(", "));
         }
         None => println!("{} ({w} x {h})", args.out.display()),

@@ -226,35 +226,12 @@ pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -
     leaves.iter().filter_map(|l| l.0.tile()).collect()
 }
 
-/// The tile of the picture's centre among [`tiles_for_view`]'s (the first), if the camera is
-/// close enough for close-ups and the centre sees the planet.
-pub fn tile_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Option<Tile> {
-    let aspect = width as f32 / height.max(1) as f32;
-    let (face, a, b) = dir_to_face_ab(camera.pick(Vec2::ZERO, aspect)?);
-    tiles_for_view(camera, width, height, n).into_iter().find(|t| t.face == face && covers(t, a, b))
-}
-
-/// Whether face coordinates `(a, b)` lie on `tile` (of its face).
-fn covers(t: &Tile, a: f32, b: f32) -> bool {
-    let n = t.n as f32;
-    let (a0, b0, span) = (t.i0 as f32 / n, t.j0 as f32 / n, t.size as f32 / n);
-    (a0..=a0 + span).contains(&a) && (b0..=b0 + span).contains(&b)
-}
-
-/// Orders close-up patches coarse first, so that where they overlap the finer lie on top
-/// (the renderer and the mesh lay them one over the other in order).
-pub fn by_level<T>(items: &mut [T], level: impl Fn(&T) -> usize) {
-    items.sort_by_key(|t| level(t));
-}
-
 impl<'a> DetailPatch<'a> {
     /// The patch of a tile's values (row-major over the tile): its elevation in metres, and
     /// its colours and normals as RGBA8 where given. It fades on every side but those on the
     /// face's edge; [`DetailPatch::joined`] keeps the sides that meet other patches sharp.
     pub fn on_tile(tile: Tile, elevation_m: &'a [f32], overlay: Option<&'a [u8]>, normals: Option<&'a [u8]>) -> DetailPatch<'a> {
-        let n = tile.n as f32;
-        let corner = [tile.i0 as f32 / n, tile.j0 as f32 / n];
-        let span = tile.size as f32 / n;
+        let (corner, span) = tile.area_ab();
         let fades = [tile.i0 > 0, tile.i0 + tile.size < tile.n, tile.j0 > 0, tile.j0 + tile.size < tile.n];
         DetailPatch { face: tile.face, corner, span, size: tile.size as u32, elevation_m, overlay, normals, fades, opacity: 1.0 }
     }
@@ -278,13 +255,10 @@ mod tests {
         (0..k * k).filter_map(|i| camera.pick(Vec2::new((i % k) as f32 / (k - 1) as f32 * 1.98 - 0.99, (i / k) as f32 / (k - 1) as f32 * 1.98 - 0.99), aspect)).map(dir_to_face_ab).collect()
     }
 
-    fn overlap(s: &Tile, t: &Tile) -> bool {
-        let box_of = |t: &Tile| {
-            let n = t.n as f64;
-            (t.i0 as f64 / n, t.j0 as f64 / n, (t.i0 + t.size) as f64 / n, (t.j0 + t.size) as f64 / n)
-        };
-        let (a, b) = (box_of(s), box_of(t));
-        s.face == t.face && a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+    /// The tile under the picture's centre among [`tiles_for_view`]'s.
+    fn tile_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Option<Tile> {
+        let (face, a, b) = dir_to_face_ab(camera.pick(Vec2::ZERO, width as f32 / height as f32)?);
+        tiles_for_view(camera, width, height, n).into_iter().find(|t| t.contains_ab(face, a, b))
     }
 
     #[test]
@@ -319,10 +293,10 @@ mod tests {
             for (i, s) in tiles.iter().enumerate() {
                 assert_eq!(s.size, TILE_CELLS);
                 assert!(s.n.is_power_of_two() && s.n > 256 && s.n <= MAX_DETAIL_LEVEL && s.i0 % TILE_CELLS == 0 && s.j0 % TILE_CELLS == 0);
-                assert!(tiles[i + 1..].iter().all(|t| !overlap(s, t)), "{s:?} overlaps another");
+                assert!(tiles[i + 1..].iter().all(|t| !s.overlaps(t)), "{s:?} overlaps another");
             }
             for (face, a, b) in seen(&camera, 800, 600, 17) {
-                assert!(tiles.iter().any(|t| t.face == face && covers(t, a, b)), "{camera:?}: ({face:?}, {a}, {b}) uncovered");
+                assert!(tiles.iter().any(|t| t.contains_ab(face, a, b)), "{camera:?}: ({face:?}, {a}, {b}) uncovered");
             }
         }
     }
@@ -383,7 +357,7 @@ mod tests {
         let aspect = 800.0 / 600.0;
         let level_at = |y: f32| {
             let (face, a, b) = dir_to_face_ab(tilted.pick(Vec2::new(0.0, y), aspect).expect("the ground"));
-            tiles.iter().find(|t| t.face == face && covers(t, a, b)).map(|t| t.n)
+            tiles.iter().find(|t| t.contains_ab(face, a, b)).map(|t| t.n)
         };
         // The furthest ground the picture's middle column sees, short of the horizon.
         let top = (0..40).map(|k| -0.95 + 0.05 * k as f32).take_while(|&y| tilted.pick(Vec2::new(0.0, y), aspect).is_some()).last().expect("ground");

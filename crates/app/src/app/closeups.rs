@@ -83,16 +83,6 @@ fn bytes(c: &CloseUp) -> usize {
     4 * c.elevation_m.len() + c.albedo.as_ref().map_or(0, Vec::len) + c.normals.len()
 }
 
-/// Whether two tiles of one face overlap.
-fn overlap(s: &Tile, t: &Tile) -> bool {
-    let area = |t: &Tile| {
-        let n = t.n as f64;
-        [t.i0 as f64 / n, t.j0 as f64 / n, (t.i0 + t.size) as f64 / n, (t.j0 + t.size) as f64 / n]
-    };
-    let (a, b) = (area(s), area(t));
-    s.face == t.face && a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
-}
-
 impl CloseUps {
     /// Notes the tiles a picture of `width` x `height` pixels from `camera` wants over a planet
     /// at `n` ([`tiles_for_view`]; none when close-ups are off or the camera is far), puts
@@ -119,11 +109,10 @@ impl CloseUps {
             if now.len() >= MAX_PATCHES {
                 break;
             }
-            if !now.iter().any(|k| k.tile == c.tile) && missing.iter().any(|m| overlap(m, &c.tile)) {
+            if !now.iter().any(|k| k.tile == c.tile) && missing.iter().any(|m| m.overlaps(&c.tile)) {
                 now.push(c.clone());
             }
         }
-        now.truncate(MAX_PATCHES);
         self.cache.sort_by_key(|c| now.iter().any(|k| k.tile == c.tile));
         let tiles = |v: &[Arc<CloseUp>]| v.iter().map(|c| c.tile).collect::<Vec<_>>();
         if tiles(&now) != tiles(&self.current) {
@@ -234,10 +223,10 @@ impl CloseUps {
         self.failed.clear();
     }
 
-    /// The detail patches of `close` (their colours only with `colours`), ready to draw
-    /// ([`DetailPatch::layered`]).
-    pub fn patches(close: &[Arc<CloseUp>], colours: bool) -> Vec<DetailPatch<'_>> {
-        DetailPatch::layered(close.iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect())
+    /// The detail patches of `close` (their colours only with `colours`, each showing as
+    /// much as `opacity` says), ready to draw ([`DetailPatch::layered`]).
+    pub fn patches(close: &[Arc<CloseUp>], colours: bool, opacity: impl Fn(Tile) -> f32) -> Vec<DetailPatch<'_>> {
+        DetailPatch::layered(close.iter().map(|c| DetailPatch { opacity: opacity(c.tile), ..DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals)) }).collect())
     }
 
     /// How much of the close-up of `tile` shows: from 0 when it went on screen to 1
@@ -259,7 +248,7 @@ impl CloseUps {
     pub fn sync(&mut self, renderer: &mut PlanetRenderer, device: &wgpu::Device, queue: &wgpu::Queue, colours: bool) -> bool {
         let now = (self.current.iter().map(|c| c.tile).collect::<Vec<_>>(), colours);
         let fading = self.fading();
-        let patches = || DetailPatch::layered(self.current.iter().map(|c| DetailPatch { opacity: self.opacity(c.tile), ..DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals)) }).collect());
+        let patches = || CloseUps::patches(&self.current, colours, |t| self.opacity(t));
         if now != self.uploaded {
             renderer.set_patches(device, queue, &patches());
         } else if fading || self.was_fading {

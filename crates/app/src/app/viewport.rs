@@ -349,7 +349,7 @@ impl Viewport {
                 let normals_needed = self.normals_dirty;
                 let close = self.closeups.current().to_vec();
                 std::thread::spawn(move || {
-                    let mesh = view_mesh(&f, radius, &opts, &view, &CloseUps::patches(&close, false));
+                    let mesh = view_mesh(&f, radius, &opts, &view, &CloseUps::patches(&close, false, |_| 1.0));
                     let arrows = motion.map(|m| motion_arrows(&m, &f, radius, opts.exaggeration, opts.ocean_surface, 600)).unwrap_or_default();
                     // Per-pixel light from the field's own normals (on the sphere only), rebuilt
                     // only when the field or the mesh options changed, not as the camera moves.

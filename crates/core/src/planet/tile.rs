@@ -112,6 +112,28 @@ impl Tile {
         self.size + 2 * self.halo
     }
 
+    /// Face coordinates `(a, b)` of its own cells' top-left corner, and their edge (0..1 of
+    /// the face; the halo left out).
+    pub fn area_ab(&self) -> ([f32; 2], f32) {
+        let n = self.n as f32;
+        ([self.i0 as f32 / n, self.j0 as f32 / n], self.size as f32 / n)
+    }
+
+    /// Whether face coordinates `(a, b)` of `face` lie on its own cells (borders included).
+    pub fn contains_ab(&self, face: Face, a: f32, b: f32) -> bool {
+        let (corner, span) = self.area_ab();
+        face == self.face && (corner[0]..=corner[0] + span).contains(&a) && (corner[1]..=corner[1] + span).contains(&b)
+    }
+
+    /// Whether its own cells and `other`'s cover some of the same ground (of any levels;
+    /// touching along a border does not count).
+    pub fn overlaps(&self, other: &Tile) -> bool {
+        // `x / n < y / m` without rounding.
+        let below = |x: usize, n: usize, y: usize, m: usize| x * m < y * n;
+        let (s, t) = (self, other);
+        s.face == t.face && below(s.i0, s.n, t.i0 + t.size, t.n) && below(t.i0, t.n, s.i0 + s.size, s.n) && below(s.j0, s.n, t.j0 + t.size, t.n) && below(t.j0, t.n, s.j0 + s.size, s.n)
+    }
+
     /// The same tile with `halo` cells of halo instead of its own.
     pub fn with_halo(self, halo: usize) -> Tile {
         Tile { halo, ..self }
@@ -246,6 +268,21 @@ impl std::fmt::Display for Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Tiles of different levels overlap where they share ground, not where they only touch;
+    /// face coordinates lie on a tile up to its border.
+    #[test]
+    fn tiles_overlap_across_levels_and_contain_their_ground() {
+        let coarse = Tile::new(Face::Front, 64, 16, 16, 16).expect("tile");
+        let inside = Tile::new(Face::Front, 256, 96, 96, 16).expect("tile");
+        let beside = Tile::new(Face::Front, 256, 128, 64, 16).expect("tile");
+        let other_face = Tile::new(Face::Back, 64, 16, 16, 16).expect("tile");
+        assert!(coarse.overlaps(&inside) && inside.overlaps(&coarse));
+        assert!(!coarse.overlaps(&beside) && !beside.overlaps(&coarse), "touching along a border");
+        assert!(!coarse.overlaps(&other_face));
+        assert_eq!(coarse.area_ab(), ([0.25, 0.25], 0.25));
+        assert!(coarse.contains_ab(Face::Front, 0.5, 0.3) && !coarse.contains_ab(Face::Front, 0.51, 0.3) && !coarse.contains_ab(Face::Back, 0.3, 0.3));
+    }
 
     #[test]
     fn a_tile_must_lie_on_its_face() {
