@@ -16,7 +16,8 @@ struct Uniforms {
     eye: vec4<f32>,
     // Water colour (linear RGB); w: attenuation per metre of depth.
     water: vec4<f32>,
-    // x: 1 to light by the normal map (per pixel), 0 by the vertex normals.
+    // x: 1 to light by the normal map (per pixel), 0 by the vertex normals; y: how far the
+    // relief has morphed from the vertices' earlier relief (0..1, see VertexIn.morph).
     detail: vec4<f32>,
     // The detail patches of a close-up, one per texture layer: face coordinates of the corner
     // (xy), the edge (z), the face (w).
@@ -47,6 +48,9 @@ struct VertexIn {
     @location(2) elevation: f32,
     @location(3) face: u32,
     @location(4) uv: vec2<f32>,
+    // The relief before the close-ups changed, as offsets from this vertex: along the radius
+    // (planet radii) and in elevation (m).
+    @location(5) morph: vec2<f32>,
 };
 
 struct VertexOut {
@@ -58,13 +62,20 @@ struct VertexOut {
     @location(4) world: vec3<f32>,
 };
 
+// The vertex moved back towards its earlier relief by what is left of the morph.
+fn morphed(v: VertexIn) -> vec4<f32> {
+    let back = 1.0 - u.detail.y;
+    return vec4<f32>(v.position + normalize(v.position) * v.morph.x * back, v.elevation + v.morph.y * back);
+}
+
 @vertex
 fn vs_main(v: VertexIn) -> VertexOut {
     var out: VertexOut;
-    out.clip = u.view_proj * vec4<f32>(v.position, 1.0);
-    out.world = v.position;
+    let m = morphed(v);
+    out.clip = u.view_proj * vec4<f32>(m.xyz, 1.0);
+    out.world = m.xyz;
     out.normal = v.normal;
-    out.elevation = v.elevation;
+    out.elevation = m.w;
     out.face = v.face;
     out.uv = v.uv;
     return out;
@@ -209,10 +220,11 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
 @vertex
 fn vs_line(v: VertexIn) -> VertexOut {
     var out: VertexOut;
-    out.clip = u.view_proj * vec4<f32>(v.position * u.line.w, 1.0);
-    out.world = v.position;
+    let m = morphed(v);
+    out.clip = u.view_proj * vec4<f32>(m.xyz * u.line.w, 1.0);
+    out.world = m.xyz;
     out.normal = v.normal;
-    out.elevation = v.elevation;
+    out.elevation = m.w;
     out.face = v.face;
     out.uv = v.uv;
     return out;

@@ -265,3 +265,39 @@ fn the_texture_inspection_modes_show_their_layers() {
         }
     }
 }
+
+/// A tile's relief grows in instead of popping: a mesh built with a new detail patch (a
+/// plateau 8 km high over the face in view) and the relief before it, drawn at the start of
+/// the morph, looks like the planet without the patch; at its end, like the patch's relief.
+#[test]
+fn a_landing_tile_s_relief_morphs_in_from_the_relief_before() {
+    use planetgraph::planet::{Face, Tile};
+    use planetgraph::render::{view_mesh, DetailPatch, PlanetRenderer};
+    let Ok((device, queue)) = headless_device() else {
+        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+        return;
+    };
+    let field = Field::filled(64, 500.0);
+    let view = ViewSettings::default();
+    let face = Face::from_normal(view.camera.eye());
+    let plateau = vec![8000.0; 128 * 128];
+    let patches = [DetailPatch::on_tile(Tile { face, n: 128, i0: 0, j0: 0, size: 128, halo: 0 }, &plateau, None, None)];
+    let opts = MeshOptions { resolution: 32, ..Default::default() };
+    let picture = |patches: &[DetailPatch], previous: Option<&[DetailPatch]>, morph: f32| {
+        let mut r = PlanetRenderer::new(&device);
+        r.set_mesh(&device, &view_mesh(&field, 6371.0, &opts, &view, patches, previous));
+        r.set_relief_morph(morph);
+        r.render(&device, &queue, 96, 96, &view);
+        r.read_pixels(&device, &queue).expect("pixels").2
+    };
+    let differ = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(x, y)| x.abs_diff(**y) > 8).count();
+    let before = picture(&[], None, 1.0);
+    let after = picture(&patches, None, 1.0);
+    let start = picture(&patches, Some(&[]), 0.0);
+    let end = picture(&patches, Some(&[]), 1.0);
+    let popped = differ(&before, &after);
+    eprintln!("pixels changed by the plateau: {popped}; at the start of the morph: {}", differ(&start, &before));
+    assert!(popped > 200, "the plateau changes the picture: {popped}");
+    assert!(differ(&start, &before) * 5 < popped, "the morph starts at the relief before: {} of {popped}", differ(&start, &before));
+    assert_eq!(end, after, "and ends at the new relief");
+}

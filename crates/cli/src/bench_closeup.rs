@@ -121,7 +121,7 @@ fn frame_drawer<'a>(field: &crate::planet::Field, close: &'a [CloseUp], radius_k
     let mut r = PlanetRenderer::new(&device);
     let view = ViewSettings { camera, ..Default::default() };
     let patches = DetailPatch::layered(close.iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref(), Some(&c.normals))).collect());
-    r.set_mesh(&device, &view_mesh(field, radius_km, &MeshOptions::default(), &view, &patches));
+    r.set_mesh(&device, &view_mesh(field, radius_km, &MeshOptions::default(), &view, &patches, None));
     r.set_patches(&device, &queue, &patches);
     Ok(move || {
         time_ms(|| {

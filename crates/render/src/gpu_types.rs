@@ -16,6 +16,12 @@ pub struct Vertex {
     pub face: u32,
     /// Face coordinates `(a, b)` in [0, 1] (overlay texture coordinates).
     pub uv: [f32; 2],
+    /// Where the relief was before the close-ups changed, as offsets from this vertex: along
+    /// the radius (planet radii) and in elevation (metres). The vertex shader moves the vertex
+    /// by `(1 - t)` of them while the relief morphs (`t` from 0 to 1,
+    /// [`crate::PlanetRenderer::set_relief_morph`]), so a landing tile's relief grows in
+    /// instead of popping. Zero where nothing changed.
+    pub morph: [f32; 2],
 }
 
 /// Most detail patches drawn at once (the shader's `MAX_PATCHES`).

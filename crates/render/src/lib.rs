@@ -44,10 +44,12 @@ pub struct Layers<'a> {
 }
 
 /// The mesh for a view: refined near the camera (`build_mesh_lod`, following detail `patches`
-/// where they lie) when the options ask for it and the planet is round, else the uniform mesh.
-pub fn view_mesh(elevation_m: &Field, radius_km: f32, mesh: &MeshOptions, view: &ViewSettings, patches: &[DetailPatch]) -> PlanetMesh {
+/// where they lie, and noting where the `previous` patches put each vertex, for the relief to
+/// morph from there) when the options ask for it and the planet is round, else the uniform
+/// mesh.
+pub fn view_mesh(elevation_m: &Field, radius_km: f32, mesh: &MeshOptions, view: &ViewSettings, patches: &[DetailPatch], previous: Option<&[DetailPatch]>) -> PlanetMesh {
     if mesh.refine && mesh.spherical {
-        build_mesh_lod(elevation_m, radius_km, mesh, view.camera.eye(), patches)
+        build_mesh_lod(elevation_m, radius_km, mesh, view.camera.eye(), patches, previous)
     } else {
         build_mesh(elevation_m, radius_km, mesh)
     }
@@ -60,7 +62,7 @@ pub fn render_offscreen(elevation_m: &Field, radius_km: f32, layers: Layers, mes
     }
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
-    r.set_mesh(&device, &view_mesh(elevation_m, radius_km, mesh, view, layers.patches));
+    r.set_mesh(&device, &view_mesh(elevation_m, radius_km, mesh, view, layers.patches, None));
     if !layers.patches.is_empty() {
         r.set_patches(&device, &queue, layers.patches);
     }

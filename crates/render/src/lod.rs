@@ -36,10 +36,12 @@ pub fn chunk_quads(opts: &MeshOptions, field_n: usize, distance: f32) -> usize {
 }
 
 /// The mesh of `elevation_m` seen from `eye` (planet radii): chunks near the eye are finer, up
-/// to a patch's level on chunks that detail `patches` overlap.
-pub fn build_mesh_lod(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, eye: Vec3, patches: &[DetailPatch]) -> PlanetMesh {
+/// to a patch's level on chunks that detail `patches` overlap. With `previous` (the patches of
+/// the mesh on screen, when they differ), each vertex notes where that relief put it
+/// ([`Vertex::morph`]).
+pub fn build_mesh_lod(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, eye: Vec3, patches: &[DetailPatch], previous: Option<&[DetailPatch]>) -> PlanetMesh {
     let inland = super::mesh::inland_of(elevation_m, opts);
-    let relief = Relief { field: elevation_m, patches, inland: &inland };
+    let relief = Relief { field: elevation_m, patches, inland: &inland, previous };
     let chunks: Vec<(Face, usize, usize)> = Face::ALL.iter().flat_map(|&f| (0..CHUNKS * CHUNKS).map(move |k| (f, k % CHUNKS, k / CHUNKS))).collect();
     // Each chunk: its vertices (grid then skirt) and local triangle indices.
     let parts: Vec<(Vec<Vertex>, Vec<u32>, Vec<u32>)> = chunks
@@ -126,12 +128,45 @@ mod tests {
         assert_eq!(chunk_quads(&opts, 64, 0.001), 8, "no finer than the field");
         // A close eye over the front face: its chunks there carry most of the triangles.
         let f = Field::filled(128, 100.0);
-        let mesh = build_mesh_lod(&f, 6371.0, &MeshOptions { resolution: 32, ..Default::default() }, Vec3::new(0.0, 0.0, 1.2), &[]);
+        let mesh = build_mesh_lod(&f, 6371.0, &MeshOptions { resolution: 32, ..Default::default() }, Vec3::new(0.0, 0.0, 1.2), &[], None);
         let front = mesh.vertices.iter().filter(|v| v.position[2] > 0.9).count();
         let back = mesh.vertices.iter().filter(|v| v.position[2] < -0.9).count();
         assert!(front > 4 * back, "{front} vs {back}");
         for t in mesh.triangles.chunks(3) {
             assert!(t.iter().all(|&k| (k as usize) < mesh.vertices.len()));
         }
+    }
+
+    /// A mesh built with a patch over the field, from a relief without it, notes for each
+    /// vertex where the earlier relief put it: moved back by its morph, every vertex lies on
+    /// the field alone; vertices under the patch move, those far from it do not.
+    #[test]
+    fn vertices_note_the_earlier_relief_for_the_morph() {
+        let f = Field::filled(64, 1000.0);
+        let tile = crate::planet::Tile { face: Face::Front, n: 512, i0: 192, j0: 192, size: 128, halo: 0 };
+        let raised = vec![3000.0; 128 * 128];
+        let patches = [DetailPatch::on_tile(tile, &raised, None, None)];
+        let opts = MeshOptions { resolution: 32, ..Default::default() };
+        let eye = Vec3::new(0.0, 0.0, 1.2);
+        let scale = opts.exaggeration / 6_371_000.0;
+        let mesh = build_mesh_lod(&f, 6371.0, &opts, eye, &patches, Some(&[]));
+        let mut moved = 0;
+        for v in &mesh.vertices {
+            let p = Vec3::from(v.position);
+            let before = p + p.normalize() * v.morph[0];
+            // Back on the field's relief (a skirt's vertex that far below it), at the field's
+            // elevation.
+            let off = before.length() - (1.0 + 1000.0 * scale);
+            assert!(off.abs() < 1e-5 || (off + SKIRT).abs() < 1e-5, "{} {:?}", before.length(), v.morph);
+            assert!((v.elevation + v.morph[1] - 1000.0).abs() < 1e-2);
+            if v.morph[0] < -1000.0 * scale {
+                moved += 1;
+                assert!(p.z > 0.9, "only under the patch");
+            }
+        }
+        assert!(moved > 10, "{moved}");
+        // Without an earlier relief nothing morphs.
+        let still = build_mesh_lod(&f, 6371.0, &opts, eye, &patches, None);
+        assert!(still.vertices.iter().all(|v| v.morph == [0.0, 0.0]));
     }
 }

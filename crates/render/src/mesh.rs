@@ -52,6 +52,9 @@ pub struct Relief<'a> {
     /// Per cell of the field, whether it lies below sea level away from the ocean (an inland
     /// basin, [`inland_of`]); empty: no cell does.
     pub inland: &'a [bool],
+    /// The patches the relief had before (the mesh on screen), when they differ: each vertex
+    /// notes where that relief put it ([`Vertex::morph`]), for the relief to morph from there.
+    pub previous: Option<&'a [DetailPatch<'a>]>,
 }
 
 /// Added to a vertex's face index ([`Vertex::face`]) where it lies below sea level away from
@@ -77,12 +80,17 @@ impl Relief<'_> {
 
     /// Elevation in metres in direction `d` (need not be normalised).
     pub fn at(&self, d: Vec3) -> f32 {
+        self.with(self.patches, d)
+    }
+
+    /// Elevation in metres in direction `d` with `patches` over the field.
+    fn with(&self, patches: &[DetailPatch], d: Vec3) -> f32 {
         let mut e = self.field.sample_dir(d);
-        if self.patches.is_empty() {
+        if patches.is_empty() {
             return e;
         }
         let (face, a, b) = dir_to_face_ab(d);
-        for p in self.patches {
+        for p in patches {
             let ([x, y], w) = p.place(face, a, b);
             if w > 0.0 {
                 e += (p.elevation_at(x, y) - e) * w;
@@ -97,10 +105,10 @@ impl Relief<'_> {
 /// sampled by direction).
 pub(crate) fn vertex_at(relief: &Relief, radius_km: f32, opts: &MeshOptions, face: Face, a: f32, b: f32, eps: f32) -> Vertex {
     let scale = opts.exaggeration / (radius_km.max(1.0) * 1000.0);
+    let shown = |e: f32, d: Vec3| 1.0 + (if opts.ocean_surface && !relief.inland(e, d) { e.max(0.0) } else { e }) * scale;
     let height = |d: Vec3| {
         let e = relief.at(d);
-        let shown = if opts.ocean_surface && !relief.inland(e, d) { e.max(0.0) } else { e };
-        (e, 1.0 + shown * scale)
+        (e, shown(e, d))
     };
     let cube = face_ab_to_cube(face, a, b, opts.warped);
     let dir = cube.normalize();
@@ -118,13 +126,20 @@ pub(crate) fn vertex_at(relief: &Relief, radius_km: f32, opts: &MeshOptions, fac
         normal = face.normal();
     }
     let inland = if relief.inland(e, dir) { INLAND } else { 0 };
-    Vertex { position: (base * h).to_array(), normal: normal.to_array(), elevation: e, face: face.index() as u32 + inland, uv: [a, b] }
+    let morph = match relief.previous {
+        Some(before) if opts.spherical => {
+            let e0 = relief.with(before, dir);
+            [shown(e0, dir) - h, e0 - e]
+        }
+        _ => [0.0, 0.0],
+    };
+    Vertex { position: (base * h).to_array(), normal: normal.to_array(), elevation: e, face: face.index() as u32 + inland, uv: [a, b], morph }
 }
 
 /// Builds the mesh for `elevation_m` (metres) on a planet of `radius_km`.
 pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> PlanetMesh {
     let inland = inland_of(elevation_m, opts);
-    let relief = Relief { field: elevation_m, patches: &[], inland: &inland };
+    let relief = Relief { field: elevation_m, patches: &[], inland: &inland, previous: None };
     let m = opts.resolution.max(1);
     let verts_per_face = (m + 1) * (m + 1);
     let vertices: Vec<Vertex> = (0..6 * verts_per_face)

@@ -150,6 +150,9 @@ pub struct PlanetRenderer {
     patch: PatchUniforms,
     /// Whether the patch textures uploaded last hold colours, and normals.
     patch_textures: (bool, bool),
+    /// How far the mesh's relief has morphed from its vertices' earlier relief (0..1,
+    /// [`Vertex::morph`]).
+    relief_morph: f32,
     mesh: Option<MeshBuffers>,
     arrows: Option<(wgpu::Buffer, u32)>,
     target: Option<Target>,
@@ -203,7 +206,7 @@ impl PlanetRenderer {
         let (patch_overlay_view, patch_normal_view) = (blank_view(device, "patch colours"), blank_view(device, "patch normals"));
         let bind_group = Self::bind_group(device, &layout, &uniforms, &sampler, [&overlay_view, &normal_view, &patch_overlay_view, &patch_normal_view]);
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("planet pipeline layout"), bind_group_layouts: &[Some(&layout)], immediate_size: 0 });
-        let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32, 3 => Uint32, 4 => Float32x2];
+        let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32, 3 => Uint32, 4 => Float32x2, 5 => Float32x2];
         let buffers = [Some(wgpu::VertexBufferLayout { array_stride: std::mem::size_of::<Vertex>() as u64, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes })];
         let make = |vs: &str, fs: &str, topology: wgpu::PrimitiveTopology, cull: Option<wgpu::Face>| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -241,6 +244,7 @@ impl PlanetRenderer {
             patch_overlay_view,
             patch_normal_view,
             patch: PatchUniforms::default(),
+            relief_morph: 1.0,
             patch_textures: (false, false),
             mesh: None,
             arrows: None,
@@ -287,7 +291,7 @@ impl PlanetRenderer {
 
     /// Uploads the motion arrows (a line list of points in planet radii; empty removes them).
     pub fn set_arrows(&mut self, device: &wgpu::Device, points: &[[f32; 3]]) {
-        let lines: Vec<Vertex> = points.iter().map(|&p| Vertex { position: p, normal: glam::Vec3::from(p).normalize_or_zero().to_array(), elevation: 0.0, face: 0, uv: [0.0, 0.0] }).collect();
+        let lines: Vec<Vertex> = points.iter().map(|&p| Vertex { position: p, normal: glam::Vec3::from(p).normalize_or_zero().to_array(), elevation: 0.0, face: 0, uv: [0.0, 0.0], morph: [0.0, 0.0] }).collect();
         self.arrows = (!lines.is_empty()).then(|| {
             let buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some("arrows"), contents: bytemuck::cast_slice(&lines), usage: wgpu::BufferUsages::VERTEX });
             (buf, lines.len() as u32)
@@ -377,7 +381,7 @@ impl PlanetRenderer {
                 [e.x, e.y, e.z, rim]
             },
             water: WATER,
-            detail: [if self.has_normals { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0],
+            detail: [if self.has_normals { 1.0 } else { 0.0 }, self.relief_morph, 0.0, 0.0],
             patch_area: self.patch.area,
             patch_fades: self.patch.fades,
             patch_opacity: self.patch.opacity,

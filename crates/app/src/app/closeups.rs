@@ -11,16 +11,22 @@ use crate::eval::EvalResult;
 use crate::graph::NodeId;
 use crate::inspect::CloseUp;
 use crate::nodes::output::planet::PlanetSettings;
+use crate::planet::Field;
 use crate::planet::Tile;
 use crate::render::closeup::tiles_for_view;
 use crate::render::gpu_types::MAX_PATCHES;
-use crate::render::{DetailPatch, OrbitCamera, PlanetRenderer};
+use crate::render::{view_mesh, DetailPatch, MeshOptions, OrbitCamera, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::sync::Arc;
+use std::time::Instant;
 
-/// Seconds a close-up takes to fade in over what lay there before (its colours and normals;
-/// the mesh takes its relief at once).
+/// Seconds a close-up takes to fade in over what lay there before, from when the first mesh
+/// with its relief lands: its colours and normals, and the mesh's relief, which morphs from
+/// where the mesh on screen had it.
 pub const FADE_IN_S: f32 = 0.3;
+
+/// Close-ups, shared with the mesh jobs and the renderer.
+pub type Shown = Vec<Arc<CloseUp>>;
 
 /// Most bytes of close-ups kept for the planet on screen (those on screen included): about
 /// 170 tiles of 512 x 512 cells with colours.
@@ -41,8 +47,13 @@ pub struct CloseUps {
     cache: Vec<Arc<CloseUp>>,
     /// Whether the close-ups on screen changed since [`Self::poll`] last said.
     changed: bool,
-    /// When each close-up on screen went on screen (it fades in over [`FADE_IN_S`]).
-    shown_at: Vec<(Tile, std::time::Instant)>,
+    /// When each close-up on screen started to fade in (over [`FADE_IN_S`]): once a mesh with
+    /// it landed (`None` until then: it does not show yet).
+    shown_at: Vec<(Tile, Option<Instant>)>,
+    /// The close-ups the mesh on screen was built with.
+    meshed: Shown,
+    /// The close-ups whose relief the mesh on screen morphs from, and since when.
+    morph: Option<(Shown, Instant)>,
     /// Whether a close-up was fading in when the renderer was given them last.
     was_fading: bool,
     /// A close-up being assembled from a tile's result on a thread of its own, and its tile.
@@ -68,6 +79,8 @@ impl Default for CloseUps {
             cache: Vec::new(),
             changed: false,
             shown_at: Vec::new(),
+            meshed: Vec::new(),
+            morph: None,
             was_fading: false,
             job: None,
             last_ms: None,
@@ -76,6 +89,16 @@ impl Default for CloseUps {
             failed: Vec::new(),
         }
     }
+}
+
+/// The tiles of `shown`, in order.
+fn tiles(shown: &[Arc<CloseUp>]) -> Vec<Tile> {
+    shown.iter().map(|c| c.tile).collect()
+}
+
+/// How far a fade that started `at` has gone (0..1 over [`FADE_IN_S`]).
+fn faded(at: Instant) -> f32 {
+    (at.elapsed().as_secs_f32() / FADE_IN_S).clamp(0.0, 1.0)
 }
 
 /// Bytes a close-up holds.
@@ -114,15 +137,13 @@ impl CloseUps {
             }
         }
         self.cache.sort_by_key(|c| now.iter().any(|k| k.tile == c.tile));
-        let tiles = |v: &[Arc<CloseUp>]| v.iter().map(|c| c.tile).collect::<Vec<_>>();
         if tiles(&now) != tiles(&self.current) {
             self.changed = true;
         }
-        let at = std::time::Instant::now();
         self.shown_at.retain(|(t, _)| now.iter().any(|c| c.tile == *t));
         for c in &now {
             if !self.shown_at.iter().any(|(t, _)| *t == c.tile) {
-                self.shown_at.push((c.tile, at));
+                self.shown_at.push((c.tile, None));
             }
         }
         self.current = now;
@@ -215,6 +236,8 @@ impl CloseUps {
     pub fn clear(&mut self) {
         self.pending = None;
         self.shown_at.clear();
+        self.meshed.clear();
+        self.morph = None;
         self.changed |= !self.current.is_empty();
         self.current.clear();
         self.cache.clear();
@@ -229,16 +252,60 @@ impl CloseUps {
         DetailPatch::layered(close.iter().map(|c| DetailPatch { opacity: opacity(c.tile), ..DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals)) }).collect())
     }
 
-    /// How much of the close-up of `tile` shows: from 0 when it went on screen to 1
+    /// How much of the close-up of `tile` shows: 0 until a mesh with it lands, then up to 1
     /// [`FADE_IN_S`] later (1 for a tile not on screen).
     pub fn opacity(&self, tile: Tile) -> f32 {
-        self.shown_at.iter().find(|(t, _)| *t == tile).map_or(1.0, |(_, at)| (at.elapsed().as_secs_f32() / FADE_IN_S).clamp(0.0, 1.0))
+        self.shown_at.iter().find(|(t, _)| *t == tile).map_or(1.0, |(_, at)| at.map_or(0.0, faded))
     }
 
-    /// Whether a close-up on screen is still fading in (the viewport draws again until none
-    /// is).
+    /// How far the mesh on screen has morphed from the relief it morphs from (1: done; the
+    /// renderer's [`PlanetRenderer::set_relief_morph`]).
+    pub fn relief_morph(&self) -> f32 {
+        self.morph.as_ref().map_or(1.0, |(_, at)| faded(*at))
+    }
+
+    /// Whether a close-up on screen, or the mesh's relief, is still fading in (the viewport
+    /// draws again until none is).
     pub fn fading(&self) -> bool {
-        self.current.iter().any(|c| self.opacity(c.tile) < 1.0)
+        self.shown_at.iter().any(|(_, at)| at.is_some_and(|at| faded(at) < 1.0)) || self.relief_morph() < 1.0
+    }
+
+    /// What the next mesh is built with: the close-ups on screen, and the close-ups whose
+    /// relief its vertices morph from (`None`: no morph). That is the mesh on screen's when the
+    /// close-ups changed since, or, while the mesh on screen still morphs towards the same
+    /// close-ups, the relief it morphs from (a camera move does not cut the morph short).
+    pub fn mesh_sets(&self) -> (Shown, Option<Shown>) {
+        let same = tiles(&self.current) == tiles(&self.meshed);
+        let from = match &self.morph {
+            Some((from, _)) if same && self.relief_morph() < 1.0 => Some(from.clone()),
+            _ => (!same).then(|| self.meshed.clone()),
+        };
+        (self.current.clone(), from)
+    }
+
+    /// The mesh of `elevation_m` (metres, on a planet of `radius_km`) for `view`, built with
+    /// the close-ups and morphing from those of `sets` ([`Self::mesh_sets`]).
+    pub fn mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, view: &ViewSettings, sets: &(Shown, Option<Shown>)) -> PlanetMesh {
+        let previous = sets.1.as_ref().map(|shown| CloseUps::patches(shown, false, |_| 1.0));
+        view_mesh(elevation_m, radius_km, opts, view, &CloseUps::patches(&sets.0, false, |_| 1.0), previous.as_deref())
+    }
+
+    /// Notes that a mesh built with `built`, morphing from `from` ([`Self::mesh_sets`]), is
+    /// on screen: its new close-ups start to fade in, and its relief starts to morph (or goes
+    /// on morphing, when it morphs as the mesh before it did).
+    pub fn meshed(&mut self, built: Shown, from: Option<Shown>) {
+        let now = Instant::now();
+        for (t, at) in &mut self.shown_at {
+            if at.is_none() && built.iter().any(|c| c.tile == *t) {
+                *at = Some(now);
+            }
+        }
+        let going_on = |(f, _): &(Shown, Instant)| from.as_ref().is_some_and(|from| tiles(from) == tiles(f)) && tiles(&built) == tiles(&self.meshed);
+        self.morph = match self.morph.take() {
+            Some(m) if going_on(&m) => Some(m),
+            _ => from.map(|f| (f, now)),
+        };
+        self.meshed = built;
     }
 
     /// Gives `renderer` the close-ups on screen (or takes their patches away) when they changed
@@ -256,6 +323,7 @@ impl CloseUps {
         } else {
             return false;
         }
+        renderer.set_relief_morph(self.relief_morph());
         self.uploaded = now;
         self.was_fading = fading;
         true
@@ -333,10 +401,21 @@ mod tests {
             c.arrived(close_up(t));
         }
         assert!(!asked.is_empty() && c.poll(20.0), "the tiles went on screen");
-        // They fade in.
-        assert!(c.fading() && c.opacity(asked[0]) < 1.0);
+        // They wait for a mesh with their relief, which morphs from the bare planet's.
+        assert!(c.opacity(asked[0]) == 0.0 && !c.fading());
+        let (built, from) = c.mesh_sets();
+        assert_eq!(tiles(&built), tiles(c.current()));
+        assert!(from.as_ref().is_some_and(|f| f.is_empty()), "from the planet without close-ups");
+        c.meshed(built, from);
+        // Then they fade in, and the relief morphs.
+        assert!(c.fading() && c.opacity(asked[0]) < 1.0 && c.relief_morph() < 1.0);
+        // A camera move's mesh meanwhile goes on morphing from the same relief.
+        let (built, from) = c.mesh_sets();
+        assert!(from.as_ref().is_some_and(|f| f.is_empty()));
+        c.meshed(built, from);
         std::thread::sleep(std::time::Duration::from_secs_f32(FADE_IN_S + 0.05));
-        assert!(!c.fading() && c.opacity(asked[0]) == 1.0);
+        assert!(!c.fading() && c.opacity(asked[0]) == 1.0 && c.relief_morph() == 1.0);
+        assert!(c.mesh_sets().1.is_none(), "nothing left to morph");
         assert_eq!(c.current().len(), asked.len());
         // Further out the view wants coarser tiles: until they land, the finer cached ones
         // under the picture stand in.

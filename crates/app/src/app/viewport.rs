@@ -2,17 +2,18 @@
 //! shown as an egui texture.
 
 use super::viewer::{viewer_image, ViewedValue, ViewerContent, ViewerRamp};
-use crate::app::closeups::CloseUps;
+use crate::app::closeups::{CloseUps, Shown};
 use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, temperature_image, OverlayColours, OverlayImage, TectonicValues, TextureValues};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::planet::{ColourField, Field};
-use crate::render::{view_mesh, ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
+use crate::render::{ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
 
-/// What the background mesh job sends back: the mesh, the motion arrows (a line list), and
-/// the normal map when it was rebuilt (`Some(None)`: none, off the sphere).
-type MeshJob = (PlanetMesh, Vec<[f32; 3]>, Option<Option<OverlayImage>>);
+/// What the background mesh job sends back: the mesh, the motion arrows (a line list), the
+/// normal map when it was rebuilt (`Some(None)`: none, off the sphere), and the close-ups it
+/// was built with and morphs from ([`CloseUps::mesh_sets`]).
+type MeshJob = (PlanetMesh, Vec<[f32; 3]>, Option<Option<OverlayImage>>, (Shown, Option<Shown>));
 
 /// Makes the overlay image of an inspection mode on a background thread.
 type LayerJob = Box<dyn FnOnce() -> OverlayImage + Send>;
@@ -346,16 +347,15 @@ impl Viewport {
                 let (f, radius, opts, view, ctx, motion) = (f.clone(), p.radius_km, self.mesh, self.view, ui.ctx().clone(), self.tectonics.motion.clone());
                 // Cleared once a job that rebuilt them lands (a newer job replaces an older one's
                 // result, so until then each job rebuilds them).
-                let normals_needed = self.normals_dirty;
-                let close = self.closeups.current().to_vec();
+                let (normals_needed, close) = (self.normals_dirty, self.closeups.mesh_sets());
                 std::thread::spawn(move || {
-                    let mesh = view_mesh(&f, radius, &opts, &view, &CloseUps::patches(&close, false, |_| 1.0));
+                    let mesh = CloseUps::mesh(&f, radius, &opts, &view, &close);
                     let arrows = motion.map(|m| motion_arrows(&m, &f, radius, opts.exaggeration, opts.ocean_surface, 600)).unwrap_or_default();
                     // Per-pixel light from the field's own normals (on the sphere only), rebuilt
                     // only when the field or the mesh options changed, not as the camera moves.
                     let normals = normals_needed.then(|| opts.spherical.then(|| normal_image(&f, radius, opts.exaggeration, opts.ocean_surface)));
                     // The viewport may have moved on and dropped the receiver: the result is not wanted.
-                    let _ = tx.send((mesh, arrows, normals));
+                    let _ = tx.send((mesh, arrows, normals, close));
                     ctx.request_repaint();
                 });
                 self.mesh_job = Some(rx);
@@ -364,8 +364,9 @@ impl Viewport {
         }
         if let Some(rx) = &self.mesh_job {
             match rx.try_recv() {
-                Ok((mesh, arrows, normals)) => {
+                Ok((mesh, arrows, normals, close)) => {
                     renderer.set_mesh(&gpu.device, &mesh);
+                    self.closeups.meshed(close.0, close.1);
                     renderer.set_arrows(&gpu.device, &arrows);
                     if let Some(normals) = normals {
                         self.normals_dirty = false;

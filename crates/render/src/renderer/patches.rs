@@ -40,6 +40,15 @@ impl PlanetRenderer {
     }
 }
 
+impl PlanetRenderer {
+    /// Sets how far the mesh's relief has morphed from the relief its vertices had before the
+    /// close-ups changed ([`crate::gpu_types::Vertex::morph`]): 0 draws the earlier relief, 1
+    /// (the default) the mesh's own.
+    pub fn set_relief_morph(&mut self, t: f32) {
+        self.relief_morph = t.clamp(0.0, 1.0);
+    }
+}
+
 /// The detail patches' part of uniforms: where each lies (`area`), towards which sides it
 /// fades, how much of it shows (four to a vector), and the flags (colours, normals, margin,
 /// count).
