@@ -93,6 +93,14 @@ fn tiled_shares_merge_into_the_single_tiled_build() {
     let merged = dir.path().join("merged");
     share::merge(&shares, &merged, &Control { cancel: &AtomicBool::new(false), progress: &ExportProgress::default() }).expect("merges");
     same_files(&single, &merged);
+    // The shares split the range's tiles too: beyond the tiles its files read, each share
+    // evaluated only its part, so some share saw a narrower range of a value than the planet
+    // holds; merge joined them into the single build's ranges (compared above).
+    let records: Vec<share::ShareRecord> = (0..3).map(|k| serde_json::from_slice(&std::fs::read(shares[k].join(format!("share_{}_of_3.json", k + 1))).expect("record")).expect("parses")).collect();
+    let whole: Vec<Option<[f32; 2]>> = (0..records[0].ranges.jobs.len()).map(|j| records.iter().filter_map(|r| r.ranges.jobs[j]).reduce(|a, b| [a[0].min(b[0]), a[1].max(b[1])])).collect();
+    assert!(whole.iter().any(Option::is_some), "tiled scalar exports");
+    let narrower = records.iter().any(|r| r.ranges.jobs.iter().zip(&whole).any(|(part, all)| part.is_some() && part != all));
+    assert!(narrower, "every share evaluated every tile");
 }
 
 #[test]

@@ -97,8 +97,24 @@ fn progress_ticker(p: Arc<Progress>, export: Arc<ExportProgress>, done: Arc<Atom
         let mut last_file = usize::MAX;
         let mut ticks = 0u32;
         let mut writing_since: Option<std::time::Instant> = None;
+        let mut scan_since: Option<std::time::Instant> = None;
         while !done.load(Ordering::Relaxed) {
             let (f, ft) = (export.files_done.load(Ordering::Relaxed), export.files_total.load(Ordering::Relaxed));
+            let (s, st) = (export.tiles_scanned.load(Ordering::Relaxed), export.tiles_to_scan.load(Ordering::Relaxed));
+            if st == 0 {
+                scan_since = None;
+            } else if ft > 0 {
+                // A tiled build's range over the planet: the tiles no file read.
+                let since = *scan_since.get_or_insert_with(std::time::Instant::now);
+                if ticks.is_multiple_of(40) {
+                    let elapsed = since.elapsed().as_secs_f64();
+                    let left = if s > 0 && elapsed > 5.0 { format!(", about {} left", duration_text(elapsed * (st - s.min(st)) as f64 / s as f64)) } else { String::new() };
+                    eprintln!("measuring the data range over the planet: {s}/{st} tiles{left}");
+                }
+                ticks += 1;
+                std::thread::sleep(Duration::from_millis(250));
+                continue;
+            }
             if ft > 0 {
                 let since = *writing_since.get_or_insert_with(std::time::Instant::now);
                 ticks += 1;

@@ -192,7 +192,7 @@ impl ExportJob {
         // scans them first.
         if let Source::Tiled(t) = &source {
             if integer && s.mapping == ValueMapping::Auto {
-                t.store.scan(t.value, control.cancel)?;
+                t.store.scan(t.value, control)?;
             }
         }
         let range = source.range();
@@ -210,16 +210,26 @@ impl ExportJob {
             files.push((first_unit + k, self.entry(&p, source.channels(), range, bytes, mapping.clone())));
         }
         // A tiled source's range grows with the tiles its files read: the manifest gives the
-        // whole planet's, as a whole build does.
+        // whole planet's, as a whole build does. A share scans only its part of the tiles
+        // (even without a file of this job), and `merge` joins the shares' ranges.
         if let Source::Tiled(t) = &source {
-            if !files.is_empty() {
-                t.store.scan(t.value, control.cancel)?;
-                for (_, f) in &mut files {
-                    f.data_range = source.range().map(|(a, b)| [a, b]);
-                }
+            match ctx.share {
+                Some(share) => t.store.scan_share(t.value, share, control)?,
+                None if !files.is_empty() => t.store.scan(t.value, control)?,
+                None => {}
+            }
+            for (_, f) in &mut files {
+                f.data_range = source.range().map(|(a, b)| [a, b]);
             }
         }
         Ok(files)
+    }
+
+    /// A tiled build's range of this job's value over the tiles evaluated so far (`None`: not
+    /// a tiled scalar value); a share records it for `merge`.
+    pub fn tiled_range(&self) -> Option<[f32; 2]> {
+        let scalar = self.tiled.as_ref().filter(|t| self.settings.layer != ExportLayer::Mesh && t.store.channels(t.value) == 1);
+        scalar.and_then(|t| t.store.range(t.value)).map(|(a, b)| [a, b])
     }
 
     /// The pixel encoding and its manifest description.

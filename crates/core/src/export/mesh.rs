@@ -130,7 +130,7 @@ impl MeshSources {
     /// otherwise its inputs.
     pub fn of(job: &ExportJob, radius_km: f32, control: &Control) -> Result<MeshSources, ExportError> {
         if let (Some(t), Some(m)) = (&job.tiled, &job.tiled_mesh) {
-            t.store.scan(t.value, control.cancel)?;
+            t.store.scan(t.value, control)?;
             let range = t.store.range(t.value).ok_or_else(|| job.invalid("the field has no finite value"))?;
             return Ok(MeshSources { height: Source::Tiled(t.clone()), normals: Source::Tiled(m.normals.clone()), colour: m.colour.clone().map(Source::Tiled), range });
         }

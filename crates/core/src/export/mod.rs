@@ -91,6 +91,11 @@ pub struct ExportProgress {
     pub rows_done: AtomicUsize,
     /// Rows of the current file.
     pub rows_total: AtomicUsize,
+    /// Tiles evaluated so far for a tiled value's range over the planet (after a file, the
+    /// tiles no file read; before one with an automatic mapping, every tile it lacks).
+    pub tiles_scanned: AtomicUsize,
+    /// Tiles the running range scan evaluates (0: none is running).
+    pub tiles_to_scan: AtomicUsize,
 }
 
 impl ExportProgress {
@@ -201,14 +206,18 @@ pub fn write_exports(out: &Path, jobs: &[ExportJob], ctx: &ExportContext, contro
     control.progress.files_total.store(planned, Ordering::Relaxed);
     control.progress.files_done.store(0, Ordering::Relaxed);
     let mut files = Vec::new();
+    let mut file_jobs = Vec::new();
     let mut first_unit = 0;
-    for job in jobs {
+    for (j, job) in jobs.iter().enumerate() {
         control.check()?;
-        files.extend(job.write(out, ctx, control, first_unit)?);
+        let written = job.write(out, ctx, control, first_unit)?;
+        file_jobs.extend(std::iter::repeat_n(j, written.len()));
+        files.extend(written);
         first_unit += job.units();
     }
     if let Some(share) = ctx.share {
-        return share::write_record(out, share, first_unit, files, |files| Manifest::new(ctx, files));
+        let ranges = share::Ranges { jobs: jobs.iter().map(ExportJob::tiled_range).collect(), files: file_jobs };
+        return share::write_record(out, share, first_unit, files, ranges, |files| Manifest::new(ctx, files));
     }
     let manifest = Manifest::new(ctx, files.into_iter().map(|(_, f)| f).collect());
     let text = serde_json::to_vec_pretty(&manifest).map_err(|e| ExportError::Encode { path: manifest_path.clone(), message: e.to_string() })?;

@@ -5,7 +5,9 @@
 //! tile or a whole equirectangular image) or one mesh with its textures, numbered over the whole
 //! build in manifest order and dealt out in turn (unit `k` to share `k mod N`).
 //!
-//! Every share evaluates the graph whole: the shares split the writing, not the evaluation.
+//! A build that fits its memory is evaluated whole by every share: the shares split the
+//! writing. A tiled build's shares evaluate the tiles their files read and their part of the
+//! rest, for the data ranges ([`Ranges`]), which `merge` joins.
 
 use super::{AtomicFile, Control, ExportError, Manifest, ManifestFile};
 use serde::{Deserialize, Serialize};
@@ -70,17 +72,46 @@ pub struct ShareRecord {
     pub units: usize,
     /// The unit of each of `manifest.files`.
     pub file_units: Vec<usize>,
-    /// The manifest of this share's files (everything else as the whole build's).
+    /// The manifest of this share's files (everything else as the whole build's; a tiled
+    /// build's data ranges over the tiles this share evaluated).
     pub manifest: Manifest,
+    /// A tiled build's ranges over the tiles this share evaluated, for `merge` to join.
+    #[serde(default)]
+    pub ranges: Ranges,
+}
+
+/// A share's part of a tiled build's data ranges: each share evaluates its part of every
+/// exported value's tiles ([`super::tiled::TileStore::scan_share`]), so that together the
+/// shares' ranges cover the planet.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Ranges {
+    /// Per export job of the build, in order: the smallest and largest value over the tiles
+    /// the share evaluated (`None`: not a tiled scalar value).
+    pub jobs: Vec<Option<[f32; 2]>>,
+    /// The job of each of the manifest's files.
+    pub files: Vec<usize>,
+}
+
+impl Ranges {
+    /// Sets the data range of each of `files` (those with one) to its job's in `jobs`.
+    fn apply(jobs: &[Option<[f32; 2]>], file_jobs: &[usize], files: &mut [ManifestFile]) {
+        for (f, &j) in files.iter_mut().zip(file_jobs) {
+            if let (Some(_), Some(Some(range))) = (f.data_range, jobs.get(j)) {
+                f.data_range = Some(*range);
+            }
+        }
+    }
 }
 
 /// The format tag of share records.
 const RECORD_FORMAT: &str = "planetgraph-share";
 
 /// Writes the record of `share` into `out`.
-pub fn write_record(out: &Path, share: Share, units: usize, files: Vec<(usize, ManifestFile)>, manifest: impl FnOnce(Vec<ManifestFile>) -> Manifest) -> Result<Manifest, ExportError> {
-    let (file_units, files): (Vec<usize>, Vec<ManifestFile>) = files.into_iter().unzip();
-    let record = ShareRecord { format: RECORD_FORMAT.into(), share: share.index + 1, shares: share.count, units, file_units, manifest: manifest(files) };
+/// `ranges`: the share's part of a tiled build's data ranges, which its files' entries take.
+pub fn write_record(out: &Path, share: Share, units: usize, files: Vec<(usize, ManifestFile)>, ranges: Ranges, manifest: impl FnOnce(Vec<ManifestFile>) -> Manifest) -> Result<Manifest, ExportError> {
+    let (file_units, mut files): (Vec<usize>, Vec<ManifestFile>) = files.into_iter().unzip();
+    Ranges::apply(&ranges.jobs, &ranges.files, &mut files);
+    let record = ShareRecord { format: RECORD_FORMAT.into(), share: share.index + 1, shares: share.count, units, file_units, manifest: manifest(files), ranges };
     let path = out.join(share.record_name());
     write_json(&path, &record)?;
     Ok(record.manifest)
@@ -112,7 +143,8 @@ fn read_records(inputs: &[PathBuf]) -> Result<Vec<(PathBuf, ShareRecord)>, Expor
             let path = entry.path();
             let text = std::fs::read_to_string(&path).map_err(|source| ExportError::Io { path: path.clone(), source })?;
             let record: ShareRecord = serde_json::from_str(&text).map_err(|e| invalid(format!("{}: not a share record: {e}", path.display())))?;
-            if record.format != RECORD_FORMAT || record.file_units.len() != record.manifest.files.len() {
+            let ranges_fit = record.ranges.jobs.is_empty() || record.ranges.files.len() == record.manifest.files.len();
+            if record.format != RECORD_FORMAT || record.file_units.len() != record.manifest.files.len() || !ranges_fit {
                 return Err(invalid(format!("{}: not a share record of this PlanetGraph", path.display())));
             }
             records.push((dir.clone(), record));
@@ -142,6 +174,9 @@ fn check_records(records: &[(PathBuf, ShareRecord)], inputs: &[PathBuf]) -> Resu
     if !missing.is_empty() {
         return Err(invalid(format!("share {} missing (build it with --tiles)", missing.join(", "))));
     }
+    if records.iter().any(|(_, r)| r.ranges.jobs.len() != first.ranges.jobs.len()) {
+        return Err(invalid(format!("the shares' records disagree on the build's exports ({} shares)", n)));
+    }
     let mut owner = vec![None; first.units];
     for (_, r) in records {
         for &u in &r.file_units {
@@ -157,8 +192,9 @@ fn check_records(records: &[(PathBuf, ShareRecord)], inputs: &[PathBuf]) -> Resu
 
 /// Joins the shares found in the folders `inputs` into `out`: checks them, copies their files
 /// (unless already there) and writes the manifest of the whole build, with its files in the
-/// order a single build lists them and the timings of share 1; the share records in `out` are
-/// then removed. Returns the manifest.
+/// order a single build lists them, the timings of share 1 and a tiled build's data ranges
+/// joined over the shares (each evaluated its part of the tiles); the share records in `out`
+/// are then removed. Returns the manifest.
 pub fn merge(inputs: &[PathBuf], out: &Path, control: &Control) -> Result<Manifest, ExportError> {
     let mut records = read_records(inputs)?;
     check_records(&records, inputs)?;
@@ -168,10 +204,22 @@ pub fn merge(inputs: &[PathBuf], out: &Path, control: &Control) -> Result<Manife
     let total: usize = records.iter().map(|(_, r)| r.manifest.files.len()).sum();
     control.progress.files_total.store(total, Ordering::Relaxed);
     control.progress.files_done.store(0, Ordering::Relaxed);
+    // Each job's range over the planet: the shares' parts of the tiles cover it.
+    let mut joined: Vec<Option<[f32; 2]>> = vec![None; records[0].1.ranges.jobs.len()];
+    for (_, r) in &records {
+        for (j, range) in joined.iter_mut().zip(&r.ranges.jobs) {
+            *j = match (*j, *range) {
+                (Some([a, b]), Some([c, d])) => Some([a.min(c), b.max(d)]),
+                (a, b) => a.or(b),
+            };
+        }
+    }
     let mut files: Vec<(usize, usize, ManifestFile)> = Vec::new();
     for (dir, r) in &records {
+        let mut entries = r.manifest.files.clone();
+        Ranges::apply(&joined, &r.ranges.files, &mut entries);
         let in_place = dir.canonicalize().map_err(|source| ExportError::Io { path: dir.clone(), source })? == out_real;
-        for (k, (f, &unit)) in r.manifest.files.iter().zip(&r.file_units).enumerate() {
+        for (k, (f, &unit)) in entries.iter().zip(&r.file_units).enumerate() {
             control.check()?;
             let from = dir.join(&f.path);
             let size = std::fs::metadata(&from).map_err(|source| ExportError::Io { path: from.clone(), source })?.len();

@@ -316,17 +316,33 @@ impl TileStore {
 
     /// Evaluates the tiles of `value` that have not been yet, so that its range covers the
     /// whole planet (an automatic value mapping needs it before the first pixel is written;
-    /// the manifest's data range after the files).
-    pub fn scan(&self, value: usize, cancel: &AtomicBool) -> Result<(), ExportError> {
+    /// the manifest's data range after the files), counting them in `control`'s progress.
+    pub fn scan(&self, value: usize, control: &super::Control) -> Result<(), ExportError> {
+        self.scan_where(value, |_| true, control)
+    }
+
+    /// Evaluates the tiles of `value` numbered `k` with `share.owns(k)` that have not been yet:
+    /// a share's part of the range over the planet. Every share scans its part, so the shares'
+    /// ranges together cover every tile ([`super::share::merge`] joins them), and the shares
+    /// split that work as they split the files.
+    pub fn scan_share(&self, value: usize, share: super::Share, control: &super::Control) -> Result<(), ExportError> {
+        self.scan_where(value, |k| share.owns(k), control)
+    }
+
+    fn scan_where(&self, value: usize, pick: impl Fn(usize) -> bool, control: &super::Control) -> Result<(), ExportError> {
         if self.channels(value) != 1 {
             return Ok(());
         }
-        for k in 0..self.plan.count() {
-            let seen = self.ranges[value].lock().map(|r| r.seen.get(k).copied().unwrap_or(false)).unwrap_or(false);
-            if !seen {
-                self.view(value, &[k], cancel)?;
-            }
+        let seen = |k: usize| self.ranges[value].lock().map(|r| r.seen.get(k).copied().unwrap_or(false)).unwrap_or(false);
+        let todo: Vec<usize> = (0..self.plan.count()).filter(|&k| pick(k) && !seen(k)).collect();
+        let p = control.progress;
+        p.tiles_scanned.store(0, Ordering::Relaxed);
+        p.tiles_to_scan.store(todo.len(), Ordering::Relaxed);
+        for k in todo {
+            self.view(value, &[k], control.cancel)?;
+            p.tiles_scanned.fetch_add(1, Ordering::Relaxed);
         }
+        p.tiles_to_scan.store(0, Ordering::Relaxed);
         Ok(())
     }
 

@@ -152,6 +152,11 @@ impl PlanetApp {
                     let steps = if st > 0 { format!(" (the running node: {sd} of {st} steps)") } else { String::new() };
                     ui.label(format!("Evaluating: {k} of {t} nodes done{steps}"));
                     ui.add(egui::ProgressBar::new(task.eval.fraction()).show_percentage());
+                } else if task.progress.tiles_to_scan.load(Ordering::Relaxed) > 0 {
+                    // A tiled build's range over the planet: the tiles no file read.
+                    let (s, st) = (task.progress.tiles_scanned.load(Ordering::Relaxed), task.progress.tiles_to_scan.load(Ordering::Relaxed));
+                    ui.label(format!("Measuring the data range over the planet: {s} of {st} tiles"));
+                    ui.add(egui::ProgressBar::new(s as f32 / st as f32).show_percentage());
                 } else {
                     ui.label(format!("Writing {} of {files} files into {}", task.progress.files_done.load(Ordering::Relaxed) + 1, task.folder.display()));
                     ui.add(egui::ProgressBar::new(task.progress.fraction()).show_percentage());
