@@ -14,7 +14,11 @@ use planetgraph_render::OrbitCamera;
 use std::sync::atomic::AtomicBool;
 
 /// The figures this module prints.
-const NAMES: [&str; 7] = ["closeup_tile_s", "closeup_assemble_ms", "closeup_frame_1600x900_ms", "closeup_frame_streaming_1600x900_ms", "closeup_view_tiles", "closeup_view_s", "closeup_frame_view_1600x900_ms"];
+const NAMES: [&str; 9] =
+    ["closeup_tile_s", "closeup_assemble_ms", "closeup_frame_1600x900_ms", "closeup_frame_streaming_1600x900_ms", "closeup_view_tiles", "closeup_view_s", "closeup_frame_view_1600x900_ms", "closeup_mesh_view_ms", "closeup_mesh_view_morph_ms"];
+
+/// The figures of the tilted view.
+const VIEW_NAMES: [&str; 5] = ["closeup_view_tiles", "closeup_view_s", "closeup_frame_view_1600x900_ms", "closeup_mesh_view_ms", "closeup_mesh_view_morph_ms"];
 
 /// The tilted view whose whole quadtree `closeup_view_s` evaluates: 1.05 radii over the front
 /// face's centre, tilted 60 degrees towards the horizon.
@@ -28,8 +32,10 @@ fn tilted_view() -> OrbitCamera {
 /// frame at 1.02 radii over it, the patch drawn), `closeup_frame_streaming_1600x900_ms` (the
 /// same frames while the next tile is evaluated on another thread), and for the tilted view
 /// ([`tilted_view`]) at 1600 x 900: `closeup_view_tiles` (its quadtree's tiles),
-/// `closeup_view_s` (all of them evaluated and assembled, one after another) and
-/// `closeup_frame_view_1600x900_ms` (a frame with all of them drawn).
+/// `closeup_view_s` (all of them evaluated and assembled, one after another),
+/// `closeup_frame_view_1600x900_ms` (a frame with all of them drawn), `closeup_mesh_view_ms`
+/// (the viewport's mesh over all of them) and `closeup_mesh_view_morph_ms` (the same mesh as
+/// it is built when the last of them lands: noting the relief without it, for the morph).
 pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, &str), median: &dyn Fn(Vec<f64>) -> f64) {
     if !NAMES.iter().any(|n| wants(n)) {
         return;
@@ -90,7 +96,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
             }
         }
     }
-    if !["closeup_view_tiles", "closeup_view_s", "closeup_frame_view_1600x900_ms"].iter().any(|n| wants(n)) {
+    if !VIEW_NAMES.iter().any(|n| wants(n)) {
         return;
     }
     let view = tilted_view();
@@ -110,6 +116,17 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
             Ok(mut frame) => print("closeup_frame_view_1600x900_ms", median((0..reps.max(3)).map(|_| frame()).collect()), "ms"),
             Err(e) => eprintln!("closeup_frame_view_1600x900_ms skipped: {e}"),
         }
+    }
+    if wants("closeup_mesh_view_ms") || wants("closeup_mesh_view_morph_ms") {
+        use planetgraph_render::{view_mesh, DetailPatch, MeshOptions, ViewSettings};
+        fn layered(close: &[CloseUp]) -> Vec<DetailPatch<'_>> {
+            DetailPatch::layered(close.iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, None, None)).collect())
+        }
+        let (patches, before) = (layered(&all), layered(&all[..all.len().saturating_sub(1)]));
+        let settings_view = ViewSettings { camera: view, ..Default::default() };
+        let mesh_ms = |previous: Option<&[DetailPatch]>| median((0..reps.max(3)).map(|_| time_ms(|| drop(std::hint::black_box(view_mesh(&field, settings.radius_km, &MeshOptions::default(), &settings_view, &patches, previous))))).collect());
+        print("closeup_mesh_view_ms", mesh_ms(None), "ms");
+        print("closeup_mesh_view_morph_ms", mesh_ms(Some(&before)), "ms");
     }
 }
 
