@@ -265,9 +265,9 @@ def build_tiled(
 
     A build whose memory estimate fits ``memory_gib`` (GiB per worker) is evaluated whole by
     every share (the shares split the writing of the files, not the evaluation); above it the
-    build is tiled (``--memory``) and each share evaluates only the tiles its files read, plus
-    the whole-planet nodes at the cap the budget allows (the manifest's
-    ``whole_planet_level``).
+    build is tiled (``--memory``) and each share evaluates only the tiles its files read and its
+    part of the rest for the data ranges (which the merge joins), plus the whole-planet nodes at
+    the cap the budget allows (the manifest's ``whole_planet_level``).
     """
     _check_options(resolution, threads, transfer)
     if not 1 <= shares <= 10000:
