@@ -103,7 +103,7 @@ fn progress_ticker(p: Arc<Progress>, export: Arc<ExportProgress>, done: Arc<Atom
             let (s, st) = (export.tiles_scanned.load(Ordering::Relaxed), export.tiles_to_scan.load(Ordering::Relaxed));
             if st == 0 {
                 scan_since = None;
-            } else if ft > 0 {
+            } else {
                 // A tiled build's range over the planet: the tiles no file read.
                 let since = *scan_since.get_or_insert_with(std::time::Instant::now);
                 if ticks.is_multiple_of(40) {

@@ -46,8 +46,8 @@ pub struct DetailPatch<'a> {
     pub normals: Option<&'a [u8]>,
     /// Whether it fades towards each side: low `a`, high `a`, low `b`, high `b`.
     pub fades: [bool; 4],
-    /// How much of it shows (0..1; 1 once it has faded in), over whatever lies under it:
-    /// colours and normals only, the mesh follows its elevation fully.
+    /// How much of its colours and normals show (0..1; 1 once it has faded in), over whatever
+    /// lies under it. The mesh's relief morphs on its own clock ([`crate::gpu_types::Vertex::morph`]).
     pub opacity: f32,
 }
 

@@ -65,8 +65,6 @@ pub fn ocean_of(f: &Field, sea_level: f32) -> Vec<bool> {
 
 /// The 8 neighbours of cell `c` at level `n` across seams, in [`NEIGHBOURS_8`]'s order
 /// ([`NONE`] for the diagonal over a cube corner).
-/// The eight neighbours of cell `c` at level `n` in storage order ([`NONE`] past a cube
-/// corner), found on the fly.
 pub fn moore(c: usize, n: usize) -> [u32; 8] {
     let cell = Cell::from_index(c, n);
     if cell.i > 0 && cell.j > 0 && cell.i + 1 < n && cell.j + 1 < n {

@@ -3,26 +3,43 @@
 //! show shores along the ground's contour instead of the run's cells blown up.
 
 use crate::planet::{Field, Grid};
+use std::collections::{HashMap, HashSet};
 
-/// The water level of each lake of a run: per cell, the level of the lake it lies in (the
-/// lowest ground around the lake, where it spills: the outlet's ground lies at the water's
-/// surface), in the units of `elevation`; NaN off the lakes (`lakes` at most 0.5).
-pub fn lake_levels(lakes: &Field, elevation: &Field) -> Vec<f32> {
-    use crate::planet::ocean::{bodies, moore};
+/// The water level of the lakes of a run that hold any of the cells `seeds`: per cell of those
+/// lakes, the level of its lake (the lowest ground around the lake, where it spills: the
+/// outlet's ground lies at the water's surface), in the units of `elevation`. A lake cell is
+/// one with `lakes` above 0.5; lakes join across their cells' eight neighbours. Only the lakes
+/// the seeds lie in are flooded, so a tile pays for its own lakes, not for the whole run's.
+pub fn lake_levels(lakes: &Field, elevation: &Field, seeds: impl IntoIterator<Item = usize>) -> HashMap<usize, f32> {
+    use crate::planet::ocean::moore;
     use crate::planet::pipes::NONE;
     let m = lakes.n();
     let (wet, h) = (lakes.data(), elevation.data());
     let on_lake = |c: usize| wet[c] > 0.5;
-    let (body, found) = bodies(wet.len(), on_lake, |_| 1.0, |c| moore(c, m));
-    let mut level = vec![f32::INFINITY; found.len()];
-    for c in (0..wet.len()).filter(|&c| on_lake(c)) {
-        let b = body[c] as usize;
-        for r in moore(c, m).into_iter().filter(|&r| r != NONE && !on_lake(r as usize)) {
-            level[b] = level[b].min(h[r as usize]);
+    let mut levels = HashMap::new();
+    for seed in seeds {
+        if !on_lake(seed) || levels.contains_key(&seed) {
+            continue;
+        }
+        let (mut lake, mut seen) = (vec![seed], HashSet::from([seed]));
+        let mut level = f32::INFINITY;
+        let mut k = 0;
+        while let Some(&c) = lake.get(k) {
+            k += 1;
+            for r in moore(c, m).into_iter().filter(|&r| r != NONE).map(|r| r as usize) {
+                if !on_lake(r) {
+                    level = level.min(h[r]);
+                } else if seen.insert(r) {
+                    lake.push(r);
+                }
+            }
+        }
+        // A lake with no dry ground around it (a planet under one lake): each cell's floor.
+        for c in lake {
+            levels.insert(c, if level.is_finite() { level } else { h[c] });
         }
     }
-    // A lake with no dry ground around it (a planet under one lake): its deepest floor.
-    (0..wet.len()).map(|c| if on_lake(c) { Some(level[body[c] as usize]).filter(|l| l.is_finite()).unwrap_or(h[c]) } else { f32::NAN }).collect()
+    levels
 }
 
 /// The lakes mask (0..1) on `grid`, finer than the run whose mask `lakes` and `elevation` it
@@ -32,19 +49,21 @@ pub fn lake_levels(lakes: &Field, elevation: &Field) -> Vec<f32> {
 /// cells; the shore about one cell of `grid` wide.
 pub fn refine_lakes(lakes: &Field, elevation: &Field, grid: Grid) -> Field {
     let (m, n) = (lakes.n(), grid.n());
-    let levels = lake_levels(lakes, elevation);
     let (wet, h) = (lakes.data(), elevation.data());
-    Field::from_fn_cell_on(grid, |k| {
+    // Per cell of the grid near the run's lakes: how much of the lakes its four nearest run
+    // cells hold, and those four cells (the centre of its smooth taps).
+    let near = |k: usize| {
         let cell = grid.cell(k);
         let (a, b) = cell.center_ab(n);
-        // How much of the run's lakes the cell's four nearest run cells hold, as before.
         let near: f32 = Field::bilinear_taps_ab(m, cell.face, a, b).iter().map(|&(c, w)| w * wet[c]).sum();
-        if near <= 0.2 {
-            return 0.0;
-        }
-        let taps = Field::smooth_taps_ab(m, cell.face, a, b);
-        let centre = [5, 6, 9, 10].map(|t| taps.0[t].0);
-        let level = centre.iter().map(|&c| levels[c]).filter(|l| !l.is_nan()).fold(f32::NEG_INFINITY, f32::max);
+        (near > 0.2).then(|| (near, Field::smooth_taps_ab(m, cell.face, a, b)))
+    };
+    let seeds: HashSet<usize> = (0..grid.cells()).filter_map(near).flat_map(|(_, taps)| CENTRE.map(|t| taps.0[t].0)).collect();
+    let levels = lake_levels(lakes, elevation, seeds);
+    Field::from_fn_cell_on(grid, |k| {
+        let Some((near, taps)) = near(k) else { return 0.0 };
+        let centre = CENTRE.map(|t| taps.0[t].0);
+        let level = centre.iter().filter_map(|c| levels.get(c)).fold(f32::NEG_INFINITY, |a, &l| a.max(l));
         if !level.is_finite() {
             return 0.0;
         }
@@ -67,6 +86,9 @@ pub fn refine_lakes(lakes: &Field, elevation: &Field, grid: Grid) -> Field {
         }
     })
 }
+
+/// The four taps of [`Field::smooth_taps_ab`]'s 4 x 4 that are the nearest cells.
+const CENTRE: [usize; 4] = [5, 6, 9, 10];
 
 #[cfg(test)]
 mod tests {
@@ -102,7 +124,10 @@ mod tests {
         });
         let grid = Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile"));
         let f = refine_lakes(&lakes, &elevation, grid);
-        assert_eq!(lake_levels(&lakes, &elevation)[Cell { face: Face::Front, i: 7, j: 7 }.index(m)], 0.0, "the outlet's ground");
+        let centre = Cell { face: Face::Front, i: 7, j: 7 }.index(m);
+        let levels = lake_levels(&lakes, &elevation, [centre]);
+        assert_eq!(levels.get(&centre), Some(&0.0), "the outlet's ground");
+        assert_eq!(levels.len(), 9, "the seed's lake, every cell of it");
         let at = |i: usize, j: usize| f.data()[j * 128 + i];
         // Inside water, outside dry, and the shore at most a cell wide on either side along a
         // row (the sampled mask alone would take 8 cells to fall from 1 to 0).
