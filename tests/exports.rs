@@ -202,7 +202,7 @@ fn a_cancel_half_way_keeps_only_complete_files_and_writes_no_manifest() {
     let jobs = jobs_from_result(&g, &res).expect("jobs");
     let dir = tempfile::tempdir().expect("tempdir");
     let planet: PlanetSettings = g.first_of(NodeKind::Planet).expect("planet").settings().expect("settings");
-    let ctx = ExportContext { graph: "export_all".into(), resolution: 32, planet: Some(planet), timings_ms: Default::default(), share: None, tiled: None };
+    let ctx = ExportContext { graph: "export_all".into(), resolution: 32, planet: Some(planet), timings_ms: Default::default(), share: None, tiled: None, own_levels: Default::default() };
     let progress = ExportProgress::default();
     let result = std::thread::scope(|s| {
         s.spawn(|| {

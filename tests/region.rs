@@ -159,3 +159,77 @@ fn neighbourhood_nodes_on_tiles_with_halos_give_the_whole_planet_s_values() {
     eprintln!("gradient of the slope: {differ} cells differ, {far} of them away from the cube corners");
     assert_eq!(far, 0);
 }
+
+/// Nodes that make their outputs at a level of their own (a Blur of a large radius, the
+/// climate) run there in a region evaluation where they feed only the tiles, given their inputs
+/// averaged down as they would average them, and the tiles sample them bilinearly as the nodes
+/// would sample them up: within the cap a tile still holds exactly the whole evaluation's
+/// values; above it they stay within a small tolerance of the uncapped evaluation. A Blur that
+/// another whole-planet node reads runs at the level of the rest.
+#[test]
+fn nodes_with_a_level_of_their_own_run_there_and_tiles_still_match() {
+    use planetgraph::eval::{localities, whole_levels, whole_part};
+    use planetgraph::nodes::climate::precipitation::{ELEVATION as RAIN_ELEVATION, PRECIPITATION, WIND};
+    use planetgraph::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
+    let mut g = planetgraph::graph::Graph::default();
+    let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
+    let blur = g.add_node(NodeKind::Blur, (1.0, 0.0));
+    let rain = g.add_node(NodeKind::Precipitation, (1.0, 1.0));
+    let inner = g.add_node(NodeKind::Blur, (1.0, 2.0));
+    let coast = g.add_node(NodeKind::CoastDistance, (2.0, 2.0));
+    g.set_param(blur, "radius", ParamValue::Float(6.0));
+    g.set_param(inner, "radius", ParamValue::Float(6.0));
+    g.link(noise, FIELD_OUT, blur, FIELD_IN).expect("link");
+    g.link(noise, FIELD_OUT, rain, RAIN_ELEVATION).expect("link");
+    g.link(noise, FIELD_OUT, inner, FIELD_IN).expect("link");
+    g.link(inner, FIELD_OUT, coast, FIELD_IN).expect("link");
+    let program = planetgraph::eval::compile_for(&g, &[blur, rain, coast]);
+    let whole = whole_part(&program, &localities(&program));
+    // 6 degrees: 4.3 cells of standard deviation at 64, 2.1 at 32.
+    let levels = whole_levels(&whole, 256, 256);
+    assert_eq!((levels[&noise], levels[&blur], levels[&rain], levels[&inner], levels[&coast]), (256, 32, 128, 256, 256));
+    assert_eq!(whole_levels(&whole, 1024, 256)[&blur], 32, "above the cap too");
+    assert_eq!(whole_levels(&whole, 16, 256)[&blur], 16, "never finer than the region");
+
+    let cancel = AtomicBool::new(false);
+    let mut ev = Evaluator::new();
+    let field = |res: &planetgraph::eval::EvalResult, id: NodeId, port: usize| res.output(id, port).and_then(|v| v.as_field()).expect("field").data().to_vec();
+    let wind = |res: &planetgraph::eval::EvalResult| match res.output(rain, WIND.index()) {
+        Some(planetgraph::nodes::Value::Vector(v)) => v.data.clone(),
+        _ => panic!("no wind"),
+    };
+    // Within the cap: exactly the whole evaluation, tile by tile.
+    let n = 256;
+    let full = ev.run_program(&program, n, &cancel, &Progress::default());
+    assert!(full.errors.is_empty(), "{:?}", full.errors);
+    let reference = [field(&full, blur, 0), field(&full, rain, PRECIPITATION.index()), field(&full, coast, 0)];
+    let full_wind = wind(&full);
+    for tile in Tile::cover(n, 64).expect("tiles") {
+        let res = ev.run_region(&program, Grid::Tile(tile), n, &cancel, &Progress::default());
+        assert!(res.errors.is_empty(), "{:?}", res.errors);
+        let got = [field(&res, blur, 0), field(&res, rain, PRECIPITATION.index()), field(&res, coast, 0)];
+        let got_wind = wind(&res);
+        for k in 0..tile.cells() {
+            let c = tile.cell(k).index(n);
+            for (r, t) in reference.iter().zip(&got) {
+                assert_eq!(t[k], r[c], "at {:?}", tile.cell(k));
+            }
+            assert_eq!(got_wind[k], full_wind[c], "wind at {:?}", tile.cell(k));
+        }
+    }
+    // Above the cap: the blur and the rain from the noise at the cap, averaged down, against
+    // the whole evaluation from the noise at 512. The blur differs by a hair everywhere; the
+    // rain's coastline (where the noise crosses 0) moves by a cell here and there, which
+    // changes the rain of those cells a lot, so its figure is the mean difference.
+    let (n, cap) = (512, 256);
+    let capped = ev.run_region(&program, Grid::Whole(n), cap, &cancel, &Progress::default());
+    let full = ev.run_program(&program, n, &cancel, &Progress::default());
+    for (id, port, worst_at_most, mean_at_most) in [(blur, 0, 0.001, 0.001), (rain, PRECIPITATION.index(), 2.0, 0.001)] {
+        let (a, b) = (field(&full, id, port), field(&capped, id, port));
+        let rms = (a.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>() / a.len() as f64).sqrt();
+        let worst = a.iter().zip(&b).map(|(x, y)| f64::from((x - y).abs())).fold(0.0, f64::max) / rms;
+        let mean = a.iter().zip(&b).map(|(x, y)| f64::from((x - y).abs())).sum::<f64>() / a.len() as f64 / rms;
+        eprintln!("node {id} capped at {cap} against whole at {n}: largest difference {worst:.5}, mean {mean:.5} of the rms value");
+        assert!(worst < worst_at_most && mean < mean_at_most, "node {id}: largest {worst}, mean {mean}");
+    }
+}

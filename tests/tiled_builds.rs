@@ -56,6 +56,39 @@ fn within_the_cap_a_tiled_build_writes_the_bytes_of_a_whole_build() {
     }
 }
 
+/// Whole-planet nodes with a level of their own (a wide Blur, Precipitation) run there in a
+/// tiled build, said in the manifest, and within the cap the files keep the whole build's bytes.
+#[test]
+fn nodes_with_their_own_level_run_there_and_keep_the_whole_build_s_bytes() {
+    use planetgraph::nodes::climate::precipitation::{ELEVATION as RAIN_ELEVATION, PRECIPITATION};
+    use planetgraph::nodes::output::planet::{ALBEDO, ELEVATION};
+    use planetgraph::nodes::texture::colour_ramp::COLOUR;
+    use planetgraph::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
+    let mut g = Graph::default();
+    let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
+    let blur = g.add_node(NodeKind::Blur, (1.0, 0.0));
+    let rain = g.add_node(NodeKind::Precipitation, (1.0, 1.0));
+    let ramp = g.add_node(NodeKind::ColourRamp, (2.0, 1.0));
+    let planet = g.add_node(NodeKind::Planet, (3.0, 0.0));
+    g.set_param(blur, "radius", ParamValue::Float(6.0));
+    g.set_param(ramp, "max", ParamValue::Float(3000.0));
+    g.link(noise, FIELD_OUT, blur, FIELD_IN).expect("link");
+    g.link(noise, FIELD_OUT, rain, RAIN_ELEVATION).expect("link");
+    g.link(rain, PRECIPITATION, ramp, FIELD_IN).expect("link");
+    g.link(blur, FIELD_OUT, planet, ELEVATION).expect("link");
+    g.link(ramp, COLOUR, planet, ALBEDO).expect("link");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let n = 256;
+    let (whole, tiled) = (dir.path().join("whole"), dir.path().join("tiled"));
+    let a = build(&g, &whole, n, None);
+    let b = build(&g, &tiled, n, Some(TilePlan { n, cap: n, tile: 64, cache_bytes: 64 << 20, estimate_bytes: 0 }));
+    assert!(a.own_levels.is_empty());
+    // 6 degrees: 2.1 cells of standard deviation at 32; the climate at 128.
+    let expected: std::collections::BTreeMap<String, usize> = [(g.describe_node(blur), 32), (g.describe_node(rain), 128)].into_iter().collect();
+    assert_eq!(b.own_levels, expected);
+    folders::assert_same(&whole, &tiled, &["timings_ms", "whole_planet_level", "tile_cells", "own_levels"]);
+}
+
 #[test]
 fn above_the_cap_the_files_are_the_region_evaluation_of_the_whole_grid() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -72,7 +105,7 @@ fn above_the_cap_the_files_are_the_region_evaluation_of_the_whole_grid() {
     assert!(res.errors.is_empty(), "{:?}", res.errors);
     let jobs = jobs_from_result(&g, &res).expect("jobs");
     let settings: PlanetSettings = planet.settings().expect("settings");
-    let ctx = ExportContext { graph: "test.ron".into(), resolution: n, planet: Some(settings), timings_ms: Default::default(), share: None, tiled: None };
+    let ctx = ExportContext { graph: "test.ron".into(), resolution: n, planet: Some(settings), timings_ms: Default::default(), share: None, tiled: None, own_levels: Default::default() };
     let reference = dir.path().join("reference");
     write_exports(&reference, &jobs, &ctx, &Control { cancel: &AtomicBool::new(false), progress: &ExportProgress::default() }).expect("writes");
     same_files(&reference, &tiled);

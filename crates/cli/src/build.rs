@@ -194,7 +194,9 @@ pub fn run(args: &BuildArgs) -> Result<(), CliError> {
         None => println!("{}/manifest.json", args.out.display()),
     }
     if let (Some(level), Some(tile)) = (manifest.whole_planet_level, manifest.tile_cells) {
-        eprintln!("tiled build (its estimate exceeded the memory budget): the whole-planet nodes ran at {level} cells per face edge, the rest on tiles of {tile} x {tile} cells");
+        let own: Vec<String> = manifest.own_levels.iter().map(|(node, l)| format!("{node} at {l}")).collect();
+        let own = if own.is_empty() { String::new() } else { format!(" ({} at their own level{}: {})", if own.len() == 1 { "one" } else { "some" }, if own.len() == 1 { "" } else { "s" }, own.join(", ")) };
+        eprintln!("tiled build (its estimate exceeded the memory budget): the whole-planet nodes ran at {level} cells per face edge{own}, the rest on tiles of {tile} x {tile} cells");
     }
     eprintln!("built {} at {n} cells per face edge in {:.0} ms", args.file.display(), t.elapsed().as_secs_f64() * 1e3);
     Ok(())

@@ -225,7 +225,7 @@ impl Evaluator {
 
     /// Evaluates a compiled program at resolution `n`.
     pub fn run_program(&mut self, program: &Program, n: usize, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
-        self.run_inner(program, n, None, cancel, progress)
+        self.run_inner(program, n, None, None, cancel, progress)
     }
 
     /// Evaluates a compiled program at resolution `n` for a build: nothing is cached, and each
@@ -234,10 +234,20 @@ impl Evaluator {
     /// dropped after each node. The result holds the outputs of `keep` and the
     /// inputs of every sink, so the peak memory is what is alive at once, not every field.
     pub fn run_program_releasing(&mut self, program: &Program, n: usize, keep: &[NodeId], cancel: &AtomicBool, progress: &Progress) -> EvalResult {
-        self.run_inner(program, n, Some(keep), cancel, progress)
+        self.run_inner(program, n, None, Some(keep), cancel, progress)
     }
 
-    fn run_inner(&mut self, program: &Program, n: usize, keep: Option<&[NodeId]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+    /// Evaluates a compiled program on the whole planet with each step at its own level:
+    /// `levels[id]` cells per face edge, `n` for a step not listed (a region evaluation's whole
+    /// part, [`super::region::whole_levels`]). A step's inputs made at another level are
+    /// brought to its own first ([`super::region::at_level`]). Cached like
+    /// [`Self::run_program`] (the key holds each step's level), or, with `keep`, a releasing run
+    /// like [`Self::run_program_releasing`].
+    pub fn run_program_levels(&mut self, program: &Program, n: usize, levels: &HashMap<NodeId, usize>, keep: Option<&[NodeId]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+        self.run_inner(program, n, Some(levels), keep, cancel, progress)
+    }
+
+    fn run_inner(&mut self, program: &Program, n: usize, levels: Option<&HashMap<NodeId, usize>>, keep: Option<&[NodeId]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
         // For a releasing run: the index of the last step that reads each node.
         let last_use = if keep.is_some() { program.last_reads() } else { HashMap::new() };
         let start = Instant::now();
@@ -263,10 +273,11 @@ impl Evaluator {
                     }
                 }
             }
+            let level = levels.and_then(|l| l.get(&step.id)).copied().unwrap_or(n);
             let mut h = DefaultHasher::new();
             step.kind.hash(&mut h);
             if !step.kind.resolution_independent() {
-                h.write_usize(n);
+                h.write_usize(level);
             }
             let mut bytes = Vec::new();
             for (name, v) in &step.params {
@@ -313,7 +324,8 @@ impl Evaluator {
             if let Some(probe) = PROBE.get() {
                 probe(step.kind, false);
             }
-            let result = run_step(step, program, &inputs, Grid::Whole(n), cancel, &progress.inner);
+            let inputs: Vec<Option<Value>> = if levels.is_some() { inputs.into_iter().map(|v| v.map(|v| super::region::at_level(v, level))).collect() } else { inputs };
+            let result = run_step(step, program, &inputs, Grid::Whole(level), cancel, &progress.inner);
             if let Some(probe) = PROBE.get() {
                 probe(step.kind, true);
             }
@@ -330,7 +342,7 @@ impl Evaluator {
             progress.done.fetch_add(1, Ordering::Relaxed);
             if keep.is_some() {
                 // A build keeps no neighbour table past the node that used it.
-                crate::planet::pipes::forget_tables(n);
+                crate::planet::pipes::forget_tables(level);
             }
         }
         if cancel.load(Ordering::Relaxed) {

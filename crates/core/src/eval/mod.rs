@@ -9,5 +9,5 @@ pub mod worker;
 
 pub use executor::{EvalResult, Evaluator, Progress};
 pub use program::{compile, compile_for, planet_of, Program};
-pub use region::{frontier, halos, localities, run_local_part, sample_on, whole_level, whole_part, whole_steps};
+pub use region::{at_level, frontier, halos, localities, run_local_part, sample_bilinear_on, sample_on, whole_level, whole_levels, whole_part, whole_steps};
 pub use worker::EvalWorker;

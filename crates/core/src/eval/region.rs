@@ -3,8 +3,9 @@
 //! alone, at the tile's level; nodes that read their neighbours ([`Locality::Halo`]) run on the
 //! tile too, given their inputs on the tile with a halo (so what feeds them runs on the larger
 //! square); nodes that need the whole planet ([`Locality::Whole`]) run once on the whole planet
-//! at a capped level, through the evaluator's cache, so every tile of a build or a close-up
-//! shares that one run, and the tile samples their outputs.
+//! at a capped level, or at a lower level of their own ([`whole_levels`]), through the
+//! evaluator's cache, so every tile of a build or a close-up shares that one run, and the tile
+//! samples their outputs.
 //!
 //! Guarantees (tested in `region_tests.rs` and `tests/region.rs`): at a level within the cap, a
 //! tile holds exactly the values the whole evaluation gives its cells (for a chain of halo
@@ -19,8 +20,7 @@ use crate::graph::NodeId;
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::{Locality, Value};
 use crate::planet::{ColourField, Field, Grid, VectorField};
-use rayon::prelude::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -61,12 +61,58 @@ pub fn whole_level(n: usize, cap: usize) -> usize {
     n.min(cap.max(1))
 }
 
+/// The level each step of `whole` (a program's [`whole_part`]) runs at for a region at level
+/// `n`: [`whole_level`]`(n, cap)`, except for a node that needs the whole planet, makes its
+/// outputs at a level of its own ([`crate::nodes::NodeKind::own_level`]: a Blur at the level
+/// its blur works at, Precipitation at its climate level) and feeds only the tiles: that one
+/// runs at its own level, given its inputs averaged down to it ([`at_level`]), as it would
+/// average them itself. Its outputs reach the tiles as bilinear samples
+/// ([`sample_bilinear_on`]), as it would sample them up, so within the cap a tile still gets
+/// exactly the whole evaluation's values.
+pub fn whole_levels(whole: &Program, n: usize, cap: usize) -> HashMap<NodeId, usize> {
+    let base = whole_level(n, cap);
+    let read: BTreeSet<NodeId> = whole.steps.iter().flat_map(|s| s.inputs.iter().flatten().map(|(src, _)| *src)).collect();
+    whole
+        .steps
+        .iter()
+        .zip(localities(whole))
+        .map(|(step, l)| {
+            let own = if l == Locality::Whole && !read.contains(&step.id) { step.kind.own_level(&step.params, base) } else { None };
+            (step.id, own.map_or(base, |own| own.clamp(1, base)))
+        })
+        .collect()
+}
+
+/// Value `v` (on the whole planet) at level `m`: as it is when already there; a field through
+/// [`Field::resample`] (the mean of each coarse cell's fine cells where the levels divide, as
+/// a node with a level of its own averages its inputs down); colours and vectors sampled at the
+/// new cells' centres ([`sample_on`]).
+pub fn at_level(v: Value, m: usize) -> Value {
+    match (&v, v.grid()) {
+        (Value::Field(f), Some(Grid::Whole(k))) if k != m => Value::Field(Arc::new(f.resample(m))),
+        (_, Some(Grid::Whole(k))) if k != m => sample_on(&v, Grid::Whole(m)),
+        _ => v,
+    }
+}
+
 /// Value `v` (on the whole planet at its resolution `m`) on `grid`: the same cells' values when
 /// the grid's level is `m`, otherwise samples at the grid's cell centres (seamless across face
 /// edges): smooth ones for fields ([`Field::smooth_taps_ab`]: relief without facets along the
 /// coarse cells), bilinear ones for colours and vectors. Region surfaces and plates do not
 /// depend on the grid.
 pub fn sample_on(v: &Value, grid: Grid) -> Value {
+    sample_with(v, grid, true)
+}
+
+/// [`sample_on`] with bilinear samples for fields too (at the grid's cell centres, as
+/// [`Field::resample`] samples a field up): how a node that makes its outputs at a level of its
+/// own ([`crate::nodes::NodeKind::own_level`]) brings them to a finer level, so a tile gets
+/// exactly the values the whole evaluation gives its cells.
+pub fn sample_bilinear_on(v: &Value, grid: Grid) -> Value {
+    sample_with(v, grid, false)
+}
+
+fn sample_with(v: &Value, grid: Grid, smooth: bool) -> Value {
     let Some(from) = v.grid() else { return v.clone() };
     if from == grid {
         return v.clone();
@@ -99,36 +145,43 @@ pub fn sample_on(v: &Value, grid: Grid) -> Value {
         Value::Field(f) => Value::Field(Arc::new(Field::from_fn_cell_on(grid, |k| {
             let cell = grid.cell(k);
             let (a, b) = cell.center_ab(n);
-            Field::smooth_taps_ab(m, cell.face, a, b).sample(f.data())
+            if smooth {
+                Field::smooth_taps_ab(m, cell.face, a, b).sample(f.data())
+            } else {
+                f.sample_ab(cell.face, a, b)
+            }
         }))),
         Value::Colour(c) => Value::Colour(Arc::new(ColourField::from_fn_on(grid, |k| mix3(&c.data, k)))),
-        Value::Vector(vf) => Value::Vector(Arc::new(VectorField { n, tile: grid.tile(), data: (0..grid.cells()).into_par_iter().map(|k| mix3(&vf.data, k)).collect() })),
+        Value::Vector(vf) => Value::Vector(Arc::new(vf.sample_on(grid))),
         Value::Regions(_) | Value::Plates(_) => v.clone(),
     }
 }
 
 /// The `wanted` outputs of the whole-planet step `step` (whose outputs are `outputs`) on
 /// `grid`: the node's own refinement where the grid is finer than the run and the node has one
-/// ([`crate::nodes::Node::refine`], asked once for all of them), otherwise [`sample_on`].
+/// ([`crate::nodes::Node::refine`], asked once for all of them), otherwise [`sample_on`]
+/// ([`sample_bilinear_on`] for a node with a level of its own).
 fn on_grid(step: &Step, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, planet: Option<&PlanetSettings>) -> NodeOutputs {
     let finer = !step.bypass && outputs.iter().flatten().any(|v| v.grid().is_some_and(|g| g.n() < grid.n()));
     let mut refined = if finer { step.kind.refine(&step.params, outputs, wanted, grid, planet) } else { Vec::new() };
     refined.resize(outputs.len(), None);
-    Arc::new(outputs.iter().zip(wanted).zip(refined).map(|((v, &want), r)| v.as_ref().filter(|_| want).map(|v| r.unwrap_or_else(|| sample_on(v, grid)))).collect())
+    let sample = if !step.bypass && step.kind.own_level(&step.params, grid.n()).is_some() { sample_bilinear_on } else { sample_on };
+    Arc::new(outputs.iter().zip(wanted).zip(refined).map(|((v, &want), r)| v.as_ref().filter(|_| want).map(|v| r.unwrap_or_else(|| sample(v, grid)))).collect())
 }
 
 impl Evaluator {
     /// Evaluates `program` on `grid` (one tile, or the whole planet) at the grid's level `n`.
     /// The nodes that need the whole planet, and what they depend on, run on the whole planet
-    /// at [`whole_level`]`(n, cap)` through this evaluator's cache (so many tiles share one
-    /// run); every other node runs on the grid itself. The result's outputs and sink inputs lie
-    /// on `grid`.
+    /// at [`whole_level`]`(n, cap)`, or lower where a node declares its own level
+    /// ([`whole_levels`]), through this evaluator's cache (so many tiles share one run);
+    /// every other node runs on the grid itself. The result's outputs and sink inputs lie on
+    /// `grid`.
     pub fn run_region(&mut self, program: &Program, grid: Grid, cap: usize, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
         let start = Instant::now();
         let n = grid.n();
         let local = localities(program);
         let whole = whole_part(program, &local);
-        let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { self.run_program(&whole, whole_level(n, cap), cancel, progress) };
+        let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { self.run_program_levels(&whole, whole_level(n, cap), &whole_levels(&whole, n, cap), None, cancel, progress) };
         let mut res = run_local_part(program, &local, &whole_res, grid, None, cancel, progress);
         res.cached = whole_res.cached;
         res.total_ms = start.elapsed().as_secs_f64() * 1e3;

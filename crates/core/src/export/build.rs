@@ -7,6 +7,7 @@ use crate::eval::{compile_for, memory, EvalResult, Evaluator, Program, Progress}
 use crate::graph::{Graph, NodeId};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use thiserror::Error;
@@ -101,17 +102,17 @@ pub fn export_graph_planned(g: &Graph, path: &Path, out: &Path, n: usize, share:
 fn write_build(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, plan: Option<tiled::TilePlan>, c: &Compiled, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
     let file = path.display();
     let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| BuildError::Invalid(format!("{file}: {}: {e}", p.describe())))).transpose()?;
-    let (jobs, timings) = match plan {
+    let (jobs, timings, own_levels) = match plan {
         None => {
             let res = evaluate(g, path, c, n, cancel, eval)?;
-            (jobs_from_result(g, &res).map_err(|e| BuildError::Invalid(format!("{file}: {e}")))?, res.timings_by_name(g))
+            (jobs_from_result(g, &res).map_err(|e| BuildError::Invalid(format!("{file}: {e}")))?, res.timings_by_name(g), BTreeMap::new())
         }
         Some(plan) => {
             let built = tiled_build::start(g, path, &c.program, &c.targets, plan, cancel, eval)?;
-            (built.jobs, built.timings_ms)
+            (built.jobs, built.timings_ms, built.own_levels)
         }
     };
-    let ctx = ExportContext { graph: file.to_string(), resolution: n, planet, timings_ms: timings, share, tiled: plan };
+    let ctx = ExportContext { graph: file.to_string(), resolution: n, planet, timings_ms: timings, share, tiled: plan, own_levels };
     write_exports(out, &jobs, &ctx, &Control { cancel, progress: export }).map_err(|e| match e {
         super::ExportError::Cancelled => BuildError::Cancelled(e.to_string()),
         other => BuildError::Invalid(other.to_string()),

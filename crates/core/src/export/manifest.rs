@@ -126,6 +126,11 @@ pub struct Manifest {
     /// A tiled build: cells per edge of the tiles it evaluated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tile_cells: Option<usize>,
+    /// A tiled build's whole-planet nodes that ran below `whole_planet_level`, at a level of
+    /// their own (cells per face edge, by `Kind #id`: a Blur at the level its blur works at,
+    /// Precipitation at its climate level), sampled bilinearly as the node itself samples up.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub own_levels: BTreeMap<String, usize>,
 }
 
 /// The manifest's format version.
@@ -146,6 +151,7 @@ impl Manifest {
             timings_ms: ctx.timings_ms.clone(),
             whole_planet_level: ctx.tiled.map(|p| p.cap),
             tile_cells: ctx.tiled.map(|p| p.tile),
+            own_levels: ctx.own_levels.clone(),
         }
     }
 }

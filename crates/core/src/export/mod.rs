@@ -78,6 +78,9 @@ pub struct ExportContext {
     pub share: Option<Share>,
     /// A tiled build's plan; None for a build that evaluated the whole planet.
     pub tiled: Option<tiled::TilePlan>,
+    /// A tiled build's whole-planet nodes that ran below the plan's level, at a level of their
+    /// own (cells per face edge, by `Kind #id`; [`crate::eval::whole_levels`]).
+    pub own_levels: BTreeMap<String, usize>,
 }
 
 /// Progress of an export: files done of files planned, and rows of the current file.

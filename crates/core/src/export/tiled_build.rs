@@ -6,7 +6,7 @@ use super::jobs::{default_set, export_node_job, DefaultLayer, ExportJob};
 use super::mesh::TiledMesh;
 use super::source::TiledSource;
 use super::tiled::{TilePlan, TileStore, TileValue};
-use crate::eval::{frontier, localities, whole_part, EvalResult, Evaluator, Program, Progress};
+use crate::eval::{frontier, localities, whole_levels, whole_part, EvalResult, Evaluator, Program, Progress};
 use crate::graph::{Graph, NodeId};
 use crate::nodes::output::export::{self as export_node, ExportLayer, ExportSettings};
 use crate::nodes::output::planet::{self as planet_node, PlanetSettings};
@@ -25,11 +25,14 @@ pub struct TiledBuild {
     pub store: Arc<TileStore>,
     /// Milliseconds per node of the whole-planet run (`Kind #id`).
     pub timings_ms: BTreeMap<String, f64>,
+    /// The whole-planet nodes that ran below `plan.cap`, at a level of their own (`Kind #id`).
+    pub own_levels: BTreeMap<String, usize>,
 }
 
 /// Runs the whole part of `program` (compiled for `targets`, the Export nodes or the Planet
-/// node) at `plan.cap`, keeping what the tiles read, and makes the jobs. `path` is the graph's
-/// file, for messages.
+/// node) at `plan.cap` (a node with a level of its own that feeds only the tiles at that
+/// level, [`whole_levels`]), keeping what the tiles read, and makes the jobs. `path` is the
+/// graph's file, for messages.
 pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan: TilePlan, cancel: &AtomicBool, progress: &Progress) -> Result<TiledBuild, BuildError> {
     let file = path.display();
     let described = |id: &NodeId, msg: &String| format!("{}: {msg}", g.describe_node(*id));
@@ -41,7 +44,9 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
     let local = localities(program);
     let whole = whole_part(program, &local);
     let kept = frontier(program, &local);
-    let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { Evaluator::new().run_program_releasing(&whole, plan.cap, &kept, cancel, progress) };
+    let levels = whole_levels(&whole, plan.n, plan.cap);
+    let own_levels: BTreeMap<String, usize> = levels.iter().filter(|(_, l)| **l < plan.cap).map(|(id, l)| (g.describe_node(*id), *l)).collect();
+    let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { Evaluator::new().run_program_levels(&whole, plan.cap, &levels, Some(&kept), cancel, progress) };
     if whole_res.cancelled {
         return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
     }
@@ -75,7 +80,7 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
                 job
             })
             .collect();
-        return Ok(TiledBuild { jobs, store, timings_ms });
+        return Ok(TiledBuild { jobs, store, timings_ms, own_levels });
     }
     // Each Export node's input, and after a normal map's field its normals (which need the
     // Planet node's radius; without one the job says so); after a mesh's field its normals
@@ -121,7 +126,7 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
             Ok(job)
         })
         .collect::<Result<Vec<_>, BuildError>>()?;
-    Ok(TiledBuild { jobs, store, timings_ms })
+    Ok(TiledBuild { jobs, store, timings_ms, own_levels })
 }
 
 /// Whether input `port` of node `id` is connected in `program`.

@@ -54,6 +54,16 @@ pub trait Node {
     fn locality(_s: &Self::Settings, _connected: &[bool]) -> Locality {
         Locality::Whole
     }
+    /// The level (cells per face edge, at most `n`) at which a whole-planet node with these
+    /// settings, asked for its outputs at level `n`, makes them: it runs there and samples
+    /// them up bilinearly ([`crate::planet::Field::resample`]), so its outputs have no detail
+    /// finer than that level (a Blur of a large radius, the climate). A region evaluation runs
+    /// such a node at this level instead of at `n` where it feeds only the tiles, and the
+    /// tiles sample it the same way. `None` (the default): the outputs have detail at every
+    /// level. Only read for [`Locality::Whole`] nodes.
+    fn own_level(_s: &Self::Settings, _n: usize) -> Option<usize> {
+        None
+    }
     /// A whole-planet node's outputs on `grid`, finer than the run that made `outputs` (all of
     /// the node's outputs at the run's level), on a planet of `planet`'s settings: per output,
     /// the node's own finer version of it where `wanted` asks for it (Landscape evolution
@@ -151,6 +161,12 @@ pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpCo
 /// settings: the outputs are then sampled, and the node's own run reported the error).
 pub fn node_refine<N: Node>(values: &ParamMap, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, planet: Option<&output::planet::PlanetSettings>) -> Vec<Option<Value>> {
     N::Settings::from_params(values).map_or_else(|_| Vec::new(), |s| N::refine(&s, outputs, wanted, grid, planet))
+}
+
+/// Node `N`'s [`Node::own_level`] from saved values (`None` when they do not read as its
+/// settings: its run reports them).
+pub fn node_own_level<N: Node>(values: &ParamMap, n: usize) -> Option<usize> {
+    N::Settings::from_params(values).ok().and_then(|s| N::own_level(&s, n))
 }
 
 /// Node `N`'s [`Node::locality`] from saved values, given which input ports are connected

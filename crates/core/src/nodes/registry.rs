@@ -6,7 +6,7 @@
 use super::meta::NodeMeta;
 use super::params::{ParamDef, ParamMap, ParamValue, Settings};
 use super::{climate, combine, display, erosion, masks, modify, output, sources, tectonics, texture};
-use super::{node_check, node_locality, node_refine, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
+use super::{node_check, node_locality, node_own_level, node_refine, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
 use serde::{Deserialize, Serialize};
 
 macro_rules! registry {
@@ -42,6 +42,12 @@ macro_rules! registry {
             /// runs on a tile alone or needs the whole planet ([`Node::locality`]).
             pub fn locality(self, values: &ParamMap, connected: &[bool]) -> super::Locality {
                 match self { $( NodeKind::$kind => node_locality::<$node>(values, connected), )* }
+            }
+
+            /// The level a whole-planet node of this kind with these values, asked for its
+            /// outputs at level `n`, makes them at ([`Node::own_level`]); `None`: at `n`.
+            pub fn own_level(self, values: &ParamMap, n: usize) -> Option<usize> {
+                match self { $( NodeKind::$kind => node_own_level::<$node>(values, n), )* }
             }
 
             /// The `wanted` outputs of a whole-planet node of this kind on `grid`, finer than

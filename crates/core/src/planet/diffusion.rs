@@ -51,6 +51,19 @@ fn diffuse_variance(f: &Field, var: f32, cancel: &AtomicBool) -> Result<Field, S
     Ok(cur)
 }
 
+/// The level [`blur`] works at for a radius of `radius_deg` degrees of arc on a field at level
+/// `n`: `n` halved (while even and at least 16) until the standard deviation spans at most 4
+/// cells; `n` for no blur (radius 0). A finer field is averaged down to it, blurred there and
+/// sampled back up, so this is the finest level the blur's result has detail at.
+pub fn blur_level(radius_deg: f32, n: usize) -> usize {
+    let sigma_rad = radius_deg.to_radians();
+    let mut m = n;
+    while sigma_rad > 0.0 && sigma_rad / cell_angle(m) > 4.0 && m.is_multiple_of(2) && m >= 16 {
+        m /= 2;
+    }
+    m
+}
+
 /// Blur with a standard deviation of `radius_deg` degrees of arc. Large radii are blurred at a
 /// coarser resolution (at most 4 cells of standard deviation there) and sampled back up, so the
 /// cost stays bounded and the result does not depend on the resolution.
@@ -61,10 +74,7 @@ pub fn blur(f: &Field, radius_deg: f32, cancel: &AtomicBool) -> Result<Field, Si
     if sigma_rad <= 0.0 {
         return Ok(f.clone());
     }
-    let mut m = n;
-    while sigma_rad / cell_angle(m) > 4.0 && m.is_multiple_of(2) && m >= 16 {
-        m /= 2;
-    }
+    let m = blur_level(radius_deg, n);
     let small = if m == n { f.clone() } else { f.resample(m) };
     let sigma = sigma_rad / cell_angle(m);
     let blurred = diffuse_variance(&small, sigma * sigma, cancel)?;
@@ -74,6 +84,23 @@ pub fn blur(f: &Field, radius_deg: f32, cancel: &AtomicBool) -> Result<Field, Si
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_blur_works_at_its_own_level() {
+        // 1.5 degrees: 4.27 cells at 256, 2.1 at 128.
+        assert_eq!(blur_level(1.5, 1024), 128);
+        assert_eq!(blur_level(1.5, 96), 96);
+        assert_eq!(blur_level(1.5, 384), 192);
+        assert_eq!(blur_level(0.0, 512), 512);
+        assert_eq!(blur_level(30.0, 4096), 8);
+        assert_eq!(blur_level(0.01, 65536), 32768);
+        // The blur of a field at 512 is its blur at the blur's level, sampled back up.
+        let c = AtomicBool::new(false);
+        let f = Field::from_fn_dir(512, |d| (d.x * 9.0).sin() + (d.y * 23.0).cos() * d.z);
+        let at_level = blur(&f.resample(128), 1.5, &c).expect("blur");
+        assert_eq!(at_level.n(), 128);
+        assert_eq!(blur(&f, 1.5, &c).expect("blur").data(), at_level.resample(512).data());
+    }
 
     #[test]
     fn passes_scale_with_the_square_of_the_resolution() {

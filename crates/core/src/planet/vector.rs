@@ -1,5 +1,7 @@
 //! Tangent vector fields: one 3D vector per cell of the cube-sphere.
 
+use rayon::prelude::*;
+
 /// A tangent 3D vector per cell (same layout as [`Field`](super::Field)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct VectorField {
@@ -16,5 +18,32 @@ impl VectorField {
     /// Where the values lie: the whole planet or one tile.
     pub fn grid(&self) -> super::tile::Grid {
         self.tile.map_or(super::tile::Grid::Whole(self.n), super::tile::Grid::Tile)
+    }
+
+    /// This whole-planet field's vectors on `grid`: the same cells' vectors at this field's
+    /// level, otherwise bilinear samples at the grid's cell centres
+    /// ([`super::Field::bilinear_taps_ab`], seamless across face edges).
+    pub fn sample_on(&self, grid: super::tile::Grid) -> VectorField {
+        let (m, n) = (self.n, grid.n());
+        let data = (0..grid.cells())
+            .into_par_iter()
+            .map(|k| {
+                let cell = grid.cell(k);
+                if n == m {
+                    return self.data[cell.index(m)];
+                }
+                let (a, b) = cell.center_ab(n);
+                let mut out = [0.0f32; 3];
+                for (c, w) in super::Field::bilinear_taps_ab(m, cell.face, a, b) {
+                    if w != 0.0 {
+                        for (o, v) in out.iter_mut().zip(self.data[c]) {
+                            *o += w * v;
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        VectorField { n, tile: grid.tile(), data }
     }
 }

@@ -74,9 +74,16 @@ impl Node for Precipitation {
     fn run(s: &PrecipitationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let h = inputs.port(ELEVATION)?;
         let p = precipitation(h, s, ctx)?;
-        let n = h.n();
-        let wind = VectorField { n, tile: None, data: (0..6 * n * n).map(|c| (prevailing_wind(crate::planet::Cell::from_index(c, n).direction(n)) * s.wind_ms).to_array()).collect() };
-        Ok(vec![p.into(), wind.into()])
+        // The wind at the climate's level, sampled up like the rain (see `own_level`).
+        let (n, m) = (h.n(), h.n().min(CLIMATE_N));
+        let wind = VectorField { n: m, tile: None, data: (0..6 * m * m).map(|c| (prevailing_wind(crate::planet::Cell::from_index(c, m).direction(m)) * s.wind_ms).to_array()).collect() };
+        Ok(vec![p.into(), wind.sample_on(crate::planet::Grid::Whole(n)).into()])
+    }
+
+    /// The rain and the wind are made at [`CLIMATE_N`] whatever the elevation's level, and
+    /// sampled up bilinearly.
+    fn own_level(_: &PrecipitationSettings, n: usize) -> Option<usize> {
+        Some(n.min(CLIMATE_N))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The Blur node: seam-aware smoothing with a radius in degrees of arc.
 
 use crate::nodes::prelude::*;
-use crate::planet::diffusion::blur;
+use crate::planet::diffusion::{blur, blur_level};
 
 crate::settings! {
     /// Settings of the Blur node.
@@ -20,6 +20,10 @@ impl Node for Blur {
 
     fn run(s: &BlurSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![blur(inputs.port(FIELD_IN)?, s.radius, ctx.cancel)?.into()])
+    }
+
+    fn own_level(s: &BlurSettings, n: usize) -> Option<usize> {
+        Some(blur_level(s.radius, n))
     }
 }
 
