@@ -10,6 +10,9 @@ use planetgraph::planet::field::correlation;
 use planetgraph::planet::{Grid, Tile};
 use std::sync::atomic::AtomicBool;
 
+#[path = "common/own_levels.rs"]
+mod own_levels;
+
 /// The Planet node's elevation and albedo (red channel) of one evaluation.
 fn planet_inputs(res: &planetgraph::eval::EvalResult, planet: NodeId) -> (Vec<f32>, Vec<f32>) {
     assert!(res.errors.is_empty(), "{:?}", res.errors);
@@ -169,18 +172,12 @@ fn neighbourhood_nodes_on_tiles_with_halos_give_the_whole_planet_s_values() {
 #[test]
 fn nodes_with_a_level_of_their_own_run_there_and_tiles_still_match() {
     use planetgraph::eval::{localities, whole_levels, whole_part};
-    use planetgraph::nodes::climate::precipitation::{ELEVATION as RAIN_ELEVATION, PRECIPITATION, WIND};
+    use planetgraph::nodes::climate::precipitation::{PRECIPITATION, WIND};
     use planetgraph::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
-    let mut g = planetgraph::graph::Graph::default();
-    let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
-    let blur = g.add_node(NodeKind::Blur, (1.0, 0.0));
-    let rain = g.add_node(NodeKind::Precipitation, (1.0, 1.0));
+    let (mut g, noise, blur, rain) = own_levels::noise_blur_rain();
     let inner = g.add_node(NodeKind::Blur, (1.0, 2.0));
     let coast = g.add_node(NodeKind::CoastDistance, (2.0, 2.0));
-    g.set_param(blur, "radius", ParamValue::Float(6.0));
     g.set_param(inner, "radius", ParamValue::Float(6.0));
-    g.link(noise, FIELD_OUT, blur, FIELD_IN).expect("link");
-    g.link(noise, FIELD_OUT, rain, RAIN_ELEVATION).expect("link");
     g.link(noise, FIELD_OUT, inner, FIELD_IN).expect("link");
     g.link(inner, FIELD_OUT, coast, FIELD_IN).expect("link");
     let program = planetgraph::eval::compile_for(&g, &[blur, rain, coast]);

@@ -16,6 +16,8 @@ use std::sync::atomic::AtomicBool;
 
 #[path = "common/folders.rs"]
 mod folders;
+#[path = "common/own_levels.rs"]
+mod own_levels;
 
 /// Every data layer, normal map, mesh (GLB and OBJ, textured, with the sea) and format of
 /// `graphs/export_all.ron`, with an automatic value mapping and a whole-planet node (Slope)
@@ -60,20 +62,14 @@ fn within_the_cap_a_tiled_build_writes_the_bytes_of_a_whole_build() {
 /// tiled build, said in the manifest, and within the cap the files keep the whole build's bytes.
 #[test]
 fn nodes_with_their_own_level_run_there_and_keep_the_whole_build_s_bytes() {
-    use planetgraph::nodes::climate::precipitation::{ELEVATION as RAIN_ELEVATION, PRECIPITATION};
+    use planetgraph::nodes::climate::precipitation::PRECIPITATION;
     use planetgraph::nodes::output::planet::{ALBEDO, ELEVATION};
     use planetgraph::nodes::texture::colour_ramp::COLOUR;
     use planetgraph::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
-    let mut g = Graph::default();
-    let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
-    let blur = g.add_node(NodeKind::Blur, (1.0, 0.0));
-    let rain = g.add_node(NodeKind::Precipitation, (1.0, 1.0));
+    let (mut g, _, blur, rain) = own_levels::noise_blur_rain();
     let ramp = g.add_node(NodeKind::ColourRamp, (2.0, 1.0));
     let planet = g.add_node(NodeKind::Planet, (3.0, 0.0));
-    g.set_param(blur, "radius", ParamValue::Float(6.0));
     g.set_param(ramp, "max", ParamValue::Float(3000.0));
-    g.link(noise, FIELD_OUT, blur, FIELD_IN).expect("link");
-    g.link(noise, FIELD_OUT, rain, RAIN_ELEVATION).expect("link");
     g.link(rain, PRECIPITATION, ramp, FIELD_IN).expect("link");
     g.link(blur, FIELD_OUT, planet, ELEVATION).expect("link");
     g.link(ramp, COLOUR, planet, ALBEDO).expect("link");
