@@ -187,6 +187,11 @@ fn nodes_with_a_level_of_their_own_run_there_and_tiles_still_match() {
     assert_eq!((levels[&noise], levels[&blur], levels[&rain], levels[&inner], levels[&coast]), (256, 32, 128, 256, 256));
     assert_eq!(whole_levels(&whole, 1024, 256)[&blur], 32, "above the cap too");
     assert_eq!(whole_levels(&whole, 16, 256)[&blur], 16, "never finer than the region");
+    // A level of its own only where it is coarser: none for a Blur of radius 0.
+    let mut still = NodeKind::Blur.default_params();
+    still.insert("radius".into(), ParamValue::Float(0.0));
+    assert_eq!((NodeKind::Blur.own_level(&still, 1024), NodeKind::Blur.own_level(&g.node(blur).expect("blur").params, 1024)), (None, Some(32)));
+    assert_eq!(NodeKind::Precipitation.own_level(&NodeKind::Precipitation.default_params(), 128), None);
 
     let cancel = AtomicBool::new(false);
     let mut ev = Evaluator::new();

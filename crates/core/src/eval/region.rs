@@ -78,7 +78,7 @@ pub fn whole_levels(whole: &Program, n: usize, cap: usize) -> HashMap<NodeId, us
         .zip(localities(whole))
         .map(|(step, l)| {
             let own = if l == Locality::Whole && !read.contains(&step.id) { step.kind.own_level(&step.params, base) } else { None };
-            (step.id, own.map_or(base, |own| own.clamp(1, base)))
+            (step.id, own.map_or(base, |own| own.max(1)))
         })
         .collect()
 }

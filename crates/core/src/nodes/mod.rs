@@ -163,10 +163,11 @@ pub fn node_refine<N: Node>(values: &ParamMap, outputs: &[Option<Value>], wanted
     N::Settings::from_params(values).map_or_else(|_| Vec::new(), |s| N::refine(&s, outputs, wanted, grid, planet))
 }
 
-/// Node `N`'s [`Node::own_level`] from saved values (`None` when they do not read as its
-/// settings: its run reports them).
+/// Node `N`'s [`Node::own_level`] from saved values when it is coarser than `n` (`None` when
+/// the node makes its outputs at `n`, or when the values do not read as its settings: its run
+/// reports them).
 pub fn node_own_level<N: Node>(values: &ParamMap, n: usize) -> Option<usize> {
-    N::Settings::from_params(values).ok().and_then(|s| N::own_level(&s, n))
+    N::Settings::from_params(values).ok().and_then(|s| N::own_level(&s, n)).filter(|&m| m < n)
 }
 
 /// Node `N`'s [`Node::locality`] from saved values, given which input ports are connected

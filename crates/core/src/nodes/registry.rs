@@ -45,7 +45,8 @@ macro_rules! registry {
             }
 
             /// The level a whole-planet node of this kind with these values, asked for its
-            /// outputs at level `n`, makes them at ([`Node::own_level`]); `None`: at `n`.
+            /// outputs at level `n`, makes them at when coarser than `n` ([`Node::own_level`]);
+            /// `None`: at `n`.
             pub fn own_level(self, values: &ParamMap, n: usize) -> Option<usize> {
                 match self { $( NodeKind::$kind => node_own_level::<$node>(values, n), )* }
             }
