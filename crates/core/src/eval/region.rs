@@ -78,7 +78,7 @@ pub fn whole_levels(whole: &Program, n: usize, cap: usize) -> HashMap<NodeId, us
         .zip(localities(whole))
         .map(|(step, l)| {
             let own = if l == Locality::Whole && !read.contains(&step.id) { step.kind.own_level(&step.params, base) } else { None };
-            (step.id, own.map_or(base, |own| own.max(1)))
+            (step.id, own.unwrap_or(base))
         })
         .collect()
 }
@@ -119,27 +119,6 @@ fn sample_with(v: &Value, grid: Grid, smooth: bool) -> Value {
     }
     let m = from.n();
     let n = grid.n();
-    // The storage positions and weights each value of `grid` reads.
-    let taps = |k: usize| -> [(usize, f32); 4] {
-        let cell = grid.cell(k);
-        if n == m {
-            [(cell.index(m), 1.0), (0, 0.0), (0, 0.0), (0, 0.0)]
-        } else {
-            let (a, b) = cell.center_ab(n);
-            Field::bilinear_taps_ab(m, cell.face, a, b)
-        }
-    };
-    let mix3 = |data: &[[f32; 3]], k: usize| {
-        let mut out = [0.0f32; 3];
-        for (c, w) in taps(k) {
-            if w != 0.0 {
-                for ch in 0..3 {
-                    out[ch] += w * data[c][ch];
-                }
-            }
-        }
-        out
-    };
     match v {
         Value::Field(f) if n == m => Value::Field(Arc::new(Field::from_fn_cell_on(grid, |k| f.data()[grid.cell(k).index(m)]))),
         Value::Field(f) => Value::Field(Arc::new(Field::from_fn_cell_on(grid, |k| {
@@ -151,7 +130,7 @@ fn sample_with(v: &Value, grid: Grid, smooth: bool) -> Value {
                 f.sample_ab(cell.face, a, b)
             }
         }))),
-        Value::Colour(c) => Value::Colour(Arc::new(ColourField::from_fn_on(grid, |k| mix3(&c.data, k)))),
+        Value::Colour(c) => Value::Colour(Arc::new(c.sample_on(grid))),
         Value::Vector(vf) => Value::Vector(Arc::new(vf.sample_on(grid))),
         Value::Regions(_) | Value::Plates(_) => v.clone(),
     }

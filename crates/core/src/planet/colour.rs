@@ -38,6 +38,12 @@ impl ColourField {
         self.tile.map_or(super::tile::Grid::Whole(self.n), super::tile::Grid::Tile)
     }
 
+    /// This whole-planet field's colours on `grid` ([`super::vector::triples_on`]: bilinear
+    /// samples where the levels differ).
+    pub fn sample_on(&self, grid: super::tile::Grid) -> ColourField {
+        ColourField { n: grid.n(), tile: grid.tile(), data: super::vector::triples_on(&self.data, self.n, grid) }
+    }
+
     /// The colour at a direction (nearest cell).
     pub fn at_dir(&self, d: glam::Vec3) -> [f32; 3] {
         self.data[super::dir_to_cell(d, self.n).index(self.n)]

@@ -20,30 +20,34 @@ impl VectorField {
         self.tile.map_or(super::tile::Grid::Whole(self.n), super::tile::Grid::Tile)
     }
 
-    /// This whole-planet field's vectors on `grid`: the same cells' vectors at this field's
-    /// level, otherwise bilinear samples at the grid's cell centres
-    /// ([`super::Field::bilinear_taps_ab`], seamless across face edges).
+    /// This whole-planet field's vectors on `grid` ([`triples_on`]).
     pub fn sample_on(&self, grid: super::tile::Grid) -> VectorField {
-        let (m, n) = (self.n, grid.n());
-        let data = (0..grid.cells())
-            .into_par_iter()
-            .map(|k| {
-                let cell = grid.cell(k);
-                if n == m {
-                    return self.data[cell.index(m)];
-                }
-                let (a, b) = cell.center_ab(n);
-                let mut out = [0.0f32; 3];
-                for (c, w) in super::Field::bilinear_taps_ab(m, cell.face, a, b) {
-                    if w != 0.0 {
-                        for (o, v) in out.iter_mut().zip(self.data[c]) {
-                            *o += w * v;
-                        }
+        VectorField { n: grid.n(), tile: grid.tile(), data: triples_on(&self.data, self.n, grid) }
+    }
+}
+
+/// Three values per cell of the whole planet at level `m` (vectors, colours) on `grid`: the
+/// same cells' values at level `m`, otherwise bilinear samples at the grid's cell centres
+/// ([`super::Field::bilinear_taps_ab`], seamless across face edges).
+pub fn triples_on(data: &[[f32; 3]], m: usize, grid: super::tile::Grid) -> Vec<[f32; 3]> {
+    let n = grid.n();
+    (0..grid.cells())
+        .into_par_iter()
+        .map(|k| {
+            let cell = grid.cell(k);
+            if n == m {
+                return data[cell.index(m)];
+            }
+            let (a, b) = cell.center_ab(n);
+            let mut out = [0.0f32; 3];
+            for (c, w) in super::Field::bilinear_taps_ab(m, cell.face, a, b) {
+                if w != 0.0 {
+                    for (o, v) in out.iter_mut().zip(data[c]) {
+                        *o += w * v;
                     }
                 }
-                out
-            })
-            .collect();
-        VectorField { n, tile: grid.tile(), data }
-    }
+            }
+            out
+        })
+        .collect()
 }

@@ -75,7 +75,7 @@ impl Node for Precipitation {
         let h = inputs.port(ELEVATION)?;
         let p = precipitation(h, s, ctx)?;
         // The wind at the climate's level, sampled up like the rain (see `own_level`).
-        let (n, m) = (h.n(), h.n().min(CLIMATE_N));
+        let (n, m) = (h.n(), climate_level(h.n()));
         let wind = VectorField { n: m, tile: None, data: (0..6 * m * m).map(|c| (prevailing_wind(crate::planet::Cell::from_index(c, m).direction(m)) * s.wind_ms).to_array()).collect() };
         Ok(vec![p.into(), wind.sample_on(crate::planet::Grid::Whole(n)).into()])
     }
@@ -83,7 +83,7 @@ impl Node for Precipitation {
     /// The rain and the wind are made at [`CLIMATE_N`] whatever the elevation's level, and
     /// sampled up bilinearly.
     fn own_level(_: &PrecipitationSettings, n: usize) -> Option<usize> {
-        Some(n.min(CLIMATE_N))
+        Some(climate_level(n))
     }
 }
 
@@ -102,6 +102,12 @@ const MIXING: f32 = 0.2;
 /// The grid the moisture is carried on (cells per face edge): precipitation is a smooth field,
 /// and one grid for previews and builds makes them agree.
 pub const CLIMATE_N: usize = 128;
+
+/// The level the climate of an elevation at level `n` is computed at: `n`, at most
+/// [`CLIMATE_N`].
+pub fn climate_level(n: usize) -> usize {
+    n.min(CLIMATE_N)
+}
 
 /// The prevailing wind at a direction, about unit strength at its strongest: easterly trade
 /// winds blowing towards the equator below 30 deg, westerlies blowing polewards from 30 to
@@ -171,7 +177,7 @@ pub fn east_coast_factor(strength: f32, lat: f32, land_at: impl Fn(f32) -> f32) 
 /// The precipitation field in mm per year at the elevation's resolution.
 pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> Result<Field, OpError> {
     let n = h.n();
-    let m = n.min(CLIMATE_N);
+    let m = climate_level(n);
     let e = if m == n { h.clone() } else { h.resample(m) };
     // Air rises over the broad shape of the land, not over every small ridge it also descends.
     let broad = blur(&e, TERRAIN_BLUR_DEG, ctx.cancel)?;

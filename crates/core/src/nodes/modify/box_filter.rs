@@ -64,14 +64,13 @@ pub fn box_filter(f: &Field, matrix: &[f32], iterations: usize, ctx: &OpContext)
     }
     let m = box_level(matrix, iterations, f.n());
     if m != f.n() {
-        return Ok(box_filter_at(&f.resample(m), matrix, iterations, ctx)?.resample(f.n()));
+        return Ok(box_filter_at(&f.resample(m), matrix, k, iterations, ctx)?.resample(f.n()));
     }
-    box_filter_at(f, matrix, iterations, ctx)
+    box_filter_at(f, matrix, k, iterations, ctx)
 }
 
-/// [`box_filter`] at the field's own level (`matrix` checked: square, of odd size).
-fn box_filter_at(f: &Field, matrix: &[f32], iterations: usize, ctx: &OpContext) -> Result<Field, OpError> {
-    let k = (matrix.len() as f64).sqrt() as usize;
+/// [`box_filter`] at the field's own level, `matrix` checked (square, `k` x `k`, `k` odd).
+fn box_filter_at(f: &Field, matrix: &[f32], k: usize, iterations: usize, ctx: &OpContext) -> Result<Field, OpError> {
     let n = f.n();
     let r = (k / 2) as i64;
     if n < k {
@@ -154,7 +153,7 @@ mod tests {
         assert_eq!(box_level(&ones, 8, 512), 256);
         let coarse = box_filter(&f, &ones, 8, &ctx(512, &c)).expect("box");
         assert_eq!(coarse.data(), box_filter(&f.resample(256), &ones, 8, &ctx(256, &c)).expect("box").resample(512).data());
-        let fine = box_filter_at(&f, &ones, 8, &ctx(512, &c)).expect("box");
+        let fine = box_filter_at(&f, &ones, 3, 8, &ctx(512, &c)).expect("box");
         let worst = coarse.data().iter().zip(fine.data()).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
         let mean = coarse.data().iter().zip(fine.data()).map(|(a, b)| (a - b).abs()).sum::<f32>() / fine.data().len() as f32;
         eprintln!("box filter at 256 sampled up against 128 passes at 512: largest difference {worst}, mean {mean} (the field spans -1 to 2)");
