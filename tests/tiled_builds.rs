@@ -206,3 +206,38 @@ fn the_tile_cache_holds_a_ring_of_tiles_around_the_planet() {
         assert!(plan.estimate_bytes <= 4 << 30, "{n}: {plan:?}");
     }
 }
+
+/// Above the cap, Warp reads its input at the build's level where its points move to, so a
+/// tiled build of a warped noise writes the bytes of a whole build at that level; Curvature
+/// reads the tile's own relief and the capped run's surroundings (kept for it), and builds.
+#[test]
+fn above_the_cap_warp_and_curvature_refine_on_the_build_s_tiles() {
+    use planetgraph::nodes::output::planet::{ALBEDO, ELEVATION};
+    use planetgraph::nodes::texture::colour_ramp::COLOUR;
+    use planetgraph::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
+    let mut g = Graph::default();
+    let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
+    let warp = g.add_node(NodeKind::Warp, (1.0, 0.0));
+    let planet = g.add_node(NodeKind::Planet, (2.0, 0.0));
+    g.set_param(noise, "octaves", ParamValue::Int(9));
+    g.link(noise, FIELD_OUT, warp, planetgraph::nodes::modify::warp::INPUT).expect("link");
+    g.link(warp, FIELD_OUT, planet, ELEVATION).expect("link");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (n, cap) = (128, 32);
+    let plan = TilePlan { n, cap, tile: 32, cache_bytes: 8 << 20, estimate_bytes: 0 };
+    let (whole, tiled) = (dir.path().join("whole"), dir.path().join("tiled"));
+    build(&g, &whole, n, None);
+    let m = build(&g, &tiled, n, Some(plan));
+    assert_eq!(m.whole_planet_level, Some(cap));
+    same_files(&whole, &tiled);
+
+    let curvature = g.add_node(NodeKind::Curvature, (1.0, 1.0));
+    let ramp = g.add_node(NodeKind::ColourRamp, (2.0, 1.0));
+    g.set_param(ramp, "min", ParamValue::Float(-0.05));
+    g.set_param(ramp, "max", ParamValue::Float(0.05));
+    g.link(noise, FIELD_OUT, curvature, FIELD_IN).expect("link");
+    g.link(curvature, planetgraph::nodes::masks::curvature::CURVATURE, ramp, FIELD_IN).expect("link");
+    g.link(ramp, COLOUR, planet, ALBEDO).expect("link");
+    let m = build(&g, &dir.path().join("curvature"), n, Some(plan));
+    assert_eq!(m.whole_planet_level, Some(cap));
+}

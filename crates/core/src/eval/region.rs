@@ -17,8 +17,7 @@
 use super::executor::{record, run_step, step_inputs, EvalResult, Evaluator, NodeOutputs, Progress};
 use super::program::{Program, Step};
 use crate::graph::NodeId;
-use crate::nodes::output::planet::PlanetSettings;
-use crate::nodes::{Locality, Value};
+use crate::nodes::{Locality, OpError, Refine, Value};
 use crate::planet::{ColourField, Field, Grid, VectorField};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -138,14 +137,53 @@ fn sample_with(v: &Value, grid: Grid, smooth: bool) -> Value {
 
 /// The `wanted` outputs of the whole-planet step `step` (whose outputs are `outputs`) on
 /// `grid`: the node's own refinement where the grid is finer than the run and the node has one
-/// ([`crate::nodes::Node::refine`], asked once for all of them), otherwise [`sample_on`]
-/// ([`sample_bilinear_on`] for a node with a level of its own).
-fn on_grid(step: &Step, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, planet: Option<&PlanetSettings>) -> NodeOutputs {
+/// ([`crate::nodes::Node::refine`], asked once for all of them, given its inputs on any tile
+/// through [`input_on`]), otherwise [`sample_on`] ([`sample_bilinear_on`] for a node with a
+/// level of its own). `res` holds what the region evaluation made so far on its grid.
+fn on_grid(step: &Step, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, part: &Part, res: &EvalResult) -> Result<NodeOutputs, OpError> {
     let finer = !step.bypass && outputs.iter().flatten().any(|v| v.grid().is_some_and(|g| g.n() < grid.n()));
-    let mut refined = if finer { step.kind.refine(&step.params, outputs, wanted, grid, planet) } else { Vec::new() };
+    let mut refined = Vec::new();
+    if finer {
+        let from_inputs = step.kind.refines_from_inputs(&step.params);
+        let whole_inputs: Vec<Option<Value>> = if from_inputs { step.inputs.iter().map(|i| i.and_then(|(src, port)| part.whole.output(src, port).cloned())).collect() } else { Vec::new() };
+        let input = |port: usize, g: Grid| input_on(step, port, g, part, res);
+        let r = Refine { outputs, wanted, whole_inputs: &whole_inputs, grid, planet: part.program.planet.as_ref(), input_on: &input, cancel: part.cancel };
+        refined = step.kind.refine(&step.params, &r)?;
+    }
     refined.resize(outputs.len(), None);
     let sample = if !step.bypass && step.kind.own_level(&step.params, grid.n()).is_some() { sample_bilinear_on } else { sample_on };
-    Arc::new(outputs.iter().zip(wanted).zip(refined).map(|((v, &want), r)| v.as_ref().filter(|_| want).map(|v| r.unwrap_or_else(|| sample(v, grid)))).collect())
+    Ok(Arc::new(outputs.iter().zip(wanted).zip(refined).map(|((v, &want), r)| v.as_ref().filter(|_| want).map(|v| r.unwrap_or_else(|| sample(v, grid)))).collect()))
+}
+
+/// What a region evaluation's second half works from: the program, its whole part's run and
+/// the cancel flag.
+struct Part<'a> {
+    program: &'a Program,
+    whole: &'a EvalResult,
+    cancel: &'a AtomicBool,
+}
+
+/// Input `port` of `step` on grid `g` at the region's level, for a node's refinement: the
+/// value the region evaluation already made on that grid (or on it with more halo), otherwise
+/// what feeds the input evaluated there ([`run_local_part`] of its upstream part, reading the
+/// same whole-planet run).
+fn input_on(step: &Step, port: usize, g: Grid, part: &Part, res: &EvalResult) -> Result<Value, OpError> {
+    let (src, src_port) = step.inputs.get(port).copied().flatten().ok_or_else(|| OpError::Invalid(format!("internal error: input {port} of {} is not connected", step.kind.meta().label)))?;
+    if let Some(v) = res.output(src, src_port) {
+        if let Ok(v) = crop(v, g) {
+            return Ok(v);
+        }
+    }
+    let upstream = part.program.upstream([src]);
+    let local = localities(&upstream);
+    let out = run_local_part(&upstream, &local, part.whole, g, Some(&[(src, src_port)]), part.cancel, &Progress::default());
+    if out.cancelled {
+        return Err(OpError::Cancelled);
+    }
+    if let Some(v) = out.output(src, src_port) {
+        return Ok(v.clone());
+    }
+    Err(OpError::Invalid(out.errors.get(&src).or_else(|| out.errors.values().next()).cloned().unwrap_or_else(|| format!("internal error: what feeds {} did not run on {g}", step.kind.meta().label))))
 }
 
 impl Evaluator {
@@ -168,17 +206,28 @@ impl Evaluator {
     }
 }
 
-/// The nodes that need the whole planet whose outputs a step on the tile reads: what a tiled
-/// build keeps of the whole part's run while it evaluates its tiles.
+/// The nodes that need the whole planet whose outputs a step on the tile reads, and what feeds
+/// a node that refines from its inputs ([`crate::nodes::Node::refines_from_inputs`]): what a
+/// tiled build keeps of the whole part's run while it evaluates its tiles.
 pub fn frontier(program: &Program, local: &[Locality]) -> Vec<NodeId> {
     let whole = whole_steps(program, local);
     let mut out = BTreeSet::new();
     for (step, l) in program.steps.iter().zip(local) {
         if *l != Locality::Whole {
             out.extend(step.inputs.iter().flatten().map(|(src, _)| *src).filter(|src| whole.contains(src)));
+        } else if from_inputs(step) {
+            // A node that refines from its inputs reads their whole-planet values, whatever
+            // feeds them.
+            out.extend(step.inputs.iter().flatten().map(|(src, _)| *src));
         }
     }
     out.into_iter().collect()
+}
+
+/// Whether `step` is a whole-planet node that refines its outputs on a tile from its inputs
+/// ([`crate::nodes::Node::refines_from_inputs`]; a bypassed node never does).
+fn from_inputs(step: &Step) -> bool {
+    !step.bypass && step.kind.refines_from_inputs(&step.params)
 }
 
 /// The second half of a region evaluation: every step of `program` that is not in its whole
@@ -197,7 +246,8 @@ pub fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalRes
     if res.cancelled {
         return res;
     }
-    let read_here: BTreeSet<(NodeId, usize)> = program.steps.iter().zip(local).filter(|(_, l)| **l != Locality::Whole).flat_map(|(s, _)| s.inputs.iter().flatten().copied()).collect();
+    let read_here: BTreeSet<(NodeId, usize)> = program.steps.iter().zip(local).filter(|(s, l)| **l != Locality::Whole || from_inputs(s)).flat_map(|(s, _)| s.inputs.iter().flatten().copied()).collect();
+    let part = Part { program, whole: whole_res, cancel };
     let wanted = |port: (NodeId, usize)| reads.is_none_or(|r| r.contains(&port)) || read_here.contains(&port);
     // Where each step runs: the tile with the halo its readers need, or the whole planet.
     let halo = halos(program, local);
@@ -209,10 +259,11 @@ pub fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalRes
             if let Some(values) = whole_res.outputs.get(&step.id) {
                 let t = Instant::now();
                 let ports: Vec<bool> = (0..values.len()).map(|port| wanted((step.id, port))).collect();
-                let sampled = on_grid(step, values, &ports, on(extra), program.planet.as_ref());
-                res.outputs.insert(step.id, sampled);
+                let sampled = on_grid(step, values, &ports, on(extra), &part, &res);
                 let ms = whole_res.timings_ms.get(&step.id).copied().unwrap_or(0.0) + t.elapsed().as_secs_f64() * 1e3;
-                res.timings_ms.insert(step.id, ms);
+                if !record(&mut res, step.id, sampled, ms, cancel) {
+                    break;
+                }
             } else if let Some(e) = whole_res.errors.get(&step.id) {
                 res.errors.insert(step.id, e.clone());
             }
@@ -270,6 +321,7 @@ pub fn halos(program: &Program, local: &[Locality]) -> Vec<usize> {
     let mut halo = vec![0usize; program.steps.len()];
     for (k, (step, locality)) in program.steps.iter().zip(local).enumerate().rev() {
         let needs = match locality {
+            Locality::Whole if from_inputs(step) => halo[k],
             Locality::Whole => continue,
             Locality::Cellwise => halo[k],
             Locality::Halo(h) => halo[k] + h,

@@ -53,6 +53,7 @@ templates! {
     "noise_continents", "Noise continents", "Continents from fBm noise, multiplied and clamped: the simplest planet.";
     "terraced_highlands", "Terraced highlands", "Noise through a curve and terraces into stepped Martian highlands.";
     "warped_shards", "Warped shards", "Diamond-square land warped along a noise gradient, shaped by a formula, with droplet erosion in the lowlands and a curvature mask.";
+    "warped_continents", "Warped continents", "fBm continents through a noise warp, coloured by their curvature: close-ups warp and measure at their own level.";
     "fault_planet", "Fault planet", "Thousands of random fault cuts, as in the classic planet generators.";
     "fault_planet_mirrored", "Mirrored fault planet", "Fault cuts through the centre: each hemisphere mirrors the other.";
     "hmap_classic", "Classic height map", "Fault cuts, a box filter and L-system rivers, after the classic flat-map generator.";

@@ -1,6 +1,7 @@
 //! What a node's run function receives besides its settings and inputs: resolution,
 //! cancellation and progress; and why it may fail.
 
+use crate::nodes::Value;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use thiserror::Error;
 
@@ -116,6 +117,31 @@ pub fn with_steps<T>(ctx: &OpContext, total: usize, f: impl FnOnce(&AtomicUsize)
         None => &local,
     };
     Ok(f(counter)?)
+}
+
+/// What a whole-planet node's refinement ([`crate::nodes::Node::refine`]) works from, on a grid
+/// finer than the node's whole-planet run (a tile of a close-up or of a tiled build above the
+/// cap).
+pub struct Refine<'a> {
+    /// The node's outputs of the whole-planet run (at the run's level), in port order.
+    pub outputs: &'a [Option<Value>],
+    /// Which of them the steps on the grid read (in port order).
+    pub wanted: &'a [bool],
+    /// The node's inputs in the whole-planet run, in port order (`None` for an input that is
+    /// not connected). Kept for nodes that say they refine from their inputs
+    /// ([`crate::nodes::Node::refines_from_inputs`]); empty for the others.
+    pub whole_inputs: &'a [Option<Value>],
+    /// Where the refined outputs lie.
+    pub grid: crate::planet::Grid,
+    /// The planet's settings, where the program has a Planet node.
+    pub planet: Option<&'a crate::nodes::output::planet::PlanetSettings>,
+    /// Input `port` (in port order) evaluated on any grid at the region's level: the tile
+    /// itself, or another tile elsewhere on the planet (what feeds the node runs there as it
+    /// runs on the region's tiles). Errors as a node's run would (`Cancelled` included). Only
+    /// for nodes that say they refine from their inputs.
+    pub input_on: &'a (dyn Fn(usize, crate::planet::Grid) -> Result<Value, OpError> + Sync),
+    /// Set when the evaluation should stop as soon as possible.
+    pub cancel: &'a AtomicBool,
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ pub mod sources;
 pub mod tectonics;
 pub mod texture;
 
-pub use context::{Locality, OpContext, OpError, StepProgress};
+pub use context::{Locality, OpContext, OpError, Refine, StepProgress};
 pub use meta::{Category, NodeMeta, PortDef, PortType, PortUnit};
 pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamValue, Settings};
 pub use port::{InPort, OutPort, PortValue, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};
@@ -64,14 +64,24 @@ pub trait Node {
     fn own_level(_s: &Self::Settings, _n: usize) -> Option<usize> {
         None
     }
-    /// A whole-planet node's outputs on `grid`, finer than the run that made `outputs` (all of
-    /// the node's outputs at the run's level), on a planet of `planet`'s settings: per output,
-    /// the node's own finer version of it where `wanted` asks for it (Landscape evolution
-    /// draws its rivers as lines as wide as the rivers), or `None` to sample it bilinearly.
-    /// All at once, so outputs made from the same work share it. The default refines none
-    /// (an empty list reads as `None` for every output).
-    fn refine(_s: &Self::Settings, _outputs: &[Option<Value>], _wanted: &[bool], _grid: Grid, _planet: Option<&output::planet::PlanetSettings>) -> Vec<Option<Value>> {
-        Vec::new()
+    /// A whole-planet node's outputs on a grid finer than the run that made its outputs
+    /// (`r.grid`: a tile of a close-up or of a tiled build above the cap): per output, the
+    /// node's own finer version of it where `r.wanted` asks for it, or `None` to sample the
+    /// run's (bilinearly for a node with a level of its own, smoothly otherwise). Landscape
+    /// evolution draws its rivers as lines as wide as the rivers; a node that says it
+    /// refines from its inputs ([`Node::refines_from_inputs`]) may read them on any tile at the
+    /// grid's level ([`Refine::input_on`]): Curvature compares the tile's own relief with the
+    /// run's surroundings, Warp reads its input where its points move to. All at once, so
+    /// outputs made from the same work share it. The default refines none (an empty list
+    /// reads as `None` for every output).
+    fn refine(_s: &Self::Settings, _r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
+        Ok(Vec::new())
+    }
+    /// Whether [`Node::refine`] reads the node's inputs ([`Refine::input_on`],
+    /// [`Refine::whole_inputs`]): region evaluation then keeps the whole run's inputs and
+    /// gives the tile's steps the halo the node runs with. Default: no.
+    fn refines_from_inputs(_s: &Self::Settings) -> bool {
+        false
     }
 
     /// Whether parameter `key` matters given the other settings (the editor hides those that
@@ -158,9 +168,15 @@ pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpCo
 }
 
 /// Node `N`'s [`Node::refine`] from saved values (none refined when they do not make
-/// settings: the outputs are then sampled, and the node's own run reported the error).
-pub fn node_refine<N: Node>(values: &ParamMap, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, planet: Option<&output::planet::PlanetSettings>) -> Vec<Option<Value>> {
-    N::Settings::from_params(values).map_or_else(|_| Vec::new(), |s| N::refine(&s, outputs, wanted, grid, planet))
+/// its settings: its run reports them).
+pub fn node_refine<N: Node>(values: &ParamMap, r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
+    N::Settings::from_params(values).map_or_else(|_| Ok(Vec::new()), |s| N::refine(&s, r))
+}
+
+/// Node `N`'s [`Node::refines_from_inputs`] from saved values (no when they do not make its
+/// settings).
+pub fn node_refines_from_inputs<N: Node>(values: &ParamMap) -> bool {
+    N::Settings::from_params(values).is_ok_and(|s| N::refines_from_inputs(&s))
 }
 
 /// Node `N`'s [`Node::own_level`] from saved values when it is coarser than `n` (`None` when
@@ -210,7 +226,7 @@ pub fn settings_round_trip<N: Node>() -> Result<(), String> {
 
 /// What node files use.
 pub mod prelude {
-    pub use super::context::{with_steps, Locality, OpContext, OpError};
+    pub use super::context::{with_steps, Locality, OpContext, OpError, Refine};
     pub use super::meta::{Category, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
     pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
     pub use super::port::{InPort, OutPort, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};

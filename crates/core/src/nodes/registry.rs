@@ -6,7 +6,7 @@
 use super::meta::NodeMeta;
 use super::params::{ParamDef, ParamMap, ParamValue, Settings};
 use super::{climate, combine, display, erosion, masks, modify, output, sources, tectonics, texture};
-use super::{node_check, node_locality, node_own_level, node_refine, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
+use super::{node_check, node_locality, node_own_level, node_refine, node_refines_from_inputs, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
 use serde::{Deserialize, Serialize};
 
 macro_rules! registry {
@@ -51,11 +51,16 @@ macro_rules! registry {
                 match self { $( NodeKind::$kind => node_own_level::<$node>(values, n), )* }
             }
 
-            /// The `wanted` outputs of a whole-planet node of this kind on `grid`, finer than
-            /// the run that made `outputs` ([`Node::refine`]); `None` (or none listed) to
-            /// sample them.
-            pub fn refine(self, values: &ParamMap, outputs: &[Option<Value>], wanted: &[bool], grid: crate::planet::Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Vec<Option<Value>> {
-                match self { $( NodeKind::$kind => node_refine::<$node>(values, outputs, wanted, grid, planet), )* }
+            /// The outputs of a whole-planet node of this kind on a grid finer than its run
+            /// ([`Node::refine`]); `None` (or none listed) to sample them.
+            pub fn refine(self, values: &ParamMap, r: &super::Refine) -> Result<Vec<Option<Value>>, OpError> {
+                match self { $( NodeKind::$kind => node_refine::<$node>(values, r), )* }
+            }
+
+            /// Whether a node of this kind with these values refines its outputs on a tile from
+            /// its inputs there ([`Node::refines_from_inputs`]).
+            pub fn refines_from_inputs(self, values: &ParamMap) -> bool {
+                match self { $( NodeKind::$kind => node_refines_from_inputs::<$node>(values), )* }
             }
 
             /// Whether parameter `key` matters given the node's values (the editor hides the

@@ -155,16 +155,23 @@ impl Field {
 
     /// Bilinear sample at face coordinates `(a, b)`, seamless across face edges.
     pub fn sample_ab(&self, face: Face, a: f32, b: f32) -> f32 {
-        let n = self.n as f32;
-        let x = a * n - 0.5;
-        let y = b * n - 0.5;
+        Field::sample_ab_by(self.n, face, a, b, |c| self.get(c))
+    }
+
+    /// [`Field::sample_ab`] of a field of resolution `n` whose cells' values `value` gives
+    /// (the same cells, weights and arithmetic), for a field held in pieces: the tiles a warp
+    /// reads on a close-up.
+    pub fn sample_ab_by(n: usize, face: Face, a: f32, b: f32, value: impl Fn(Cell) -> f32) -> f32 {
+        let x = a * n as f32 - 0.5;
+        let y = b * n as f32 - 0.5;
         let (x0, y0) = (x.floor(), y.floor());
         let (tx, ty) = (x - x0, y - y0);
         let (i0, j0) = (x0 as i64, y0 as i64);
-        let v00 = self.get_wrapped(face, i0, j0);
-        let v10 = self.get_wrapped(face, i0 + 1, j0);
-        let v01 = self.get_wrapped(face, i0, j0 + 1);
-        let v11 = self.get_wrapped(face, i0 + 1, j0 + 1);
+        let at = |i: i64, j: i64| value(wrap_or_nearest(face, i, j, n));
+        let v00 = at(i0, j0);
+        let v10 = at(i0 + 1, j0);
+        let v01 = at(i0, j0 + 1);
+        let v11 = at(i0 + 1, j0 + 1);
         let top = v00 + (v10 - v00) * tx;
         let bottom = v01 + (v11 - v01) * tx;
         top + (bottom - top) * ty

@@ -3,6 +3,7 @@
 //! and the numerical building blocks every layer above shares (random numbers, fBm, smoothing
 //! counts), so that imports run one way: planet <- tectonics, erosion <- nodes.
 
+pub mod blocks;
 pub mod cache;
 pub mod colour;
 pub mod coords;

@@ -134,6 +134,13 @@ impl Tile {
         s.face == t.face && below(s.i0, s.n, t.i0 + t.size, t.n) && below(t.i0, t.n, s.i0 + s.size, s.n) && below(s.j0, s.n, t.j0 + t.size, t.n) && below(t.j0, t.n, s.j0 + s.size, s.n)
     }
 
+    /// Storage position of `cell` among its own cells (the halo not counted: a tile without
+    /// halo), or `None` where the tile does not hold it.
+    pub fn index_of(&self, cell: Cell) -> Option<usize> {
+        let (x, y) = (cell.i.checked_sub(self.i0)?, cell.j.checked_sub(self.j0)?);
+        (cell.face == self.face && x < self.size && y < self.size && self.halo == 0).then_some(y * self.size + x)
+    }
+
     /// The same tile with `halo` cells of halo instead of its own.
     pub fn with_halo(self, halo: usize) -> Tile {
         Tile { halo, ..self }

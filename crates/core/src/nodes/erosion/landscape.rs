@@ -6,7 +6,6 @@ use crate::erosion::landscape::lakes::refine_lakes;
 use crate::erosion::landscape::refine::{hillslopes, refine_courses};
 use crate::erosion::landscape::{evolve, total_steps, LandscapeInputs, LandscapeSettings};
 use crate::nodes::prelude::*;
-use crate::planet::Grid;
 
 crate::settings! {
     /// Settings of the Landscape evolution node.
@@ -130,7 +129,8 @@ impl Node for LandscapeEvolution {
     /// hillslopes fall to 0 on those valleys' floors ([`refine_courses`], one pass for the
     /// three, and [`hillslopes`]), and the lakes' shores follow the ground's contour at their
     /// water level ([`refine_lakes`]); the other outputs are sampled.
-    fn refine(_s: &Self::Settings, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, planet: Option<&crate::nodes::output::planet::PlanetSettings>) -> Vec<Option<Value>> {
+    fn refine(_s: &Self::Settings, r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
+        let (outputs, wanted, grid, planet) = (r.outputs, r.wanted, r.grid, r.planet);
         let field = |p: OutPort<Field>| p.value_in(outputs).ok().flatten().cloned();
         let want = |p: OutPort<Field>| wanted.get(p.index()).copied().unwrap_or(false);
         let mut out: Vec<Option<Value>> = vec![None; outputs.len()];
@@ -148,7 +148,7 @@ impl Node for LandscapeEvolution {
         if want(LAKES) {
             out[LAKES.index()] = lakes.map(Into::into);
         }
-        out
+        Ok(out)
     }
 }
 

@@ -36,12 +36,43 @@ impl Node for Curvature {
     fn run(s: &CurvatureSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let f = inputs.port(FIELD_IN)?;
         let mean = blur(f, s.radius_deg, ctx.cancel)?;
-        let c = f.zip(&mean, |h, m| h - m);
-        let a = s.amount;
-        let convex = c.map(|v| smoothstep(0.0, a, v));
-        let concave = c.map(|v| smoothstep(0.0, a, -v));
-        Ok(vec![c.into(), convex.into(), concave.into()])
+        Ok(outputs(s, f.zip(&mean, |h, m| h - m)).into_iter().map(Into::into).collect())
     }
+
+    /// On a tile finer than the whole-planet run, the input's own relief on the tile (its
+    /// detail at the tile's level) less the run's surroundings (the mean at the scale, input
+    /// less curvature there, sampled bilinearly): a close-up's ridges and gullies finer than
+    /// the run count, where the run's curvature, sampled, had none of them. The surroundings
+    /// are the run's: a scale of a few of the tile's cells is measured against the run's cells.
+    fn refine(s: &CurvatureSettings, r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
+        if !r.wanted.iter().any(|&w| w) {
+            return Ok(Vec::new());
+        }
+        let field = |v: Option<&Value>| v.and_then(Value::as_field).cloned();
+        let (Some(whole_in), Some(whole_c)) = (field(r.whole_inputs.first().and_then(Option::as_ref)), field(r.outputs.first().and_then(Option::as_ref))) else {
+            return Err(OpError::Invalid("internal error: Curvature refines without its whole-planet input and output".to_string()));
+        };
+        let tile_in = field(Some(&(r.input_on)(FIELD_IN.index(), r.grid)?)).ok_or_else(|| OpError::Invalid("internal error: Curvature's input on a tile is not a field".to_string()))?;
+        let m = whole_in.n();
+        let c = Field::from_fn_cell_on(r.grid, |k| {
+            let cell = r.grid.cell(k);
+            let (a, b) = cell.center_ab(r.grid.n());
+            tile_in.data()[k] - Field::sample_ab_by(m, cell.face, a, b, |c| whole_in.get(c) - whole_c.get(c))
+        });
+        Ok(outputs(s, c).into_iter().zip(r.wanted).map(|(v, &w)| w.then(|| v.into())).collect())
+    }
+
+    fn refines_from_inputs(_s: &CurvatureSettings) -> bool {
+        true
+    }
+}
+
+/// The node's outputs from the curvature `c`: itself and its convex and concave masks.
+fn outputs(s: &CurvatureSettings, c: Field) -> [Field; 3] {
+    let a = s.amount;
+    let convex = c.map(|v| smoothstep(0.0, a, v));
+    let concave = c.map(|v| smoothstep(0.0, a, -v));
+    [c, convex, concave]
 }
 
 #[cfg(test)]

@@ -22,13 +22,39 @@ impl Node for Normalize {
     fn run(s: &NormalizeSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![normalize(inputs.port(FIELD_IN)?, s.min, s.max).into()])
     }
+
+    /// On a tile finer than the whole-planet run, the tile's own input stretched as the run
+    /// stretched the planet's (by the run's input range), so its detail is the tile's.
+    fn refine(s: &NormalizeSettings, r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
+        let (range, tile) = range_and_tile_input(r)?;
+        Ok(vec![Some(normalize_in(&tile, range, s.min, s.max).into())])
+    }
+
+    fn refines_from_inputs(_s: &NormalizeSettings) -> bool {
+        true
+    }
+}
+
+/// For a node that maps its input through the input's range on the whole planet (Normalize,
+/// Terrace) and refines on a tile: the range of its input in the whole-planet run, and its
+/// input on the tile.
+pub(crate) fn range_and_tile_input(r: &Refine) -> Result<((f32, f32), Arc<Field>), OpError> {
+    let whole = r.whole_inputs.first().and_then(Option::as_ref).and_then(Value::as_field).ok_or_else(|| OpError::Invalid("internal error: the node refines without its whole-planet input".to_string()))?;
+    let tile = (r.input_on)(FIELD_IN.index(), r.grid)?;
+    let tile = tile.as_field().cloned().ok_or_else(|| OpError::Invalid("internal error: the node's input on a tile is not a field".to_string()))?;
+    Ok((whole.min_max(), tile))
 }
 
 /// Linear stretch of `[min, max]` of the field to `[lo, hi]`; a flat field becomes the middle.
 pub fn normalize(f: &Field, lo: f32, hi: f32) -> Field {
-    let (a, b) = f.min_max();
+    normalize_in(f, f.min_max(), lo, hi)
+}
+
+/// [`normalize`] stretching `(a, b)` instead of the field's own range (a tile's values by the
+/// whole planet's range).
+pub fn normalize_in(f: &Field, (a, b): (f32, f32), lo: f32, hi: f32) -> Field {
     if b - a <= f32::EPSILON * a.abs().max(1.0) {
-        return Field::filled(f.n(), 0.5 * (lo + hi));
+        return Field::filled_on(f.grid(), 0.5 * (lo + hi));
     }
     let s = (hi - lo) / (b - a);
     f.map(|x| lo + (x - a) * s)

@@ -22,12 +22,29 @@ impl Node for Terrace {
     fn run(s: &TerraceSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![terrace(inputs.port(FIELD_IN)?, s.steps, s.smoothness).into()])
     }
+
+    /// On a tile finer than the whole-planet run, the tile's own input stepped between the
+    /// run's input range: the steps' edges are as sharp as the tile's cells, where the run's
+    /// output, sampled, blurred them over the run's cells.
+    fn refine(s: &TerraceSettings, r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
+        let (range, tile) = super::normalize::range_and_tile_input(r)?;
+        Ok(vec![Some(terrace_in(&tile, range, s.steps, s.smoothness).into())])
+    }
+
+    fn refines_from_inputs(_s: &TerraceSettings) -> bool {
+        true
+    }
 }
 
 /// Terraces between the field's minimum and maximum: `steps` flat levels joined by risers;
 /// `smoothness` 1 leaves the field unchanged.
 pub fn terrace(f: &Field, steps: i64, smoothness: f32) -> Field {
-    let (lo, hi) = f.min_max();
+    terrace_in(f, f.min_max(), steps, smoothness)
+}
+
+/// [`terrace`] with the steps laid between `(lo, hi)` instead of the field's own range (a
+/// tile's values between the whole planet's range).
+pub fn terrace_in(f: &Field, (lo, hi): (f32, f32), steps: i64, smoothness: f32) -> Field {
     if hi <= lo {
         return f.clone();
     }

@@ -3,8 +3,13 @@
 //! sampling goes by direction, so it crosses face seams like any other point.
 
 use crate::nodes::prelude::*;
+use crate::planet::blocks::Blocks;
+use crate::planet::coords::dir_to_face_ab;
 use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
+use crate::planet::Cell;
 use glam::Vec3;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 crate::choices! {
     /// What moves the sampling points of the Warp node.
@@ -62,24 +67,100 @@ impl Node for Warp {
     fn run(s: &WarpSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
         let input = inputs.port(INPUT)?;
-        let n = input.n();
-        let scale = s.distance_km / ctx.planet()?.radius_km.max(1e-3);
-        let out = match s.by {
-            WarpBy::Noise => {
-                let r = noise_radius(s.frequency);
-                let octaves = s.octaves.clamp(1, 12);
-                let axis = |k: u32| fbm_field(&FastFbm::new(s.seed.wrapping_mul(3).wrapping_add(k), octaves, 0.5, 2.0), crate::planet::Grid::Whole(n), r, 1.0);
-                let (x, y, z) = (axis(0), axis(1), axis(2));
-                ctx.check()?;
-                Field::from_fn_index(n, |c, d| input.sample_dir(moved(d, Vec3::new(x.data()[c], y.data()[c], z.data()[c]), scale)))
-            }
-            WarpBy::Vector => {
-                let v = inputs.port_opt(VECTOR)?.ok_or_else(|| OpError::Invalid("Warp by vector needs the 'vector' input connected".into()))?;
-                Field::from_fn_index(n, |c, d| input.sample_dir(moved(d, Vec3::from_array(v.data[c]), scale)))
-            }
-        };
-        Ok(vec![out.into()])
+        let grid = input.grid();
+        let points = moved_points(s, grid, inputs.port_opt(VECTOR)?.map(|v| v.as_ref()), ctx.planet()?)?;
+        ctx.check()?;
+        Ok(vec![Field::from_fn_cell_on(grid, |k| input.sample_dir(points[k])).into()])
     }
+
+    /// On a tile finer than the whole-planet run, each cell reads the input where its point
+    /// moves to, at the tile's level, as the whole evaluation at that level does: the moved
+    /// points are made on the tile (the noise, or the 'vector' input on the tile), and the input
+    /// is evaluated on the blocks of the face grids that hold the cells those points read
+    /// ([`Blocks`], half the tile's edge, smaller where the points scatter). So a close-up of a
+    /// warped field has the detail of its level instead of the run's, and over nodes that run
+    /// on tiles it holds exactly the whole evaluation's values at that level. Where even blocks
+    /// of 8 cells would hold more than [`MAX_READ`] times the tile's cells (a warp that tears
+    /// the ground apart: thousands of km of warp at a high frequency, seen from close), the
+    /// run's output is sampled instead.
+    fn refine(s: &WarpSettings, r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
+        if !r.wanted.first().copied().unwrap_or(false) {
+            return Ok(Vec::new());
+        }
+        let grid = r.grid;
+        let n = grid.n();
+        let vector = match s.by {
+            WarpBy::Vector => Some((r.input_on)(VECTOR.index(), grid)?),
+            WarpBy::Noise => None,
+        };
+        let planet = r.planet.ok_or_else(|| OpError::Invalid("internal error: Warp refines without the planet's settings".to_string()))?;
+        let points = moved_points(s, grid, vector.as_ref().and_then(Value::as_vector).map(|v| v.as_ref()), planet)?;
+        let taps: Vec<Cell> = points.iter().flat_map(|&d| Field::bilinear_taps(n, d).map(|(c, _)| Cell::from_index(c, n))).collect();
+        let budget = MAX_READ * grid.cells().max(64 * 64);
+        let mut size = (grid.row() / 2).next_power_of_two().clamp(8, 256);
+        let mut blocks = Blocks::holding(n, size, taps.iter().copied());
+        while blocks.cells() > budget && size > 8 {
+            size /= 2;
+            blocks = Blocks::holding(n, size, taps.iter().copied());
+        }
+        drop(taps);
+        if blocks.cells() > budget {
+            return Ok(Vec::new());
+        }
+        let mut pieces = std::collections::HashMap::with_capacity(blocks.tiles.len());
+        for (&key, &tile) in &blocks.tiles {
+            let value = (r.input_on)(INPUT.index(), Grid::Tile(tile))?;
+            let field = value.as_field().cloned().ok_or_else(|| OpError::Invalid("internal error: Warp's input on a tile is not a field".to_string()))?;
+            pieces.insert(key, (tile, field));
+        }
+        let missed = AtomicBool::new(false);
+        let value = |c: Cell| {
+            pieces.get(&blocks.key(c)).and_then(|(t, f)| t.index_of(c).map(|k| f.data()[k])).unwrap_or_else(|| {
+                missed.store(true, Ordering::Relaxed);
+                0.0
+            })
+        };
+        let out = Field::from_fn_cell_on(grid, |k| {
+            let (face, a, b) = dir_to_face_ab(points[k]);
+            Field::sample_ab_by(n, face, a, b, value)
+        });
+        if missed.load(Ordering::Relaxed) {
+            return Err(OpError::Invalid("internal error: Warp read a cell outside the blocks it evaluated its input on".to_string()));
+        }
+        Ok(vec![Some(out.into())])
+    }
+
+    fn refines_from_inputs(_s: &WarpSettings) -> bool {
+        true
+    }
+}
+
+/// The most cells, as a multiple of the tile's (at least 64 x 64), that Warp's refinement
+/// evaluates its input on.
+pub const MAX_READ: usize = 16;
+
+/// Where each cell of `grid` reads the input: its centre moved along the sphere by the noise
+/// or by `vector` (on `grid`), `s.distance_km` for a length of 1 on a planet of `planet`'s
+/// radius.
+fn moved_points(s: &WarpSettings, grid: Grid, vector: Option<&VectorField>, planet: &crate::nodes::output::planet::PlanetSettings) -> Result<Vec<Vec3>, OpError> {
+    let scale = s.distance_km / planet.radius_km.max(1e-3);
+    let cells = 0..grid.cells();
+    Ok(match s.by {
+        WarpBy::Noise => {
+            let r = noise_radius(s.frequency);
+            let octaves = s.octaves.clamp(1, 12);
+            let axis = |k: u32| fbm_field(&FastFbm::new(s.seed.wrapping_mul(3).wrapping_add(k), octaves, 0.5, 2.0), grid, r, 1.0);
+            let (x, y, z) = (axis(0), axis(1), axis(2));
+            cells.into_par_iter().map(|c| moved(grid.direction(c), Vec3::new(x.data()[c], y.data()[c], z.data()[c]), scale)).collect()
+        }
+        WarpBy::Vector => {
+            let v = vector.ok_or_else(|| OpError::Invalid("Warp by vector needs the 'vector' input connected".into()))?;
+            if v.data.len() != grid.cells() {
+                return Err(OpError::Invalid(format!("internal error: Warp's vectors ({} values) do not lie on its input's grid ({grid})", v.data.len())));
+            }
+            cells.into_par_iter().map(|c| moved(grid.direction(c), Vec3::from_array(v.data[c]), scale)).collect()
+        }
+    })
 }
 
 /// The point `d` moved along the sphere by the tangent part of `v` times `scale` (in radians
