@@ -302,6 +302,22 @@ fn warp_curvature_terrace_and_normalize_above_the_cap_refine_on_the_tile() {
             }
         }
     }
+    // A warp that tears the ground apart (20000 km at 40 features a planet) scatters a tile's
+    // points over the planet: its input is evaluated on thousands of blocks of 8 cells, and the
+    // tile still holds the whole evaluation's values.
+    let torn = g.add_node(NodeKind::Warp, (2.0, 3.0));
+    g.set_param(torn, "distance_km", ParamValue::Float(20000.0));
+    g.set_param(torn, "frequency", ParamValue::Float(40.0));
+    g.link(noise, FIELD_OUT, torn, INPUT).expect("link");
+    let tearing = planetgraph::eval::compile_for(&g, &[torn]);
+    let whole_torn = field(&ev.run_program(&tearing, n, &cancel, &Progress::default()), torn, 0);
+    for tile in [Tile::new(planetgraph::planet::Face::Front, n, 96, 96, 64).expect("tile"), Tile::new(planetgraph::planet::Face::Top, n, 0, 192, 64).expect("tile")] {
+        let got = field(&ev.run_region(&tearing, Grid::Tile(tile), cap, &cancel, &Progress::default()), torn, 0);
+        for (k, v) in got.iter().enumerate() {
+            assert_eq!(*v, whole_torn[tile.cell(k).index(n)], "torn warp at {:?}", tile.cell(k));
+        }
+    }
+
     let rms = |a: &[f32], b: &[f32]| (a.iter().zip(b).map(|(x, y)| f64::from(x - y).powi(2)).sum::<f64>() / a.len() as f64).sqrt();
     for (&(id, port), tiles) in refined.iter().zip(&tiled) {
         let whole = field(&full, id, port);

@@ -159,19 +159,29 @@ impl Field {
     }
 
     /// [`Field::sample_ab`] of a field of resolution `n` whose cells' values `value` gives
-    /// (the same cells, weights and arithmetic), for a field held in pieces: the tiles a warp
-    /// reads on a close-up.
+    /// (the same cells, weights and arithmetic), for a field held in pieces.
     pub fn sample_ab_by(n: usize, face: Face, a: f32, b: f32, value: impl Fn(Cell) -> f32) -> f32 {
+        let (cells, tx, ty) = Field::bilinear_cells_ab(n, face, a, b);
+        Field::bilinear_mix(cells.map(value), tx, ty)
+    }
+
+    /// The four cells a bilinear sample at face coordinates `(a, b)` of `face` reads in a
+    /// field of resolution `n` (the cell at or before the point, the next column, the next
+    /// row, both; wrapped across face edges) and the point's fractions `(tx, ty)` between them:
+    /// with [`Field::bilinear_mix`], the sample of [`Field::sample_ab`].
+    pub fn bilinear_cells_ab(n: usize, face: Face, a: f32, b: f32) -> ([Cell; 4], f32, f32) {
         let x = a * n as f32 - 0.5;
         let y = b * n as f32 - 0.5;
         let (x0, y0) = (x.floor(), y.floor());
-        let (tx, ty) = (x - x0, y - y0);
         let (i0, j0) = (x0 as i64, y0 as i64);
-        let at = |i: i64, j: i64| value(wrap_or_nearest(face, i, j, n));
-        let v00 = at(i0, j0);
-        let v10 = at(i0 + 1, j0);
-        let v01 = at(i0, j0 + 1);
-        let v11 = at(i0 + 1, j0 + 1);
+        let at = |i: i64, j: i64| wrap_or_nearest(face, i, j, n);
+        ([at(i0, j0), at(i0 + 1, j0), at(i0, j0 + 1), at(i0 + 1, j0 + 1)], x - x0, y - y0)
+    }
+
+    /// The bilinear mix of the values of [`Field::bilinear_cells_ab`]'s cells at fractions
+    /// `(tx, ty)`.
+    #[inline]
+    pub fn bilinear_mix([v00, v10, v01, v11]: [f32; 4], tx: f32, ty: f32) -> f32 {
         let top = v00 + (v10 - v00) * tx;
         let bottom = v01 + (v11 - v01) * tx;
         top + (bottom - top) * ty

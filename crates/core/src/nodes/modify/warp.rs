@@ -9,7 +9,6 @@ use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
 use crate::planet::Cell;
 use glam::Vec3;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 crate::choices! {
     /// What moves the sampling points of the Warp node.
@@ -76,13 +75,12 @@ impl Node for Warp {
     /// On a tile finer than the whole-planet run, each cell reads the input where its point
     /// moves to, at the tile's level, as the whole evaluation at that level does: the moved
     /// points are made on the tile (the noise, or the 'vector' input on the tile), and the input
-    /// is evaluated on the blocks of the face grids that hold the cells those points read
-    /// ([`Blocks`], half the tile's edge, smaller where the points scatter). So a close-up of a
-    /// warped field has the detail of its level instead of the run's, and over nodes that run
-    /// on tiles it holds exactly the whole evaluation's values at that level. Where even blocks
-    /// of 8 cells would hold more than [`MAX_READ`] times the tile's cells (a warp that tears
-    /// the ground apart: thousands of km of warp at a high frequency, seen from close), the
-    /// run's output is sampled instead.
+    /// is evaluated, one block after another, on the blocks of the face grids that hold the
+    /// cells those points read ([`Blocks`]: half the tile's edge, halved down to 8 cells while
+    /// they would hold more than [`MAX_READ`] times the tile's cells, where a strong warp
+    /// scatters the points). So a close-up of a warped field has the detail of its level
+    /// instead of the run's, over nodes that run on tiles it holds exactly the whole
+    /// evaluation's values at that level, and only one block's input is held at a time.
     fn refine(s: &WarpSettings, r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
         if !r.wanted.first().copied().unwrap_or(false) {
             return Ok(Vec::new());
@@ -95,38 +93,43 @@ impl Node for Warp {
         };
         let planet = r.planet.ok_or_else(|| OpError::Invalid("internal error: Warp refines without the planet's settings".to_string()))?;
         let points = moved_points(s, grid, vector.as_ref().and_then(Value::as_vector).map(|v| v.as_ref()), planet)?;
-        let taps: Vec<Cell> = points.iter().flat_map(|&d| Field::bilinear_taps(n, d).map(|(c, _)| Cell::from_index(c, n))).collect();
+        // The four cells each point's sample reads, and its fractions between them.
+        let reads: Vec<([Cell; 4], f32, f32)> = points
+            .par_iter()
+            .map(|&d| {
+                let (face, a, b) = dir_to_face_ab(d);
+                Field::bilinear_cells_ab(n, face, a, b)
+            })
+            .collect();
+        drop(points);
+        let cells = || reads.iter().flat_map(|(c, _, _)| c.iter().copied());
         let budget = MAX_READ * grid.cells().max(64 * 64);
         let mut size = (grid.row() / 2).next_power_of_two().clamp(8, 256);
-        let mut blocks = Blocks::holding(n, size, taps.iter().copied());
+        let mut blocks = Blocks::holding(n, size, cells());
         while blocks.cells() > budget && size > 8 {
             size /= 2;
-            blocks = Blocks::holding(n, size, taps.iter().copied());
+            blocks = Blocks::holding(n, size, cells());
         }
-        drop(taps);
-        if blocks.cells() > budget {
-            return Ok(Vec::new());
+        // Which of the reads (point * 4 + tap) each block serves, blocks in a fixed order.
+        let mut served: std::collections::BTreeMap<(usize, usize, usize), Vec<u32>> = std::collections::BTreeMap::new();
+        for (k, c) in cells().enumerate() {
+            served.entry(blocks.key(c)).or_default().push(k as u32);
         }
-        let mut pieces = std::collections::HashMap::with_capacity(blocks.tiles.len());
-        for (&key, &tile) in &blocks.tiles {
-            let value = (r.input_on)(INPUT.index(), Grid::Tile(tile))?;
-            let field = value.as_field().cloned().ok_or_else(|| OpError::Invalid("internal error: Warp's input on a tile is not a field".to_string()))?;
-            pieces.insert(key, (tile, field));
+        let mut values = vec![0f32; 4 * reads.len()];
+        for (key, taps) in served {
+            let tile = *blocks.tiles.get(&key).ok_or_else(|| OpError::Invalid("internal error: Warp lost a block it reads".to_string()))?;
+            let input = (r.input_on)(INPUT.index(), Grid::Tile(tile))?;
+            let field = input.as_field().ok_or_else(|| OpError::Invalid("internal error: Warp's input on a tile is not a field".to_string()))?;
+            for t in taps {
+                let t = t as usize;
+                let k = tile.index_of(reads[t / 4].0[t % 4]).ok_or_else(|| OpError::Invalid("internal error: Warp read a cell outside its block".to_string()))?;
+                values[t] = field.data()[k];
+            }
         }
-        let missed = AtomicBool::new(false);
-        let value = |c: Cell| {
-            pieces.get(&blocks.key(c)).and_then(|(t, f)| t.index_of(c).map(|k| f.data()[k])).unwrap_or_else(|| {
-                missed.store(true, Ordering::Relaxed);
-                0.0
-            })
-        };
         let out = Field::from_fn_cell_on(grid, |k| {
-            let (face, a, b) = dir_to_face_ab(points[k]);
-            Field::sample_ab_by(n, face, a, b, value)
+            let (_, tx, ty) = reads[k];
+            Field::bilinear_mix([values[4 * k], values[4 * k + 1], values[4 * k + 2], values[4 * k + 3]], tx, ty)
         });
-        if missed.load(Ordering::Relaxed) {
-            return Err(OpError::Invalid("internal error: Warp read a cell outside the blocks it evaluated its input on".to_string()));
-        }
         Ok(vec![Some(out.into())])
     }
 
@@ -136,7 +139,7 @@ impl Node for Warp {
 }
 
 /// The most cells, as a multiple of the tile's (at least 64 x 64), that Warp's refinement
-/// evaluates its input on.
+/// evaluates its input on before it makes its blocks smaller (down to 8 cells a side).
 pub const MAX_READ: usize = 16;
 
 /// Where each cell of `grid` reads the input: its centre moved along the sphere by the noise
