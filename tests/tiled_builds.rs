@@ -222,6 +222,13 @@ fn above_the_cap_warp_and_curvature_refine_on_the_build_s_tiles() {
     g.set_param(noise, "octaves", ParamValue::Int(9));
     g.link(noise, FIELD_OUT, warp, planetgraph::nodes::modify::warp::INPUT).expect("link");
     g.link(warp, FIELD_OUT, planet, ELEVATION).expect("link");
+    // Warp reads its input on tiles only: a tiled build keeps its output (the Planet node reads
+    // it), not its input.
+    let kept = |g: &Graph| {
+        let program = compile_for(g, &[planet]);
+        planetgraph::eval::frontier(&program, &planetgraph::eval::localities(&program))
+    };
+    assert_eq!(kept(&g), vec![warp]);
     let dir = tempfile::tempdir().expect("tempdir");
     let (n, cap) = (128, 32);
     let plan = TilePlan { n, cap, tile: 32, cache_bytes: 8 << 20, estimate_bytes: 0 };
@@ -238,6 +245,8 @@ fn above_the_cap_warp_and_curvature_refine_on_the_build_s_tiles() {
     g.link(noise, FIELD_OUT, curvature, FIELD_IN).expect("link");
     g.link(curvature, planetgraph::nodes::masks::curvature::CURVATURE, ramp, FIELD_IN).expect("link");
     g.link(ramp, COLOUR, planet, ALBEDO).expect("link");
+    // Curvature reads its input's whole-planet values: the run's noise is kept for it.
+    assert_eq!(kept(&g), vec![noise, warp, curvature]);
     let m = build(&g, &dir.path().join("curvature"), n, Some(plan));
     assert_eq!(m.whole_planet_level, Some(cap));
 }

@@ -17,7 +17,7 @@
 use super::executor::{record, run_step, step_inputs, EvalResult, Evaluator, NodeOutputs, Progress};
 use super::program::{Program, Step};
 use crate::graph::NodeId;
-use crate::nodes::{Locality, OpError, Refine, Value};
+use crate::nodes::{Locality, OpError, Refine, RefineFrom, Value};
 use crate::planet::{ColourField, Field, Grid, VectorField};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -144,9 +144,10 @@ fn on_grid(step: &Step, outputs: &[Option<Value>], wanted: &[bool], grid: Grid, 
     let finer = !step.bypass && outputs.iter().flatten().any(|v| v.grid().is_some_and(|g| g.n() < grid.n()));
     let mut refined = Vec::new();
     if finer {
-        let from_inputs = step.kind.refines_from_inputs(&step.params);
-        let whole_inputs: Vec<Option<Value>> = if from_inputs { step.inputs.iter().map(|i| i.and_then(|(src, port)| part.whole.output(src, port).cloned())).collect() } else { Vec::new() };
-        let input = |port: usize, g: Grid| input_on(step, port, g, part, res);
+        let whole_inputs: Vec<Option<Value>> = if reads_run_inputs(step) { step.inputs.iter().map(|i| i.and_then(|(src, port)| part.whole.output(src, port).cloned())).collect() } else { Vec::new() };
+        // What feeds each input, built once for all the grids the node asks its inputs on.
+        let upstream: Vec<std::sync::OnceLock<(Program, Vec<Locality>)>> = step.inputs.iter().map(|_| std::sync::OnceLock::new()).collect();
+        let input = |port: usize, g: Grid| input_on(step, port, g, part, res, &upstream);
         let r = Refine { outputs, wanted, whole_inputs: &whole_inputs, grid, planet: part.program.planet.as_ref(), input_on: &input, cancel: part.cancel };
         refined = step.kind.refine(&step.params, &r)?;
     }
@@ -166,17 +167,20 @@ struct Part<'a> {
 /// Input `port` of `step` on grid `g` at the region's level, for a node's refinement: the
 /// value the region evaluation already made on that grid (or on it with more halo), otherwise
 /// what feeds the input evaluated there ([`run_local_part`] of its upstream part, reading the
-/// same whole-planet run).
-fn input_on(step: &Step, port: usize, g: Grid, part: &Part, res: &EvalResult) -> Result<Value, OpError> {
+/// same whole-planet run; `upstream` keeps that part and its localities per input port).
+fn input_on(step: &Step, port: usize, g: Grid, part: &Part, res: &EvalResult, upstream: &[std::sync::OnceLock<(Program, Vec<Locality>)>]) -> Result<Value, OpError> {
     let (src, src_port) = step.inputs.get(port).copied().flatten().ok_or_else(|| OpError::Invalid(format!("internal error: input {port} of {} is not connected", step.kind.meta().label)))?;
     if let Some(v) = res.output(src, src_port) {
         if let Ok(v) = crop(v, g) {
             return Ok(v);
         }
     }
-    let upstream = part.program.upstream([src]);
-    let local = localities(&upstream);
-    let out = run_local_part(&upstream, &local, part.whole, g, Some(&[(src, src_port)]), part.cancel, &Progress::default());
+    let (upstream, local) = upstream.get(port).ok_or_else(|| OpError::Invalid(format!("internal error: {} has no input {port}", step.kind.meta().label)))?.get_or_init(|| {
+        let upstream = part.program.upstream([src]);
+        let local = localities(&upstream);
+        (upstream, local)
+    });
+    let out = run_local_part(upstream, local, part.whole, g, Some(&[(src, src_port)]), part.cancel, &Progress::default());
     if out.cancelled {
         return Err(OpError::Cancelled);
     }
@@ -207,7 +211,7 @@ impl Evaluator {
 }
 
 /// The nodes that need the whole planet whose outputs a step on the tile reads, and what feeds
-/// a node that refines from its inputs ([`crate::nodes::Node::refines_from_inputs`]): what a
+/// a node that refines from its inputs in the run ([`RefineFrom::TileAndRunInputs`]): what a
 /// tiled build keeps of the whole part's run while it evaluates its tiles.
 pub fn frontier(program: &Program, local: &[Locality]) -> Vec<NodeId> {
     let whole = whole_steps(program, local);
@@ -215,19 +219,32 @@ pub fn frontier(program: &Program, local: &[Locality]) -> Vec<NodeId> {
     for (step, l) in program.steps.iter().zip(local) {
         if *l != Locality::Whole {
             out.extend(step.inputs.iter().flatten().map(|(src, _)| *src).filter(|src| whole.contains(src)));
-        } else if from_inputs(step) {
-            // A node that refines from its inputs reads their whole-planet values, whatever
-            // feeds them.
+        } else if reads_run_inputs(step) {
+            // Such a node reads its inputs' whole-planet values, whatever feeds them.
             out.extend(step.inputs.iter().flatten().map(|(src, _)| *src));
         }
     }
     out.into_iter().collect()
 }
 
-/// Whether `step` is a whole-planet node that refines its outputs on a tile from its inputs
-/// ([`crate::nodes::Node::refines_from_inputs`]; a bypassed node never does).
+/// What `step`'s refinement reads besides the run's outputs ([`crate::nodes::Node::refines_from`];
+/// a bypassed node refines nothing).
+fn refines_from(step: &Step) -> RefineFrom {
+    if step.bypass {
+        RefineFrom::Outputs
+    } else {
+        step.kind.refines_from(&step.params)
+    }
+}
+
+/// Whether `step` refines on a tile from its inputs there.
 fn from_inputs(step: &Step) -> bool {
-    !step.bypass && step.kind.refines_from_inputs(&step.params)
+    refines_from(step) != RefineFrom::Outputs
+}
+
+/// Whether `step` refines from its inputs' whole-planet values too.
+fn reads_run_inputs(step: &Step) -> bool {
+    refines_from(step) == RefineFrom::TileAndRunInputs
 }
 
 /// The second half of a region evaluation: every step of `program` that is not in its whole

@@ -119,6 +119,19 @@ pub fn with_steps<T>(ctx: &OpContext, total: usize, f: impl FnOnce(&AtomicUsize)
     Ok(f(counter)?)
 }
 
+/// What a whole-planet node's refinement on a finer tile reads besides the run's outputs
+/// ([`crate::nodes::Node::refines_from`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefineFrom {
+    /// Nothing more (Landscape evolution, and every node that does not refine).
+    Outputs,
+    /// Its inputs on tiles at the region's level ([`Refine::input_on`]): Warp.
+    TileInputs,
+    /// Its inputs on tiles and in the whole-planet run ([`Refine::whole_inputs`], which a
+    /// tiled build then keeps): Curvature, Terrace, Normalize.
+    TileAndRunInputs,
+}
+
 /// What a whole-planet node's refinement ([`crate::nodes::Node::refine`]) works from, on a grid
 /// finer than the node's whole-planet run (a tile of a close-up or of a tiled build above the
 /// cap).
@@ -128,8 +141,8 @@ pub struct Refine<'a> {
     /// Which of them the steps on the grid read (in port order).
     pub wanted: &'a [bool],
     /// The node's inputs in the whole-planet run, in port order (`None` for an input that is
-    /// not connected). Kept for nodes that say they refine from their inputs
-    /// ([`crate::nodes::Node::refines_from_inputs`]); empty for the others.
+    /// not connected). Kept for nodes that refine from them
+    /// ([`RefineFrom::TileAndRunInputs`]); empty for the others.
     pub whole_inputs: &'a [Option<Value>],
     /// Where the refined outputs lie.
     pub grid: crate::planet::Grid,
@@ -138,7 +151,7 @@ pub struct Refine<'a> {
     /// Input `port` (in port order) evaluated on any grid at the region's level: the tile
     /// itself, or another tile elsewhere on the planet (what feeds the node runs there as it
     /// runs on the region's tiles). Errors as a node's run would (`Cancelled` included). Only
-    /// for nodes that say they refine from their inputs.
+    /// for nodes that refine from their inputs (not [`RefineFrom::Outputs`]).
     pub input_on: &'a (dyn Fn(usize, crate::planet::Grid) -> Result<Value, OpError> + Sync),
     /// Set when the evaluation should stop as soon as possible.
     pub cancel: &'a AtomicBool,

@@ -24,7 +24,7 @@ pub mod sources;
 pub mod tectonics;
 pub mod texture;
 
-pub use context::{Locality, OpContext, OpError, Refine, StepProgress};
+pub use context::{Locality, OpContext, OpError, Refine, RefineFrom, StepProgress};
 pub use meta::{Category, NodeMeta, PortDef, PortType, PortUnit};
 pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamValue, Settings};
 pub use port::{InPort, OutPort, PortValue, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};
@@ -69,7 +69,7 @@ pub trait Node {
     /// node's own finer version of it where `r.wanted` asks for it, or `None` to sample the
     /// run's (bilinearly for a node with a level of its own, smoothly otherwise). Landscape
     /// evolution draws its rivers as lines as wide as the rivers; a node that says it
-    /// refines from its inputs ([`Node::refines_from_inputs`]) may read them on any tile at the
+    /// refines from its inputs ([`Node::refines_from`]) may read them on any tile at the
     /// grid's level ([`Refine::input_on`]): Curvature compares the tile's own relief with the
     /// run's surroundings, Warp reads its input where its points move to. All at once, so
     /// outputs made from the same work share it. The default refines none (an empty list
@@ -77,11 +77,12 @@ pub trait Node {
     fn refine(_s: &Self::Settings, _r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
         Ok(Vec::new())
     }
-    /// Whether [`Node::refine`] reads the node's inputs ([`Refine::input_on`],
-    /// [`Refine::whole_inputs`]): region evaluation then keeps the whole run's inputs and
-    /// gives the tile's steps the halo the node runs with. Default: no.
-    fn refines_from_inputs(_s: &Self::Settings) -> bool {
-        false
+    /// What [`Node::refine`] reads besides the run's outputs: its inputs on tiles
+    /// ([`Refine::input_on`]; the tile's steps then get the halo the node runs with), and
+    /// perhaps its inputs in the whole-planet run ([`Refine::whole_inputs`], which a tiled
+    /// build then keeps). Default: nothing more.
+    fn refines_from(_s: &Self::Settings) -> RefineFrom {
+        RefineFrom::Outputs
     }
 
     /// Whether parameter `key` matters given the other settings (the editor hides those that
@@ -173,10 +174,10 @@ pub fn node_refine<N: Node>(values: &ParamMap, r: &Refine) -> Result<Vec<Option<
     N::Settings::from_params(values).map_or_else(|_| Ok(Vec::new()), |s| N::refine(&s, r))
 }
 
-/// Node `N`'s [`Node::refines_from_inputs`] from saved values (no when they do not make its
-/// settings).
-pub fn node_refines_from_inputs<N: Node>(values: &ParamMap) -> bool {
-    N::Settings::from_params(values).is_ok_and(|s| N::refines_from_inputs(&s))
+/// Node `N`'s [`Node::refines_from`] from saved values (the outputs only when they do not
+/// make its settings).
+pub fn node_refines_from<N: Node>(values: &ParamMap) -> RefineFrom {
+    N::Settings::from_params(values).map_or(RefineFrom::Outputs, |s| N::refines_from(&s))
 }
 
 /// Node `N`'s [`Node::own_level`] from saved values when it is coarser than `n` (`None` when
@@ -226,7 +227,7 @@ pub fn settings_round_trip<N: Node>() -> Result<(), String> {
 
 /// What node files use.
 pub mod prelude {
-    pub use super::context::{with_steps, Locality, OpContext, OpError, Refine};
+    pub use super::context::{with_steps, Locality, OpContext, OpError, Refine, RefineFrom};
     pub use super::meta::{Category, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
     pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
     pub use super::port::{InPort, OutPort, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};

@@ -6,7 +6,7 @@
 use super::meta::NodeMeta;
 use super::params::{ParamDef, ParamMap, ParamValue, Settings};
 use super::{climate, combine, display, erosion, masks, modify, output, sources, tectonics, texture};
-use super::{node_check, node_locality, node_own_level, node_refine, node_refines_from_inputs, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
+use super::{node_check, node_locality, node_own_level, node_refine, node_refines_from, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
 use serde::{Deserialize, Serialize};
 
 macro_rules! registry {
@@ -57,10 +57,10 @@ macro_rules! registry {
                 match self { $( NodeKind::$kind => node_refine::<$node>(values, r), )* }
             }
 
-            /// Whether a node of this kind with these values refines its outputs on a tile from
-            /// its inputs there ([`Node::refines_from_inputs`]).
-            pub fn refines_from_inputs(self, values: &ParamMap) -> bool {
-                match self { $( NodeKind::$kind => node_refines_from_inputs::<$node>(values), )* }
+            /// What a node of this kind with these values refines its outputs on a finer tile
+            /// from besides the run's outputs ([`Node::refines_from`]).
+            pub fn refines_from(self, values: &ParamMap) -> super::RefineFrom {
+                match self { $( NodeKind::$kind => node_refines_from::<$node>(values), )* }
             }
 
             /// Whether parameter `key` matters given the node's values (the editor hides the

@@ -62,8 +62,8 @@ impl Node for Curvature {
         Ok(outputs(s, c).into_iter().zip(r.wanted).map(|(v, &w)| w.then(|| v.into())).collect())
     }
 
-    fn refines_from_inputs(_s: &CurvatureSettings) -> bool {
-        true
+    fn refines_from(_s: &CurvatureSettings) -> RefineFrom {
+        RefineFrom::TileAndRunInputs
     }
 }
 

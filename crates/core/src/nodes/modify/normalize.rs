@@ -30,8 +30,8 @@ impl Node for Normalize {
         Ok(vec![Some(normalize_in(&tile, range, s.min, s.max).into())])
     }
 
-    fn refines_from_inputs(_s: &NormalizeSettings) -> bool {
-        true
+    fn refines_from(_s: &NormalizeSettings) -> RefineFrom {
+        RefineFrom::TileAndRunInputs
     }
 }
 

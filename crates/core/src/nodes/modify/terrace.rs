@@ -31,8 +31,8 @@ impl Node for Terrace {
         Ok(vec![Some(terrace_in(&tile, range, s.steps, s.smoothness).into())])
     }
 
-    fn refines_from_inputs(_s: &TerraceSettings) -> bool {
-        true
+    fn refines_from(_s: &TerraceSettings) -> RefineFrom {
+        RefineFrom::TileAndRunInputs
     }
 }
 

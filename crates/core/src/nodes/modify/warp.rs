@@ -103,21 +103,18 @@ impl Node for Warp {
             .collect();
         drop(points);
         let cells = || reads.iter().flat_map(|(c, _, _)| c.iter().copied());
+        // Which of the reads (point * 4 + tap) each block serves, in blocks made smaller while
+        // they would hold too many cells.
         let budget = MAX_READ * grid.cells().max(64 * 64);
-        let mut size = (grid.row() / 2).next_power_of_two().clamp(8, 256);
-        let mut blocks = Blocks::holding(n, size, cells());
-        while blocks.cells() > budget && size > 8 {
-            size /= 2;
-            blocks = Blocks::holding(n, size, cells());
-        }
-        // Which of the reads (point * 4 + tap) each block serves, blocks in a fixed order.
-        let mut served: std::collections::BTreeMap<(usize, usize, usize), Vec<u32>> = std::collections::BTreeMap::new();
-        for (k, c) in cells().enumerate() {
-            served.entry(blocks.key(c)).or_default().push(k as u32);
+        let mut blocks = Blocks::new(n, (grid.row() / 2).next_power_of_two().clamp(8, 256));
+        let mut served = blocks.group(cells());
+        while served.len() * blocks.size * blocks.size > budget && blocks.size > 8 {
+            blocks = Blocks::new(n, blocks.size / 2);
+            served = blocks.group(cells());
         }
         let mut values = vec![0f32; 4 * reads.len()];
         for (key, taps) in served {
-            let tile = *blocks.tiles.get(&key).ok_or_else(|| OpError::Invalid("internal error: Warp lost a block it reads".to_string()))?;
+            let tile = blocks.tile(key);
             let input = (r.input_on)(INPUT.index(), Grid::Tile(tile))?;
             let field = input.as_field().ok_or_else(|| OpError::Invalid("internal error: Warp's input on a tile is not a field".to_string()))?;
             for t in taps {
@@ -133,8 +130,8 @@ impl Node for Warp {
         Ok(vec![Some(out.into())])
     }
 
-    fn refines_from_inputs(_s: &WarpSettings) -> bool {
-        true
+    fn refines_from(_s: &WarpSettings) -> RefineFrom {
+        RefineFrom::TileInputs
     }
 }
 
