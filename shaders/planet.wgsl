@@ -14,8 +14,10 @@ struct Uniforms {
     line: vec4<f32>,
     // Camera position (planet radii); w: atmosphere rim strength (0 off).
     eye: vec4<f32>,
-    // Water colour (linear RGB); w: attenuation per metre of depth.
+    // Colour of deep water (linear RGB).
     water: vec4<f32>,
+    // Attenuation of light per metre of water depth, per channel (rgb).
+    water_attenuation: vec4<f32>,
     // x: 1 to light by the normal map (per pixel), 0 by the vertex normals; y: how far the
     // relief has morphed from the vertices' earlier relief (0..1, see VertexIn.morph).
     detail: vec4<f32>,
@@ -198,8 +200,8 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     var glint = 0.0;
     if (u.ramp.z > 2.5 && v.elevation < 0.0 && !inland) {
         // Water over the sea floor: the deeper, the more of the water's colour (seed 002's
-        // exp(-depth k)); the surface is flat, with a glint of the sun.
-        let cover = 1.0 - exp(-(-v.elevation) * u.water.w);
+        // exp(-depth k), red lost first, blue last); the surface is flat, with a glint of the sun.
+        let cover = vec3<f32>(1.0) - exp(-(-v.elevation) * u.water_attenuation.rgb);
         linear = mix(linear, u.water.rgb, cover);
         n = up;
         let h = normalize(u.light.xyz + view_dir);

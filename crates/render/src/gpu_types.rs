@@ -42,8 +42,11 @@ pub struct Uniforms {
     pub line: [f32; 4],
     /// Camera position (xyz, planet radii) and the atmosphere rim's strength (w, 0 off).
     pub eye: [f32; 4],
-    /// Water colour (linear RGB) and its attenuation per metre of depth (w, seed 002's k).
+    /// Colour of deep water (linear RGB; w unused).
     pub water: [f32; 4],
+    /// Attenuation of light per metre of water depth, red, green and blue (w unused): the sea
+    /// floor under a depth `d` shows by `exp(-d k)` per channel, so shallows turn turquoise.
+    pub water_attenuation: [f32; 4],
     /// x: 1 to light by the normal map, 0 by the vertex normals.
     pub detail: [f32; 4],
     /// The detail patches, one per layer of the patch textures: face coordinates of the

@@ -109,9 +109,15 @@ impl ViewSettings {
     }
 }
 
-/// Colour of sea water seen from above (linear RGB) and its attenuation per metre of depth:
-/// water over a depth `d` covers the sea floor by `1 - exp(-d k)` (seed 002).
-const WATER: [f32; 4] = [0.004, 0.03, 0.09, 0.02];
+/// Colour of deep sea water seen from above (linear RGB).
+const WATER: [f32; 4] = [0.004, 0.03, 0.09, 0.0];
+
+/// Attenuation of light per metre of sea water, red, green and blue: water over a depth `d`
+/// covers the sea floor by `1 - exp(-d k)` (seed 002), per channel. About twice clear ocean
+/// water's diffuse attenuation at 650, 550 and 470 nm (the light goes down and comes back up),
+/// so red is gone within a few metres and blue reaches some 50 m: sand under 3 m of water is
+/// turquoise, under 20 m blue, and the sea floor under 60 m barely shows.
+const WATER_ATTENUATION: [f32; 4] = [0.6, 0.12, 0.05, 0.0];
 
 struct MeshBuffers {
     vertices: wgpu::Buffer,
@@ -381,6 +387,7 @@ impl PlanetRenderer {
                 [e.x, e.y, e.z, rim]
             },
             water: WATER,
+            water_attenuation: WATER_ATTENUATION,
             detail: [if self.has_normals { 1.0 } else { 0.0 }, self.relief_morph, 0.0, 0.0],
             patch_area: self.patch.area,
             patch_fades: self.patch.fades,
