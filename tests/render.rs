@@ -233,6 +233,44 @@ fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side()
     assert!(luminance(&east, size / 2 + 4, 3 * size / 4) > luminance(&west, size / 2 + 4, 3 * size / 4));
 }
 
+/// Sea water takes red light within a few metres and blue over tens: sand under 3 m of water
+/// is turquoise (green and blue above red), the same sand on a beach 2 m above the sea is not.
+#[test]
+fn sand_under_shallow_water_is_turquoise_and_on_the_beach_sand_coloured() {
+    use planetgraph::inspect::albedo_image;
+    use planetgraph::planet::ColourField;
+    if let Err(RenderError::NoAdapter) = headless_device() {
+        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+        return;
+    }
+    // 3 m of water where x > 0 (the right half), a beach 2 m high where x < 0, all sand.
+    let n = 32;
+    let field = Field::from_fn_dir(n, |d| if d.x > 0.0 { -3.0 } else { 2.0 });
+    let sand = albedo_image(&ColourField::filled(n, [0.86, 0.8, 0.62]));
+    let mesh = MeshOptions { resolution: 32, ..Default::default() };
+    let size = 96u32;
+    let tex = OverlayTexture::new(sand.size, &sand.rgba).expect("six layers");
+    let camera = planetgraph::render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
+    let view = ViewSettings { camera, sun_azimuth_deg: 0.0, sun_elevation_deg: 30.0, atmosphere: false, ..Default::default() };
+    let px = render_offscreen(&field, 6371.0, Layers { overlay: Some(tex), ..Default::default() }, &mesh, &view, size, size).expect("render").2;
+    let mean = |x0: u32, x1: u32| {
+        let mut sum = [0f64; 3];
+        for y in size / 3..2 * size / 3 {
+            for x in x0..x1 {
+                let o = ((y * size + x) * 4) as usize;
+                for c in 0..3 {
+                    sum[c] += f64::from(px[o + c]);
+                }
+            }
+        }
+        sum
+    };
+    let (beach, shallows) = (mean(size / 4, size / 2 - 4), mean(size / 2 + 4, 3 * size / 4));
+    eprintln!("beach {beach:?}, shallows {shallows:?}");
+    assert!(beach[0] > beach[2] * 1.1, "the beach is sand-coloured: {beach:?}");
+    assert!(shallows[1] > shallows[0] * 1.3 && shallows[2] > shallows[0], "the shallows are turquoise: {shallows:?}");
+}
+
 #[test]
 fn the_texture_inspection_modes_show_their_layers() {
     use planetgraph::eval::{Evaluator, Progress};
