@@ -61,3 +61,28 @@ fn a_near_camera_gets_finer_tiles_in_the_background() {
     d.wait_for_evaluation();
     wait_until(&mut d, "the close-ups of the new planet", |d| settled(d, n) && d.app.viewport.closeups.current()[0].elevation_m != before);
 }
+
+/// A camera zoomed into the relief, or a relief raised under it, is lifted above the ground as
+/// drawn: never inside a mountain, whose inside showed skirts and back faces.
+#[test]
+fn the_camera_is_kept_above_the_exaggerated_relief() {
+    let mut d = Driver::new();
+    d.app.res.viewport = 64;
+    d.app.run_again();
+    d.wait_for_evaluation();
+    // Straight down at the middle of the land, as low as the zoom goes, on a flat planet.
+    d.app.viewport.reset_view();
+    d.app.viewport.mesh.exaggeration = 0.0;
+    d.app.viewport.view.camera.distance = 1.0 + planetgraph::render::camera::MIN_ALTITUDE;
+    d.frames(2);
+    assert!((d.app.viewport.view.camera.distance - 1.004).abs() < 1e-6, "flat: the zoom's own floor");
+    // The relief exaggerated 200 times rises under the camera, which rises with it.
+    d.app.viewport.mesh.exaggeration = 200.0;
+    d.frames(2);
+    let lifted = d.app.viewport.view.camera.distance;
+    assert!(lifted > 1.01, "lifted to {lifted}");
+    // Zooming in again does not take it back into the ground.
+    d.app.viewport.view.camera.zoom(2000.0);
+    d.frames(2);
+    assert!(d.app.viewport.view.camera.distance >= lifted - 1e-4, "{} after zooming in", d.app.viewport.view.camera.distance);
+}

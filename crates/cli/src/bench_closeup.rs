@@ -14,11 +14,21 @@ use planetgraph_render::OrbitCamera;
 use std::sync::atomic::AtomicBool;
 
 /// The figures this module prints.
-const NAMES: [&str; 9] =
-    ["closeup_tile_s", "closeup_assemble_ms", "closeup_frame_1600x900_ms", "closeup_frame_streaming_1600x900_ms", "closeup_view_tiles", "closeup_view_s", "closeup_frame_view_1600x900_ms", "closeup_mesh_view_ms", "closeup_mesh_view_morph_ms"];
+const NAMES: [&str; 10] = [
+    "closeup_tile_s",
+    "closeup_assemble_ms",
+    "closeup_frame_1600x900_ms",
+    "closeup_frame_streaming_1600x900_ms",
+    "closeup_view_tiles",
+    "closeup_view_s",
+    "closeup_frame_view_1600x900_ms",
+    "closeup_mesh_view_ms",
+    "closeup_mesh_view_morph_ms",
+    "closeup_mesh_view_triangles",
+];
 
 /// The figures of the tilted view.
-const VIEW_NAMES: [&str; 5] = ["closeup_view_tiles", "closeup_view_s", "closeup_frame_view_1600x900_ms", "closeup_mesh_view_ms", "closeup_mesh_view_morph_ms"];
+const VIEW_NAMES: [&str; 6] = ["closeup_view_tiles", "closeup_view_s", "closeup_frame_view_1600x900_ms", "closeup_mesh_view_ms", "closeup_mesh_view_morph_ms", "closeup_mesh_view_triangles"];
 
 /// The tilted view whose whole quadtree `closeup_view_s` evaluates: 1.05 radii over the front
 /// face's centre, tilted 60 degrees towards the horizon.
@@ -35,7 +45,8 @@ fn tilted_view() -> OrbitCamera {
 /// `closeup_view_s` (all of them evaluated and assembled, one after another),
 /// `closeup_frame_view_1600x900_ms` (a frame with all of them drawn), `closeup_mesh_view_ms`
 /// (the viewport's mesh over all of them) and `closeup_mesh_view_morph_ms` (the same mesh as
-/// it is built when the last of them lands: noting the relief without it, for the morph).
+/// it is built when the last of them lands: noting the relief without it, for the morph), and
+/// `closeup_mesh_view_triangles` (that mesh's triangles, skirts included).
 pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, &str), median: &dyn Fn(Vec<f64>) -> f64) {
     if !NAMES.iter().any(|n| wants(n)) {
         return;
@@ -117,7 +128,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
             Err(e) => eprintln!("closeup_frame_view_1600x900_ms skipped: {e}"),
         }
     }
-    if wants("closeup_mesh_view_ms") || wants("closeup_mesh_view_morph_ms") {
+    if wants("closeup_mesh_view_ms") || wants("closeup_mesh_view_morph_ms") || wants("closeup_mesh_view_triangles") {
         use planetgraph_render::{view_mesh, DetailPatch, MeshOptions, ViewSettings};
         fn layered(close: &[CloseUp]) -> Vec<DetailPatch<'_>> {
             DetailPatch::layered(close.iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, None, None)).collect())
@@ -127,6 +138,8 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         let mesh_ms = |previous: Option<&[DetailPatch]>| median((0..reps.max(3)).map(|_| time_ms(|| drop(std::hint::black_box(view_mesh(&field, settings.radius_km, &MeshOptions::default(), &settings_view, &patches, previous))))).collect());
         print("closeup_mesh_view_ms", mesh_ms(None), "ms");
         print("closeup_mesh_view_morph_ms", mesh_ms(Some(&before)), "ms");
+        let triangles = view_mesh(&field, settings.radius_km, &MeshOptions::default(), &settings_view, &patches, None).triangles.len() / 3;
+        print("closeup_mesh_view_triangles", triangles as f64, "triangles");
     }
 }
 

@@ -27,13 +27,21 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     }
     // Close-up tiles (not for the planet at another node, whose tiles would need that node's
     // conversion to metres).
-    let tiles = match (args.detail, args.from) {
-        (DetailArg::Auto, None) => planetgraph_render::closeup::tiles_for_view(&camera, args.width, args.height, n),
+    let tiles_for = |camera: &OrbitCamera| match (args.detail, args.from) {
+        (DetailArg::Auto, None) => planetgraph_render::closeup::tiles_for_view(camera, args.width, args.height, n),
         _ => Vec::new(),
     };
     let mut ev = Evaluator::new();
-    let b = evaluate_planet_from(&g, &args.file, n, args.from.map(crate::graph::NodeId), (!tiles.is_empty()).then_some(&mut ev), &cancel, &Progress::default())?;
+    let b = evaluate_planet_from(&g, &args.file, n, args.from.map(crate::graph::NodeId), (!tiles_for(&camera).is_empty()).then_some(&mut ev), &cancel, &Progress::default())?;
     let planet = b.settings;
+    let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
+    // The eye stays above the relief as drawn, as in the viewport; the tiles are those of the
+    // view from there.
+    let asked = camera.distance;
+    if camera.keep_above(planetgraph_render::ground_radius_near(&b.field, planet.radius_km, &mesh, camera.eye(), 2.0 * planetgraph_render::camera::MIN_ALTITUDE)) {
+        eprintln!("note: at {asked} radii the camera would lie inside the relief exaggerated {} times; drawn from {:.4} radii (a smaller --relief lets it come closer)", args.relief, camera.distance);
+    }
+    let tiles = tiles_for(&camera);
     let mut close = Vec::new();
     if let Some(p) = g.first_of(crate::nodes::NodeKind::Planet).filter(|_| !tiles.is_empty()) {
         let program = crate::eval::compile_for(&g, &[p.id]);
@@ -42,7 +50,6 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         }
     }
     drop(ev);
-    let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     let mut view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
     if let Some([az, el]) = args.sun.as_deref() {
         view.sun_azimuth_deg = *az;

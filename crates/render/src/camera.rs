@@ -47,6 +47,20 @@ impl OrbitCamera {
         self.tilt = 0.0;
     }
 
+    /// Keeps the eye at least [`MIN_ALTITUDE`] above `ground` (the radius, in planet radii, of
+    /// the highest ground drawn around the point under the eye: [`crate::mesh::ground_radius_near`]),
+    /// so an exaggerated range never swallows the camera; the tilt is kept within the
+    /// new distance's [`Self::max_tilt`]. Returns whether the eye moved.
+    pub fn keep_above(&mut self, ground: f32) -> bool {
+        let floor = (ground.max(1.0) + MIN_ALTITUDE).min(MAX_DISTANCE);
+        if self.distance >= floor {
+            return false;
+        }
+        self.distance = floor;
+        self.tilt = self.tilt.min(self.max_tilt());
+        true
+    }
+
     /// Altitude above the unit sphere in planet radii.
     pub fn altitude(&self) -> f32 {
         self.distance - 1.0

@@ -136,6 +136,24 @@ pub(crate) fn vertex_at(relief: &Relief, radius_km: f32, opts: &MeshOptions, fac
     Vertex { position: (base * h).to_array(), normal: normal.to_array(), elevation: e, face: face.index() as u32 + inland, uv: [a, b], morph }
 }
 
+/// The highest ground the mesh draws (radius in planet radii: the relief exaggerated as `opts`
+/// asks, the sea flat at 1 with `opts.ocean_surface`) within `reach` radians of the direction
+/// `d`, from `elevation_m` (metres) sampled at 25 points over that square of the tangent plane:
+/// the floor under a camera ([`crate::OrbitCamera::keep_above`]). 1 for a cube (not spherical).
+pub fn ground_radius_near(elevation_m: &Field, radius_km: f32, opts: &MeshOptions, d: Vec3, reach: f32) -> f32 {
+    let Some(d) = d.try_normalize().filter(|_| opts.spherical) else { return 1.0 };
+    let scale = opts.exaggeration / (radius_km.max(1.0) * 1000.0);
+    let (t1, t2) = d.any_orthonormal_pair();
+    let mut highest = f32::MIN;
+    for j in -2..=2 {
+        for i in -2..=2 {
+            let e = elevation_m.sample_dir(d + (t1 * i as f32 + t2 * j as f32) * (0.5 * reach));
+            highest = highest.max(if opts.ocean_surface { e.max(0.0) } else { e });
+        }
+    }
+    1.0 + highest * scale
+}
+
 /// Builds the mesh for `elevation_m` (metres) on a planet of `radius_km`.
 pub fn build_mesh(elevation_m: &Field, radius_km: f32, opts: &MeshOptions) -> PlanetMesh {
     let inland = inland_of(elevation_m, opts);
@@ -197,6 +215,24 @@ mod tests {
         for v in &mesh.vertices {
             assert!((Vec3::from(v.position).length() - 1.0).abs() < 1e-5);
         }
+    }
+
+    #[test]
+    fn the_camera_stays_above_the_exaggerated_relief() {
+        // A 9000 m range on the front face, sea elsewhere.
+        let f = Field::from_fn_dir(64, |d| if d.z > 0.95 { 9000.0 } else { -4000.0 });
+        let opts = MeshOptions { exaggeration: 20.0, ..Default::default() };
+        let top = 1.0 + 9000.0 * 20.0 / 6_371_000.0;
+        let over = ground_radius_near(&f, 6371.0, &opts, Vec3::Z, 0.01);
+        assert!((over - top).abs() < 1e-4, "{over} against {top}");
+        assert_eq!(ground_radius_near(&f, 6371.0, &opts, -Vec3::Z, 0.01), 1.0, "the sea is flat");
+        let mut camera = crate::OrbitCamera { yaw: 0.0, pitch: 0.0, distance: 1.01, tilt: 1.2, ..Default::default() };
+        assert!(camera.keep_above(over));
+        assert!((camera.distance - (top + crate::camera::MIN_ALTITUDE)).abs() < 1e-5);
+        assert!(camera.tilt <= camera.max_tilt());
+        assert!(!camera.keep_above(over), "already above");
+        let mut high = crate::OrbitCamera { distance: 1.5, ..camera };
+        assert!(!high.keep_above(over), "far enough");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Steering the viewport's camera with the pointer: drag, tilt, wheel zoom towards the
-//! pointer, double-click to reset; and rebuilding the refined mesh as the camera moves.
+//! pointer, double-click to reset; the camera kept above the exaggerated relief; and
+//! rebuilding the refined mesh as the camera moves.
 
 use super::{to_ndc, Viewport};
 use crate::inspect::realism::land_centre;
@@ -36,6 +37,7 @@ impl Viewport {
         if response.double_clicked() {
             self.reset_view();
         }
+        self.keep_above_ground();
         // Close to the planet the mesh is refined around the camera: rebuild it once the camera
         // has moved by a fraction of a chunk or of its height.
         let key = if self.mesh.refine && self.view.camera.distance < 2.2 {
@@ -53,6 +55,18 @@ impl Viewport {
 }
 
 impl Viewport {
+    /// Keeps the camera above the relief as drawn (exaggerated by the Relief setting): a zoom
+    /// into a range, or a larger exaggeration, lifts it rather than putting it inside a
+    /// mountain.
+    fn keep_above_ground(&mut self) {
+        let Some((field, planet)) = &self.field else { return };
+        let reach = 2.0 * crate::render::camera::MIN_ALTITUDE;
+        let ground = crate::render::ground_radius_near(field, planet.radius_km, &self.mesh, self.view.camera.eye(), reach);
+        if self.view.camera.keep_above(ground) {
+            self.needs_render = true;
+        }
+    }
+
     /// Turns the camera to [`land_centre`] of the planet on screen, if it has land, with the
     /// sun behind the viewer ([`crate::render::ViewSettings::face`]).
     pub(super) fn face_land(&mut self) {
