@@ -19,7 +19,8 @@ struct Uniforms {
     // Attenuation of light per metre of water depth, per channel (rgb).
     water_attenuation: vec4<f32>,
     // x: 1 to light by the normal map (per pixel), 0 by the vertex normals; y: how far the
-    // relief has morphed from the vertices' earlier relief (0..1, see VertexIn.morph).
+    // relief has morphed from the vertices' earlier relief (0..1, see VertexIn.morph); z: share
+    // of the mesh's relief drawn (0..1, see relief_scaled).
     detail: vec4<f32>,
     // The detail patches of a close-up, one per texture layer: face coordinates of the corner
     // (xy), the edge (z), the face (w).
@@ -64,10 +65,26 @@ struct VertexOut {
     @location(4) world: vec3<f32>,
 };
 
-// The vertex moved back towards its earlier relief by what is left of the morph.
+// A point of the mesh with its height above the unit sphere scaled by the share of the relief
+// drawn (detail.z): the mesh is built for the Relief setting, the view may draw less of it.
+fn relief_scaled(p: vec3<f32>) -> vec3<f32> {
+    let r = length(p);
+    return p / r * (1.0 + (r - 1.0) * u.detail.z);
+}
+
+// A normal of the relief the mesh was built for, turned to the relief scaled by detail.z: the
+// surface gradient scales with the relief, and n / (n . up) = up - k g for a gradient g and an
+// exaggeration k, so the scaled normal is (1 - s) up + s n / (n . up), normalised.
+fn relief_normal(n: vec3<f32>, up: vec3<f32>) -> vec3<f32> {
+    let s = u.detail.z;
+    return normalize((1.0 - s) * up + s * n / max(dot(n, up), 0.05));
+}
+
+// The vertex moved back towards its earlier relief by what is left of the morph, its relief
+// scaled as drawn.
 fn morphed(v: VertexIn) -> vec4<f32> {
     let back = 1.0 - u.detail.y;
-    return vec4<f32>(v.position + normalize(v.position) * v.morph.x * back, v.elevation + v.morph.y * back);
+    return vec4<f32>(relief_scaled(v.position + normalize(v.position) * v.morph.x * back), v.elevation + v.morph.y * back);
 }
 
 @vertex
@@ -193,9 +210,12 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     } else if (u.patch_flags.y > 0.5 && fine_weight > 0.0) {
         n = normalize(mix(n, normalize(fine_normal / fine_weight * 2.0 - 1.0), fine_weight));
     }
+    let up = normalize(v.world);
+    if (u.detail.z < 0.999) {
+        n = relief_normal(n, up);
+    }
     // The ramp is written in sRGB; the target is an sRGB texture, so convert to linear first.
     var linear = pow(base, vec3<f32>(2.2));
-    let up = normalize(v.world);
     let view_dir = normalize(u.eye.xyz - v.world);
     var glint = 0.0;
     if (u.ramp.z > 2.5 && v.elevation < 0.0 && !inland) {

@@ -70,8 +70,10 @@ fn the_camera_is_kept_above_the_exaggerated_relief() {
     d.app.res.viewport = 64;
     d.app.run_again();
     d.wait_for_evaluation();
-    // Straight down at the middle of the land, as low as the zoom goes, on a flat planet.
+    // Straight down at the middle of the land, as low as the zoom goes, on a flat planet, the
+    // whole Relief drawn at any altitude.
     d.app.viewport.reset_view();
+    d.app.viewport.auto_relief = false;
     d.app.viewport.mesh.exaggeration = 0.0;
     d.app.viewport.view.camera.distance = 1.0 + planetgraph::render::camera::MIN_ALTITUDE;
     d.frames(2);
@@ -85,4 +87,26 @@ fn the_camera_is_kept_above_the_exaggerated_relief() {
     d.app.viewport.view.camera.zoom(2000.0);
     d.frames(2);
     assert!(d.app.viewport.view.camera.distance >= lifted - 1e-4, "{} after zooming in", d.app.viewport.view.camera.distance);
+}
+
+/// Near the ground the viewport draws less of the Relief (the mesh as built, its heights and
+/// slopes scaled in the shaders); far away all of it; off, all of it everywhere.
+#[test]
+fn the_relief_drawn_follows_the_altitude() {
+    use planetgraph::render::camera::relief_at;
+    let mut d = Driver::new();
+    d.app.res.viewport = 64;
+    d.app.run_again();
+    d.wait_for_evaluation();
+    d.app.viewport.reset_view();
+    d.frames(2);
+    assert_eq!(d.app.viewport.view.relief_ratio, 1.0, "a planet seen whole");
+    d.app.viewport.view.camera.distance = 1.02;
+    d.frames(2);
+    let camera = d.app.viewport.view.camera;
+    let ratio = d.app.viewport.view.relief_ratio;
+    assert!((ratio - relief_at(20.0, camera.altitude()) / 20.0).abs() < 1e-6 && ratio < 0.2, "{ratio} at {}", camera.altitude());
+    d.app.viewport.auto_relief = false;
+    d.frames(2);
+    assert_eq!(d.app.viewport.view.relief_ratio, 1.0, "off: the whole Relief");
 }

@@ -233,6 +233,36 @@ fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side()
     assert!(luminance(&east, size / 2 + 4, 3 * size / 4) > luminance(&west, size / 2 + 4, 3 * size / 4));
 }
 
+/// A mesh built for 20x drawn with a quarter of its relief (`relief_ratio`, scaled in the
+/// shaders: heights and the slopes of its normal map) looks like a mesh built for 5x, and
+/// unlike the same mesh drawn whole.
+#[test]
+fn a_share_of_the_relief_drawn_matches_a_mesh_built_for_it() {
+    use planetgraph::inspect::{albedo_image, normal_image};
+    use planetgraph::planet::ColourField;
+    use planetgraph::render::OrbitCamera;
+    if let Err(RenderError::NoAdapter) = headless_device() {
+        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+        return;
+    }
+    let (field, _) = detailed_planet(256);
+    let grey = albedo_image(&ColourField::filled(256, [0.5, 0.5, 0.5]));
+    let camera = OrbitCamera { distance: 1.15, tilt: 0.9, ..Default::default() };
+    let size = 160u32;
+    let draw = |exaggeration: f32, relief_ratio: f32| {
+        let mesh = MeshOptions { resolution: 64, exaggeration, ocean_surface: false, ..Default::default() };
+        let normals = normal_image(&field, 6371.0, exaggeration, false);
+        let layers = Layers { overlay: Some(OverlayTexture::new(grey.size, &grey.rgba).expect("six layers")), normals: Some(OverlayTexture::new(normals.size, &normals.rgba).expect("six layers")), ..Default::default() };
+        let view = ViewSettings { camera, sun_azimuth_deg: 110.0, sun_elevation_deg: 15.0, atmosphere: false, relief_ratio, ..Default::default() };
+        render_offscreen(&field, 6371.0, layers, &mesh, &view, size, size).expect("render").2
+    };
+    let diff = |a: &[u8], b: &[u8]| a.iter().zip(b).map(|(x, y)| (*x as f64 - *y as f64).abs()).sum::<f64>() / a.len() as f64;
+    let (quarter, five, whole) = (draw(20.0, 0.25), draw(5.0, 1.0), draw(20.0, 1.0));
+    let (same, other) = (diff(&quarter, &five), diff(&whole, &five));
+    eprintln!("a quarter of 20x against 5x: {same:.3} grey levels; 20x whole against 5x: {other:.3}");
+    assert!(same < 1.0 && other > 5.0 * same, "{same} {other}");
+}
+
 /// Sea water takes red light within a few metres and blue over tens: sand under 3 m of water
 /// is turquoise (green and blue above red), the same sand on a beach 2 m above the sea is not.
 #[test]

@@ -185,6 +185,11 @@ pub struct RenderArgs {
     /// Vertical exaggeration of the relief (1 = true scale; the viewport's default is 20).
     #[arg(long, default_value_t = 20.0, value_parser = parse_relief)]
     pub relief: f32,
+    /// Draw less of `--relief` near the ground, as the viewport's *Near* box does: all of it
+    /// from 0.5 planet radii of altitude up, less below with the altitude's 0.6th power, down to
+    /// true scale at the ground (20: 5.6 at 1.06 radii, 2.9 at 1.02).
+    #[arg(long)]
+    pub relief_near: bool,
     /// Render the elevation at this node (its first output, through the Planet node's
     /// settings) instead of the Planet node's input: the planet at that point of the graph,
     /// for example before an erosion node. Node ids are those of the graph file.

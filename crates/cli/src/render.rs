@@ -4,6 +4,7 @@ use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{closeup, CliError, DetailArg, RenderArgs};
 use crate::eval::{Evaluator, Progress};
 use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
+use planetgraph_render::camera::{relief_at, MIN_ALTITUDE};
 use planetgraph_render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
 /// Runs the `render` command.
@@ -35,12 +36,20 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let b = evaluate_planet_from(&g, &args.file, n, args.from.map(crate::graph::NodeId), (!tiles_for(&camera).is_empty()).then_some(&mut ev), &cancel, &Progress::default())?;
     let planet = b.settings;
     let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
-    // The eye stays above the relief as drawn, as in the viewport; the tiles are those of the
-    // view from there.
+    // The relief drawn (less near the ground with --relief-near) and the eye above it, as in
+    // the viewport; the tiles are those of the view from there.
+    let shown = |camera: &OrbitCamera| if args.relief_near && args.relief > 0.0 { relief_at(args.relief, camera.altitude()) } else { args.relief };
     let asked = camera.distance;
-    if camera.keep_above(planetgraph_render::ground_radius_near(&b.field, planet.radius_km, &mesh, camera.eye(), 2.0 * planetgraph_render::camera::MIN_ALTITUDE)) {
-        eprintln!("note: at {asked} radii the camera would lie inside the relief exaggerated {} times; drawn from {:.4} radii (a smaller --relief lets it come closer)", args.relief, camera.distance);
+    for _ in 0..8 {
+        let drawn = MeshOptions { exaggeration: shown(&camera), ..mesh };
+        if !camera.keep_above(planetgraph_render::ground_radius_near(&b.field, planet.radius_km, &drawn, camera.eye(), 2.0 * MIN_ALTITUDE)) {
+            break;
+        }
     }
+    if camera.distance != asked {
+        eprintln!("note: at {asked} radii the camera would lie inside the relief exaggerated {:.1} times; drawn from {:.4} radii (less --relief, or --relief-near, lets it come closer)", shown(&camera), camera.distance);
+    }
+    let relief_ratio = if args.relief > 0.0 { shown(&camera) / args.relief } else { 1.0 };
     let tiles = tiles_for(&camera);
     let mut close = Vec::new();
     if let Some(p) = g.first_of(crate::nodes::NodeKind::Planet).filter(|_| !tiles.is_empty()) {
@@ -50,7 +59,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         }
     }
     drop(ev);
-    let mut view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, ..Default::default() };
+    let mut view = ViewSettings { camera, mode, borders: args.borders, arrows: args.arrows, max_depth_m: planet.max_depth_m, max_elevation_m: planet.max_elevation_m, relief_ratio, ..Default::default() };
     if let Some([az, el]) = args.sun.as_deref() {
         view.sun_azimuth_deg = *az;
         view.sun_elevation_deg = el.clamp(-90.0, 90.0);

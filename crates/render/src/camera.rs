@@ -22,6 +22,20 @@ pub struct OrbitCamera {
 pub const MIN_ALTITUDE: f32 = 0.004;
 /// Farthest distance from the centre in planet radii.
 pub const MAX_DISTANCE: f32 = 20.0;
+/// Altitude (planet radii) from which the relief that follows the altitude ([`relief_at`])
+/// is the whole Relief setting.
+pub const FULL_RELIEF_ALTITUDE: f32 = 0.5;
+
+/// The exaggeration drawn at `altitude` (planet radii) for the Relief setting `relief` when the
+/// relief follows the altitude: the whole setting from [`FULL_RELIEF_ALTITUDE`] up, less below
+/// it as the altitude's 0.6th power (for 20x: 14.7x at 0.3 radii, 5.6x at 0.06, 2.9x at 0.02),
+/// never below true scale (nor above the setting). A planet seen whole needs its ranges
+/// exaggerated to show at all; from near by the same exaggeration crumples them.
+pub fn relief_at(relief: f32, altitude: f32) -> f32 {
+    let share = (altitude.max(0.0) / FULL_RELIEF_ALTITUDE).min(1.0).powf(0.6);
+    (relief * share).max(relief.min(1.0))
+}
+
 /// Largest tilt towards the horizon in radians (about 84 degrees).
 pub const MAX_TILT: f32 = 1.47;
 
@@ -288,5 +302,16 @@ mod tests {
         let tilted = OrbitCamera { tilt: 0.5, ..cam };
         let c = tilted.view_proj(1.0) * Vec3::ZERO.extend(1.0);
         assert!(c.y / c.w < -0.1, "the centre drops below the middle when tilting up: {}", c.y / c.w);
+    }
+
+    #[test]
+    fn the_relief_drawn_falls_near_the_ground_down_to_true_scale() {
+        assert_eq!(relief_at(20.0, 2.9), 20.0, "a planet seen whole: the whole setting");
+        assert_eq!(relief_at(20.0, FULL_RELIEF_ALTITUDE), 20.0);
+        let (high, mid, low) = (relief_at(20.0, 0.3), relief_at(20.0, 0.06), relief_at(20.0, 0.02));
+        assert!(high > mid && mid > low && low > 1.0, "{high} {mid} {low}");
+        assert!((mid - 5.6).abs() < 0.1 && (low - 2.9).abs() < 0.1, "{mid} {low}");
+        assert_eq!(relief_at(20.0, 0.0), 1.0, "true scale at the ground");
+        assert_eq!(relief_at(0.5, 0.01), 0.5, "never above the setting");
     }
 }

@@ -47,7 +47,9 @@ pub struct Uniforms {
     /// Attenuation of light per metre of water depth, red, green and blue (w unused): the sea
     /// floor under a depth `d` shows by `exp(-d k)` per channel, so shallows turn turquoise.
     pub water_attenuation: [f32; 4],
-    /// x: 1 to light by the normal map, 0 by the vertex normals.
+    /// x: 1 to light by the normal map, 0 by the vertex normals; y: how far the relief has
+    /// morphed from the vertices' earlier relief (0..1); z: share of the mesh's relief drawn
+    /// ([`crate::ViewSettings::relief_ratio`]).
     pub detail: [f32; 4],
     /// The detail patches, one per layer of the patch textures: face coordinates of the
     /// corner (xy), the edge (z), the face (w).

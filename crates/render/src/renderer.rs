@@ -70,6 +70,11 @@ pub struct ViewSettings {
     /// The overlay is another node's output shown by the editor's viewer: it colours the
     /// surface whatever the mode (no water tint, no atmosphere).
     pub viewer: bool,
+    /// Share of the mesh's relief drawn, 0..1: the mesh and the normals are made for the
+    /// Relief setting, and the shaders scale their heights and slopes by this, so the relief
+    /// drawn can follow the camera's altitude without building anything again
+    /// ([`crate::camera::relief_at`]). 1 draws the mesh as built.
+    pub relief_ratio: f32,
 }
 
 impl Default for ViewSettings {
@@ -86,6 +91,7 @@ impl Default for ViewSettings {
             sun_elevation_deg: 26.57,
             atmosphere: true,
             viewer: false,
+            relief_ratio: 1.0,
         }
     }
 }
@@ -388,7 +394,7 @@ impl PlanetRenderer {
             },
             water: WATER,
             water_attenuation: WATER_ATTENUATION,
-            detail: [if self.has_normals { 1.0 } else { 0.0 }, self.relief_morph, 0.0, 0.0],
+            detail: [if self.has_normals { 1.0 } else { 0.0 }, self.relief_morph, view.relief_ratio.clamp(0.0, 1.0), 0.0],
             patch_area: self.patch.area,
             patch_fades: self.patch.fades,
             patch_opacity: self.patch.opacity,

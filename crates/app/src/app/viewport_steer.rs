@@ -1,9 +1,10 @@
 //! Steering the viewport's camera with the pointer: drag, tilt, wheel zoom towards the
-//! pointer, double-click to reset; the camera kept above the exaggerated relief; and
-//! rebuilding the refined mesh as the camera moves.
+//! pointer, double-click to reset; the relief drawn following the altitude and the camera kept
+//! above it; and rebuilding the refined mesh as the camera moves.
 
 use super::{to_ndc, Viewport};
 use crate::inspect::realism::land_centre;
+use crate::render::camera::{relief_at, MIN_ALTITUDE};
 
 impl Viewport {
     /// Applies this frame's pointer input on the picture (`response`, drawn in `rect`) to the
@@ -55,14 +56,29 @@ impl Viewport {
 }
 
 impl Viewport {
-    /// Keeps the camera above the relief as drawn (exaggerated by the Relief setting): a zoom
-    /// into a range, or a larger exaggeration, lifts it rather than putting it inside a
-    /// mountain.
+    /// Sets the share of the Relief drawn at the camera's altitude (all of it unless
+    /// [`Viewport::auto_relief`]; a cube is drawn as built), and keeps the camera above the
+    /// relief as drawn: a zoom into a range, or a larger exaggeration, lifts it rather than
+    /// putting it inside a mountain.
     fn keep_above_ground(&mut self) {
-        let Some((field, planet)) = &self.field else { return };
-        let reach = 2.0 * crate::render::camera::MIN_ALTITUDE;
-        let ground = crate::render::ground_radius_near(field, planet.radius_km, &self.mesh, self.view.camera.eye(), reach);
-        if self.view.camera.keep_above(ground) {
+        let relief = self.mesh.exaggeration;
+        let follows = self.auto_relief && self.mesh.spherical && relief > 0.0;
+        let shown = |altitude: f32| if follows { relief_at(relief, altitude) } else { relief };
+        if let Some((field, planet)) = &self.field {
+            // Lifted, the camera sees more of the relief, which may lift it again: a few rounds
+            // settle it (the relief grows slower than the altitude).
+            for _ in 0..8 {
+                let drawn = crate::render::MeshOptions { exaggeration: shown(self.view.camera.altitude()), ..self.mesh };
+                let ground = crate::render::ground_radius_near(field, planet.radius_km, &drawn, self.view.camera.eye(), 2.0 * MIN_ALTITUDE);
+                if !self.view.camera.keep_above(ground) {
+                    break;
+                }
+                self.needs_render = true;
+            }
+        }
+        let ratio = if follows { shown(self.view.camera.altitude()) / relief } else { 1.0 };
+        if ratio != self.view.relief_ratio {
+            self.view.relief_ratio = ratio;
             self.needs_render = true;
         }
     }
