@@ -8,9 +8,10 @@ use super::layers::DetailPatch;
 use crate::planet::{dir_to_face_ab, face_ab_to_dir, Face, Tile};
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
-/// The finest level a close-up evaluates (cells per face edge): about 0.6 km cells on an
-/// Earth-sized planet.
-pub const MAX_DETAIL_LEVEL: usize = 16384;
+/// The finest level a close-up evaluates (cells per face edge): about 150 m cells on an
+/// Earth-sized planet, so a camera at the lowest altitude (25 km) still sees cells of a few
+/// pixels.
+pub const MAX_DETAIL_LEVEL: usize = 65536;
 
 /// Cells per edge of a close-up's tile: a quadtree node at level `L` (cells per face edge)
 /// covers `TILE_CELLS / L` of its face's edge.
@@ -271,7 +272,7 @@ mod tests {
         // Further out the tile under the centre is coarser: a cell is about a pixel there.
         let mid = tile_for_view(&OrbitCamera { distance: 1.2, ..Default::default() }, 1024, 768, 256).expect("a close-up");
         assert!(mid.n < MAX_DETAIL_LEVEL && mid.n > 256, "{mid:?}");
-        assert!(tiles_for_view(&near, 1024, 768, 16384).is_empty(), "the planet's own cells are fine enough");
+        assert!(tiles_for_view(&near, 1024, 768, MAX_DETAIL_LEVEL).is_empty(), "the planet's own cells are fine enough");
         let patch = DetailPatch::on_tile(t, &[], None, None);
         let ground = near.pick(Vec2::ZERO, 1024.0 / 768.0).expect("looks at the planet");
         let (face, a, b) = dir_to_face_ab(ground);

@@ -226,12 +226,12 @@ mod tests {
         let over = ground_radius_near(&f, 6371.0, &opts, Vec3::Z, 0.01);
         assert!((over - top).abs() < 1e-4, "{over} against {top}");
         assert_eq!(ground_radius_near(&f, 6371.0, &opts, -Vec3::Z, 0.01), 1.0, "the sea is flat");
-        let mut camera = crate::OrbitCamera { yaw: 0.0, pitch: 0.0, distance: 1.01, tilt: 1.2, ..Default::default() };
+        let mut camera = super::super::camera::OrbitCamera { yaw: 0.0, pitch: 0.0, distance: 1.01, tilt: 1.2, ..Default::default() };
         assert!(camera.keep_above(over));
-        assert!((camera.distance - (top + crate::camera::MIN_ALTITUDE)).abs() < 1e-5);
+        assert!((camera.distance - (top + super::super::camera::MIN_ALTITUDE)).abs() < 1e-5);
         assert!(camera.tilt <= camera.max_tilt());
         assert!(!camera.keep_above(over), "already above");
-        let mut high = crate::OrbitCamera { distance: 1.5, ..camera };
+        let mut high = super::super::camera::OrbitCamera { distance: 1.5, ..camera };
         assert!(!high.keep_above(over), "far enough");
     }
 

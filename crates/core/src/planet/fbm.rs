@@ -156,6 +156,55 @@ pub fn fbm_field(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     out
 }
 
+/// Octaves of Perlin noise on the sphere from a coarsest frequency down to the finest one a
+/// level resolves, for detail that appears as a close-up or a build gets finer: each octave at
+/// twice the frequency of the one before, faded in as its wavelength shrinks from four to two
+/// cells of the level, weighted so that the weights of all `count` octaves sum to 1 (a finer
+/// level adds octaves and never rescales the ones it shares with a coarser level).
+pub struct LevelOctaves {
+    /// Noise, radius in noise space, weight.
+    layers: Vec<(FastPerlin, f64, f32)>,
+}
+
+impl LevelOctaves {
+    /// Up to `count` octaves from `frequency` features around the equator, seeded `seed`,
+    /// `seed + 1` and so on, each `roughness` times as strong as the one before, those that
+    /// cells at level `n` (per face edge) resolve.
+    pub fn new(seed: u32, frequency: f32, count: usize, roughness: f32, n: usize) -> LevelOctaves {
+        let count = count.clamp(1, 16);
+        let p = roughness.clamp(0.0, 1.0);
+        let total: f32 = (0..count).map(|k| p.powi(k as i32)).sum::<f32>().max(1e-6);
+        let cell = f64::from(super::diffusion::cell_angle(n.max(1)));
+        let layers = (0..count)
+            .filter_map(|k| {
+                let radius = f64::from(frequency.max(1e-3)) * 2f64.powi(k as i32) / TAU;
+                // Wavelength over cell size: faded in from 2 to 4 cells per wavelength.
+                let cells_per_wave = 1.0 / (radius * cell);
+                let fade = ((cells_per_wave / 2.0 - 1.0).clamp(0.0, 1.0)) as f32;
+                (fade > 0.0).then(|| (FastPerlin::new(seed.wrapping_add(k as u32)), radius, fade * p.powi(k as i32) / total))
+            })
+            .collect();
+        LevelOctaves { layers }
+    }
+
+    /// Whether the level resolves none of the octaves.
+    pub fn is_empty(&self) -> bool {
+        self.layers.is_empty()
+    }
+
+    /// The octaves resolved: radius in noise space and weight of each, coarsest first.
+    pub fn octaves(&self) -> impl Iterator<Item = (f64, f32)> + '_ {
+        self.layers.iter().map(|(_, r, w)| (*r, *w))
+    }
+
+    /// The weighted sum at the unit direction `d` of the octaves' noise (about -1..1), each
+    /// value first passed through `shape` (the identity for fBm).
+    pub fn at(&self, d: glam::Vec3, shape: impl Fn(f32) -> f32) -> f32 {
+        let (x, y, z) = (f64::from(d.x), f64::from(d.y), f64::from(d.z));
+        self.layers.iter().map(|(noise, r, w)| w * shape(noise.get([x * r, y * r, z * r]) as f32)).sum()
+    }
+}
+
 /// Radius of the sphere in noise space for `frequency` features around the equator.
 pub fn noise_radius(frequency: f32) -> f64 {
     frequency as f64 / TAU

@@ -8,8 +8,7 @@
 //! ranges. It works cell by cell, so region evaluation runs it on tiles at their own level.
 
 use crate::nodes::prelude::*;
-use crate::planet::diffusion::cell_angle;
-use crate::planet::fbm::FastPerlin;
+use crate::planet::fbm::LevelOctaves;
 
 crate::choices! {
     /// The shape of the Detail node's octaves.
@@ -92,47 +91,29 @@ impl Node for Detail {
     }
 }
 
-/// The octaves a level resolves: noise, radius in noise space, weight.
+/// The octaves a level resolves and their shape.
 struct Octaves {
-    layers: Vec<(FastPerlin, f64, f32)>,
+    layers: LevelOctaves,
     ridged: bool,
 }
 
 impl Octaves {
-    /// The octaves of `s` that cells at level `n` resolve, weighted so that the sum of every
-    /// octave's weight is 1 at any level (a finer level adds octaves, never rescales).
+    /// The octaves of `s` that cells at level `n` resolve ([`LevelOctaves`]: a finer level adds
+    /// octaves, never rescales).
     fn new(s: &DetailSettings, n: usize) -> Octaves {
-        let count = s.octaves.clamp(1, 16);
-        let p = s.roughness.clamp(0.0, 1.0);
-        let total: f32 = (0..count).map(|k| p.powi(k as i32)).sum::<f32>().max(1e-6);
-        let cell = f64::from(cell_angle(n));
-        let layers = (0..count)
-            .filter_map(|k| {
-                let radius = f64::from(s.frequency.max(1e-3)) * 2f64.powi(k as i32) / std::f64::consts::TAU;
-                // Wavelength over cell size: faded in from 2 to 4 cells per wavelength.
-                let cells_per_wave = 1.0 / (radius * cell);
-                let fade = ((cells_per_wave / 2.0 - 1.0).clamp(0.0, 1.0)) as f32;
-                (fade > 0.0).then(|| (FastPerlin::new(s.seed.wrapping_add(k as u32)), radius, fade * p.powi(k as i32) / total))
-            })
-            .collect();
-        Octaves { layers, ridged: s.character == DetailCharacter::Ridged }
+        Octaves { layers: LevelOctaves::new(s.seed, s.frequency, s.octaves, s.roughness, n), ridged: s.character == DetailCharacter::Ridged }
     }
 
     /// The detail in direction `d`, about -1..1.
     fn at(&self, d: glam::Vec3) -> f32 {
-        let (x, y, z) = (f64::from(d.x), f64::from(d.y), f64::from(d.z));
-        let mut sum = 0.0f32;
-        for (noise, r, w) in &self.layers {
-            let v = noise.get([x * r, y * r, z * r]) as f32;
-            let v = if self.ridged {
+        if self.ridged {
+            self.layers.at(d, |v| {
                 let crest = 1.0 - v.abs();
                 2.0 * crest * crest - 0.9
-            } else {
-                v
-            };
-            sum += w * v;
+            })
+        } else {
+            self.layers.at(d, |v| v)
         }
-        sum
     }
 }
 
@@ -196,8 +177,8 @@ mod tests {
     fn a_finer_level_adds_octaves_and_keeps_the_coarser_ones() {
         let s = DetailSettings::from_params(&NodeKind::Detail.default_params()).expect("defaults");
         let (coarse, fine) = (Octaves::new(&s, 4096), Octaves::new(&s, 16384));
-        assert!(fine.layers.len() > coarse.layers.len());
-        for ((_, r1, w1), (_, r2, w2)) in coarse.layers.iter().zip(&fine.layers) {
+        assert!(fine.layers.octaves().count() > coarse.layers.octaves().count());
+        for ((r1, w1), (r2, w2)) in coarse.layers.octaves().zip(fine.layers.octaves()) {
             assert_eq!(r1, r2);
             // An octave fading in at the coarser level has its full weight at the finer one.
             assert!(w1 <= w2);

@@ -2,6 +2,7 @@
 //! into 11 biomes, with overrides for ocean, beach, bare rock and alpine snow; outputs the biome
 //! index and its colour (colours editable on the node).
 
+use super::biome_noise::{Ecotones, Variation};
 use crate::nodes::prelude::*;
 
 crate::choices! {
@@ -192,68 +193,6 @@ impl BiomesSettings {
 /// precipitation per °C).
 fn shifted(t_c: f32, p_mm: f32, shift_c: [f32; 2]) -> (f32, f32) {
     (t_c + shift_c[0], p_mm * (1.0 + 0.1 * shift_c[1]).max(0.0))
-}
-
-/// The Biomes node's border noise: per cell, how far the borders of the climate biomes
-/// wander, in °C of temperature and of precipitation (none when the amount is 0).
-pub struct Ecotones {
-    noise: Option<[Field; 2]>,
-}
-
-impl Ecotones {
-    /// Features per planet of the noise's coarsest octave: about 300 km on Earth.
-    const FEATURES: f32 = 130.0;
-    /// Octaves, each at twice the frequency: down to about 5 km on Earth.
-    const OCTAVES: usize = 6;
-    /// The fBm's standard deviation, about.
-    const SPREAD: f32 = 0.2;
-
-    /// The border noise of `s` on `grid`.
-    pub fn new(s: &BiomesSettings, grid: Grid) -> Ecotones {
-        use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
-        let amount = s.border_noise_c.max(0.0);
-        let field = |seed: u32| fbm_field(&FastFbm::new(seed, Self::OCTAVES, 0.5, 2.0), grid, noise_radius(Self::FEATURES), amount / (2.0 * Self::SPREAD));
-        Ecotones { noise: (amount > 0.0).then(|| [field(s.seed.wrapping_add(0x51ed)), field(s.seed.wrapping_add(0xa3c1))]) }
-    }
-
-    /// The shift at cell `c` (storage order of the grid), °C of temperature and of
-    /// precipitation.
-    pub fn at(&self, c: usize) -> [f32; 2] {
-        self.noise.as_ref().map_or([0.0; 2], |[t, p]| [t.data()[c], p.data()[c]])
-    }
-}
-
-/// The Biomes node's colour variation: its amount and two noise fields over the grid, one for
-/// the brightness and one for the tone (none when the amount is 0).
-struct Variation {
-    amount: f32,
-    noise: Option<[Field; 2]>,
-}
-
-impl Variation {
-    /// The variation of `s` on `grid`.
-    fn new(s: &BiomesSettings, grid: Grid) -> Variation {
-        use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
-        let amount = s.variation.clamp(0.0, 1.0);
-        let field = |seed: u32| fbm_field(&FastFbm::new(seed, 4, 0.5, 2.0), grid, noise_radius(s.variation_features), 1.0);
-        Variation { amount, noise: (amount > 0.0).then(|| [field(s.seed), field(s.seed.wrapping_add(0x9e37))]) }
-    }
-
-    /// Linear colour `rgb` of biome `b` at cell `c` with the variation: brighter or darker by
-    /// 1.5 times the amount times the noise (whose standard deviation is about 0.2), warmer or
-    /// cooler by 0.6 times it in red against blue; a third of that on ice and snow, none on
-    /// the sea.
-    fn apply(&self, b: Biome, c: usize, rgb: [f32; 3]) -> [f32; 3] {
-        let Some([brightness, tone]) = &self.noise else { return rgb };
-        let amount = match b {
-            Biome::Ocean => return rgb,
-            Biome::Ice | Biome::Snow => self.amount / 3.0,
-            _ => self.amount,
-        };
-        let light = 1.0 + 1.5 * amount * brightness.data()[c];
-        let warm = 0.6 * amount * tone.data()[c];
-        [rgb[0] * light * (1.0 + warm), rgb[1] * light * (1.0 + 0.3 * warm), rgb[2] * light * (1.0 - warm)].map(|v| v.clamp(0.0, 1.0))
-    }
 }
 
 /// The Biomes node.

@@ -1,6 +1,7 @@
 //! Texture nodes: colours from values (ramps), blends, biomes and materials. Colours are
 //! linear RGB; colour parameters are sRGB as pickers show them.
 
+pub mod biome_noise;
 pub mod biomes;
 pub mod blend_colours;
 pub mod colour_ramp;
