@@ -4,7 +4,6 @@ use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{closeup, CliError, DetailArg, RenderArgs};
 use crate::eval::{Evaluator, Progress};
 use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
-use planetgraph_render::camera::{relief_at, MIN_ALTITUDE};
 use planetgraph_render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
 /// Runs the `render` command.
@@ -38,18 +37,11 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     // The relief drawn (less near the ground with --relief-near) and the eye above it, as in
     // the viewport; the tiles are those of the view from there.
-    let shown = |camera: &OrbitCamera| if args.relief_near && args.relief > 0.0 { relief_at(args.relief, camera.altitude()) } else { args.relief };
     let asked = camera.distance;
-    for _ in 0..8 {
-        let drawn = MeshOptions { exaggeration: shown(&camera), ..mesh };
-        if !camera.keep_above(planetgraph_render::ground_radius_near(&b.field, planet.radius_km, &drawn, camera.eye(), 2.0 * MIN_ALTITUDE)) {
-            break;
-        }
-    }
+    let relief_ratio = planetgraph_render::settle_camera(&mut camera, Some(&b.field), planet.radius_km, &mesh, args.relief_near);
     if camera.distance != asked {
-        eprintln!("note: at {asked} radii the camera would lie inside the relief exaggerated {:.1} times; drawn from {:.4} radii (less --relief, or --relief-near, lets it come closer)", shown(&camera), camera.distance);
+        eprintln!("note: at {asked} radii the camera would lie inside the relief exaggerated {:.1} times; drawn from {:.4} radii (less --relief, or --relief-near, lets it come closer)", args.relief * relief_ratio, camera.distance);
     }
-    let relief_ratio = if args.relief > 0.0 { shown(&camera) / args.relief } else { 1.0 };
     let tiles = tiles_for(&camera);
     let mut close = Vec::new();
     if let Some(p) = g.first_of(crate::nodes::NodeKind::Planet).filter(|_| !tiles.is_empty()) {

@@ -23,7 +23,7 @@ pub mod renderer;
 pub use camera::OrbitCamera;
 pub use layers::{DetailPatch, OverlayTexture, PATCH_MARGIN};
 pub use lod::build_mesh_lod;
-pub use mesh::{build_mesh, ground_radius_near, MeshOptions, PlanetMesh, Relief};
+pub use mesh::{build_mesh, ground_radius_near, settle_camera, MeshOptions, PlanetMesh, Relief};
 pub use mode::ColourMode;
 pub use renderer::{headless_device, PlanetRenderer, RenderError, ViewSettings, SHADER_SOURCE};
 

@@ -4,7 +4,6 @@
 
 use super::{to_ndc, Viewport};
 use crate::inspect::realism::land_centre;
-use crate::render::camera::{relief_at, MIN_ALTITUDE};
 
 impl Viewport {
     /// Applies this frame's pointer input on the picture (`response`, drawn in `rect`) to the
@@ -59,26 +58,12 @@ impl Viewport {
     /// Sets the share of the Relief drawn at the camera's altitude (all of it unless
     /// [`Viewport::auto_relief`]; a cube is drawn as built), and keeps the camera above the
     /// relief as drawn: a zoom into a range, or a larger exaggeration, lifts it rather than
-    /// putting it inside a mountain.
+    /// putting it inside a mountain ([`crate::render::settle_camera`]).
     fn keep_above_ground(&mut self) {
-        let relief = self.mesh.exaggeration;
-        let follows = self.auto_relief && self.mesh.spherical && relief > 0.0;
-        let shown = |altitude: f32| if follows { relief_at(relief, altitude) } else { relief };
-        if let Some((field, planet)) = &self.field {
-            // Lifted, the camera sees more of the relief, which may lift it again: a few rounds
-            // settle it (the relief grows slower than the altitude).
-            for _ in 0..8 {
-                let drawn = crate::render::MeshOptions { exaggeration: shown(self.view.camera.altitude()), ..self.mesh };
-                let ground = crate::render::ground_radius_near(field, planet.radius_km, &drawn, self.view.camera.eye(), 2.0 * MIN_ALTITUDE);
-                if !self.view.camera.keep_above(ground) {
-                    break;
-                }
-                self.needs_render = true;
-            }
-        }
-        let ratio = if follows { shown(self.view.camera.altitude()) / relief } else { 1.0 };
-        if ratio != self.view.relief_ratio {
-            self.view.relief_ratio = ratio;
+        let before = (self.view.camera, self.view.relief_ratio);
+        let field = self.field.as_ref().map(|(f, p)| (f.as_ref(), p.radius_km));
+        self.view.relief_ratio = crate::render::settle_camera(&mut self.view.camera, field.map(|f| f.0), field.map_or(1.0, |f| f.1), &self.mesh, self.auto_relief);
+        if before != (self.view.camera, self.view.relief_ratio) {
             self.needs_render = true;
         }
     }
