@@ -23,12 +23,18 @@ fn settled(d: &Driver, n: usize) -> bool {
     !d.app.is_evaluating() && wanted(d, n).iter().all(|t| shown.contains(t))
 }
 
-#[test]
-fn a_near_camera_gets_finer_tiles_in_the_background() {
+/// The noise planet evaluated for a viewport of 64 cells per face edge and on screen.
+fn planet_on_screen() -> Driver {
     let mut d = Driver::new();
     d.app.res.viewport = 64;
     d.app.run_again();
     d.wait_for_evaluation();
+    d
+}
+
+#[test]
+fn a_near_camera_gets_finer_tiles_in_the_background() {
+    let mut d = planet_on_screen();
     let n = d.app.viewport.field_n().expect("a planet on screen");
     assert!(d.app.viewport.closeups.current().is_empty(), "far away: no close-up");
     d.app.viewport.view.camera.distance = 1.03;
@@ -66,10 +72,7 @@ fn a_near_camera_gets_finer_tiles_in_the_background() {
 /// drawn: never inside a mountain, whose inside showed skirts and back faces.
 #[test]
 fn the_camera_is_kept_above_the_exaggerated_relief() {
-    let mut d = Driver::new();
-    d.app.res.viewport = 64;
-    d.app.run_again();
-    d.wait_for_evaluation();
+    let mut d = planet_on_screen();
     // Straight down at the middle of the land, as low as the zoom goes, on a flat planet, the
     // whole Relief drawn at any altitude.
     d.app.viewport.reset_view();
@@ -94,10 +97,7 @@ fn the_camera_is_kept_above_the_exaggerated_relief() {
 #[test]
 fn the_relief_drawn_follows_the_altitude() {
     use planetgraph::render::camera::relief_at;
-    let mut d = Driver::new();
-    d.app.res.viewport = 64;
-    d.app.run_again();
-    d.wait_for_evaluation();
+    let mut d = planet_on_screen();
     d.app.viewport.reset_view();
     d.frames(2);
     assert_eq!(d.app.viewport.view.relief_ratio, 1.0, "a planet seen whole");

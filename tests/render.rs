@@ -192,6 +192,21 @@ fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height
     assert!(refined > 1.5 * uniform, "{refined} vs {uniform}");
 }
 
+/// Sums of the red, green and blue values of a square picture `size` pixels wide over its
+/// middle third of rows, columns `x0..x1`.
+fn channel_sums(px: &[u8], size: u32, x0: u32, x1: u32) -> [u64; 3] {
+    let mut sum = [0u64; 3];
+    for y in size / 3..2 * size / 3 {
+        for x in x0..x1 {
+            let o = ((y * size + x) * 4) as usize;
+            for (c, s) in sum.iter_mut().enumerate() {
+                *s += u64::from(px[o + c]);
+            }
+        }
+    }
+    sum
+}
+
 #[test]
 fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side() {
     use planetgraph::inspect::albedo_image;
@@ -214,16 +229,7 @@ fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side()
     let camera = planetgraph::render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
     let front_lit = ViewSettings { camera, sun_azimuth_deg: 0.0, sun_elevation_deg: 0.0, atmosphere: false, ..Default::default() };
     let px = draw(&front_lit);
-    let luminance = |px: &[u8], x0: u32, x1: u32| {
-        let mut sum = 0u64;
-        for y in size / 3..2 * size / 3 {
-            for x in x0..x1 {
-                let o = ((y * size + x) * 4) as usize;
-                sum += px[o] as u64 + px[o + 1] as u64 + px[o + 2] as u64;
-            }
-        }
-        sum
-    };
+    let luminance = |px: &[u8], x0: u32, x1: u32| channel_sums(px, size, x0, x1).iter().sum::<u64>();
     let (left, right) = (luminance(&px, size / 4, size / 2 - 4), luminance(&px, size / 2 + 4, 3 * size / 4));
     assert!(right > left + left / 4, "shallow (right, {right}) is lighter than deep (left, {left})");
     // The sun from -X lights the left half more than the sun from +X does.
@@ -283,18 +289,7 @@ fn sand_under_shallow_water_is_turquoise_and_on_the_beach_sand_coloured() {
     let camera = planetgraph::render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
     let view = ViewSettings { camera, sun_azimuth_deg: 0.0, sun_elevation_deg: 30.0, atmosphere: false, ..Default::default() };
     let px = render_offscreen(&field, 6371.0, Layers { overlay: Some(tex), ..Default::default() }, &mesh, &view, size, size).expect("render").2;
-    let mean = |x0: u32, x1: u32| {
-        let mut sum = [0f64; 3];
-        for y in size / 3..2 * size / 3 {
-            for x in x0..x1 {
-                let o = ((y * size + x) * 4) as usize;
-                for c in 0..3 {
-                    sum[c] += f64::from(px[o + c]);
-                }
-            }
-        }
-        sum
-    };
+    let mean = |x0: u32, x1: u32| channel_sums(&px, size, x0, x1).map(|c| c as f64);
     let (beach, shallows) = (mean(size / 4, size / 2 - 4), mean(size / 2 + 4, 3 * size / 4));
     eprintln!("beach {beach:?}, shallows {shallows:?}");
     assert!(beach[0] > beach[2] * 1.1, "the beach is sand-coloured: {beach:?}");

@@ -10,12 +10,12 @@ use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
 use crate::planet::{Face, Grid, Tile};
 use planetgraph_render::closeup::{tiles_for_view, TILE_CELLS};
+use planetgraph_render::OrbitCamera;
+use std::sync::atomic::AtomicBool;
 
 /// The level of the tiles `closeup_tile_s` and the frames measure (kept at 16384, the finest
 /// level close-ups had when these figures started, so they stay comparable).
 const LEVEL: usize = 16384;
-use planetgraph_render::OrbitCamera;
-use std::sync::atomic::AtomicBool;
 
 /// The figures this module prints.
 const NAMES: [&str; 10] = [

@@ -38,7 +38,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     // The relief drawn (less near the ground with --relief-near) and the eye above it, as in
     // the viewport; the tiles are those of the view from there.
     let asked = camera.distance;
-    let relief_ratio = planetgraph_render::settle_camera(&mut camera, Some(&b.field), planet.radius_km, &mesh, args.relief_near);
+    let relief_ratio = planetgraph_render::settle_camera(&mut camera, Some((&b.field, planet.radius_km)), &mesh, args.relief_near);
     if camera.distance != asked {
         eprintln!("note: at {asked} radii the camera would lie inside the relief exaggerated {:.1} times; drawn from {:.4} radii (less --relief, or --relief-near, lets it come closer)", args.relief * relief_ratio, camera.distance);
     }

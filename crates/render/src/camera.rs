@@ -22,6 +22,8 @@ pub struct OrbitCamera {
 pub const MIN_ALTITUDE: f32 = 0.004;
 /// Farthest distance from the centre in planet radii.
 pub const MAX_DISTANCE: f32 = 20.0;
+/// Largest tilt towards the horizon in radians (about 84 degrees).
+pub const MAX_TILT: f32 = 1.47;
 /// Altitude (planet radii) from which the relief that follows the altitude ([`relief_at`])
 /// is the whole Relief setting.
 pub const FULL_RELIEF_ALTITUDE: f32 = 0.5;
@@ -35,9 +37,6 @@ pub fn relief_at(relief: f32, altitude: f32) -> f32 {
     let share = (altitude.max(0.0) / FULL_RELIEF_ALTITUDE).min(1.0).powf(0.6);
     (relief * share).max(relief.min(1.0))
 }
-
-/// Largest tilt towards the horizon in radians (about 84 degrees).
-pub const MAX_TILT: f32 = 1.47;
 
 impl Default for OrbitCamera {
     fn default() -> Self {

@@ -155,16 +155,16 @@ pub fn ground_radius_near(elevation_m: &Field, radius_km: f32, opts: &MeshOption
     1.0 + highest * scale
 }
 
-/// Puts `camera` at least [`MIN_ALTITUDE`] above the relief drawn from `elevation_m` (when
-/// given) and returns the share of `opts.exaggeration` drawn at its altitude: all of it, or
+/// Puts `camera` at least [`MIN_ALTITUDE`] above the relief drawn from `ground` (when given:
+/// the elevation in metres and the planet's radius in km) and returns the share of `opts.exaggeration` drawn at its altitude: all of it, or
 /// with `near` (on a sphere) [`relief_at`]'s. Lifted, the camera sees more of the relief, which
 /// may lift it again; a few rounds settle it (the relief grows slower than the altitude). The
 /// viewport and `planetgraph render` both place their camera so.
-pub fn settle_camera(camera: &mut OrbitCamera, elevation_m: Option<&Field>, radius_km: f32, opts: &MeshOptions, near: bool) -> f32 {
+pub fn settle_camera(camera: &mut OrbitCamera, ground: Option<(&Field, f32)>, opts: &MeshOptions, near: bool) -> f32 {
     let relief = opts.exaggeration;
     let follows = near && opts.spherical && relief > 0.0;
     let shown = |c: &OrbitCamera| if follows { relief_at(relief, c.altitude()) } else { relief };
-    if let Some(field) = elevation_m {
+    if let Some((field, radius_km)) = ground {
         for _ in 0..8 {
             let drawn = MeshOptions { exaggeration: shown(camera), ..*opts };
             if !camera.keep_above(ground_radius_near(field, radius_km, &drawn, camera.eye(), 2.0 * MIN_ALTITUDE)) {
@@ -251,22 +251,22 @@ mod tests {
         let over = ground_radius_near(&f, 6371.0, &opts, Vec3::Z, 0.01);
         assert!((over - top).abs() < 1e-4, "{over} against {top}");
         assert_eq!(ground_radius_near(&f, 6371.0, &opts, -Vec3::Z, 0.01), 1.0, "the sea is flat");
-        let mut camera = super::super::camera::OrbitCamera { yaw: 0.0, pitch: 0.0, distance: 1.01, tilt: 1.2, ..Default::default() };
+        let mut camera = OrbitCamera { yaw: 0.0, pitch: 0.0, distance: 1.01, tilt: 1.2, ..Default::default() };
         assert!(camera.keep_above(over));
-        assert!((camera.distance - (top + super::super::camera::MIN_ALTITUDE)).abs() < 1e-5);
+        assert!((camera.distance - (top + MIN_ALTITUDE)).abs() < 1e-5);
         assert!(camera.tilt <= camera.max_tilt());
         assert!(!camera.keep_above(over), "already above");
-        let mut high = super::super::camera::OrbitCamera { distance: 1.5, ..camera };
+        let mut high = OrbitCamera { distance: 1.5, ..camera };
         assert!(!high.keep_above(over), "far enough");
         // With the relief drawn less near the ground the camera settles lower, above what is
         // drawn at its altitude.
-        let mut low = super::super::camera::OrbitCamera { distance: 1.004, ..camera };
-        let ratio = settle_camera(&mut low, Some(&f), 6371.0, &opts, true);
+        let mut low = OrbitCamera { distance: 1.004, ..camera };
+        let ratio = settle_camera(&mut low, Some((&f, 6371.0)), &opts, true);
         let drawn = relief_at(20.0, low.altitude());
         assert!((ratio - drawn / 20.0).abs() < 1e-6 && ratio < 0.2, "{ratio}");
         assert!(low.distance >= 1.0 + 9000.0 * drawn / 6_371_000.0 + MIN_ALTITUDE - 1e-5 && low.distance < camera.distance, "{}", low.distance);
-        let mut whole = super::super::camera::OrbitCamera { distance: 1.004, ..camera };
-        assert_eq!(settle_camera(&mut whole, Some(&f), 6371.0, &opts, false), 1.0);
+        let mut whole = OrbitCamera { distance: 1.004, ..camera };
+        assert_eq!(settle_camera(&mut whole, Some((&f, 6371.0)), &opts, false), 1.0);
         assert!((whole.distance - camera.distance).abs() < 1e-6, "all of the relief: as keep_above");
     }
 

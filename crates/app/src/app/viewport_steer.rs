@@ -61,8 +61,8 @@ impl Viewport {
     /// putting it inside a mountain ([`crate::render::settle_camera`]).
     fn keep_above_ground(&mut self) {
         let before = (self.view.camera, self.view.relief_ratio);
-        let field = self.field.as_ref().map(|(f, p)| (f.as_ref(), p.radius_km));
-        self.view.relief_ratio = crate::render::settle_camera(&mut self.view.camera, field.map(|f| f.0), field.map_or(1.0, |f| f.1), &self.mesh, self.auto_relief);
+        let ground = self.field.as_ref().map(|(f, p)| (f.as_ref(), p.radius_km));
+        self.view.relief_ratio = crate::render::settle_camera(&mut self.view.camera, ground, &self.mesh, self.auto_relief);
         if before != (self.view.camera, self.view.relief_ratio) {
             self.needs_render = true;
         }

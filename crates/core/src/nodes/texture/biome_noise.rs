@@ -35,7 +35,7 @@ impl Ecotones {
 
 /// The Biomes node's colour variation: its amount and two noise fields over the grid, one for
 /// the brightness and one for the tone (none when the amount is 0); the brightness also has
-/// the ground's fine texture, from 20 km down to the cells of the level evaluated.
+/// the ground's fine texture, from 10 km down to the cells of the level evaluated.
 pub(super) struct Variation {
     amount: f32,
     noise: Option<[Field; 2]>,
@@ -73,8 +73,10 @@ impl Variation {
             let mut brightness = field(s.seed);
             let texture = LevelOctaves::new(s.seed.wrapping_add(0x7f4a), Self::TEXTURE_FEATURES, Self::TEXTURE_OCTAVES, Self::TEXTURE_ROUGHNESS, grid.n());
             if !texture.is_empty() {
-                let coarse = brightness.data().to_vec();
-                brightness = Field::from_fn_on(grid, |c, d| coarse[c] + Self::TEXTURE * Self::patchy(texture.at(d, |v| v)));
+                let fine = Field::from_fn_on(grid, |_, d| Self::TEXTURE * Self::patchy(texture.at(d, |v| v)));
+                for (b, f) in brightness.data_mut().iter_mut().zip(fine.data()) {
+                    *b += f;
+                }
             }
             [brightness, field(s.seed.wrapping_add(0x9e37))]
         });
