@@ -119,7 +119,7 @@ fn shares_that_do_not_belong_together_are_refused() {
     assert!(build(&graph, &s("b3"), "16", Some("3/3")).status.success());
     let o = merge(&[s("a1"), s("a2"), s("b3")], &s("m"));
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("of another build"), "{}", text(&o));
+    assert!(text(&o).contains("of different builds: resolution 32 against 16"), "{}", text(&o));
     // The same share twice.
     assert!(build(&graph, &s("a2again"), "32", Some("2/3")).status.success());
     let o = merge(&[s("a1"), s("a2"), s("a2again")], &s("m"));
@@ -132,9 +132,123 @@ fn shares_that_do_not_belong_together_are_refused() {
     let o = merge(&[s("a1"), s("a2"), s("a3")], &s("m"));
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("bytes, but share 3/3 wrote"), "{}", text(&o));
-    assert!(!s("m").join("manifest.json").exists());
+    assert!(!s("m").exists(), "a refused merge leaves no folder behind");
     // No shares at all.
-    let o = merge(&[s("m")], &s("m2"));
+    std::fs::create_dir(s("empty")).expect("empty folder");
+    let o = merge(&[s("empty")], &s("m2"));
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("no share records"), "{}", text(&o));
+}
+
+/// Builds the three shares of `graph` at 32 into `dir/s1`..`dir/s3`.
+fn three_shares(graph: &Path, dir: &Path) -> Vec<PathBuf> {
+    let shares: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("s{i}"))).collect();
+    for (i, out) in shares.iter().enumerate() {
+        let o = build(graph, out, "32", Some(&format!("{}/3", i + 1)));
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    shares
+}
+
+/// Edits share 1's record with `edit` (on its JSON value).
+fn edit_record(share: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = share.join("share_1_of_3.json");
+    let mut record: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).expect("record")).expect("json");
+    edit(&mut record);
+    std::fs::write(&path, serde_json::to_vec_pretty(&record).expect("json")).expect("write record");
+}
+
+/// A share record is input from another machine: a path that leaves `--out` (`..`, absolute,
+/// a folder, the manifest's own name) is refused before anything is written, and so are links.
+#[test]
+fn a_share_record_cannot_make_merge_write_outside_out() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let graph = dir.path().join("g.ron");
+    std::fs::write(&graph, GRAPH).expect("graph");
+    let shares = three_shares(&graph, dir.path());
+    let first = |r: &serde_json::Value| r["manifest"]["files"][0]["path"].as_str().expect("path").to_string();
+    let original = first(&serde_json::from_slice(&std::fs::read(shares[0].join("share_1_of_3.json")).expect("record")).expect("json"));
+    let b = dir.path().join("b");
+    std::fs::create_dir(&b).expect("b");
+    let out = b.join("out");
+    let planted_abs = dir.path().join("ABSOLUTE.png");
+    for bad in ["../PLANTED.png".to_string(), planted_abs.display().to_string(), "sub/x.png".into(), "manifest.json".into(), ".hidden".into(), "..".into(), String::new()] {
+        // The file the path names exists beside the share, so only the check can refuse it.
+        edit_record(&shares[0], |r| r["manifest"]["files"][0]["path"] = serde_json::Value::from(bad.clone()));
+        let o = merge(&shares, &out);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
+        assert!(text(&o).contains("is not a plain file name"), "{bad:?}: {}", text(&o));
+        assert!(!b.join("PLANTED.png").exists() && !planted_abs.exists() && !out.exists(), "{bad:?}: nothing written");
+    }
+    edit_record(&shares[0], |r| r["manifest"]["files"][0]["path"] = serde_json::Value::from(original.clone()));
+    // A share's file replaced by a link to a file elsewhere.
+    #[cfg(unix)]
+    {
+        let file = shares[0].join(&original);
+        let secret = dir.path().join("secret.bin");
+        std::fs::rename(&file, &secret).expect("move");
+        std::os::unix::fs::symlink(&secret, &file).expect("link");
+        let o = merge(&shares, &out);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains("symbolic link"), "{}", text(&o));
+        std::fs::remove_file(&file).expect("unlink");
+        std::fs::rename(&secret, &file).expect("move back");
+        // A share record that is a link.
+        let record = shares[1].join("share_2_of_3.json");
+        let elsewhere = dir.path().join("elsewhere.json");
+        std::fs::rename(&record, &elsewhere).expect("move record");
+        std::os::unix::fs::symlink(&elsewhere, &record).expect("link record");
+        let o = merge(&shares, &out);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains("symbolic link"), "{}", text(&o));
+        std::fs::remove_file(&record).expect("unlink record");
+        std::fs::rename(&elsewhere, &record).expect("move record back");
+    }
+    assert!(!out.exists(), "refused merges leave no folder");
+    let o = merge(&shares, &out);
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+/// A file whose bytes changed but not its size is caught by its SHA-256, and a refused merge
+/// leaves an earlier merge in `--out` as it was.
+#[test]
+fn a_changed_file_is_refused_and_out_stays_as_it_was() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let graph = dir.path().join("g.ron");
+    std::fs::write(&graph, GRAPH).expect("graph");
+    let shares = three_shares(&graph, dir.path());
+    let out = dir.path().join("out");
+    assert!(merge(&shares, &out).status.success());
+    let before = contents(&out);
+    let victim = std::fs::read_dir(&shares[2]).expect("s3").map(|e| e.expect("entry").path()).find(|p| p.extension().is_some_and(|x| x == "r32")).expect("a RAW file");
+    let mut bytes = std::fs::read(&victim).expect("read");
+    bytes[100] ^= 0x55;
+    std::fs::write(&victim, &bytes).expect("write");
+    let o = merge(&shares, &out);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("its content is not what share 3/3 wrote"), "{}", text(&o));
+    assert_eq!(contents(&out), before, "the earlier merge is untouched");
+}
+
+/// Shares of one graph file edited between shares are two builds: refused, naming both shares.
+#[test]
+fn shares_of_an_edited_graph_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let graph = dir.path().join("g.ron");
+    std::fs::write(&graph, GRAPH).expect("graph");
+    let s = |name: &str| dir.path().join(name);
+    assert!(build(&graph, &s("e1"), "32", Some("1/3")).status.success());
+    std::fs::write(&graph, GRAPH.replace("Seed(9)", "Seed(10)")).expect("edited graph");
+    assert!(build(&graph, &s("e2"), "32", Some("2/3")).status.success());
+    assert!(build(&graph, &s("e3"), "32", Some("3/3")).status.success());
+    let o = merge(&[s("e1"), s("e2"), s("e3")], &s("m"));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("share 1/3 in") && t.contains("share 2/3 in") && t.contains("the graphs differ"), "{t}");
+    assert!(!s("m").exists());
+    // Moving a node in the editor changes no value: the shares still merge.
+    std::fs::write(&graph, GRAPH.replace("Seed(9)", "Seed(10)").replace("links: [", "layout: {1: (10.0, 20.0)}, links: [")).expect("moved node");
+    assert!(build(&graph, &s("e1"), "32", Some("1/3")).status.success());
+    let o = merge(&[s("e1"), s("e2"), s("e3")], &s("m"));
+    assert!(o.status.success(), "{}", text(&o));
 }

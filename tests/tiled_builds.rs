@@ -101,7 +101,7 @@ fn above_the_cap_the_files_are_the_region_evaluation_of_the_whole_grid() {
     assert!(res.errors.is_empty(), "{:?}", res.errors);
     let jobs = jobs_from_result(&g, &res).expect("jobs");
     let settings: PlanetSettings = planet.settings().expect("settings");
-    let ctx = ExportContext { graph: "test.ron".into(), resolution: n, planet: Some(settings), timings_ms: Default::default(), share: None, tiled: None, own_levels: Default::default() };
+    let ctx = ExportContext { graph: "test.ron".into(), graph_sha256: String::new(), resolution: n, planet: Some(settings), timings_ms: Default::default(), share: None, tiled: None, own_levels: Default::default() };
     let reference = dir.path().join("reference");
     write_exports(&reference, &jobs, &ctx, &Control { cancel: &AtomicBool::new(false), progress: &ExportProgress::default() }).expect("writes");
     same_files(&reference, &tiled);

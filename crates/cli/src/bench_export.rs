@@ -24,7 +24,7 @@ pub(super) fn peak_mib_and_reset() -> Option<f64> {
 
 fn time_export(jobs: &[ExportJob], n: usize, planet: &PlanetSettings) -> Result<f64, crate::export::ExportError> {
     let dir = std::env::temp_dir().join(format!("planetgraph-bench-export-{}", std::process::id()));
-    let ctx = ExportContext { graph: "bench".into(), resolution: n, planet: Some(planet.clone()), timings_ms: Default::default(), share: None, tiled: None, own_levels: Default::default() };
+    let ctx = ExportContext { graph: "bench".into(), graph_sha256: String::new(), resolution: n, planet: Some(planet.clone()), timings_ms: Default::default(), share: None, tiled: None, own_levels: Default::default() };
     let (cancel, progress) = (AtomicBool::new(false), ExportProgress::default());
     let t = std::time::Instant::now();
     let r = write_exports(&dir, jobs, &ctx, &Control { cancel: &cancel, progress: &progress });

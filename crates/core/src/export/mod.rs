@@ -67,6 +67,8 @@ pub enum ExportError {
 pub struct ExportContext {
     /// The graph file (for the manifest).
     pub graph: String,
+    /// SHA-256 (hex) of the graph as saved, for a share's build identity.
+    pub graph_sha256: String,
     /// Cells per face edge of the evaluation.
     pub resolution: usize,
     /// The Planet node's settings (radius, metres range), if the graph has one.
@@ -220,7 +222,15 @@ pub fn write_exports(out: &Path, jobs: &[ExportJob], ctx: &ExportContext, contro
     }
     if let Some(share) = ctx.share {
         let ranges = share::Ranges { jobs: jobs.iter().map(ExportJob::tiled_range).collect(), files: file_jobs };
-        return share::write_record(out, share, first_unit, files, ranges, |files| Manifest::new(ctx, files));
+        let identity = share::BuildIdentity {
+            graph_sha256: ctx.graph_sha256.clone(),
+            resolution: ctx.resolution,
+            whole_planet_level: ctx.tiled.map(|p| p.cap),
+            tile_cells: ctx.tiled.map(|p| p.tile),
+            own_levels: ctx.own_levels.clone(),
+            program: share::program_version(),
+        };
+        return share::write_record(out, share, identity, first_unit, files, ranges, |files| Manifest::new(ctx, files));
     }
     let manifest = Manifest::new(ctx, files.into_iter().map(|(_, f)| f).collect());
     let text = serde_json::to_vec_pretty(&manifest).map_err(|e| ExportError::Encode { path: manifest_path.clone(), message: e.to_string() })?;
