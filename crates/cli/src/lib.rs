@@ -163,7 +163,7 @@ pub struct RenderArgs {
     pub mode: ModeArg,
     /// Sun azimuth and elevation in degrees (azimuth 0 towards +Z, 90 towards +X; elevation
     /// above the equatorial plane).
-    #[arg(long, num_args = 2, value_names = ["AZIMUTH", "ELEVATION"], allow_negative_numbers = true)]
+    #[arg(long, num_args = 2, value_names = ["AZIMUTH", "ELEVATION"], allow_negative_numbers = true, value_parser = parse_finite)]
     pub sun: Option<Vec<f32>>,
     /// Darken region borders and mark centroids (needs a Regions node).
     #[arg(long)]
@@ -172,7 +172,7 @@ pub struct RenderArgs {
     #[arg(long)]
     pub arrows: bool,
     /// Camera yaw and pitch in degrees (default: the viewport's start view).
-    #[arg(long, num_args = 2, value_names = ["YAW", "PITCH"], allow_negative_numbers = true)]
+    #[arg(long, num_args = 2, value_names = ["YAW", "PITCH"], allow_negative_numbers = true, value_parser = parse_finite)]
     pub view: Option<Vec<f32>>,
     /// Camera distance from the planet's centre in planet radii (1.004 to 20; the viewport
     /// starts at 3.9).
@@ -211,6 +211,16 @@ pub enum DetailArg {
     Auto,
     /// No close-up tiles.
     Off,
+}
+
+/// A finite number (`nan` and `inf`, which Rust's parser takes, are refused).
+fn parse_finite(s: &str) -> Result<f32, String> {
+    let v: f32 = s.trim().parse().map_err(|e| format!("{e}"))?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("'{s}' is not a finite number"))
+    }
 }
 
 fn parse_range(s: &str, lo: f32, hi: f32) -> Result<f32, String> {
@@ -269,9 +279,13 @@ pub struct CliError {
 }
 
 impl From<crate::export::BuildError> for CliError {
-    /// A build that was cancelled or could not be made is the user's input (exit 2).
+    /// A build that was cancelled or could not be made is the user's input (exit 2); a bug (a
+    /// node's caught panic) is an internal failure (exit 1).
     fn from(e: crate::export::BuildError) -> CliError {
-        CliError::input(e)
+        match e {
+            crate::export::BuildError::Internal(_) => CliError::internal(e),
+            _ => CliError::input(e),
+        }
     }
 }
 

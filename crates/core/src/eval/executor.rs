@@ -53,6 +53,9 @@ pub struct EvalResult {
     pub sink_inputs: BTreeMap<NodeId, Vec<Option<Value>>>,
     /// Error message per node that could not run.
     pub errors: BTreeMap<NodeId, String>,
+    /// The nodes of `errors` whose error is a bug, not their input's (a panic caught, a node
+    /// that stopped as though cancelled): a build reports them as internal failures.
+    pub internal: std::collections::BTreeSet<NodeId>,
     /// Nodes that did not run because an input is not connected yet (not an error): the hint.
     pub idle: BTreeMap<NodeId, String>,
     /// Milliseconds per node computed in this run (cached nodes are absent).
@@ -165,7 +168,14 @@ pub(super) fn record(res: &mut EvalResult, id: NodeId, outcome: Result<NodeOutpu
             res.cancelled = true;
             return false;
         }
-        Err(OpError::Cancelled) => "internal error: the node stopped as though cancelled, but nothing cancelled it; please report it with the graph file".to_string(),
+        Err(OpError::Cancelled) => {
+            res.internal.insert(id);
+            "internal error: the node stopped as though cancelled, but nothing cancelled it; please report it with the graph file".to_string()
+        }
+        Err(e @ OpError::Internal(_)) => {
+            res.internal.insert(id);
+            e.to_string()
+        }
         Err(OpError::Invalid(m)) => m,
     };
     res.errors.insert(id, message);
@@ -179,7 +189,7 @@ fn guarded(run: impl FnOnce() -> Result<Vec<Value>, OpError>) -> Result<Vec<Valu
         Ok(r) => r,
         Err(payload) => {
             let what = payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_else(|| "no message".to_string());
-            Err(OpError::Invalid(format!("internal error: the node failed ({what}); please report it with the graph file")))
+            Err(OpError::Internal(what))
         }
     }
 }

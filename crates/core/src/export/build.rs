@@ -23,6 +23,22 @@ pub enum BuildError {
     /// an export that cannot be written).
     #[error("{0}")]
     Invalid(String),
+    /// A bug: a node failed in a way no input explains (a panic caught); the message names it.
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl BuildError {
+    /// The error of nodes that failed (messages `errors`, naming each node), internal if any
+    /// of `failed` is a bug (in `internal`).
+    pub(super) fn of_nodes(errors: Vec<String>, failed: &[NodeId], internal: &std::collections::BTreeSet<NodeId>, file: &str) -> BuildError {
+        let text = format!("{file}: {}", errors.join("; "));
+        if failed.iter().any(|id| internal.contains(id)) {
+            BuildError::Internal(text)
+        } else {
+            BuildError::Invalid(text)
+        }
+    }
 }
 
 /// What a build evaluates: the program compiled for its targets (the Export nodes, or the
@@ -65,9 +81,11 @@ fn evaluate(g: &Graph, path: &Path, c: &Compiled, n: usize, cancel: &AtomicBool,
         return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
     }
     let idle = res.idle.iter().filter(|(id, _)| targets.contains(id));
-    let errors: Vec<String> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).map(|(id, msg)| format!("{}: {msg}", g.describe_node(*id))).collect();
-    if !errors.is_empty() {
-        return Err(BuildError::Invalid(format!("{file}: {}", errors.join("; "))));
+    let failed: Vec<(&NodeId, &String)> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).collect();
+    if !failed.is_empty() {
+        let ids: Vec<NodeId> = failed.iter().map(|(id, _)| **id).collect();
+        let errors = failed.iter().map(|(id, msg)| format!("{}: {msg}", g.describe_node(**id))).collect();
+        return Err(BuildError::of_nodes(errors, &ids, &res.internal, &file.to_string()));
     }
     Ok(res)
 }
@@ -75,15 +93,18 @@ fn evaluate(g: &Graph, path: &Path, c: &Compiled, n: usize, cancel: &AtomicBool,
 /// Evaluates `g` (from the file `path`) at resolution `n` and writes its exports into `out`
 /// (with `share`, that share of them), counting progress in `eval` and `export`.
 ///
-/// A build whose estimated memory exceeds `budget` bytes (or 90 % of the memory available) is
-/// tiled ([`super::tiled`]): the whole-planet nodes run at the finest level that fits, and
+/// A build whose estimated memory exceeds `budget` bytes (or 90 % of the memory available;
+/// a share plans with `budget` alone, so that all shares of a build plan alike) is tiled ([`super::tiled`]): the whole-planet nodes run at the finest level that fits, and
 /// the files are written from tiles evaluated as they are read. A budget too small even for
 /// that is an error before any work.
 // One argument per thing a build needs; a struct would only rename them.
 #[allow(clippy::too_many_arguments)]
 pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, budget: u64, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
     let c = Compiled::of(g, path)?;
-    let plan = tiled::plan(n, &c.program, tiled::within_memory(budget)).map_err(|e| BuildError::Invalid(format!("{}: {e}", path.display())))?;
+    // A share plans with the budget alone, not this machine's free memory: every share of a
+    // build, on whatever machine, must make the same plan (merge checks it).
+    let budget = if share.is_some() { budget } else { tiled::within_memory(budget) };
+    let plan = tiled::plan(n, &c.program, budget).map_err(|e| BuildError::Invalid(format!("{}: {e}", path.display())))?;
     write_build(g, path, out, n, share, plan, &c, cancel, eval, export)
 }
 
@@ -112,9 +133,23 @@ fn write_build(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share
             (built.jobs, built.timings_ms, built.own_levels)
         }
     };
-    let ctx = ExportContext { graph: file.to_string(), resolution: n, planet, timings_ms: timings, share, tiled: plan, own_levels };
+    let graph_sha256 = evaluated_sha256(g).map_err(|e| BuildError::Invalid(format!("{file}: the graph cannot be written as RON for its identity: {e}")))?;
+    let ctx = ExportContext { graph: file.to_string(), graph_sha256, resolution: n, planet, timings_ms: timings, share, tiled: plan, own_levels };
     write_exports(out, &jobs, &ctx, &Control { cancel, progress: export }).map_err(|e| match e {
         super::ExportError::Cancelled => BuildError::Cancelled(e.to_string()),
         other => BuildError::Invalid(other.to_string()),
     })
+}
+
+/// SHA-256 (hex) of what a build of `g` evaluates: its nodes (kinds, settings, names, bypass)
+/// and links in order, as RON; the editor's layout, frames, reroutes and groups, which change
+/// no value, are left out.
+fn evaluated_sha256(g: &Graph) -> Result<String, ron::Error> {
+    let mut content = Graph { nodes: g.nodes.clone(), links: g.links.clone(), ..Graph::default() };
+    content.nodes.sort_by_key(|x| x.id);
+    content.links.sort();
+    for node in &mut content.nodes {
+        node.collapsed = false;
+    }
+    Ok(super::share::sha256_hex(crate::io::graph_file::to_ron_string(&content)?.as_bytes()))
 }

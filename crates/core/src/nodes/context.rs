@@ -14,6 +14,9 @@ pub enum OpError {
     /// A value the node cannot work with (the message is shown on the node).
     #[error("{0}")]
     Invalid(String),
+    /// A bug: the node failed in a way no input explains (a panic caught); what failed.
+    #[error("internal error: the node failed ({0}); please report it with the graph file")]
+    Internal(String),
 }
 
 impl From<crate::planet::SimError> for OpError {
