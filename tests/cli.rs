@@ -179,6 +179,7 @@ fn bench_quick_prints_every_figure() {
         "expression_mcells_per_s",
         "closeup_tile_s",
         "closeup_assemble_ms",
+        "check_chain_300k_s",
     ] {
         let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} missing in {text}"));
         let parts: Vec<_> = line.split_whitespace().collect();
@@ -222,4 +223,71 @@ fn a_control_group_limit_tiles_a_build_or_refuses_what_would_not_fit() {
     assert!(stderr(&refused).contains("is below what a tiled build needs"), "{}", stderr(&refused));
     assert!(!dir.path().join("refused").exists());
     removed.expect("the test's control group is removed");
+}
+
+/// What does not depend on the resolution is refused by `check` as by `build`, naming the
+/// nodes: two Export nodes that would write one file, more plates than the regions they grow
+/// over.
+#[test]
+fn check_refuses_what_build_refuses() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clash = dir.path().join("clash.ron");
+    std::fs::write(
+        &clash,
+        r#"(version: 3, nodes: [
+  (id: 1, kind: Noise), (id: 2, kind: Planet),
+  (id: 10, kind: Export, params: {"name": Text("height"), "format": Choice("png16")}),
+  (id: 11, kind: Export, params: {"name": Text("height"), "format": Choice("png8")}),
+], links: [
+  (from: 1, output: "out", to: 2, input: "elevation"),
+  (from: 2, output: "out", to: 10, input: "field"),
+  (from: 2, output: "out", to: 11, input: "field"),
+])"#,
+    )
+    .expect("graph");
+    let plates = dir.path().join("plates.ron");
+    std::fs::write(
+        &plates,
+        r#"(version: 3, nodes: [
+  (id: 1, kind: Regions, params: {"resolution": Int(2)}),
+  (id: 2, kind: TectonicPlates, params: {"plates": Int(30)}),
+  (id: 3, kind: PlateElevation),
+  (id: 4, kind: Planet),
+], links: [
+  (from: 1, output: "regions", to: 2, input: "regions"),
+  (from: 2, output: "plates", to: 3, input: "plates"),
+  (from: 3, output: "elevation", to: 4, input: "elevation"),
+])"#,
+    )
+    .expect("graph");
+    for (file, words) in [(&clash, ["Export #11", "Export #10", "height_equirect.png"]), (&plates, ["Tectonic plates #2", "30 plates cannot be made from 24 regions", "plates"])] {
+        let f = file.to_str().expect("path");
+        for args in [vec!["check", f], vec!["build", f, "--resolution", "16", "--out", dir.path().join("out").to_str().expect("path")]] {
+            let o = run(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+            for w in words {
+                assert!(stderr(&o).contains(w), "{args:?}: '{w}' not in {}", stderr(&o));
+            }
+        }
+    }
+    assert!(!dir.path().join("out").exists(), "nothing written");
+}
+
+/// Exit codes as the README's table gives them: 0 success, 2 bad input (a non-finite number
+/// included), 1 an internal failure (here: the editor cannot open a window).
+#[test]
+fn exit_codes_follow_the_readme_table() {
+    let g = graph("default.ron");
+    let g = g.to_str().expect("path");
+    assert_eq!(run(&["check", g]).status.code(), Some(0));
+    for args in [["--view", "nan", "nan"], ["--view", "inf", "0"], ["--sun", "nan", "nan"], ["--sun", "0", "inf"]] {
+        let mut all = vec!["render", g, "--out", "/tmp/never.png"];
+        all.extend(args);
+        let o = run(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("not a finite number"), "{args:?}: {}", stderr(&o));
+    }
+    assert!(!Path::new("/tmp/never.png").exists());
+    let o = bin().env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY").output().expect("run");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
 }

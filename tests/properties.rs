@@ -242,3 +242,31 @@ proptest! {
         }
     }
 }
+
+/// A generated node with every parameter at its default or inside its range.
+fn gen_node_in_range() -> impl Strategy<Value = GenNode> {
+    let choice = prop_oneof![1 => Just(0u8), 3 => Just(1u8)];
+    (0..NodeKind::ALL.len(), prop::collection::vec((choice, 0.0..1.0f64), 24)).prop_map(|(kind, choices)| GenNode { kind, choices })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `check` is as strict as `build` for everything that does not depend on the resolution:
+    /// a generated graph of in-range settings that validation passes evaluates without an error
+    /// on any node (plates against the regions they grow over, an Export's options, a formula:
+    /// each refused by validation, not only when run).
+    #[test]
+    fn what_check_passes_build_does_not_refuse(
+        nodes in prop::collection::vec(gen_node_in_range(), 1..7),
+        links in prop::collection::vec((0usize..16, any::<bool>()), 1..24),
+    ) {
+        let g = build(&nodes, &links, None);
+        if !validate(&g).is_empty() {
+            return Ok(());
+        }
+        let every: Vec<NodeId> = g.nodes.iter().map(|n| n.id).collect();
+        let res = Evaluator::new().run_program(&compile_with(&g, &every), 8, &AtomicBool::new(false), &Progress::default());
+        prop_assert!(res.errors.is_empty(), "validation passed, the run refused: {:?}", res.errors.iter().map(|(id, m)| format!("{}: {m}", g.describe_node(*id))).collect::<Vec<_>>());
+    }
+}

@@ -44,6 +44,13 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::nodes::NodeKind::Expression.run(&params, &inputs, &ctx)))).collect();
         print("expression_mcells_per_s", (6 * n * n) as f64 / (median(times) * 1e3), "Mcells/s");
     }
+    if wants("check_chain_300k_s") {
+        // What `check` does with a graph: validate and compile a chain of 300 000 nodes (a
+        // Noise, then Abs after Abs, into a Planet), which must stay linear in nodes and links.
+        let g = chain(300_000);
+        let times: Vec<f64> = (0..reps.min(3)).map(|_| time_ms(|| drop(crate::eval::compile(&g)))).collect();
+        print("check_chain_300k_s", median(times) / 1e3, "s");
+    }
     if wants("lsystem_rivers_n512_ms") {
         // The node's defaults on the fBm terrain at 6 x 512² cells.
         let h = terrain(512);
@@ -53,4 +60,20 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
             print("lsystem_rivers_n512_ms", median(times), "ms");
         }
     }
+}
+
+/// A chain of `len` nodes: a Noise, Abs after Abs, into a Planet.
+fn chain(len: usize) -> crate::graph::Graph {
+    use crate::graph::{Graph, Link, Node, NodeId};
+    use crate::nodes::NodeKind;
+    let mut g = Graph::default();
+    g.nodes.push(Node::new(NodeId(1), NodeKind::Noise));
+    for k in 2..len as u32 {
+        g.nodes.push(Node::new(NodeId(k), NodeKind::Abs));
+        g.links.push(Link { from: NodeId(k - 1), output: "out".into(), to: NodeId(k), input: "in".into() });
+    }
+    let last = len as u32;
+    g.nodes.push(Node::new(NodeId(last), NodeKind::Planet));
+    g.links.push(Link { from: NodeId(last - 1), output: "out".into(), to: NodeId(last), input: "elevation".into() });
+    g
 }

@@ -101,6 +101,24 @@ pub fn validate(g: &Graph) -> Vec<GraphError> {
             }
         }
     }
+    // Rules between nodes that no resolution changes, so that `check` refuses what `build`
+    // would: plates against the regions they grow over.
+    for l in g.links.iter().filter(|l| l.input == "regions") {
+        let (Some(to), Some(from)) = (by_id.get(&l.to), by_id.get(&l.from)) else { continue };
+        if to.kind != crate::nodes::NodeKind::TectonicPlates || from.kind != crate::nodes::NodeKind::Regions {
+            continue;
+        }
+        if let (Ok(p), Ok(r)) = (to.settings(), from.settings()) {
+            if let Err(m) = crate::nodes::tectonics::plates::check_against_regions(&p, &r) {
+                errors.push(err(g, Some(to.id), m));
+            }
+        }
+    }
+    // Two Export nodes must not write one file: each would overwrite the other's.
+    for (id, first, file) in crate::export::jobs::file_clashes(g) {
+        let other = g.describe_node(first);
+        errors.push(err(g, Some(id), format!("writes {file}, which {other} also writes: give one of them another file name")));
+    }
     for id in find_cycle(g) {
         errors.push(err(g, Some(id), "is part of a cycle: a node cannot depend on its own output".to_string()));
     }

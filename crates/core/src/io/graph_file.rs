@@ -28,12 +28,16 @@ pub enum LoadError {
         why: String,
     },
     /// The file is not UTF-8 text.
-    #[error("{path}: not a text file (invalid UTF-8 at byte {offset}); graph files are RON text")]
+    #[error("{path}:{line}:{column}: not a text file (invalid UTF-8 at byte {offset}); graph files are RON text")]
     NotText {
         /// The file.
         path: PathBuf,
         /// First bad byte.
         offset: usize,
+        /// 1-based line of that byte.
+        line: usize,
+        /// 1-based column (characters) of that byte.
+        column: usize,
     },
     /// The RON text does not describe a graph.
     #[error("{path}:{line}:{column}: {message}")]
@@ -48,12 +52,16 @@ pub enum LoadError {
         message: String,
     },
     /// A format version this program does not know.
-    #[error("{path}: format version {found} is not supported (this PlanetGraph reads versions 1 to {FORMAT_VERSION})")]
+    #[error("{path}:{line}:{column}: format version {found} is not supported (this PlanetGraph reads versions 1 to {FORMAT_VERSION})")]
     Version {
         /// The file.
         path: PathBuf,
         /// Version found in the file.
         found: u32,
+        /// 1-based line of the `version` field.
+        line: usize,
+        /// 1-based column of the `version` field.
+        column: usize,
     },
     /// The graph is well-formed RON but its nodes or links are wrong.
     #[error("{path}: {}", .errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
@@ -90,7 +98,9 @@ pub enum Strictness {
 fn parse_migrated(text: &str, path: &Path) -> Result<(Graph, Vec<String>), LoadError> {
     let mut g: Graph = ron::from_str(text).map_err(|e| LoadError::Syntax { path: path.to_path_buf(), line: e.position.line.max(1), column: e.position.col.max(1), message: e.code.to_string() })?;
     if g.version == 0 || g.version > FORMAT_VERSION {
-        return Err(LoadError::Version { path: path.to_path_buf(), found: g.version });
+        let at = version_field(text).unwrap_or(0);
+        let (line, column) = line_column(text, at);
+        return Err(LoadError::Version { path: path.to_path_buf(), found: g.version, line, column });
     }
     let notes = migrate(&mut g);
     Ok((g, notes))
@@ -174,7 +184,27 @@ pub fn read_text(path: &Path) -> Result<String, LoadError> {
     if bytes.len() as u64 > MAX_GRAPH_BYTES {
         return Err(not_a_file(format!("it grew past the {} MB a graph file may have while it was read", MAX_GRAPH_BYTES >> 20)));
     }
-    String::from_utf8(bytes).map_err(|e| LoadError::NotText { path: path.to_path_buf(), offset: e.utf8_error().valid_up_to() })
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let valid = String::from_utf8_lossy(&e.as_bytes()[..offset]).to_string();
+        let (line, column) = line_column(&valid, offset);
+        LoadError::NotText { path: path.to_path_buf(), offset, line, column }
+    })
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text` (its end where
+/// `offset` lies beyond it).
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// The byte offset of the graph's `version` field in its RON text (the first `version` key
+/// followed by a colon), if found.
+fn version_field(text: &str) -> Option<usize> {
+    text.match_indices("version").map(|(i, _)| i).find(|&i| text[i + "version".len()..].trim_start().starts_with(':'))
 }
 
 /// Reads and parses a graph file.
@@ -243,7 +273,19 @@ mod tests {
         let back = parse_graph(&text, Path::new("g.ron"), Strictness::Complete).expect("valid");
         assert_eq!(back, g);
         let newer = text.replace(&format!("version: {FORMAT_VERSION}"), "version: 99");
-        assert!(matches!(parse_graph(&newer, Path::new("g.ron"), Strictness::Complete), Err(LoadError::Version { found: 99, .. })));
+        let e = parse_graph(&newer, Path::new("g.ron"), Strictness::Complete).expect_err("newer");
+        assert!(matches!(e, LoadError::Version { found: 99, line: 2, column: 3, .. }), "{e:?}");
+        assert!(e.to_string().starts_with("g.ron:2:3: format version 99"), "{e}");
+    }
+
+    #[test]
+    fn invalid_utf8_is_located() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("bin.ron");
+        std::fs::write(&path, b"(\n  version: 3,\n  n\xffodes: [],\n)").expect("write");
+        let e = read_text(&path).expect_err("not UTF-8");
+        assert!(matches!(e, LoadError::NotText { offset: 19, line: 3, column: 4, .. }), "{e:?}");
+        assert!(e.to_string().contains("bin.ron:3:4: not a text file"), "{e}");
     }
 
     #[test]

@@ -73,6 +73,19 @@ impl Node for Falloff {
         file!(),
     );
 
+    /// The inputs the settings need, checked before any run (so `check` refuses what a build
+    /// would).
+    fn check(s: &FalloffSettings, connected: &[bool]) -> Result<(), String> {
+        let linked = |k: usize| connected.get(k).copied().unwrap_or(false);
+        if s.from == FalloffFrom::MaskEdge && !linked(MASK.index()) {
+            return Err("Mask edge needs the 'mask' input connected".into());
+        }
+        if s.op != FalloffOp::Output && !linked(INPUT.index()) {
+            return Err(format!("{} needs the 'in' input connected", s.op.label()));
+        }
+        Ok(())
+    }
+
     fn shows(s: &FalloffSettings, key: &str) -> bool {
         let k = FalloffSettings::KEYS;
         if key == k.latitude_deg || key == k.longitude_deg {

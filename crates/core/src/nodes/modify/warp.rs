@@ -54,6 +54,15 @@ impl Node for Warp {
         NodeMeta::new("Warp", Category::Modify, "Domain warp: each cell takes the input's value from a point moved along the surface by fBm noise or by the 'vector' input (tangent part), a distance in km; seamless.", INPUTS, OUT_AS_INPUT, file!())
             .reading_planet();
 
+    /// Warp by vector needs its vectors, checked before any run (so `check` refuses what a
+    /// build would).
+    fn check(s: &WarpSettings, connected: &[bool]) -> Result<(), String> {
+        if s.by == WarpBy::Vector && !connected.get(VECTOR.index()).copied().unwrap_or(false) {
+            return Err("Warp by vector needs the 'vector' input connected".into());
+        }
+        Ok(())
+    }
+
     fn shows(s: &WarpSettings, key: &str) -> bool {
         let k = WarpSettings::KEYS;
         if key == k.frequency || key == k.octaves || key == k.seed {

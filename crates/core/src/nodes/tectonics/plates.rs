@@ -54,6 +54,17 @@ impl Node for TectonicPlates {
     }
 }
 
+/// A rule between this node and the Regions node that feeds it, which no resolution changes
+/// and so `check` applies as well as `build`: the plates asked for are 1 to the surface's
+/// 6 R^2 regions.
+pub fn check_against_regions(plates: &TectonicPlatesSettings, regions: &super::regions::RegionsSettings) -> Result<(), String> {
+    let count = 6 * regions.resolution.max(1) * regions.resolution.max(1);
+    if plates.plates == 0 || plates.plates > count {
+        return Err(crate::tectonics::plates::PlateError::BadCount { plates: plates.plates, regions: count }.to_string());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use crate::nodes::params::{ParamMap, ParamValue};
