@@ -104,8 +104,17 @@ pub fn compile_with(g: &Graph, extra: &[NodeId]) -> Program {
     compile_for(g, &targets)
 }
 
-/// Like [`compile`], but runs only what the nodes in `targets` need.
+/// Like [`compile`], but runs only what the nodes in `targets` need (each whole: what it
+/// shows too).
 pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
+    compile_outputs(g, targets, &[])
+}
+
+/// Like [`compile_for`] for the nodes `shown` (each whole: what it shows too, as a sink) and
+/// the nodes `outputs`, which are needed only for their outputs: an input that only its node
+/// shows ([`crate::nodes::NodeMeta::shown_only_inputs`], the Planet node's albedo) is then left
+/// out with what feeds it.
+pub fn compile_outputs(g: &Graph, shown: &[NodeId], outputs: &[NodeId]) -> Program {
     let mut errors: BTreeMap<NodeId, String> = BTreeMap::new();
     let mut idle: BTreeMap<NodeId, String> = BTreeMap::new();
     for e in validate(g) {
@@ -125,6 +134,13 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
             .or_insert(e.message);
     }
     let order = topological_order(g);
+    // Indexes, so that compiling stays linear in nodes and links.
+    let by_id: std::collections::HashMap<NodeId, &crate::graph::Node> = g.nodes.iter().map(|n| (n.id, n)).collect();
+    let mut incoming: std::collections::HashMap<NodeId, Vec<&crate::graph::Link>> = std::collections::HashMap::new();
+    for l in &g.links {
+        incoming.entry(l.to).or_default().push(l);
+    }
+    let links_to = |id: NodeId| incoming.get(&id).map_or(&[][..], Vec::as_slice);
     // A node with an error is not idle.
     idle.retain(|id, _| !errors.contains_key(id));
     // Propagate "upstream error" and "upstream idle" in order (an error wins).
@@ -132,12 +148,12 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
         if errors.contains_key(&id) {
             continue;
         }
-        let label = |n: NodeId| g.node(n).map(|n| n.describe()).unwrap_or_else(|| n.to_string());
-        if let Some(bad) = g.links.iter().filter(|l| l.to == id).map(|l| l.from).find(|f| errors.contains_key(f)) {
+        let label = |n: NodeId| by_id.get(&n).map(|n| n.describe()).unwrap_or_else(|| n.to_string());
+        if let Some(bad) = links_to(id).iter().map(|l| l.from).find(|f| errors.contains_key(f)) {
             errors.insert(id, format!("waiting for {}, which has an error", label(bad)));
             idle.remove(&id);
         } else if !idle.contains_key(&id) {
-            if let Some(waiting) = g.links.iter().filter(|l| l.to == id).map(|l| l.from).find(|f| idle.contains_key(f)) {
+            if let Some(waiting) = links_to(id).iter().map(|l| l.from).find(|f| idle.contains_key(f)) {
                 // Name the node that actually lacks an input, however far upstream it is.
                 let why = match idle.get(&waiting) {
                     Some(m) if m.starts_with("waiting for ") => m.clone(),
@@ -148,12 +164,16 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
             }
         }
     }
-    // Nodes needed by sinks.
+    // Nodes needed by the targets. A node needed only for its outputs does not need what
+    // feeds the inputs only it shows (the Planet node's albedo, when an Export reads its
+    // elevation).
+    let target_set: BTreeSet<NodeId> = shown.iter().copied().collect();
+    let shown_only = |id: NodeId, input: &str| !target_set.contains(&id) && by_id.get(&id).is_some_and(|n| n.kind.meta().shown_only_inputs.contains(&input));
     let mut needed = BTreeSet::new();
-    let mut stack: Vec<NodeId> = targets.to_vec();
+    let mut stack: Vec<NodeId> = shown.iter().chain(outputs).copied().collect();
     while let Some(id) = stack.pop() {
         if needed.insert(id) {
-            stack.extend(g.links.iter().filter(|l| l.to == id).map(|l| l.from));
+            stack.extend(links_to(id).iter().filter(|l| !shown_only(id, &l.input)).map(|l| l.from));
         }
     }
     let mut steps = Vec::new();
@@ -161,14 +181,14 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
         if errors.contains_key(&id) || idle.contains_key(&id) || !needed.contains(&id) {
             continue;
         }
-        let Some(node) = g.node(id) else { continue };
+        let Some(node) = by_id.get(&id).copied() else { continue };
         let meta = node.kind.meta();
         // Validation has checked every link; should a port still be missing, the node gets an
         // error instead of running with a wrong input.
         let mut inputs = Vec::new();
         let mut broken = None;
         for port in meta.inputs {
-            let Some(link) = g.links.iter().find(|l| l.to == id && l.input == port.name) else {
+            let Some(link) = links_to(id).iter().find(|l| l.input == port.name && !shown_only(id, &l.input)) else {
                 if port.optional {
                     inputs.push(None);
                 } else {
@@ -176,7 +196,7 @@ pub fn compile_for(g: &Graph, targets: &[NodeId]) -> Program {
                 }
                 continue;
             };
-            match g.node(link.from).and_then(|src| src.kind.meta().outputs.iter().position(|o| o.name == link.output)) {
+            match by_id.get(&link.from).and_then(|src| src.kind.meta().outputs.iter().position(|o| o.name == link.output)) {
                 Some(idx) => inputs.push(Some((link.from, idx))),
                 None => broken = Some(port.name),
             }

@@ -178,6 +178,11 @@ pub struct NodeMeta {
     /// Whether the node reads the planet's settings (the Planet node's radius, sea level,
     /// highest peak and deepest ocean) from its [`crate::nodes::OpContext`].
     pub reads_planet: bool,
+    /// Inputs that no output of the node reads: only what the node itself shows (the Planet
+    /// node's albedo, which the viewport and the default exports show) needs them, so an
+    /// evaluation that needs the node only for its outputs (an Export of the Planet's
+    /// elevation) leaves out what feeds them. Each must be optional.
+    pub shown_only_inputs: &'static [&'static str],
     /// The file that defines the node (`file!()`), checked against the files under
     /// `src/nodes/` so no node file goes unregistered.
     pub source: &'static str,
@@ -186,7 +191,7 @@ pub struct NodeMeta {
 impl NodeMeta {
     /// Metadata with the defaults most nodes share (resolution dependent).
     pub const fn new(label: &'static str, category: Category, description: &'static str, inputs: &'static [PortDef], outputs: &'static [PortDef], source: &'static str) -> NodeMeta {
-        NodeMeta { label, category, description, inputs, outputs, resolution_independent: false, needs_one_input: false, reads_planet: false, source }
+        NodeMeta { label, category, description, inputs, outputs, resolution_independent: false, needs_one_input: false, reads_planet: false, shown_only_inputs: &[], source }
     }
 
     /// The same metadata for a node that needs at least one of its optional inputs.

@@ -41,14 +41,17 @@ crate::ports! {
 
 impl Node for Planet {
     type Settings = PlanetSettings;
-    const META: NodeMeta = NodeMeta::new(
+    const META: NodeMeta = NodeMeta {
+        shown_only_inputs: &["albedo"],
+        ..NodeMeta::new(
         "Planet",
         Category::Output,
         "The planet the viewport shows and build exports, and its settings: radius, sea level, highest peak and deepest ocean are set here once and every node that needs them reads them. Input values of -1..1 map to the deepest ocean..highest peak; `out` is the elevation in metres. An optional albedo colours the planet (else the height tint).",
         INPUTS,
         &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Metre))],
         file!(),
-    );
+    )
+    };
 
     fn run(s: &PlanetSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         // The albedo is read by the viewport and build from the node's inputs; checked here.
