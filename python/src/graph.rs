@@ -65,7 +65,8 @@ fn warn_notes(py: Python<'_>, path: &Path, notes: Vec<String>) -> PyResult<()> {
 
 impl Graph {
     /// The node `id`, or a ValueError naming the graph.
-    pub fn node(&self, id: u32) -> PyResult<&planetgraph_core::graph::Node> {
+    pub fn node(&self, id: i64) -> PyResult<&planetgraph_core::graph::Node> {
+        let id = crate::run::int_arg("id", id, 0, u32::MAX)?;
         self.doc.node(NodeId(id)).ok_or_else(|| PyValueError::new_err(format!("{}: there is no node #{id} (nodes: {})", self.path.display(), self.doc.nodes.iter().map(|n| n.id.0.to_string()).collect::<Vec<_>>().join(", "))))
     }
 
@@ -129,7 +130,7 @@ impl Graph {
     }
 
     /// One node by id.
-    fn node_info(&self, id: u32) -> PyResult<NodeInfo> {
+    fn node_info(&self, id: i64) -> PyResult<NodeInfo> {
         self.node(id).map(node_info)
     }
 
@@ -142,13 +143,13 @@ impl Graph {
     }
 
     /// The parameters of node `id` with types, units, ranges, options and values.
-    fn params(&self, py: Python<'_>, id: u32) -> PyResult<Vec<ParamInfo>> {
+    fn params(&self, py: Python<'_>, id: i64) -> PyResult<Vec<ParamInfo>> {
         let node = self.node(id)?;
         node.kind.params().iter().map(|d| params::describe(py, d, node.params.get(d.name).unwrap_or(&d.default_value()))).collect()
     }
 
     /// The value of parameter `name` of node `id`.
-    fn get(&self, py: Python<'_>, id: u32, name: &str) -> PyResult<Py<PyAny>> {
+    fn get(&self, py: Python<'_>, id: i64, name: &str) -> PyResult<Py<PyAny>> {
         let node = self.node(id)?;
         let def = node.kind.params().iter().find(|d| d.name == name).ok_or_else(|| unknown_param(node, name))?;
         params::to_python(py, node.params.get(name).unwrap_or(&def.default_value()))
@@ -158,7 +159,7 @@ impl Graph {
     /// check it (type, range, options, and the node's own rules such as an Export's Low below
     /// High): a value that does not fit raises ValueError naming the node and the parameter
     /// and changes nothing.
-    fn set(&mut self, id: u32, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set(&mut self, id: i64, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let node = self.node(id)?;
         let def = *node.kind.params().iter().find(|d| d.name == name).ok_or_else(|| unknown_param(node, name))?;
         let what = node.describe();
@@ -171,9 +172,11 @@ impl Graph {
         Ok(())
     }
 
-    /// Adds `offset` to every seed parameter (modulo 2^32), so the graph makes another planet
-    /// of the same design; `reseed(0)` changes nothing. Returns the number of seeds changed.
-    fn reseed(&mut self, offset: u32) -> usize {
+    /// Adds `offset` to every seed parameter (modulo 2^32, so a negative offset counts back),
+    /// so the graph makes another planet of the same design; `reseed(0)` changes nothing.
+    /// Returns the number of seeds changed.
+    fn reseed(&mut self, offset: i64) -> usize {
+        let offset = offset.rem_euclid(1 << 32) as u32;
         let mut changed = 0;
         for node in &mut self.doc.nodes {
             for def in node.kind.params() {
@@ -205,8 +208,10 @@ impl Graph {
     #[pyo3(signature = (resolution = 256, outputs = None, threads = None, progress = None, projection = "faces", width = None))]
     // The Python method's keyword arguments, one each.
     #[allow(clippy::too_many_arguments)]
-    fn evaluate<'py>(&self, py: Python<'py>, resolution: u32, outputs: Option<Vec<Bound<'py, PyAny>>>, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, projection: &str, width: Option<u32>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        crate::run::evaluate(py, self, resolution, outputs, threads, progress, projection, width)
+    fn evaluate<'py>(&self, py: Python<'py>, resolution: i64, outputs: Option<Vec<Bound<'py, PyAny>>>, threads: Option<i64>, progress: Option<Bound<'py, PyAny>>, projection: &str, width: Option<i64>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let resolution = crate::run::int_arg("resolution", resolution, 1, planetgraph_cli::MAX_RESOLUTION)?;
+        let width = width.map(|w| crate::run::int_arg("width", w, 2, 1 << 20)).transpose()?;
+        crate::run::evaluate(py, self, resolution, outputs, crate::run::threads_arg(threads)?, progress, projection, width)
     }
 
     /// Evaluates the graph on one tile; see `planetgraph.Graph.evaluate_tile`.
@@ -217,16 +222,21 @@ impl Graph {
         &self,
         py: Python<'py>,
         face: Bound<'py, PyAny>,
-        level: u32,
-        column: usize,
-        row: usize,
-        size: usize,
+        level: i64,
+        column: i64,
+        row: i64,
+        size: i64,
         outputs: Option<Vec<Bound<'py, PyAny>>>,
-        whole_level: u32,
-        threads: Option<u32>,
+        whole_level: i64,
+        threads: Option<i64>,
         progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        crate::run::evaluate_tile(py, self, &face, level, column, row, size, outputs, whole_level, threads, progress)
+        use crate::run::int_arg;
+        let level = int_arg("level", level, 1, u32::MAX)?;
+        let (column, row) = (int_arg("column", column, 0, u32::MAX)? as usize, int_arg("row", row, 0, u32::MAX)? as usize);
+        let size = int_arg("size", size, 1, u32::MAX)? as usize;
+        let whole_level = int_arg("whole_level", whole_level, 1, planetgraph_cli::MAX_RESOLUTION)?;
+        crate::run::evaluate_tile(py, self, &face, level, column, row, size, outputs, whole_level, crate::run::threads_arg(threads)?, progress)
     }
 
     /// Builds the graph's exports and manifest into `out_dir`, as `planetgraph build` does
@@ -235,8 +245,11 @@ impl Graph {
     #[pyo3(signature = (out_dir, resolution = 512, threads = None, progress = None, tiles = None, memory_gib = 4.0))]
     // The keyword arguments of the Python method, one by one.
     #[allow(clippy::too_many_arguments)]
-    fn build<'py>(&self, py: Python<'py>, out_dir: PathBuf, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, tiles: Option<(usize, usize)>, memory_gib: f64) -> PyResult<Bound<'py, PyAny>> {
-        crate::run::build(py, self, &out_dir, resolution, threads, progress, tiles, memory_gib)
+    fn build<'py>(&self, py: Python<'py>, out_dir: PathBuf, resolution: i64, threads: Option<i64>, progress: Option<Bound<'py, PyAny>>, tiles: Option<(i64, i64)>, memory_gib: f64) -> PyResult<Bound<'py, PyAny>> {
+        use crate::run::int_arg;
+        let resolution = int_arg("resolution", resolution, 1, planetgraph_cli::MAX_RESOLUTION)?;
+        let tiles = tiles.map(|(i, n)| Ok::<_, PyErr>((int_arg("tiles", i, 1, u32::MAX)? as usize, int_arg("tiles", n, 1, u32::MAX)? as usize))).transpose()?;
+        crate::run::build(py, self, &out_dir, resolution, crate::run::threads_arg(threads)?, progress, tiles, memory_gib)
     }
 }
 

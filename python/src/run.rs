@@ -5,7 +5,7 @@ use crate::arrays::{flatten, to_numpy, Layout};
 use crate::graph::Graph;
 use crate::PlanetGraphError;
 use planetgraph_cli::{self as cli, CliError};
-use planetgraph_core::eval::{compile_for, memory, Evaluator, Progress};
+use planetgraph_core::eval::{memory, Evaluator, Progress};
 use planetgraph_core::export::export_graph;
 use planetgraph_core::export::{share, Control, ExportProgress, Share};
 use planetgraph_core::graph::NodeId;
@@ -76,6 +76,21 @@ fn cli_error(e: CliError) -> PyErr {
     PlanetGraphError::new_err(e.message())
 }
 
+/// The integer argument `name` as a `u32` in `min..=max`, or a ValueError naming the argument
+/// (Python's ints are unbounded and signed; a negative or too large one must not surface as a
+/// bare OverflowError).
+pub fn int_arg(name: &str, value: i64, min: u32, max: u32) -> PyResult<u32> {
+    match u32::try_from(value) {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(PyValueError::new_err(format!("{name} must be an integer from {min} to {max} (got {value})"))),
+    }
+}
+
+/// The optional thread count argument: at least 1 (None: every core).
+pub fn threads_arg(threads: Option<i64>) -> PyResult<Option<u32>> {
+    threads.map(|t| int_arg("threads", t, 1, 4096)).transpose()
+}
+
 fn check_resolution(resolution: u32) -> PyResult<usize> {
     if resolution == 0 || resolution > cli::MAX_RESOLUTION {
         return Err(PyValueError::new_err(format!("resolution {resolution} is outside 1..{} cells per face edge", cli::MAX_RESOLUTION)));
@@ -108,7 +123,7 @@ fn parse_want(g: &Graph, item: &Bound<'_, PyAny>) -> PyResult<Want> {
     } else {
         return Err(bad());
     };
-    let node = g.node(id)?;
+    let node = g.node(i64::from(id))?;
     let outs = node.kind.meta().outputs;
     let port = match port {
         Some(name) => Some(
@@ -140,12 +155,21 @@ pub fn evaluate<'py>(py: Python<'py>, g: &Graph, resolution: u32, outputs: Optio
     };
     let wants = wants(py, g, outputs)?;
     let targets: Vec<NodeId> = wants.iter().map(|w| w.node).collect();
-    let program = compile_for(&g.doc, &targets);
+    let program = compile_wants(g, &wants);
     memory::check_fits(n, &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
     let cancel = AtomicBool::new(false);
     let counters = Progress::default();
     let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || cli::with_threads(threads, || Evaluator::new().run_program_releasing(&program, n, &targets, &cancel, &counters)))?.map_err(cli_error)?;
     arrays(py, g, &program, &res, &wants, layout)
+}
+
+/// The program that computes `wants` and nothing else: a node asked for by one of its outputs
+/// needs only what its outputs read (an elevation asked of the Planet node does not evaluate
+/// the chain that colours the planet).
+fn compile_wants(g: &Graph, wants: &[Want]) -> planetgraph_core::eval::Program {
+    let shown: Vec<NodeId> = wants.iter().filter(|w| w.port.is_none()).map(|w| w.node).collect();
+    let outputs: Vec<NodeId> = wants.iter().filter(|w| w.port.is_some()).map(|w| w.node).collect();
+    planetgraph_core::eval::program::compile_outputs(&g.doc, &shown, &outputs)
 }
 
 /// The outputs asked for (`outputs`), or the Planet node's elevation.
@@ -214,8 +238,7 @@ pub fn evaluate_tile<'py>(
         return Err(PyValueError::new_err(format!("a tile of {size} cells a side is over 8192: ask for several")));
     }
     let wants = wants(py, g, outputs)?;
-    let targets: Vec<NodeId> = wants.iter().map(|w| w.node).collect();
-    let program = compile_for(&g.doc, &targets);
+    let program = compile_wants(g, &wants);
     memory::check_fits(planetgraph_core::eval::whole_level(tile.n, cap), &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
     let cancel = AtomicBool::new(false);
     let counters = Progress::default();

@@ -148,7 +148,7 @@ def test_display_nodes_return_what_they_show_and_bad_outputs_are_refused(exports
         g.evaluate(resolution=16, outputs=["1:colour"])
     with pytest.raises(ValueError, match=r"there is no node #99"):
         g.evaluate(resolution=16, outputs=[99])
-    with pytest.raises(ValueError, match=r"resolution 0"):
+    with pytest.raises(ValueError, match=r"resolution must be an integer from 1 to 16384 \(got 0\)"):
         g.evaluate(resolution=0)
     with pytest.raises(ValueError, match=r"projection 'mercator'"):
         g.evaluate(resolution=16, projection="mercator")
@@ -184,6 +184,34 @@ def test_ctrl_c_cancels_an_evaluation(repo):
     finally:
         timer.cancel()
     assert time.monotonic() - t < 30, "the evaluation stopped soon after Ctrl+C"
+
+
+def test_bad_arguments_are_value_errors_naming_the_argument(exports_graph, tmp_path):
+    g = Graph.load(exports_graph)
+    cases = [
+        ("threads", lambda: g.evaluate(resolution=16, threads=0)),
+        ("threads", lambda: g.evaluate(resolution=16, threads=-1)),
+        ("resolution", lambda: g.evaluate(resolution=-5)),
+        ("resolution", lambda: g.build(tmp_path / "never", resolution=-1)),
+        ("threads", lambda: g.build(tmp_path / "never", resolution=16, threads=0)),
+        ("tiles", lambda: g.build(tmp_path / "never", resolution=16, tiles=(-1, 3))),
+        ("id", lambda: g.get(-3, "seed")),
+        ("id", lambda: g.set(-3, "seed", 1)),
+        ("id", lambda: g.params(2**40)),
+        ("level", lambda: g.evaluate_tile(0, -64, 0, 0, 8)),
+        ("column", lambda: g.evaluate_tile(0, 64, -1, 0, 8)),
+        ("size", lambda: g.evaluate_tile(0, 64, 0, 0, 0)),
+        ("whole_level", lambda: g.evaluate_tile(0, 64, 0, 0, 8, whole_level=-2)),
+    ]
+    for name, call in cases:
+        with pytest.raises(ValueError, match=rf"^{name} must be an integer from"):
+            call()
+    with pytest.raises(ValueError, match=r"memory_gib"):
+        g.build(tmp_path / "never", resolution=16, memory_gib=float("nan"))
+    with pytest.raises(ValueError, match=r"frequency"):
+        g.set(1, "frequency", float("nan"))
+    assert not (tmp_path / "never").exists()
+    assert g.reseed(-1) == 2 and g.get(1, "seed") == 3, "a negative offset counts back"
 
 
 def test_graphs_pickle_and_reseed(exports_graph):
