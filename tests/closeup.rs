@@ -6,6 +6,9 @@
 //! neighbours) of the picture's grey levels, which weighs each spatial frequency by the fourth
 //! power of its wave number, so a blur scores low and fine relief high.
 
+#[path = "common/needs.rs"]
+mod needs;
+
 use planetgraph::cli::build::evaluate_planet;
 use planetgraph::eval::Progress;
 use planetgraph::io::default_graph;
@@ -30,9 +33,7 @@ fn laplacian_energy(png: &Path) -> f64 {
 
 #[test]
 fn a_close_up_over_a_range_has_four_times_the_fine_detail() {
-    if let Err(planetgraph::render::RenderError::NoAdapter) = planetgraph::render::headless_device() {
-        assert!(std::env::var("CI").is_err(), "CI must render (install mesa-vulkan-drivers)");
-        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+    if needs::skip_without_adapter("a_close_up_over_a_range_has_four_times_the_fine_detail") {
         return;
     }
     // The highest ground of the default planet, at the render's resolution.

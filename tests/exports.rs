@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+#[path = "common/needs.rs"]
+mod needs;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -57,6 +60,9 @@ fn export_all_is_read_correctly_by_python_openexr_and_the_gltf_validator() {
 /// RAW float faces (tests/clients/blender_import.py; `.ci/run` installs Debian's blender).
 #[test]
 fn blender_imports_the_meshes_and_reads_the_float_heights() {
+    if needs::skip_without_blender("blender_imports_the_meshes_and_reads_the_float_heights") {
+        return;
+    }
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("out");
     let graph = root().join("graphs/export_all.ron");
@@ -202,7 +208,7 @@ fn a_cancel_half_way_keeps_only_complete_files_and_writes_no_manifest() {
     let jobs = jobs_from_result(&g, &res).expect("jobs");
     let dir = tempfile::tempdir().expect("tempdir");
     let planet: PlanetSettings = g.first_of(NodeKind::Planet).expect("planet").settings().expect("settings");
-    let ctx = ExportContext { graph: "export_all".into(), resolution: 32, planet: Some(planet), timings_ms: Default::default(), share: None, tiled: None, own_levels: Default::default() };
+    let ctx = ExportContext { graph: "export_all".into(), graph_sha256: String::new(), resolution: 32, planet: Some(planet), timings_ms: Default::default(), share: None, tiled: None, own_levels: Default::default() };
     let progress = ExportProgress::default();
     let result = std::thread::scope(|s| {
         s.spawn(|| {
@@ -246,4 +252,43 @@ fn exports_are_byte_identical_for_any_thread_count() {
         assert_eq!(a, b);
         assert!(x == y, "{a} differs between 1 and 4 threads");
     }
+}
+
+/// An Export of the Planet node's elevation evaluates what the elevation needs and not the
+/// chain that only colours the planet (climate, biomes, materials), in the one build path the
+/// CLI, the editor's File > Export and Python share; the manifest's timings list the nodes run.
+#[test]
+fn an_elevation_export_evaluates_only_the_nodes_it_reads() {
+    use planetgraph::graph::NodeId;
+    let mut g = planetgraph::io::default_graph().expect("default graph");
+    let planet = g.first_of(NodeKind::Planet).expect("Planet").id;
+    let export = g.add_node(NodeKind::Export, (0.0, 0.0));
+    g.set_param(export, "format", planetgraph::nodes::ParamValue::Choice("r32".into()));
+    g.set_param(export, "projection", planetgraph::nodes::ParamValue::Choice("faces".into()));
+    g.link(planet, planetgraph::nodes::FIELD_OUT, export, planetgraph::nodes::output::export::FIELD).expect("link");
+    // The nodes upstream of each of the Planet node's inputs.
+    let upstream = |input: &str| {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack: Vec<NodeId> = g.links.iter().filter(|l| l.to == planet && l.input == input).map(|l| l.from).collect();
+        while let Some(id) = stack.pop() {
+            if seen.insert(id) {
+                stack.extend(g.links.iter().filter(|l| l.to == id).map(|l| l.from));
+            }
+        }
+        seen
+    };
+    let (elevation, albedo) = (upstream("elevation"), upstream("albedo"));
+    let colour_only: Vec<NodeId> = albedo.difference(&elevation).copied().collect();
+    assert!(colour_only.len() >= 4, "the default graph colours its planet with a chain of nodes: {colour_only:?}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cancel = AtomicBool::new(false);
+    let manifest = planetgraph::export::export_graph(&g, Path::new("default.ron"), dir.path(), 32, None, planetgraph::export::tiled::DEFAULT_BUDGET, &cancel, &Progress::default(), &ExportProgress::default()).expect("build");
+    let ran = |id: NodeId| manifest.timings_ms.keys().any(|k| k.ends_with(&format!(" {id}")) || k.ends_with(&format!(" {id})")));
+    for id in &colour_only {
+        assert!(!ran(*id), "{} ran for an elevation export: {:?}", g.describe_node(*id), manifest.timings_ms.keys().collect::<Vec<_>>());
+    }
+    for id in &elevation {
+        assert!(ran(*id), "{} did not run: {:?}", g.describe_node(*id), manifest.timings_ms.keys().collect::<Vec<_>>());
+    }
+    assert_eq!(manifest.files.len(), 6, "six RAW faces");
 }

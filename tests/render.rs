@@ -1,8 +1,12 @@
 //! The renderer: every shader validates with naga; an offscreen render shows a planet disc
-//! (runs on lavapipe in CI; skips with a message where no adapter exists).
+//! (runs on lavapipe where there is no GPU; fails where no adapter exists, unless
+//! `PLANETGRAPH_SKIP_GPU=1`: see `common/needs.rs`).
+
+#[path = "common/needs.rs"]
+mod needs;
 
 use planetgraph::planet::Field;
-use planetgraph::render::{headless_device, render_offscreen, ColourMode, Layers, MeshOptions, OverlayTexture, RenderError, ViewSettings, SHADER_SOURCE};
+use planetgraph::render::{headless_device, render_offscreen, ColourMode, Layers, MeshOptions, OverlayTexture, ViewSettings, SHADER_SOURCE};
 
 #[test]
 fn every_shader_validates_with_naga() {
@@ -24,8 +28,7 @@ fn every_shader_validates_with_naga() {
 
 #[test]
 fn offscreen_render_shows_a_planet_disc() {
-    if let Err(RenderError::NoAdapter) = headless_device() {
-        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+    if needs::skip_without_adapter("offscreen_render_shows_a_planet_disc") {
         return;
     }
     let field = Field::from_fn_dir(32, |d| if d.x > 0.2 { 2000.0 } else { -3000.0 });
@@ -62,8 +65,7 @@ fn offscreen_render_shows_a_planet_disc() {
 
 #[test]
 fn plates_mode_shows_many_plate_colours_with_borders_and_arrows() {
-    if let Err(RenderError::NoAdapter) = headless_device() {
-        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+    if needs::skip_without_adapter("plates_mode_shows_many_plate_colours_with_borders_and_arrows") {
         return;
     }
     use planetgraph::eval::{Evaluator, Progress};
@@ -143,8 +145,7 @@ fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height
     use planetgraph::inspect::albedo_image;
     use planetgraph::planet::{ColourField, Field};
     use planetgraph::render::OrbitCamera;
-    if let Err(RenderError::NoAdapter) = headless_device() {
-        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+    if needs::skip_without_adapter("the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height_tint") {
         return;
     }
     let (field, albedo) = detailed_planet(512);
@@ -211,8 +212,7 @@ fn channel_sums(px: &[u8], size: u32, x0: u32, x1: u32) -> [u64; 3] {
 fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side() {
     use planetgraph::inspect::albedo_image;
     use planetgraph::planet::ColourField;
-    if let Err(RenderError::NoAdapter) = headless_device() {
-        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+    if needs::skip_without_adapter("shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side") {
         return;
     }
     // Sea everywhere: 20 m deep where x > 0, 5000 m where x < 0, over a light sandy floor.
@@ -247,8 +247,7 @@ fn a_share_of_the_relief_drawn_matches_a_mesh_built_for_it() {
     use planetgraph::inspect::{albedo_image, normal_image};
     use planetgraph::planet::ColourField;
     use planetgraph::render::OrbitCamera;
-    if let Err(RenderError::NoAdapter) = headless_device() {
-        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+    if needs::skip_without_adapter("a_share_of_the_relief_drawn_matches_a_mesh_built_for_it") {
         return;
     }
     let (field, _) = detailed_planet(256);
@@ -275,8 +274,7 @@ fn a_share_of_the_relief_drawn_matches_a_mesh_built_for_it() {
 fn sand_under_shallow_water_is_turquoise_and_on_the_beach_sand_coloured() {
     use planetgraph::inspect::albedo_image;
     use planetgraph::planet::ColourField;
-    if let Err(RenderError::NoAdapter) = headless_device() {
-        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+    if needs::skip_without_adapter("sand_under_shallow_water_is_turquoise_and_on_the_beach_sand_coloured") {
         return;
     }
     // 3 m of water where x > 0 (the right half), a beach 2 m high where x < 0, all sand.
@@ -301,8 +299,7 @@ fn the_texture_inspection_modes_show_their_layers() {
     use planetgraph::eval::{Evaluator, Progress};
     use planetgraph::inspect::{albedo_image, precipitation_image, slope_image, temperature_image, texture_values};
     use planetgraph::nodes::NodeKind;
-    if let Err(RenderError::NoAdapter) = headless_device() {
-        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+    if needs::skip_without_adapter("the_texture_inspection_modes_show_their_layers") {
         return;
     }
     let g = planetgraph::io::default_graph().expect("default graph");
@@ -336,10 +333,10 @@ fn the_texture_inspection_modes_show_their_layers() {
 fn a_landing_tile_s_relief_morphs_in_from_the_relief_before() {
     use planetgraph::planet::{Face, Tile};
     use planetgraph::render::{view_mesh, DetailPatch, PlanetRenderer};
-    let Ok((device, queue)) = headless_device() else {
-        eprintln!("SKIPPED: no graphics adapter (install mesa-vulkan-drivers for lavapipe)");
+    if needs::skip_without_adapter("a_landing_tile_s_relief_morphs_in_from_the_relief_before") {
         return;
-    };
+    }
+    let (device, queue) = headless_device().expect("graphics device");
     let field = Field::filled(64, 500.0);
     let view = ViewSettings::default();
     let face = Face::from_normal(view.camera.eye());
