@@ -12,6 +12,11 @@ pub fn run(file: &Path) -> Result<(), CliError> {
         let label = g.describe_node(*id);
         return Err(CliError::input(anyhow::anyhow!("{}: {label}: {msg}", file.display())));
     }
+    // Two Export nodes that would write one file (a rule of the exports, not of the graph's
+    // structure, so the build checks it as well).
+    if let Some(clash) = crate::export::names::clash_messages(&g).into_iter().next() {
+        return Err(CliError::input(anyhow::anyhow!("{}: {clash}", file.display())));
+    }
     if g.first_of(crate::nodes::NodeKind::Planet).is_none() {
         return Err(CliError::input(anyhow::anyhow!("{}: the graph has no Planet output node, so there is nothing to build", file.display())));
     }

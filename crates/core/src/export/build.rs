@@ -57,6 +57,11 @@ impl Compiled {
             let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{}: the graph has neither Export nodes nor a Planet node", path.display())))?;
             targets.push(planet.id);
         }
+        // Two Export nodes must not write one file: each would overwrite the other's.
+        let clashes = super::names::clash_messages(g);
+        if !clashes.is_empty() {
+            return Err(BuildError::Invalid(format!("{}: {}", path.display(), clashes.join("; "))));
+        }
         let mut keep = targets.clone();
         keep.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
         Ok(Compiled { program: compile_for(g, &targets), targets, keep })

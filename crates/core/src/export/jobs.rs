@@ -147,43 +147,6 @@ fn plan(s: &ExportSettings, n: usize) -> Vec<Planned> {
     out
 }
 
-/// The resolution at which [`file_clashes`] compares file names: names do not depend on the
-/// resolution but through a face's tile count, which a small face may lower, so a large one
-/// gives every name any resolution gives.
-const CLASH_RESOLUTION: usize = 1 << 14;
-
-/// Pairs of Export nodes of `g` that would write a file of the same name (the later node by id
-/// first, then the earlier, then the file name): each would overwrite the other's file. Nodes
-/// whose settings cannot be read are left to their own error.
-pub fn file_clashes(g: &Graph) -> Vec<(crate::graph::NodeId, crate::graph::NodeId, String)> {
-    let mut owner: std::collections::BTreeMap<String, crate::graph::NodeId> = std::collections::BTreeMap::new();
-    let mut clashes = Vec::new();
-    let mut exports: Vec<&crate::graph::Node> = g.nodes.iter().filter(|x| x.kind == NodeKind::Export).collect();
-    exports.sort_by_key(|x| x.id);
-    for node in exports {
-        let Ok(s) = node.settings::<ExportSettings>() else { continue };
-        let textured = g.links.iter().any(|l| l.to == node.id && l.input == "colour");
-        let mut names = file_names(&s, CLASH_RESOLUTION, textured);
-        names.sort();
-        names.dedup();
-        let mut clashed = false;
-        for name in names {
-            match owner.get(&name) {
-                Some(&first) if first != node.id => {
-                    if !clashed {
-                        clashes.push((node.id, first, name));
-                        clashed = true;
-                    }
-                }
-                _ => {
-                    owner.insert(name, node.id);
-                }
-            }
-        }
-    }
-    clashes
-}
-
 /// Files an export with settings `s` writes at resolution `n` (names relative to the output
 /// folder); `textured`: a mesh has a colour input (face textures).
 pub fn file_names(s: &ExportSettings, n: usize, textured: bool) -> Vec<String> {

@@ -13,6 +13,7 @@ pub mod images;
 pub mod jobs;
 pub mod manifest;
 pub mod mesh;
+pub mod names;
 pub mod presets;
 pub mod share;
 pub mod source;

@@ -114,11 +114,6 @@ pub fn validate(g: &Graph) -> Vec<GraphError> {
             }
         }
     }
-    // Two Export nodes must not write one file: each would overwrite the other's.
-    for (id, first, file) in crate::export::jobs::file_clashes(g) {
-        let other = g.describe_node(first);
-        errors.push(err(g, Some(id), format!("writes {file}, which {other} also writes: give one of them another file name")));
-    }
     for id in find_cycle(g) {
         errors.push(err(g, Some(id), "is part of a cycle: a node cannot depend on its own output".to_string()));
     }
