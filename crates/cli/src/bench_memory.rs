@@ -1,5 +1,5 @@
-//! `planetgraph bench --memory`: every example graph in `graphs/` built at 512 and 1024 cells per
-//! face edge, each in a process of its own, with the estimate that `build` checks before
+//! `planetgraph bench --memory`: every example graph in `graphs/` built at 512, 1024 and 2048
+//! cells per face edge, each in a process of its own, with the estimate that `build` checks before
 //! allocating beside the measured peak: the child's peak resident memory (`wait4`'s
 //! `ru_maxrss`) less that of the same build at resolution 8 (the program itself). A probing
 //! child per graph at 512 also measures each node: the peak resident memory while it runs less
@@ -68,7 +68,7 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
             eprintln!("{stem}: the build failed; skipped");
             continue;
         };
-        for n in [512usize, 1024] {
+        for n in [512usize, 1024, 2048] {
             let name = format!("memory_{stem}_n{n}");
             let estimate = memory::estimate_bytes(n, &program) as f64 / (1u64 << 20) as f64;
             let Some(peak) = child_peak_mib(&file, n, &out)? else {
@@ -94,6 +94,9 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
         println!("memory_estimate_over_peak_median {:.2} x", ratios[ratios.len() / 2]);
         println!("memory_estimate_over_peak_max {:.2} x", ratios[ratios.len() - 1]);
         println!("memory_estimates_within_20_percent {within} of {}", ratios.len());
+        // The estimate must stay on the safe side: at least 1.05 times the peak everywhere.
+        let safe = ratios.iter().filter(|r| **r >= 1.05).count();
+        println!("memory_estimates_at_least_1_05 {safe} of {}", ratios.len());
     }
     Ok(())
 }

@@ -86,10 +86,11 @@ impl TilePlan {
     }
 }
 
-/// The budget a build plans with: `budget` bytes, or 90 % of the memory available (the
-/// machine's, or its control group's) where that is less.
+/// The budget a build plans with: `budget` bytes, or what this machine lets it use
+/// ([`memory::usable_bytes`]: 90 % of the memory available, the machine's or its control
+/// group's) where that is less.
 pub fn within_memory(budget: u64) -> u64 {
-    budget.min(memory::available_bytes() / 10 * 9)
+    budget.min(memory::usable_bytes())
 }
 
 /// The largest tile edge up to [`MAX_TILE`] that divides `n`.
