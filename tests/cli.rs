@@ -291,3 +291,23 @@ fn exit_codes_follow_the_readme_table() {
     let o = bin().env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY").output().expect("run");
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
 }
+
+/// `render --mode` shows what it names or refuses: a graph without the node a mode reads is
+/// exit 2 naming it (not a silent height tint).
+#[test]
+fn render_modes_without_their_data_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let g = dir.path().join("noise.ron");
+    std::fs::write(&g, r#"(version: 3, nodes: [(id: 1, kind: Noise), (id: 2, kind: Planet)], links: [(from: 1, output: "out", to: 2, input: "elevation")])"#).expect("graph");
+    let g = g.to_str().expect("path");
+    let out = dir.path().join("x.png");
+    let out = out.to_str().expect("path");
+    for (mode, what) in [("slope", "a Slope node"), ("biome", "a Biomes node"), ("temperature", "a Temperature node"), ("precipitation", "a Precipitation node"), ("plates", "tectonic plates")] {
+        let o = run(&["render", g, "--out", out, "--resolution", "16", "--width", "64", "--height", "64", "--mode", mode]);
+        assert_eq!(o.status.code(), Some(2), "{mode}: {}", stderr(&o));
+        assert!(stderr(&o).contains(what), "{mode}: {}", stderr(&o));
+    }
+    let o = run(&["render", g, "--out", out, "--resolution", "16", "--width", "64", "--height", "64", "--arrows"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!Path::new(out).exists());
+}

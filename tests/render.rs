@@ -361,3 +361,31 @@ fn a_landing_tile_s_relief_morphs_in_from_the_relief_before() {
     assert!(differ(&start, &before) * 5 < popped, "the morph starts at the relief before: {} of {popped}", differ(&start, &before));
     assert_eq!(end, after, "and ends at the new relief");
 }
+
+/// `planetgraph render --mode slope|biome|temperature|precipitation` on the default graph
+/// draws that layer: each picture differs from the height tint's and from the others (the
+/// build used to free the outputs these modes read, and drew the height tint for all).
+#[test]
+fn the_render_command_s_inspection_modes_show_their_layers() {
+    if needs::skip_without_adapter("the_render_command_s_inspection_modes_show_their_layers") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let graph = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/default.ron");
+    let picture = |mode: &str| {
+        let out = dir.path().join(format!("{mode}.png"));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_planetgraph"))
+            .args(["render".as_ref(), graph.as_os_str(), "--out".as_ref(), out.as_os_str(), "--resolution".as_ref(), "32".as_ref(), "--width".as_ref(), "96".as_ref(), "--height".as_ref(), "96".as_ref(), "--mode".as_ref(), mode.as_ref()])
+            .output()
+            .expect("run planetgraph");
+        assert!(o.status.success(), "{mode}: {}", String::from_utf8_lossy(&o.stderr));
+        image::open(&out).expect("png").to_rgba8().into_raw()
+    };
+    let modes = ["elevation", "slope", "biome", "temperature", "precipitation"];
+    let pictures: Vec<Vec<u8>> = modes.iter().map(|m| picture(m)).collect();
+    for a in 0..pictures.len() {
+        for b in a + 1..pictures.len() {
+            assert_ne!(pictures[a], pictures[b], "render --mode {} and --mode {} draw the same picture", modes[a], modes[b]);
+        }
+    }
+}

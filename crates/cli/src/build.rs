@@ -44,7 +44,7 @@ pub struct PlanetBuild {
 /// Evaluates what the first Planet node needs at resolution `n`; returns the elevation in
 /// metres, the planet settings and per-node timings.
 pub fn evaluate_planet(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<PlanetBuild, CliError> {
-    evaluate_planet_from(g, path, n, None, None, cancel, progress)
+    evaluate_planet_from(g, path, n, None, None, &[], cancel, progress)
 }
 
 /// Like [`evaluate_planet`], but with `from` the planet's elevation is the first output of
@@ -53,8 +53,11 @@ pub fn evaluate_planet(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, pr
 ///
 /// With an evaluator `keep`, the run goes through its cache and keeps every output, so that a
 /// region evaluation of the same graph afterwards (a close-up) reuses the whole-planet nodes;
-/// without, the run releases each output once it is read (a build's memory).
-pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeId>, keep: Option<&mut Evaluator>, cancel: &AtomicBool, progress: &Progress) -> Result<PlanetBuild, CliError> {
+/// without, the run releases each output once it is read (a build's memory), but for those of
+/// the nodes `inspect` (what `render`'s inspection modes show) that the run computes.
+// One argument per thing a planet's evaluation takes; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeId>, keep: Option<&mut Evaluator>, inspect: &[NodeId], cancel: &AtomicBool, progress: &Progress) -> Result<PlanetBuild, CliError> {
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{}: the graph has no Planet output node", path.display())))?;
     if let Some(id) = from {
         let node = g.node(id).ok_or_else(|| CliError::input(anyhow!("{}: there is no node {}", path.display(), id.0)))?;
@@ -67,7 +70,10 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     memory::check_fits(n, &program).map_err(CliError::input)?;
     let res = match keep {
         Some(ev) => ev.run_program(&program, n, cancel, progress),
-        None => Evaluator::new().run_program_releasing(&program, n, &targets, cancel, progress),
+        None => {
+            let kept: Vec<NodeId> = targets.iter().chain(inspect).copied().collect();
+            Evaluator::new().run_program_releasing(&program, n, &kept, cancel, progress)
+        }
     };
     if res.cancelled {
         return Err(CliError::internal(anyhow!("cancelled")));

@@ -197,7 +197,7 @@ pub struct RenderArgs {
     pub from: Option<u32>,
     /// Close-up detail: `auto` evaluates the graph again on a quadtree of tiles of 512 x 512
     /// cells under the picture, each at the level where a cell is about a pixel there (up to
-    /// 16384 cells per face edge, at most 32 tiles), when the camera is 1.6 planet radii or
+    /// 65536 cells per face edge, at most 32 tiles), when the camera is 1.6 planet radii or
     /// nearer, where that level is finer than `--resolution`; `off` shows the planet at
     /// `--resolution` only.
     #[arg(long, value_enum, default_value_t = DetailArg::Auto)]

@@ -32,7 +32,10 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         _ => Vec::new(),
     };
     let mut ev = Evaluator::new();
-    let b = evaluate_planet_from(&g, &args.file, n, args.from.map(crate::graph::NodeId), (!tiles_for(&camera).is_empty()).then_some(&mut ev), &cancel, &Progress::default())?;
+    // What the inspection modes, borders and arrows read stays after the run.
+    use crate::nodes::NodeKind::*;
+    let inspect: Vec<crate::graph::NodeId> = g.nodes.iter().filter(|x| matches!(x.kind, Slope | Biomes | Temperature | Precipitation | Regions | TectonicPlates | PlateElevation | EarthRelief)).map(|x| x.id).collect();
+    let b = evaluate_planet_from(&g, &args.file, n, args.from.map(crate::graph::NodeId), (!tiles_for(&camera).is_empty()).then_some(&mut ev), &inspect, &cancel, &Progress::default())?;
     let planet = b.settings;
     let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     // The relief drawn (less near the ground with --relief-near) and the eye above it, as in
@@ -73,6 +76,22 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         _ if mode.uses_overlay() || args.borders => tectonics.overlay(colours, args.borders),
         _ => None,
     };
+    // A mode, borders or arrows that cannot be shown is an error, not the height tint instead.
+    let missing = |what: &str| CliError::input(anyhow::anyhow!("{}: render --mode {}: the Planet node is not fed by {what}, so there is nothing to show", args.file.display(), mode.id()));
+    if overlay.is_none() {
+        match mode {
+            ColourMode::Slope => return Err(missing("a Slope node")),
+            ColourMode::Biome => return Err(missing("a Biomes node")),
+            ColourMode::Temperature => return Err(missing("a Temperature node")),
+            ColourMode::Precipitation => return Err(missing("a Precipitation node")),
+            ColourMode::Plates | ColourMode::Regions => return Err(missing("tectonic plates and regions")),
+            _ if args.borders => return Err(missing("a Regions node (for --borders)")),
+            _ => {}
+        }
+    }
+    if args.arrows && tectonics.motion.is_none() {
+        return Err(CliError::input(anyhow::anyhow!("{}: render --arrows: the Planet node is not fed by a Plate elevation or Earth-like relief node, so there are no plate motions to draw", args.file.display())));
+    }
     let texture = overlay.as_ref().map(|o| OverlayTexture::new(o.size, &o.rgba)).transpose().map_err(CliError::internal)?;
     let arrows = match (&tectonics.motion, args.arrows) {
         (Some(m), true) => motion_arrows(m, &b.field, planet.radius_km, mesh.exaggeration, mesh.ocean_surface, 600),
