@@ -205,3 +205,15 @@ fn no_source_file_is_over_500_lines() {
         assert!(lines <= 500, "{} has {lines} lines", f.display());
     }
 }
+
+/// The editor reaches the system clipboard and opens links: eframe's `clipboard` and `links`
+/// features are on (without them egui keeps a clipboard of its own: Ctrl+C never reached other
+/// programs, and Ctrl+V pasted the editor's own last copy whatever the system clipboard held).
+#[test]
+fn the_editor_uses_the_system_clipboard() {
+    let app = manifest("crates/app/Cargo.toml");
+    let eframe = app.lines().find(|l| l.starts_with("eframe")).expect("crates/app declares eframe");
+    for feature in ["\"clipboard\"", "\"links\""] {
+        assert!(eframe.contains(feature), "eframe needs the {feature} feature: {eframe}");
+    }
+}
