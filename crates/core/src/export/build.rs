@@ -29,11 +29,12 @@ pub enum BuildError {
 }
 
 impl BuildError {
-    /// The error of nodes that failed (messages `errors`, naming each node), internal if any
-    /// of `failed` is a bug (in `internal`).
-    pub(super) fn of_nodes(errors: Vec<String>, failed: &[NodeId], internal: &std::collections::BTreeSet<NodeId>, file: &str) -> BuildError {
-        let text = format!("{file}: {}", errors.join("; "));
-        if failed.iter().any(|id| internal.contains(id)) {
+    /// The error of the nodes of `g` that `failed` (each with its message), naming each node;
+    /// internal if any of them is a bug (in `internal`).
+    pub(super) fn of_nodes<'a>(g: &Graph, failed: impl IntoIterator<Item = (&'a NodeId, &'a String)>, internal: &std::collections::BTreeSet<NodeId>, file: &str) -> BuildError {
+        let failed: Vec<(&NodeId, &String)> = failed.into_iter().collect();
+        let text = format!("{file}: {}", failed.iter().map(|(id, m)| format!("{}: {m}", g.describe_node(**id))).collect::<Vec<_>>().join("; "));
+        if failed.iter().any(|(id, _)| internal.contains(id)) {
             BuildError::Internal(text)
         } else {
             BuildError::Invalid(text)
@@ -88,9 +89,7 @@ fn evaluate(g: &Graph, path: &Path, c: &Compiled, n: usize, cancel: &AtomicBool,
     let idle = res.idle.iter().filter(|(id, _)| targets.contains(id));
     let failed: Vec<(&NodeId, &String)> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).collect();
     if !failed.is_empty() {
-        let ids: Vec<NodeId> = failed.iter().map(|(id, _)| **id).collect();
-        let errors = failed.iter().map(|(id, msg)| format!("{}: {msg}", g.describe_node(**id))).collect();
-        return Err(BuildError::of_nodes(errors, &ids, &res.internal, &file.to_string()));
+        return Err(BuildError::of_nodes(g, failed, &res.internal, &file.to_string()));
     }
     Ok(res)
 }
@@ -138,7 +137,11 @@ fn write_build(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share
             (built.jobs, built.timings_ms, built.own_levels)
         }
     };
-    let graph_sha256 = evaluated_sha256(g).map_err(|e| BuildError::Invalid(format!("{file}: the graph cannot be written as RON for its identity: {e}")))?;
+    // Only a share records the graph's identity (merge compares them).
+    let graph_sha256 = match share {
+        Some(_) => evaluated_sha256(g).map_err(|e| BuildError::Invalid(format!("{file}: the graph cannot be written as RON for its identity: {e}")))?,
+        None => String::new(),
+    };
     let ctx = ExportContext { graph: file.to_string(), graph_sha256, resolution: n, planet, timings_ms: timings, share, tiled: plan, own_levels };
     write_exports(out, &jobs, &ctx, &Control { cancel, progress: export }).map_err(|e| match e {
         super::ExportError::Cancelled => BuildError::Cancelled(e.to_string()),

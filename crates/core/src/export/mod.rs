@@ -68,7 +68,8 @@ pub enum ExportError {
 pub struct ExportContext {
     /// The graph file (for the manifest).
     pub graph: String,
-    /// SHA-256 (hex) of the graph as saved, for a share's build identity.
+    /// SHA-256 (hex) of what the build evaluates, for a share's build identity (empty outside
+    /// a share).
     pub graph_sha256: String,
     /// Cells per face edge of the evaluation.
     pub resolution: usize,

@@ -216,7 +216,7 @@ fn open_regular(path: &Path) -> Result<std::fs::File, ExportError> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc_nofollow());
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
     let file = options.open(path).map_err(|e| match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => invalid(format!("{}: a symbolic link; merge reads only regular files", path.display())),
         _ => io(e),
@@ -226,17 +226,6 @@ fn open_regular(path: &Path) -> Result<std::fs::File, ExportError> {
         return Err(invalid(format!("{}: not a regular file", path.display())));
     }
     Ok(file)
-}
-
-/// `O_NOFOLLOW`: opening a symbolic link fails (Linux and the BSDs; macOS has the same value as
-/// FreeBSD).
-#[cfg(unix)]
-fn libc_nofollow() -> i32 {
-    if cfg!(target_os = "linux") {
-        0o400_000
-    } else {
-        0x0100
-    }
 }
 
 /// Whether `name` is a file name a build writes: one plain component (no folder, no `..`, not

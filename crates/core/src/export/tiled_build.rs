@@ -52,8 +52,7 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
     }
     let failed: Vec<(&NodeId, &String)> = whole_res.errors.iter().filter(|(id, _)| !program.errors.contains_key(id)).collect();
     if !failed.is_empty() {
-        let ids: Vec<NodeId> = failed.iter().map(|(id, _)| **id).collect();
-        return Err(BuildError::of_nodes(failed.iter().map(|(id, m)| described(id, m)).collect(), &ids, &whole_res.internal, &file.to_string()));
+        return Err(BuildError::of_nodes(g, failed, &whole_res.internal, &file.to_string()));
     }
     let timings_ms = whole_res.timings_by_name(g);
     let labels: HashMap<NodeId, String> = program.steps.iter().map(|s| (s.id, g.describe_node(s.id))).collect();
