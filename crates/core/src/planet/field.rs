@@ -259,12 +259,29 @@ impl Field {
                 }
             });
         } else {
+            // The sample's column (or row) and fraction depend on the cell's column (or row)
+            // alone: found once, and inside the face the four cells are read directly (the
+            // same cells, weights and arithmetic as `sample_ab`).
+            let taps: Vec<(i64, f32)> = (0..m)
+                .map(|i| {
+                    let x = Cell { face: Face::ALL[0], i, j: i }.center_ab(m).0 * n as f32 - 0.5;
+                    (x.floor() as i64, x - x.floor())
+                })
+                .collect();
+            let inside = |k: i64| k >= 0 && k + 1 < n as i64;
             out.data.par_chunks_mut(m).enumerate().for_each(|(row, chunk)| {
                 let face = Face::ALL[row / m];
                 let j = row % m;
+                let (j0, ty) = taps[j];
                 for (i, v) in chunk.iter_mut().enumerate() {
-                    let (a, b) = Cell { face, i, j }.center_ab(m);
-                    *v = self.sample_ab(face, a, b);
+                    let (i0, tx) = taps[i];
+                    *v = if inside(i0) && inside(j0) {
+                        let at = face.index() * n * n + j0 as usize * n + i0 as usize;
+                        Field::bilinear_mix([self.data[at], self.data[at + 1], self.data[at + n], self.data[at + n + 1]], tx, ty)
+                    } else {
+                        let (a, b) = Cell { face, i, j }.center_ab(m);
+                        self.sample_ab(face, a, b)
+                    };
                 }
             });
         }
@@ -321,6 +338,19 @@ pub fn correlation(a: &[f32], b: &[f32]) -> f64 {
 mod tests {
     use super::*;
     use crate::planet::coords::face_ab_to_dir;
+
+    #[test]
+    fn resampling_reads_the_same_cells_as_sampling_each_cell() {
+        let f = Field::from_fn_dir(24, smooth);
+        for m in [7usize, 48, 50, 96] {
+            let r = f.resample(m);
+            for c in 0..6 * m * m {
+                let cell = Cell::from_index(c, m);
+                let (a, b) = cell.center_ab(m);
+                assert_eq!(r.data()[c].to_bits(), f.sample_ab(cell.face, a, b).to_bits(), "m={m} cell {c}");
+            }
+        }
+    }
 
     fn smooth(d: Vec3) -> f32 {
         (3.0 * d.x).sin() + d.y * d.z + 0.5 * (2.0 * d.z).cos()

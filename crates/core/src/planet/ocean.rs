@@ -15,7 +15,7 @@ pub const SEA_MIN_SHARE: f64 = 0.001;
 /// Which of `cells` cells are ocean: those `below` sea level that are connected, through the
 /// neighbours `neighbours` gives ([`NONE`] for none), to a body below sea level of at least
 /// [`SEA_MIN_SHARE`] of the total `area`, or to the largest body.
-pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool, area: impl Fn(usize) -> f64, neighbours: impl Fn(usize) -> [u32; K]) -> Vec<bool> {
+pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> Vec<bool> {
     let (body, areas) = bodies(cells, below, &area, neighbours);
     let total: f64 = (0..cells).map(&area).sum();
     let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
@@ -25,29 +25,57 @@ pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool, 
 
 /// The connected groups of the `cells` cells where `keep` holds, through the neighbours
 /// `neighbours` gives ([`NONE`] for none): each cell's group (`u32::MAX` where `keep` fails)
-/// and each group's area, its cells weighing `area`.
-pub fn bodies<const K: usize>(cells: usize, keep: impl Fn(usize) -> bool, area: impl Fn(usize) -> f64, neighbours: impl Fn(usize) -> [u32; K]) -> (Vec<u32>, Vec<f64>) {
-    let mut body = vec![u32::MAX; cells];
-    let mut areas: Vec<f64> = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..cells {
-        if !keep(start) || body[start] != u32::MAX {
-            continue;
+/// and each group's area, its cells weighing `area`. Groups are numbered in the order of
+/// their first cell. Found on the threads by union-find (each group's root is its first
+/// cell, whatever order the threads join them in), so the result does not depend on the
+/// number of threads.
+pub fn bodies<const K: usize>(cells: usize, keep: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> (Vec<u32>, Vec<f64>) {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let parent: Vec<AtomicU32> = (0..cells as u32).map(AtomicU32::new).collect();
+    // The root of `x`, halving the path on the way.
+    let find = |mut x: u32| loop {
+        let p = parent[x as usize].load(Ordering::Relaxed);
+        if p == x {
+            return x;
         }
-        let id = areas.len() as u32;
-        let mut size = 0.0;
-        body[start] = id;
-        stack.push(start);
-        while let Some(c) = stack.pop() {
-            size += area(c);
-            for x in neighbours(c) {
-                if x != NONE && keep(x as usize) && body[x as usize] == u32::MAX {
-                    body[x as usize] = id;
-                    stack.push(x as usize);
+        let gp = parent[p as usize].load(Ordering::Relaxed);
+        let _ = parent[x as usize].compare_exchange(p, gp, Ordering::Relaxed, Ordering::Relaxed);
+        x = p;
+    };
+    (0..cells).into_par_iter().filter(|&c| keep(c)).for_each(|c| {
+        for x in neighbours(c) {
+            if x == NONE || x as usize >= c || !keep(x as usize) {
+                continue;
+            }
+            // Join the two roots, the later under the earlier.
+            let (mut a, mut b) = (find(c as u32), find(x));
+            while a != b {
+                if a < b {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                match parent[a as usize].compare_exchange(a, b, Ordering::Relaxed, Ordering::Relaxed) {
+                    Ok(_) => break,
+                    Err(_) => (a, b) = (find(a), find(b)),
                 }
             }
         }
-        areas.push(size);
+    });
+    let roots: Vec<u32> = (0..cells).into_par_iter().map(|c| find(c as u32)).collect();
+    let mut body = vec![u32::MAX; cells];
+    let mut areas: Vec<f64> = Vec::new();
+    for c in 0..cells {
+        if !keep(c) {
+            continue;
+        }
+        let r = roots[c] as usize;
+        if r == c {
+            body[c] = areas.len() as u32;
+            areas.push(0.0);
+        } else {
+            body[c] = body[r];
+        }
+        areas[body[c] as usize] += area(c);
     }
     (body, areas)
 }

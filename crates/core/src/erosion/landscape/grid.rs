@@ -28,10 +28,12 @@ pub struct Grid {
     down_left: Vec<f32>,
     /// Area of the cell at face position `(i, j)`, m².
     area: Vec<f32>,
-    /// Planet radius, m.
-    radius_m: f64,
     /// `log2 n` where `n` is a power of two (face positions by shifts instead of divisions).
     shift: Option<u32>,
+    /// Slot in `border` of each face position on a face's border (`NONE` inside the face).
+    border_slot: Vec<u32>,
+    /// Neighbours of the border cells, `4 (n - 1)` slots per face, faces in order.
+    border: Vec<[(u32, f32); 8]>,
 }
 
 impl Grid {
@@ -56,7 +58,25 @@ impl Grid {
         let r2 = radius_m * radius_m;
         let area = face_solid_angles(n).into_iter().map(|sr| (sr * r2) as f32).collect();
         let shift = n.is_power_of_two().then(|| n.trailing_zeros());
-        Grid { n, right: table(1, 0), down: table(0, 1), down_right: table(1, 1), down_left: table(-1, 1), area, radius_m, shift }
+        let on_border = |p: usize| {
+            let (i, j) = (p % n, p / n);
+            i == 0 || j == 0 || i + 1 == n || j + 1 == n
+        };
+        let mut border_slot = vec![NONE; n * n];
+        let mut per_face = 0u32;
+        for (p, slot) in border_slot.iter_mut().enumerate() {
+            if on_border(p) {
+                *slot = per_face;
+                per_face += 1;
+            }
+        }
+        let positions: Vec<usize> = (0..n * n).filter(|&p| on_border(p)).collect();
+        let border = (0..6 * positions.len()).into_par_iter().map(|k| seam_neighbours(k / positions.len() * n * n + positions[k % positions.len()], n, radius_m)).collect();
+        // The face is symmetric under swapping its axes, so the distance down from (i, j) is the
+        // distance right from (j, i) (the same arithmetic, to the bit).
+        let right = table(1, 0);
+        let down = (0..n * n).into_par_iter().map(|p| right[(p % n) * n + p / n]).collect();
+        Grid { n, right, down, down_right: table(1, 1), down_left: table(-1, 1), area, shift, border_slot, border }
     }
 
     /// Cells in all.
@@ -130,16 +150,24 @@ impl Grid {
         (0..n * n).map(|c| self.neighbours4(c).iter().map(|x| x.1).fold(f32::INFINITY, f32::min)).fold(f32::INFINITY, f32::min)
     }
 
-    /// Neighbours of a cell on a face's border, from the cube-sphere's seam rules.
+    /// Neighbours of a cell on a face's border (tabled when the grid is made).
+    #[inline]
     fn border_neighbours(&self, c: usize) -> [(u32, f32); 8] {
-        let n = self.n;
-        let cell = Cell::from_index(c, n);
-        let from = cell.direction(n).as_dvec3().normalize();
-        NEIGHBOURS_8.map(|(di, dj)| match neighbour(cell, di, dj, n) {
-            Some(x) => (x.index(n) as u32, (from.angle_between(x.direction(n).as_dvec3().normalize()) * self.radius_m) as f32),
-            None => (NONE, 1.0),
-        })
+        let (p, face) = (self.position(c).0, c / (self.n * self.n));
+        let per_face = self.border.len() / 6;
+        self.border[face * per_face + self.border_slot[p] as usize]
     }
+}
+
+/// Neighbours of cell `c` on a face's border at `n` cells per face edge on a sphere of
+/// `radius_m`, from the cube-sphere's seam rules.
+fn seam_neighbours(c: usize, n: usize, radius_m: f64) -> [(u32, f32); 8] {
+    let cell = Cell::from_index(c, n);
+    let from = cell.direction(n).as_dvec3().normalize();
+    NEIGHBOURS_8.map(|(di, dj)| match neighbour(cell, di, dj, n) {
+        Some(x) => (x.index(n) as u32, (from.angle_between(x.direction(n).as_dvec3().normalize()) * radius_m) as f32),
+        None => (NONE, 1.0),
+    })
 }
 
 #[cfg(test)]

@@ -29,11 +29,13 @@ pub mod analysis;
 pub mod grid;
 pub mod lakes;
 pub mod refine;
+pub mod routing;
 pub mod solver;
 
 use super::SECONDS_PER_YEAR;
 use crate::planet::{Field, SimError};
 use grid::{Grid, NONE};
+use rayon::prelude::*;
 use solver::{Level, Physics};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -166,7 +168,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
     let steps = base_steps(s.time_myr);
     let dt = s.time_myr * 1e6 / steps as f64;
     let scale = s.metres_per_unit;
-    let metres = |f: &Field| -> Vec<f32> { f.data().iter().map(|&v| (v - s.sea_level) * scale).collect() };
+    let metres = |f: &Field| -> Vec<f32> { f.data().par_iter().map(|&v| (v - s.sea_level) * scale).collect() };
     let (per_unit, land_uplift) = ((s.uplift_mm_yr / 1000.0) as f32, (s.land_uplift_mm_yr / 1000.0) as f32);
     let mut previous: Option<(usize, Vec<f32>, Vec<f32>)> = None; // (n, result m, initial m)
     let mut total_years = 0.0;
@@ -182,22 +184,22 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
             Some((pn, result, pinit)) => {
                 let up = Field::from_vec(pn, result)?.resample(ln);
                 let pinit_up = Field::from_vec(pn, pinit)?.resample(ln);
-                let h = up.data().iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect();
+                let h = up.data().par_iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect();
                 coarse = Some(up);
                 h
             }
         };
         let on_land = |h: f32| if h >= 0.0 { land_uplift } else { 0.0 };
         let uplift: Vec<f32> = match inputs.uplift {
-            Some(u) => at(u).data().iter().zip(&init).map(|(&v, &h)| v * per_unit + on_land(h)).collect(),
-            None => init.iter().map(|&h| on_land(h)).collect(),
+            Some(u) => at(u).data().par_iter().zip(&init).map(|(&v, &h)| v * per_unit + on_land(h)).collect(),
+            None => init.par_iter().map(|&h| on_land(h)).collect(),
         };
         let rain: Vec<f32> = match inputs.precipitation {
-            Some(p) => at(p).data().iter().map(|&v| v.max(0.0) / 1000.0).collect(),
+            Some(p) => at(p).data().par_iter().map(|&v| v.max(0.0) / 1000.0).collect(),
             None => vec![1.0; 6 * ln * ln],
         };
         let erodibility: Vec<f32> = match inputs.erodibility {
-            Some(e) => at(e).data().iter().map(|&v| v.max(0.0)).collect(),
+            Some(e) => at(e).data().par_iter().map(|&v| v.max(0.0)).collect(),
             None => vec![1.0; 6 * ln * ln],
         };
         let mut level = Level::new(Grid::new(ln, s.radius_km), h, uplift, rain, erodibility);

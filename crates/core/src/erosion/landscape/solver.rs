@@ -3,48 +3,9 @@
 //! `super`). Heights are metres above sea level; cells below 0 are sea.
 
 use super::grid::{Grid, NONE};
+use super::routing::{split_chunks, Scratch};
 use rayon::prelude::*;
-use std::collections::VecDeque;
-
-/// Height of one bin of the flood's queue, m.
-const BIN_M: f32 = 0.25;
-
-/// The flood's priority queue: cells in bins of [`BIN_M`] of height, popped bin by bin from
-/// the lowest (last in, first out within a bin). Constant time per cell; cells of one bin pop
-/// in an order fixed by the pushes, which only decides among near-equal heights (receivers
-/// are chosen by the true slopes among the cells already taken).
-struct Bins {
-    bins: Vec<Vec<u32>>,
-    current: usize,
-}
-
-impl Bins {
-    fn new(max_height_m: f32) -> Bins {
-        let count = (max_height_m.max(0.0) / BIN_M) as usize + 2;
-        Bins { bins: (0..count).map(|_| Vec::new()).collect(), current: 0 }
-    }
-
-    #[inline]
-    fn push(&mut self, h: f32, c: u32) {
-        let b = ((h.max(0.0) / BIN_M) as usize).clamp(self.current, self.bins.len() - 1);
-        self.bins[b].push(c);
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<u32> {
-        while self.current < self.bins.len() {
-            if let Some(c) = self.bins[self.current].pop() {
-                return Some(c);
-            }
-            self.current += 1;
-        }
-        None
-    }
-
-    fn is_empty(&self) -> bool {
-        self.bins[self.current..].iter().all(Vec::is_empty)
-    }
-}
+use std::sync::atomic::Ordering;
 
 /// The physical constants of a run, in SI-like units (metres and years).
 #[derive(Debug, Clone, Copy)]
@@ -88,7 +49,8 @@ pub struct Level {
     pub receiver: Vec<u32>,
     /// Distance to the receiver, m.
     pub receiver_m: Vec<f32>,
-    /// Land cells in stack order: every cell after its receiver.
+    /// Land cells in stack order: every cell after its receiver, each outlet's tree in one
+    /// piece.
     pub order: Vec<u32>,
     /// Rain-weighted drainage area, m² (the cell's own area included; 0 at sea).
     pub area: Vec<f64>,
@@ -98,28 +60,19 @@ pub struct Level {
     pub filled_m3: f64,
     /// The grid's shortest edge, m (once the diffusion needs it).
     shortest_edge: Option<f32>,
-    /// Scratch: the flood's per-cell state.
-    slots: Vec<Slot>,
-    /// Scratch: sediment volume passing each cell in a step, m³.
-    sediment: Vec<f64>,
+    /// Scratch of the routing (basins, donors, stack positions and chunks).
+    pub(super) routing: Scratch,
+    /// Scratch in stack order: heights, m.
+    stack_h: Vec<f32>,
+    /// Scratch in stack order: drainage area, m².
+    stack_area: Vec<f64>,
+    /// Scratch in stack order: sediment volume passing each cell in a step, m³.
+    stack_sediment: Vec<f64>,
 }
 
 /// The ocean of heights `h` (m above sea level) on `grid`: see [`Level::ocean`].
 pub fn ocean_cells(grid: &Grid, h: &[f32]) -> Vec<bool> {
     crate::planet::ocean::ocean_cells(grid.cells(), |c| h[c] < 0.0, |c| f64::from(grid.area(c)), |c| grid.neighbours(c).map(|(x, _)| x))
-}
-
-const UNREACHED: u32 = 0;
-const QUEUED: u32 = 1;
-const DONE: u32 = 2;
-
-/// The flood's state of one cell (see [`Level::route`]).
-#[derive(Clone, Copy)]
-struct Slot {
-    filled: f32,
-    receiver: u32,
-    receiver_m: f32,
-    state: u32,
 }
 
 impl Level {
@@ -142,94 +95,12 @@ impl Level {
             area: vec![0.0; cells],
             to_sea_m3: 0.0,
             filled_m3: 0.0,
-            slots: Vec::new(),
             shortest_edge: None,
-            sediment: Vec::new(),
+            routing: Scratch::default(),
+            stack_h: Vec::new(),
+            stack_area: Vec::new(),
+            stack_sediment: Vec::new(),
         }
-    }
-
-    /// Routes the water: a priority flood from the coasts over the filled surface. Each cell,
-    /// when the flood reaches the top of the queue with it, takes as receiver its steepest
-    /// downhill neighbour among the cells already visited (on the filled surface), or, on a
-    /// lake's flat, the cell the flood came from; so every receiver comes earlier in
-    /// [`Level::order`] and no depression holds water back.
-    pub fn route(&mut self) {
-        let cells = self.grid.cells();
-        let h = &self.h;
-        let sea = |c: usize| self.ocean[c] && h[c] < 0.0;
-        self.order.clear();
-        let top = h.iter().cloned().fold(0.0f32, f32::max);
-        let mut heap = Bins::new(top);
-        let mut pit: VecDeque<u32> = VecDeque::new();
-        // What the flood reads and writes per cell, side by side (one cache line per
-        // neighbour): water surface, receiver, distance to it, state.
-        let mut slots = std::mem::take(&mut self.slots);
-        slots.clear();
-        slots.extend(h.iter().enumerate().map(|(c, &v)| if sea(c) { Slot { filled: 0.0, receiver: NONE, receiver_m: 1.0, state: DONE } } else { Slot { filled: v, receiver: NONE, receiver_m: 1.0, state: UNREACHED } }));
-        // The coast: land cells next to the sea.
-        for c in 0..cells {
-            if slots[c].state != UNREACHED {
-                continue;
-            }
-            let coast = self.grid.neighbours(c).into_iter().find(|&(x, _)| x != NONE && sea(x as usize));
-            if let Some((x, d)) = coast {
-                slots[c] = Slot { filled: h[c], receiver: x, receiver_m: d, state: QUEUED };
-                heap.push(h[c], c as u32);
-            }
-        }
-        // A planet without sea drains to its lowest cell.
-        if heap.is_empty() {
-            if let Some(c) = (0..cells).min_by(|&a, &b| h[a].total_cmp(&h[b]).then(a.cmp(&b))) {
-                slots[c].state = QUEUED;
-                heap.push(h[c], c as u32);
-            }
-        }
-        loop {
-            let c = match pit.pop_front() {
-                Some(c) => c as usize,
-                None => match heap.pop() {
-                    Some(c) => c as usize,
-                    None => break,
-                },
-            };
-            self.order.push(c as u32);
-            let level = slots[c].filled;
-            let mut best = (0.0f32, NONE, 1.0f32);
-            for (x, d) in self.grid.neighbours(c) {
-                if x == NONE {
-                    continue;
-                }
-                let slot = &mut slots[x as usize];
-                if slot.state == DONE {
-                    let s = (level - slot.filled) / d;
-                    if s > best.0 {
-                        best = (s, x, d);
-                    }
-                } else if slot.state == UNREACHED {
-                    slot.state = QUEUED;
-                    slot.receiver = c as u32;
-                    slot.receiver_m = d;
-                    if slot.filled <= level {
-                        slot.filled = level;
-                        pit.push_back(x);
-                    } else {
-                        heap.push(slot.filled, x);
-                    }
-                }
-            }
-            let slot = &mut slots[c];
-            if best.1 != NONE {
-                slot.receiver = best.1;
-                slot.receiver_m = best.2;
-            }
-            slot.state = DONE;
-        }
-        for (c, slot) in slots.iter().enumerate() {
-            self.filled[c] = slot.filled;
-            self.receiver[c] = slot.receiver;
-            self.receiver_m[c] = slot.receiver_m;
-        }
-        self.slots = slots;
     }
 
     /// Whether cell `c` is sea: a cell of the [`Level::ocean`] still below sea level.
@@ -237,19 +108,35 @@ impl Level {
         self.ocean[c] && self.h[c] < 0.0
     }
 
-    /// Rain-weighted drainage area: every land cell's area summed down the receivers.
+    /// Rain-weighted drainage area: every land cell's area summed down the receivers, into
+    /// [`Level::area`] (after [`Level::route`]).
     pub fn accumulate(&mut self) {
-        self.area.iter_mut().for_each(|a| *a = 0.0);
-        for &c in &self.order {
-            let c = c as usize;
-            self.area[c] = f64::from(self.grid.area(c)) * f64::from(self.rain[c]);
-        }
-        for &c in self.order.iter().rev() {
-            let r = self.receiver[c as usize];
-            if r != NONE && !self.is_sea(r as usize) {
-                self.area[r as usize] += self.area[c as usize];
+        self.accumulate_stack();
+        let (pos, stack) = (&self.routing.pos, &self.stack_area);
+        self.area.par_iter_mut().enumerate().for_each(|(c, a)| {
+            let p = pos[c].load(Ordering::Relaxed);
+            *a = if p == NONE { 0.0 } else { stack[p as usize] };
+        });
+    }
+
+    /// The drainage area in stack order, outlet by outlet on the threads.
+    fn accumulate_stack(&mut self) {
+        let (order, grid, rain, receiver_pos) = (&self.order, &self.grid, &self.rain, &self.routing.receiver_pos);
+        let chunks = &self.routing.chunks;
+        self.stack_area.clear();
+        self.stack_area.resize(order.len(), 0.0);
+        split_chunks(&mut self.stack_area, chunks).into_par_iter().zip(chunks.par_iter()).for_each(|(area, &(start, _))| {
+            for (i, a) in area.iter_mut().enumerate() {
+                let c = order[start + i] as usize;
+                *a = f64::from(grid.area(c)) * f64::from(rain[c]);
             }
-        }
+            for i in (0..area.len()).rev() {
+                let r = receiver_pos[start + i];
+                if r != NONE {
+                    area[r as usize - start] += area[i];
+                }
+            }
+        });
     }
 
     /// One time step of `dt` years: routing, drainage area, uplift with implicit stream-power
@@ -267,7 +154,6 @@ impl Level {
                 }
             }
         }
-        self.accumulate();
         self.incise(dt, p);
         if p.diffusion > 0.0 {
             self.diffuse(dt, p.diffusion);
@@ -278,47 +164,66 @@ impl Level {
     }
 
     /// Uplift and the implicit stream-power update in stack order (every receiver is updated
-    /// before the cells that drain into it), after Braun and Willett (2013). Also counts the
-    /// sediment that reaches the sea.
+    /// before the cells that drain into it), after Braun and Willett (2013), outlet by outlet on
+    /// the threads. Ground under a lake's water is not cut. Also counts the sediment that
+    /// reaches the sea.
     fn incise(&mut self, dt: f64, p: &Physics) {
+        self.accumulate_stack();
         let unit_n = (p.n - 1.0).abs() < 1e-9;
-        let mut eroded = std::mem::take(&mut self.sediment);
-        eroded.clear();
-        eroded.resize(self.h.len(), 0.0);
-        for &c in &self.order {
-            let c = c as usize;
-            let h0 = f64::from(self.h[c]) + dt * f64::from(self.uplift[c]);
-            let r = self.receiver[c];
-            let new = if r == NONE {
-                h0
-            } else {
-                let hr = f64::from(self.h[r as usize]).max(0.0);
-                if h0 <= hr {
-                    h0
-                } else {
-                    let l = f64::from(self.receiver_m[c]);
-                    let l_n = if unit_n { l } else { l.powf(p.n) };
-                    let g = dt * p.k * f64::from(self.erodibility[c]) * self.area[c].powf(p.m) / l_n;
-                    hr + solve(h0 - hr, g, p.n)
+        let n = self.order.len();
+        self.stack_h.resize(n, 0.0);
+        self.stack_sediment.clear();
+        self.stack_sediment.resize(n, 0.0);
+        let (order, grid, routing) = (&self.order, &self.grid, &self.routing);
+        let (h, filled, uplift, erodibility, receiver, receiver_m, area) = (&self.h, &self.filled, &self.uplift, &self.erodibility, &self.receiver, &self.receiver_m, &self.stack_area);
+        let chunks = &routing.chunks;
+        let pieces = split_chunks(&mut self.stack_h, chunks).into_par_iter().zip(split_chunks(&mut self.stack_sediment, chunks));
+        let to_sea: Vec<f64> = pieces
+            .zip(chunks.par_iter())
+            .map(|((heights, eroded), &(start, _))| {
+                for i in 0..heights.len() {
+                    let c = order[start + i] as usize;
+                    let h0 = f64::from(h[c]) + dt * f64::from(uplift[c]);
+                    let r = routing.receiver_pos[start + i];
+                    let hr = if r != NONE { Some(f64::from(heights[r as usize - start]).max(0.0)) } else { (receiver[c] != NONE).then(|| f64::from(h[receiver[c] as usize]).max(0.0)) };
+                    let new = match hr {
+                        Some(hr) if h0 > hr && !(p.lakes && filled[c] > h[c]) => {
+                            let l = f64::from(receiver_m[c]);
+                            let l_n = if unit_n { l } else { l.powf(p.n) };
+                            let g = dt * p.k * f64::from(erodibility[c]) * area[start + i].powf(p.m) / l_n;
+                            hr + solve(h0 - hr, g, p.n)
+                        }
+                        _ => h0,
+                    };
+                    eroded[i] = (h0 - new) * f64::from(grid.area(c));
+                    heights[i] = new as f32;
                 }
-            };
-            eroded[c] = (h0 - new) * f64::from(self.grid.area(c));
-            self.h[c] = new as f32;
-        }
-        // Sediment volumes summed down the receivers to the coast.
-        for &c in self.order.iter().rev() {
-            let c = c as usize;
-            let r = self.receiver[c];
-            if r == NONE {
-                continue;
+                // Sediment volumes summed down the receivers to the coast.
+                let mut to_sea = 0.0;
+                for i in (0..eroded.len()).rev() {
+                    let r = routing.receiver_pos[start + i];
+                    if r != NONE {
+                        eroded[r as usize - start] += eroded[i];
+                    } else if receiver[order[start + i] as usize] != NONE {
+                        to_sea += eroded[i];
+                    }
+                }
+                to_sea
+            })
+            .collect();
+        self.to_sea_m3 += to_sea.iter().sum::<f64>();
+        self.scatter_heights();
+    }
+
+    /// Writes the stack's heights back to the cells.
+    fn scatter_heights(&mut self) {
+        let (pos, stack) = (&self.routing.pos, &self.stack_h);
+        self.h.par_iter_mut().enumerate().for_each(|(c, h)| {
+            let p = pos[c].load(Ordering::Relaxed);
+            if p != NONE {
+                *h = stack[p as usize];
             }
-            if self.is_sea(r as usize) {
-                self.to_sea_m3 += eroded[c];
-            } else {
-                eroded[r as usize] += eroded[c];
-            }
-        }
-        self.sediment = eroded;
+        });
     }
 
     /// Explicit hillslope diffusion `D lap(h)` on land over the four edge neighbours (sea
@@ -352,21 +257,28 @@ impl Level {
     }
 
     /// Slopes steeper than the critical angle collapse to it, from the outlets upwards along
-    /// the receivers (the steepest way down, so no downhill slope stays steeper).
+    /// the receivers (the steepest way down, so no downhill slope stays steeper), outlet by
+    /// outlet on the threads.
     fn landslides(&mut self, max_slope: f64) {
         let t = max_slope as f32;
-        for &c in &self.order {
-            let c = c as usize;
-            let r = self.receiver[c];
-            if r == NONE {
-                continue;
+        let (order, routing, h, receiver, receiver_m) = (&self.order, &self.routing, &self.h, &self.receiver, &self.receiver_m);
+        self.stack_h.resize(order.len(), 0.0);
+        split_chunks(&mut self.stack_h, &routing.chunks).into_par_iter().zip(routing.chunks.par_iter()).for_each(|(heights, &(start, _))| {
+            for i in 0..heights.len() {
+                let c = order[start + i] as usize;
+                let r = routing.receiver_pos[start + i];
+                let hr = if r != NONE {
+                    heights[r as usize - start].max(0.0)
+                } else if receiver[c] != NONE {
+                    h[receiver[c] as usize].max(0.0)
+                } else {
+                    heights[i] = h[c];
+                    continue;
+                };
+                heights[i] = h[c].min(hr + t * receiver_m[c]);
             }
-            let hr = self.h[r as usize].max(0.0);
-            let cap = hr + t * self.receiver_m[c];
-            if self.h[c] > cap {
-                self.h[c] = cap;
-            }
-        }
+        });
+        self.scatter_heights();
     }
 }
 

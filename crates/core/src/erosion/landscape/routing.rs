@@ -1,0 +1,333 @@
+//! Water routing of one level: receivers by steepest descent (a parallel pass over the cells),
+//! closed depressions resolved on the graph of their basins, and the stack (every cell after
+//! its receiver) grouped by outlet so the solve can run basin by basin on several threads.
+//!
+//! **Depressions** (after Cordonnier, Bovy and Braun 2019). Cells without a lower neighbour
+//! that are not at the coast are pits; the cells draining to a pit form its basin. Between two
+//! touching basins (or a basin and the drained land and sea) the pass is the lowest of
+//! `max(h_a, h_b)` over the pairs of neighbours that join them. A minimax search from the sea
+//! over the basins (a heap of passes, Dijkstra-like) gives every basin the height of its water
+//! surface (its pass, or the surface of the lake it spills into if that is higher) and the pass
+//! it spills through. The receivers from the pass down to the pit are then reversed, so the
+//! water crosses the lake's floor to the pass and on to the neighbour beyond it. Every
+//! receiver stays a neighbour, and the filled surface is exactly the priority flood's.
+//!
+//! Results are the same for any number of threads: the parallel passes write one cell each,
+//! and everything that orders or sums runs in an order fixed by the cell indices.
+
+use super::grid::NONE;
+use super::solver::Level;
+use rayon::prelude::*;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Label of a cell that drains to the sea (or is sea) in [`Scratch::label`].
+const DRAINED: u32 = u32::MAX - 1;
+/// Outlets whose trees make one chunk of the stack, solved by one thread.
+const OUTLETS_PER_CHUNK: usize = 64;
+
+/// The routing's per-cell scratch arrays, kept between steps (no allocation per step once
+/// they have grown).
+#[derive(Default)]
+pub struct Scratch {
+    /// Basin of each land cell: the pit's index in `pits`, or [`DRAINED`].
+    label: Vec<AtomicU32>,
+    /// Pits (cells without a receiver) in index order.
+    pits: Vec<u32>,
+    /// Outlets: land cells draining into the sea (or nowhere), in cell order.
+    outlets: Vec<u32>,
+    /// Position of every land cell in the stack ([`NONE`] at sea).
+    pub pos: Vec<AtomicU32>,
+    /// Stack position of each stack entry's receiver ([`NONE`] for an outlet).
+    pub receiver_pos: Vec<u32>,
+    /// Ranges of the stack made of whole outlets' trees, each solved by one thread.
+    pub chunks: Vec<(usize, usize)>,
+}
+
+/// Maps `f` to a `u32` of the same order (`total_cmp`'s order for finite values).
+fn ordered(f: f32) -> u32 {
+    let b = f.to_bits();
+    if b >> 31 == 1 {
+        !b
+    } else {
+        b | 0x8000_0000
+    }
+}
+
+/// An edge between two basins: the pass height and the pair of neighbours it crosses.
+#[derive(Clone, Copy)]
+struct Edge {
+    from: u32,
+    to: u32,
+    pass: f32,
+    cell_from: u32,
+    cell_to: u32,
+}
+
+impl Level {
+    /// Routes the water (see the module notes): fills [`Level::receiver`],
+    /// [`Level::receiver_m`], [`Level::filled`], [`Level::order`] and the stack's chunks.
+    pub fn route(&mut self) {
+        self.steepest_descent();
+        self.label_basins();
+        let (levels, outlets) = self.spill();
+        self.reverse_to_passes(&levels, &outlets);
+        self.build_stack();
+    }
+
+    /// Every land cell's receiver: its steepest downhill neighbour (sea counting at sea level),
+    /// else at the coast its first sea neighbour; [`NONE`] for a pit and at sea.
+    fn steepest_descent(&mut self) {
+        let (h, ocean, grid) = (&self.h, &self.ocean, &self.grid);
+        let sea = |c: usize| ocean[c] && h[c] < 0.0;
+        self.receiver.par_chunks_mut(4096).zip(self.receiver_m.par_chunks_mut(4096)).enumerate().for_each(|(chunk, (receivers, distances))| {
+            for (o, (r, m)) in receivers.iter_mut().zip(distances.iter_mut()).enumerate() {
+                let c = chunk * 4096 + o;
+                let mut best = (0.0f32, NONE, 1.0f32);
+                if !sea(c) {
+                    let hc = h[c];
+                    let mut coast = None;
+                    for (x, d) in grid.neighbours(c) {
+                        if x == NONE {
+                            continue;
+                        }
+                        let hx = if sea(x as usize) {
+                            coast.get_or_insert((x, d));
+                            0.0
+                        } else {
+                            h[x as usize]
+                        };
+                        let s = (hc - hx) / d;
+                        if s > best.0 {
+                            best = (s, x, d);
+                        }
+                    }
+                    if best.1 == NONE {
+                        if let Some((x, d)) = coast {
+                            best = (0.0, x, d);
+                        }
+                    }
+                }
+                (*r, *m) = (best.1, best.2);
+            }
+        });
+    }
+
+    /// Labels every land cell with the pit its water reaches, or [`DRAINED`]: each pit's
+    /// basin breadth first up its donors (pits on the threads), so the work is in proportion
+    /// to the closed basins.
+    fn label_basins(&mut self) {
+        let (h, ocean, receiver, grid) = (&self.h, &self.ocean, &self.receiver, &self.grid);
+        let s = &mut self.routing;
+        s.pits.clear();
+        s.pits.par_extend((0..grid.cells()).into_par_iter().filter(|&c| receiver[c] == NONE && !(ocean[c] && h[c] < 0.0)).map(|c| c as u32));
+        if s.label.len() != grid.cells() {
+            s.label = (0..grid.cells()).map(|_| AtomicU32::new(DRAINED)).collect();
+        }
+        let label = &s.label;
+        label.par_iter().for_each(|l| l.store(DRAINED, Ordering::Relaxed));
+        s.pits.par_iter().enumerate().for_each_init(Vec::new, |queue: &mut Vec<u32>, (k, &pit)| {
+            queue.clear();
+            queue.push(pit);
+            let mut read = 0;
+            while read < queue.len() {
+                let x = queue[read];
+                read += 1;
+                label[x as usize].store(k as u32, Ordering::Relaxed);
+                for (d, _) in grid.neighbours(x as usize) {
+                    if d != NONE && receiver[d as usize] == x {
+                        queue.push(d);
+                    }
+                }
+            }
+        });
+    }
+
+    /// The water surface of every pit's basin (`-inf` for the outlet of a planet without sea)
+    /// and the pass each spills through (its cell and the neighbour beyond).
+    fn spill(&mut self) -> (Vec<f32>, Vec<(u32, u32)>) {
+        let s = &self.routing;
+        let pits = s.pits.len();
+        let mut levels = vec![f32::INFINITY; pits];
+        let mut outlets = vec![(NONE, NONE); pits];
+        if pits == 0 {
+            return (levels, outlets);
+        }
+        let (h, ocean, grid) = (&self.h, &self.ocean, &self.grid);
+        let label = |c: usize| s.label[c].load(Ordering::Relaxed);
+        let height = |c: usize| if ocean[c] && h[c] < 0.0 { 0.0 } else { h[c] };
+        // Every boundary pair of neighbours seen from a pit's basin, in cell order.
+        let edges: Vec<Edge> = (0..grid.cells())
+            .into_par_iter()
+            .filter(|&c| label(c) != DRAINED)
+            .flat_map_iter(|c| {
+                // The lowest pass from this cell to each other basin around it.
+                let from = label(c);
+                let mut out: Vec<Edge> = Vec::new();
+                for (x, _) in grid.neighbours(c) {
+                    if x == NONE || label(x as usize) == from {
+                        continue;
+                    }
+                    let e = Edge { from, to: label(x as usize), pass: height(c).max(height(x as usize)), cell_from: c as u32, cell_to: x };
+                    match out.iter_mut().find(|o| o.to == e.to) {
+                        Some(o) if e.pass < o.pass => *o = e,
+                        Some(_) => {}
+                        None => out.push(e),
+                    }
+                }
+                out
+            })
+            .collect();
+        // Edges grouped by the basin they leave.
+        let mut start = vec![0u32; pits + 1];
+        for e in &edges {
+            start[e.from as usize + 1] += 1;
+        }
+        for k in 0..pits {
+            start[k + 1] += start[k];
+        }
+        let mut grouped = vec![0u32; edges.len()];
+        let mut next = start.clone();
+        for (i, e) in edges.iter().enumerate() {
+            grouped[next[e.from as usize] as usize] = i as u32;
+            next[e.from as usize] += 1;
+        }
+        let mut done = vec![false; pits];
+        // (pass, basin, its cell, the cell beyond), smallest first.
+        let mut heap: BinaryHeap<Reverse<(u32, u32, u32, u32)>> = BinaryHeap::new();
+        let has_sea = (0..grid.cells()).any(|c| ocean[c] && h[c] < 0.0);
+        if has_sea {
+            for e in edges.iter().filter(|e| e.to == DRAINED) {
+                heap.push(Reverse((ordered(e.pass), e.from, e.cell_from, e.cell_to)));
+            }
+        } else if let Some(root) = (0..pits).min_by(|&a, &b| h[s.pits[a] as usize].total_cmp(&h[s.pits[b] as usize]).then(a.cmp(&b))) {
+            // A planet without sea drains to its lowest pit.
+            heap.push(Reverse((ordered(f32::NEG_INFINITY), root as u32, NONE, NONE)));
+        }
+        while let Some(Reverse((key, k, cell, beyond))) = heap.pop() {
+            let k = k as usize;
+            if done[k] {
+                continue;
+            }
+            done[k] = true;
+            let level = if cell == NONE { f32::NEG_INFINITY } else { f32::from_bits(if key >> 31 == 1 { key & 0x7fff_ffff } else { !key }) };
+            levels[k] = level;
+            outlets[k] = (cell, beyond);
+            for &i in &grouped[start[k] as usize..start[k + 1] as usize] {
+                let e = edges[i as usize];
+                if e.to != DRAINED && !done[e.to as usize] {
+                    heap.push(Reverse((ordered(e.pass.max(level)), e.to, e.cell_to, e.cell_from)));
+                }
+            }
+        }
+        (levels, outlets)
+    }
+
+    /// The water surface and the receivers inside closed basins: from each basin's pass down
+    /// to its pit the receivers turn round, and the pass drains into the cell beyond it.
+    fn reverse_to_passes(&mut self, levels: &[f32], outlets: &[(u32, u32)]) {
+        let s = &self.routing;
+        let (h, ocean) = (&self.h, &self.ocean);
+        let label = |c: usize| s.label[c].load(Ordering::Relaxed);
+        self.filled.par_iter_mut().enumerate().for_each(|(c, f)| {
+            *f = if ocean[c] && h[c] < 0.0 {
+                0.0
+            } else {
+                match label(c) {
+                    DRAINED => h[c],
+                    k => h[c].max(levels[k as usize]),
+                }
+            }
+        });
+        for &(pass, beyond) in outlets {
+            if pass == NONE {
+                continue;
+            }
+            let (mut previous, mut cell) = (beyond, pass);
+            loop {
+                let next = self.receiver[cell as usize];
+                let d = self.grid.neighbours(cell as usize).into_iter().find(|&(x, _)| x == previous).map_or(1.0, |(_, d)| d);
+                self.receiver[cell as usize] = previous;
+                self.receiver_m[cell as usize] = d;
+                if next == NONE {
+                    break;
+                }
+                (previous, cell) = (cell, next);
+            }
+        }
+    }
+
+    /// The stack: every outlet's tree breadth first from the outlet, groups of
+    /// [`OUTLETS_PER_CHUNK`] outlets (in cell order) on the threads, every cell after its
+    /// receiver; each group is a chunk for the solve.
+    fn build_stack(&mut self) {
+        let (h, ocean, receiver, grid) = (&self.h, &self.ocean, &self.receiver, &self.grid);
+        let sea = |c: usize| ocean[c] && h[c] < 0.0;
+        let s = &mut self.routing;
+        s.outlets.clear();
+        s.outlets.par_extend((0..grid.cells()).into_par_iter().filter(|&c| !sea(c) && (receiver[c] == NONE || sea(receiver[c] as usize))).map(|c| c as u32));
+        let trees: Vec<(Vec<u32>, Vec<u32>)> = s
+            .outlets
+            .par_chunks(OUTLETS_PER_CHUNK)
+            .map(|group| {
+                let (mut order, mut up) = (Vec::new(), Vec::new());
+                for &outlet in group {
+                    let mut read = order.len();
+                    order.push(outlet);
+                    up.push(NONE);
+                    while read < order.len() {
+                        let x = order[read];
+                        for (d, _) in grid.neighbours(x as usize) {
+                            if d != NONE && receiver[d as usize] == x {
+                                order.push(d);
+                                up.push(read as u32);
+                            }
+                        }
+                        read += 1;
+                    }
+                }
+                (order, up)
+            })
+            .collect();
+        s.chunks.clear();
+        let mut at = 0;
+        for (order, _) in &trees {
+            if !order.is_empty() {
+                s.chunks.push((at, at + order.len()));
+                at += order.len();
+            }
+        }
+        let trees: Vec<&(Vec<u32>, Vec<u32>)> = trees.iter().filter(|t| !t.0.is_empty()).collect();
+        self.order.resize(at, 0);
+        s.receiver_pos.resize(at, 0);
+        if s.pos.len() != grid.cells() {
+            s.pos = (0..grid.cells()).map(|_| AtomicU32::new(NONE)).collect();
+        }
+        s.pos.par_iter().for_each(|p| p.store(NONE, Ordering::Relaxed));
+        let pos = &s.pos;
+        split_chunks(&mut self.order, &s.chunks).into_par_iter().zip(split_chunks(&mut s.receiver_pos, &s.chunks)).zip(s.chunks.par_iter().zip(trees)).for_each(|((order, up), (&(start, _), tree))| {
+            order.copy_from_slice(&tree.0);
+            for (u, &t) in up.iter_mut().zip(&tree.1) {
+                *u = if t == NONE { NONE } else { start as u32 + t };
+            }
+            for (i, &c) in order.iter().enumerate() {
+                pos[c as usize].store((start + i) as u32, Ordering::Relaxed);
+            }
+        });
+    }
+}
+
+/// `v` cut into the disjoint ranges `chunks` (sorted, touching, covering `v`).
+pub fn split_chunks<'a, T>(mut v: &'a mut [T], chunks: &[(usize, usize)]) -> Vec<&'a mut [T]> {
+    let mut out = Vec::with_capacity(chunks.len());
+    let mut at = 0;
+    for &(a, b) in chunks {
+        let (_, rest) = v.split_at_mut(a - at);
+        let (piece, rest) = rest.split_at_mut(b - a);
+        out.push(piece);
+        v = rest;
+        at = b;
+    }
+    out
+}
