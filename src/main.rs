@@ -29,6 +29,7 @@ fn main() -> ExitCode {
         Some(Command::Render(a)) => cli::render::run(a),
         Some(Command::Merge(a)) => cli::merge::run(a),
         Some(Command::Check { file }) => cli::check::run(file),
+        Some(Command::Cache { action }) => cli::cache::run(*action),
         Some(Command::Bench { earth: true, graph, resolution, .. }) => cli::bench_earth::run(graph.as_deref(), *resolution as usize),
         Some(Command::Bench { memory_probe: Some(file), probe_resolution: Some(n), .. }) => cli::bench_memory::probe_child(file, *n as usize),
         Some(Command::Bench { only, memory: true, .. }) => cli::bench_memory::run(only.as_deref()),

@@ -180,6 +180,11 @@ fn bench_quick_prints_every_figure() {
         "closeup_tile_s",
         "closeup_assemble_ms",
         "check_chain_300k_s",
+        "landscape_n1024_s",
+        "landscape_msteps_per_s",
+        "edit_first_picture_ms",
+        "edit_preview_ms",
+        "reopen_default_ms",
     ] {
         let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} missing in {text}"));
         let parts: Vec<_> = line.split_whitespace().collect();

@@ -282,7 +282,7 @@ fn an_elevation_export_evaluates_only_the_nodes_it_reads() {
     assert!(colour_only.len() >= 4, "the default graph colours its planet with a chain of nodes: {colour_only:?}");
     let dir = tempfile::tempdir().expect("tempdir");
     let cancel = AtomicBool::new(false);
-    let manifest = planetgraph::export::export_graph(&g, Path::new("default.ron"), dir.path(), 32, None, planetgraph::export::tiled::DEFAULT_BUDGET, &cancel, &Progress::default(), &ExportProgress::default()).expect("build");
+    let manifest = planetgraph::export::export_graph(&g, Path::new("default.ron"), dir.path(), 32, None, planetgraph::export::tiled::DEFAULT_BUDGET, None, &cancel, &Progress::default(), &ExportProgress::default()).expect("build");
     let ran = |id: NodeId| manifest.timings_ms.keys().any(|k| k.ends_with(&format!(" {id}")) || k.ends_with(&format!(" {id})")));
     for id in &colour_only {
         assert!(!ran(*id), "{} ran for an elevation export: {:?}", g.describe_node(*id), manifest.timings_ms.keys().collect::<Vec<_>>());

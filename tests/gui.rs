@@ -248,3 +248,40 @@ fn where_no_desktop_dialog_opens_the_typed_path_dialogs_take_over_and_say_why() 
     assert!(!e.app.status().contains("No desktop"), "{}", e.app.status());
     assert_eq!(e.app.desktop_dialog(|| Some(std::path::PathBuf::from("picked.ron"))), Some(Some(std::path::PathBuf::from("picked.ron"))));
 }
+
+/// After an edit the viewport shows a coarse stage first (the same graph at 32 cells per face
+/// edge), marked as updating with the node previews dimmed, then the previews' level; the
+/// marks go when the last stage lands.
+#[test]
+fn an_edit_shows_a_coarse_stage_first_marked_until_the_last_stage_lands() {
+    use planetgraph::nodes::tectonics::plates::TectonicPlatesSettings;
+    let g = planetgraph::io::default_graph().expect("default graph");
+    let plates = g.first_of(NodeKind::TectonicPlates).expect("plates").id;
+    let mut d = Driver::with(g);
+    d.app.res.preview = 64;
+    d.app.res.viewport = 64;
+    d.app.request_eval();
+    let ready = |d: &Driver| !d.app.is_evaluating() && d.app.status().starts_with("Ready: evaluated at 64");
+    wait_until(&mut d, "the first evaluation", ready);
+    assert!(d.app.viewport.refining().is_none() && !d.app.ed_state.previews_stale);
+    let settings: TectonicPlatesSettings = d.app.doc.graph.node(plates).and_then(|n| n.settings().ok()).expect("settings");
+    d.app.doc.graph.set_settings(plates, &TectonicPlatesSettings { seed: settings.seed + 1, ..settings });
+    d.app.request_eval();
+    assert!(d.app.viewport.refining().is_some_and(|w| w.contains("evaluating")), "marked at once");
+    assert!(d.app.ed_state.previews_stale);
+    let mut saw_coarse = false;
+    for _ in 0..3000 {
+        d.frames(1);
+        if d.app.viewport.refining().is_some_and(|w| w.contains("showing 32 cells per face edge, evaluating 64")) {
+            saw_coarse = true;
+            assert!(d.app.ed_state.previews_stale, "the previews wait for their level");
+        }
+        if ready(&d) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(ready(&d), "the preview stage landed");
+    assert!(saw_coarse, "the coarse stage was shown first");
+    assert!(d.app.viewport.refining().is_none() && !d.app.ed_state.previews_stale, "the marks go with the last stage");
+}

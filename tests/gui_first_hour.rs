@@ -263,7 +263,11 @@ fn the_globe_follows_the_pointer_zooms_towards_it_and_tilt_keeps_the_planet_in_v
     for _ in 0..4 {
         d.frame_with(vec![egui::Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, 120.0), phase: egui::TouchPhase::Move, source: egui::MouseWheelSource::Wheel, modifiers: Modifiers::NONE }], Modifiers::NONE);
     }
+    // The zoom stops with the wheel: nothing moves in the frames after the last step.
+    d.frames(1);
+    let settled = d.app.viewport.view.camera.distance;
     d.frames(20);
+    assert_eq!(d.app.viewport.view.camera.distance, settled, "the zoom went on after the wheel stopped");
     let cam = d.app.viewport.view.camera;
     assert!(cam.distance < before, "zoomed in");
     let now = cam.pick(to_ndc(rect, at), aspect).expect("on the planet");

@@ -262,7 +262,7 @@ pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threa
             (eval.fraction(), "evaluating")
         }
     };
-    let manifest = run_with_progress(py, &cancel, progress.as_ref(), poll, || cli::with_threads(threads, || export_graph(&g.doc, &g.path, out, n, tiles, budget, &cancel, &eval, &export)))?
+    let manifest = run_with_progress(py, &cancel, progress.as_ref(), poll, || cli::with_threads(threads, || export_graph(&g.doc, &g.path, out, n, tiles, budget, None, &cancel, &eval, &export)))?
         .map_err(cli_error)?
         .map_err(|e| PlanetGraphError::new_err(e.to_string()))?;
     let text = serde_json::to_string(&manifest).map_err(|e| PlanetGraphError::new_err(format!("cannot describe the manifest: {e}")))?;

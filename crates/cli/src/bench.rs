@@ -67,6 +67,54 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         print(name, median(times), "ms");
     }
 
+    // The design loop: an edit of the plates' seed to the planet at preview resolution (the
+    // evaluator's memory cache warm, as in the editor), and reopening the default graph with
+    // the node cache on disk warm (a fresh evaluator each time: its memory cache empty, as in
+    // a fresh process).
+    if wants("edit_preview_ms") || wants("edit_first_picture_ms") {
+        use crate::nodes::tectonics::plates::TectonicPlatesSettings;
+        if let Some((plates, settings)) = g.first_of(NodeKind::TectonicPlates).and_then(|n| Some((n.id, n.settings::<TectonicPlatesSettings>().ok()?))) {
+            // As the editor's evaluation thread does: the coarse stage, then the preview.
+            let coarse = 32;
+            let mut ev = Evaluator::new();
+            let mut g2 = g.clone();
+            ev.evaluate(&g2, coarse, &cancel, &progress);
+            ev.evaluate(&g2, 128, &cancel, &progress);
+            let times: Vec<(f64, f64)> = (0..reps.max(3))
+                .map(|k| {
+                    g2.set_settings(plates, &TectonicPlatesSettings { seed: 1000 + k as u32, ..settings.clone() });
+                    let mut failed = 0;
+                    let first = time_ms(|| failed += ev.evaluate(&g2, coarse, &cancel, &progress).errors.len());
+                    let then = time_ms(|| failed += ev.evaluate(&g2, 128, &cancel, &progress).errors.len());
+                    if failed > 0 {
+                        eprintln!("edit_preview_ms: {failed} nodes failed");
+                    }
+                    (first, first + then)
+                })
+                .collect();
+            print("edit_first_picture_ms", median(times.iter().map(|t| t.0).collect()), "ms");
+            print("edit_preview_ms", median(times.iter().map(|t| t.1).collect()), "ms");
+        }
+    }
+    if wants("reopen_default_ms") {
+        let cache_dir = std::env::temp_dir().join(format!("planetgraph-bench-cache-{}", std::process::id()));
+        let disk = Some(crate::eval::DiskCache::new(&cache_dir, crate::eval::disk_cache::DEFAULT_CAP_BYTES));
+        // The built-in copy of graphs/default.ron, parsed each time as a file would be.
+        let reopen = |disk: Option<std::sync::Arc<crate::eval::DiskCache>>| {
+            time_ms(|| match default_graph() {
+                Ok(g) => drop(Evaluator::new().with_disk_cache(disk).evaluate(&g, 128, &cancel, &progress)),
+                Err(e) => eprintln!("reopen_default_ms: {e}"),
+            })
+        };
+        let cold = reopen(disk.clone());
+        let warm: Vec<f64> = (0..reps.max(3)).map(|_| reopen(disk.clone())).collect();
+        // A scratch folder of the benchmark: leaving it behind is harmless.
+        let _ = crate::eval::disk_cache::clear(&cache_dir);
+        let _ = std::fs::remove_dir(&cache_dir);
+        print("reopen_default_cold_ms", cold, "ms");
+        print("reopen_default_ms", median(warm), "ms");
+    }
+
     let dir = std::env::temp_dir().join(format!("planetgraph-bench-{}", std::process::id()));
     if wants("build_default_n512") {
         let builds: Vec<f64> = (0..if quick { 1 } else { 3 }).map(|_| time_ms(|| drop(build_graph(&g, Path::new("default.ron"), &dir, 512, &cancel)))).collect();

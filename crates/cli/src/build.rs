@@ -2,7 +2,7 @@
 //! and Ctrl+C to cancel.
 
 use super::{budget_bytes, with_threads, BuildArgs, CliError};
-use crate::eval::{compile_for, memory, Evaluator, Progress};
+use crate::eval::{compile_for, memory, DiskCache, Evaluator, Progress};
 use crate::export::{export_graph, ExportProgress, Manifest, Share};
 use crate::graph::{Graph, NodeId};
 use crate::nodes::output::planet::PlanetSettings;
@@ -167,18 +167,23 @@ fn duration_text(seconds: f64) -> String {
 /// (or the Planet node's default set) and the manifest; the core of the `build` command (also
 /// used by tests and bench). Every failure is exit 2 with a message naming the file or node.
 pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &AtomicBool) -> Result<Manifest, CliError> {
-    build_share(g, path, out, n, None, crate::export::tiled::DEFAULT_BUDGET, cancel)
+    build_share(g, path, out, n, None, crate::export::tiled::DEFAULT_BUDGET, None, cancel)
 }
 
 /// Like [`build_graph`], but with `share` only that share of the files and its share record
 /// instead of the manifest (`build --tiles I/N`; see [`crate::export::share`]), tiled above
-/// `budget` bytes (see [`crate::export::tiled`]).
-pub fn build_share(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, budget: u64, cancel: &AtomicBool) -> Result<Manifest, CliError> {
+/// `budget` bytes (see [`crate::export::tiled`]), reading and writing node results in `cache`
+/// if given (`build --cache`).
+#[allow(clippy::too_many_arguments)]
+pub fn build_share(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, budget: u64, cache: Option<Arc<DiskCache>>, cancel: &AtomicBool) -> Result<Manifest, CliError> {
     let progress = Arc::new(Progress::default());
     let done = Arc::new(AtomicBool::new(false));
     let export = Arc::new(ExportProgress::default());
     let ticker = progress_ticker(progress.clone(), export.clone(), done.clone());
-    let result = export_graph(g, path, out, n, share, budget, cancel, &progress, &export).map_err(CliError::from);
+    let result = export_graph(g, path, out, n, share, budget, cache.clone(), cancel, &progress, &export).map_err(CliError::from);
+    if let Some(why) = cache.as_ref().and_then(|c| c.notice()) {
+        eprintln!("planetgraph: {why}");
+    }
     done.store(true, Ordering::Relaxed);
     // The progress ticker only prints; a panic in it must not fail the build.
     let _ = ticker.join();
@@ -191,7 +196,8 @@ pub fn run(args: &BuildArgs) -> Result<(), CliError> {
     let cancel = interrupt_flag();
     let n = args.resolution as usize;
     let t = std::time::Instant::now();
-    let manifest = with_threads(args.threads, || build_share(&g, &args.file, &args.out, n, args.tiles, budget_bytes(args.memory).map_err(CliError::input)?, &cancel))??;
+    let cache = if args.cache { Some(DiskCache::for_editor().ok_or_else(|| CliError::input(anyhow!("--cache: no cache folder (set PLANETGRAPH_CACHE_DIR or HOME)")))?) } else { None };
+    let manifest = with_threads(args.threads, || build_share(&g, &args.file, &args.out, n, args.tiles, budget_bytes(args.memory).map_err(CliError::input)?, cache.clone(), &cancel))??;
     for f in &manifest.files {
         println!("{}/{} ({} x {}, {} {})", args.out.display(), f.path, f.width, f.height, f.export, f.layer);
     }
@@ -205,5 +211,10 @@ pub fn run(args: &BuildArgs) -> Result<(), CliError> {
         eprintln!("tiled build (its estimate exceeded the memory budget): the whole-planet nodes ran at {level} cells per face edge{own}, the rest on tiles of {tile} x {tile} cells");
     }
     eprintln!("built {} at {n} cells per face edge in {:.0} ms", args.file.display(), t.elapsed().as_secs_f64() * 1e3);
+    if let Some(c) = &cache {
+        let (read, written, dropped) = c.counts();
+        let dropped = if dropped > 0 { format!(", {dropped} damaged or foreign entries dropped") } else { String::new() };
+        eprintln!("node cache {}: {read} node results read, {written} written{dropped}", c.dir().display());
+    }
     Ok(())
 }

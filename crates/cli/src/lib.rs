@@ -18,6 +18,7 @@ pub mod bench_memory;
 pub mod bench_scale;
 pub mod bench_toolbox;
 pub mod build;
+pub mod cache;
 pub mod check;
 pub mod closeup;
 pub mod merge;
@@ -41,6 +42,15 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// What `planetgraph cache` does.
+#[derive(Debug, Clone, Copy, Subcommand)]
+pub enum CacheAction {
+    /// Print the cache's folder, its entries and size.
+    Info,
+    /// Remove every entry.
+    Clear,
+}
+
 /// Headless commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -50,6 +60,12 @@ pub enum Command {
     Merge(MergeArgs),
     /// Render the planet as the viewport shows it into a PNG, offscreen.
     Render(RenderArgs),
+    /// The node cache on disk that the editor and `build --cache` share.
+    Cache {
+        /// What to do.
+        #[command(subcommand)]
+        action: CacheAction,
+    },
     /// Validate a graph: exit 0 if it loads and compiles, else 2 with the problem.
     Check {
         /// Graph file.
@@ -117,6 +133,11 @@ pub struct BuildArgs {
     /// fits, and the files are written from tiles evaluated as they are read.
     #[arg(long, value_name = "GIB", default_value_t = 4.0, allow_negative_numbers = true)]
     pub memory: f64,
+    /// Read and write node results in the node cache on disk (the editor's: `PLANETGRAPH_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/planetgraph/nodes`, else `~/.cache/planetgraph/nodes`). The files are
+    /// the same with and without it.
+    #[arg(long)]
+    pub cache: bool,
 }
 
 /// A memory budget of `gib` GiB in bytes, or why it is not one (not a number, not positive,

@@ -329,6 +329,19 @@ impl CloseUps {
         true
     }
 
+    /// For the status line while the view's close-ups are still coming: how many of its tiles
+    /// are ready, and at which levels (cells per face edge); `None` when all are there or
+    /// the view wants none.
+    pub fn loading(&self) -> Option<String> {
+        let ready = self.wanted.iter().filter(|t| self.cache.iter().any(|c| c.tile == **t)).count();
+        if ready == self.wanted.len() {
+            return None;
+        }
+        let levels: std::collections::BTreeSet<usize> = self.wanted.iter().filter(|t| !self.cache.iter().any(|c| c.tile == **t)).map(|t| t.n).collect();
+        let levels: Vec<String> = levels.iter().map(|l| l.to_string()).collect();
+        Some(format!("close-up: {ready} of {} tiles ready, loading at {} cells per face edge", self.wanted.len(), levels.join(", ")))
+    }
+
     /// The Close-ups box's tooltip: what it does, and how the close-ups on screen stand.
     pub fn describe(&self) -> String {
         let mut text = format!(

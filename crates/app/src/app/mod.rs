@@ -62,7 +62,7 @@ pub fn run_editor(file: Option<&Path>) -> Result<(), EditorError> {
             "PlanetGraph",
             options,
             Box::new(move |cc| {
-                let mut app = PlanetApp::new(doc, &cc.egui_ctx)?.with_state_dir(recovery::default_state_dir()).with_default_library();
+                let mut app = PlanetApp::new(doc, &cc.egui_ctx)?.with_state_dir(recovery::default_state_dir()).with_default_library().with_default_disk_cache();
                 app.opened_with(problem);
                 Ok(Box::new(app))
             }),

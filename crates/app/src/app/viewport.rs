@@ -52,6 +52,8 @@ pub struct Viewport {
     pub viewer_ramp: ViewerRamp,
     /// Why there is no planet to show, once an evaluation has finished without one.
     why_empty: Option<String>,
+    /// While the picture is not the final stage of the newest evaluation: what is under way.
+    refining: Option<String>,
     /// Where the picture was drawn in the last frame (screen points).
     picture_rect: egui::Rect,
     /// Close-ups near the ground.
@@ -96,6 +98,7 @@ impl Default for Viewport {
             overlay_dirty: false,
             overlay_job: None,
             why_empty: None,
+            refining: None,
             picture_rect: egui::Rect::NOTHING,
             closeups: Default::default(),
             error: None,
@@ -113,6 +116,17 @@ impl Viewport {
     /// date" banner over the last picture when there is one.
     pub fn set_why_empty(&mut self, why: Option<String>) {
         self.why_empty = why;
+    }
+
+    /// Marks the picture as not yet the newest evaluation's last stage, saying what is under
+    /// way (`None` once it is): a small banner at the picture's foot.
+    pub fn set_refining(&mut self, what: Option<String>) {
+        self.refining = what;
+    }
+
+    /// What the picture is waiting for, if it is not up to date (see [`Self::set_refining`]).
+    pub fn refining(&self) -> Option<&str> {
+        self.refining.as_deref()
     }
 
     /// Shows a new planet (elevation in metres) with its albedo, if it has one.
@@ -404,6 +418,11 @@ impl Viewport {
                     ui.painter().rect_filled(banner, 0.0, egui::Color32::from_rgba_unmultiplied(90, 60, 0, 220));
                     let galley = ui.painter().layout(format!("Out of date: {why}"), egui::FontId::proportional(14.0), egui::Color32::WHITE, rect.width() - 16.0);
                     ui.painter().galley(banner.min + egui::vec2(8.0, 4.0), galley, egui::Color32::WHITE);
+                } else if let Some(what) = &self.refining {
+                    let galley = ui.painter().layout_no_wrap(format!("⟳ Updating: {what}"), egui::FontId::proportional(13.0), egui::Color32::WHITE);
+                    let banner = egui::Rect::from_min_size(egui::pos2(rect.min.x, rect.max.y - 26.0), egui::vec2(galley.size().x + 16.0, 26.0));
+                    ui.painter().rect_filled(banner, 4.0, egui::Color32::from_rgba_unmultiplied(20, 40, 80, 200));
+                    ui.painter().galley(banner.min + egui::vec2(8.0, 5.0), galley, egui::Color32::WHITE);
                 }
             }
             None => {

@@ -24,7 +24,20 @@ impl Viewport {
             self.needs_render = true;
         }
         if response.hovered() {
-            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            // The wheel's own steps this frame, not egui's smoothed delta (which goes on
+            // after the wheel stops): the zoom stops with the wheel.
+            let line = ui.ctx().options(|o| o.input_options.line_scroll_speed);
+            let scroll: f32 = ui.input(|i| {
+                i.events
+                    .iter()
+                    .map(|e| match e {
+                        egui::Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta, .. } => delta.y,
+                        egui::Event::MouseWheel { unit: egui::MouseWheelUnit::Line, delta, .. } => line * delta.y,
+                        egui::Event::MouseWheel { unit: egui::MouseWheelUnit::Page, delta, .. } => i.viewport_rect().height() * delta.y,
+                        _ => 0.0,
+                    })
+                    .sum()
+            });
             if scroll != 0.0 {
                 // Towards the pointer.
                 match response.hover_pos() {

@@ -186,6 +186,8 @@ pub struct EdState {
     pub viewed: Option<DomainId>,
     /// Preview thumbnails per Preview node.
     pub previews: HashMap<DomainId, egui::TextureHandle>,
+    /// Whether the thumbnails are from before the last change (drawn dimmed until it lands).
+    pub previews_stale: bool,
     /// Milliseconds of the last computation per node.
     pub timings: HashMap<DomainId, f64>,
     /// Selected nodes (drawn with a brighter title bar).
@@ -420,7 +422,12 @@ impl NodeDataTrait for EdNode {
         if let Some(tex) = state.previews.get(&self.id) {
             let size = tex.size_vec2();
             let w = 170.0f32.min(size.x * 2.0);
-            ui.add(egui::Image::new((tex.id(), egui::vec2(w, w * size.y / size.x))).corner_radius(3.0));
+            let tint = if state.previews_stale { egui::Color32::from_gray(110) } else { egui::Color32::WHITE };
+            ui.add(egui::Image::new((tex.id(), egui::vec2(w, w * size.y / size.x))).corner_radius(3.0).tint(tint)).on_hover_text(if state.previews_stale {
+                "From before the last change: updating"
+            } else {
+                "The node's output at the preview resolution"
+            });
         }
         if self.bypass {
             ui.label(egui::RichText::new("bypassed: passes its input on").small().color(egui::Color32::from_rgb(230, 190, 120)));

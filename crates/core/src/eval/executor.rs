@@ -1,13 +1,13 @@
 //! Running a program: per-node cache keyed by (kind, parameters, input keys, resolution),
 //! cancellation, progress and per-node timings.
 
+use super::disk_cache::{DiskCache, Key, MIN_STORE_MS, PROGRAM_FINGERPRINT};
 use super::program::{compile, Program, Step};
 use crate::graph::{Graph, NodeId};
 use crate::nodes::{OpContext, OpError, Value};
 use crate::planet::Grid;
-use std::collections::hash_map::DefaultHasher;
+use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -60,8 +60,10 @@ pub struct EvalResult {
     pub idle: BTreeMap<NodeId, String>,
     /// Milliseconds per node computed in this run (cached nodes are absent).
     pub timings_ms: BTreeMap<NodeId, f64>,
-    /// Nodes served from the cache.
+    /// Nodes served from the cache (in memory or on disk).
     pub cached: usize,
+    /// Of those, nodes read from the cache on disk.
+    pub from_disk: usize,
     /// Whole evaluation in milliseconds.
     pub total_ms: f64,
     /// True when a cancellation stopped the run (outputs are then incomplete).
@@ -202,8 +204,10 @@ fn bypassed(kind: crate::nodes::NodeKind, inputs: &[Option<Value>]) -> Result<Ve
 /// Evaluates graphs and keeps results of recent runs for reuse.
 #[derive(Default)]
 pub struct Evaluator {
-    cache: HashMap<u64, (NodeOutputs, u64)>,
+    cache: HashMap<Key, (NodeOutputs, u64)>,
     run: u64,
+    /// Node results on disk, kept between runs (see [`DiskCache`]); `None` for none.
+    disk: Option<Arc<DiskCache>>,
 }
 
 /// A function called just before (`false`) and just after (`true`) each node runs (not for
@@ -215,6 +219,24 @@ impl Evaluator {
     /// A new evaluator with an empty cache.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Reads and writes node results in `disk` as well (a build with `--cache`, the editor).
+    /// Nothing in it changes a result's bytes: an entry is used only for the same work by the
+    /// same program, and only when it reads back intact.
+    pub fn with_disk_cache(mut self, disk: Option<Arc<DiskCache>>) -> Self {
+        self.disk = disk;
+        self
+    }
+
+    /// Sets the cache on disk (see [`Self::with_disk_cache`]).
+    pub fn set_disk_cache(&mut self, disk: Option<Arc<DiskCache>>) {
+        self.disk = disk;
+    }
+
+    /// The cache on disk, if any.
+    pub fn disk_cache(&self) -> Option<&Arc<DiskCache>> {
+        self.disk.as_ref()
     }
 
     /// Drops every cached result.
@@ -265,7 +287,7 @@ impl Evaluator {
         let mut res = EvalResult { n, errors: program.errors.clone(), idle: program.idle.clone(), ..Default::default() };
         progress.total.store(program.steps.len(), Ordering::Relaxed);
         progress.done.store(0, Ordering::Relaxed);
-        let mut keys: HashMap<NodeId, u64> = HashMap::new();
+        let mut keys: HashMap<NodeId, Key> = HashMap::new();
         for (index, step) in program.steps.iter().enumerate() {
             if let Some(keep) = keep {
                 // Outputs whose last reader ran in the step before, and the outputs of that
@@ -284,10 +306,12 @@ impl Evaluator {
                 }
             }
             let level = levels.and_then(|l| l.get(&step.id)).copied().unwrap_or(n);
-            let mut h = DefaultHasher::new();
-            step.kind.hash(&mut h);
+            // The key: what decides the step's result, the program included.
+            let mut h = Sha256::new();
+            h.update(PROGRAM_FINGERPRINT.as_bytes());
+            h.update(format!("{:?}", step.kind).as_bytes());
             if !step.kind.resolution_independent() {
-                h.write_usize(level);
+                h.update((level as u64).to_le_bytes());
             }
             let mut bytes = Vec::new();
             for (name, v) in &step.params {
@@ -303,20 +327,21 @@ impl Evaluator {
                     }
                 }
             }
-            h.write(&bytes);
+            h.update((bytes.len() as u64).to_le_bytes());
+            h.update(&bytes);
             for input in &step.inputs {
                 match *input {
                     // An optional input left open.
-                    None => h.write_u64(u64::MAX),
+                    None => h.update([0xffu8; 32]),
                     Some((src, idx)) => {
-                        h.write_u64(keys.get(&src).copied().unwrap_or(0));
-                        h.write_usize(idx);
+                        h.update(keys.get(&src).copied().unwrap_or([0u8; 32]));
+                        h.update((idx as u64).to_le_bytes());
                     }
                 }
             }
             let Some(inputs) = step_inputs(&mut res, step) else { continue };
-            h.write_u8(step.bypass as u8);
-            let key = h.finish();
+            h.update([step.bypass as u8]);
+            let key: Key = h.finalize().into();
             keys.insert(step.id, key);
             if step.kind.meta().category.is_sink() {
                 res.sink_inputs.insert(step.id, inputs.clone());
@@ -325,6 +350,17 @@ impl Evaluator {
                 *used = self.run;
                 res.outputs.insert(step.id, v.clone());
                 res.cached += 1;
+                progress.done.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            if let Some(v) = self.disk.as_ref().filter(|_| !step.bypass).and_then(|d| d.load(&key, step.kind.meta().outputs.len())) {
+                let v: NodeOutputs = Arc::new(v);
+                if keep.is_none() {
+                    self.cache.insert(key, (v.clone(), self.run));
+                }
+                res.outputs.insert(step.id, v);
+                res.cached += 1;
+                res.from_disk += 1;
                 progress.done.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
@@ -339,14 +375,18 @@ impl Evaluator {
             if let Some(probe) = PROBE.get() {
                 probe(step.kind, true);
             }
+            let ms = t.elapsed().as_secs_f64() * 1e3;
             let outcome = result.map(|out| {
                 let out: NodeOutputs = Arc::new(out.into_iter().map(Some).collect());
                 if keep.is_none() {
                     self.cache.insert(key, (out.clone(), self.run));
                 }
+                if let Some(d) = self.disk.as_ref().filter(|_| ms >= MIN_STORE_MS && !step.bypass && !cancel.load(Ordering::Relaxed)) {
+                    d.store(&key, &out);
+                }
                 out
             });
-            if !record(&mut res, step.id, outcome, t.elapsed().as_secs_f64() * 1e3, cancel) {
+            if !record(&mut res, step.id, outcome, ms, cancel) {
                 break;
             }
             progress.done.fetch_add(1, Ordering::Relaxed);

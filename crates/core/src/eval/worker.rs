@@ -1,11 +1,12 @@
 //! A background thread that evaluates graphs for the editor: a newer request cancels the one
 //! still running, results come back over a channel, the UI never waits.
 
+use super::disk_cache::DiskCache;
 use super::executor::{EvalResult, Evaluator, Progress};
 use crate::graph::Graph;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 /// A request: evaluate `graph` at each resolution in turn (coarse first).
@@ -46,6 +47,8 @@ pub struct EvalWorker {
     notify: Arc<dyn Fn() + Send + Sync>,
     /// Times the thread had ended and was started again.
     pub restarts: usize,
+    /// The node cache on disk the thread's evaluator uses (read before each request).
+    disk: Arc<Mutex<Option<Arc<DiskCache>>>>,
 }
 
 impl EvalWorker {
@@ -54,8 +57,21 @@ impl EvalWorker {
     pub fn start(notify: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<EvalWorker> {
         let progress = Arc::new(Progress::default());
         let busy = Arc::new(AtomicBool::new(false));
-        let (job_tx, res_rx, handle) = spawn(progress.clone(), busy.clone(), notify.clone())?;
-        Ok(EvalWorker { jobs: Some(job_tx), results: res_rx, current_cancel: Arc::new(AtomicBool::new(false)), generation: 0, progress, busy, handle: Some(handle), notify, restarts: 0 })
+        let disk = Arc::new(Mutex::new(None));
+        let (job_tx, res_rx, handle) = spawn(progress.clone(), busy.clone(), notify.clone(), disk.clone())?;
+        Ok(EvalWorker { jobs: Some(job_tx), results: res_rx, current_cancel: Arc::new(AtomicBool::new(false)), generation: 0, progress, busy, handle: Some(handle), notify, restarts: 0, disk })
+    }
+
+    /// Uses `disk` as the node cache on disk from the next request on (`None`: none).
+    pub fn set_disk_cache(&mut self, disk: Option<Arc<DiskCache>>) {
+        if let Ok(mut d) = self.disk.lock() {
+            *d = disk;
+        }
+    }
+
+    /// The node cache on disk, if any.
+    pub fn disk_cache(&self) -> Option<Arc<DiskCache>> {
+        self.disk.lock().ok().and_then(|d| d.clone())
     }
 
     /// Requests an evaluation, cancelling the one in flight; `extra` nodes run even when no
@@ -81,7 +97,7 @@ impl EvalWorker {
         let Some(tx) = &self.jobs else { return self.generation };
         if let Err(std::sync::mpsc::SendError(job)) = tx.send(job) {
             self.busy.store(false, Ordering::Relaxed);
-            match spawn(self.progress.clone(), self.busy.clone(), self.notify.clone()) {
+            match spawn(self.progress.clone(), self.busy.clone(), self.notify.clone(), self.disk.clone()) {
                 Ok((tx, rx, handle)) => {
                     self.restarts += 1;
                     // The new thread is alive: this send cannot fail.
@@ -98,7 +114,7 @@ impl EvalWorker {
 
 /// Starts the evaluation thread: its job sender, its result receiver and its handle.
 #[allow(clippy::type_complexity)]
-fn spawn(progress: Arc<Progress>, busy: Arc<AtomicBool>, notify: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<(Sender<Job>, Receiver<WorkerResult>, JoinHandle<()>)> {
+fn spawn(progress: Arc<Progress>, busy: Arc<AtomicBool>, notify: Arc<dyn Fn() + Send + Sync>, disk: Arc<Mutex<Option<Arc<DiskCache>>>>) -> std::io::Result<(Sender<Job>, Receiver<WorkerResult>, JoinHandle<()>)> {
     {
         let (job_tx, job_rx) = channel::<Job>();
         let (res_tx, res_rx) = channel::<WorkerResult>();
@@ -111,6 +127,9 @@ fn spawn(progress: Arc<Progress>, busy: Arc<AtomicBool>, notify: Arc<dyn Fn() + 
                     job = newer;
                 }
                 b.store(true, Ordering::Relaxed);
+                if let Ok(d) = disk.lock() {
+                    evaluator.set_disk_cache(d.clone());
+                }
                 if let Some((tile, cap, planet)) = job.tile {
                     let program = super::program::compile_for(&job.graph, &[planet]);
                     let result = evaluator.run_region(&program, crate::planet::Grid::Tile(tile), cap, &job.cancel, &p);

@@ -3,13 +3,14 @@
 //! `Graph.build`.
 
 use super::{jobs_from_result, tiled, tiled_build, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
-use crate::eval::{compile_for, memory, EvalResult, Evaluator, Program, Progress};
+use crate::eval::{compile_for, memory, DiskCache, EvalResult, Evaluator, Program, Progress};
 use crate::graph::{Graph, NodeId};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Why a build wrote nothing, or not everything. Every message names the graph's file and,
@@ -49,6 +50,8 @@ struct Compiled {
     program: Program,
     targets: Vec<NodeId>,
     keep: Vec<NodeId>,
+    /// The node cache on disk the build reads and writes (`build --cache`), if any.
+    cache: Option<Arc<DiskCache>>,
 }
 
 impl Compiled {
@@ -65,7 +68,7 @@ impl Compiled {
         }
         let mut keep = targets.clone();
         keep.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
-        Ok(Compiled { program: compile_for(g, &targets), targets, keep })
+        Ok(Compiled { program: compile_for(g, &targets), targets, keep, cache: None })
     }
 }
 
@@ -82,7 +85,7 @@ pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, p
 fn evaluate(g: &Graph, path: &Path, c: &Compiled, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<EvalResult, BuildError> {
     let file = path.display();
     let (program, targets) = (&c.program, &c.targets);
-    let res = Evaluator::new().run_program_releasing(program, n, &c.keep, cancel, progress);
+    let res = Evaluator::new().with_disk_cache(c.cache.clone()).run_program_releasing(program, n, &c.keep, cancel, progress);
     if res.cancelled {
         return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
     }
@@ -100,11 +103,12 @@ fn evaluate(g: &Graph, path: &Path, c: &Compiled, n: usize, cancel: &AtomicBool,
 /// A build whose estimated memory exceeds `budget` bytes (or 90 % of the memory available;
 /// a share plans with `budget` alone, so that all shares of a build plan alike) is tiled ([`super::tiled`]): the whole-planet nodes run at the finest level that fits, and
 /// the files are written from tiles evaluated as they are read. A budget too small even for
-/// that is an error before any work.
+/// that is an error before any work. With `cache`, node results are read from and written to
+/// that node cache on disk (the files' bytes are the same either way).
 // One argument per thing a build needs; a struct would only rename them.
 #[allow(clippy::too_many_arguments)]
-pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, budget: u64, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
-    let c = Compiled::of(g, path)?;
+pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, budget: u64, cache: Option<Arc<DiskCache>>, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
+    let c = Compiled { cache, ..Compiled::of(g, path)? };
     // A share plans with the budget alone, not this machine's free memory: every share of a
     // build, on whatever machine, must make the same plan (merge checks it).
     let budget = if share.is_some() { budget } else { tiled::within_memory(budget) };
@@ -133,7 +137,7 @@ fn write_build(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share
             (jobs_from_result(g, &res).map_err(|e| BuildError::Invalid(format!("{file}: {e}")))?, res.timings_by_name(g), BTreeMap::new())
         }
         Some(plan) => {
-            let built = tiled_build::start(g, path, &c.program, &c.targets, plan, cancel, eval)?;
+            let built = tiled_build::start(g, path, &c.program, &c.targets, plan, c.cache.clone(), cancel, eval)?;
             (built.jobs, built.timings_ms, built.own_levels)
         }
     };

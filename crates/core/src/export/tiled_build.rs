@@ -33,7 +33,8 @@ pub struct TiledBuild {
 /// node) at `plan.cap` (a node with a level of its own that feeds only the tiles at that
 /// level, [`whole_levels`]), keeping what the tiles read, and makes the jobs. `path` is the
 /// graph's file, for messages.
-pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan: TilePlan, cancel: &AtomicBool, progress: &Progress) -> Result<TiledBuild, BuildError> {
+#[allow(clippy::too_many_arguments)]
+pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan: TilePlan, cache: Option<std::sync::Arc<crate::eval::DiskCache>>, cancel: &AtomicBool, progress: &Progress) -> Result<TiledBuild, BuildError> {
     let file = path.display();
     let described = |id: &NodeId, msg: &String| format!("{}: {msg}", g.describe_node(*id));
     // What cannot run whatever the tiles: a target's own error or missing input.
@@ -46,7 +47,7 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
     let kept = frontier(program, &local);
     let levels = whole_levels(&whole, plan.n, plan.cap);
     let own_levels: BTreeMap<String, usize> = levels.iter().filter(|(_, l)| **l < plan.cap).map(|(id, l)| (g.describe_node(*id), *l)).collect();
-    let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { Evaluator::new().run_program_levels(&whole, plan.cap, &levels, Some(&kept), cancel, progress) };
+    let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { Evaluator::new().with_disk_cache(cache).run_program_levels(&whole, plan.cap, &levels, Some(&kept), cancel, progress) };
     if whole_res.cancelled {
         return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
     }

@@ -222,6 +222,10 @@ impl PlanetApp {
                     ui.close();
                     self.run_again();
                 }
+                if ui.button("Clear node cache").on_hover_text("Remove the node results kept on disk between runs (they make reopening a graph, undo and redo fast; nothing in them changes a result)").clicked() {
+                    ui.close();
+                    self.clear_disk_cache();
+                }
                 ui.separator();
                 if ui.button("Reset planet view").clicked() {
                     ui.close();
@@ -267,8 +271,10 @@ impl PlanetApp {
                     ui.add(egui::ProgressBar::new(sd as f32 / st as f32).desired_width(120.0).text(format!("{sd}/{st} steps")));
                 }
                 // A close-up's tile is evaluated by the same thread, after the planet.
-                let what = if self.viewport.closeups.is_pending(self.worker.generation()) { "Close-up" } else { "Evaluating" };
-                ui.label(format!("{what}: {d}/{t} nodes"));
+                match self.viewport.closeups.loading().filter(|_| self.viewport.closeups.is_pending(self.worker.generation())) {
+                    Some(tiles) => ui.label(format!("{tiles}; this tile {d}/{t} nodes")),
+                    None => ui.label(format!("Evaluating: {d}/{t} nodes")),
+                };
                 if ui.small_button("Cancel").on_hover_text("Stop the running evaluation").clicked() {
                     self.worker.cancel();
                 }
@@ -276,7 +282,10 @@ impl PlanetApp {
                 if ui.small_button("▶ Run").on_hover_text("Evaluate the graph again (F5)").clicked() {
                     self.run_again();
                 }
-                ui.label(&self.status);
+                match self.viewport.closeups.loading() {
+                    Some(tiles) => ui.label(format!("{} · {tiles}", self.status)),
+                    None => ui.label(&self.status),
+                };
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let shown = match self.shown_n {

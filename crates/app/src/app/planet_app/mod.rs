@@ -4,6 +4,7 @@
 
 mod autosave;
 mod background;
+mod cache;
 mod closeup;
 mod edit;
 mod export_dialog;
@@ -32,6 +33,10 @@ use std::sync::Arc;
 
 /// Frames during which a newly opened document is framed again while sizes settle.
 const FRAME_SETTLE: u8 = 20;
+
+/// Cells per face edge of the first, coarse stage after an edit: the same graph, so it looks
+/// like a smaller version of the planet, in a fraction of the preview's time.
+pub const COARSE_N: usize = 32;
 
 /// Evaluation resolutions (cells per face edge).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,12 +167,20 @@ impl PlanetApp {
 
     /// Asks the worker for a new evaluation (cancels the one running).
     pub fn request_eval(&mut self) {
-        let mut list = vec![self.res.preview];
+        // Progressive: a coarse stage first, then the previews, then the viewport; each
+        // replaces the last, and a newer request cancels the stages still to come.
+        let mut list = Vec::new();
+        if self.res.preview > COARSE_N {
+            list.push(COARSE_N);
+        }
+        list.push(self.res.preview);
         if self.res.viewport != self.res.preview {
             list.push(self.res.viewport);
         }
         let extra = self.ed_state.viewed.into_iter().collect();
         self.worker.request(self.doc.graph.clone(), list, extra);
+        self.viewport.set_refining(Some("evaluating the change…".to_string()));
+        self.ed_state.previews_stale = true;
     }
 
     /// The status line's text.

@@ -30,7 +30,11 @@ impl PlanetApp {
     }
 
     pub(super) fn apply_results(&mut self, ctx: &egui::Context) {
-        for r in self.worker.poll() {
+        let results = self.worker.poll();
+        if !results.is_empty() {
+            self.disk_cache_notice();
+        }
+        for r in results {
             if r.generation != self.worker.generation() {
                 continue;
             }
@@ -39,6 +43,7 @@ impl PlanetApp {
                 continue;
             }
             if r.result.cancelled {
+                self.viewport.set_refining(Some("cancelled: Run (F5) evaluates again".to_string()));
                 self.status = match self.shown_n {
                     Some(n) => format!("Cancelled: the viewport still shows the evaluation at {n} cells per face edge, from before the last edits if any. Run (F5) evaluates again"),
                     None => "Cancelled: nothing evaluated yet. Run (F5) evaluates again".into(),
@@ -54,7 +59,10 @@ impl PlanetApp {
             self.group_results();
             if res.n == self.res.preview {
                 update_previews(ctx, &self.doc.graph, &res, &mut self.ed_state.previews);
+                self.ed_state.previews_stale = false;
             }
+            let last = self.res.viewport.max(self.res.preview);
+            self.viewport.set_refining((res.n < last).then(|| format!("showing {} cells per face edge, evaluating {}…", res.n, if res.n < self.res.preview { self.res.preview } else { last })));
             // Only the newest request's results arrive here, coarse first, so each one refines
             // the picture.
             let why_empty = match self.doc.graph.first_of(NodeKind::Planet) {
@@ -104,10 +112,14 @@ impl PlanetApp {
             let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join(", ")) };
             self.status = if self.doc.graph.nodes.is_empty() {
                 "Ready: the graph is empty".to_string()
+            } else if res.n < last {
+                // An earlier stage: the viewport's banner says what is shown and what comes; the
+                // status line keeps what the last action said (the spinner shows meanwhile).
+                std::mem::take(&mut self.status)
             } else {
                 format!("Ready: evaluated at {} cells per face edge in {:.0} ms ({} computed, {} cached){notes}", res.n, res.total_ms, res.timings_ms.len(), res.cached)
             };
-            if let Some(n) = &self.notice {
+            if let Some(n) = self.notice.as_ref().filter(|_| res.n >= last) {
                 self.status = format!("{n}. {}", self.status);
                 // Kept until the last refinement of the evaluation has reported.
                 if res.n >= self.res.viewport.max(self.res.preview) {
