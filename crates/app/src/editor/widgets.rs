@@ -12,6 +12,17 @@ fn parse_typed(text: &str) -> Option<f64> {
     t.parse::<f64>().ok()
 }
 
+/// `x` as a person would write it: whole numbers without decimals, reals in the shortest
+/// form that reads back as the same `f32` (parameters are `f32`: 0.01, not
+/// 0.009999999776482582).
+pub fn shortest(x: f64, integral: bool) -> String {
+    if integral {
+        format!("{}", x.round() as i64)
+    } else {
+        format!("{}", x as f32)
+    }
+}
+
 /// A number widget with a range. A value the file holds outside the range is shown as it is
 /// (the node reports it); a typed value outside is clamped, and the returned sentence says to
 /// what.
@@ -19,7 +30,8 @@ fn parse_typed(text: &str) -> Option<f64> {
 #[allow(clippy::too_many_arguments)]
 fn ranged_number<N: egui::emath::Numeric>(ui: &mut egui::Ui, v: &mut N, min: N, max: N, speed: f64, suffix: String, label: &str, tip: &str) -> Option<String> {
     let typed = std::cell::Cell::new(None);
-    let tip = format!("{tip}\n\nRange: {} to {}{suffix}", min.to_f64(), max.to_f64());
+    let short = |x: f64| shortest(x, N::INTEGRAL);
+    let tip = format!("{tip}\n\nRange: {} to {}{suffix}", short(min.to_f64()), short(max.to_f64()));
     // Whole numbers show no decimals ("30", not "30.0"); reals up to four.
     let drag = egui::DragValue::new(v).range(min..=max).clamp_existing_to_range(false).speed(speed).suffix(suffix.clone());
     let drag = if N::INTEGRAL { drag.fixed_decimals(0) } else { drag.max_decimals(4) };
@@ -32,7 +44,7 @@ fn ranged_number<N: egui::emath::Numeric>(ui: &mut egui::Ui, v: &mut N, min: N, 
         .on_hover_text(&tip);
     let x = typed.get().filter(|_| r.changed())?;
     let (lo, hi) = (min.to_f64(), max.to_f64());
-    (x < lo || x > hi).then(|| format!("{label}: {x} is outside {lo}..{hi}{suffix}; set to {}", v.to_f64()))
+    (x < lo || x > hi).then(|| format!("{label}: {x} is outside {}..{}{suffix}; set to {}", short(lo), short(hi), short(v.to_f64())))
 }
 
 /// Draws the widget of one parameter under `label` (the definition's own, or a group's name
@@ -297,4 +309,18 @@ pub fn preset_menu(ui: &mut egui::Ui, node: crate::graph::NodeId, entries: &[(&s
         .response
         .on_hover_text(hover);
     chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shortest;
+
+    #[test]
+    fn numbers_read_in_their_shortest_form() {
+        assert_eq!(shortest(f64::from(0.01f32), false), "0.01");
+        assert_eq!(shortest(f64::from(1000.0f32), false), "1000");
+        assert_eq!(shortest(f64::from(23.44f32), false), "23.44");
+        assert_eq!(shortest(1_000_000.0, true), "1000000");
+        assert_eq!(shortest(-3.0, true), "-3");
+    }
 }
