@@ -147,12 +147,17 @@ impl DiskCache {
     }
 
     /// Stores `outputs` under `key` when every output is a whole-planet field, colour field or
-    /// vector field (others are not stored), then trims the folder to its cap.
+    /// vector field (others are not stored) and the entry is at most half the cap, then trims
+    /// the folder to its cap.
     pub fn store(&self, key: &Key, outputs: &[Option<Value>]) {
         if self.is_off() {
             return;
         }
         let Some(bytes) = encode(key, outputs) else { return };
+        // An entry of more than half the cap would push out most of what the cache holds.
+        if bytes.len() as u64 > self.cap_bytes / 2 {
+            return;
+        }
         if let Err(e) = self.write(key, &bytes) {
             self.turn_off(e.to_string());
             return;

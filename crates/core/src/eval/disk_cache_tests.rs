@@ -97,6 +97,16 @@ fn a_folder_that_cannot_be_written_turns_the_cache_off_and_says_so_once() {
 }
 
 #[test]
+fn an_entry_of_more_than_half_the_cap_is_not_stored() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let size = encode(&[0u8; 32], &outputs()).expect("storable").len() as u64;
+    let cache = DiskCache::new(dir.path(), 2 * size - 2);
+    cache.store(&[1u8; 32], &outputs());
+    assert_eq!(usage(dir.path()).expect("usage").entries, 0);
+    assert!(cache.notice().is_none(), "not a failure");
+}
+
+#[test]
 fn values_off_the_whole_planet_are_not_stored() {
     let dir = tempfile::tempdir().expect("tmp");
     let cache = DiskCache::new(dir.path(), DEFAULT_CAP_BYTES);

@@ -83,9 +83,8 @@ impl PlanetApp {
         let g = self.doc.graph.clone();
         let graph_path = self.doc.path.clone().unwrap_or_else(|| PathBuf::from("untitled.ron"));
         let (c, e, p, out, repaint) = (cancel.clone(), eval.clone(), progress.clone(), folder.clone(), ctx.clone());
-        let disk = self.disk_cache();
         let handle = std::thread::Builder::new().name("export".into()).spawn(move || {
-            let r = export_graph(&g, &graph_path, &out, resolution as usize, None, crate::export::tiled::DEFAULT_BUDGET, disk.clone(), &c, &e, &p).map_err(|e| e.to_string());
+            let r = export_graph(&g, &graph_path, &out, resolution as usize, None, crate::export::tiled::DEFAULT_BUDGET, None, &c, &e, &p).map_err(|e| e.to_string());
             repaint.request_repaint();
             r
         });
