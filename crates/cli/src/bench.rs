@@ -239,6 +239,16 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
             None => eprintln!("landscape_n1024_s: the default graph has no Landscape evolution node with its inputs"),
         }
     }
+    if wants("export_heights_n1024_s") {
+        match export_heights_s(&g, &cancel) {
+            Ok((export, upstream)) => {
+                print("export_heights_n1024_s", export, "s");
+                print("export_heights_upstream_n1024_s", upstream, "s");
+                print("export_heights_over_upstream", export / upstream, "x");
+            }
+            Err(why) => eprintln!("export_heights_n1024_s: {why}"),
+        }
+    }
     if wants("erosion_default_n512") {
         let eroded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/eroded_tectonic.ron");
         if let Ok(g) = crate::io::load_graph(&eroded, crate::io::Strictness::Complete) {
@@ -249,6 +259,35 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// Seconds of an export of the default graph with one Export node writing the Planet's
+/// elevation as six RAW 32 faces at 1024, and of evaluating what that export reads alone (one
+/// run each: about half a minute apiece on 2 cores).
+fn export_heights_s(g: &crate::graph::Graph, cancel: &AtomicBool) -> Result<(f64, f64), String> {
+    use crate::export::{evaluate_exports, export_graph, tiled::DEFAULT_BUDGET, ExportProgress};
+    use crate::nodes::output::export::{ExportFormat, ExportProjection, ExportSettings, FIELD};
+    let mut g2 = g.clone();
+    let planet = g2.first_of(NodeKind::Planet).ok_or("the default graph has no Planet node")?.id;
+    let export = g2.add_node(NodeKind::Export, (0.0, 0.0));
+    let defaults: ExportSettings = g2.node(export).and_then(|n| n.settings().ok()).ok_or("the Export node's settings")?;
+    g2.set_settings(export, &ExportSettings { name: "heights".into(), format: ExportFormat::Raw32, projection: ExportProjection::Faces, ..defaults });
+    g2.link(planet, crate::nodes::FIELD_OUT, export, FIELD).map_err(|e| e.to_string())?;
+    let path = Path::new("default.ron");
+    let mut failed = None;
+    let upstream = time_ms(|| failed = evaluate_exports(&g2, path, 1024, cancel, &Progress::default()).err().map(|e| e.to_string())) / 1e3;
+    let dir = std::env::temp_dir().join(format!("planetgraph-bench-heights-{}", std::process::id()));
+    let export = time_ms(|| {
+        if let Err(e) = export_graph(&g2, path, &dir, 1024, None, DEFAULT_BUDGET, None, cancel, &Progress::default(), &ExportProgress::default()) {
+            failed = Some(e.to_string());
+        }
+    }) / 1e3;
+    // A scratch folder of the benchmark: leaving it behind is harmless.
+    let _ = std::fs::remove_dir_all(&dir);
+    match failed {
+        Some(why) => Err(why),
+        None => Ok((export, upstream)),
+    }
 }
 
 /// Cell-steps of the default graph's Landscape evolution at `n` cells per face edge, all
