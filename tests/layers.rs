@@ -22,7 +22,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("nodes", &["planet", "tectonics", "erosion"]),
     ("graph", &["nodes"]),
     ("io", &["graph", "nodes", "planet", "appearance"]),
-    ("eval", &["graph", "nodes", "planet"]),
+    ("eval", &["graph", "io", "nodes", "planet"]),
     ("export", &["appearance", "eval", "graph", "io", "nodes", "planet"]),
     ("inspect", &["appearance", "eval", "graph", "nodes", "planet", "tectonics"]),
     ("render", &["planet", "appearance"]),

@@ -234,7 +234,10 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         match node_seconds(&g, NodeKind::LandscapeEvolution, 1024, if quick { 1 } else { 3 }, &cancel) {
             Some(s) => {
                 print("landscape_n1024_s", s, "s");
-                print("landscape_msteps_per_s", landscape_cell_steps(&g, 1024) as f64 / s / 1e6, "Msteps/s");
+                match landscape_cell_steps(&g, 1024) {
+                    Some(steps) => print("landscape_msteps_per_s", steps as f64 / s / 1e6, "Msteps/s"),
+                    None => eprintln!("landscape_msteps_per_s: the Landscape evolution node's settings do not read"),
+                }
             }
             None => eprintln!("landscape_n1024_s: the default graph has no Landscape evolution node with its inputs"),
         }
@@ -292,13 +295,13 @@ fn export_heights_s(g: &crate::graph::Graph, cancel: &AtomicBool) -> Result<(f64
 
 /// Cell-steps of the default graph's Landscape evolution at `n` cells per face edge, all
 /// levels (each level's cells times its steps).
-fn landscape_cell_steps(g: &crate::graph::Graph, n: usize) -> usize {
+fn landscape_cell_steps(g: &crate::graph::Graph, n: usize) -> Option<usize> {
     use crate::erosion::landscape::{base_steps, levels, FINE_STEPS};
     use crate::nodes::erosion::landscape::LandscapeEvolutionSettings;
     use crate::nodes::params::Settings;
-    let time_myr = g.first_of(NodeKind::LandscapeEvolution).and_then(|node| LandscapeEvolutionSettings::from_params(&node.params).ok()).map_or(20.0, |s| s.time_myr);
-    let base = base_steps(f64::from(time_myr));
-    levels(n).iter().enumerate().map(|(k, &ln)| 6 * ln * ln * if k == 0 { base } else { FINE_STEPS }).sum()
+    let settings = LandscapeEvolutionSettings::from_params(&g.first_of(NodeKind::LandscapeEvolution)?.params).ok()?;
+    let base = base_steps(f64::from(settings.time_myr));
+    Some(levels(n).iter().enumerate().map(|(k, &ln)| 6 * ln * ln * if k == 0 { base } else { FINE_STEPS }).sum())
 }
 
 /// Seconds of the first node of `kind` in `g` alone at `n` cells per face edge (its inputs

@@ -333,13 +333,13 @@ impl CloseUps {
     /// are ready, and at which levels (cells per face edge); `None` when all are there or
     /// the view wants none.
     pub fn loading(&self) -> Option<String> {
-        let ready = self.wanted.iter().filter(|t| self.cache.iter().any(|c| c.tile == **t)).count();
-        if ready == self.wanted.len() {
+        let missing: Vec<&Tile> = self.wanted.iter().filter(|t| !self.cache.iter().any(|c| c.tile == **t)).collect();
+        if missing.is_empty() {
             return None;
         }
-        let levels: std::collections::BTreeSet<usize> = self.wanted.iter().filter(|t| !self.cache.iter().any(|c| c.tile == **t)).map(|t| t.n).collect();
+        let levels: std::collections::BTreeSet<usize> = missing.iter().map(|t| t.n).collect();
         let levels: Vec<String> = levels.iter().map(|l| l.to_string()).collect();
-        Some(format!("close-up: {ready} of {} tiles ready, loading at {} cells per face edge", self.wanted.len(), levels.join(", ")))
+        Some(format!("close-up: {} of {} tiles ready, loading at {} cells per face edge", self.wanted.len() - missing.len(), self.wanted.len(), levels.join(", ")))
     }
 
     /// The Close-ups box's tooltip: what it does, and how the close-ups on screen stand.

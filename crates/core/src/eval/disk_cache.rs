@@ -10,8 +10,15 @@
 //! written again, never used. Entries are written under a temporary name and renamed, and the
 //! least recently used go once the folder passes its cap ([`DEFAULT_CAP_BYTES`]).
 //!
-//! A folder that cannot be created or written (read-only, full, another user's) turns the
-//! cache off for the run: [`DiskCache::notice`] says so once, and evaluation goes on without.
+//! Every file in the folder is treated as planted by someone else: entries are opened without
+//! following symbolic links, only as regular files no larger than the cap, and checked as
+//! above. The folder itself must belong to the user running the program and must not be
+//! writable by everyone (a folder this program makes is private to its user): anyone who can
+//! write there could hand it results with sound checksums.
+//!
+//! A folder that cannot be created or written (read-only, full) or that is not the user's
+//! turns the cache off for the run: [`DiskCache::notice`] says so once, and evaluation goes on
+//! without.
 
 use crate::nodes::Value;
 use crate::planet::{ColourField, Field, VectorField};
@@ -26,6 +33,8 @@ pub const DEFAULT_CAP_BYTES: u64 = 2 << 30;
 pub const MIN_STORE_MS: f64 = 5.0;
 /// The file name ending of an entry.
 const ENTRY: &str = "pgnc";
+/// The start of the name of an entry being written (renamed to its key's name when whole).
+const PARTIAL: &str = ".partial-";
 /// The first bytes of an entry, with its format's version.
 const MAGIC: &[u8; 8] = b"PGNCACH1";
 /// The fingerprint of the source this program was built from (see `build.rs`).
@@ -64,6 +73,11 @@ pub struct DiskCache {
     stores: AtomicU64,
     /// Entries found damaged or foreign and dropped.
     dropped: AtomicU64,
+    /// Whether the folder has been made (if missing) and found to be the user's own.
+    checked: std::sync::OnceLock<()>,
+    /// Bytes the entries take, as last counted plus what was written since (`None` until the
+    /// first count): the folder is scanned again only when this passes the cap.
+    total: Mutex<Option<u64>>,
 }
 
 /// Size and entries of a cache folder.
@@ -78,11 +92,22 @@ pub struct CacheUsage {
 impl DiskCache {
     /// The cache in `dir` (made when first written) holding at most `cap_bytes`.
     pub fn new(dir: impl Into<PathBuf>, cap_bytes: u64) -> Arc<DiskCache> {
-        Arc::new(DiskCache { dir: dir.into(), cap_bytes, off: Mutex::new(None), told: AtomicBool::new(false), hits: AtomicU64::new(0), stores: AtomicU64::new(0), dropped: AtomicU64::new(0) })
+        Arc::new(DiskCache {
+            dir: dir.into(),
+            cap_bytes,
+            off: Mutex::new(None),
+            told: AtomicBool::new(false),
+            hits: AtomicU64::new(0),
+            stores: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+            checked: std::sync::OnceLock::new(),
+            total: Mutex::new(None),
+        })
     }
 
-    /// The editor's cache ([`default_dir`], [`default_cap_bytes`]), or `None` without a home.
-    pub fn for_editor() -> Option<Arc<DiskCache>> {
+    /// The user's cache ([`default_dir`], [`default_cap_bytes`]) that the editor and
+    /// `build --cache` share, or `None` without a home folder.
+    pub fn user_default() -> Option<Arc<DiskCache>> {
         default_dir().map(|d| DiskCache::new(d, default_cap_bytes()))
     }
 
@@ -103,7 +128,14 @@ impl DiskCache {
         (!self.told.swap(true, Ordering::Relaxed)).then_some(why)
     }
 
+    /// Whether the cache is off; the first call makes the folder if it is missing and checks
+    /// that it is the user's own (turning the cache off if not).
     fn is_off(&self) -> bool {
+        self.checked.get_or_init(|| {
+            if let Err(why) = own_folder(&self.dir) {
+                self.turn_off(why);
+            }
+        });
         self.off.lock().map_or(true, |o| o.is_some())
     }
 
@@ -127,11 +159,19 @@ impl DiskCache {
             return None;
         }
         let path = self.path(key);
-        let bytes = std::fs::read(&path).ok()?;
-        match decode(&bytes, key, outputs) {
+        // Not a link, not a special file, not larger than the cap: else dropped like damage.
+        let bytes = match crate::io::regular::open_regular(&path) {
+            Ok((mut file, len)) if len <= self.cap_bytes => {
+                let mut bytes = Vec::with_capacity(len as usize);
+                std::io::Read::read_to_end(&mut file, &mut bytes).ok().map(|_| bytes)
+            }
+            Err(crate::io::regular::RegularFileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            _ => None,
+        };
+        match bytes.as_deref().and_then(|b| decode(b, key, outputs)) {
             Some(v) => {
                 // Recently used: the eviction keeps it longest. A failure only ages it.
-                if let Ok(f) = std::fs::File::options().append(true).open(&path) {
+                if let Ok((f, _)) = crate::io::regular::open_regular(&path) {
                     let _ = f.set_modified(std::time::SystemTime::now());
                 }
                 self.hits.fetch_add(1, Ordering::Relaxed);
@@ -163,16 +203,29 @@ impl DiskCache {
             return;
         }
         self.stores.fetch_add(1, Ordering::Relaxed);
-        if let Err(e) = trim(&self.dir, self.cap_bytes) {
+        if let Err(e) = self.trim(bytes.len() as u64) {
             self.turn_off(format!("cannot trim it to its cap: {e}"));
         }
     }
 
+    /// Counts `written` more bytes and, when the count passes the cap, removes the least
+    /// recently used entries until the folder holds at most the cap (counting it afresh).
+    fn trim(&self, written: u64) -> std::io::Result<()> {
+        let Ok(mut total) = self.total.lock() else { return Ok(()) };
+        if let Some(t) = total.as_mut() {
+            *t += written;
+            if *t <= self.cap_bytes {
+                return Ok(());
+            }
+        }
+        *total = Some(trim(&self.dir, self.cap_bytes)?);
+        Ok(())
+    }
+
     fn write(&self, key: &Key, bytes: &[u8]) -> std::io::Result<()> {
         use std::io::Write;
-        std::fs::create_dir_all(&self.dir)?;
         let path = self.path(key);
-        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
+        let mut tmp = tempfile::Builder::new().prefix(PARTIAL).tempfile_in(&self.dir)?;
         tmp.write_all(bytes)?;
         tmp.persist(&path).map_err(|e| e.error)?;
         Ok(())
@@ -184,13 +237,46 @@ pub fn usage(dir: &Path) -> std::io::Result<CacheUsage> {
     Ok(entries(dir)?.iter().fold(CacheUsage::default(), |u, e| CacheUsage { entries: u.entries + 1, bytes: u.bytes + e.1 }))
 }
 
-/// Removes every entry (and leftover temporary file) in `dir`; what was removed.
+/// Removes every entry in `dir`, and what a crash left half written; what was removed (the
+/// entries).
 pub fn clear(dir: &Path) -> std::io::Result<CacheUsage> {
     let found = entries(dir)?;
     for (path, _, _) in &found {
         std::fs::remove_file(path)?;
     }
+    if let Ok(read) = std::fs::read_dir(dir) {
+        for entry in read.flatten().filter(|e| e.file_name().to_string_lossy().starts_with(PARTIAL)) {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
     Ok(CacheUsage { entries: found.len(), bytes: found.iter().map(|e| e.1).sum() })
+}
+
+/// Makes `dir` if it is missing (private to the user) and checks that it belongs to the user
+/// and that not everyone can write in it; why not, if not.
+fn own_folder(dir: &Path) -> Result<(), String> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir).map_err(|e| e.to_string())?;
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| e.to_string())?;
+    if !meta.is_dir() {
+        return Err("it is not a folder".into());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me {
+            return Err(format!("it belongs to another user (uid {}, this program runs as {me})", meta.uid()));
+        }
+        if meta.mode() & 0o002 != 0 {
+            return Err("everyone can write in it".into());
+        }
+    }
+    Ok(())
 }
 
 /// The entries in `dir`: path, size and last use.
@@ -212,12 +298,13 @@ fn entries(dir: &Path) -> std::io::Result<Vec<(PathBuf, u64, std::time::SystemTi
     Ok(out)
 }
 
-/// Removes the least recently used entries of `dir` until it holds at most `cap` bytes.
-fn trim(dir: &Path, cap: u64) -> std::io::Result<()> {
+/// Removes the least recently used entries of `dir` until it holds at most `cap` bytes; the
+/// bytes left.
+fn trim(dir: &Path, cap: u64) -> std::io::Result<u64> {
     let mut all = entries(dir)?;
     let mut total: u64 = all.iter().map(|e| e.1).sum();
     if total <= cap {
-        return Ok(());
+        return Ok(total);
     }
     all.sort_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(&b.0)));
     for (path, size, _) in all {
@@ -227,7 +314,7 @@ fn trim(dir: &Path, cap: u64) -> std::io::Result<()> {
         std::fs::remove_file(&path)?;
         total -= size;
     }
-    Ok(())
+    Ok(total)
 }
 
 /// The bytes of an entry, or `None` when an output is not storable.

@@ -114,3 +114,40 @@ fn values_off_the_whole_planet_are_not_stored() {
     cache.store(&[5u8; 32], &[Some(Value::Regions(Arc::new(regions)))]);
     assert_eq!(usage(dir.path()).expect("usage").entries, 0);
 }
+
+/// Anyone who can write in the folder could plant entries with sound checksums: a folder
+/// everyone can write in is not used.
+#[cfg(unix)]
+#[test]
+fn a_folder_everyone_can_write_in_is_not_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tmp");
+    let shared = dir.path().join("shared");
+    let cache = DiskCache::new(&shared, DEFAULT_CAP_BYTES);
+    cache.store(&[1u8; 32], &outputs());
+    assert!(cache.load(&[1u8; 32], 4).is_some(), "a private folder works");
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let planted = DiskCache::new(&shared, DEFAULT_CAP_BYTES);
+    assert!(planted.load(&[1u8; 32], 4).is_none(), "not read from a folder everyone can write in");
+    let notice = planted.notice().expect("says why");
+    assert!(notice.contains("everyone can write in it"), "{notice}");
+    let made = DiskCache::new(dir.path().join("made"), DEFAULT_CAP_BYTES);
+    made.store(&[1u8; 32], &outputs());
+    let mode = std::fs::metadata(made.dir()).expect("made").permissions().mode();
+    assert_eq!(mode & 0o077, 0, "a folder the cache makes is private: {mode:o}");
+}
+
+/// An entry that is a symbolic link (to a sound entry elsewhere) is not followed: dropped.
+#[cfg(unix)]
+#[test]
+fn an_entry_that_is_a_link_is_not_followed() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let elsewhere = DiskCache::new(dir.path().join("elsewhere"), DEFAULT_CAP_BYTES);
+    elsewhere.store(&[1u8; 32], &outputs());
+    let cache = DiskCache::new(dir.path().join("nodes"), DEFAULT_CAP_BYTES);
+    cache.store(&[9u8; 32], &outputs());
+    std::os::unix::fs::symlink(elsewhere.path(&[1u8; 32]), cache.path(&[1u8; 32])).expect("link");
+    assert!(cache.load(&[1u8; 32], 4).is_none(), "the link was followed");
+    assert!(std::fs::symlink_metadata(cache.path(&[1u8; 32])).is_err(), "the link is dropped");
+    assert!(elsewhere.path(&[1u8; 32]).exists(), "what it pointed to is left alone");
+}

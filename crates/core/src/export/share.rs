@@ -210,22 +210,15 @@ fn file_sha256(path: &Path) -> Result<(String, u64), ExportError> {
     Ok((hex(&hasher.finalize()), bytes))
 }
 
-/// Opens `path` for reading if it is a regular file and not a symbolic link.
+/// Opens `path` for reading if it is a regular file and not a symbolic link
+/// ([`crate::io::regular::open_regular`]), with merge's messages.
 fn open_regular(path: &Path) -> Result<std::fs::File, ExportError> {
-    let io = |source| ExportError::Io { path: path.to_path_buf(), source };
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
-    let file = options.open(path).map_err(|e| match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => invalid(format!("{}: a symbolic link; merge reads only regular files", path.display())),
-        _ => io(e),
-    })?;
-    let meta = file.metadata().map_err(io)?;
-    if !meta.is_file() {
-        return Err(invalid(format!("{}: not a regular file", path.display())));
-    }
-    Ok(file)
+    use crate::io::regular::RegularFileError;
+    crate::io::regular::open_regular(path).map(|(file, _)| file).map_err(|e| match e {
+        RegularFileError::Link => invalid(format!("{}: a symbolic link; merge reads only regular files", path.display())),
+        RegularFileError::NotRegular => invalid(format!("{}: not a regular file", path.display())),
+        RegularFileError::Io(source) => ExportError::Io { path: path.to_path_buf(), source },
+    })
 }
 
 /// Whether `name` is a file name a build writes: one plain component (no folder, no `..`, not

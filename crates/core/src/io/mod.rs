@@ -1,10 +1,12 @@
-//! Files: graph RON load/save (atomic, with migrations) and the built-in default graph.
+//! Files: graph RON load/save (atomic, with migrations), the built-in default graph, and
+//! opening files that may have been planted (`regular`).
 
 pub mod atomic;
 pub mod clipboard;
 pub mod default;
 pub mod graph_file;
 pub mod migrate;
+pub mod regular;
 pub mod templates;
 
 pub use default::default_graph;

@@ -9,7 +9,7 @@ impl PlanetApp {
     /// `planetgraph_core::eval::disk_cache`): reopening a graph, undo and redo read results
     /// from it.
     pub fn with_default_disk_cache(mut self) -> PlanetApp {
-        self.worker.set_disk_cache(crate::eval::DiskCache::for_editor());
+        self.worker.set_disk_cache(crate::eval::DiskCache::user_default());
         self
     }
 

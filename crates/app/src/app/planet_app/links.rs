@@ -60,7 +60,7 @@ impl PlanetApp {
             if adapt_to_type(&before, &mut after) {
                 let label = after.noise_type.label();
                 node.params = crate::nodes::Settings::to_params(&after);
-                self.status = format!("{}: {label} noise with its suggested frequency {} /planet and persistence {}", node.describe(), after.frequency, after.persistence);
+                self.note_edit(format!("{}: {label} noise with its suggested frequency {} /planet and persistence {}", node.describe(), after.frequency, after.persistence));
                 changed = true;
             }
         }
@@ -83,7 +83,7 @@ impl PlanetApp {
         let mut g = self.doc.graph.clone();
         g.set_settings(id, &s);
         self.apply_edit(g);
-        self.status = format!("{name}: {} preset ({}); Ctrl+Z undoes it", preset.label(), preset.description().to_lowercase());
+        self.note_edit(format!("{name}: {} preset ({}); Ctrl+Z undoes it", preset.label(), preset.description().to_lowercase()));
     }
 
     /// Whether the wire just drawn closes a loop in `g` (the graph read back from the editor).

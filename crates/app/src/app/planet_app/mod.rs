@@ -47,6 +47,23 @@ pub struct Resolutions {
     pub viewport: usize,
 }
 
+impl Resolutions {
+    /// The stages of an evaluation, coarsest first: [`COARSE_N`], the previews, the viewport
+    /// (each once). Each replaces the last on screen, and a newer request cancels the stages
+    /// still to come.
+    pub fn stages(&self) -> Vec<usize> {
+        let mut list: Vec<usize> = [COARSE_N, self.preview, self.viewport].into_iter().filter(|&n| n <= self.preview.max(self.viewport)).collect();
+        list.sort_unstable();
+        list.dedup();
+        list
+    }
+
+    /// The stage after the one at `n`, if `n` is not the last.
+    pub fn after(&self, n: usize) -> Option<usize> {
+        self.stages().into_iter().find(|&m| m > n)
+    }
+}
+
 /// The application.
 pub struct PlanetApp {
     /// The open document.
@@ -91,8 +108,9 @@ pub struct PlanetApp {
     files: files::FileState,
     title: String,
     status: String,
-    /// A note on the last edit (a typed value that was clamped) kept in front of the status
-    /// line until the evaluation it started has reported.
+    /// A note on the last edit (a typed value that was clamped, a preset, a noise type's
+    /// suggested settings) kept in front of the status line until the evaluation it started
+    /// has reported ([`Self::note_edit`]).
     notice: Option<String>,
     /// The ready-made *Planet surface* group of the finder (made once from the default graph).
     ready_surface: Option<Arc<crate::graph::Graph>>,
@@ -167,20 +185,17 @@ impl PlanetApp {
 
     /// Asks the worker for a new evaluation (cancels the one running).
     pub fn request_eval(&mut self) {
-        // Progressive: a coarse stage first, then the previews, then the viewport; each
-        // replaces the last, and a newer request cancels the stages still to come.
-        let mut list = Vec::new();
-        if self.res.preview > COARSE_N {
-            list.push(COARSE_N);
-        }
-        list.push(self.res.preview);
-        if self.res.viewport != self.res.preview {
-            list.push(self.res.viewport);
-        }
         let extra = self.ed_state.viewed.into_iter().collect();
-        self.worker.request(self.doc.graph.clone(), list, extra);
+        self.worker.request(self.doc.graph.clone(), self.res.stages(), extra);
         self.viewport.set_refining(Some("evaluating the change…".to_string()));
         self.ed_state.previews_stale = true;
+    }
+
+    /// Says `text` about the edit just made, in the status line and, in front of the
+    /// evaluation's own report, until the evaluation the edit started has reported.
+    pub(super) fn note_edit(&mut self, text: String) {
+        self.status = text.clone();
+        self.notice = Some(text);
     }
 
     /// The status line's text.
@@ -375,8 +390,7 @@ impl PlanetApp {
         for r in responses {
             if let NodeResponse::User(EdResponse::Clamped(id, note)) = r {
                 let name = self.doc.graph.node(*id).map_or_else(|| id.to_string(), |n| n.describe());
-                self.notice = Some(format!("{name}: {note}"));
-                self.status = format!("{name}: {note}");
+                self.note_edit(format!("{name}: {note}"));
             }
         }
         for r in responses {

@@ -61,8 +61,8 @@ impl PlanetApp {
                 update_previews(ctx, &self.doc.graph, &res, &mut self.ed_state.previews);
                 self.ed_state.previews_stale = false;
             }
-            let last = self.res.viewport.max(self.res.preview);
-            self.viewport.set_refining((res.n < last).then(|| format!("showing {} cells per face edge, evaluating {}…", res.n, if res.n < self.res.preview { self.res.preview } else { last })));
+            let next = self.res.after(res.n);
+            self.viewport.set_refining(next.map(|m| format!("showing {} cells per face edge, evaluating {m}…", res.n)));
             // Only the newest request's results arrive here, coarse first, so each one refines
             // the picture.
             let why_empty = match self.doc.graph.first_of(NodeKind::Planet) {
@@ -112,19 +112,16 @@ impl PlanetApp {
             let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join(", ")) };
             self.status = if self.doc.graph.nodes.is_empty() {
                 "Ready: the graph is empty".to_string()
-            } else if res.n < last {
+            } else if next.is_some() {
                 // An earlier stage: the viewport's banner says what is shown and what comes; the
                 // status line keeps what the last action said (the spinner shows meanwhile).
                 std::mem::take(&mut self.status)
             } else {
                 format!("Ready: evaluated at {} cells per face edge in {:.0} ms ({} computed, {} cached){notes}", res.n, res.total_ms, res.timings_ms.len(), res.cached)
             };
-            if let Some(n) = self.notice.as_ref().filter(|_| res.n >= last) {
+            // A notice waits for the last stage of the evaluation, and goes with it.
+            if let Some(n) = self.notice.take_if(|_| next.is_none()) {
                 self.status = format!("{n}. {}", self.status);
-                // Kept until the last refinement of the evaluation has reported.
-                if res.n >= self.res.viewport.max(self.res.preview) {
-                    self.notice = None;
-                }
             }
             self.last_result = Some(res);
             self.update_viewer();

@@ -30,9 +30,8 @@ pub struct Grid {
     area: Vec<f32>,
     /// `log2 n` where `n` is a power of two (face positions by shifts instead of divisions).
     shift: Option<u32>,
-    /// Slot in `border` of each face position on a face's border (`NONE` inside the face).
-    border_slot: Vec<u32>,
-    /// Neighbours of the border cells, `4 (n - 1)` slots per face, faces in order.
+    /// Neighbours of the border cells, `4 (n - 1)` slots per face (one for `n = 1`) in row
+    /// order (see [`border_slot`]), faces in order.
     border: Vec<[(u32, f32); 8]>,
 }
 
@@ -62,21 +61,13 @@ impl Grid {
             let (i, j) = (p % n, p / n);
             i == 0 || j == 0 || i + 1 == n || j + 1 == n
         };
-        let mut border_slot = vec![NONE; n * n];
-        let mut per_face = 0u32;
-        for (p, slot) in border_slot.iter_mut().enumerate() {
-            if on_border(p) {
-                *slot = per_face;
-                per_face += 1;
-            }
-        }
         let positions: Vec<usize> = (0..n * n).filter(|&p| on_border(p)).collect();
         let border = (0..6 * positions.len()).into_par_iter().map(|k| seam_neighbours(k / positions.len() * n * n + positions[k % positions.len()], n, radius_m)).collect();
         // The face is symmetric under swapping its axes, so the distance down from (i, j) is the
         // distance right from (j, i) (the same arithmetic, to the bit).
         let right = table(1, 0);
         let down = (0..n * n).into_par_iter().map(|p| right[(p % n) * n + p / n]).collect();
-        Grid { n, right, down, down_right: table(1, 1), down_left: table(-1, 1), area, shift, border_slot, border }
+        Grid { n, right, down, down_right: table(1, 1), down_left: table(-1, 1), area, shift, border }
     }
 
     /// Cells in all.
@@ -153,9 +144,23 @@ impl Grid {
     /// Neighbours of a cell on a face's border (tabled when the grid is made).
     #[inline]
     fn border_neighbours(&self, c: usize) -> [(u32, f32); 8] {
-        let (p, face) = (self.position(c).0, c / (self.n * self.n));
-        let per_face = self.border.len() / 6;
-        self.border[face * per_face + self.border_slot[p] as usize]
+        let (_, i, j) = self.position(c);
+        let face = c / (self.n * self.n);
+        self.border[face * (self.border.len() / 6) + border_slot(i, j, self.n)]
+    }
+}
+
+/// The slot of face position `(i, j)` on a face's border, counting the border's positions in
+/// row order: the first row, then the first and last cell of each middle row, then the last
+/// row.
+#[inline]
+fn border_slot(i: usize, j: usize, n: usize) -> usize {
+    if j == 0 {
+        i
+    } else if j + 1 < n {
+        n + 2 * (j - 1) + usize::from(i != 0)
+    } else {
+        n + 2 * (n - 2) + i
     }
 }
 
@@ -173,6 +178,16 @@ fn seam_neighbours(c: usize, n: usize, radius_m: f64) -> [(u32, f32); 8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn border_slots_count_the_border_in_row_order() {
+        for n in [1usize, 2, 3, 8] {
+            let border: Vec<(usize, usize)> = (0..n * n).map(|p| (p % n, p / n)).filter(|&(i, j)| i == 0 || j == 0 || i + 1 == n || j + 1 == n).collect();
+            for (k, &(i, j)) in border.iter().enumerate() {
+                assert_eq!(border_slot(i, j, n), k, "n={n} ({i}, {j})");
+            }
+        }
+    }
 
     #[test]
     fn areas_sum_to_the_sphere_and_distances_match_the_directions() {

@@ -43,6 +43,22 @@ pub struct Scratch {
     pub receiver_pos: Vec<u32>,
     /// Ranges of the stack made of whole outlets' trees, each solved by one thread.
     pub chunks: Vec<(usize, usize)>,
+    /// Each chunk's trees as its thread built them: cells, and each one's receiver's index
+    /// within the chunk.
+    trees: Vec<(Vec<u32>, Vec<u32>)>,
+}
+
+/// Whether cell `c` is sea: a cell of the level's ocean still below sea level (the test of
+/// [`Level::is_sea`], for closures that borrow the level's arrays one by one).
+#[inline]
+pub fn is_sea(ocean: &[bool], h: &[f32], c: usize) -> bool {
+    ocean[c] && h[c] < 0.0
+}
+
+/// The cells whose receiver is `x` (its donors), among its neighbours.
+#[inline]
+fn donors<'a>(grid: &'a super::grid::Grid, receiver: &'a [u32], x: u32) -> impl Iterator<Item = u32> + 'a {
+    grid.neighbours(x as usize).into_iter().map(|(d, _)| d).filter(move |&d| d != NONE && receiver[d as usize] == x)
 }
 
 /// Maps `f` to a `u32` of the same order (`total_cmp`'s order for finite values).
@@ -53,6 +69,11 @@ fn ordered(f: f32) -> u32 {
     } else {
         b | 0x8000_0000
     }
+}
+
+/// The `f32` that [`ordered`] mapped to `key`.
+fn unordered(key: u32) -> f32 {
+    f32::from_bits(if key >> 31 == 1 { key & 0x7fff_ffff } else { !key })
 }
 
 /// An edge between two basins: the pass height and the pair of neighbours it crosses.
@@ -80,7 +101,7 @@ impl Level {
     /// else at the coast its first sea neighbour; [`NONE`] for a pit and at sea.
     fn steepest_descent(&mut self) {
         let (h, ocean, grid) = (&self.h, &self.ocean, &self.grid);
-        let sea = |c: usize| ocean[c] && h[c] < 0.0;
+        let sea = |c: usize| is_sea(ocean, h, c);
         self.receiver.par_chunks_mut(4096).zip(self.receiver_m.par_chunks_mut(4096)).enumerate().for_each(|(chunk, (receivers, distances))| {
             for (o, (r, m)) in receivers.iter_mut().zip(distances.iter_mut()).enumerate() {
                 let c = chunk * 4096 + o;
@@ -121,7 +142,7 @@ impl Level {
         let (h, ocean, receiver, grid) = (&self.h, &self.ocean, &self.receiver, &self.grid);
         let s = &mut self.routing;
         s.pits.clear();
-        s.pits.par_extend((0..grid.cells()).into_par_iter().filter(|&c| receiver[c] == NONE && !(ocean[c] && h[c] < 0.0)).map(|c| c as u32));
+        s.pits.par_extend((0..grid.cells()).into_par_iter().filter(|&c| receiver[c] == NONE && !is_sea(ocean, h, c)).map(|c| c as u32));
         if s.label.len() != grid.cells() {
             s.label = (0..grid.cells()).map(|_| AtomicU32::new(DRAINED)).collect();
         }
@@ -135,11 +156,7 @@ impl Level {
                 let x = queue[read];
                 read += 1;
                 label[x as usize].store(k as u32, Ordering::Relaxed);
-                for (d, _) in grid.neighbours(x as usize) {
-                    if d != NONE && receiver[d as usize] == x {
-                        queue.push(d);
-                    }
-                }
+                queue.extend(donors(grid, receiver, x));
             }
         });
     }
@@ -156,27 +173,31 @@ impl Level {
         }
         let (h, ocean, grid) = (&self.h, &self.ocean, &self.grid);
         let label = |c: usize| s.label[c].load(Ordering::Relaxed);
-        let height = |c: usize| if ocean[c] && h[c] < 0.0 { 0.0 } else { h[c] };
-        // Every boundary pair of neighbours seen from a pit's basin, in cell order.
+        let height = |c: usize| if is_sea(ocean, h, c) { 0.0 } else { h[c] };
+        // Every boundary pair of neighbours seen from a pit's basin, in cell order: from each
+        // cell the lowest pass to each other basin around it (at most eight).
         let edges: Vec<Edge> = (0..grid.cells())
             .into_par_iter()
             .filter(|&c| label(c) != DRAINED)
             .flat_map_iter(|c| {
-                // The lowest pass from this cell to each other basin around it.
                 let from = label(c);
-                let mut out: Vec<Edge> = Vec::new();
+                let mut out = [Edge { from, to: DRAINED, pass: 0.0, cell_from: c as u32, cell_to: NONE }; 8];
+                let mut len = 0;
                 for (x, _) in grid.neighbours(c) {
                     if x == NONE || label(x as usize) == from {
                         continue;
                     }
                     let e = Edge { from, to: label(x as usize), pass: height(c).max(height(x as usize)), cell_from: c as u32, cell_to: x };
-                    match out.iter_mut().find(|o| o.to == e.to) {
+                    match out[..len].iter_mut().find(|o| o.to == e.to) {
                         Some(o) if e.pass < o.pass => *o = e,
                         Some(_) => {}
-                        None => out.push(e),
+                        None => {
+                            out[len] = e;
+                            len += 1;
+                        }
                     }
                 }
-                out
+                out.into_iter().take(len)
             })
             .collect();
         // Edges grouped by the basin they leave.
@@ -196,14 +217,15 @@ impl Level {
         let mut done = vec![false; pits];
         // (pass, basin, its cell, the cell beyond), smallest first.
         let mut heap: BinaryHeap<Reverse<(u32, u32, u32, u32)>> = BinaryHeap::new();
-        let has_sea = (0..grid.cells()).any(|c| ocean[c] && h[c] < 0.0);
-        if has_sea {
-            for e in edges.iter().filter(|e| e.to == DRAINED) {
-                heap.push(Reverse((ordered(e.pass), e.from, e.cell_from, e.cell_to)));
+        // The search starts from the sea. Where no basin touches it (a planet without sea:
+        // no cell drains to a coast), from the lowest pit, the planet's outlet.
+        for e in edges.iter().filter(|e| e.to == DRAINED) {
+            heap.push(Reverse((ordered(e.pass), e.from, e.cell_from, e.cell_to)));
+        }
+        if heap.is_empty() {
+            if let Some(root) = (0..pits).min_by(|&a, &b| h[s.pits[a] as usize].total_cmp(&h[s.pits[b] as usize]).then(a.cmp(&b))) {
+                heap.push(Reverse((ordered(f32::NEG_INFINITY), root as u32, NONE, NONE)));
             }
-        } else if let Some(root) = (0..pits).min_by(|&a, &b| h[s.pits[a] as usize].total_cmp(&h[s.pits[b] as usize]).then(a.cmp(&b))) {
-            // A planet without sea drains to its lowest pit.
-            heap.push(Reverse((ordered(f32::NEG_INFINITY), root as u32, NONE, NONE)));
         }
         while let Some(Reverse((key, k, cell, beyond))) = heap.pop() {
             let k = k as usize;
@@ -211,7 +233,7 @@ impl Level {
                 continue;
             }
             done[k] = true;
-            let level = if cell == NONE { f32::NEG_INFINITY } else { f32::from_bits(if key >> 31 == 1 { key & 0x7fff_ffff } else { !key }) };
+            let level = if cell == NONE { f32::NEG_INFINITY } else { unordered(key) };
             levels[k] = level;
             outlets[k] = (cell, beyond);
             for &i in &grouped[start[k] as usize..start[k + 1] as usize] {
@@ -231,7 +253,7 @@ impl Level {
         let (h, ocean) = (&self.h, &self.ocean);
         let label = |c: usize| s.label[c].load(Ordering::Relaxed);
         self.filled.par_iter_mut().enumerate().for_each(|(c, f)| {
-            *f = if ocean[c] && h[c] < 0.0 {
+            *f = if is_sea(ocean, h, c) {
                 0.0
             } else {
                 match label(c) {
@@ -247,7 +269,11 @@ impl Level {
             let (mut previous, mut cell) = (beyond, pass);
             loop {
                 let next = self.receiver[cell as usize];
-                let d = self.grid.neighbours(cell as usize).into_iter().find(|&(x, _)| x == previous).map_or(1.0, |(_, d)| d);
+                // `previous` is a neighbour (the cell beyond the pass, then the path's cells):
+                // the distance as `cell` sees it, like every other receiver's.
+                let d = self.grid.neighbours(cell as usize).into_iter().find(|&(x, _)| x == previous).map(|(_, d)| d);
+                debug_assert!(d.is_some(), "the path to a pass runs through neighbours");
+                let d = d.unwrap_or(self.receiver_m[previous as usize]);
                 self.receiver[cell as usize] = previous;
                 self.receiver_m[cell as usize] = d;
                 if next == NONE {
@@ -263,42 +289,36 @@ impl Level {
     /// receiver; each group is a chunk for the solve.
     fn build_stack(&mut self) {
         let (h, ocean, receiver, grid) = (&self.h, &self.ocean, &self.receiver, &self.grid);
-        let sea = |c: usize| ocean[c] && h[c] < 0.0;
+        let sea = |c: usize| is_sea(ocean, h, c);
         let s = &mut self.routing;
         s.outlets.clear();
         s.outlets.par_extend((0..grid.cells()).into_par_iter().filter(|&c| !sea(c) && (receiver[c] == NONE || sea(receiver[c] as usize))).map(|c| c as u32));
-        let trees: Vec<(Vec<u32>, Vec<u32>)> = s
-            .outlets
-            .par_chunks(OUTLETS_PER_CHUNK)
-            .map(|group| {
-                let (mut order, mut up) = (Vec::new(), Vec::new());
-                for &outlet in group {
-                    let mut read = order.len();
-                    order.push(outlet);
-                    up.push(NONE);
-                    while read < order.len() {
-                        let x = order[read];
-                        for (d, _) in grid.neighbours(x as usize) {
-                            if d != NONE && receiver[d as usize] == x {
-                                order.push(d);
-                                up.push(read as u32);
-                            }
-                        }
-                        read += 1;
+        // Each group's trees into buffers kept between steps: the cells, and each one's
+        // receiver's position within the group.
+        s.trees.resize_with(s.outlets.len().div_ceil(OUTLETS_PER_CHUNK), Default::default);
+        s.outlets.par_chunks(OUTLETS_PER_CHUNK).zip(s.trees.par_iter_mut()).for_each(|(group, (order, up))| {
+            order.clear();
+            up.clear();
+            for &outlet in group {
+                let mut read = order.len();
+                order.push(outlet);
+                up.push(NONE);
+                while read < order.len() {
+                    let x = order[read];
+                    for d in donors(grid, receiver, x) {
+                        order.push(d);
+                        up.push(read as u32);
                     }
+                    read += 1;
                 }
-                (order, up)
-            })
-            .collect();
+            }
+        });
         s.chunks.clear();
         let mut at = 0;
-        for (order, _) in &trees {
-            if !order.is_empty() {
-                s.chunks.push((at, at + order.len()));
-                at += order.len();
-            }
+        for (order, _) in &s.trees {
+            s.chunks.push((at, at + order.len()));
+            at += order.len();
         }
-        let trees: Vec<&(Vec<u32>, Vec<u32>)> = trees.iter().filter(|t| !t.0.is_empty()).collect();
         self.order.resize(at, 0);
         s.receiver_pos.resize(at, 0);
         if s.pos.len() != grid.cells() {
@@ -306,7 +326,7 @@ impl Level {
         }
         s.pos.par_iter().for_each(|p| p.store(NONE, Ordering::Relaxed));
         let pos = &s.pos;
-        split_chunks(&mut self.order, &s.chunks).into_par_iter().zip(split_chunks(&mut s.receiver_pos, &s.chunks)).zip(s.chunks.par_iter().zip(trees)).for_each(|((order, up), (&(start, _), tree))| {
+        split_chunks(&mut self.order, &s.chunks).into_par_iter().zip(split_chunks(&mut s.receiver_pos, &s.chunks)).zip(s.chunks.par_iter().zip(&s.trees)).for_each(|((order, up), (&(start, _), tree))| {
             order.copy_from_slice(&tree.0);
             for (u, &t) in up.iter_mut().zip(&tree.1) {
                 *u = if t == NONE { NONE } else { start as u32 + t };

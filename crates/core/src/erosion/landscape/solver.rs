@@ -105,7 +105,7 @@ impl Level {
 
     /// Whether cell `c` is sea: a cell of the [`Level::ocean`] still below sea level.
     pub fn is_sea(&self, c: usize) -> bool {
-        self.ocean[c] && self.h[c] < 0.0
+        super::routing::is_sea(&self.ocean, &self.h, c)
     }
 
     /// Rain-weighted drainage area: every land cell's area summed down the receivers, into
@@ -184,8 +184,7 @@ impl Level {
                 for i in 0..heights.len() {
                     let c = order[start + i] as usize;
                     let h0 = f64::from(h[c]) + dt * f64::from(uplift[c]);
-                    let r = routing.receiver_pos[start + i];
-                    let hr = if r != NONE { Some(f64::from(heights[r as usize - start]).max(0.0)) } else { (receiver[c] != NONE).then(|| f64::from(h[receiver[c] as usize]).max(0.0)) };
+                    let hr = receiver_height(heights, start, routing.receiver_pos[start + i], receiver[c]).map(f64::from);
                     let new = match hr {
                         Some(hr) if h0 > hr && !(p.lakes && filled[c] > h[c]) => {
                             let l = f64::from(receiver_m[c]);
@@ -266,19 +265,27 @@ impl Level {
         split_chunks(&mut self.stack_h, &routing.chunks).into_par_iter().zip(routing.chunks.par_iter()).for_each(|(heights, &(start, _))| {
             for i in 0..heights.len() {
                 let c = order[start + i] as usize;
-                let r = routing.receiver_pos[start + i];
-                let hr = if r != NONE {
-                    heights[r as usize - start].max(0.0)
-                } else if receiver[c] != NONE {
-                    h[receiver[c] as usize].max(0.0)
-                } else {
-                    heights[i] = h[c];
-                    continue;
+                heights[i] = match receiver_height(heights, start, routing.receiver_pos[start + i], receiver[c]) {
+                    Some(hr) => h[c].min(hr + t * receiver_m[c]),
+                    None => h[c],
                 };
-                heights[i] = h[c].min(hr + t * receiver_m[c]);
             }
         });
         self.scatter_heights();
+    }
+}
+
+/// The height, m, of the receiver of the stack entry whose receiver is at stack position
+/// `receiver_pos` (in the chunk of `heights`, which starts at `start`) and is the cell
+/// `receiver`: from the chunk's heights, not below sea level; sea level for an outlet into the
+/// sea; `None` for the outlet of a planet without sea.
+#[inline]
+fn receiver_height(heights: &[f32], start: usize, receiver_pos: u32, receiver: u32) -> Option<f32> {
+    if receiver_pos != NONE {
+        Some(heights[receiver_pos as usize - start].max(0.0))
+    } else {
+        // An outlet's receiver is a sea cell, below sea level.
+        (receiver != NONE).then_some(0.0)
     }
 }
 
