@@ -2,6 +2,7 @@
 //! traits for the domain types and bridges editor state <-> saved graph.
 
 pub mod bridge;
+pub mod colours;
 pub mod group;
 pub mod types;
 pub mod widgets;

@@ -1,5 +1,6 @@
 //! The egui_node_graph2 types of PlanetGraph and their trait implementations.
 
+pub use super::colours::{category_colour, GROUP_COLOUR};
 pub use super::widgets::port_label;
 use super::widgets::{param_widget, preset_menu};
 use crate::graph::NodeId as DomainId;
@@ -204,25 +205,6 @@ pub struct EdState {
 pub type EditorState = GraphEditorState<EdNode, EdType, EdValue, EdTemplate, EdState>;
 /// The library's graph with PlanetGraph's types.
 pub type EdGraph = Graph<EdNode, EdType, EdValue>;
-
-/// Title-bar colour of group nodes.
-pub const GROUP_COLOUR: egui::Color32 = egui::Color32::from_rgb(70, 70, 86);
-
-/// Title-bar colour of a category.
-pub fn category_colour(c: Category) -> egui::Color32 {
-    match c {
-        Category::Sources => egui::Color32::from_rgb(46, 96, 64),
-        Category::Combine => egui::Color32::from_rgb(54, 76, 120),
-        Category::Modify => egui::Color32::from_rgb(104, 74, 46),
-        Category::Tectonics => egui::Color32::from_rgb(40, 104, 110),
-        Category::Erosion => egui::Color32::from_rgb(46, 84, 130),
-        Category::Masks => egui::Color32::from_rgb(96, 96, 56),
-        Category::Climate => egui::Color32::from_rgb(40, 110, 90),
-        Category::Texture => egui::Color32::from_rgb(130, 70, 90),
-        Category::Display => egui::Color32::from_rgb(88, 60, 112),
-        Category::Output => egui::Color32::from_rgb(120, 100, 40),
-    }
-}
 
 impl DataTypeTrait<EdState> for EdType {
     fn data_type_color(&self, _: &mut EdState) -> egui::Color32 {
