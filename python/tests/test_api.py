@@ -243,7 +243,7 @@ def test_a_tile_holds_the_planet_s_cells_and_a_finer_one_its_own_detail(repo):
     # [face, row, column] as the faces arrays: the tile is that block of its face.
     left = planetgraph.FACES.index("left")
     assert np.array_equal(tile, whole[left, 8:40, 16:48])
-    # A finer tile over the same ground: its own cells, with the Detail node's octaves.
+    # A finer tile over the same ground: its own cells, with the Erosion filter's octaves.
     fine = g.evaluate_tile(left, 4096, 1024, 512, 64, whole_level=64)[planet]
     assert fine.shape == (64, 64) and np.isfinite(fine).all()
     with pytest.raises(ValueError, match="reaches beyond the face"):

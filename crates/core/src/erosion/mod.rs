@@ -4,6 +4,7 @@
 pub mod coral;
 pub mod drainage;
 pub mod droplet;
+pub mod filter;
 pub mod hydraulic;
 pub mod landscape;
 pub mod lsystem;

@@ -126,6 +126,7 @@ registry! {
     DropletErosion => erosion::droplet::DropletErosion,
     DrainageRivers => erosion::drainage::DrainageRivers,
     LandscapeEvolution => erosion::landscape::LandscapeEvolution,
+    ErosionFilter => erosion::erosion_filter::ErosionFilter,
     LSystemRivers => erosion::lsystem_rivers::LSystemRivers,
     SeaFloor => erosion::sea_floor::SeaFloor,
     CoralReef => erosion::coral_reef::CoralReef,

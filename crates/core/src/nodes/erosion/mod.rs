@@ -4,6 +4,7 @@
 pub mod coral_reef;
 pub mod drainage;
 pub mod droplet;
+pub mod erosion_filter;
 pub mod hydraulic;
 pub mod landscape;
 pub mod lsystem_rivers;

@@ -1,0 +1,335 @@
+//! The erosion filter: branching gullies and spurs added to a relief point by point
+//! (ALGORITHMS.md section 14).
+//!
+//! Each octave is a sum of stripes over the eight corners of a jittered 3-D lattice around the
+//! point, blended by smooth weights: corner `k` adds the wave `exp(i 2 pi w (q - c_k) . t)`, `q`
+//! the point in lattice units, `w` the wavelengths per lattice cell, `c_k` the corner's
+//! jittered pivot and `t` the unit tangent across the slope; the real part of the blend brought
+//! to unit length is the octave's value. The crests and troughs of every stripe therefore run
+//! downhill. The octave's amplitude is a share of the slope times its wavelength, so flats
+//! (plains, valley floors, the tops of domes) keep their shape and steep ground gets deep
+//! gullies. Each finer octave is aligned with the gradient of the sum so far (the input's
+//! gradient plus the analytic derivatives of the octaves added), so the finer gullies bend into
+//! the coarser ones: they branch. Positions are 3-D points of the unit sphere, so no face seam
+//! exists; the cost is that of eight lattice corners per octave, whatever the level.
+
+use glam::Vec3;
+use std::f32::consts::TAU;
+
+/// Lattice jitter: how far a pivot may move from its corner, in lattice cells each way.
+const JITTER: f32 = 0.4;
+
+/// Wavelengths per lattice cell: the stripes' phase drifts from one corner's to the next over a
+/// cell, so a cell of two wavelengths makes gullies about four times as long as they are apart.
+const WAVES_PER_CELL: f32 = 2.0;
+
+/// Length of the blended phasor below which the stripes fade (where they fork).
+const FORK_WIDTH: f32 = 0.4;
+
+/// One octave of gullies.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Octave {
+    /// Lattice cells per radian of arc (a cell holds [`WAVES_PER_CELL`] wavelengths).
+    cells_per_radian: f32,
+    /// Amplitude per unit of slope (input units per radian): strength, gain and the level's
+    /// fade times the wavelength over 2 pi, in radians.
+    amplitude_per_slope: f32,
+    /// Seed of the octave's pivots.
+    seed: u32,
+}
+
+/// The octaves of an erosion filter that a level resolves, and how each follows the terrain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GullyFilter {
+    octaves: Vec<Octave>,
+    follow: f32,
+    /// Slope added along a smooth random direction, input units per radian.
+    min_slope: f32,
+    /// Lattice cells per radian of that direction field, and its seed.
+    drift: (f32, u32),
+}
+
+/// What shapes the filter at one point besides the height's gradient.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointWater {
+    /// Share of a river at the point, 0..1: the filter keeps its troughs and drops its ridges
+    /// where it is 1.
+    pub river: f32,
+    /// Scale of the filter at the point, 0..1 (a lake or a mask fades it out).
+    pub scale: f32,
+}
+
+/// The settings of a filter, in the units of its node.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GullySpec {
+    /// Wavelength of the coarsest octave, radians of arc.
+    pub spacing_rad: f32,
+    /// Octaves at most, each half the wavelength of the one before.
+    pub octaves: usize,
+    /// Slope a gully's walls add, as a share of the slope they are cut into (coarsest octave).
+    pub strength: f32,
+    /// Factor of the strength from one octave to the next.
+    pub gain: f32,
+    /// 0: every octave follows the input's gradient (parallel gullies); 1: each follows the
+    /// gradient of the sum so far (branching gullies).
+    pub follow: f32,
+    /// Slope (input units per radian) added along a smooth random direction, so flat ground
+    /// gets gullies as deep as on such a slope, running any way; on steeper ground it bends the
+    /// gullies slightly.
+    pub min_slope: f32,
+    /// Seed of the lattice.
+    pub seed: u32,
+}
+
+impl GullyFilter {
+    /// The octaves of `spec` that a level of `n` cells per face edge resolves: an octave is
+    /// faded in from 2 to 4 cells per wavelength, so a finer level adds octaves and keeps the
+    /// coarser ones unchanged.
+    pub fn new(spec: &GullySpec, n: usize) -> GullyFilter {
+        let cell = std::f32::consts::FRAC_PI_2 / n.max(1) as f32;
+        let octaves = (0..spec.octaves.min(24))
+            .filter_map(|k| {
+                let wavelength = spec.spacing_rad / (1u32 << k) as f32;
+                let fade = (wavelength / cell / 2.0 - 1.0).clamp(0.0, 1.0);
+                let amplitude_per_slope = spec.strength * spec.gain.powi(k as i32) * fade * wavelength / TAU;
+                (amplitude_per_slope > 0.0).then(|| Octave { cells_per_radian: 1.0 / (wavelength * WAVES_PER_CELL), amplitude_per_slope, seed: spec.seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u32) })
+            })
+            .collect();
+        let drift = (1.0 / (spec.spacing_rad * WAVES_PER_CELL), spec.seed ^ 0x5BD1_E995);
+        GullyFilter { octaves, follow: spec.follow.clamp(0.0, 1.0), min_slope: spec.min_slope.max(0.0), drift }
+    }
+
+    /// Whether the level resolves none of the octaves (the filter changes nothing).
+    pub fn is_empty(&self) -> bool {
+        self.octaves.is_empty()
+    }
+
+    /// How many octaves the level resolves.
+    pub fn octave_count(&self) -> usize {
+        self.octaves.len()
+    }
+
+    /// The height to add at the unit direction `p` where the input's gradient is `gradient`
+    /// (a tangent vector, input units per radian); the result is in the input's units.
+    pub fn at(&self, p: Vec3, gradient: Vec3, water: PointWater) -> f32 {
+        if water.scale <= 0.0 {
+            return 0.0;
+        }
+        let river = water.river.clamp(0.0, 1.0);
+        let gradient = if self.min_slope > 0.0 { gradient + drift(p, self.drift.0, self.drift.1) * self.min_slope } else { gradient };
+        let mut sum = 0.0;
+        let mut g_sum = gradient;
+        for o in &self.octaves {
+            let g = gradient * (1.0 - self.follow) + g_sum * self.follow;
+            let slope = g_sum.length();
+            let across = p.cross(g);
+            let len = across.length();
+            if len <= 1e-12 || slope <= 0.0 {
+                continue;
+            }
+            let t = across / len;
+            let (v, dv) = stripes(p * o.cells_per_radian, t, o.seed);
+            let a = o.amplitude_per_slope * slope * water.scale;
+            // Under a river only the troughs stay.
+            let (shape, dshape) = if v > 0.0 { (v * (1.0 - river), 1.0 - river) } else { (v, 1.0) };
+            sum += a * shape;
+            g_sum += dv * (a * dshape * o.cells_per_radian);
+        }
+        sum
+    }
+}
+
+/// The blended stripes at lattice point `q` across the unit tangent `t`: the value (-1..1) and
+/// its derivative along `q` (per lattice cell, the weights' own derivative left out).
+///
+/// The corners' waves are blended as phasors and the sum is brought back to unit length, so
+/// the stripes keep their full depth between corners and their phase moves smoothly from one
+/// corner's to the next; where the phases of the corners cancel, the stripes fork (and the
+/// amplitude fades over a short distance, where the phasor's length falls below
+/// [`FORK_WIDTH`]).
+#[inline]
+fn stripes(q: Vec3, t: Vec3, seed: u32) -> (f32, Vec3) {
+    let base = q.floor();
+    let f = q - base;
+    let (ix, iy, iz) = (base.x as i32, base.y as i32, base.z as i32);
+    let w = [smooth(f.x), smooth(f.y), smooth(f.z)];
+    let (mut re, mut im) = (0.0, 0.0);
+    for corner in 0..8u32 {
+        let (dx, dy, dz) = ((corner & 1) as i32, ((corner >> 1) & 1) as i32, ((corner >> 2) & 1) as i32);
+        let weight = pick(w[0], dx) * pick(w[1], dy) * pick(w[2], dz);
+        let h = hash(ix.wrapping_add(dx), iy.wrapping_add(dy), iz.wrapping_add(dz), seed);
+        let jitter = Vec3::new(unit(h), unit(h >> 10), unit(h >> 20)) * JITTER;
+        let offset = f - Vec3::new(dx as f32, dy as f32, dz as f32) - jitter;
+        let (s, c) = sin_cos_turns(WAVES_PER_CELL * offset.dot(t));
+        re += weight * c;
+        im += weight * s;
+    }
+    let norm = 1.0 / (re * re + im * im + FORK_WIDTH * FORK_WIDTH).sqrt();
+    (re * norm, t * (-TAU * WAVES_PER_CELL * im * norm))
+}
+
+/// Length of the blended drift below which it is not brought to unit length.
+const DRIFT_TAPER: f32 = 0.2;
+
+/// A smooth random tangent (of unit length but near its zeros) at the unit direction `p`:
+/// random directions at the corners
+/// of a lattice of `cells_per_radian`, blended by the same weights as the stripes.
+fn drift(p: Vec3, cells_per_radian: f32, seed: u32) -> Vec3 {
+    let q = p * cells_per_radian;
+    let base = q.floor();
+    let f = q - base;
+    let (ix, iy, iz) = (base.x as i32, base.y as i32, base.z as i32);
+    let w = [smooth(f.x), smooth(f.y), smooth(f.z)];
+    let mut sum = Vec3::ZERO;
+    for corner in 0..8u32 {
+        let (dx, dy, dz) = ((corner & 1) as i32, ((corner >> 1) & 1) as i32, ((corner >> 2) & 1) as i32);
+        let h = hash(ix.wrapping_add(dx), iy.wrapping_add(dy), iz.wrapping_add(dz), seed);
+        sum += Vec3::new(unit(h), unit(h >> 10), unit(h >> 20)) * (pick(w[0], dx) * pick(w[1], dy) * pick(w[2], dz));
+    }
+    let tangent = sum - p * p.dot(sum);
+    // Unit length away from the field's zeros; near one it fades to nothing, so a hilltop or
+    // saddle of the field stays smooth instead of gathering stripes into a star.
+    tangent / tangent.length().max(DRIFT_TAPER)
+}
+
+/// Weight of the lower (`d` = 0) or upper (`d` = 1) corner along one axis.
+#[inline]
+fn pick(w: f32, d: i32) -> f32 {
+    if d == 0 {
+        1.0 - w
+    } else {
+        w
+    }
+}
+
+/// Quintic smoothstep of a lattice fraction (zero first and second derivatives at the corners).
+#[inline]
+fn smooth(x: f32) -> f32 {
+    x * x * x * (x * (x * 6.0 - 15.0) + 10.0)
+}
+
+/// Ten bits of a hash as -0.5..0.5.
+#[inline]
+fn unit(h: u32) -> f32 {
+    (h & 1023) as f32 / 1023.0 - 0.5
+}
+
+/// A well-mixed hash of a lattice corner and a seed.
+#[inline]
+fn hash(x: i32, y: i32, z: i32, seed: u32) -> u32 {
+    let mut h = seed ^ (x as u32).wrapping_mul(0x8DA6_B343) ^ (y as u32).wrapping_mul(0xD816_3841) ^ (z as u32).wrapping_mul(0xCB1A_B31F);
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x7FEB_352D);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x846C_A68B);
+    h ^ (h >> 16)
+}
+
+/// `sin` and `cos` of `2 pi x` (`x` in turns), to about 4e-6: the turn reduced to -0.5..0.5,
+/// then folded to a quarter turn either side of 0 for a Taylor polynomial of degree 9.
+#[inline]
+fn sin_cos_turns(x: f32) -> (f32, f32) {
+    (sin_turns(x), sin_turns(x + 0.25))
+}
+
+#[inline]
+fn sin_turns(x: f32) -> f32 {
+    let y = x - x.round();
+    let y = if y > 0.25 {
+        0.5 - y
+    } else if y < -0.25 {
+        -0.5 - y
+    } else {
+        y
+    };
+    let a = y * TAU;
+    let a2 = a * a;
+    a * (1.0 + a2 * (-1.0 / 6.0 + a2 * (1.0 / 120.0 + a2 * (-1.0 / 5040.0 + a2 * (1.0 / 362_880.0)))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> GullySpec {
+        GullySpec { spacing_rad: 0.02, octaves: 6, strength: 0.6, gain: 0.8, follow: 1.0, min_slope: 0.0, seed: 3 }
+    }
+
+    const DRY: PointWater = PointWater { river: 0.0, scale: 1.0 };
+
+    #[test]
+    fn the_fast_sine_is_close_to_the_library_s() {
+        for k in -2000..2000 {
+            let x = k as f32 * 0.00137;
+            let (s, c) = sin_cos_turns(x);
+            assert!((s - (x * TAU).sin()).abs() < 2e-5, "sin at {x}");
+            assert!((c - (x * TAU).cos()).abs() < 2e-5, "cos at {x}");
+        }
+    }
+
+    /// A level adds octaves as its cells shrink; a coarse level gets none.
+    #[test]
+    fn a_level_gets_the_octaves_its_cells_resolve() {
+        // Cells of 1/128 of a quarter turn (0.0123 rad) cannot hold a 0.02 rad wavelength.
+        assert!(GullyFilter::new(&spec(), 128).is_empty());
+        let (a, b) = (GullyFilter::new(&spec(), 1024), GullyFilter::new(&spec(), 8192));
+        assert!(a.octave_count() >= 2 && b.octave_count() == 6, "{} then {}", a.octave_count(), b.octave_count());
+        // Shared octaves keep their wavelength and seed; only the finest faded one differs.
+        for (x, y) in a.octaves.iter().zip(&b.octaves) {
+            assert_eq!((x.cells_per_radian, x.seed), (y.cells_per_radian, y.seed));
+            assert!(x.amplitude_per_slope <= y.amplitude_per_slope);
+        }
+    }
+
+    /// Flat ground stays flat; steeper ground gets deeper gullies.
+    #[test]
+    fn the_gullies_grow_with_the_slope_and_vanish_on_flats() {
+        let f = GullyFilter::new(&spec(), 8192);
+        let p = Vec3::new(0.3, 0.5, 0.8).normalize();
+        let east = Vec3::Y.cross(p).normalize();
+        assert_eq!(f.at(p, Vec3::ZERO, DRY), 0.0);
+        let spread = |slope: f32| {
+            let mut s = 0.0f32;
+            for k in 0..400 {
+                let q = (p + east * (k as f32 * 1e-4)).normalize();
+                s = s.max(f.at(q, east * slope, DRY).abs());
+            }
+            s
+        };
+        let (gentle, steep) = (spread(0.5), spread(2.0));
+        assert!(gentle > 0.0 && (steep / gentle - 4.0).abs() < 0.5, "{gentle} then {steep}");
+        // With a slope for flat ground, flats get gullies as deep as that slope gives.
+        let floor = GullyFilter::new(&GullySpec { min_slope: 0.5, ..spec() }, 8192);
+        let on_flat = (0..400).map(|k| floor.at((p + east * (k as f32 * 1e-4)).normalize(), Vec3::ZERO, DRY).abs()).fold(0.0f32, f32::max);
+        assert!(on_flat > 0.3 * gentle && on_flat < 3.0 * gentle, "{on_flat} on flat ground against {gentle}");
+    }
+
+    /// The stripes run downhill: along the slope the filter varies far less than across it.
+    #[test]
+    fn the_gullies_run_downhill() {
+        let mut s = spec();
+        (s.octaves, s.follow) = (1, 0.0);
+        let f = GullyFilter::new(&s, 1 << 16);
+        let p = Vec3::new(-0.2, 0.7, 0.6).normalize();
+        let down = Vec3::Y.cross(p).normalize();
+        let across = p.cross(down);
+        let g = down * 3.0;
+        let step = 0.02 / 40.0;
+        let variation = |dir: Vec3| -> f32 { (0..400).map(|k| (f.at((p + dir * (k as f32 * step)).normalize(), g, DRY) - f.at((p + dir * ((k + 1) as f32 * step)).normalize(), g, DRY)).abs()).sum() };
+        let (along, over) = (variation(down), variation(across));
+        assert!(over > 4.0 * along, "across {over}, along {along}");
+    }
+
+    /// Under a river the filter leaves troughs only; a lake or mask scale of 0 leaves the ground.
+    #[test]
+    fn rivers_get_troughs_and_lakes_keep_their_floor() {
+        let f = GullyFilter::new(&spec(), 8192);
+        let p = Vec3::new(0.1, -0.3, 0.9).normalize();
+        let g = Vec3::X.cross(p).normalize();
+        for k in 0..200 {
+            let q = (p + Vec3::X * (k as f32 * 3e-4)).normalize();
+            assert!(f.at(q, g, PointWater { river: 1.0, scale: 1.0 }) <= 0.0);
+            assert_eq!(f.at(q, g, PointWater { river: 0.0, scale: 0.0 }), 0.0);
+        }
+    }
+}

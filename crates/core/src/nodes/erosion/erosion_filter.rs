@@ -1,0 +1,146 @@
+//! The Erosion filter node: branching gullies and spurs that run downhill, added point by point
+//! below the cells of a simulation ([`crate::erosion::filter`]).
+
+use crate::erosion::filter::{GullyFilter, GullySpec, PointWater};
+use crate::nodes::modify::gradient::gradient_on;
+use crate::nodes::prelude::*;
+use crate::planet::stencil::Neighbours4;
+
+crate::settings! {
+    /// Settings of the Erosion filter node.
+    pub struct ErosionFilterSettings, keys ErosionFilterKeys {
+        /// Wavelength of the coarsest gullies, km.
+        spacing_km: f32 = float("Largest gullies", 20.0, 0.05, 2000.0, Unit::Kilometre, 0.5, "Spacing of the coarsest gullies, from spur to spur, on the Planet node's radius. Builds whose cells are larger than half of it get none of them; each finer octave halves the spacing."),
+        /// Octaves at most.
+        octaves: usize = int("Octaves", 8, 1, 16, "Finer octaves at most, each half the spacing of the one before and bent into the gullies of the coarser ones; only those the evaluation's cells resolve are added (a close-up gets more than a build)."),
+        /// Slope share of the coarsest gullies' walls.
+        strength: f32 = float("Strength", 1.0, 0.0, 4.0, Unit::None, 0.01, "How deep the gullies are: the slope their walls add, as a share of the slope they are cut into (1: a slope of 10 % gets walls of up to 10 % more). Flats get none, so plains, valley floors and the tops of domes keep their shape."),
+        /// Strength factor from one octave to the next.
+        gain: f32 = float("Gain", 0.85, 0.0, 1.0, Unit::None, 0.01, "Factor of the strength from one octave to the next: 1 keeps every octave's walls as steep as the coarsest's, lower values make the fine gullies shallower."),
+        /// How much the finer gullies follow the slope of the coarser ones.
+        follow: f32 = float("Follow", 1.0, 0.0, 1.0, Unit::None, 0.01, "How much each finer octave runs down the slope of the gullies already added (1: they bend into the coarser gullies and branch) rather than down the input's slope (0: parallel gullies)."),
+        /// Slope of flat ground's gullies, degrees.
+        flat_slope_deg: f32 = float("Flat-ground slope", 3.0, 0.0, 45.0, Unit::Degree, 0.05, "Ground flatter than this gets gullies as deep as on a slope of this angle, running in smoothly varying directions (plains are not flat below a simulation's cells); 0 leaves flats flat. Measured with the Planet node's highest peak as 1.0 of elevation and its radius."),
+        /// Random seed.
+        seed: u32 = seed(9),
+    }
+}
+
+crate::ports! {
+    /// Inputs: the elevation, and optional rivers, lakes and mask.
+    const INPUTS: In = [
+        /// The elevation the gullies are cut into.
+        ELEVATION: Field = PortDef::field("elevation"),
+        /// Optional 0..1 share of a river: troughs instead of ridges there.
+        RIVERS: Field = PortDef::optional("rivers", PortType::Field),
+        /// Optional 0..1 share of a lake: the filter fades out there.
+        LAKES: Field = PortDef::optional("lakes", PortType::Field),
+        /// Optional 0..1 mask that scales the filter.
+        MASK: Field = PortDef::optional("mask", PortType::Field),
+    ];
+}
+
+crate::ports! {
+    /// Output: the elevation with gullies.
+    const OUTPUTS: Out = [
+        /// The elevation with gullies, in the input's units.
+        OUT: Field = PortDef::field("elevation"),
+    ];
+}
+
+/// The Erosion filter node.
+pub struct ErosionFilter;
+
+impl Node for ErosionFilter {
+    type Settings = ErosionFilterSettings;
+    const META: NodeMeta = NodeMeta::new(
+        "Erosion filter",
+        Category::Erosion,
+        "Branching gullies and spurs that run downhill, cut into any elevation below the size of a simulation's cells: stripes across the slope, deeper on steep ground, none on flats; each finer octave follows the slope of the coarser ones, so the gullies branch. Rivers get troughs instead of ridges, lakes keep their floor. It works point by point, so close-up tiles, seams and every level get the same gullies, and only the octaves the cells resolve are added.",
+        INPUTS,
+        OUTPUTS,
+        file!(),
+    )
+    .reading_planet();
+
+    fn run(s: &ErosionFilterSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+        let h = inputs.port(ELEVATION)?;
+        let (rivers, lakes, mask) = (inputs.port_opt(RIVERS)?, inputs.port_opt(LAKES)?, inputs.port_opt(MASK)?);
+        if let Some(k) = h.data().iter().position(|v| !v.is_finite()) {
+            let d = h.grid().direction(k);
+            let (lat, lon) = (d.y.clamp(-1.0, 1.0).asin().to_degrees(), d.x.atan2(d.z).to_degrees());
+            return Err(OpError::Invalid(format!("the elevation input holds a non-finite value (NaN or infinity) at latitude {lat:.1}°, longitude {lon:.1}°")));
+        }
+        let planet = ctx.planet()?;
+        // A slope of 1 (100 %) is this many elevation units per radian of arc.
+        let units_per_radian = planet.radius_km * 1000.0 / planet.max_elevation_m;
+        let min_slope = s.flat_slope_deg.to_radians().tan() * units_per_radian;
+        let spec = GullySpec { spacing_rad: s.spacing_km / planet.radius_km, octaves: s.octaves, strength: s.strength, gain: s.gain, follow: s.follow, min_slope, seed: s.seed };
+        let filter = GullyFilter::new(&spec, ctx.n);
+        let stencil = Neighbours4::new(h.grid(), ctx.grid())?;
+        if filter.is_empty() {
+            // The level resolves no gullies: the elevation without its halo.
+            return Ok(vec![Field::from_fn_on(stencil.out(), |k, _| h.data()[stencil.at(k).0]).into()]);
+        }
+        let gradient = gradient_on(h, &stencil);
+        ctx.check()?;
+        let share = |f: Option<&std::sync::Arc<Field>>, c: usize| f.map_or(0.0, |f| f.data()[c].clamp(0.0, 1.0));
+        let out = Field::from_fn_on(stencil.out(), |k, _| {
+            let c = stencil.at(k).0;
+            let p = stencil.direction(c);
+            let scale = (1.0 - share(lakes, c)) * mask.map_or(1.0, |m| m.data()[c].clamp(0.0, 1.0));
+            let water = PointWater { river: share(rivers, c), scale };
+            h.data()[c] + filter.at(p, glam::Vec3::from(gradient.data[k]), water)
+        });
+        ctx.check()?;
+        Ok(vec![out.into()])
+    }
+
+    /// The gradient reads the four neighbours of a cell.
+    fn locality(_: &Self::Settings, _: &[bool]) -> Locality {
+        Locality::Halo(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nodes::output::planet::PlanetSettings;
+    use crate::nodes::NodeKind;
+    use std::sync::atomic::AtomicBool;
+
+    fn planet() -> PlanetSettings {
+        PlanetSettings::from_params(&NodeKind::Planet.default_params()).expect("defaults")
+    }
+
+    fn run_at(n: usize, input: Field) -> Result<Field, OpError> {
+        run_with(n, input, &NodeKind::ErosionFilter.default_params())
+    }
+
+    fn run_with(n: usize, input: Field, params: &crate::nodes::ParamMap) -> Result<Field, OpError> {
+        let cancel = AtomicBool::new(false);
+        let p = planet();
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&p) };
+        let out = NodeKind::ErosionFilter.run(params, &[Some(input.into()), None, None, None], &ctx)?;
+        Ok(out[0].as_field().expect("a field").as_ref().clone())
+    }
+
+    /// A slope gets gullies at a level that resolves them; a flat stays flat without a flat-ground
+    /// slope; NaN is an error.
+    #[test]
+    fn slopes_get_gullies_flats_do_not_and_nan_is_reported() {
+        let n = 2048;
+        let tilt = Field::from_fn_dir(n, |d| 0.5 * d.y);
+        let out = run_at(n, tilt.clone()).expect("runs");
+        let changed = out.data().iter().zip(tilt.data()).filter(|(a, b)| a != b).count();
+        assert!(changed > out.data().len() / 2, "{changed} cells changed");
+        let mut flat_ground = NodeKind::ErosionFilter.default_params();
+        flat_ground.insert(ErosionFilterSettings::KEYS.flat_slope_deg.into(), crate::nodes::ParamValue::Float(0.0));
+        let flat = run_with(n, Field::filled(n, 0.3), &flat_ground).expect("runs");
+        assert!(flat.data().iter().all(|&v| v == 0.3));
+        let mut bad = Field::filled(16, 0.3);
+        bad.data_mut()[40] = f32::NAN;
+        let err = run_at(16, bad).expect_err("NaN");
+        assert!(err.to_string().contains("elevation input"), "{err}");
+    }
+}
