@@ -159,7 +159,10 @@ fn every_example_opens_framed_without_overlapping_nodes() {
         let ctx = egui::Context::default();
         let app = PlanetApp::new(Document::new(g, Some(f.clone())), &ctx).expect("app");
         let mut d = Driver::of(ctx, app);
-        d.frames(4);
+        // Measured with the results shown: previews and status lines make nodes taller.
+        d.app.res.preview = 32;
+        d.app.res.viewport = 32;
+        d.wait_for_evaluation();
         let canvas = d.app.editor.pan_zoom.clip_rect;
         let rects = screen_rects(&d);
         // Every node is in view, unless that would make the text too small to read: then the
@@ -175,7 +178,8 @@ fn every_example_opens_framed_without_overlapping_nodes() {
             problems.push(format!("{}: neither every node nor the top-left corner {corner:?} in {canvas:?} at zoom {zoom}", f.display()));
         }
         for (a, b) in overlaps(&rects) {
-            problems.push(format!("{}: nodes {} and {} overlap", f.display(), a.0, b.0));
+            let graph_rect = |id: NodeId| d.app.editor.node_rects.iter().find(|(n, _)| d.app.editor.graph[**n].user_data.id == id).map(|(_, r)| *r);
+            problems.push(format!("{}: nodes {} ({:?}) and {} ({:?}) overlap", f.display(), a.0, graph_rect(a), b.0, graph_rect(b)));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

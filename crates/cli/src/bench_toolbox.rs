@@ -44,6 +44,22 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::nodes::NodeKind::Expression.run(&params, &inputs, &ctx)))).collect();
         print("expression_mcells_per_s", (6 * n * n) as f64 / (median(times) * 1e3), "Mcells/s");
     }
+    if wants("erosion_filter_mcells_per_s") {
+        // The Erosion filter node's defaults on a close-up tile of 1024 x 1024 cells at level
+        // 16384 (400 m cells on Earth: six of its eight octaves resolved) over fBm relief.
+        let tile = crate::planet::Tile::new(crate::planet::Face::Front, 16384, 8192, 8192, 1024);
+        if let Ok(tile) = tile {
+            let fbm = FastFbm::new(7, 8, 0.55, 2.0);
+            let r = noise_radius(4.0);
+            let input = Field::from_fn_on(crate::planet::Grid::Tile(tile.with_halo(1)), |_, d| fbm.get([f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]) as f32);
+            let params = crate::nodes::NodeKind::ErosionFilter.default_params();
+            let inputs = [Some(input.into()), None, None, None];
+            let planet = crate::nodes::output::planet::EARTH;
+            let ctx = crate::nodes::OpContext { tile: Some(tile), n: tile.n, cancel: &cancel, steps: None, planet: Some(&planet) };
+            let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::nodes::NodeKind::ErosionFilter.run(&params, &inputs, &ctx)))).collect();
+            print("erosion_filter_mcells_per_s", tile.cells() as f64 / (median(times) * 1e3), "Mcells/s");
+        }
+    }
     if wants("check_chain_300k_s") {
         // What `check` does with a graph: validate and compile a chain of 300 000 nodes (a
         // Noise, then Abs after Abs, into a Planet), which must stay linear in nodes and links.

@@ -145,7 +145,7 @@ fn every_cellwise_and_halo_node_gives_on_a_tile_exactly_the_whole_planet_s_value
     // And those it lists as running on a tile with a halo.
     let mut got: Vec<String> = halo.iter().map(|k| format!("{k:?}")).collect();
     got.sort();
-    assert_eq!(got, ["Gradient", "Slope"], "halo kinds");
+    assert_eq!(got, ["ErosionFilter", "Gradient", "Slope"], "halo kinds");
 }
 
 /// Sampling a whole value onto a tile of a finer level is continuous across the face edge the

@@ -143,4 +143,33 @@ mod tests {
         let err = run_at(16, bad).expect_err("NaN");
         assert!(err.to_string().contains("elevation input"), "{err}");
     }
+
+    /// On a tile (given with its halo) the node gives the whole planet's values, across face
+    /// edges and corners, at a level that resolves its octaves (the registry-wide region test
+    /// runs at a level too coarse for the default spacing).
+    #[test]
+    fn a_tile_holds_the_whole_planet_s_gullies() {
+        let kind = NodeKind::ErosionFilter;
+        let mut params = kind.default_params();
+        params.insert(ErosionFilterSettings::KEYS.spacing_km.into(), crate::nodes::ParamValue::Float(2500.0));
+        let n = 48;
+        let relief = |d: glam::Vec3| 0.3 * (3.0 * d.x).sin() + 0.2 * (2.0 * d.y + d.z).cos();
+        let cancel = AtomicBool::new(false);
+        let p = planet();
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&p) };
+        let input = Field::from_fn_dir(n, relief);
+        let whole = kind.run(&params, &[Some(input.clone().into()), None, None, None], &ctx).expect("runs");
+        let whole = whole[0].as_field().expect("a field");
+        assert!(whole.data() != input.data(), "the level resolves gullies");
+        for tile in [crate::planet::Tile::new(crate::planet::Face::Back, n, 40, 3, 8), crate::planet::Tile::new(crate::planet::Face::Top, n, 0, 0, 6)] {
+            let tile = tile.expect("tile");
+            let on_tile: Value = Field::from_fn_on(Grid::Tile(tile.with_halo(1)), |_, d| relief(d)).into();
+            let ctx = OpContext { tile: Some(tile), ..ctx };
+            let out = kind.run(&params, &[Some(on_tile), None, None, None], &ctx).expect("runs");
+            let out = out[0].as_field().expect("a field");
+            for k in 0..tile.cells() {
+                assert_eq!(out.data()[k], whole.data()[tile.cell(k).index(n)], "cell {k} of {tile:?}");
+            }
+        }
+    }
 }
