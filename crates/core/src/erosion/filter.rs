@@ -23,6 +23,10 @@ const JITTER: f32 = 0.4;
 /// cell, so a cell of two wavelengths makes gullies about four times as long as they are apart.
 const WAVES_PER_CELL: f32 = 2.0;
 
+/// The slope an octave's amplitude follows is at most this many times the ground's (so the
+/// octaves cannot steepen one another without bound where their walls line up).
+const MAX_STEEPENING: f32 = 3.0;
+
 /// Length of the blended phasor below which the stripes fade (where they fork).
 const FORK_WIDTH: f32 = 0.4;
 
@@ -119,9 +123,10 @@ impl GullyFilter {
         let gradient = if self.min_slope > 0.0 { gradient + drift(p, self.drift.0, self.drift.1) * self.min_slope } else { gradient };
         let mut sum = 0.0;
         let mut g_sum = gradient;
+        let most = MAX_STEEPENING * gradient.length();
         for o in &self.octaves {
             let g = gradient * (1.0 - self.follow) + g_sum * self.follow;
-            let slope = g_sum.length();
+            let slope = g_sum.length().min(most);
             let across = p.cross(g);
             let len = across.length();
             if len <= 1e-12 || slope <= 0.0 {
@@ -149,23 +154,13 @@ impl GullyFilter {
 /// [`FORK_WIDTH`]).
 #[inline]
 fn stripes(q: Vec3, t: Vec3, seed: u32) -> (f32, Vec3) {
-    let (ix, iy, iz) = (floor(q.x), floor(q.y), floor(q.z));
-    let f = q - Vec3::new(ix as f32, iy as f32, iz as f32);
-    let w = [smooth(f.x), smooth(f.y), smooth(f.z)];
-    // The corners' weights and phases first, then their sines and cosines in one branch-free
-    // loop the compiler can vectorise.
-    let (mut weights, mut phases) = ([0.0f32; 8], [0.0f32; 8]);
-    for corner in 0..8u32 {
-        let (dx, dy, dz) = ((corner & 1) as i32, ((corner >> 1) & 1) as i32, ((corner >> 2) & 1) as i32);
-        weights[corner as usize] = pick(w[0], dx) * pick(w[1], dy) * pick(w[2], dz);
-        let h = hash(ix.wrapping_add(dx), iy.wrapping_add(dy), iz.wrapping_add(dz), seed);
-        let jitter = Vec3::new(unit(h), unit(h >> 10), unit(h >> 20)) * JITTER;
-        let offset = f - Vec3::new(dx as f32, dy as f32, dz as f32) - jitter;
-        phases[corner as usize] = WAVES_PER_CELL * offset.dot(t);
-    }
+    // The corners' phases first, then their sines and cosines in a branch-free loop the
+    // compiler vectorises.
+    let c = Corners::at(q, seed);
+    let phases: [f32; 8] = std::array::from_fn(|k| WAVES_PER_CELL * (c.offsets[k] - c.randoms[k] * JITTER).dot(t));
     let (mut re, mut im) = (0.0, 0.0);
     for half in 0..2 {
-        let (w, ph) = (Vec4::from_slice(&weights[4 * half..]), Vec4::from_slice(&phases[4 * half..]));
+        let (w, ph) = (Vec4::from_slice(&c.weights[4 * half..]), Vec4::from_slice(&phases[4 * half..]));
         re += (w * sin_turns4(ph + Vec4::splat(0.25))).element_sum();
         im += (w * sin_turns4(ph)).element_sum();
     }
@@ -173,23 +168,42 @@ fn stripes(q: Vec3, t: Vec3, seed: u32) -> (f32, Vec3) {
     (re * norm, t * (-TAU * WAVES_PER_CELL * im * norm))
 }
 
+/// The eight lattice corners around a point: their blending weights (smooth, summing to 1),
+/// the point's offset from each (lattice cells) and each corner's random vector (components
+/// -0.5..0.5, from a hash of the corner and the seed).
+struct Corners {
+    weights: [f32; 8],
+    offsets: [Vec3; 8],
+    randoms: [Vec3; 8],
+}
+
+impl Corners {
+    #[inline]
+    fn at(q: Vec3, seed: u32) -> Corners {
+        let (ix, iy, iz) = (floor(q.x), floor(q.y), floor(q.z));
+        let f = q - Vec3::new(ix as f32, iy as f32, iz as f32);
+        let w = [smooth(f.x), smooth(f.y), smooth(f.z)];
+        let mut c = Corners { weights: [0.0; 8], offsets: [Vec3::ZERO; 8], randoms: [Vec3::ZERO; 8] };
+        for k in 0..8 {
+            let (dx, dy, dz) = ((k & 1) as i32, ((k >> 1) & 1) as i32, ((k >> 2) & 1) as i32);
+            c.weights[k] = pick(w[0], dx) * pick(w[1], dy) * pick(w[2], dz);
+            c.offsets[k] = f - Vec3::new(dx as f32, dy as f32, dz as f32);
+            let h = hash(ix.wrapping_add(dx), iy.wrapping_add(dy), iz.wrapping_add(dz), seed);
+            c.randoms[k] = Vec3::new(unit(h), unit(h >> 10), unit(h >> 20));
+        }
+        c
+    }
+}
+
 /// Length of the blended drift below which it is not brought to unit length.
-const DRIFT_TAPER: f32 = 0.2;
+const DRIFT_TAPER: f32 = 0.5;
 
 /// A smooth random tangent (of unit length but near its zeros) at the unit direction `p`:
 /// random directions at the corners
 /// of a lattice of `cells_per_radian`, blended by the same weights as the stripes.
 fn drift(p: Vec3, cells_per_radian: f32, seed: u32) -> Vec3 {
-    let q = p * cells_per_radian;
-    let (ix, iy, iz) = (floor(q.x), floor(q.y), floor(q.z));
-    let f = q - Vec3::new(ix as f32, iy as f32, iz as f32);
-    let w = [smooth(f.x), smooth(f.y), smooth(f.z)];
-    let mut sum = Vec3::ZERO;
-    for corner in 0..8u32 {
-        let (dx, dy, dz) = ((corner & 1) as i32, ((corner >> 1) & 1) as i32, ((corner >> 2) & 1) as i32);
-        let h = hash(ix.wrapping_add(dx), iy.wrapping_add(dy), iz.wrapping_add(dz), seed);
-        sum += Vec3::new(unit(h), unit(h >> 10), unit(h >> 20)) * (pick(w[0], dx) * pick(w[1], dy) * pick(w[2], dz));
-    }
+    let c = Corners::at(p * cells_per_radian, seed);
+    let sum: Vec3 = (0..8).map(|k| c.randoms[k] * c.weights[k]).sum();
     let tangent = sum - p * p.dot(sum);
     // Unit length away from the field's zeros; near one it fades to nothing, so a hilltop or
     // saddle of the field stays smooth instead of gathering stripes into a star.

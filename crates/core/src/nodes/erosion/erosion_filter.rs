@@ -16,7 +16,7 @@ crate::settings! {
         /// Slope share of the coarsest gullies' walls.
         strength: f32 = float("Strength", 1.0, 0.0, 4.0, Unit::None, 0.01, "How deep the gullies are: the slope their walls add, as a share of the slope they are cut into (1: a slope of 10 % gets walls of up to 10 % more). Flats get none, so plains, valley floors and the tops of domes keep their shape."),
         /// Strength factor from one octave to the next.
-        gain: f32 = float("Gain", 0.85, 0.0, 1.0, Unit::None, 0.01, "Factor of the strength from one octave to the next: 1 keeps every octave's walls as steep as the coarsest's, lower values make the fine gullies shallower."),
+        gain: f32 = float("Gain", 1.0, 0.0, 1.0, Unit::None, 0.01, "Factor of the strength from one octave to the next: 1 keeps every octave's walls as steep as the coarsest's, lower values make the fine gullies shallower."),
         /// How much the finer gullies follow the slope of the coarser ones.
         follow: f32 = float("Follow", 1.0, 0.0, 1.0, Unit::None, 0.01, "How much each finer octave runs down the slope of the gullies already added (1: they bend into the coarser gullies and branch) rather than down the input's slope (0: parallel gullies)."),
         /// Slope of flat ground's gullies, degrees.
@@ -67,9 +67,8 @@ impl Node for ErosionFilter {
         let h = inputs.port(ELEVATION)?;
         let (rivers, lakes, mask) = (inputs.port_opt(RIVERS)?, inputs.port_opt(LAKES)?, inputs.port_opt(MASK)?);
         if let Some(k) = h.data().iter().position(|v| !v.is_finite()) {
-            let d = h.grid().direction(k);
-            let (lat, lon) = (d.y.clamp(-1.0, 1.0).asin().to_degrees(), d.x.atan2(d.z).to_degrees());
-            return Err(OpError::Invalid(format!("the elevation input holds a non-finite value (NaN or infinity) at latitude {lat:.1}°, longitude {lon:.1}°")));
+            let at = crate::nodes::place(h.grid().direction(k));
+            return Err(OpError::Invalid(format!("the elevation input holds a non-finite value (NaN or infinity) at {at}")));
         }
         let planet = ctx.planet()?;
         // A slope of 1 (100 %) is this many elevation units per radian of arc.
