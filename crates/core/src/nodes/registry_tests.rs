@@ -204,3 +204,23 @@ fn units_are_written_in_ascii_and_outputs_use_named_physical_units() {
         }
     }
 }
+
+/// What the editor shows of a node (title, description, parameter labels and tooltips, choice
+/// labels) cites no document the user does not have (the project's seed documents).
+#[test]
+fn user_facing_texts_cite_no_seed_document() {
+    let cites = |text: &str| {
+        let t = text.to_lowercase();
+        ["seed 00", "seeds 00", "algorithm 3"].iter().any(|s| t.contains(s))
+    };
+    for &k in NodeKind::ALL {
+        let meta = k.meta();
+        assert!(!cites(meta.label) && !cites(meta.description), "{k:?}: {}", meta.description);
+        for p in k.params() {
+            assert!(!cites(p.label) && !cites(p.tooltip), "{k:?}.{}: {}", p.name, p.tooltip);
+            if let ParamSpec::Choice { options, .. } = p.spec {
+                assert!(options.iter().all(|o| !cites(o.label)), "{k:?}.{}: a choice cites a seed", p.name);
+            }
+        }
+    }
+}

@@ -29,25 +29,25 @@ crate::settings! {
         /// Height of 1.0 of elevation in cells at 128.
         relief: f32 = RELIEF,
         /// Water added per unit time, height units.
-        rain: f32 = float("Rain", HydraulicSettings::DEFAULT.rain, 0.0, 1.0, Unit::Named("h.u./t.u."), 0.001, "Water depth added to every land cell per time unit (seed 002's r), in height units (h.u.: the width of a cell at 128 per face edge; elevation 1.0 is Relief h.u. high). 0.1 over 15 t.u. (the defaults) rains 1.5 h.u."),
+        rain: f32 = float("Rain", HydraulicSettings::DEFAULT.rain, 0.0, 1.0, Unit::Named("h.u./t.u."), 0.001, "Water depth added to every land cell per time unit (r), in height units (h.u.: the width of a cell at 128 per face edge; elevation 1.0 is Relief h.u. high). 0.1 over 15 t.u. (the defaults) rains 1.5 h.u."),
         /// Seed 002's g A / l.
-        gravity: f32 = float("Gravity", HydraulicSettings::DEFAULT.gravity, 0.1, 50.0, Unit::Named("h.u./t.u.^2"), 0.1, "Gravity times pipe cross-section over pipe length (seed 002's g A / l): how hard height differences push water. The acceleration of water on a slope of 1, in height units per time unit squared."),
+        gravity: f32 = float("Gravity", HydraulicSettings::DEFAULT.gravity, 0.1, 50.0, Unit::Named("h.u./t.u.^2"), 0.1, "Gravity times pipe cross-section over pipe length (g A / l): how hard height differences push water. The acceleration of water on a slope of 1, in height units per time unit squared."),
         /// Seed 002's k_S.
-        capacity: f32 = float("Capacity", HydraulicSettings::DEFAULT.capacity, 0.0, 20.0, Unit::Named("t.u."), 0.01, "Sediment capacity constant (seed 002's k_S): the sediment water can carry, in h.u. of ground, is k_S |v| sin(slope) with the speed |v| in h.u./t.u. Higher: more ground moved, deeper valleys."),
+        capacity: f32 = float("Capacity", HydraulicSettings::DEFAULT.capacity, 0.0, 20.0, Unit::Named("t.u."), 0.01, "Sediment capacity constant (k_S): the sediment water can carry, in h.u. of ground, is k_S |v| sin(slope) with the speed |v| in h.u./t.u. Higher: more ground moved, deeper valleys."),
         /// Smallest slope sine used for the capacity.
         min_slope: f32 = float("Minimum slope", HydraulicSettings::DEFAULT.min_slope, 0.0, 1.0, Unit::Named("sin"), 0.001, "Smallest slope (as its sine: 0.05 is about 3 degrees at the model's Relief) used for the capacity, so flat ground still erodes a little. Low: plains stay, slopes carve (badlands)."),
         /// Water depth from which the capacity is full, height units.
-        full_depth: f32 = float("Full-capacity depth", HydraulicSettings::DEFAULT.full_depth, 0.0, 10.0, Unit::Named("h.u."), 0.01, "Water depth, in height units, from which the capacity is full; shallower water carries proportionally less, so erosion follows where water gathers and carves channels instead of roughening every slope. 0: no ramp (seed 002's capacity)."),
+        full_depth: f32 = float("Full-capacity depth", HydraulicSettings::DEFAULT.full_depth, 0.0, 10.0, Unit::Named("h.u."), 0.01, "Water depth, in height units, from which the capacity is full; shallower water carries proportionally less, so erosion follows where water gathers and carves channels instead of roughening every slope. 0: no ramp."),
         /// Seed 002's k_E per unit time.
-        dissolve: f32 = float("Dissolving", HydraulicSettings::DEFAULT.dissolve, 0.0, 10.0, Unit::Named("/t.u."), 0.01, "Share of the missing load (capacity minus sediment) that water picks up from the ground per time unit (seed 002's k_E). High: soft rock."),
+        dissolve: f32 = float("Dissolving", HydraulicSettings::DEFAULT.dissolve, 0.0, 10.0, Unit::Named("/t.u."), 0.01, "Share of the missing load (capacity minus sediment) that water picks up from the ground per time unit (k_E). High: soft rock."),
         /// Seed 002's k_D per unit time.
-        deposit: f32 = float("Deposition", HydraulicSettings::DEFAULT.deposit, 0.0, 10.0, Unit::Named("/t.u."), 0.01, "Share of the excess load (sediment above capacity) that water drops per time unit (seed 002's k_D). High: fans and filled valley floors near the ranges."),
+        deposit: f32 = float("Deposition", HydraulicSettings::DEFAULT.deposit, 0.0, 10.0, Unit::Named("/t.u."), 0.01, "Share of the excess load (sediment above capacity) that water drops per time unit (k_D). High: fans and filled valley floors near the ranges."),
         /// Seed 002's k_T per unit time.
-        evaporation: f32 = float("Evaporation", HydraulicSettings::DEFAULT.evaporation, 0.0, 10.0, Unit::Named("/t.u."), 0.01, "Share of the water lost per time unit (seed 002's k_T). High: water runs only a short way, so only the slopes near the ridges erode."),
+        evaporation: f32 = float("Evaporation", HydraulicSettings::DEFAULT.evaporation, 0.0, 10.0, Unit::Named("/t.u."), 0.01, "Share of the water lost per time unit (k_T). High: water runs only a short way, so only the slopes near the ridges erode."),
         /// How sediment moves.
-        transport: SedimentTransport = SedimentTransport::DonorCell.param("Sediment transport", "How suspended sediment moves with the water. Donor cell: with the water the pipes carry between neighbours (conservative, little smearing). Semi-Lagrangian: seed 002's back-trace, each cell takes the sediment from where its water came from (up to 2 cells, across seams), with the total restored after each step."),
+        transport: SedimentTransport = SedimentTransport::DonorCell.param("Sediment transport", "How suspended sediment moves with the water. Donor cell: with the water the pipes carry between neighbours (conservative, little smearing). Semi-Lagrangian: a back-trace, each cell takes the sediment from where its water came from (up to 2 cells, across seams), with the total restored after each step."),
         /// Sediment exchange between wet neighbours per unit time.
-        sediment_diffusion: f32 = float("Sediment diffusion", HydraulicSettings::DEFAULT.sediment_diffusion, 0.0, 10.0, Unit::Named("/t.u."), 0.01, "Share of the difference in suspended sediment that wet neighbours exchange per time unit (seed 002's fix for streaks)."),
+        sediment_diffusion: f32 = float("Sediment diffusion", HydraulicSettings::DEFAULT.sediment_diffusion, 0.0, 10.0, Unit::Named("/t.u."), 0.01, "Share of the difference in suspended sediment that wet neighbours exchange per time unit (against streaks)."),
         /// Hillslope creep, reference cells squared per unit time.
         creep: f32 = float("Hillslope creep", HydraulicSettings::DEFAULT.creep, 0.0, 1.0, Unit::Named("cells^2/t.u."), 0.001, "Land heights diffuse with this coefficient, in cells of a 128 face edge squared per time unit (material is conserved). Sets how wide valleys and ridges are on the planet, independent of resolution; 0 turns it off."),
     }
@@ -162,7 +162,7 @@ impl Node for HydraulicErosion {
     const META: NodeMeta = NodeMeta::new(
         "Hydraulic erosion",
         Category::Erosion,
-        "Seed 002's virtual-pipe model: rain, flow across the whole planet, dissolving and deposition, sediment carried with the water, evaporation. Water reaching the sea (the planet's sea level) leaves and drops its sediment. Presets (light, moderate, strong, badlands) set the amounts in one click. Units: a height unit (h.u.) is the width of a cell at 128 per face edge, elevation 1.0 is Relief h.u. high; a time unit (t.u.) is the model's clock, Iterations x Time step t.u. are simulated.",
+        "Rain, flow across the whole planet, dissolving and deposition, sediment carried with the water, evaporation. Water reaching the sea (the planet's sea level) leaves and drops its sediment. Presets (light, moderate, strong, badlands) set the amounts in one click. Units: a height unit (h.u.) is the width of a cell at 128 per face edge, elevation 1.0 is Relief h.u. high; a time unit (t.u.) is the model's clock, Iterations x Time step t.u. are simulated.",
         IN,
         OUTPUTS,
         file!(),

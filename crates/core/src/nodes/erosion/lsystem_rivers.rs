@@ -11,15 +11,15 @@ crate::settings! {
         /// Number of river mouths.
         rivers: usize = int("Rivers", 40, 1, 500, "Number of rivers, each from a mouth on a coast picked at random."),
         /// Seed 003's i.
-        iterations: usize = int("Iterations (i)", 25, 1, 200, "Seed 003's i: the most segments from a mouth to a spring. Branches end early, at random, in the last 40 %."),
+        iterations: usize = int("Iterations (i)", 25, 1, 200, "The most segments from a mouth to a spring. Branches end early, at random, in the last 40 %."),
         /// Seed 003's s.
-        tributaries: usize = int("Tributaries (s)", 8, 0, 100, "Seed 003's s: the most splits of one river into two branches."),
+        tributaries: usize = int("Tributaries (s)", 8, 0, 100, "The most splits of one river into two branches."),
         /// Seed 003's k.
-        box_steps: usize = int("Box filter steps (k)", 2, 0, 20, "Seed 003's k: box-filter passes over the banks per round, four rounds (at 128 cells per face edge; scaled with the resolution so the banks are as wide on the planet). The channel keeps its bed; the filter only lowers the banks towards it."),
+        box_steps: usize = int("Box filter steps (k)", 2, 0, 20, "Box-filter passes over the banks per round, four rounds (at 128 cells per face edge; scaled with the resolution so the banks are as wide on the planet). The channel keeps its bed; the filter only lowers the banks towards it."),
         /// Seed 003's hmin.
-        h_min: f32 = float("Lowest bed (hmin)", -0.01, -10.0, 10.0, Unit::None, 0.001, "Seed 003's hmin: no bed is carved below this height (input units); just below the sea level lets mouths open into the sea."),
+        h_min: f32 = float("Lowest bed (hmin)", -0.01, -10.0, 10.0, Unit::None, 0.001, "No bed is carved below this height (input units); just below the sea level lets mouths open into the sea."),
         /// Seed 003's hmax.
-        h_max: f32 = float("Highest ground (hmax)", 0.6, -10.0, 10.0, Unit::None, 0.005, "Seed 003's hmax: rivers grow only over ground below this height (input units); springs lie below it."),
+        h_max: f32 = float("Highest ground (hmax)", 0.6, -10.0, 10.0, Unit::None, 0.005, "Rivers grow only over ground below this height (input units); springs lie below it."),
         /// Segment length, km.
         segment_km: f32 = float("Segment length", 80.0, 1.0, 2000.0, Unit::Kilometre, 1.0, "Length of one L-system segment along the planet."),
         /// Largest turn per segment, degrees.
@@ -74,7 +74,7 @@ impl Node for LSystemRivers {
     const META: NodeMeta = NodeMeta::new(
         "L-system rivers",
         Category::Erosion,
-        "Seed 003's L-system rivers: from mouths on the coasts, segments that go on or split with changed angles and end early near the last iteration, bent towards the lowest ground and never over a ridge; drawn into the heightmap, deeper downstream, with box-filtered banks. Outputs the carved elevation and the channel mask.",
+        "From mouths on the coasts, segments that go on or split with changed angles and end early near the last iteration, bent towards the lowest ground and never over a ridge; drawn into the heightmap, deeper downstream, with box-filtered banks. Outputs the carved elevation and the channel mask.",
         IN,
         OUTPUTS,
         file!(),

@@ -1,4 +1,4 @@
-//! The Falloff node (seed 004's falloff filter on the sphere): the distance from a point
+//! The Falloff node (falloff filter on the sphere): the distance from a point
 //! (latitude, longitude) or from a mask's edge, normalised by a radius in degrees of arc,
 //! through an editable curve; output as it is, multiplied with a field, or subtracted from it.
 //! The island maker.
@@ -64,14 +64,8 @@ crate::ports! {
 
 impl Node for Falloff {
     type Settings = FalloffSettings;
-    const META: NodeMeta = NodeMeta::new(
-        "Falloff",
-        Category::Masks,
-        "Seed 004's falloff: the distance from a point or from a mask's edge, divided by a radius in degrees, through a curve; output, multiplied with the input or subtracted from it (the island maker).",
-        INPUTS,
-        OUT,
-        file!(),
-    );
+    const META: NodeMeta =
+        NodeMeta::new("Falloff", Category::Masks, "The distance from a point or from a mask's edge, divided by a radius in degrees, through a curve; output, multiplied with the input or subtracted from it (the island maker).", INPUTS, OUT, file!());
 
     /// The inputs the settings need, checked before any run (so `check` refuses what a build
     /// would).

@@ -20,9 +20,9 @@ crate::settings! {
     /// Settings of the Diamond-square node.
     pub struct DiamondSquareSettings, keys DiamondSquareKeys {
         /// Width of the first level's offsets.
-        range: f32 = float("Range", 1.0, 0.0, 100.0, Unit::None, 0.01, "Width of the random offsets of the first level (offsets lie within ± half of it); seed 003's example uses 6."),
+        range: f32 = float("Range", 1.0, 0.0, 100.0, Unit::None, 0.01, "Width of the random offsets of the first level (offsets lie within ± half of it); 6 gives rugged terrain."),
         /// Factor of the range from one level to the next.
-        roughness: f32 = float("Roughness factor", 0.45, 0.05, 0.95, Unit::None, 0.005, "The offsets' range is multiplied by this at each level (seed 003: 0.45). 0.5 is the boundary: above it the surface turns very rough."),
+        roughness: f32 = float("Roughness factor", 0.45, 0.05, 0.95, Unit::None, 0.005, "The offsets' range is multiplied by this at each level. 0.5 is the boundary: above it the surface turns very rough."),
         /// Levels whose points all take the full range.
         start_level: usize = int("Start level", 2, 0, 6, "Levels of points that take random values in the full range before the range starts to shrink: 0 starts from the cube's 8 corners (a few huge features), each level more doubles the number of large features along a face edge."),
         /// Random seed.
@@ -38,7 +38,7 @@ impl Node for DiamondSquare {
     const META: NodeMeta = NodeMeta::new(
         "Diamond-square",
         Category::Sources,
-        "Seeds 003 and 004's midpoint displacement (diamond-square) on the cube's faces: random offsets whose range shrinks by the roughness factor at each level; the faces share their edges and corners exactly, and the coarse levels do not depend on the resolution. Like every diamond-square it shows creases along its coarsest lattice lines; a Warp after it hides them.",
+        "Midpoint displacement (diamond-square) on the cube's faces: random offsets whose range shrinks by the roughness factor at each level; the faces share their edges and corners exactly, and the coarse levels do not depend on the resolution. Like every diamond-square it shows creases along its coarsest lattice lines; a Warp after it hides them.",
         &[],
         OUT,
         file!(),

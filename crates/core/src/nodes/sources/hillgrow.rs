@@ -23,10 +23,10 @@ crate::settings! {
         width_min_deg: f32 = float("Narrowest", 3.0, 0.05, 90.0, Unit::Degree, 0.05, "Each hill's width (the Gaussian's standard deviation, as an arc on the planet: 1 deg is 111 km on Earth) is drawn between this and the widest width."),
         /// Widest hill, degrees of arc.
         width_max_deg: f32 = float("Widest", 12.0, 0.05, 90.0, Unit::Degree, 0.05, "Each hill's width is drawn between the narrowest width and this."),
-        /// Per-cell jitter of the widths (seed 003's random sigma per evaluation).
-        roughness: f32 = float("Roughness", 0.3, 0.0, 1.0, Unit::None, 0.01, "Seed 003 draws a new width every time it evaluates a hill's Gaussian, which roughens the surface until it is smoothed: 0 keeps each hill's width, 1 lets it vary from 0 to twice its value from cell to cell."),
+        /// Per-cell jitter of the widths (random sigma per evaluation).
+        roughness: f32 = float("Roughness", 0.3, 0.0, 1.0, Unit::None, 0.01, "A new width drawn every time a hill's Gaussian is evaluated roughens the surface until it is smoothed: 0 keeps each hill's width, 1 lets it vary from 0 to twice its value from cell to cell."),
         /// Blur after growing, degrees of arc.
-        smoothing_deg: f32 = float("Smoothing", 0.7, 0.0, 20.0, Unit::Degree, 0.01, "Standard deviation of the blur that smooths the grown hills (seed 003 applies 3 box filters), degrees of arc; 0 turns it off."),
+        smoothing_deg: f32 = float("Smoothing", 0.7, 0.0, 20.0, Unit::Degree, 0.01, "Standard deviation of the blur that smooths the grown hills, degrees of arc; 0 turns it off."),
         /// Random seed.
         seed: u32 = seed(1),
     }
@@ -37,8 +37,7 @@ pub struct Hillgrow;
 
 impl Node for Hillgrow {
     type Settings = HillgrowSettings;
-    const META: NodeMeta =
-        NodeMeta::new("Hillgrow", Category::Sources, "Seed 003's hillgrow: random control points with random heights and widths (degrees of arc), the sum of their Gaussians by great-circle distance, roughened and then smoothed.", &[], OUT, file!());
+    const META: NodeMeta = NodeMeta::new("Hillgrow", Category::Sources, "Random control points with random heights and widths (degrees of arc), the sum of their Gaussians by great-circle distance, roughened and then smoothed.", &[], OUT, file!());
 
     fn run(s: &HillgrowSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -13,8 +13,8 @@ crate::settings! {
         latitude_deg as "latitude": f32 = float("Latitude", 0.0, -90.0, 90.0, Unit::Degree, 0.1, "Latitude of the island's centre (north positive)."),
         /// Centre longitude, degrees (0 at +Z, east towards +X).
         longitude_deg as "longitude": f32 = float("Longitude", 0.0, -180.0, 180.0, Unit::Degree, 0.1, "Longitude of the island's centre (0 faces +Z, east positive)."),
-        /// Radius of the cone's base, degrees of arc (seed 002's k_R).
-        radius_deg: f32 = float("Radius", 20.0, 0.1, 180.0, Unit::Degree, 0.1, "Radius of the cone's base as an arc on the planet (seed 002's k_R)."),
+        /// Radius of the cone's base, degrees of arc (k_R).
+        radius_deg: f32 = float("Radius", 20.0, 0.1, 180.0, Unit::Degree, 0.1, "Radius of the cone's base as an arc on the planet (k_R)."),
         /// Height of the cone above the base level (k_H).
         height: f32 = float("Height", 1.2, 0.0, 10.0, Unit::None, 0.005, "Height of the cone above the base level (k_H), in elevation units (1 = the Planet node's highest peak)."),
         /// Flank exponent (k_P): 1 a straight cone, above 1 a broad dome, below 1 a steep peak.
@@ -39,8 +39,7 @@ pub struct Island;
 
 impl Node for Island {
     type Settings = IslandSettings;
-    const META: NodeMeta =
-        NodeMeta::new("Volcanic island", Category::Sources, "Seed 002: a cone h = H (1 - (r/R)^P) around a point, roughened by noise through the exponent 1 + N noise, with the top above the crater rim folded down.", &[], OUT, file!());
+    const META: NodeMeta = NodeMeta::new("Volcanic island", Category::Sources, "A cone h = H (1 - (r/R)^P) around a point, roughened by noise through the exponent 1 + N noise, with the top above the crater rim folded down.", &[], OUT, file!());
 
     fn run(s: &IslandSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

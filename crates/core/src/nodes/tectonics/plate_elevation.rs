@@ -18,15 +18,15 @@ crate::settings! {
     /// Settings of the Plate elevation node (elevation units: 1 = the Planet node's highest peak).
     pub struct PlateElevationSettings, keys PlateElevationKeys {
         /// How base levels are set.
-        base_mode: BaseMode = BaseMode::LandFraction.param("Base levels", "Land fraction: continental plates cover about the asked share of the planet, the rest is ocean floor. Random range: seed 000's uniform random level per plate in -range..range."),
+        base_mode: BaseMode = BaseMode::LandFraction.param("Base levels", "Land fraction: continental plates cover about the asked share of the planet, the rest is ocean floor. Random range: a uniform random level per plate in -range..range."),
         /// Share of the planet on continental plates.
         land_fraction: f32 = float("Land fraction", 0.35, 0.0, 1.0, Unit::None, 0.005, "Share of the planet on continental plates (Earth: about 0.35 with shelves). Coasts then move with noise and boundary relief."),
         /// Seed 000's elevationRandomRange.
-        elevation_range: f32 = float("Random range", 0.5, 0.0, 1.0, Unit::None, 0.005, "Seed 000's elevationRandomRange: plate base levels uniform in -range..range (about half land)."),
+        elevation_range: f32 = float("Random range", 0.5, 0.0, 1.0, Unit::None, 0.005, "Plate base levels uniform in -range..range (about half land)."),
         /// Raise mountains and trenches where plates converge.
-        collisions: bool = boolean("Plate collisions", true, "Seed 000's usePlateCollisions: raise mountains and trenches where plates converge, rifts and ridges where they part."),
+        collisions: bool = boolean("Plate collisions", true, "Raise mountains and trenches where plates converge, rifts and ridges where they part."),
         /// Multiplier of the boundary pressure.
-        collision_strength: f32 = float("Collision strength", ElevationSettings::DEFAULT.collision_strength, 0.0, 5.0, Unit::None, 0.01, "Seed 000's collisionStrength: multiplies the boundary pressure (which lies in about -2..2)."),
+        collision_strength: f32 = float("Collision strength", ElevationSettings::DEFAULT.collision_strength, 0.0, 5.0, Unit::None, 0.01, "Multiplies the boundary pressure (which lies in about -2..2)."),
         /// Height of mountain belts at full pressure.
         mountain_height: f32 = float("Mountain height", ElevationSettings::DEFAULT.mountain_height, 0.0, 2.0, Unit::None, 0.005, "Height of mountain belts and island arcs at full pressure (1 = the Planet node's highest peak)."),
         /// Reach of mountains from a converging boundary, km.
@@ -42,13 +42,13 @@ crate::settings! {
         /// Width of rifts, km (ridges twice as wide).
         rift_width_km: f32 = float("Rift width", ElevationSettings::DEFAULT.rift_width_km, 5.0, 3000.0, Unit::Kilometre, 2.0, "Width of rifts from the boundary, km (mid-ocean ridges are twice as wide)."),
         /// Add 3D fBm noise.
-        noise: bool = boolean("Noise", true, "Seed 000's usePerlin: add 3D fBm noise for varied interiors, coasts, bays and islands."),
+        noise: bool = boolean("Noise", true, "Add 3D fBm noise for varied interiors, coasts, bays and islands."),
         /// Noise features around the equator.
         noise_frequency: f32 = float("Noise frequency", ElevationSettings::DEFAULT.noise_frequency, 0.5, 128.0, Unit::Named("/planet"), 0.05, "Noise features around the equator (also sets the scale of the mountain texture)."),
         /// Noise amplitude.
-        noise_strength: f32 = float("Noise strength", ElevationSettings::DEFAULT.noise_strength, 0.0, 1.0, Unit::None, 0.002, "Noise amplitude (seed 000's perlinStrength, on this project's -1..1 scale)."),
+        noise_strength: f32 = float("Noise strength", ElevationSettings::DEFAULT.noise_strength, 0.0, 1.0, Unit::None, 0.002, "Noise amplitude, on the elevation's -1..1 scale."),
         /// Low-pass passes of the plate levels at R = 50.
-        smoothing: usize = int("Smoothing passes", ElevationSettings::DEFAULT.smoothing_passes as i64, 0, 20, "Seed 000's low-pass filter of the plate levels over the regions, counted at R = 50 and scaled with (R / 50)^2 so coastal slopes keep their width at any R."),
+        smoothing: usize = int("Smoothing passes", ElevationSettings::DEFAULT.smoothing_passes as i64, 0, 20, "A low-pass filter of the plate levels over the regions, counted at R = 50 and scaled with (R / 50)^2 so coastal slopes keep their width at any R."),
         /// Random seed.
         seed: u32 = seed(5),
     }
@@ -84,7 +84,7 @@ impl Node for PlateElevation {
     const META: NodeMeta = NodeMeta::new(
         "Plate elevation",
         Category::Tectonics,
-        "Seed 000's elevation modifier: plate levels, plate motion, collision pressure, noise and smoothing; boundary features (mountains, trenches, rifts, ridges) have widths in km.",
+        "The plates' elevation: plate levels, plate motion, collision pressure, noise and smoothing; boundary features (mountains, trenches, rifts, ridges) have widths in km.",
         INPUTS,
         OUTPUTS,
         file!(),

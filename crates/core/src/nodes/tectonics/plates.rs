@@ -11,7 +11,7 @@ crate::settings! {
         /// Spread of growth rates.
         expansion_range: f32 = float("Expansion range", 0.5, 0.0, 10.0, Unit::None, 0.01, "Spread of growth rates: below 1, rates lie in 1-e..1+e (similar plate sizes); from 1 up, in 0..e (a few large plates and many small)."),
         /// Random-driven growth (organic shapes) or whole rings (blocky).
-        random_driven: bool = boolean("Random growth", true, "On: each expansion claims one random region at the plate's edge (organic shapes). Off: the whole ring around the plate (seed 000's default, blocky shapes)."),
+        random_driven: bool = boolean("Random growth", true, "On: each expansion claims one random region at the plate's edge (organic shapes). Off: the whole ring around the plate (blocky shapes)."),
         /// Stop after `cycles` growth cycles.
         step_mode: bool = boolean("Step mode", false, "Stop the growth after a number of cycles to watch it; use Step, Play and Reset below. Off: grow until every region has a plate."),
         /// Growth cycles run in step mode.
@@ -40,8 +40,7 @@ crate::ports! {
 
 impl Node for TectonicPlates {
     type Settings = TectonicPlatesSettings;
-    const META: NodeMeta =
-        NodeMeta { resolution_independent: true, ..NodeMeta::new("Tectonic plates", Category::Tectonics, "Seed 000, Algorithm 3: plates grow from random regions by flood fill until every region belongs to one.", INPUTS, OUTPUTS, file!()) };
+    const META: NodeMeta = NodeMeta { resolution_independent: true, ..NodeMeta::new("Tectonic plates", Category::Tectonics, "Plates grow from random regions by flood fill until every region belongs to one.", INPUTS, OUTPUTS, file!()) };
 
     fn run(s: &TectonicPlatesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let settings = PlateSettings { count: s.plates, expansion_range: s.expansion_range, random_driven: s.random_driven, max_cycles: s.step_mode.then_some(s.cycles), seed: s.seed };

@@ -10,7 +10,7 @@ crate::settings! {
     /// Settings of the Materials node (heights in metres, slopes in degrees).
     pub struct MaterialsSettings, keys MaterialsKeys {
         /// Mean height of the snow line, m.
-        snow_line_m: f32 = float("Snow line", 2800.0, -1000.0, 20000.0, Unit::Metre, 10.0, "Mean height above which snow lies (seed 002's snow line), without a temperature input."),
+        snow_line_m: f32 = float("Snow line", 2800.0, -1000.0, 20000.0, Unit::Metre, 10.0, "Mean height above which snow lies, without a temperature input."),
         /// With a temperature input: snow lies below this annual mean temperature, °C.
         snow_c: f32 = float("Snow below", -6.0, -60.0, 30.0, Unit::Celsius, 0.1, "With a temperature input, snow lies where the annual mean temperature is below this instead of above a fixed height, so the snow line is high in the tropics and low near the poles (glaciers' snow lines lie near -6 °C: about -1 in wet maritime ranges, -12 in dry continental ones)."),
         /// How far noise moves the snow line up and down, m.
