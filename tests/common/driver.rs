@@ -133,8 +133,11 @@ impl Driver {
         self.frame_with(vec![ev(false)], modifiers);
     }
 
+    /// Runs frames until the evaluation has finished and shows its result (up to two minutes:
+    /// the tests run side by side on a few cores).
     pub fn wait_for_evaluation(&mut self) {
-        for _ in 0..400 {
+        let start = std::time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_secs(120) {
             self.frames(1);
             if !self.app.is_evaluating() && self.app.last_result.is_some() {
                 self.frames(2);
