@@ -279,14 +279,13 @@ fn export_heights_s(g: &crate::graph::Graph, cancel: &AtomicBool) -> Result<(f64
     let path = Path::new("default.ron");
     let mut failed = None;
     let upstream = time_ms(|| failed = evaluate_exports(&g2, path, 1024, cancel, &Progress::default()).err().map(|e| e.to_string())) / 1e3;
-    let dir = std::env::temp_dir().join(format!("planetgraph-bench-heights-{}", std::process::id()));
+    // A private scratch folder, removed when it goes out of scope.
+    let dir = tempfile::tempdir().map_err(|e| format!("a scratch folder: {e}"))?;
     let export = time_ms(|| {
-        if let Err(e) = export_graph(&g2, path, &dir, 1024, None, DEFAULT_BUDGET, None, cancel, &Progress::default(), &ExportProgress::default()) {
+        if let Err(e) = export_graph(&g2, path, dir.path(), 1024, None, DEFAULT_BUDGET, None, cancel, &Progress::default(), &ExportProgress::default()) {
             failed = Some(e.to_string());
         }
     }) / 1e3;
-    // A scratch folder of the benchmark: leaving it behind is harmless.
-    let _ = std::fs::remove_dir_all(&dir);
     match failed {
         Some(why) => Err(why),
         None => Ok((export, upstream)),

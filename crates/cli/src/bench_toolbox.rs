@@ -49,9 +49,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         // 16384 (400 m cells on Earth: six of its eight octaves resolved) over fBm relief.
         let tile = crate::planet::Tile::new(crate::planet::Face::Front, 16384, 8192, 8192, 1024);
         if let Ok(tile) = tile {
-            let fbm = FastFbm::new(7, 8, 0.55, 2.0);
-            let r = noise_radius(4.0);
-            let input = Field::from_fn_on(crate::planet::Grid::Tile(tile.with_halo(1)), |_, d| fbm.get([f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]) as f32);
+            let input = fbm_field(&FastFbm::new(7, 8, 0.55, 2.0), crate::planet::Grid::Tile(tile.with_halo(1)), noise_radius(4.0), 1.0);
             let params = crate::nodes::NodeKind::ErosionFilter.default_params();
             let inputs = [Some(input.into()), None, None, None];
             let planet = crate::nodes::output::planet::EARTH;

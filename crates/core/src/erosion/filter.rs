@@ -86,15 +86,15 @@ pub struct GullySpec {
 }
 
 impl GullyFilter {
-    /// The octaves of `spec` that a level of `n` cells per face edge resolves: an octave is
-    /// faded in from 2 to 4 cells per wavelength, so a finer level adds octaves and keeps the
-    /// coarser ones unchanged.
+    /// The octaves of `spec` that a level of `n` cells per face edge resolves, each faded in
+    /// from 2 to 4 cells per wavelength as the Detail node's ([`crate::planet::fbm::resolved_share`]),
+    /// so a finer level adds octaves and keeps the coarser ones unchanged.
     pub fn new(spec: &GullySpec, n: usize) -> GullyFilter {
-        let cell = std::f32::consts::FRAC_PI_2 / n.max(1) as f32;
+        let cell = crate::planet::diffusion::cell_angle(n.max(1));
         let octaves = (0..spec.octaves.min(24))
             .filter_map(|k| {
                 let wavelength = spec.spacing_rad / (1u32 << k) as f32;
-                let fade = (wavelength / cell / 2.0 - 1.0).clamp(0.0, 1.0);
+                let fade = crate::planet::fbm::resolved_share(f64::from(wavelength / cell));
                 let amplitude_per_slope = spec.strength * spec.gain.powi(k as i32) * fade * wavelength / TAU;
                 (amplitude_per_slope > 0.0).then(|| Octave { cells_per_radian: 1.0 / (wavelength * WAVES_PER_CELL), amplitude_per_slope, seed: spec.seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u32) })
             })

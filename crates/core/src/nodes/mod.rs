@@ -156,22 +156,16 @@ pub fn run_node<N: Node>(values: &ParamMap, inputs: &[Option<Value>], ctx: &OpCo
     // planet or into garbage in an export.
     for (v, port) in out.iter().zip(declared) {
         if let Some((count, cell, grid)) = non_finite(v) {
-            let at = place(grid.direction(cell));
+            let d = grid.direction(cell);
+            let (lat, lon) = (d.y.clamp(-1.0, 1.0).asin().to_degrees(), d.x.atan2(d.z).to_degrees());
             return Err(OpError::Invalid(format!(
-                "output '{}' has {count} non-finite value{} (NaN or infinity), the first at {at}: for example a power of a negative number, an exponential that overflows, or such a value in an input",
+                "output '{}' has {count} non-finite value{} (NaN or infinity), the first at latitude {lat:.1}°, longitude {lon:.1}°: for example a power of a negative number, an exponential that overflows, or such a value in an input",
                 port.name,
                 if count == 1 { "" } else { "s" }
             )));
         }
     }
     Ok(out)
-}
-
-/// The place of the unit direction `d` in words, for messages: "latitude 12.5°, longitude
-/// -40.0°".
-pub(crate) fn place(d: glam::Vec3) -> String {
-    let (lat, lon) = (d.y.clamp(-1.0, 1.0).asin().to_degrees(), d.x.atan2(d.z).to_degrees());
-    format!("latitude {lat:.1}°, longitude {lon:.1}°")
 }
 
 /// Node `N`'s [`Node::refine`] from saved values (none refined when they do not make

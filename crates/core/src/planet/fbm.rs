@@ -178,9 +178,7 @@ impl LevelOctaves {
         let layers = (0..count)
             .filter_map(|k| {
                 let radius = f64::from(frequency.max(1e-3)) * 2f64.powi(k as i32) / TAU;
-                // Wavelength over cell size: faded in from 2 to 4 cells per wavelength.
-                let cells_per_wave = 1.0 / (radius * cell);
-                let fade = ((cells_per_wave / 2.0 - 1.0).clamp(0.0, 1.0)) as f32;
+                let fade = resolved_share(1.0 / (radius * cell));
                 (fade > 0.0).then(|| (FastPerlin::new(seed.wrapping_add(k as u32)), radius, fade * p.powi(k as i32) / total))
             })
             .collect();
@@ -203,6 +201,13 @@ impl LevelOctaves {
         let (x, y, z) = (f64::from(d.x), f64::from(d.y), f64::from(d.z));
         self.layers.iter().map(|(noise, r, w)| w * shape(noise.get([x * r, y * r, z * r]) as f32)).sum()
     }
+}
+
+/// How much of an octave of `cells_per_wave` cells per wavelength a level shows: none at two
+/// cells or fewer, all of it from four, linear between (so an octave fades in as a close-up or
+/// a build gets finer instead of appearing at once).
+pub fn resolved_share(cells_per_wave: f64) -> f32 {
+    ((cells_per_wave / 2.0 - 1.0).clamp(0.0, 1.0)) as f32
 }
 
 /// Radius of the sphere in noise space for `frequency` features around the equator.
