@@ -17,6 +17,6 @@
 pub use planetgraph_app::{app, editor};
 /// The command line, the `planetgraph-cli` crate.
 pub use planetgraph_cli as cli;
-pub use planetgraph_core::{appearance, erosion, eval, export, graph, inspect, io, nodes, planet, tectonics};
+pub use planetgraph_core::{appearance, erosion, eval, export, graph, inspect, io, nodes, planet, raster, tectonics};
 /// The planet renderer (wgpu), the `planetgraph-render` crate.
 pub use planetgraph_render as render;

@@ -19,20 +19,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("appearance", &[]),
     ("tectonics", &["planet"]),
     ("erosion", &["planet"]),
-    ("nodes", &["planet", "tectonics", "erosion"]),
+    ("raster", &["planet"]),
+    ("nodes", &["planet", "tectonics", "erosion", "raster"]),
     ("graph", &["nodes"]),
-    ("io", &["graph", "nodes", "planet", "appearance"]),
-    ("eval", &["graph", "io", "nodes", "planet"]),
-    ("export", &["appearance", "eval", "graph", "io", "nodes", "planet"]),
+    ("io", &["graph", "nodes", "planet", "appearance", "raster"]),
+    ("eval", &["graph", "io", "nodes", "planet", "raster"]),
+    ("export", &["appearance", "eval", "graph", "io", "nodes", "planet", "raster"]),
     ("inspect", &["appearance", "eval", "graph", "nodes", "planet", "tectonics"]),
     ("render", &["planet", "appearance"]),
-    ("editor", &["export", "graph", "nodes", "planet"]),
+    ("editor", &["export", "graph", "nodes", "planet", "raster"]),
     ("cli", &["appearance", "erosion", "eval", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
     ("app", &["appearance", "editor", "erosion", "eval", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
 ];
 
 /// Modules that must not name these crates.
-const DOMAIN: &[&str] = &["planet", "appearance", "tectonics", "erosion", "nodes", "graph", "io", "eval", "export", "inspect"];
+const DOMAIN: &[&str] = &["planet", "appearance", "tectonics", "erosion", "raster", "nodes", "graph", "io", "eval", "export", "inspect"];
 const UI_AND_GPU: &[&str] = &["egui", "eframe", "egui_wgpu", "wgpu", "egui_node_graph2", "rfd"];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {

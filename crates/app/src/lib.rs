@@ -10,7 +10,7 @@
 
 #![warn(missing_docs)]
 
-pub use planetgraph_core::{appearance, erosion, eval, export, graph, inspect, io, nodes, planet, tectonics};
+pub use planetgraph_core::{appearance, erosion, eval, export, graph, inspect, io, nodes, planet, raster, tectonics};
 /// The planet renderer (wgpu), the `planetgraph-render` crate.
 pub use planetgraph_render as render;
 

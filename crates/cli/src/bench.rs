@@ -314,7 +314,7 @@ fn node_seconds(g: &crate::graph::Graph, kind: NodeKind, n: usize, reps: usize, 
     let times: Vec<f64> = (0..reps.max(1))
         .map(|_| {
             let planet = crate::eval::planet_of(g);
-            let ctx = crate::nodes::OpContext { tile: None, n, cancel, steps: None, planet: planet.as_ref() };
+            let ctx = crate::nodes::OpContext { tile: None, n, cancel, steps: None, planet: planet.as_ref(), files: &[] };
             time_ms(|| drop(std::hint::black_box(node.kind.run(&node.params, &inputs, &ctx)))) / 1e3
         })
         .collect();

@@ -40,7 +40,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         let mut params = crate::nodes::NodeKind::Expression.default_params();
         params.insert("formula".into(), crate::nodes::ParamValue::Text("a * 2 + b - 0.5".into()));
         let inputs = [Some(a.into()), Some(b.into()), None, None];
-        let ctx = crate::nodes::OpContext { tile: None, n, cancel: &cancel, steps: None, planet: None };
+        let ctx = crate::nodes::OpContext { tile: None, n, cancel: &cancel, steps: None, planet: None, files: &[] };
         let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::nodes::NodeKind::Expression.run(&params, &inputs, &ctx)))).collect();
         print("expression_mcells_per_s", (6 * n * n) as f64 / (median(times) * 1e3), "Mcells/s");
     }
@@ -53,7 +53,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
             let params = crate::nodes::NodeKind::ErosionFilter.default_params();
             let inputs = [Some(input.into()), None, None, None];
             let planet = crate::nodes::output::planet::EARTH;
-            let ctx = crate::nodes::OpContext { tile: Some(tile), n: tile.n, cancel: &cancel, steps: None, planet: Some(&planet) };
+            let ctx = crate::nodes::OpContext { tile: Some(tile), n: tile.n, cancel: &cancel, steps: None, planet: Some(&planet), files: &[] };
             let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::nodes::NodeKind::ErosionFilter.run(&params, &inputs, &ctx)))).collect();
             print("erosion_filter_mcells_per_s", tile.cells() as f64 / (median(times) * 1e3), "Mcells/s");
         }

@@ -19,4 +19,5 @@ pub mod inspect;
 pub mod io;
 pub mod nodes;
 pub mod planet;
+pub mod raster;
 pub mod tectonics;

@@ -180,7 +180,27 @@ impl Document {
     }
 
     /// Saves to `path` (atomically) and remembers it.
+    /// Files that nodes read (Import raster) stay the same files: their relative paths are
+    /// rewritten for the new folder (an undoable edit, made before writing).
     pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
+        let folder = crate::io::graph_file::folder_of(path);
+        let from = self.graph.folder.clone().or_else(|| std::env::current_dir().ok());
+        if let (Some(from), Some(to)) = (&from, &folder) {
+            if from != to {
+                let mut g = self.graph.clone();
+                let mut changed = false;
+                for node in &mut g.nodes {
+                    if let Some(params) = node.kind.moved(&node.params, from, to) {
+                        node.params = params;
+                        changed = true;
+                    }
+                }
+                if changed {
+                    self.commit(g, false);
+                }
+            }
+        }
+        self.graph.folder = folder;
         save_graph(path, &self.graph)?;
         self.path = Some(path.to_path_buf());
         self.saved = self.graph.clone();

@@ -95,6 +95,11 @@ impl Recovery {
         let _ = std::fs::remove_file(self.path_file(self.pid));
     }
 
+    /// The state folder the copies are written into.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Copies left by editors that are no longer running, newest first. A copy that cannot be
     /// read is reported as an error string naming the file.
     pub fn left_behind(&self) -> Vec<Result<Recovered, String>> {
@@ -115,7 +120,14 @@ impl Recovery {
             // A copy with errors (a cycle, say) is offered like any other: the editor shows them.
             // Only regular files of at most the graph file's size cap are read.
             let opened = open_for_editing(&file).map_err(|err| err.to_string());
-            found.push((written, opened.map(|o| Recovered { file, graph: o.graph, original, written, repairs: o.repairs })));
+            found.push((
+                written,
+                opened.map(|mut o| {
+                    // Files its nodes read are relative to the original's folder, not to the copy's.
+                    o.graph.folder = original.as_deref().and_then(crate::io::graph_file::folder_of);
+                    Recovered { file, graph: o.graph, original, written, repairs: o.repairs }
+                }),
+            ));
         }
         found.sort_by_key(|f| std::cmp::Reverse(f.0));
         found.into_iter().map(|(_, r)| r).collect()

@@ -199,6 +199,8 @@ pub struct EdState {
     pub playing: Option<DomainId>,
     /// Nodes that belong to an open group (their menu offers to close it).
     pub open_groups: Vec<DomainId>,
+    /// The graph file's folder: file parameters' dialogs answer relative to it.
+    pub folder: Option<std::path::PathBuf>,
 }
 
 /// The library's editor state with PlanetGraph's types.
@@ -304,10 +306,10 @@ impl WidgetValueTrait for EdValue {
     type UserState = EdState;
     type NodeData = EdNode;
 
-    fn value_widget(&mut self, param_name: &str, _node_id: NodeId, ui: &mut egui::Ui, _: &mut EdState, node: &EdNode) -> Vec<EdResponse> {
+    fn value_widget(&mut self, param_name: &str, _node_id: NodeId, ui: &mut egui::Ui, state: &mut EdState, node: &EdNode) -> Vec<EdResponse> {
         match (&mut self.0, node.param_def(param_name)) {
             (Some(value), Some((def, label))) => {
-                if let Some(note) = param_widget(ui, &def, &label, value, node.id) {
+                if let Some(note) = param_widget(ui, &def, &label, value, node.id, state.folder.as_deref()) {
                     return vec![EdResponse::Clamped(node.id, note)];
                 }
             }

@@ -49,7 +49,7 @@ fn ranged_number<N: egui::emath::Numeric>(ui: &mut egui::Ui, v: &mut N, min: N, 
 
 /// Draws the widget of one parameter under `label` (the definition's own, or a group's name
 /// for it). Returns a sentence when a typed value was clamped to the parameter's range.
-pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut ParamValue, node: NodeId) -> Option<String> {
+pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut ParamValue, node: NodeId, folder: Option<&std::path::Path>) -> Option<String> {
     let tip = def.tooltip;
     match (def.spec, value) {
         (ParamSpec::Float { min, max, unit, speed, .. }, ParamValue::Float(v)) => {
@@ -124,10 +124,22 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut 
             ui.label(label).on_hover_text(tip);
             gradient_editor(ui, stops);
         }
-        (ParamSpec::Text { max_len, .. }, ParamValue::Text(t)) => {
+        (ParamSpec::Text { max_len, file, .. }, ParamValue::Text(t)) => {
             ui.horizontal(|ui| {
                 ui.label(label).on_hover_text(tip);
                 ui.add(egui::TextEdit::singleline(t).char_limit(max_len).desired_width(110.0)).on_hover_text(tip);
+                if file && ui.button("…").on_hover_text("Choose the file (written relative to the graph file's folder)").clicked() {
+                    let mut dialog = rfd::FileDialog::new().add_filter("Heightmaps and images", &["png", "tif", "tiff", "exr", "r16", "r32", "raw"]);
+                    if let Some(f) = folder {
+                        dialog = dialog.set_directory(f);
+                    }
+                    if let Some(picked) = dialog.pick_file() {
+                        *t = match folder {
+                            Some(f) if f.is_absolute() => crate::raster::store::relative(&picked, f),
+                            _ => picked.to_string_lossy().to_string(),
+                        };
+                    }
+                }
             });
         }
         (_, v) => {

@@ -145,7 +145,7 @@ pub(super) fn step_inputs(res: &mut EvalResult, step: &Step) -> Option<Vec<Optio
 /// have an error, any other runs guarded.
 pub(super) fn run_step(step: &Step, program: &Program, inputs: &[Option<Value>], grid: Grid, cancel: &AtomicBool, steps: &crate::nodes::StepProgress) -> Result<Vec<Value>, OpError> {
     let reads_planet = step.kind.meta().reads_planet;
-    let ctx = OpContext { tile: grid.tile(), n: grid.n(), cancel, steps: Some(steps), planet: if reads_planet { program.planet.as_ref() } else { None } };
+    let ctx = OpContext { tile: grid.tile(), n: grid.n(), cancel, steps: Some(steps), planet: if reads_planet { program.planet.as_ref() } else { None }, files: &step.files };
     if step.bypass {
         bypassed(step.kind, inputs)
     } else if reads_planet && program.planet.is_none() {
@@ -329,6 +329,10 @@ impl Evaluator {
             }
             h.update((bytes.len() as u64).to_le_bytes());
             h.update(&bytes);
+            // A node that reads files depends on their content, not on their names.
+            if let Some(content) = &step.content {
+                h.update(content);
+            }
             for input in &step.inputs {
                 match *input {
                     // An optional input left open.

@@ -21,6 +21,12 @@ pub struct Step {
     pub inputs: Vec<Option<(NodeId, usize)>>,
     /// Bypassed: each output passes on the first input of its type.
     pub bypass: bool,
+    /// The files the node reads ([`crate::nodes::Node::files`]), resolved against the graph
+    /// file's folder; empty for most nodes.
+    pub files: Vec<std::path::PathBuf>,
+    /// The SHA-256 of those files' contents, in order (part of the node's identity); `None`
+    /// for a node that reads no file.
+    pub content: Option<crate::raster::store::Hash>,
 }
 
 /// A compiled graph: runnable steps in order, and the errors of nodes that cannot run.
@@ -133,6 +139,24 @@ pub fn compile_outputs(g: &Graph, shown: &[NodeId], outputs: &[NodeId]) -> Progr
             })
             .or_insert(e.message);
     }
+    // The files nodes read: resolved against the graph file's folder and probed (the header
+    // checked, the content hashed, remembered while the file is unchanged); a file that cannot
+    // be read is an error on its node, in `check` as in `build`.
+    let mut files: std::collections::HashMap<NodeId, (Vec<std::path::PathBuf>, crate::raster::store::Hash)> = std::collections::HashMap::new();
+    for node in g.nodes.iter().filter(|n| n.kind.meta().reads_files) {
+        if errors.contains_key(&node.id) {
+            continue;
+        }
+        match crate::raster::store::probe_all(g.folder.as_deref(), &node.kind.files(&node.params)) {
+            Ok(found) => {
+                files.insert(node.id, found);
+            }
+            Err(e) => {
+                idle.remove(&node.id);
+                errors.insert(node.id, e.to_string());
+            }
+        }
+    }
     let order = topological_order(g);
     // Indexes, so that compiling stays linear in nodes and links.
     let by_id: std::collections::HashMap<NodeId, &crate::graph::Node> = g.nodes.iter().map(|n| (n.id, n)).collect();
@@ -205,7 +229,8 @@ pub fn compile_outputs(g: &Graph, shown: &[NodeId], outputs: &[NodeId]) -> Progr
             errors.insert(id, format!("input '{port}' has no valid source"));
             continue;
         }
-        steps.push(Step { id, kind: node.kind, params: node.params.clone(), inputs, bypass: node.bypass && !meta.category.is_sink() });
+        let (paths, content) = files.remove(&id).map_or((Vec::new(), None), |(p, h)| (p, Some(h)));
+        steps.push(Step { id, kind: node.kind, params: node.params.clone(), inputs, bypass: node.bypass && !meta.category.is_sink(), files: paths, content });
     }
     Program { steps, errors, idle, planet: planet_of(g) }
 }

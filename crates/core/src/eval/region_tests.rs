@@ -23,7 +23,7 @@ fn whole_inputs(k: NodeKind, n: usize) -> Vec<Option<Value>> {
                 PortType::Regions => Value::Regions(regions.clone()),
                 PortType::Plates => {
                     let cancel = AtomicBool::new(false);
-                    let ctx = OpContext { n, tile: None, cancel: &cancel, steps: None, planet: None };
+                    let ctx = OpContext { n, tile: None, cancel: &cancel, steps: None, planet: None, files: &[] };
                     let kind = NodeKind::TectonicPlates;
                     let plates = kind.run(&kind.default_params(), &[Some(Value::Regions(regions.clone()))], &ctx).expect("plates");
                     plates.into_iter().next().expect("the plates")
@@ -73,12 +73,13 @@ fn every_cellwise_and_halo_node_gives_on_a_tile_exactly_the_whole_planet_s_value
                 halo.insert(k);
             }
             let planet = k.meta().reads_planet.then_some(&crate::nodes::output::planet::EARTH);
-            let ctx = OpContext { n, tile: None, cancel: &cancel, steps: None, planet };
+            let files: Vec<std::path::PathBuf> = k.meta().reads_files.then(crate::raster::test_globe).into_iter().collect();
+            let ctx = OpContext { n, tile: None, cancel: &cancel, steps: None, planet, files: &files };
             let whole = k.run(&params, &inputs, &ctx);
             for tile in tiles {
                 let grid = Grid::Tile(tile);
                 let on_tile: Vec<Option<Value>> = inputs.iter().map(|v| v.as_ref().map(|v| sample_on(v, Grid::Tile(tile.with_halo(reach))))).collect();
-                let ctx = OpContext { n, tile: Some(tile), cancel: &cancel, steps: None, planet };
+                let ctx = OpContext { n, tile: Some(tile), cancel: &cancel, steps: None, planet, files: &files };
                 let out = k.run(&params, &on_tile, &ctx);
                 // Settings a node refuses (an Export's mesh format for a colour) are refused on
                 // tiles alike.
@@ -109,6 +110,7 @@ fn every_cellwise_and_halo_node_gives_on_a_tile_exactly_the_whole_planet_s_value
         "FaultPlanet",
         "Latitude",
         "Island",
+        "ImportRaster",
         "Add",
         "Subtract",
         "Multiply",

@@ -90,11 +90,30 @@ fn evaluate(g: &Graph, path: &Path, c: &Compiled, n: usize, cancel: &AtomicBool,
         return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
     }
     let idle = res.idle.iter().filter(|(id, _)| targets.contains(id));
-    let failed: Vec<(&NodeId, &String)> = res.errors.iter().filter(|(id, _)| targets.contains(id) || !program.errors.contains_key(id)).chain(idle).collect();
+    // The targets' own errors and those found while running, and the errors upstream that the
+    // targets wait for (a file an Import raster node cannot read), which say what to fix.
+    let upstream = upstream_of(g, targets);
+    let failed: Vec<(&NodeId, &String)> = res.errors.iter().filter(|(id, m)| targets.contains(id) || !program.errors.contains_key(id) || (upstream.contains(id) && !m.starts_with("waiting for "))).chain(idle).collect();
     if !failed.is_empty() {
         return Err(BuildError::of_nodes(g, failed, &res.internal, &file.to_string()));
     }
     Ok(res)
+}
+
+/// The nodes that `targets` read from, directly or not (the targets too).
+fn upstream_of(g: &Graph, targets: &[NodeId]) -> std::collections::BTreeSet<NodeId> {
+    let mut from: std::collections::HashMap<NodeId, Vec<NodeId>> = std::collections::HashMap::new();
+    for l in &g.links {
+        from.entry(l.to).or_default().push(l.from);
+    }
+    let mut seen: std::collections::BTreeSet<NodeId> = std::collections::BTreeSet::new();
+    let mut stack: Vec<NodeId> = targets.to_vec();
+    while let Some(id) = stack.pop() {
+        if seen.insert(id) {
+            stack.extend(from.get(&id).into_iter().flatten());
+        }
+    }
+    seen
 }
 
 /// Evaluates `g` (from the file `path`) at resolution `n` and writes its exports into `out`
@@ -154,8 +173,9 @@ fn write_build(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share
 }
 
 /// SHA-256 (hex) of what a build of `g` evaluates: its nodes (kinds, settings, names, bypass)
-/// and links in order, as RON; the editor's layout, frames, reroutes and groups, which change
-/// no value, are left out.
+/// and links in order, as RON, and the content of the files its nodes read (Import raster:
+/// shares built from different files are different builds); the editor's layout, frames,
+/// reroutes and groups, which change no value, are left out.
 fn evaluated_sha256(g: &Graph) -> Result<String, ron::Error> {
     let mut content = Graph { nodes: g.nodes.clone(), links: g.links.clone(), ..Graph::default() };
     content.nodes.sort_by_key(|x| x.id);
@@ -163,5 +183,11 @@ fn evaluated_sha256(g: &Graph) -> Result<String, ron::Error> {
     for node in &mut content.nodes {
         node.collapsed = false;
     }
-    Ok(super::share::sha256_hex(crate::io::graph_file::to_ron_string(&content)?.as_bytes()))
+    let mut text = crate::io::graph_file::to_ron_string(&content)?;
+    for node in content.nodes.iter().filter(|n| n.kind.meta().reads_files) {
+        // A file that cannot be read fails the build itself; its identity is its error here.
+        let identity = crate::raster::store::probe_all(g.folder.as_deref(), &node.kind.files(&node.params)).map_or_else(|e| e.to_string(), |(_, h)| super::share::sha256_hex(&h));
+        text.push_str(&format!("\nfiles of {}: {identity}", node.id));
+    }
+    Ok(super::share::sha256_hex(text.as_bytes()))
 }

@@ -101,8 +101,9 @@ pub enum LinkError {
     },
 }
 
-/// A node graph as saved in `.ron` files.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A node graph as saved in `.ron` files. Two graphs are equal when what they save is equal
+/// (their [`Graph::folder`] aside).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Graph {
     /// File format version ([`FORMAT_VERSION`]).
     pub version: u32,
@@ -123,6 +124,19 @@ pub struct Graph {
     /// Groups: sets of nodes the editor shows as one node (no effect on evaluation).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<Group>,
+    /// The folder that the files the graph's nodes read (Import raster) are relative to: the
+    /// graph file's folder once loaded or saved; `None` (the working folder) for a graph that
+    /// has no file yet. Not saved.
+    #[serde(skip)]
+    pub folder: Option<std::path::PathBuf>,
+}
+
+impl PartialEq for Graph {
+    fn eq(&self, other: &Graph) -> bool {
+        // Every saved field; the folder is where the file lies, not what it holds.
+        let Graph { version, nodes, links, layout, frames, reroutes, groups, folder: _ } = self;
+        *version == other.version && *nodes == other.nodes && *links == other.links && *layout == other.layout && *frames == other.frames && *reroutes == other.reroutes && *groups == other.groups
+    }
 }
 
 /// The reroute points a wire passes through on the canvas, from its source to its target. The
@@ -162,7 +176,7 @@ impl Frame {
 
 impl Default for Graph {
     fn default() -> Self {
-        Graph { version: FORMAT_VERSION, nodes: Vec::new(), links: Vec::new(), layout: BTreeMap::new(), frames: Vec::new(), reroutes: Vec::new(), groups: Vec::new() }
+        Graph { version: FORMAT_VERSION, nodes: Vec::new(), links: Vec::new(), layout: BTreeMap::new(), frames: Vec::new(), reroutes: Vec::new(), groups: Vec::new(), folder: None }
     }
 }
 

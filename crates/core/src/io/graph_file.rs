@@ -157,7 +157,17 @@ pub fn parse_for_editing(text: &str, path: &Path) -> Result<Opened, LoadError> {
 
 /// Reads a graph file for the editor (see [`parse_for_editing`]).
 pub fn open_for_editing(path: &Path) -> Result<Opened, LoadError> {
-    parse_for_editing(&read_text(path)?, path)
+    let mut opened = parse_for_editing(&read_text(path)?, path)?;
+    opened.graph.folder = folder_of(path);
+    opened.original.folder = folder_of(path);
+    Ok(opened)
+}
+
+/// The folder of the graph file at `path`, as absolute as it can be made: what the files its
+/// nodes read are relative to ([`Graph::folder`]).
+pub fn folder_of(path: &Path) -> Option<std::path::PathBuf> {
+    let parent = path.parent()?;
+    std::path::absolute(parent).ok().or_else(|| Some(parent.to_path_buf()))
 }
 
 /// The largest graph file read, in bytes (a graph of 100 000 nodes is about 8 MB).
@@ -209,12 +219,14 @@ fn version_field(text: &str) -> Option<usize> {
 
 /// Reads and parses a graph file.
 pub fn load_graph(path: &Path, strictness: Strictness) -> Result<Graph, LoadError> {
-    parse_graph(&read_text(path)?, path, strictness)
+    load_graph_noting(path, strictness).map(|(g, _)| g)
 }
 
 /// Reads a graph file, with what bringing it up to date changed (see [`parse_graph_noting`]).
 pub fn load_graph_noting(path: &Path, strictness: Strictness) -> Result<(Graph, Vec<String>), LoadError> {
-    parse_graph_noting(&read_text(path)?, path, strictness)
+    let (mut g, notes) = parse_graph_noting(&read_text(path)?, path, strictness)?;
+    g.folder = folder_of(path);
+    Ok((g, notes))
 }
 
 /// The RON text of a graph (sorted, pretty, with a format version).

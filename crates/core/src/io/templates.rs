@@ -28,6 +28,33 @@ impl Template {
     pub fn graph(&self) -> Result<Graph, LoadError> {
         parse_graph(self.ron, Path::new(&format!("graphs/{} (built in)", self.file)), Strictness::Complete)
     }
+
+    /// The files the template's nodes read, as it names them, with their bytes.
+    pub fn files(&self) -> impl Iterator<Item = (&'static str, &'static [u8])> + '_ {
+        TEMPLATE_FILES.iter().filter(|(t, _, _)| *t == self.file).map(|(_, p, b)| (*p, *b))
+    }
+
+    /// Writes the files the template reads into a folder of its own under `dir` (a file already
+    /// there with the same bytes is kept) and returns that folder, for [`Graph::folder`]; `None`
+    /// for a template that reads no file.
+    pub fn materialise(&self, dir: &Path) -> std::io::Result<Option<std::path::PathBuf>> {
+        let mut files = self.files().peekable();
+        if files.peek().is_none() {
+            return Ok(None);
+        }
+        let folder = dir.join("templates").join(self.file.trim_end_matches(".ron"));
+        for (path, bytes) in files {
+            let target = folder.join(path);
+            if std::fs::read(&target).is_ok_and(|b| b == bytes) {
+                continue;
+            }
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            super::graph_file::write_atomic(&target, bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
+        }
+        Ok(Some(std::path::absolute(&folder).unwrap_or(folder)))
+    }
 }
 
 macro_rules! templates {
@@ -61,7 +88,12 @@ templates! {
     "tectonic_r50", "Plates (coarse regions)", "Tectonic plates over 50 regions per face edge.";
     "tectonic_r200", "Plates (fine regions)", "Tectonic plates over 200 regions per face edge.";
     "export_all", "Export every format", "A small planet wired to an Export node that writes every format.";
+    "earth_amplified", "Earth, amplified", "Earth's relief (ETOPO1 at 0.25 degree) imported, with rivers, gullies, climate, biomes and materials.";
 }
+
+/// Files that templates read (Import raster nodes), relative to `graphs/`, built into the
+/// program with them: (template file, path as the template names it, bytes).
+const TEMPLATE_FILES: &[(&str, &str, &[u8])] = &[("earth_amplified.ron", "data/earth_etopo1.png", include_bytes!("../../../../graphs/data/earth_etopo1.png"))];
 
 /// The nodes of the default graph that texture a planet: To metres, Slope, Distance to coast,
 /// Temperature, Precipitation, Biomes and Materials.
@@ -103,6 +135,19 @@ mod tests {
             kinds.extend(g.nodes.iter().map(|n| format!("{:?}", n.kind)));
             let img = image::load_from_memory(t.thumbnail_png).unwrap_or_else(|e| panic!("{}: thumbnail: {e}", t.file));
             assert_eq!((img.width(), img.height()), (192, 192), "{}", t.file);
+        }
+        // The files templates read are those in graphs/, and a template's folder holds them.
+        for t in TEMPLATES {
+            for (path, bytes) in t.files() {
+                assert_eq!(std::fs::read(dir.join(path)).expect("template file"), bytes, "{}: {path}", t.file);
+            }
+        }
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let earth = TEMPLATES.iter().find(|t| t.file == "earth_amplified.ron").expect("earth");
+        let folder = earth.materialise(tmp.path()).expect("written").expect("a folder");
+        let g = earth.graph().expect("graph");
+        for node in g.nodes.iter().filter(|n| n.kind.meta().reads_files) {
+            crate::raster::store::probe_all(Some(&folder), &node.kind.files(&node.params)).expect("the template's files are where it reads them");
         }
         let missing: Vec<String> = NodeKind::ALL.iter().map(|k| format!("{k:?}")).filter(|k| !kinds.contains(k)).collect();
         assert!(missing.is_empty(), "node kinds in no example graph: {missing:?}");

@@ -75,6 +75,9 @@ pub struct OpContext<'a> {
     /// node's), given only to nodes whose metadata says they read them
     /// ([`crate::nodes::NodeMeta::reads_planet`]), so their cached results follow the settings.
     pub planet: Option<&'a crate::nodes::output::planet::PlanetSettings>,
+    /// The files the node reads ([`crate::nodes::Node::files`]), resolved against the graph
+    /// file's folder, in the node's order; empty for the other nodes.
+    pub files: &'a [std::path::PathBuf],
 }
 
 /// Progress inside one long-running op.
@@ -169,7 +172,7 @@ mod tests {
     fn a_simulation_s_error_stays_an_error_and_its_cancel_a_cancel() {
         let cancel = AtomicBool::new(false);
         let steps = StepProgress::default();
-        let ctx = OpContext { tile: None, n: 8, cancel: &cancel, steps: Some(&steps), planet: None };
+        let ctx = OpContext { tile: None, n: 8, cancel: &cancel, steps: Some(&steps), planet: None, files: &[] };
         let failed: Result<(), OpError> = with_steps(&ctx, 10, |_| Err(SimError::Invalid("internal error: 5 values for 384 cells".into())));
         assert_eq!(failed, Err(OpError::Invalid("internal error: 5 values for 384 cells".into())));
         assert_eq!(steps.total.load(Ordering::Relaxed), 10);

@@ -183,6 +183,9 @@ pub struct NodeMeta {
     /// evaluation that needs the node only for its outputs (an Export of the Planet's
     /// elevation) leaves out what feeds them. Each must be optional.
     pub shown_only_inputs: &'static [&'static str],
+    /// Whether the node reads files ([`crate::nodes::Node::files`]): the compiler then
+    /// resolves and probes them.
+    pub reads_files: bool,
     /// The file that defines the node (`file!()`), checked against the files under
     /// `src/nodes/` so no node file goes unregistered.
     pub source: &'static str,
@@ -191,7 +194,7 @@ pub struct NodeMeta {
 impl NodeMeta {
     /// Metadata with the defaults most nodes share (resolution dependent).
     pub const fn new(label: &'static str, category: Category, description: &'static str, inputs: &'static [PortDef], outputs: &'static [PortDef], source: &'static str) -> NodeMeta {
-        NodeMeta { label, category, description, inputs, outputs, resolution_independent: false, needs_one_input: false, reads_planet: false, shown_only_inputs: &[], source }
+        NodeMeta { label, category, description, inputs, outputs, resolution_independent: false, needs_one_input: false, reads_planet: false, shown_only_inputs: &[], reads_files: false, source }
     }
 
     /// The same metadata for a node that needs at least one of its optional inputs.
@@ -202,5 +205,10 @@ impl NodeMeta {
     /// The same metadata for a node that reads the planet's settings.
     pub const fn reading_planet(self) -> NodeMeta {
         NodeMeta { reads_planet: true, ..self }
+    }
+
+    /// The same metadata for a node that reads files.
+    pub const fn reading_files(self) -> NodeMeta {
+        NodeMeta { reads_files: true, ..self }
     }
 }

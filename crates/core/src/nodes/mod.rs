@@ -91,6 +91,21 @@ pub trait Node {
         true
     }
 
+    /// The files the node reads, as its settings name them (relative to the graph file's
+    /// folder, or absolute), each with how it is stored. The compiler resolves them, checks
+    /// each one's header (an error on the node names the file and why) and makes their content
+    /// part of the node's identity, so an edited file is read again; the run finds the resolved
+    /// paths in [`OpContext::files`], in this order. Default: none.
+    fn files(_s: &Self::Settings) -> Vec<(String, crate::raster::FileFormat)> {
+        Vec::new()
+    }
+
+    /// The settings with the files they name made relative to `to` instead of `from` (a graph
+    /// saved into another folder keeps reading the same files); `None` when nothing changes.
+    fn moved(_s: &Self::Settings, _from: &std::path::Path, _to: &std::path::Path) -> Option<Self::Settings> {
+        None
+    }
+
     /// Checks the settings before anything runs (a formula that does not parse, an export
     /// that cannot be written), given which input ports are connected; the message is shown
     /// on the node, and `check` and `build` refuse the graph with it.
@@ -205,6 +220,18 @@ pub fn node_check<N: Node>(values: &ParamMap, connected: &[bool]) -> Result<(), 
     }
 }
 
+/// Node `N`'s [`Node::files`] from saved values (none when they do not read as its settings:
+/// the parameter checks report them).
+pub fn node_files<N: Node>(values: &ParamMap) -> Vec<(String, crate::raster::FileFormat)> {
+    N::Settings::from_params(values).map_or_else(|_| Vec::new(), |s| N::files(&s))
+}
+
+/// Node `N`'s saved values with the files they name made relative to `to` instead of `from`
+/// ([`Node::moved`]); `None` when nothing changes.
+pub fn node_moved<N: Node>(values: &ParamMap, from: &std::path::Path, to: &std::path::Path) -> Option<ParamMap> {
+    N::Settings::from_params(values).ok().and_then(|s| N::moved(&s, from, to)).map(|s| s.to_params())
+}
+
 /// Whether node `N` shows parameter `key` given its saved values.
 pub fn node_shows<N: Node>(values: &ParamMap, key: &str) -> bool {
     match N::Settings::from_params(values) {
@@ -229,7 +256,7 @@ pub fn settings_round_trip<N: Node>() -> Result<(), String> {
 pub mod prelude {
     pub use super::context::{with_steps, Locality, OpContext, OpError, Refine, RefineFrom};
     pub use super::meta::{Category, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
-    pub use super::params::{boolean, colour, curve, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
+    pub use super::params::{boolean, colour, curve, file, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
     pub use super::port::{InPort, OutPort, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};
     pub use super::unit::Unit;
     pub use super::value::Value;

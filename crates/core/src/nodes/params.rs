@@ -217,6 +217,8 @@ pub enum ParamSpec {
         default: &'static str,
         /// Longest allowed text, in characters.
         max_len: usize,
+        /// Whether the text is a file's path (the editor offers a file dialog beside it).
+        file: bool,
     },
 }
 
@@ -371,7 +373,13 @@ pub const fn gradient(label: &'static str, default: &'static [[f32; 4]], tooltip
 
 /// A one-line text parameter of at most `max_len` characters.
 pub const fn text(label: &'static str, default: &'static str, max_len: usize, tooltip: &'static str) -> ParamDef {
-    ParamDef { name: "", label, spec: ParamSpec::Text { default, max_len }, tooltip }
+    ParamDef { name: "", label, spec: ParamSpec::Text { default, max_len, file: false }, tooltip }
+}
+
+/// A file's path (a text of at most `max_len` characters; the editor offers a file dialog whose
+/// answer it writes relative to the graph file's folder).
+pub const fn file(label: &'static str, default: &'static str, max_len: usize, tooltip: &'static str) -> ParamDef {
+    ParamDef { name: "", label, spec: ParamSpec::Text { default, max_len, file: true }, tooltip }
 }
 
 /// A set parameter: any subset of `options` (identifiers), `default` chosen at first.

@@ -6,7 +6,7 @@
 use super::meta::NodeMeta;
 use super::params::{ParamDef, ParamMap, ParamValue, Settings};
 use super::{climate, combine, display, erosion, masks, modify, output, sources, tectonics, texture};
-use super::{node_check, node_locality, node_own_level, node_refine, node_refines_from, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
+use super::{node_check, node_files, node_locality, node_moved, node_own_level, node_refine, node_refines_from, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
 use serde::{Deserialize, Serialize};
 
 macro_rules! registry {
@@ -75,6 +75,18 @@ macro_rules! registry {
                 match self { $( NodeKind::$kind => node_check::<$node>(values, connected), )* }
             }
 
+            /// The files a node of this kind with these values reads ([`Node::files`]): paths
+            /// as the settings name them, with how each is stored.
+            pub fn files(self, values: &ParamMap) -> Vec<(String, crate::raster::FileFormat)> {
+                match self { $( NodeKind::$kind => node_files::<$node>(values), )* }
+            }
+
+            /// The node's values with the files they name made relative to folder `to` instead
+            /// of `from` ([`Node::moved`]); `None` when nothing changes.
+            pub fn moved(self, values: &ParamMap, from: &std::path::Path, to: &std::path::Path) -> Option<ParamMap> {
+                match self { $( NodeKind::$kind => node_moved::<$node>(values, from, to), )* }
+            }
+
             /// Checks that the kind's typed settings read its declared defaults and write them
             /// back unchanged (every declared parameter has a field of its type, and every
             /// field a declaration); the message says what differs.
@@ -93,6 +105,7 @@ registry! {
     Island => sources::island::Island,
     Hillgrow => sources::hillgrow::Hillgrow,
     DiamondSquare => sources::diamond_square::DiamondSquare,
+    ImportRaster => sources::import_raster::ImportRaster,
     Add => combine::binary::Add,
     Subtract => combine::binary::Subtract,
     Multiply => combine::binary::Multiply,

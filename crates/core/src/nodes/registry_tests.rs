@@ -48,7 +48,8 @@ fn every_declared_parameter_maps_to_a_field_and_back() {
     for &k in NodeKind::ALL {
         let defaults = k.default_params();
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n: 4, cancel: &cancel, steps: None, planet: k.meta().reads_planet.then_some(&crate::nodes::output::planet::EARTH) };
+        let files: Vec<std::path::PathBuf> = k.meta().reads_files.then(crate::raster::test_globe).into_iter().collect();
+        let ctx = OpContext { tile: None, n: 4, cancel: &cancel, steps: None, planet: k.meta().reads_planet.then_some(&crate::nodes::output::planet::EARTH), files: &files };
         let inputs = sample_inputs(k);
         assert!(k.run(&defaults, &inputs, &ctx).is_ok(), "{k:?}: runs with its defaults");
         for p in k.params() {
@@ -99,7 +100,8 @@ fn sample_inputs(k: NodeKind) -> Vec<Option<Value>> {
 fn every_kind_returns_its_declared_outputs() {
     let cancel = AtomicBool::new(false);
     for &k in NodeKind::ALL {
-        let ctx = OpContext { tile: None, n: 4, cancel: &cancel, steps: None, planet: k.meta().reads_planet.then_some(&crate::nodes::output::planet::EARTH) };
+        let files: Vec<std::path::PathBuf> = k.meta().reads_files.then(crate::raster::test_globe).into_iter().collect();
+        let ctx = OpContext { tile: None, n: 4, cancel: &cancel, steps: None, planet: k.meta().reads_planet.then_some(&crate::nodes::output::planet::EARTH), files: &files };
         let out = k.run(&k.default_params(), &sample_inputs(k), &ctx).unwrap_or_else(|e| panic!("{k:?}: {e}"));
         let declared: Vec<PortType> = k.meta().outputs.iter().map(|p| p.ty).collect();
         let got: Vec<PortType> = out.iter().map(Value::port_type).collect();
@@ -180,7 +182,7 @@ fn a_field_of_the_wrong_type_fails_the_settings_check() {
 #[test]
 fn inputs_at_another_resolution_are_refused() {
     let cancel = AtomicBool::new(false);
-    let ctx = OpContext { tile: None, n: 8, cancel: &cancel, steps: None, planet: None };
+    let ctx = OpContext { tile: None, n: 8, cancel: &cancel, steps: None, planet: None, files: &[] };
     let inputs = [Some(Field::filled(8, 1.0).into()), Some(Field::filled(4, 1.0).into())];
     let e = NodeKind::Add.run(&NodeKind::Add.default_params(), &inputs, &ctx).expect_err("4 against 8");
     assert!(e.to_string().contains("input 1 lies on the whole planet at 4 cells per face edge, the evaluation on the whole planet at 8"), "{e}");

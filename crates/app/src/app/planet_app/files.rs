@@ -90,9 +90,19 @@ impl PlanetApp {
                 self.status = "New graph: add nodes with a right click or Shift+A, or start from a template (File > New from template)".into();
             }
             Pending::Template(k) => match TEMPLATES.get(k).map(|t| (t, t.graph())) {
-                Some((t, Ok(g))) => {
+                Some((t, Ok(mut g))) => {
+                    // A template that reads files (Earth's relief) gets them written into the
+                    // state folder; its graph reads them from there until it is saved.
+                    let dir = self.files.recovery.as_ref().map(|r| r.dir().to_path_buf()).unwrap_or_else(|| std::env::temp_dir().join("planetgraph"));
+                    let written = t.materialise(&dir);
+                    if let Ok(Some(folder)) = &written {
+                        g.folder = Some(folder.clone());
+                    }
                     self.set_document(Document::new(g, None));
-                    self.status = format!("New graph from the template '{}': saving asks for a file name", t.title);
+                    self.status = match written {
+                        Err(e) => format!("New graph from the template '{}', but its files could not be written into {}: {e}", t.title, dir.display()),
+                        Ok(_) => format!("New graph from the template '{}': saving asks for a file name", t.title),
+                    };
                 }
                 Some((_, Err(e))) => self.dialog = Some(Dialog::Message(format!("Cannot open the template.\n\n{e}"))),
                 None => self.dialog = Some(Dialog::Message(format!("There is no template number {k}"))),

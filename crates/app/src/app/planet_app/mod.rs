@@ -323,6 +323,7 @@ impl PlanetApp {
         self.retired_textures.clear();
         self.apply_background_loads();
         self.apply_results(ctx);
+        self.ed_state.folder.clone_from(&self.doc.graph.folder);
         if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty() {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.dialog = Some(Dialog::Unsaved(Pending::Quit));

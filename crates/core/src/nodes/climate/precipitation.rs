@@ -305,7 +305,7 @@ mod tests {
     fn windward_ratio(lat: f32, lon: f32) -> f32 {
         let n = 128;
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         // Without the east-coast term, which depends on the latitude by design (the three
         // placements lie at 55, 45 and 35 deg): this measures the rain shadow alone.
         let p = precipitation(&ridge_island(n, lat, lon), &PrecipitationSettings { east_coast: 0.0, ..defaults() }, &ctx).expect("runs");
@@ -337,7 +337,7 @@ mod tests {
     fn air_that_climbs_onto_a_plateau_arrives_dry() {
         let n = 128;
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let centre = at(45.0, 10.0);
         let low = flat_continent(n, 30.0..60.0, -40.0..60.0);
         let high = Field::from_fn_dir(n, |d| {
@@ -371,7 +371,7 @@ mod tests {
         let n = 64;
         let h = flat_continent(n, 30.0..60.0, -60.0..60.0);
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let p = precipitation(&h, &s, &ctx).expect("runs");
         assert!(p.sample_dir(at(45.0, -55.0)) > 2.0 * p.sample_dir(at(45.0, 50.0)));
     }
@@ -382,7 +382,7 @@ mod tests {
     fn subtropical_east_coasts_are_wet_and_west_coasts_dry() {
         let n = 64;
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         // A flat continent from 15 to 45 deg north across 80 deg of longitude.
         let h = flat_continent(n, 15.0..45.0, -40.0..40.0);
         let run = |east_coast: f32| precipitation(&h, &PrecipitationSettings { east_coast, ..defaults() }, &ctx).expect("runs");
@@ -401,7 +401,7 @@ mod tests {
     fn recycling_wets_wet_interiors_and_the_wet_belt_follows_the_land() {
         let n = 64;
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         // A flat continent from 0 to 40 deg north across 120 deg of longitude.
         let h = flat_continent(n, 0.0..40.0, -60.0..60.0);
         let run = |s: &PrecipitationSettings| precipitation(&h, s, &ctx).expect("runs");

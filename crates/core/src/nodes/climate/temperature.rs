@@ -152,7 +152,7 @@ mod tests {
         let n = 16;
         let h = Field::from_fn_dir(n, |d| if d.x > 0.0 { 3000.0 } else { 0.0 });
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let out = NodeKind::Temperature.run(&NodeKind::Temperature.default_params(), &[Some(h.into()), None, None], &ctx).expect("runs");
         let t = out[0].as_field().expect("field");
         let (hi, lo) = (t.sample_dir(glam::Vec3::new(-1.0, 0.0, 0.0)), t.sample_dir(glam::Vec3::X));
@@ -165,7 +165,7 @@ mod tests {
     fn broad_high_ground_is_warmer_than_the_free_air() {
         let n = 16;
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let h = Field::filled(n, 4500.0);
         let run = |broad: Option<f32>| {
             let out = NodeKind::Temperature.run(&NodeKind::Temperature.default_params(), &[Some(h.clone().into()), None, broad.map(|b| Field::filled(n, b).into())], &ctx).expect("runs");

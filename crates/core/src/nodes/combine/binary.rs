@@ -101,7 +101,7 @@ mod tests {
 
     fn apply(kind: NodeKind, a: f32, b: f32) -> f32 {
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n: 2, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n: 2, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let inputs = [Some(Field::filled(2, a).into()), Some(Field::filled(2, b).into())];
         let out = kind.run(&kind.default_params(), &inputs, &ctx).expect("runs");
         out[0].as_field().expect("field").data()[0]

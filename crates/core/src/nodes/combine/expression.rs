@@ -93,7 +93,7 @@ mod tests {
     fn run(formula: &str, inputs: Vec<Option<Value>>, n: usize) -> Result<Field, OpError> {
         let s = ExpressionSettings { formula: formula.into(), ..ExpressionSettings::from_params(&NodeKind::Expression.default_params()).expect("defaults") };
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         Ok(Expression::run(&s, &Inputs(&inputs), &ctx)?[0].as_field().expect("field").as_ref().clone())
     }
 
@@ -114,7 +114,7 @@ mod tests {
     #[test]
     fn non_finite_results_are_an_error_on_the_node() {
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n: 8, cancel: &cancel, steps: None, planet: None };
+        let ctx = OpContext { tile: None, n: 8, cancel: &cancel, steps: None, planet: None, files: &[] };
         for formula in ["0^-1", "exp(1000)-exp(1000)", "(-8)^(1/3)"] {
             let mut p = NodeKind::Expression.default_params();
             p.insert("formula".into(), crate::nodes::ParamValue::Text(formula.into()));

@@ -103,7 +103,7 @@ mod tests {
         let s = DrainageRiversSettings::from_params(&NodeKind::DrainageRivers.default_params()).expect("the declared defaults");
         let h = Value::Field(std::sync::Arc::new(crate::erosion::test_hills(16)));
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n: 16, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n: 16, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let out = DrainageRivers::run(&s, &Inputs(&[Some(h.clone()), None]), &ctx).expect("runs");
         assert_eq!(out.len(), 4);
         let rain = Value::Field(std::sync::Arc::new(Field::filled(16, 500.0)));

@@ -116,7 +116,7 @@ mod tests {
     fn run_with(n: usize, input: Field, params: &crate::nodes::ParamMap) -> Result<Field, OpError> {
         let cancel = AtomicBool::new(false);
         let p = planet();
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&p) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&p), files: &[] };
         let out = NodeKind::ErosionFilter.run(params, &[Some(input.into()), None, None, None], &ctx)?;
         Ok(out[0].as_field().expect("a field").as_ref().clone())
     }
@@ -153,7 +153,7 @@ mod tests {
         let relief = |d: glam::Vec3| 0.3 * (3.0 * d.x).sin() + 0.2 * (2.0 * d.y + d.z).cos();
         let cancel = AtomicBool::new(false);
         let p = planet();
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&p) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&p), files: &[] };
         let input = Field::from_fn_dir(n, relief);
         let whole = kind.run(&params, &[Some(input.clone().into()), None, None, None], &ctx).expect("runs");
         let whole = whole[0].as_field().expect("a field");

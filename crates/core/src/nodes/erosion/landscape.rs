@@ -160,7 +160,7 @@ mod tests {
 
     fn ctx_run(params: &crate::nodes::params::ParamMap, inputs: &[Option<Value>]) -> Result<Vec<Value>, OpError> {
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n: 16, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n: 16, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         NodeKind::LandscapeEvolution.run(params, inputs, &ctx)
     }
 

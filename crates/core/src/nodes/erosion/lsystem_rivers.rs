@@ -98,7 +98,7 @@ mod tests {
         let s = LSystemRiversSettings::from_params(&NodeKind::LSystemRivers.default_params()).expect("the declared defaults");
         let h = crate::erosion::test_hills(64).map(|v| v - 0.3);
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n: 64, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n: 64, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let out = LSystemRivers::run(&s, &Inputs(&[Some(h.clone().into())]), &ctx).expect("runs");
         let carved = out[0].as_field().expect("field");
         let mask = out[1].as_field().expect("field");

@@ -110,7 +110,7 @@ mod tests {
         let run = |inland_basins_are_land: bool| {
             let s = CoastDistanceSettings { sea_level: 0.0, inland_basins_are_land };
             let cancel = AtomicBool::new(false);
-            let ctx = OpContext { n, tile: None, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+            let ctx = OpContext { n, tile: None, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
             let out = CoastDistance::run(&s, &Inputs(&[Some(hollow.clone().into())]), &ctx).expect("runs");
             out[0].as_field().expect("a field").sample_dir(centre)
         };

@@ -86,7 +86,7 @@ mod tests {
         // A ridge along the equator, 3000 m high and about 400 km wide.
         let f = Field::from_fn_dir(64, |d| 3000.0 * (-(d.y / 0.03).powi(2)).exp());
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n: 64, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n: 64, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let out = NodeKind::Curvature.run(&NodeKind::Curvature.default_params(), &[Some(f.clone().into())], &ctx).expect("runs");
         let c = out[0].as_field().expect("field");
         let crest = c.sample_dir(glam::Vec3::Z);

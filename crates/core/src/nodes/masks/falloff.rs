@@ -142,7 +142,7 @@ mod tests {
 
     fn run(s: &FalloffSettings, inputs: Vec<Option<Value>>, n: usize) -> Field {
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let out = Falloff::run(s, &Inputs(&inputs), &ctx).expect("runs");
         out[0].as_field().expect("field").as_ref().clone()
     }
@@ -198,7 +198,7 @@ mod tests {
                 assert!((coarse.sample_dir(d) - v).abs() < 0.1, "preview and build agree at lon {lon} lat {lat}");
             }
         }
-        let missing = Falloff::run(&s, &Inputs(&[None, None]), &OpContext { tile: None, n: 16, cancel: &std::sync::atomic::AtomicBool::new(false), steps: None, planet: Some(&crate::nodes::output::planet::EARTH) });
+        let missing = Falloff::run(&s, &Inputs(&[None, None]), &OpContext { tile: None, n: 16, cancel: &std::sync::atomic::AtomicBool::new(false), steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] });
         assert!(missing.is_err_and(|e| e.to_string().contains("mask")));
     }
 }

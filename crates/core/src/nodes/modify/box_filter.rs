@@ -114,7 +114,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     fn ctx(n: usize, cancel: &AtomicBool) -> OpContext<'_> {
-        OpContext { tile: None, n, cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) }
+        OpContext { tile: None, n, cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] }
     }
 
     #[test]

@@ -125,7 +125,7 @@ mod tests {
 
     fn run(n: usize, input: f32) -> Field {
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: None };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: None, files: &[] };
         let kind = NodeKind::Detail;
         let out = kind.run(&kind.default_params(), &[Some(Field::filled(n, input).into()), None], &ctx).expect("runs");
         out[0].as_field().expect("a field").as_ref().clone()
@@ -157,7 +157,7 @@ mod tests {
         let n = 48;
         let input = Field::from_fn_dir(n, |d| d.x);
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: None };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: None, files: &[] };
         let whole = kind.run(&params, &[Some(input.clone().into()), None], &ctx).expect("runs");
         let whole = whole[0].as_field().expect("a field");
         assert!(whole.data() != input.data(), "the level resolves the detail");

@@ -203,7 +203,7 @@ mod tests {
     fn run_on(s: &WarpSettings, inputs: Vec<Option<Value>>, planet: &crate::nodes::output::planet::PlanetSettings) -> Result<Field, OpError> {
         let cancel = std::sync::atomic::AtomicBool::new(false);
         let n = inputs[0].as_ref().and_then(|v| v.as_field()).map_or(8, |f| f.n());
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(planet) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(planet), files: &[] };
         Ok(Warp::run(s, &Inputs(&inputs), &ctx)?[0].as_field().expect("field").as_ref().clone())
     }
 

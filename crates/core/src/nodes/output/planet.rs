@@ -82,6 +82,18 @@ impl PlanetSettings {
         to_metres(v, self.sea_level, self.max_elevation_m, self.max_depth_m)
     }
 
+    /// The input value that becomes `metres` (the inverse of [`Self::to_metres`]; beyond the
+    /// highest peak and the deepest ocean it goes on in proportion, where the Planet node
+    /// clamps).
+    pub fn from_metres(&self, metres: f32) -> f32 {
+        let s = self.sea_level;
+        if metres >= 0.0 {
+            s + metres / self.max_elevation_m * (1.0 - s)
+        } else {
+            s + metres / self.max_depth_m * (1.0 + s)
+        }
+    }
+
     /// The elevation field in metres.
     pub fn apply(&self, f: &Field) -> Field {
         f.map(|v| self.to_metres(v))
@@ -107,5 +119,8 @@ mod tests {
         assert_eq!(s.to_metres(-1.0), -6000.0);
         assert!((s.to_metres(0.6) - 4000.0).abs() < 1e-3);
         assert!(s.to_metres(0.1) < 0.0);
+        for m in [-6000.0, -1234.5, 0.0, 10.0, 4000.0, 8000.0] {
+            assert!((s.to_metres(s.from_metres(m)) - m).abs() < 1e-3, "{m}");
+        }
     }
 }

@@ -95,7 +95,7 @@ mod tests {
 
     fn run(variant: FaultVariant, cuts: usize, seed: u32, n: usize) -> Field {
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         fault_planet(&FaultPlanetSettings { variant, cuts, step: 0.01, seed }, &ctx).expect("fault planet")
     }
 

@@ -103,7 +103,7 @@ mod tests {
 
     fn run(s: &HillgrowSettings, n: usize) -> Field {
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         Hillgrow::run(s, &Inputs(&[]), &ctx).expect("runs")[0].as_field().expect("field").as_ref().clone()
     }
 

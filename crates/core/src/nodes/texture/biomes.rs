@@ -275,7 +275,7 @@ mod tests {
     fn colours(changes: &[(&str, f32)], h: &Field, t: &Field, p: &Field) -> ColourField {
         use crate::nodes::NodeKind;
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n: h.n(), cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n: h.n(), cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let mut params = NodeKind::Biomes.default_params();
         for (key, value) in changes {
             params.insert((*key).into(), crate::nodes::ParamValue::Float(*value));
@@ -379,7 +379,7 @@ mod tests {
         let border = |noise: f32| -> Vec<usize> {
             use crate::nodes::NodeKind;
             let cancel = std::sync::atomic::AtomicBool::new(false);
-            let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+            let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
             let mut params = NodeKind::Biomes.default_params();
             params.insert("border_noise_c".into(), crate::nodes::ParamValue::Float(noise));
             let out = NodeKind::Biomes.run(&params, &[Some(h.clone().into()), Some(t.clone().into()), Some(p.clone().into()), None, None], &ctx).expect("runs");

@@ -295,7 +295,7 @@ mod tests {
         let h = Field::from_fn_dir(n, |d| 6000.0 * (d.x * 20.0).sin() * (d.y * 7.0).cos());
         let planet = crate::nodes::output::planet::PlanetSettings { radius_km: 100.0, ..crate::nodes::output::planet::EARTH };
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&planet) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&planet), files: &[] };
         let slope = crate::nodes::modify::slope::slope_degrees(&h, 1.0, planet.radius_km);
         assert!(slope.data().iter().any(|&v| v > 30.0), "steep enough for rock");
         let wired = Materials::run(&defaults(), &Inputs(&[Some(h.clone().into()), Some(slope.into()), None, None, None, None, None]), &ctx).expect("runs");

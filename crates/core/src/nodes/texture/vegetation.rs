@@ -93,7 +93,7 @@ mod tests {
         let biome = Field::from_fn_dir(n, |d| if d.x > 0.0 { Biome::TemperateForest as usize as f32 } else { Biome::Desert as usize as f32 });
         let slope = Field::from_fn_dir(n, |d| if d.y > 0.0 { 5.0 } else { 60.0 });
         let cancel = AtomicBool::new(false);
-        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH) };
+        let ctx = OpContext { tile: None, n, cancel: &cancel, steps: None, planet: Some(&crate::nodes::output::planet::EARTH), files: &[] };
         let out = NodeKind::Vegetation.run(&NodeKind::Vegetation.default_params(), &[Some(biome.into()), Some(slope.into())], &ctx).expect("runs");
         let d = out[0].as_field().expect("density");
         let mean = |f: &dyn Fn(glam::Vec3) -> bool| {
