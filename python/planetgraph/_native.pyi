@@ -116,6 +116,21 @@ class Graph:
         Floats and ints take numbers, choices an option identifier (or its label), seeds an int
         in 0..2**32-1, colours ``(r, g, b)`` in sRGB 0..1, curves ``[(x, y), ...]``, gradients
         ``[(position, r, g, b), ...]``, matrices a list of rows."""
+    def set_raster(
+        self,
+        node: int,
+        array: npt.NDArray[np.float32],
+        layout: str = "globe",
+        bounds: Optional[Tuple[float, float, float, float]] = None,
+    ) -> None:
+        """Sets an Import raster node to read ``array`` instead of a file: float32, 2-D (rows
+        from the north, columns from the west) for ``layout`` ``"globe"`` (equirectangular,
+        longitude -180..180) and ``"patch"`` (with ``bounds`` = west, east, south, north in
+        degrees), or 6 x N x N for ``"faces"`` (PlanetGraph's face order and orientation) and
+        ``"faces_gl"`` (OpenGL's +X..-Z). Values as the node's *Values* setting reads them
+        (metres by default); NaN marks no data. The array is copied: pickling carries it, and
+        ``save`` writes it beside the graph file (``STEM.nodeID.r32``). Raises ValueError for
+        another node kind, a wrong shape, infinities or bounds without ``"patch"``."""
     def reseed(self, offset: int) -> int:
         """Adds ``offset`` to every seed (modulo 2**32): another planet of the same design.
         ``reseed(0)`` changes nothing. Returns how many seeds there are."""

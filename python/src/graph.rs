@@ -46,6 +46,8 @@ pub struct Graph {
     pub doc: Doc,
     /// The file it came from (or the name given to RON text), for messages and manifests.
     pub path: PathBuf,
+    /// The folder of the arrays given with `set_raster` (shared by copies until one changes).
+    pub rasters: crate::raster::RasterDir,
 }
 
 /// Every node kind's saved identifier, in menu order.
@@ -85,7 +87,7 @@ impl Graph {
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Graph> {
         let (doc, notes) = io::load_graph_noting(&path, Strictness::Complete).map_err(|e| GraphFileError::new_err(e.to_string()))?;
         warn_notes(py, &path, notes)?;
-        Ok(Graph { doc, path })
+        Ok(Graph { doc, path, rasters: None })
     }
 
     /// Reads a graph from RON text; `name` stands for the file in messages.
@@ -95,7 +97,7 @@ impl Graph {
         let path = PathBuf::from(name);
         let (doc, notes) = io::parse_graph_noting(text, &path, Strictness::Complete).map_err(|e| GraphFileError::new_err(e.to_string()))?;
         warn_notes(py, &path, notes)?;
-        Ok(Graph { doc, path })
+        Ok(Graph { doc, path, rasters: None })
     }
 
     /// The graph as RON text, as the editor saves it.
@@ -106,6 +108,7 @@ impl Graph {
     /// Saves the graph to `path` (written beside and renamed, so a failure leaves any previous
     /// file whole); later messages name that file.
     fn save(&mut self, path: PathBuf) -> PyResult<()> {
+        crate::raster::prepare_save(self, &path)?;
         io::save_graph(&path, &self.doc).map_err(|e| PlanetGraphError::new_err(e.to_string()))?;
         self.path = path;
         Ok(())
@@ -197,11 +200,28 @@ impl Graph {
         format!("<Graph {} ({} nodes, {} links)>", self.path.display(), self.doc.nodes.len(), self.doc.links.len())
     }
 
-    /// Pickled as its RON text (Ray and multiprocessing send graphs this way).
+    /// Pickled as its RON text and the arrays given with `set_raster` (Ray and multiprocessing
+    /// send graphs this way).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let text = self.to_ron()?;
-        let ctor = py.get_type::<Graph>().getattr("from_ron")?;
-        Ok((ctor, PyTuple::new(py, [text, self.path.display().to_string()])?))
+        let ctor = py.get_type::<Graph>().getattr("_restore")?;
+        let args = (text, self.path.display().to_string(), crate::raster::carried(self)?).into_pyobject(py)?;
+        Ok((ctor, args))
+    }
+
+    /// A pickled graph back (see `__reduce__`).
+    #[staticmethod]
+    fn _restore(py: Python<'_>, text: &str, name: &str, arrays: crate::raster::Carried) -> PyResult<Graph> {
+        let mut g = Graph::from_ron(py, text, name)?;
+        crate::raster::restore(&mut g, arrays)?;
+        Ok(g)
+    }
+
+    /// Sets an Import raster node to read a numpy array instead of a file; see
+    /// `planetgraph.Graph.set_raster`.
+    #[pyo3(signature = (node, array, layout = "globe", bounds = None))]
+    fn set_raster(&mut self, node: i64, array: numpy::PyReadonlyArrayDyn<'_, f32>, layout: &str, bounds: Option<(f64, f64, f64, f64)>) -> PyResult<()> {
+        crate::raster::set_raster(self, node, array, layout, bounds)
     }
 
     /// Evaluates the graph at `resolution` cells per face edge; see `planetgraph.Graph.evaluate`.

@@ -10,6 +10,7 @@
 mod arrays;
 mod graph;
 mod params;
+mod raster;
 mod run;
 
 use pyo3::create_exception;

@@ -252,3 +252,49 @@ def test_a_tile_holds_the_planet_s_cells_and_a_finer_one_its_own_detail(repo):
         g.evaluate_tile("sideways", 64, 0, 0, 8)
     with pytest.raises(ValueError, match="above the maximum"):
         g.evaluate_tile(0, 1 << 23, 0, 0, 8)
+
+
+IMPORT_ONLY = '(version: 3, nodes: [(id: 1, kind: ImportRaster, params: {"values": Choice("plain")})], links: [])'
+
+
+def test_set_raster_reads_arrays_as_the_node_reads_files(exports_graph, tmp_path):
+    source = Graph.load(exports_graph).evaluate(resolution=32, outputs=[4])[4]
+    h = Graph.from_ron(IMPORT_ONLY)
+    # Six faces in PlanetGraph's layout, as evaluate gives them: the same cells come back.
+    h.set_raster(1, source, layout="faces")
+    back = h.evaluate(resolution=32, outputs=[1])[1]
+    assert np.allclose(back, source, atol=1e-3 * np.abs(source).max())
+    # Pickling carries the array; a copy changed on its own leaves the original alone.
+    p = pickle.loads(pickle.dumps(h))
+    assert np.array_equal(p.evaluate(resolution=32, outputs=[1])[1], back)
+    c = h.copy()
+    c.set_raster(1, np.zeros((6, 8, 8), np.float32), layout="faces")
+    assert np.array_equal(h.evaluate(resolution=32, outputs=[1])[1], back)
+    # Saving writes the array beside the graph file, which then reads it from there.
+    h.save(tmp_path / "imported.ron")
+    assert (tmp_path / "imported.node1_0.r32").exists() and (tmp_path / "imported.node1_5.r32").exists()
+    assert np.array_equal(Graph.load(tmp_path / "imported.ron").evaluate(resolution=32, outputs=[1])[1], back)
+    # An equirectangular globe: a smooth field on the sphere comes back through the cells.
+    H, W = 90, 180
+    lat = (0.5 - (np.arange(H) + 0.5) / H) * np.pi
+    lon = ((np.arange(W) + 0.5) / W - 0.5) * 2 * np.pi
+    globe = (np.sin(lat)[:, None] + 0.3 * np.cos(lat)[:, None] * np.cos(lon)[None, :]).astype(np.float32)
+    h.set_raster(1, globe)
+    eq = h.evaluate(resolution=64, outputs=[1], projection="equirect", width=W)[1]
+    assert np.abs(eq - globe).max() < 0.03
+
+
+def test_set_raster_refuses_what_does_not_fit(exports_graph):
+    h = Graph.from_ron(IMPORT_ONLY)
+    with pytest.raises(ValueError, match="Import raster"):
+        Graph.load(exports_graph).set_raster(4, np.zeros((4, 8), np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        h.set_raster(1, np.zeros((5, 4, 4), np.float32), layout="faces")
+    with pytest.raises(ValueError, match="infinit"):
+        h.set_raster(1, np.full((4, 8), np.inf, np.float32))
+    with pytest.raises(ValueError, match="bounds"):
+        h.set_raster(1, np.zeros((4, 8), np.float32), layout="patch")
+    with pytest.raises(ValueError, match="layout"):
+        h.set_raster(1, np.zeros((4, 8), np.float32), layout="mercator")
+    h.set_raster(1, np.ones((4, 8), np.float32), layout="patch", bounds=(10.0, 30.0, -5.0, 5.0))
+    assert h.get(1, "layout") == "patch" and h.get(1, "west_deg") == 10.0

@@ -147,7 +147,13 @@ pub fn compile_outputs(g: &Graph, shown: &[NodeId], outputs: &[NodeId]) -> Progr
         if errors.contains_key(&node.id) {
             continue;
         }
-        match crate::raster::store::probe_all(g.folder.as_deref(), &node.kind.files(&node.params)) {
+        let wanted = node.kind.files(&node.params);
+        if wanted.is_empty() {
+            idle.remove(&node.id);
+            errors.insert(node.id, crate::raster::NO_FILE.to_string());
+            continue;
+        }
+        match crate::raster::store::probe_all(g.folder.as_deref(), &wanted) {
             Ok(found) => {
                 files.insert(node.id, found);
             }

@@ -22,6 +22,9 @@ use thiserror::Error;
 /// 1 GiB in memory (4 bytes per pixel and channel).
 pub const MAX_PIXELS: u64 = 1 << 28;
 
+/// The message of a node that reads files but names none.
+pub const NO_FILE: &str = "no file chosen: set File to a heightmap, a DEM or an image (PNG, TIFF, EXR or RAW), relative to the graph file's folder";
+
 /// Why a file could not be read as a raster: the path and the reason, in words.
 #[derive(Debug, Clone, PartialEq, Error)]
 #[error("'{}': {why}", path.display())]

@@ -133,9 +133,6 @@ fn cube_order(layout: ImportLayout) -> Option<CubeOrder> {
     }
 }
 
-/// The message of a node without a file.
-const NO_FILE: &str = "no file chosen: set File to a heightmap, a DEM or an image (PNG, TIFF, EXR or RAW), relative to the graph file's folder";
-
 impl Node for ImportRaster {
     type Settings = ImportRasterSettings;
     const META: NodeMeta = NodeMeta::new(
@@ -151,7 +148,7 @@ impl Node for ImportRaster {
 
     fn run(s: &ImportRasterSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         if ctx.files.is_empty() {
-            return Err(OpError::Invalid(NO_FILE.to_string()));
+            return Err(OpError::Invalid(crate::raster::NO_FILE.to_string()));
         }
         let format = file_format(s);
         let rasters = ctx.files.iter().map(|p| store::load(p, format).map_err(|e| OpError::Invalid(e.to_string()))).collect::<Result<Vec<_>, _>>()?;
@@ -242,10 +239,9 @@ impl Node for ImportRaster {
         }
     }
 
+    /// A node without a file loads (to be given one, in the editor or by Python's
+    /// `set_raster`); the compiler refuses to run it, naming what to set.
     fn check(s: &ImportRasterSettings, _: &[bool]) -> Result<(), String> {
-        if s.path.trim().is_empty() {
-            return Err(NO_FILE.to_string());
-        }
         if cube_order(s.layout).is_some() && !s.path.contains("{face}") && !s.path.contains("{n}") {
             return Err(format!("six face files need {{face}} or {{n}} in the file's path where each face's name or number goes (as in heights_{{face}}.png); '{}' names one file", s.path));
         }
