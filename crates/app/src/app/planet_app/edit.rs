@@ -68,7 +68,10 @@ impl PlanetApp {
     /// alone and says why in the status line.
     pub fn paste(&mut self, ctx: &egui::Context, text: &str) {
         match paste_text(&self.doc.graph, text, self.paste_point(ctx), self.doc.next_id()) {
-            Ok((g, ids)) => self.commit_new_nodes(g, &ids, "Pasted"),
+            Ok((mut g, ids)) => {
+                self.place_new_block(&mut g, &ids);
+                self.commit_new_nodes(g, &ids, "Pasted")
+            }
             Err(e) => self.status = format!("Nothing pasted: the clipboard does not hold PlanetGraph nodes ({e})"),
         }
     }
@@ -86,7 +89,8 @@ impl PlanetApp {
         }
         let part = subgraph(&self.doc.graph, ids);
         let at = top_left(&part).map_or((0.0, 0.0), |(x, y)| (x + DUPLICATE_OFFSET.0, y + DUPLICATE_OFFSET.1));
-        let (g, new) = merge(&self.doc.graph, &part, at, self.doc.next_id());
+        let (mut g, new) = merge(&self.doc.graph, &part, at, self.doc.next_id());
+        self.place_new_block(&mut g, &new);
         self.commit_new_nodes(g, &new, "Duplicated");
     }
 

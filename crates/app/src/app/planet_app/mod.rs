@@ -284,17 +284,27 @@ impl PlanetApp {
         self.editor.pan_zoom.pan = egui::Vec2::ZERO;
     }
 
-    /// Undo the last edit.
+    /// Undo the last edit; the status line says what it took back.
     pub fn undo(&mut self) {
+        let before = self.doc.graph.clone();
         if self.doc.undo() {
+            self.status = format!("Undid: {}", crate::graph::describe_change(&self.doc.graph, &before));
+            self.notice = Some(self.status.clone());
             self.reload_editor();
+        } else {
+            self.status = "Nothing to undo".into();
         }
     }
 
-    /// Redo.
+    /// Redo; the status line says what it brought back.
     pub fn redo(&mut self) {
+        let before = self.doc.graph.clone();
         if self.doc.redo() {
+            self.status = format!("Redid: {}", crate::graph::describe_change(&before, &self.doc.graph));
+            self.notice = Some(self.status.clone());
             self.reload_editor();
+        } else {
+            self.status = "Nothing to redo".into();
         }
     }
 

@@ -46,3 +46,45 @@ impl PlanetApp {
         self.editor.node_positions[node] = p;
     }
 }
+
+/// The size a domain node will have once drawn, estimated from its rows (ports and
+/// parameters), in graph points.
+fn estimated_domain_size(node: &crate::graph::Node) -> egui::Vec2 {
+    let k = node.kind;
+    let rows = k.meta().inputs.len() + k.meta().outputs.len() + k.params().len();
+    vec2(230.0, 40.0 + 24.0 * rows as f32)
+}
+
+impl PlanetApp {
+    /// Moves the nodes `ids` of `g` (just pasted or duplicated, not drawn yet) together, as
+    /// one block, to the free place nearest to where they were put: clear of every node on the
+    /// canvas (as drawn), so a paste or a duplicate never lands on top of the originals or of
+    /// other nodes. Within a view's size around the wanted place; beyond, they stay put.
+    pub(super) fn place_new_block(&self, g: &mut crate::graph::Graph, ids: &[crate::graph::NodeId]) {
+        let block = ids
+            .iter()
+            .filter_map(|id| {
+                let (x, y) = *g.layout.get(id)?;
+                Some(Rect::from_min_size(Pos2::new(x, y), estimated_domain_size(g.node(*id)?)))
+            })
+            .reduce(|a, b| a.union(b));
+        let Some(block) = block else { return };
+        let others: Vec<Rect> = self.editor.node_rects.values().map(|r| r.expand(GAP)).collect();
+        let fits = |d: egui::Vec2| others.iter().all(|o| !o.intersects(block.translate(d)));
+        if fits(egui::Vec2::ZERO) {
+            return;
+        }
+        let pz = &self.editor.pan_zoom;
+        let view = pz.to_graph() * pz.clip_rect;
+        let step = 16.0;
+        let (rx, ry) = ((view.width() / step) as i32 + 1, (view.height() / step) as i32 + 1);
+        let best = (-rx..=rx).flat_map(|i| (-ry..=ry).map(move |j| vec2(i as f32 * step, j as f32 * step))).filter(|d| fits(*d)).min_by(|a, b| a.length_sq().total_cmp(&b.length_sq()));
+        if let Some(d) = best {
+            for id in ids {
+                if let Some(p) = g.layout.get_mut(id) {
+                    *p = (p.0 + d.x, p.1 + d.y);
+                }
+            }
+        }
+    }
+}
