@@ -112,10 +112,16 @@ impl PlanetApp {
             let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join(", ")) };
             self.status = if self.doc.graph.nodes.is_empty() {
                 "Ready: the graph is empty".to_string()
-            } else if next.is_some() {
+            } else if let Some(next) = next {
                 // An earlier stage: the viewport's banner says what is shown and what comes; the
-                // status line keeps what the last action said (the spinner shows meanwhile).
-                std::mem::take(&mut self.status)
+                // status line keeps what the last action said (the spinner shows meanwhile), but
+                // not the last evaluation's "Ready", which only the last stage may say.
+                let last = std::mem::take(&mut self.status);
+                if last.starts_with("Ready") {
+                    format!("Evaluating: showing {} cells per face edge, {next} next", res.n)
+                } else {
+                    last
+                }
             } else {
                 format!("Ready: evaluated at {} cells per face edge in {:.0} ms ({} computed, {} cached){notes}", res.n, res.total_ms, res.timings_ms.len(), res.cached)
             };
