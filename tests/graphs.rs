@@ -189,7 +189,11 @@ fn the_planet_surface_group_textures_a_planet_with_three_wires() {
     let grp = body.groups.first().expect("a group").clone();
     assert_eq!(grp.members.len(), 8);
     let inputs: Vec<&str> = grp.inputs.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(inputs, ["in"], "one input: the elevation");
+    assert_eq!(inputs, ["elevation"], "one input: the elevation");
+    let outputs: Vec<&str> = grp.outputs.iter().map(|p| p.name.as_str()).collect();
+    assert!(outputs.iter().all(|o| *o != "out" && !o.starts_with("out (")), "ports named for what they carry: {outputs:?}");
+    let unique: std::collections::BTreeSet<&&str> = outputs.iter().collect();
+    assert_eq!(unique.len(), outputs.len(), "{outputs:?}");
     use planetgraph::nodes::{output::planet, texture::materials, FIELD_IN, FIELD_OUT};
     let albedo = grp.outputs.iter().find(|p| p.port == materials::ALBEDO.name()).expect("an albedo output").clone();
     // Noise -> [Planet surface] -> Planet: one node and three wires.

@@ -113,7 +113,25 @@ pub fn planet_surface() -> Result<Graph, String> {
     }
     let id = g.make_group(&SURFACE_NODES, "Planet surface").map_err(|e| e.to_string())?;
     let mut body = crate::graph::part::subgraph(&g, &[id]);
-    body.groups.iter_mut().for_each(|grp| grp.open = false);
+    // Ports named for what they carry, not "out" and "out (Slope)".
+    let named = |node: crate::graph::NodeId, port: &str| -> Option<&'static str> {
+        match (node.0, port) {
+            (12, "in") => Some("elevation"),
+            (12, "out") => Some("elevation (m)"),
+            (13, "out") => Some("slope (deg)"),
+            (14, "out") => Some("coast (km)"),
+            (27, "out") => Some("broad elevation (m)"),
+            _ => None,
+        }
+    };
+    for grp in &mut body.groups {
+        grp.open = false;
+        for p in grp.inputs.iter_mut().chain(grp.outputs.iter_mut()) {
+            if let Some(name) = named(p.node, &p.port) {
+                p.name = name.to_string();
+            }
+        }
+    }
     Ok(body)
 }
 
