@@ -130,6 +130,7 @@ fn every_cellwise_and_halo_node_gives_on_a_tile_exactly_the_whole_planet_s_value
         "ToMetres",
         "HeightBand",
         "Falloff",
+        "Wetness",
         "Temperature",
         "ColourRamp",
         "BlendColours",

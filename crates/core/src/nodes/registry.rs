@@ -147,6 +147,7 @@ registry! {
     Curvature => masks::curvature::Curvature,
     CoastDistance => masks::coast_distance::CoastDistance,
     Falloff => masks::falloff::Falloff,
+    Wetness => masks::wetness::Wetness,
     Temperature => climate::temperature::Temperature,
     Precipitation => climate::precipitation::Precipitation,
     ColourRamp => texture::colour_ramp::ColourRamp,

@@ -5,6 +5,7 @@ pub mod coast_distance;
 pub mod curvature;
 pub mod falloff;
 pub mod height_band;
+pub mod wetness;
 
 /// Hermite smoothstep of `x` from `a` (0) to `b` (1); a step at `a` when `b <= a`.
 pub fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
