@@ -4,30 +4,12 @@
 #[path = "common/driver.rs"]
 mod driver;
 
-use driver::{start_graph, wait_until, Driver};
-use egui::{Event, Key, Modifiers, PointerButton, Pos2, Rect};
+use driver::{overlaps, start_graph, wait_until, Driver};
+use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use planetgraph::app::{Document, PlanetApp};
 use planetgraph::graph::{Graph, NodeId};
 use planetgraph::io::clipboard::subgraph;
 use planetgraph::nodes::NodeKind;
-
-/// Node rectangles on screen in the last frame.
-fn screen_rects(d: &Driver) -> Vec<(NodeId, Rect)> {
-    let t = d.app.editor.pan_zoom.to_screen();
-    d.app.editor.node_rects.iter().map(|(n, r)| (d.app.editor.graph[*n].user_data.id, t * *r)).collect()
-}
-
-fn overlaps(rects: &[(NodeId, Rect)]) -> Vec<(NodeId, NodeId)> {
-    let mut out = Vec::new();
-    for (i, (a, ra)) in rects.iter().enumerate() {
-        for (b, rb) in &rects[i + 1..] {
-            if ra.shrink(0.5).intersects(rb.shrink(0.5)) {
-                out.push((*a, *b));
-            }
-        }
-    }
-    out
-}
 
 /// The part of the graph with these nodes, renumbered from 1 and placed at the origin, to
 /// compare copies.
@@ -96,7 +78,7 @@ fn copy_paste_into_a_new_document_gives_the_same_ron_and_duplicate_keeps_inner_l
 fn right_click_on_a_node_opens_its_menu_and_shows_it_in_the_viewport() {
     let mut d = Driver::new();
     d.wait_for_evaluation();
-    let (id, rect) = screen_rects(&d).into_iter().find(|(id, _)| *id == NodeId(1)).expect("Noise #1 drawn");
+    let (id, rect) = d.node_screen_rects().into_iter().find(|(id, _)| *id == NodeId(1)).expect("Noise #1 drawn");
     d.click(rect.center_top() + egui::vec2(0.0, 8.0), PointerButton::Secondary);
     d.frames(1);
     assert!(d.app.editor.node_finder.is_none(), "a right click on a node is not the finder");
@@ -121,14 +103,14 @@ fn zoom_keeps_the_layout_and_home_frames_every_node() {
     d.frames(2);
     let canvas = d.app.editor.pan_zoom.clip_rect;
     let layout = d.app.doc.graph.layout.clone();
-    assert!(overlaps(&screen_rects(&d)).is_empty(), "{:?}", overlaps(&screen_rects(&d)));
+    assert!(overlaps(&d.node_screen_rects()).is_empty(), "{:?}", overlaps(&d.node_screen_rects()));
     // Zoom out and in around a point with the wheel: no overlap at any step, and the saved
     // layout never changes.
     d.move_to(canvas.center() + egui::vec2(120.0, -40.0));
     for step in [-400.0f32, -400.0, -400.0, 400.0, 400.0, 400.0, 300.0] {
         d.frame_with(vec![Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, step), phase: egui::TouchPhase::Move, source: egui::MouseWheelSource::Wheel, modifiers: Modifiers::NONE }], Modifiers::NONE);
         d.frames(3);
-        let rects = screen_rects(&d);
+        let rects = d.node_screen_rects();
         assert!(overlaps(&rects).is_empty(), "zoom {}: {:?}", d.app.editor.pan_zoom.zoom, overlaps(&rects));
         assert_eq!(d.app.doc.graph.layout, layout, "zooming is not an edit");
     }
@@ -143,7 +125,7 @@ fn zoom_keeps_the_layout_and_home_frames_every_node() {
     // Home frames every node inside the canvas.
     d.key(Key::Home, Modifiers::NONE);
     d.frames(2);
-    for (id, r) in screen_rects(&d) {
+    for (id, r) in d.node_screen_rects() {
         assert!(canvas.contains_rect(r), "{id:?} at {r:?} outside {canvas:?}");
     }
 }
@@ -164,7 +146,7 @@ fn every_example_opens_framed_without_overlapping_nodes() {
         d.app.res.viewport = 32;
         d.wait_for_evaluation();
         let canvas = d.app.editor.pan_zoom.clip_rect;
-        let rects = screen_rects(&d);
+        let rects = d.node_screen_rects();
         // Every node is in view, unless that would make the text too small to read: then the
         // zoom stays legible and the graph's top-left corner is in view.
         let zoom = d.app.editor.pan_zoom.zoom;
@@ -318,7 +300,7 @@ fn a_node_dropped_onto_a_wire_is_inserted_in_one_undo_step() {
     let t = d.app.editor.pan_zoom.to_screen();
     let (_, _, pts) = d.app.editor.link_curves.first().cloned().expect("a wire");
     let mid = t * (((pts[0].to_vec2() + pts[3].to_vec2()) * 0.125 + (pts[1].to_vec2() + pts[2].to_vec2()) * 0.375).to_pos2());
-    let (_, rect) = screen_rects(&d).into_iter().find(|(id, _)| *id == new).expect("drawn");
+    let (_, rect) = d.node_screen_rects().into_iter().find(|(id, _)| *id == new).expect("drawn");
     d.drag(rect.center_top() + egui::vec2(-20.0, 8.0), mid + egui::vec2(0.0, -2.0));
     let g = &d.app.doc.graph;
     assert_eq!(g.links.len(), links_before + 1, "one link became two");
@@ -326,7 +308,7 @@ fn a_node_dropped_onto_a_wire_is_inserted_in_one_undo_step() {
     assert_eq!(g.links.iter().filter(|l| l.from == new).count(), 1);
     // Its neighbours moved aside: it covers no other node.
     d.frames(2);
-    let rects = screen_rects(&d);
+    let rects = d.node_screen_rects();
     let mine = rects.iter().find(|(id, _)| *id == new).expect("drawn").1;
     for (id, r) in &rects {
         assert!(*id == new || !r.intersects(mine), "the inserted node lies on node {id}: {mine:?} and {r:?}");
@@ -425,7 +407,7 @@ fn collapse_shrinks_a_node_to_its_title_keeps_its_links_and_is_undoable_and_save
     let mut d = Driver::new();
     d.wait_for_evaluation();
     let clamp = NodeId(3);
-    let height = |d: &Driver| screen_rects(d).into_iter().find(|(id, _)| *id == clamp).map(|(_, r)| r.height()).expect("clamp's rect");
+    let height = |d: &Driver| d.node_screen_rects().into_iter().find(|(id, _)| *id == clamp).map(|(_, r)| r.height()).expect("clamp's rect");
     let before = height(&d);
     let links = d.app.doc.graph.links.clone();
     // H collapses the selected node to its title bar.
@@ -438,7 +420,7 @@ fn collapse_shrinks_a_node_to_its_title_keeps_its_links_and_is_undoable_and_save
     assert_eq!(d.app.doc.graph.links, links, "links stay");
     // Its ports are on the title bar, so its wires still end at the node.
     let ports = d.draggables(driver::is_port);
-    let rect = screen_rects(&d).into_iter().find(|(id, _)| *id == clamp).map(|(_, r)| r).expect("rect");
+    let rect = d.node_screen_rects().into_iter().find(|(id, _)| *id == clamp).map(|(_, r)| r).expect("rect");
     assert!(ports.iter().any(|p| rect.expand(8.0).contains(p.center())), "ports drawn on the collapsed node");
     // Saved and reopened, it stays collapsed; undo expands it.
     let dir = tempfile::tempdir().expect("tempdir");

@@ -4,22 +4,9 @@
 #[path = "common/driver.rs"]
 mod driver;
 
-use driver::Driver;
-use egui::{Event, Key, Modifiers, Rect};
+use driver::{overlaps, Driver};
+use egui::{Event, Key, Modifiers};
 use planetgraph::graph::NodeId;
-
-/// Pairs of nodes whose rectangles overlap (by more than half a point).
-fn overlaps(rects: &[(NodeId, Rect)]) -> Vec<(NodeId, NodeId)> {
-    let mut out = Vec::new();
-    for (i, (a, ra)) in rects.iter().enumerate() {
-        for (b, rb) in &rects[i + 1..] {
-            if ra.shrink(0.5).intersects(rb.shrink(0.5)) {
-                out.push((*a, *b));
-            }
-        }
-    }
-    out
-}
 
 /// A paste with the pointer over other nodes, and a duplicate beside its originals, land clear
 /// of every node on the canvas (issue 49: a paste stacked on the originals).

@@ -286,3 +286,32 @@ fn paths_are_relative_to_the_graph_file() {
     let (code, err) = run(&["check", graph.to_str().expect("utf-8")]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// Shares built from different contents of an imported file are different builds: `merge`
+/// refuses them, naming the graphs' difference (the file's hash is part of the build identity).
+#[test]
+fn shares_of_different_imported_files_do_not_merge() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let graph = d.join("g.ron");
+    std::fs::write(&graph, graph_text("\"path\": Text(\"e.png\")")).expect("write");
+    let g = graph.to_str().expect("utf-8");
+    let share = |k: usize, value: u16| {
+        png16(&d.join("e.png"), 64, 32, |_, _| value);
+        // Another modification time too, so the stamp sees the edit.
+        std::fs::File::options().write(true).open(d.join("e.png")).expect("open").set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(10 * k as u64)).expect("touch");
+        let out = d.join(format!("s{k}"));
+        let (code, err) = run(&["build", g, "--resolution", "16", "--out", out.to_str().expect("utf-8"), "--tiles", &format!("{k}/2")]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let (a, b) = (share(1, 1000), share(2, 2000));
+    let merged = d.join("m");
+    let (code, err) = run(&["merge", a.to_str().expect("utf-8"), b.to_str().expect("utf-8"), "--out", merged.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the graphs differ"), "{err}");
+    // The same file for both shares: they merge.
+    let c = share(1, 2000);
+    let (code, err) = run(&["merge", c.to_str().expect("utf-8"), b.to_str().expect("utf-8"), "--out", merged.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{err}");
+}

@@ -146,33 +146,24 @@ pub fn restore(g: &mut Graph, arrays: Carried) -> PyResult<()> {
 /// the new folder, so the saved graph reads the same data wherever it is opened.
 pub fn prepare_save(g: &mut Graph, path: &Path) -> PyResult<()> {
     let Some(to) = planetgraph_core::io::graph_file::folder_of(path) else { return Ok(()) };
+    // Paths relative to the old folder first (the arrays' own paths are absolute and stay).
+    g.doc.move_files_to(&to);
+    let Some(own) = g.rasters.as_ref().map(|d| d.path().to_path_buf()) else { return Ok(()) };
     let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "graph".into());
-    let own = g.rasters.as_ref().map(|d| d.path().to_path_buf());
-    let from = g.doc.folder.clone().or_else(|| std::env::current_dir().ok());
     let ids: Vec<NodeId> = g.doc.nodes.iter().map(|n| n.id).collect();
     for id in ids {
-        if let Some(dir) = &own {
-            let files = files_of(g, id, dir);
-            if !files.is_empty() {
-                for f in &files {
-                    let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-                    std::fs::copy(f, to.join(format!("{stem}.{name}"))).map_err(|e| value_err(format!("#{}: cannot copy its array beside {}: {e}", id.0, path.display())))?;
-                }
-                if let Some(ParamValue::Text(old)) = g.doc.node(id).and_then(|n| n.params.get(ImportRasterSettings::KEYS.path)).cloned() {
-                    let name = Path::new(&old).file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default();
-                    g.doc.set_param(id, ImportRasterSettings::KEYS.path, ParamValue::Text(format!("{stem}.{name}")));
-                }
-                continue;
-            }
+        let files = files_of(g, id, &own);
+        if files.is_empty() {
+            continue;
         }
-        if let (Some(from), Some(node)) = (&from, g.doc.node(id)) {
-            if let Some(params) = node.kind.moved(&node.params, from, &to) {
-                if let Some(n) = g.doc.nodes.iter_mut().find(|n| n.id == id) {
-                    n.params = params;
-                }
-            }
+        for f in &files {
+            let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            std::fs::copy(f, to.join(format!("{stem}.{name}"))).map_err(|e| value_err(format!("#{}: cannot copy its array beside {}: {e}", id.0, path.display())))?;
+        }
+        if let Some(ParamValue::Text(old)) = g.doc.node(id).and_then(|n| n.params.get(ImportRasterSettings::KEYS.path)).cloned() {
+            let name = Path::new(&old).file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default();
+            g.doc.set_param(id, ImportRasterSettings::KEYS.path, ParamValue::Text(format!("{stem}.{name}")));
         }
     }
-    g.doc.folder = Some(to);
     Ok(())
 }

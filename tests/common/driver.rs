@@ -6,6 +6,19 @@ use egui::{Event, Key, Modifiers, PointerButton, Pos2, RawInput, Rect};
 use planetgraph::app::{Document, PlanetApp};
 use planetgraph::graph::Graph;
 
+/// Pairs of nodes whose rectangles overlap (by more than half a point).
+pub fn overlaps(rects: &[(planetgraph::graph::NodeId, Rect)]) -> Vec<(planetgraph::graph::NodeId, planetgraph::graph::NodeId)> {
+    let mut out = Vec::new();
+    for (i, (a, ra)) in rects.iter().enumerate() {
+        for (b, rb) in &rects[i + 1..] {
+            if ra.shrink(0.5).intersects(rb.shrink(0.5)) {
+                out.push((*a, *b));
+            }
+        }
+    }
+    out
+}
+
 /// The graph the tests start from: the noise planet, whose layout the clicks below rely on.
 pub fn start_graph() -> Graph {
     planetgraph::io::load_graph(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/noise_continents.ron"), planetgraph::io::Strictness::Complete).expect("noise_continents.ron")

@@ -183,24 +183,16 @@ impl Document {
     /// Files that nodes read (Import raster) stay the same files: their relative paths are
     /// rewritten for the new folder (an undoable edit, made before writing).
     pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
-        let folder = crate::io::graph_file::folder_of(path);
-        let from = self.graph.folder.clone().or_else(|| std::env::current_dir().ok());
-        if let (Some(from), Some(to)) = (&from, &folder) {
-            if from != to {
-                let mut g = self.graph.clone();
-                let mut changed = false;
-                for node in &mut g.nodes {
-                    if let Some(params) = node.kind.moved(&node.params, from, to) {
-                        node.params = params;
-                        changed = true;
-                    }
+        match crate::io::graph_file::folder_of(path) {
+            Some(to) => {
+                let mut moved = self.graph.clone();
+                if moved.move_files_to(&to) {
+                    self.commit(moved, false);
                 }
-                if changed {
-                    self.commit(g, false);
-                }
+                self.graph.folder = Some(to);
             }
+            None => self.graph.folder = None,
         }
-        self.graph.folder = folder;
         save_graph(path, &self.graph)?;
         self.path = Some(path.to_path_buf());
         self.saved = self.graph.clone();

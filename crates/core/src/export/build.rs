@@ -162,7 +162,7 @@ fn write_build(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share
     };
     // Only a share records the graph's identity (merge compares them).
     let graph_sha256 = match share {
-        Some(_) => evaluated_sha256(g).map_err(|e| BuildError::Invalid(format!("{file}: the graph cannot be written as RON for its identity: {e}")))?,
+        Some(_) => evaluated_sha256(g, &c.program).map_err(|e| BuildError::Invalid(format!("{file}: the graph cannot be written as RON for its identity: {e}")))?,
         None => String::new(),
     };
     let ctx = ExportContext { graph: file.to_string(), graph_sha256, resolution: n, planet, timings_ms: timings, share, tiled: plan, own_levels };
@@ -173,10 +173,11 @@ fn write_build(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share
 }
 
 /// SHA-256 (hex) of what a build of `g` evaluates: its nodes (kinds, settings, names, bypass)
-/// and links in order, as RON, and the content of the files its nodes read (Import raster:
-/// shares built from different files are different builds); the editor's layout, frames,
-/// reroutes and groups, which change no value, are left out.
-fn evaluated_sha256(g: &Graph) -> Result<String, ron::Error> {
+/// and links in order, as RON, and the content of the files the steps of its compiled
+/// `program` read (Import raster, hashed when the program was compiled: shares built from
+/// different files are different builds); the editor's layout, frames, reroutes and groups,
+/// which change no value, are left out.
+fn evaluated_sha256(g: &Graph, program: &Program) -> Result<String, ron::Error> {
     let mut content = Graph { nodes: g.nodes.clone(), links: g.links.clone(), ..Graph::default() };
     content.nodes.sort_by_key(|x| x.id);
     content.links.sort();
@@ -184,10 +185,10 @@ fn evaluated_sha256(g: &Graph) -> Result<String, ron::Error> {
         node.collapsed = false;
     }
     let mut text = crate::io::graph_file::to_ron_string(&content)?;
-    for node in content.nodes.iter().filter(|n| n.kind.meta().reads_files) {
-        // A file that cannot be read fails the build itself; its identity is its error here.
-        let identity = crate::raster::store::probe_all(g.folder.as_deref(), &node.kind.files(&node.params)).map_or_else(|e| e.to_string(), |(_, h)| super::share::sha256_hex(&h));
-        text.push_str(&format!("\nfiles of {}: {identity}", node.id));
+    for step in &program.steps {
+        if let Some(hash) = &step.content {
+            text.push_str(&format!("\nfiles of {}: {}", step.id, super::share::sha256_hex(hash)));
+        }
     }
     Ok(super::share::sha256_hex(text.as_bytes()))
 }

@@ -7,10 +7,9 @@ use crate::nodes::ParamValue;
 /// A parameter value as the status line shows it (numbers without float noise).
 fn short(v: &ParamValue) -> String {
     match v {
-        ParamValue::Float(x) => {
-            let s = format!("{x:.4}");
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        }
+        // The shortest text that reads back as the same f32 (2.5, not 2.5000001), as the
+        // editor's fields show it.
+        ParamValue::Float(x) => x.to_string(),
         ParamValue::Int(i) => i.to_string(),
         ParamValue::Bool(b) => if *b { "on" } else { "off" }.to_string(),
         ParamValue::Seed(s) => s.to_string(),

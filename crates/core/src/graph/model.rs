@@ -186,6 +186,25 @@ impl Graph {
         self.nodes.iter().find(|n| n.id == id)
     }
 
+    /// Makes the graph one saved into folder `to`: relative paths of the files its nodes read
+    /// (Import raster, [`crate::nodes::NodeKind::moved`]) are rewritten so they name the same
+    /// files as from its current folder (the working folder when it has none), and `to`
+    /// becomes its [`Graph::folder`]. Whether a node's settings changed.
+    pub fn move_files_to(&mut self, to: &std::path::Path) -> bool {
+        let from = self.folder.clone().or_else(|| std::env::current_dir().ok()).filter(|f| f != to);
+        let mut changed = false;
+        if let Some(from) = from {
+            for node in &mut self.nodes {
+                if let Some(params) = node.kind.moved(&node.params, &from, to) {
+                    node.params = params;
+                    changed = true;
+                }
+            }
+        }
+        self.folder = Some(to.to_path_buf());
+        changed
+    }
+
     /// How messages name node `id`: [`Node::describe`], or the bare id of a node not in the graph.
     pub fn describe_node(&self, id: NodeId) -> String {
         self.node(id).map(|n| n.describe()).unwrap_or_else(|| id.to_string())

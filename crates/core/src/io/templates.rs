@@ -119,8 +119,6 @@ pub fn planet_surface() -> Result<Graph, String> {
             (12, "in") => Some("elevation"),
             (12, "out") => Some("elevation (m)"),
             (13, "out") => Some("slope (deg)"),
-            (14, "out") => Some("coast (km)"),
-            (27, "out") => Some("broad elevation (m)"),
             _ => None,
         }
     };

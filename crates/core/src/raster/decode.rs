@@ -286,16 +286,11 @@ mod tests {
         assert!(header(dir.path(), FileFormat::Auto).expect_err("folder").to_string().contains("not a regular file"));
         let empty = write(dir.path(), "empty.tif", b"");
         assert!(header(&empty, FileFormat::Auto).expect_err("empty").to_string().contains("is empty"));
-        // A PNG whose header claims 70 000 x 70 000 pixels: refused before decoding.
-        let big = dir.path().join("big.png");
-        png16(&big, 4, 4, |_, _| 0);
-        let mut bytes = std::fs::read(&big).expect("read");
-        // IHDR's width and height follow the 8-byte signature and the chunk's length and type.
-        bytes[16..20].copy_from_slice(&70_000u32.to_be_bytes());
-        bytes[20..24].copy_from_slice(&70_000u32.to_be_bytes());
-        std::fs::write(&big, &bytes).expect("write");
-        let err = header(&big, FileFormat::Auto).expect_err("too large");
-        assert!(err.to_string().contains("70000 x 70000") || err.to_string().contains("not a valid PNG"), "{err}");
+        // A size over the limit is refused before decoding (tests/import.rs reads it from a
+        // PNG's header); one without pixels too.
+        let err = check_size(&text, 70_000, 70_000).expect_err("too large");
+        assert!(err.to_string().contains("70000 x 70000 pixels, over the limit") && err.to_string().contains("notes.png"), "{err}");
+        assert!(check_size(&text, 0, 5).expect_err("empty").to_string().contains("no pixels"));
         // Cut short after the header: the decoder says so, naming the file.
         let cut = dir.path().join("cut.png");
         png16(&cut, 64, 64, |x, y| (x * y) as u16);

@@ -43,7 +43,17 @@ impl CubeOrder {
 
     /// The file index of `face` in this order.
     pub fn index(self, face: Face) -> usize {
-        (0..6).find(|&k| self.face(k) == face).unwrap_or(0)
+        match self {
+            CubeOrder::PlanetGraph => face.index(),
+            CubeOrder::OpenGl => match face {
+                Face::Right => 0,
+                Face::Left => 1,
+                Face::Top => 2,
+                Face::Bottom => 3,
+                Face::Front => 4,
+                Face::Back => 5,
+            },
+        }
     }
 
     /// The name `{face}` stands for in file `k`'s path: front, right, ... or px, nx, ....
@@ -331,6 +341,15 @@ mod tests {
         assert_eq!(s.at(lon_lat(0.0, 0.0)).coverage, 0.0);
         assert_eq!(s.at(lon_lat(180.0, 0.0)).coverage, 1.0);
         assert!((s.inside_deg(lon_lat(180.0, 9.0)) - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn face_orders_are_inverse() {
+        for order in [CubeOrder::PlanetGraph, CubeOrder::OpenGl] {
+            for k in 0..6 {
+                assert_eq!(order.index(order.face(k)), k, "{order:?}");
+            }
+        }
     }
 
     #[test]

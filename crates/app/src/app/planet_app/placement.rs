@@ -13,8 +13,7 @@ impl PlanetApp {
     /// next frame), in graph points.
     fn estimated_size(&self, node: egui_node_graph2::NodeId) -> egui::Vec2 {
         let n = &self.editor.graph[node];
-        let rows = n.inputs.len() + n.outputs.len();
-        vec2(230.0, 40.0 + 24.0 * rows as f32)
+        size_of_rows(n.inputs.len() + n.outputs.len())
     }
 
     /// Moves a newly created node into view, clear of the minimap's corner and of the other
@@ -47,12 +46,16 @@ impl PlanetApp {
     }
 }
 
-/// The size a domain node will have once drawn, estimated from its rows (ports and
-/// parameters), in graph points.
+/// The size of a node of `rows` rows (ports and parameters) once drawn, estimated, in graph
+/// points.
+fn size_of_rows(rows: usize) -> egui::Vec2 {
+    vec2(230.0, 40.0 + 24.0 * rows as f32)
+}
+
+/// The size a domain node will have once drawn (its ports and parameters), estimated.
 fn estimated_domain_size(node: &crate::graph::Node) -> egui::Vec2 {
     let k = node.kind;
-    let rows = k.meta().inputs.len() + k.meta().outputs.len() + k.params().len();
-    vec2(230.0, 40.0 + 24.0 * rows as f32)
+    size_of_rows(k.meta().inputs.len() + k.meta().outputs.len() + k.params().len())
 }
 
 impl PlanetApp {

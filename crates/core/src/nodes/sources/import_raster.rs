@@ -169,11 +169,15 @@ impl Node for ImportRaster {
         let sampler = Sampler::new(layout, rasters, filter).map_err(OpError::Invalid)?;
         let planet = ctx.planet()?;
         let grid = ctx.grid();
+        // A sample and its mask: the coverage, ramped over the feather inside a patch's edges.
+        let patch = s.layout == ImportLayout::Patch;
         let samples: Vec<(Sample, f32)> = (0..grid.cells())
             .into_par_iter()
             .map(|k| {
                 let d = grid.direction(k);
-                (sampler.at(d), sampler.inside_deg(d))
+                let sample = sampler.at(d);
+                let ramp = if patch { crate::nodes::masks::smoothstep(0.0, s.feather_deg, sampler.inside_deg(d)) } else { 1.0 };
+                (sample, sample.coverage * ramp)
             })
             .collect();
         ctx.check()?;
@@ -190,11 +194,7 @@ impl Node for ImportRaster {
             }
         });
         let out = Field::from_vec_on(grid, out.collect())?;
-        let mask = samples.iter().map(|(sample, inside)| {
-            let ramp = if s.feather_deg > 0.0 { smoothstep(*inside / s.feather_deg) } else { 1.0 };
-            sample.coverage * ramp
-        });
-        let mask = Field::from_vec_on(grid, mask.collect())?;
+        let mask = Field::from_vec_on(grid, samples.iter().map(|(_, m)| *m).collect())?;
         // Integer files hold sRGB; float files (EXR) linear values.
         let linear = |v: f32| if full_scale == 1.0 { v.max(0.0) } else { crate::planet::colour::srgb_to_linear((v / full_scale).clamp(0.0, 1.0)) };
         let colour = ColourField { n: grid.n(), tile: grid.tile(), data: samples.iter().map(|(sample, _)| sample.value.map(linear)).collect() };
@@ -255,10 +255,4 @@ impl Node for ImportRaster {
         }
         Ok(())
     }
-}
-
-/// 0 below 0, 1 above 1, smooth between.
-fn smoothstep(t: f32) -> f32 {
-    let t = t.clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
 }
