@@ -202,6 +202,35 @@ where
         response
     }
 
+    /// The port of another node than `origin_node`, of the other kind than `origin` (an input
+    /// for a wire from an output, and back), whose hook is within reach of `cursor` (graph
+    /// coordinates), the nearest (PlanetGraph fork).
+    fn port_under_wire_end(
+        &self,
+        port_locations: &PortLocations,
+        origin_node: NodeId,
+        origin: AnyParameterId,
+        cursor: Pos2,
+    ) -> Option<AnyParameterId> {
+        let node_of = |id: AnyParameterId| match id {
+            AnyParameterId::Input(i) => self.graph.inputs.get(i).map(|p| p.node),
+            AnyParameterId::Output(o) => self.graph.outputs.get(o).map(|p| p.node),
+        };
+        let other_kind = |id: &AnyParameterId| {
+            matches!(
+                (id, origin),
+                (AnyParameterId::Input(_), AnyParameterId::Output(_)) | (AnyParameterId::Output(_), AnyParameterId::Input(_))
+            )
+        };
+        port_locations
+            .iter()
+            .filter(|(id, _)| other_kind(id) && node_of(**id).is_some_and(|n| n != origin_node))
+            .filter_map(|(id, hooks)| hooks.iter().map(|h| h.distance(cursor)).min_by(f32::total_cmp).map(|d| (*id, d)))
+            .filter(|(_, d)| *d < DISTANCE_TO_CONNECT)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(id, _)| id)
+    }
+
     fn draw_graph_editor_inside_zoom(
         &mut self,
         ui: &mut Ui,
@@ -339,12 +368,45 @@ where
         }
 
         // draw in-progress connections
-        if let Some((_, ref locator)) = self.connection_in_progress {
+        let mut drag_refusal = None;
+        if let Some((origin_node, ref locator)) = self.connection_in_progress {
             let port_type = self.graph.any_param_type(*locator).unwrap();
             let connection_color = port_type.data_type_color(user_state);
 
             // outputs can't be wide yet so this is fine.
             let start_pos = *port_locations[locator].last().unwrap();
+
+            // PlanetGraph fork: the port of another node that the wire's end is over, and why
+            // it would refuse the wire, shown before the button is released.
+            let target = self.port_under_wire_end(&port_locations, origin_node, *locator, cursor_pos);
+            let refusal = target.and_then(|t| match self.link_check {
+                Some(check) => check(self, *locator, t),
+                None => self
+                    .graph
+                    .any_param_type(t)
+                    .map_or(true, |other| other != port_type)
+                    .then(|| "the ports carry different types".to_string()),
+            });
+            if let (Some(reason), Some(t)) = (refusal, target) {
+                let refused = Color32::from_rgb(230, 70, 60);
+                let at = port_locations[&t][0];
+                ui.painter().circle_stroke(at, 8.0, Stroke::new(2.5, refused));
+                let (a, b) = match locator {
+                    AnyParameterId::Output(_) => (start_pos, cursor_pos),
+                    AnyParameterId::Input(_) => (cursor_pos, start_pos),
+                };
+                ui.painter().add(connection_shape(&unit, a, b, refused));
+                egui::Tooltip::always_open(ui.ctx().clone(), ui.layer_id(), Id::new("link_refusal"), egui::PopupAnchor::Pointer)
+                    .show(|ui| ui.colored_label(refused, format!("✖ {reason}")));
+                if ui.input(|i| i.pointer.any_released()) {
+                    // The wire is not made: the host hears why.
+                    delayed_responses.retain(|r| !matches!(r, NodeResponse::ConnectEventEnded { .. }));
+                    if !delayed_responses.iter().any(|r| matches!(r, NodeResponse::ConnectRefused { .. })) {
+                        delayed_responses.push(NodeResponse::ConnectRefused { from: *locator, to: t });
+                    }
+                }
+                drag_refusal = Some(reason);
+            } else {
 
             // Find a port to connect to
             fn snap_to_ports<
@@ -414,7 +476,9 @@ where
                 ),
             };
             ui.painter().add(connection_shape(&unit, src_pos, dst_pos, connection_color));
+            }
         }
+        self.drag_refusal = drag_refusal;
 
         // draw existing connections
         let mut wires = Vec::new();

@@ -11,6 +11,11 @@ pub const MIN_ZOOM: f32 = 0.2;
 /// Largest zoom: above 1 text is magnified, so it is kept moderate (PlanetGraph fork).
 pub const MAX_ZOOM: f32 = 1.5;
 
+/// A host's check of a wire from the first port to the second (either end may be the output):
+/// `Some(reason)` refuses it (PlanetGraph fork).
+pub type LinkCheck<NodeData, DataType, ValueType, NodeKind, UserState> =
+    fn(&GraphEditorState<NodeData, DataType, ValueType, NodeKind, UserState>, AnyParameterId, AnyParameterId) -> Option<String>;
+
 #[derive(Clone)]
 #[cfg_attr(feature = "persistence", derive(Serialize, Deserialize))]
 pub struct GraphEditorState<NodeData, DataType, ValueType, NodeTemplate, UserState> {
@@ -45,6 +50,16 @@ pub struct GraphEditorState<NodeData, DataType, ValueType, NodeTemplate, UserSta
     /// on it removes it.
     #[cfg_attr(feature = "persistence", serde(skip))]
     pub reroutes: std::collections::HashMap<(InputId, OutputId), Vec<egui::Pos2>>,
+    /// The host's judgement of a wire from one port to another (PlanetGraph fork): `Some`
+    /// with a short reason refuses it. Asked while a wire is dragged over a port, so the
+    /// refusal shows before the button is released; without it only ports of the same type
+    /// join.
+    #[cfg_attr(feature = "persistence", serde(skip))]
+    pub link_check: Option<LinkCheck<NodeData, DataType, ValueType, NodeTemplate, UserState>>,
+    /// Why the port under a dragged wire's end would refuse it, in the last frame (PlanetGraph
+    /// fork); `None` when no wire is dragged or the port would take it.
+    #[cfg_attr(feature = "persistence", serde(skip))]
+    pub drag_refusal: Option<String>,
     pub _user_state: PhantomData<fn() -> UserState>,
 }
 
@@ -74,6 +89,8 @@ impl<NodeData, DataType, ValueType, NodeKind, UserState> Default
             node_rects: Default::default(),
             link_curves: Default::default(),
             reroutes: Default::default(),
+            link_check: None,
+            drag_refusal: None,
             _user_state: Default::default(),
         }
     }

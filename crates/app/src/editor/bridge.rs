@@ -29,6 +29,7 @@ pub fn add_ports(graph: &mut EdGraph, node: NodeId, kind: NodeKind, params: Opti
 /// editor node carrying its nodes; wires to and from them attach to the group's ports.
 pub fn to_editor(g: &Graph) -> EditorState {
     let mut s = EditorState::new(1.0);
+    s.link_check = Some(super::wires::link_refusal);
     let mut ids: BTreeMap<DomainId, NodeId> = BTreeMap::new();
     let closed: Vec<&Group> = g.groups.iter().filter(|grp| !grp.open).collect();
     let hidden = |id: DomainId| closed.iter().any(|grp| grp.contains(id));

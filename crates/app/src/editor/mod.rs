@@ -6,6 +6,7 @@ pub mod colours;
 pub mod group;
 pub mod types;
 pub mod widgets;
+pub mod wires;
 
 pub use bridge::{assign_new_ids, from_editor, keep_open_groups, to_editor, update_visibility};
 pub use types::{AllKinds, EdState, EditorState};

@@ -1,8 +1,10 @@
-//! Links as they are drawn: a wire that would close a loop is refused before it exists, and a
-//! wire dropped on a port of another type says why nothing was connected.
+//! Links as they are drawn: a wire the editor refused (another type, a loop; see
+//! [`crate::editor::wires`]) says why in the status line, and as a last guard a wire that
+//! closed a loop all the same is taken back.
 
 use super::PlanetApp;
-use crate::editor::types::{EdNode, EdResponse, EdType};
+use crate::editor::types::{EdNode, EdResponse};
+use crate::editor::wires::{link_refusal, port_text};
 use crate::graph::validate::find_cycle;
 use crate::graph::Graph;
 use egui_node_graph2::{AnyParameterId, NodeResponse};
@@ -11,40 +13,13 @@ use std::collections::BTreeSet;
 type Response = NodeResponse<EdResponse, EdNode>;
 
 impl PlanetApp {
-    /// The title and port name of an editor port, and its type's name.
-    fn port_text(&self, port: AnyParameterId) -> (String, String, &'static str) {
-        let g = &self.editor.graph;
-        let (node, name, typ) = match port {
-            AnyParameterId::Input(i) => {
-                let p = &g[i];
-                let name = g[p.node].inputs.iter().find(|(_, id)| *id == i).map(|(n, _)| n.clone()).unwrap_or_default();
-                (p.node, name, p.typ)
-            }
-            AnyParameterId::Output(o) => {
-                let p = &g[o];
-                let name = g[p.node].outputs.iter().find(|(_, id)| *id == o).map(|(n, _)| n.clone()).unwrap_or_default();
-                (p.node, name, p.typ)
-            }
-        };
-        let type_name = match typ {
-            EdType::Port(t) => t.name(),
-            EdType::Param => "parameter",
-        };
-        (g[node].label.clone(), name, type_name)
-    }
-
-    /// Says in the status line why a wire dropped on a port made no link.
+    /// Says in the status line why a wire dropped on a port made no link (the reason the
+    /// editor showed at the pointer while the wire was over the port).
     pub(super) fn explain_refused_links(&mut self, responses: &[Response]) {
         for r in responses {
             let NodeResponse::ConnectRefused { from, to } = r else { continue };
-            let (a, b) = (self.port_text(*from), self.port_text(*to));
-            self.status = match (from, to) {
-                (AnyParameterId::Output(_), AnyParameterId::Input(_)) | (AnyParameterId::Input(_), AnyParameterId::Output(_)) => {
-                    let (out, inp) = if matches!(from, AnyParameterId::Output(_)) { (a, b) } else { (b, a) };
-                    format!("Not connected: {} '{}' gives a {}, but {} '{}' takes a {}. Put a node between them that turns one into the other", out.0, out.1, out.2, inp.0, inp.1, inp.2)
-                }
-                _ => "Not connected: a wire goes from an output (right side of a node) to an input (left side)".to_string(),
-            };
+            let reason = link_refusal(&self.editor, *from, *to).unwrap_or_else(|| "the ports do not fit".to_string());
+            self.status = format!("Not connected: {reason}");
         }
     }
 
@@ -100,11 +75,12 @@ impl PlanetApp {
         if new.is_empty() {
             return false;
         }
-        let (out, inp) = (self.port_text(AnyParameterId::Output(output)), self.port_text(AnyParameterId::Input(input)));
+        let ends = port_text(&self.editor, AnyParameterId::Output(output)).zip(port_text(&self.editor, AnyParameterId::Input(input)));
         let names: Vec<String> = new.iter().filter_map(|id| g.node(*id)).map(|n| n.describe()).collect();
         // Back to the document's graph (unchanged, so nothing to evaluate): the wire disappears.
         self.rebuild_editor();
-        self.status = format!("Not connected: {} '{}' -> {} '{}' would close a loop through {}, and a node cannot depend on its own output", out.0, out.1, inp.0, inp.1, names.join(", "));
+        let wire = ends.map_or_else(|| "the wire".to_string(), |(out, inp)| format!("{} '{}' -> {} '{}'", out.0, out.1, inp.0, inp.1));
+        self.status = format!("Not connected: {wire} would close a loop through {}", names.join(", "));
         true
     }
 }

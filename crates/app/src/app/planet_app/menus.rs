@@ -262,41 +262,48 @@ impl PlanetApp {
     }
 
     pub(super) fn status_line(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            if self.worker.is_busy() {
-                ui.spinner();
-                let (d, t) = (self.worker.progress.done.load(Ordering::Relaxed), self.worker.progress.total.load(Ordering::Relaxed));
-                let (sd, st) = (self.worker.progress.inner.done.load(Ordering::Relaxed), self.worker.progress.inner.total.load(Ordering::Relaxed));
-                if st > 0 {
-                    ui.add(egui::ProgressBar::new(sd as f32 / st as f32).desired_width(120.0).text(format!("{sd}/{st} steps")));
-                }
-                // A close-up's tile is evaluated by the same thread, after the planet.
-                match self.viewport.closeups.loading().filter(|_| self.viewport.closeups.is_pending(self.worker.generation())) {
-                    Some(tiles) => ui.label(format!("{tiles}; this tile {d}/{t} nodes")),
-                    None => ui.label(format!("Evaluating: {d}/{t} nodes")),
-                };
-                if ui.small_button("Cancel").on_hover_text("Stop the running evaluation").clicked() {
-                    self.worker.cancel();
-                }
-            } else {
-                if ui.small_button("▶ Run").on_hover_text("Evaluate the graph again (F5)").clicked() {
-                    self.run_again();
-                }
-                match self.viewport.closeups.loading() {
-                    Some(tiles) => ui.label(format!("{} · {tiles}", self.status)),
-                    None => ui.label(&self.status),
-                };
-            }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let shown = match self.shown_n {
-                    Some(n) if n == self.res.viewport => format!("viewport at {n}"),
-                    Some(n) => format!("viewport at {n} of {}", self.res.viewport),
-                    None => "viewport empty".to_string(),
-                };
-                ui.label(format!("previews {} | {shown} cells per face edge | {} nodes", self.res.preview, self.doc.graph.nodes.len()))
-                    .on_hover_text("Resolutions: the previews' setting, then what the viewport shows now against its setting (View menu)");
-            });
+        // The right-hand figures first, so a long message is cut short (the whole of it on
+        // hover) instead of running under them.
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let shown = match self.shown_n {
+                Some(n) if n == self.res.viewport => format!("viewport at {n}"),
+                Some(n) => format!("viewport at {n} of {}", self.res.viewport),
+                None => "viewport empty".to_string(),
+            };
+            ui.label(format!("previews {} | {shown} cells per face edge | {} nodes", self.res.preview, self.doc.graph.nodes.len())).on_hover_text("Resolutions: the previews' setting, then what the viewport shows now against its setting (View menu)");
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| self.status_message(ui));
         });
+    }
+
+    /// The status line's left part: progress and Cancel while evaluating, else Run and the
+    /// last message.
+    fn status_message(&mut self, ui: &mut egui::Ui) {
+        if self.worker.is_busy() {
+            ui.spinner();
+            let (d, t) = (self.worker.progress.done.load(Ordering::Relaxed), self.worker.progress.total.load(Ordering::Relaxed));
+            let (sd, st) = (self.worker.progress.inner.done.load(Ordering::Relaxed), self.worker.progress.inner.total.load(Ordering::Relaxed));
+            if st > 0 {
+                ui.add(egui::ProgressBar::new(sd as f32 / st as f32).desired_width(120.0).text(format!("{sd}/{st} steps")));
+            }
+            if ui.small_button("Cancel").on_hover_text("Stop the running evaluation").clicked() {
+                self.worker.cancel();
+            }
+            // A close-up's tile is evaluated by the same thread, after the planet.
+            let text = match self.viewport.closeups.loading().filter(|_| self.viewport.closeups.is_pending(self.worker.generation())) {
+                Some(tiles) => format!("{tiles}; this tile {d}/{t} nodes"),
+                None => format!("Evaluating: {d}/{t} nodes"),
+            };
+            ui.add(egui::Label::new(text).truncate());
+        } else {
+            if ui.small_button("▶ Run").on_hover_text("Evaluate the graph again (F5)").clicked() {
+                self.run_again();
+            }
+            let text = match self.viewport.closeups.loading() {
+                Some(tiles) => format!("{} · {tiles}", self.status),
+                None => self.status.clone(),
+            };
+            ui.add(egui::Label::new(text).truncate());
+        }
     }
 
     /// Evaluates again (Run, F5): after a cancel, or to refresh.
