@@ -33,6 +33,8 @@ struct Uniforms {
     // x: 1 when the patches have colours, y: 1 when they have normals, z: fading margin,
     // w: how many patches are drawn.
     patch_flags: vec4<f32>,
+    // The inverse of view_proj (for the sky's view rays).
+    inv_view_proj: mat4x4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> u: Uniforms;
@@ -260,4 +262,44 @@ fn fs_line(v: VertexOut) -> @location(0) vec4<f32> {
 @fragment
 fn fs_arrow(v: VertexOut) -> @location(0) vec4<f32> {
     return vec4<f32>(1.0, 0.92, 0.35, 1.0);
+}
+
+// The sky behind the planet: the dark of space, and where the atmosphere's rim is on, the glow
+// of the air seen edge-on above the horizon, strongest where a view ray passes closest to the
+// ground and on the day side. Drawn first, as one triangle over the whole picture.
+struct SkyOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) ndc: vec2<f32>,
+};
+
+@vertex
+fn vs_sky(@builtin(vertex_index) i: u32) -> SkyOut {
+    let p = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u)) * 2.0 - vec2<f32>(1.0, 1.0);
+    var out: SkyOut;
+    out.clip = vec4<f32>(p, 0.5, 1.0);
+    out.ndc = p;
+    return out;
+}
+
+// Height in planet radii over which the glow fades by 1/e: about 60 km on an Earth-sized planet,
+// several times the air's own scale height, so the rim shows at the viewport's sizes.
+const SKY_SCALE_HEIGHT: f32 = 0.01;
+
+@fragment
+fn fs_sky(v: SkyOut) -> @location(0) vec4<f32> {
+    let space = vec3<f32>(0.008, 0.009, 0.015);
+    if (u.eye.w <= 0.0) {
+        return vec4<f32>(space, 1.0);
+    }
+    let near = u.inv_view_proj * vec4<f32>(v.ndc, 0.0, 1.0);
+    let far = u.inv_view_proj * vec4<f32>(v.ndc, 1.0, 1.0);
+    let d = normalize(far.xyz / far.w - near.xyz / near.w);
+    let e = u.eye.xyz;
+    // The point of the ray (ahead of the eye) closest to the planet's centre.
+    let c = e + max(-dot(e, d), 0.0) * d;
+    let height = max(length(c) - 1.0, 0.0);
+    let glow = exp(-height / SKY_SCALE_HEIGHT);
+    let day = smoothstep(-0.35, 0.5, dot(normalize(c), u.light.xyz));
+    let colour = space + u.eye.w * glow * day * vec3<f32>(0.18, 0.32, 0.65);
+    return vec4<f32>(colour, 1.0);
 }

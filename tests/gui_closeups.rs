@@ -110,3 +110,34 @@ fn the_relief_drawn_follows_the_altitude() {
     d.frames(2);
     assert_eq!(d.app.viewport.view.relief_ratio, 1.0, "off: the whole Relief");
 }
+
+#[test]
+fn the_toolbar_reads_the_altitude_and_cell_size_and_reset_view_keeps_the_sun() {
+    let mut d = planet_on_screen();
+    let n = d.app.viewport.field_n().expect("a planet on screen");
+    let km = |s: &str| -> f32 {
+        let number: String = s.chars().filter(|c| c.is_ascii_digit() || *c == '.').collect();
+        let v: f32 = number.parse().expect("a number");
+        if s.ends_with(" m") {
+            v / 1000.0
+        } else {
+            v
+        }
+    };
+    let (alt, cells) = d.app.viewport.readout().expect("readouts with a planet on screen");
+    // The camera starts 3.9 radii from the centre: 2.9 radii above sea level, less the ground.
+    let want = 2.9 * 6371.0;
+    assert!((km(&alt) - want).abs() < 0.002 * want, "{alt} against about {want} km");
+    let cell = std::f32::consts::FRAC_PI_2 * 6371.0 / n as f32;
+    assert!((km(&cells) - cell).abs() < 0.01 * cell, "{cells} against {cell} km at {n}");
+    d.app.viewport.view.camera.distance = 1.01;
+    let (alt, _) = d.app.viewport.readout().expect("readouts");
+    assert!(km(&alt) < 0.011 * 6371.0, "near the ground: {alt}");
+
+    // The sun is set over a place of the planet; Reset view moves the camera, not the sun.
+    d.app.viewport.view.sun_azimuth_deg = 50.0;
+    d.app.viewport.view.sun_elevation_deg = -10.0;
+    d.app.viewport.reset_view();
+    assert_eq!((d.app.viewport.view.sun_azimuth_deg, d.app.viewport.view.sun_elevation_deg), (50.0, -10.0));
+    assert!(d.app.viewport.view.camera.distance > 3.0, "the camera went back out");
+}

@@ -389,3 +389,30 @@ fn the_render_command_s_inspection_modes_show_their_layers() {
         }
     }
 }
+
+#[test]
+fn the_atmosphere_glows_above_the_horizon_and_space_stays_dark() {
+    if needs::skip_without_adapter("the_atmosphere_glows_above_the_horizon_and_space_stays_dark") {
+        return;
+    }
+    let field = Field::from_fn_dir(32, |_| 100.0);
+    let size = 128;
+    let shot = |atmosphere: bool| {
+        let view = ViewSettings { atmosphere, ..Default::default() };
+        let (_, _, px) = render_offscreen(&field, 6371.0, Layers::default(), &MeshOptions { resolution: 32, ..Default::default() }, &view, size, size).expect("render");
+        px
+    };
+    let (with, without) = (shot(true), shot(false));
+    let at = |px: &[u8], x: usize, y: usize| {
+        let o = (y * size as usize + x) * 4;
+        [px[o], px[o + 1], px[o + 2]]
+    };
+    // Along the middle row, the first pixel of space beyond the disc without the atmosphere.
+    let mid = size as usize / 2;
+    let edge = (mid..size as usize).find(|&x| at(&without, x, mid).iter().all(|&c| c < 40)).expect("space beyond the disc");
+    let (glow, dark) = (at(&with, edge, mid), at(&without, edge, mid));
+    assert!(glow[2] > dark[2] + 10 && glow[2] > glow[0], "a blue glow just above the horizon: {glow:?} against {dark:?}");
+    for (x, y) in [(1, 1), (size as usize - 2, 1), (1, size as usize - 2)] {
+        assert!(at(&with, x, y).iter().all(|&c| c < 40), "space far from the planet stays dark: {:?}", at(&with, x, y));
+    }
+}

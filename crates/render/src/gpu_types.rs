@@ -62,4 +62,6 @@ pub struct Uniforms {
     /// x: 1 when the patches have colours, y: 1 when they have normals, z: their fading margin
     /// (share of the edge), w: how many patches are drawn.
     pub patch_flags: [f32; 4],
+    /// The inverse of `view_proj` (column-major), for the sky's view rays.
+    pub inv_view_proj: [[f32; 4]; 4],
 }

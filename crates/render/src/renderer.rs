@@ -10,6 +10,8 @@ use patches::PatchUniforms;
 use thiserror::Error;
 
 mod patches;
+mod readback;
+pub use readback::headless_device;
 use wgpu::util::DeviceExt;
 
 /// Colour format of the render target.
@@ -146,6 +148,8 @@ pub struct PlanetRenderer {
     pipeline: wgpu::RenderPipeline,
     line_pipeline: wgpu::RenderPipeline,
     arrow_pipeline: wgpu::RenderPipeline,
+    /// The sky behind the planet (space and the atmosphere's glow over the horizon).
+    sky_pipeline: wgpu::RenderPipeline,
     uniforms: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
@@ -221,10 +225,12 @@ impl PlanetRenderer {
         let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32, 3 => Uint32, 4 => Float32x2, 5 => Float32x2];
         let buffers = [Some(wgpu::VertexBufferLayout { array_stride: std::mem::size_of::<Vertex>() as u64, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes })];
         let make = |vs: &str, fs: &str, topology: wgpu::PrimitiveTopology, cull: Option<wgpu::Face>| {
+            // The sky: no vertices (one triangle from the vertex index), under everything.
+            let sky = fs == "fs_sky";
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(fs),
                 layout: Some(&pipeline_layout),
-                vertex: wgpu::VertexState { module: &shader, entry_point: Some(vs), compilation_options: Default::default(), buffers: &buffers },
+                vertex: wgpu::VertexState { module: &shader, entry_point: Some(vs), compilation_options: Default::default(), buffers: if sky { &[] } else { &buffers } },
                 fragment: Some(wgpu::FragmentState {
                     module: &shader,
                     entry_point: Some(fs),
@@ -232,7 +238,13 @@ impl PlanetRenderer {
                     targets: &[Some(wgpu::ColorTargetState { format: COLOR_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL })],
                 }),
                 primitive: wgpu::PrimitiveState { topology, front_face: wgpu::FrontFace::Ccw, cull_mode: cull, ..Default::default() },
-                depth_stencil: Some(wgpu::DepthStencilState { format: DEPTH_FORMAT, depth_write_enabled: Some(true), depth_compare: Some(wgpu::CompareFunction::LessEqual), stencil: Default::default(), bias: Default::default() }),
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(!sky),
+                    depth_compare: Some(if sky { wgpu::CompareFunction::Always } else { wgpu::CompareFunction::LessEqual }),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
                 multisample: Default::default(),
                 multiview_mask: None,
                 cache: None,
@@ -241,7 +253,9 @@ impl PlanetRenderer {
         let pipeline = make("vs_main", "fs_main", wgpu::PrimitiveTopology::TriangleList, Some(wgpu::Face::Back));
         let line_pipeline = make("vs_line", "fs_line", wgpu::PrimitiveTopology::LineList, None);
         let arrow_pipeline = make("vs_line", "fs_arrow", wgpu::PrimitiveTopology::LineList, None);
+        let sky_pipeline = make("vs_sky", "fs_sky", wgpu::PrimitiveTopology::TriangleList, None);
         PlanetRenderer {
+            sky_pipeline,
             pipeline,
             line_pipeline,
             arrow_pipeline,
@@ -363,6 +377,7 @@ impl PlanetRenderer {
         let recreated = self.ensure_target(device, width, height);
         let u = Uniforms {
             view_proj: view.camera.view_proj(width as f32 / height as f32).to_cols_array_2d(),
+            inv_view_proj: view.camera.view_proj(width as f32 / height as f32).inverse().to_cols_array_2d(),
             light: {
                 let l = view.sun_direction();
                 [l.x, l.y, l.z, 0.12]
@@ -417,8 +432,10 @@ impl PlanetRenderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
+            pass.set_bind_group(0, &self.bind_group, &[]);
+            pass.set_pipeline(&self.sky_pipeline);
+            pass.draw(0..3, 0..1);
             if let Some(mesh) = &self.mesh {
-                pass.set_bind_group(0, &self.bind_group, &[]);
                 pass.set_vertex_buffer(0, mesh.vertices.slice(..));
                 pass.set_pipeline(&self.pipeline);
                 pass.set_index_buffer(mesh.triangles.slice(..), wgpu::IndexFormat::Uint32);
@@ -443,53 +460,4 @@ impl PlanetRenderer {
     pub fn target_view(&self) -> Option<&wgpu::TextureView> {
         self.target.as_ref().map(|t| &t.color_view)
     }
-
-    /// Reads the last rendered image back as RGBA8 (sRGB) rows.
-    pub fn read_pixels(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<(u32, u32, Vec<u8>), RenderError> {
-        let target = self.target.as_ref().ok_or_else(|| RenderError::Readback("nothing rendered yet".into()))?;
-        let (w, h) = target.size;
-        let row = 4 * w;
-        let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor { label: Some("readback"), size: (padded * h) as u64, usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ, mapped_at_creation: false });
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
-        encoder.copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo { texture: &target.color, mip_level: 0, origin: wgpu::Origin3d::ZERO, aspect: wgpu::TextureAspect::All },
-            wgpu::TexelCopyBufferInfo { buffer: &buffer, layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(h) } },
-            wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
-        );
-        queue.submit([encoder.finish()]);
-        let slice = buffer.slice(..);
-        let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
-            // The waiting side holds the receiver until it has the answer; nothing to do otherwise.
-            let _ = tx.send(r);
-        });
-        device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| RenderError::Readback(e.to_string()))?;
-        rx.recv_timeout(std::time::Duration::from_secs(60)).map_err(|e| RenderError::Readback(e.to_string()))?.map_err(|e| RenderError::Readback(e.to_string()))?;
-        let data = slice.get_mapped_range().map_err(|e| RenderError::Readback(e.to_string()))?;
-        let mut out = Vec::with_capacity((row * h) as usize);
-        for r in 0..h {
-            let start = (r * padded) as usize;
-            out.extend_from_slice(&data[start..start + row as usize]);
-        }
-        drop(data);
-        buffer.unmap();
-        Ok((w, h, out))
-    }
-}
-
-/// Opens a device without a window (any adapter, software included).
-pub fn headless_device() -> Result<(wgpu::Device, wgpu::Queue), RenderError> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor { backends: wgpu::Backends::all(), ..wgpu::InstanceDescriptor::new_without_display_handle() });
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, force_fallback_adapter: false, compatible_surface: None, apply_limit_buckets: false }))
-        .map_err(|_| RenderError::NoAdapter)?;
-    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        label: Some("planetgraph headless"),
-        required_features: wgpu::Features::empty(),
-        required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
-        memory_hints: Default::default(),
-        experimental_features: Default::default(),
-        trace: Default::default(),
-    }))
-    .map_err(|e| RenderError::Device(e.to_string()))
 }

@@ -135,7 +135,8 @@ impl Viewport {
         self.view.max_elevation_m = planet.max_elevation_m;
         self.field = Some((field, planet));
         if std::mem::take(&mut self.aim_at_land) {
-            self.face_land();
+            // A new document: its land in daylight.
+            self.face_land(true);
         }
         if !same(&albedo, &self.albedo) {
             self.albedo = albedo;
@@ -247,10 +248,11 @@ impl Viewport {
         self.closeups.clear();
     }
 
-    /// Resets the camera: the default distance, looking down at the middle of the land.
+    /// Resets the camera: the default distance, looking down at the middle of the land. The sun
+    /// stays over the same place of the planet.
     pub fn reset_view(&mut self) {
         self.view.camera = OrbitCamera::default();
-        self.face_land();
+        self.face_land(false);
         self.needs_render = true;
     }
 

@@ -81,11 +81,16 @@ impl Viewport {
         }
     }
 
-    /// Turns the camera to [`land_centre`] of the planet on screen, if it has land, with the
-    /// sun behind the viewer ([`crate::render::ViewSettings::face`]).
-    pub(super) fn face_land(&mut self) {
+    /// Turns the camera to [`land_centre`] of the planet on screen, if it has land; with `sun`
+    /// the sun goes behind the viewer too ([`crate::render::ViewSettings::face`]), else it stays
+    /// where it is over the planet.
+    pub(super) fn face_land(&mut self, sun: bool) {
         if let Some(centre) = self.field.as_ref().and_then(|(f, _)| land_centre(f)) {
-            self.view.face(centre);
+            if sun {
+                self.view.face(centre);
+            } else {
+                self.view.camera.face(centre);
+            }
             self.needs_render = true;
         }
     }
