@@ -285,3 +285,27 @@ fn an_edit_shows_a_coarse_stage_first_marked_until_the_last_stage_lands() {
     assert!(saw_coarse, "the coarse stage was shown first");
     assert!(d.app.viewport.refining().is_none() && !d.app.ed_state.previews_stale, "the marks go with the last stage");
 }
+
+#[test]
+fn a_number_in_the_export_window_takes_a_double_click_and_typing() {
+    let mut d = Driver::new();
+    d.key(Key::E, Modifiers::COMMAND);
+    assert_eq!(d.app.export_resolution(), Some(512));
+    let window = d.ctx.memory(|m| m.area_rect(egui::Id::unique("Export"))).expect("the export window");
+    // The drag values of the window's own layer (the canvas's lie behind it).
+    let layer = egui::LayerId::new(egui::Order::Middle, egui::Id::unique("Export"));
+    let fields: Vec<egui::Rect> =
+        d.ctx.viewport(|vp| vp.prev_pass.widgets.layers().filter(|(l, _)| **l == layer).flat_map(|(_, ws)| ws.iter()).filter(|w| w.sense.senses_drag() && w.rect.height() < 30.0 && w.rect.width() > 20.0).map(|w| w.rect).collect());
+    assert!(fields.iter().all(|r| window.contains_rect(*r)) && !fields.is_empty(), "{fields:?} in {window:?}");
+    // The folder's text edit, then the resolution.
+    let field = *fields.iter().max_by(|a, b| a.top().total_cmp(&b.top())).expect("fields");
+    d.click(field.center(), PointerButton::Primary);
+    d.click(field.center(), PointerButton::Primary);
+    d.frames(2);
+    d.key(Key::A, Modifiers::COMMAND);
+
+    d.frame_with(vec![egui::Event::Text("1024".into())], Modifiers::NONE);
+    d.key(Key::Enter, Modifiers::NONE);
+    d.frames(2);
+    assert_eq!(d.app.export_resolution(), Some(1024));
+}

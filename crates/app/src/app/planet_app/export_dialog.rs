@@ -59,6 +59,14 @@ impl PlanetApp {
         self.export_ui.is_some()
     }
 
+    /// The resolution set in the export window (cells per face edge), while it is being set up.
+    pub fn export_resolution(&self) -> Option<u32> {
+        match &self.export_ui {
+            Some(ExportUi::Setup { resolution, .. }) => Some(*resolution),
+            _ => None,
+        }
+    }
+
     /// The finished export's summary and whether it succeeded.
     pub fn export_summary(&self) -> Option<(&str, bool)> {
         match &self.export_ui {
@@ -117,7 +125,10 @@ impl PlanetApp {
                 });
                 ui.horizontal(|ui| {
                     ui.label("Resolution");
-                    ui.add(egui::DragValue::new(resolution).range(8..=8192).speed(8.0).suffix(" cells per face edge")).on_hover_text("Cells per cube-face edge of the evaluation (6 N² cells)");
+                    // The unit beside the number, not in it: an edited number shrinks to its
+                    // digits, and a double-click's second click would land outside it.
+                    ui.add(egui::DragValue::new(resolution).range(8..=8192).speed(8.0)).on_hover_text("Cells per cube-face edge of the evaluation (6 N² cells); click or double-click to type");
+                    ui.label("cells per face edge");
                 });
                 let confirmed = existing.as_ref().is_some_and(|(f, r, _)| f == folder && r == resolution);
                 if let Some((_, _, names)) = existing.as_ref().filter(|_| confirmed) {
