@@ -29,3 +29,36 @@ fn the_minimap_shows_the_hidden_part_and_a_click_moves_the_view_there() {
     assert!(centre.distance(rect.center()) < 30.0, "{centre:?} vs {:?}", rect.center());
     assert!(!d.app.doc.is_dirty(), "moving the view is not an edit");
 }
+
+/// The on-screen rectangles of the drawn nodes.
+fn node_screen_rects(d: &Driver) -> Vec<egui::Rect> {
+    let t = d.app.editor.pan_zoom.to_screen();
+    d.app.editor.node_rects.values().map(|r| t * *r).collect()
+}
+
+#[test]
+fn the_minimap_takes_a_corner_free_of_nodes_and_folds_to_a_tab() {
+    let mut d = Driver::new();
+    d.key(Key::Home, Modifiers::NONE);
+    d.frames(2);
+    // Pan so that the graph's first node sits in the canvas's bottom-right corner: part of the
+    // graph is out of view, and the default corner is covered.
+    let clip = d.app.editor.pan_zoom.clip_rect;
+    let first = d.app.editor.node_rects.values().map(|r| r.min).fold(egui::pos2(f32::MAX, f32::MAX), |a, b| egui::pos2(a.x.min(b.x), a.y.min(b.y)));
+    let zoom = d.app.editor.pan_zoom.zoom;
+    d.app.editor.pan_zoom.pan = (clip.right_bottom() - egui::vec2(150.0, 100.0)) - clip.min - first.to_vec2() * zoom;
+    d.frames(3);
+    let map = d.app.minimap_layout().expect("part of the graph out of view: a minimap");
+    let covered: Vec<egui::Rect> = node_screen_rects(&d).into_iter().filter(|r| r.intersects(map.rect)).collect();
+    assert!(covered.is_empty(), "the minimap {:?} covers nodes {covered:?}", map.rect);
+    assert!(map.rect.right() < clip.right() - 100.0 || map.rect.bottom() < clip.bottom() - 100.0, "it left the covered corner: {:?}", map.rect);
+
+    // The fold button in its top-right corner folds it to a tab; the tab opens it again.
+    d.click(map.rect.right_top() + egui::vec2(-11.0, 11.0), PointerButton::Primary);
+    d.frames(2);
+    let tab = d.app.minimap_layout().expect("still shown, folded");
+    assert!(tab.folded && tab.rect.width() < 100.0, "{:?}", tab.rect);
+    d.click(tab.rect.center(), PointerButton::Primary);
+    d.frames(2);
+    assert!(!d.app.minimap_layout().expect("shown").folded);
+}

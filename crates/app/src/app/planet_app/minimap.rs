@@ -1,6 +1,7 @@
-//! The minimap: an overview of the whole canvas in its bottom-right corner (frames, nodes in
-//! their category colours, the visible part outlined), shown while part of the graph lies
-//! outside the view. A click or drag on it centres the view there; zoom is kept.
+//! The minimap: an overview of the whole canvas in a corner of it (frames, nodes in their
+//! category colours, the visible part outlined), shown while part of the graph lies outside the
+//! view. A click or drag on it centres the view there; zoom is kept. It sits in the bottom-right
+//! corner unless nodes lie there and another corner is freer, and folds to a small tab.
 
 use super::frames::{colour_of, rect_of};
 use super::PlanetApp;
@@ -11,6 +12,10 @@ use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
 pub(super) const SIZE: Vec2 = Vec2::new(200.0, 130.0);
 /// Space between the minimap and the canvas corner, in screen points.
 pub(super) const INSET: f32 = 12.0;
+/// Size of the folded minimap's tab in screen points.
+const TAB: Vec2 = Vec2::new(64.0, 22.0);
+/// The corners the minimap may take, in order of preference.
+const CORNERS: [egui::Align2; 4] = [egui::Align2::RIGHT_BOTTOM, egui::Align2::LEFT_BOTTOM, egui::Align2::RIGHT_TOP, egui::Align2::LEFT_TOP];
 
 /// What the minimap draws this frame, and how graph points map onto it.
 pub struct Minimap {
@@ -26,6 +31,8 @@ pub struct Minimap {
     world: Rect,
     /// Screen points per graph point.
     scale: f32,
+    /// Whether it is folded to a tab (then `rect` is the tab's).
+    pub folded: bool,
 }
 
 impl Minimap {
@@ -60,14 +67,53 @@ impl PlanetApp {
         }
         let world = boxes.iter().map(|(r, _)| *r).fold(view, |a, b| a.union(b)).expand(40.0);
         let scale = (SIZE.x / world.width()).min(SIZE.y / world.height());
-        let rect = Rect::from_min_size(pz.clip_rect.right_bottom() - SIZE - Vec2::splat(INSET), SIZE);
-        Some(Minimap { rect, boxes, frames, view, world, scale })
+        let folded = self.minimap_folded;
+        let rect = self.minimap_rect(self.minimap_corner, folded);
+        Some(Minimap { rect, boxes, frames, view, world, scale, folded })
+    }
+
+    /// The minimap's rectangle on screen in corner `corner` (an index into [`CORNERS`]), open
+    /// or folded to its tab.
+    pub(super) fn minimap_rect(&self, corner: usize, folded: bool) -> Rect {
+        let size = if folded { TAB } else { SIZE };
+        CORNERS[corner % CORNERS.len()].align_size_within_rect(size, self.editor.pan_zoom.clip_rect.shrink(INSET))
+    }
+
+    /// How much of screen rectangle `r` the drawn nodes cover, in square screen points.
+    fn covered(&self, r: Rect) -> f32 {
+        let to_screen = self.editor.pan_zoom.to_screen();
+        self.editor.node_rects.values().map(|n| (to_screen * *n).intersect(r)).filter(|i| i.is_positive()).map(|i| i.area()).sum()
+    }
+
+    /// Moves the minimap to the corner nodes cover least, when nodes lie under it where it is
+    /// (so it stays put while it covers nothing, and never jumps for a tie).
+    fn settle_minimap_corner(&mut self) {
+        let folded = self.minimap_folded;
+        let here = self.covered(self.minimap_rect(self.minimap_corner, folded));
+        if here <= 0.0 {
+            return;
+        }
+        let best = (0..CORNERS.len()).map(|c| (c, self.covered(self.minimap_rect(c, folded)))).min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        if let Some((corner, _)) = best.filter(|&(_, cover)| cover < here) {
+            self.minimap_corner = corner;
+        }
     }
 
     /// Draws the minimap and moves the view when it is clicked or dragged.
     pub(super) fn minimap(&mut self, ctx: &egui::Context) {
+        self.settle_minimap_corner();
         let Some(map) = self.minimap_layout() else { return };
         let mut target = None;
+        let mut fold = None;
+        if map.folded {
+            egui::Area::new(egui::Id::unique("minimap")).fixed_pos(map.rect.min).order(egui::Order::Foreground).show(ctx, |ui| {
+                if ui.add_sized(TAB, egui::Button::new("▸ Map")).on_hover_text("Show the minimap: the whole graph, the view outlined").clicked() {
+                    fold = Some(false);
+                }
+            });
+            self.minimap_folded = fold.unwrap_or(true);
+            return;
+        }
         egui::Area::new(egui::Id::unique("minimap")).fixed_pos(map.rect.min).order(egui::Order::Foreground).show(ctx, |ui| {
             let (resp, painter) = ui.allocate_painter(SIZE, Sense::click_and_drag());
             painter.rect(map.rect, 4.0, Color32::from_black_alpha(190), Stroke::new(1.0, Color32::from_gray(90)), egui::StrokeKind::Inside);
@@ -77,10 +123,17 @@ impl PlanetApp {
             }
             painter.rect_stroke(map.to_screen_rect(map.view).intersect(map.rect), 0.0, Stroke::new(1.5, Color32::WHITE), egui::StrokeKind::Inside);
             let resp = resp.on_hover_text("The whole graph: click or drag to move the view there");
-            if resp.clicked() || resp.dragged() {
+            // The fold button over the map's top-right corner (the later widget takes the click).
+            let button = Rect::from_min_size(map.rect.right_top() + Vec2::new(-20.0, 2.0), Vec2::splat(18.0));
+            if ui.put(button, egui::Button::new("–").frame(false)).on_hover_text("Fold the minimap to a tab").clicked() {
+                fold = Some(true);
+            } else if resp.clicked() || resp.dragged() {
                 target = resp.interact_pointer_pos().map(|p| map.to_graph(p));
             }
         });
+        if let Some(f) = fold {
+            self.minimap_folded = f;
+        }
         if let Some(p) = target {
             self.centre_view_on(p);
             self.frame_pending = 0;

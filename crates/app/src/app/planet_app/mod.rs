@@ -88,6 +88,10 @@ pub struct PlanetApp {
     /// window and panel sizes settle in the first frames); the user's first click or scroll
     /// on the canvas ends it.
     frame_pending: u8,
+    /// The canvas corner the minimap sits in (see `minimap::CORNERS`).
+    minimap_corner: usize,
+    /// Whether the minimap is folded to a tab.
+    minimap_folded: bool,
     /// Cells per face edge of the evaluation the viewport and previews show.
     shown_n: Option<usize>,
     /// The frame whose name and comment are being edited.
@@ -158,6 +162,8 @@ impl PlanetApp {
             export_ui: None,
             allow_close: false,
             frame_pending: FRAME_SETTLE,
+            minimap_corner: 0,
+            minimap_folded: false,
             shown_n: None,
             files: files::FileState::default(),
             dragged: None,

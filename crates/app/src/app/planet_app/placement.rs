@@ -1,7 +1,6 @@
 //! Where a new node lands: inside the visible canvas, clear of the minimap's corner and of
 //! the other nodes (the finder opens at the pointer, which may be at an edge or over a node).
 
-use super::minimap::{INSET, SIZE};
 use super::PlanetApp;
 use egui::{vec2, Pos2, Rect};
 
@@ -23,7 +22,7 @@ impl PlanetApp {
         let pz = &self.editor.pan_zoom;
         let to_graph = pz.to_graph();
         let view = (to_graph * pz.clip_rect).shrink(GAP);
-        let minimap = to_graph * Rect::from_min_size(pz.clip_rect.right_bottom() - SIZE - egui::Vec2::splat(INSET), SIZE).expand(GAP);
+        let minimap = to_graph * self.minimap_rect(self.minimap_corner, self.minimap_folded).expand(GAP);
         let size = self.estimated_size(node);
         let others: Vec<Rect> = self.editor.node_rects.iter().filter(|(id, _)| **id != node).map(|(_, r)| r.expand(GAP)).collect();
         let fits = |p: Pos2| {
