@@ -24,14 +24,33 @@ fn colour(v: f32, lo: f32, hi: f32, hypso: bool) -> [u8; 3] {
     }
 }
 
-/// RGB pixels `(width, height, rgb)` of a preview.
+/// The values a grey picture of `values` runs from black to white: its 1st and 99th
+/// percentiles, so a few extreme cells (a peak of orographic rain, a deep trench) do not leave
+/// the rest of the picture black; the whole range where those are equal.
+fn grey_range(values: &[f32], whole: (f32, f32)) -> (f32, f32) {
+    let mut v: Vec<f32> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return whole;
+    }
+    v.sort_by(f32::total_cmp);
+    let at = |q: f32| v[((v.len() - 1) as f32 * q).round() as usize];
+    let (lo, hi) = (at(0.01), at(0.99));
+    if lo < hi {
+        (lo, hi)
+    } else {
+        whole
+    }
+}
+
+/// RGB pixels `(width, height, rgb)` of a preview: grey from black to white over the middle
+/// 98 % of the values ([`grey_range`]), or the hypsometric ramp with 0 at sea level.
 pub fn preview_pixels(field: &Field, globe: bool, hypso: bool) -> (usize, usize, Vec<u8>) {
-    let (lo, hi) = field.min_max();
+    let (w, h) = (MAP_WIDTH, MAP_WIDTH / 2);
+    let img = equirectangular(field, w, h);
+    let (lo, hi) = if hypso { field.min_max() } else { grey_range(&img, field.min_max()) };
     if globe {
         globe_pixels(|d| colour(field.sample_dir(d), lo, hi, hypso))
     } else {
-        let (w, h) = (MAP_WIDTH, MAP_WIDTH / 2);
-        let img = equirectangular(field, w, h);
         (w, h, img.iter().flat_map(|&v| colour(v, lo, hi, hypso)).collect())
     }
 }
@@ -71,4 +90,19 @@ fn globe_pixels(colour: impl Fn(Vec3) -> [u8; 3]) -> (usize, usize, Vec<u8>) {
         }
     }
     (s, s, rgb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_few_extreme_values_do_not_darken_the_grey_picture() {
+        let mut v: Vec<f32> = (0..1000).map(|i| i as f32 / 1000.0).collect();
+        v[0] = -500.0;
+        v[999] = 1e6;
+        let (lo, hi) = grey_range(&v, (-500.0, 1e6));
+        assert!(lo >= 0.0 && hi <= 1.0 && hi - lo > 0.9, "{lo} {hi}");
+        assert_eq!(grey_range(&[2.0; 10], (2.0, 2.0)), (2.0, 2.0));
+    }
 }

@@ -43,13 +43,13 @@ pub fn to_editor(g: &Graph) -> EditorState {
     };
     for n in nodes {
         let kind = n.kind;
-        let data = EdNode { id: n.id, kind: EdKind::Node(kind), label: n.label.clone(), bypass: n.bypass, collapsed: n.collapsed };
+        let data = EdNode { id: n.id, kind: EdKind::Node(kind), label: n.label.clone(), bypass: n.bypass, collapsed: n.collapsed, thumbnail: n.thumbnail };
         let id = s.graph.add_node(n.title().to_string(), data, |graph, nid| add_ports(graph, nid, kind, Some(&n.params)));
         place(&mut s, id, n.id);
     }
     for grp in &closed {
         let body = subgraph(g, &[grp.id]);
-        let data = EdNode { id: grp.id, kind: EdKind::Group(Box::new(body.clone())), label: None, bypass: false, collapsed: false };
+        let data = EdNode { id: grp.id, kind: EdKind::Group(Box::new(body.clone())), label: None, bypass: false, collapsed: false, thumbnail: None };
         let id = s.graph.add_node(grp.label.clone(), data, |graph, nid| add_group_ports(graph, nid, &body));
         place(&mut s, id, grp.id);
     }
@@ -124,7 +124,7 @@ pub fn from_editor(s: &EditorState) -> Graph {
         let d = &n.user_data;
         match &d.kind {
             EdKind::Node(kind) => {
-                g.nodes.push(Node { id: d.id, kind: *kind, params, label: d.label.clone(), bypass: d.bypass, collapsed: d.collapsed });
+                g.nodes.push(Node { id: d.id, kind: *kind, params, label: d.label.clone(), bypass: d.bypass, collapsed: d.collapsed, thumbnail: d.thumbnail });
                 if let Some(p) = pos {
                     g.layout.insert(d.id, p);
                 }

@@ -4,6 +4,7 @@
 pub mod bridge;
 pub mod colours;
 pub mod group;
+pub mod thumbnails;
 pub mod types;
 pub mod widgets;
 pub mod wires;

@@ -45,6 +45,8 @@ pub struct EdNode {
     pub bypass: bool,
     /// Whether the node is drawn collapsed to its title bar.
     pub collapsed: bool,
+    /// Whether a thumbnail of its output is drawn on it (`None`: the kind's default).
+    pub thumbnail: Option<bool>,
 }
 
 impl EdNode {
@@ -133,6 +135,8 @@ pub enum NodeAction {
     Bypass,
     /// Collapse the node to its title bar, or expand it.
     Collapse,
+    /// Draw a thumbnail of the node's output on it, or stop.
+    Thumbnail,
     /// Make a group of the selection.
     Group,
     /// Open a group to edit its nodes in place, or close the open group a node belongs to.
@@ -185,8 +189,10 @@ pub struct EdState {
     pub idle: HashMap<DomainId, String>,
     /// The node whose output the viewport shows instead of the planet's colouring.
     pub viewed: Option<DomainId>,
-    /// Preview thumbnails per Preview node.
+    /// Preview pictures per Preview node, and thumbnails of the nodes that show one.
     pub previews: HashMap<DomainId, egui::TextureHandle>,
+    /// The value range of each field thumbnail (its lowest and highest value).
+    pub thumbnail_ranges: HashMap<DomainId, (f32, f32)>,
     /// Whether the thumbnails are from before the last change (drawn dimmed until it lands).
     pub previews_stale: bool,
     /// Milliseconds of the last computation per node.
@@ -290,7 +296,7 @@ impl NodeTemplateTrait for EdTemplate {
             EdTemplate::Kind(k) => EdKind::Node(*k),
             EdTemplate::Group(body) | EdTemplate::Ready(body) => EdKind::Group(Box::new(body.as_ref().clone())),
         };
-        EdNode { id: DomainId(0), kind, label: None, bypass: false, collapsed: false }
+        EdNode { id: DomainId(0), kind, label: None, bypass: false, collapsed: false, thumbnail: None }
     }
 
     fn build_node(&self, graph: &mut EdGraph, _: &mut EdState, node_id: NodeId) {
@@ -403,16 +409,7 @@ impl NodeDataTrait for EdNode {
                 responses.push(NodeResponse::User(EdResponse::ErosionPreset(self.id, HydraulicPreset::ALL[k])));
             }
         }
-        if let Some(tex) = state.previews.get(&self.id) {
-            let size = tex.size_vec2();
-            let w = 170.0f32.min(size.x * 2.0);
-            let tint = if state.previews_stale { egui::Color32::from_gray(110) } else { egui::Color32::WHITE };
-            ui.add(egui::Image::new((tex.id(), egui::vec2(w, w * size.y / size.x))).corner_radius(3.0).tint(tint)).on_hover_text(if state.previews_stale {
-                "From before the last change: updating"
-            } else {
-                "The node's output at the preview resolution"
-            });
-        }
+        super::thumbnails::picture(ui, state, self.id, self.node_kind());
         if self.bypass {
             ui.label(egui::RichText::new("bypassed: passes its input on").small().color(egui::Color32::from_rgb(230, 190, 120)));
         }
@@ -451,6 +448,9 @@ impl NodeDataTrait for EdNode {
                     item(ui, if self.bypass { "Un-bypass" } else { "Bypass" }, "M", NodeAction::Bypass);
                 }
                 item(ui, if self.collapsed { "Expand" } else { "Collapse" }, "H", NodeAction::Collapse);
+                if !matches!(self.node_kind(), Some(NodeKind::Preview | NodeKind::ColourPreview)) {
+                    item(ui, if state.previews.contains_key(&self.id) { "Hide thumbnail" } else { "Show thumbnail" }, "", NodeAction::Thumbnail);
+                }
                 if state.open_groups.contains(&self.id) {
                     item(ui, "Close its group", "Tab", NodeAction::OpenClose);
                 } else {

@@ -41,12 +41,22 @@ pub struct Node {
     /// Drawn collapsed to its title bar in the editor (saved only when set).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub collapsed: bool,
+    /// Whether the editor draws a thumbnail of its output on it; `None` takes the kind's
+    /// default ([`Node::shows_thumbnail`]; saved only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thumbnail: Option<bool>,
 }
 
 impl Node {
     /// A node with every parameter at its default.
     pub fn new(id: NodeId, kind: NodeKind) -> Node {
-        Node { id, kind, params: kind.default_params(), label: None, bypass: false, collapsed: false }
+        Node { id, kind, params: kind.default_params(), label: None, bypass: false, collapsed: false, thumbnail: None }
+    }
+
+    /// Whether the editor draws a thumbnail of the node's output on it: as set, else for
+    /// sources (where a graph's look begins) and not for the others.
+    pub fn shows_thumbnail(&self) -> bool {
+        self.thumbnail.unwrap_or(self.kind.meta().category == crate::nodes::Category::Sources)
     }
 
     /// The node's typed settings (`S` must be its kind's settings type).

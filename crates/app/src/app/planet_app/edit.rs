@@ -139,6 +139,10 @@ impl PlanetApp {
                 let ids = self.action_targets(id);
                 self.toggle_collapse(&ids);
             }
+            NodeAction::Thumbnail => {
+                let ids = self.action_targets(id);
+                self.toggle_thumbnail(&ids);
+            }
             NodeAction::Group => {
                 let ids = self.action_targets(id);
                 self.select_ids(&ids);
@@ -158,6 +162,17 @@ impl PlanetApp {
     /// collapsed (H; one undo step).
     pub fn toggle_collapse(&mut self, ids: &[NodeId]) {
         self.toggle_flag(ids, |n| &mut n.collapsed, |_| true);
+    }
+
+    /// Draws thumbnails of the nodes' outputs on them, or stops when the first one shows one
+    /// (one undo step). Preview nodes always show theirs.
+    pub fn toggle_thumbnail(&mut self, ids: &[NodeId]) {
+        let mut g = self.doc.graph.clone();
+        let on = !ids.first().and_then(|id| g.node(*id)).is_some_and(Node::shows_thumbnail);
+        for n in g.nodes.iter_mut().filter(|n| ids.contains(&n.id)) {
+            n.thumbnail = Some(on);
+        }
+        self.apply_edit(g);
     }
 
     /// Bypasses the nodes, or brings them back when the first one is bypassed (M; one undo

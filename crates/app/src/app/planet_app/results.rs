@@ -58,7 +58,7 @@ impl PlanetApp {
             }
             self.group_results();
             if res.n == self.res.preview {
-                update_previews(ctx, &self.doc.graph, &res, &mut self.ed_state.previews);
+                update_previews(ctx, &self.doc.graph, &res, &mut self.ed_state.previews, &mut self.ed_state.thumbnail_ranges);
                 self.ed_state.previews_stale = false;
             }
             let next = self.res.after(res.n);
@@ -170,16 +170,29 @@ impl PlanetApp {
     }
 }
 
-/// Refreshes the thumbnail of every Preview node from an evaluation result.
-pub(super) fn update_previews(ctx: &egui::Context, g: &Graph, res: &EvalResult, previews: &mut std::collections::HashMap<NodeId, egui::TextureHandle>) {
-    for node in g.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Preview | NodeKind::ColourPreview)) {
+/// Refreshes the picture of every Preview node, and the thumbnail (with its value range) of
+/// every other node that shows one, from an evaluation result.
+pub(super) fn update_previews(ctx: &egui::Context, g: &Graph, res: &EvalResult, previews: &mut std::collections::HashMap<NodeId, egui::TextureHandle>, ranges: &mut std::collections::HashMap<NodeId, (f32, f32)>) {
+    ranges.clear();
+    previews.retain(|id, _| g.node(*id).is_some());
+    for node in &g.nodes {
         let pixels = match node.kind {
             NodeKind::Preview => match (res.shown_field(node.id), node.settings::<PreviewSettings>()) {
                 (Some(field), Ok(s)) => Some(preview_pixels(field, s.view == PreviewView::Globe, s.ramp == PreviewRamp::Hypsometric)),
                 _ => None,
             },
-            _ => match (res.shown_colour(node.id), node.settings::<ColourPreviewSettings>()) {
+            NodeKind::ColourPreview => match (res.shown_colour(node.id), node.settings::<ColourPreviewSettings>()) {
                 (Some(colours), Ok(s)) => Some(colour_preview_pixels(colours, s.view == PreviewView::Globe)),
+                _ => None,
+            },
+            _ if !node.shows_thumbnail() => None,
+            // The first output, black at its lowest value and white at its highest.
+            _ => match (res.field(node.id), res.colour(node.id)) {
+                (Some(field), _) => {
+                    ranges.insert(node.id, field.min_max());
+                    Some(preview_pixels(field, false, false))
+                }
+                (None, Some(colours)) => Some(colour_preview_pixels(colours, false)),
                 _ => None,
             },
         };

@@ -29,7 +29,7 @@ crate::settings! {
         /// Projection.
         view: PreviewView = PreviewView::Map.param("View", "Map: equirectangular (longitude across, north up). Globe: the planet seen from the front (+Z)."),
         /// Colours.
-        ramp: PreviewRamp = PreviewRamp::Hypsometric.param("Colours", "Hypsometric: blue below 0, green to brown to white above. Grey: black at the minimum, white at the maximum."),
+        ramp: PreviewRamp = PreviewRamp::Hypsometric.param("Colours", "Hypsometric: blue below 0, green to brown to white above. Grey: black to white over the middle 98 % of the values (its 1st to 99th percentile), so a few extreme cells do not darken the rest."),
     }
 }
 
