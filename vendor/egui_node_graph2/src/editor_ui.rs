@@ -169,7 +169,21 @@ where
                 && ctx.layer_id_at(p).map_or(true, |l| l.order == Order::Background)
         });
         if let (true, Some(p)) = (free, pointer) {
-            let scroll = ctx.input(|i| i.smooth_scroll_delta.y);
+            // PlanetGraph fork: the wheel's own steps this frame, not egui's smoothed delta
+            // (which goes on after the wheel stops, and after a Home): the zoom stops with the
+            // wheel.
+            let line = ctx.options(|o| o.input_options.line_scroll_speed);
+            let scroll: f32 = ctx.input(|i| {
+                i.events
+                    .iter()
+                    .map(|e| match e {
+                        Event::MouseWheel { unit: MouseWheelUnit::Point, delta, .. } => delta.y,
+                        Event::MouseWheel { unit: MouseWheelUnit::Line, delta, .. } => line * delta.y,
+                        Event::MouseWheel { unit: MouseWheelUnit::Page, delta, .. } => i.viewport_rect().height() * delta.y,
+                        _ => 0.0,
+                    })
+                    .sum()
+            });
             if scroll != 0.0 {
                 self.pan_zoom.zoom_around(p, (scroll * 0.002).exp());
             }

@@ -103,9 +103,9 @@ pub(super) fn draw_frames(ui: &mut egui::Ui, frames: &[Frame], actions: &mut Vec
     }
 }
 
-/// The smallest zoom at which a newly opened graph is shown: node text stays about 10 px
-/// high (egui's 14 px body text).
-pub const LEGIBLE_ZOOM: f32 = 0.72;
+/// The smallest zoom at which a newly opened graph, or Home, shows the graph: node text stays
+/// at least 11 px high (egui's 14 px body text).
+pub const LEGIBLE_ZOOM: f32 = 0.8;
 
 impl PlanetApp {
     /// Shows a newly opened document: every node when that is legible, else the top-left of
@@ -118,13 +118,11 @@ impl PlanetApp {
         }
     }
 
-    /// Shows every node and frame in the canvas (Home).
+    /// Shows every node and frame in the canvas (Home), unless that would make the text too
+    /// small to read: then the graph's top-left at [`LEGIBLE_ZOOM`], the rest a scroll (or a
+    /// click on the minimap) away.
     pub fn frame_all(&mut self) {
-        let nodes = self.editor.node_rects.values().copied();
-        let frames = self.doc.graph.frames.iter().map(rect_of);
-        if let Some(r) = nodes.chain(frames).reduce(|a, b| a.union(b)) {
-            self.editor.pan_zoom.frame(r, 30.0);
-        }
+        self.frame_opened();
     }
 
     /// Shows the selected nodes (F); every node and frame when none is selected.
