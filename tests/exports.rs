@@ -292,3 +292,39 @@ fn an_elevation_export_evaluates_only_the_nodes_it_reads() {
     }
     assert_eq!(manifest.files.len(), 6, "six RAW faces");
 }
+
+/// Engines' size rules (issue 50): Godot's 16384-pixel limit is exit 2 on the node before any
+/// work, naming the tiles that fit; an Unreal World Partition face is written as tiles of one of
+/// Unreal's sizes, named `_x{tx}_y{ty}`, each readable at that size.
+#[test]
+fn engine_sizes_are_refused_on_the_node_and_tiled_as_documented() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let godot = write_graph(dir.path(), "\"engine\": Choice(\"godot\"), \"projection\": Choice(\"faces\"), \"grid\": Choice(\"edge_sharing\"), \"face_size\": Int(16385), \"format\": Choice(\"exr\")");
+    let start = std::time::Instant::now();
+    let o = planetgraph(&["build", godot.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "8"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("Export #3") && text(&o).contains("16384") && text(&o).contains("Tiles 2"), "{}", text(&o));
+    assert!(!out.exists() || !out.join("manifest.json").exists());
+    assert!(start.elapsed().as_secs() < 20, "refused before any work");
+    // Unreal: a face of 253 pixels in 2 x 2 tiles of 127 (Unreal's smallest size).
+    let unreal = write_graph(dir.path(), "\"engine\": Choice(\"unreal\"), \"projection\": Choice(\"faces\"), \"grid\": Choice(\"edge_sharing\"), \"face_size\": Int(253), \"tiles\": Int(2), \"name\": Text(\"land\")");
+    let o = planetgraph(&["build", unreal.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "32"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    for (tx, ty) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+        let file = out.join(format!("land_face0_front_x{tx}_y{ty}.png"));
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))));
+        let info = decoder.read_info().expect("png").info().clone();
+        assert_eq!((info.width, info.height), (127, 127), "{}", file.display());
+    }
+    let o = planetgraph(&[
+        "build",
+        write_graph(dir.path(), "\"engine\": Choice(\"unreal\"), \"projection\": Choice(\"faces\"), \"grid\": Choice(\"edge_sharing\"), \"face_size\": Int(1000)").to_str().expect("path"),
+        "--out",
+        out.to_str().expect("path"),
+        "--resolution",
+        "8",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("1009") && text(&o).contains("not 1000"), "{}", text(&o));
+}

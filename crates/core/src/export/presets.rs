@@ -1,16 +1,24 @@
 //! Presets: one click sets an Export node's options for a consumer (README: export table).
 
-use crate::nodes::output::export::{ByteOrder, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, NormalGreen, NormalSpace, ValueMapping};
+use crate::nodes::output::export::{ByteOrder, ExportEngine, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, NormalGreen, NormalSpace, ValueMapping};
 
 /// A consumer's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preset {
     /// Unity terrain: RAW 16-bit little-endian, square 2^n+1 faces sharing edges.
     Unity,
+    /// Unity terrain at its largest heightmap: faces of 4097 pixels.
+    UnityLarge,
     /// Unreal landscape: 16-bit PNG faces of 1009 pixels sharing edges.
     Unreal,
+    /// Unreal landscape: faces of 4033 pixels.
+    UnrealLarge,
+    /// Unreal World Partition: faces of 16257 pixels in 2 x 2 tiles of 8129.
+    UnrealWorldPartition,
     /// Godot (HTerrain, Terrain3D): EXR float faces of 2^n+1 pixels.
     Godot,
+    /// Godot: faces of 16385 pixels in 2 x 2 tiles of 8193 (Godot's images stop at 16384).
+    GodotTiled,
     /// Blender: EXR float equirectangular metres, for a displaced UV sphere.
     Blender,
     /// World Machine, Gaea, Instant Terra: RAW 32-bit float faces.
@@ -31,14 +39,34 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset in menu order.
-    pub const ALL: [Preset; 11] = [Preset::Unity, Preset::Unreal, Preset::Godot, Preset::Blender, Preset::WorldMachine, Preset::Kopernicus, Preset::SpaceEngineers, Preset::CubeMap, Preset::NormalsOpenGl, Preset::NormalsDirectX, Preset::Gltf];
+    pub const ALL: [Preset; 15] = [
+        Preset::Unity,
+        Preset::UnityLarge,
+        Preset::Unreal,
+        Preset::UnrealLarge,
+        Preset::UnrealWorldPartition,
+        Preset::Godot,
+        Preset::GodotTiled,
+        Preset::Blender,
+        Preset::WorldMachine,
+        Preset::Kopernicus,
+        Preset::SpaceEngineers,
+        Preset::CubeMap,
+        Preset::NormalsOpenGl,
+        Preset::NormalsDirectX,
+        Preset::Gltf,
+    ];
 
     /// Menu label.
     pub fn label(self) -> &'static str {
         match self {
             Preset::Unity => "Unity terrain (RAW 16, 1025 faces)",
+            Preset::UnityLarge => "Unity terrain (RAW 16, 4097 faces)",
             Preset::Unreal => "Unreal landscape (PNG 16, 1009 faces)",
+            Preset::UnrealLarge => "Unreal landscape (PNG 16, 4033 faces)",
+            Preset::UnrealWorldPartition => "Unreal World Partition (PNG 16, 16257 faces in 2 x 2 tiles of 8129)",
             Preset::Godot => "Godot terrain (EXR, 1025 faces)",
+            Preset::GodotTiled => "Godot terrain (EXR, 16385 faces in 2 x 2 tiles of 8193)",
             Preset::Blender => "Blender (EXR equirectangular)",
             Preset::WorldMachine => "World Machine / Gaea (RAW 32 faces)",
             Preset::Kopernicus => "KSP Kopernicus (PNG 16 equirectangular)",
@@ -61,9 +89,26 @@ impl Preset {
             s.face_size = size;
         };
         match self {
-            Preset::Unity => faces(s, ExportFormat::Raw16, FaceGrid::EdgeSharing, 1025),
-            Preset::Unreal => faces(s, ExportFormat::Png16, FaceGrid::EdgeSharing, 1009),
-            Preset::Godot => faces(s, ExportFormat::Exr, FaceGrid::EdgeSharing, 1025),
+            Preset::Unity | Preset::UnityLarge => {
+                faces(s, ExportFormat::Raw16, FaceGrid::EdgeSharing, if self == Preset::Unity { 1025 } else { 4097 });
+                s.engine = ExportEngine::Unity;
+            }
+            Preset::Unreal | Preset::UnrealLarge | Preset::UnrealWorldPartition => {
+                let (size, tiles) = match self {
+                    Preset::Unreal => (1009, 1),
+                    Preset::UnrealLarge => (4033, 1),
+                    _ => (16257, 2),
+                };
+                faces(s, ExportFormat::Png16, FaceGrid::EdgeSharing, size);
+                s.tiles = tiles;
+                s.engine = ExportEngine::Unreal;
+            }
+            Preset::Godot | Preset::GodotTiled => {
+                let (size, tiles) = if self == Preset::Godot { (1025, 1) } else { (16385, 2) };
+                faces(s, ExportFormat::Exr, FaceGrid::EdgeSharing, size);
+                s.tiles = tiles;
+                s.engine = ExportEngine::Godot;
+            }
             Preset::Blender => s.format = ExportFormat::Exr,
             Preset::WorldMachine => faces(s, ExportFormat::Raw32, FaceGrid::Cells, 0),
             Preset::Kopernicus => s.format = ExportFormat::Png16,

@@ -89,6 +89,29 @@ crate::choices! {
 }
 
 crate::choices! {
+    /// The engine or tool the files are for: its size rules are checked on the node.
+    pub enum ExportEngine {
+        /// No engine's rules.
+        Any = ("any", "Any"),
+        /// Unity terrain: heightmaps of 2^n+1 pixels a side, 33 to 4097.
+        Unity = ("unity", "Unity"),
+        /// Unreal landscape: one of Unreal's recommended sizes a side (127 to 8129); a larger
+        /// face in tiles of such a size, for World Partition.
+        Unreal = ("unreal", "Unreal"),
+        /// Godot: no image side above 16384 pixels.
+        Godot = ("godot", "Godot"),
+    }
+}
+
+/// Unreal's recommended landscape sizes, pixels a side (its landscape technical guide's table:
+/// the sizes made of whole components).
+pub const UNREAL_SIZES: [usize; 7] = [127, 253, 505, 1009, 2017, 4033, 8129];
+/// The largest image side Godot imports, pixels.
+pub const GODOT_MAX_SIDE: usize = 16384;
+/// Unity's terrain heightmap sides: 2^n+1 from 33 to 4097 pixels.
+pub const UNITY_SIZES: [usize; 8] = [33, 65, 129, 257, 513, 1025, 2049, 4097];
+
+crate::choices! {
     /// Byte order of RAW files.
     pub enum ByteOrder {
         /// Least significant byte first (Unity, World Machine, Gaea).
@@ -142,13 +165,15 @@ crate::settings! {
         /// Equirectangular width in pixels (0: four times the resolution).
         width: usize = int("Width", 0, 0, 16384, "Width of equirectangular images in pixels; the height is half. 0: four times the evaluation's resolution."),
         /// Pixels per face edge (0: the resolution, plus one for edge-sharing faces).
-        face_size: usize = int("Face size", 0, 0, 8193, "Pixels per face edge. 0: the evaluation's resolution (cell centres) or one more (edge-sharing)."),
+        face_size: usize = int("Face size", 0, 0, 16385, "Pixels per face edge. 0: the evaluation's resolution (cell centres) or one more (edge-sharing)."),
         /// Where face pixels sit.
         grid: FaceGrid = FaceGrid::Cells.param("Face grid", "Cell centres: pixels inside the face. Edge-sharing: the first and last rows and columns lie on the face's edges, equal to the neighbour's (2^n+1 terrain sizes)."),
         /// A one-pixel border from the neighbouring faces.
         border: bool = boolean("Border", false, "Adds a one-pixel border copied from the neighbouring faces' edge pixels, so that bilinear sampling shows no seam (images grow by 2 pixels)."),
         /// Tiles per face edge, overlapping by one pixel.
-        tiles: usize = int("Tiles", 1, 1, 16, "Splits each face into this many tiles per edge; neighbouring tiles share one row or column of pixels."),
+        tiles: usize = int("Tiles", 1, 1, 16, "Splits each face into this many tiles per edge; neighbouring tiles share one row or column of pixels (files named _x0_y0, _x1_y0, ... as Unreal's World Partition imports them)."),
+        /// The engine whose size rules the images must meet.
+        engine: ExportEngine = ExportEngine::Any.param("Engine", "Checks the image sizes an engine takes, on the node before any work: Unity 2^n+1 from 33 to 4097 a side; Unreal 127, 253, 505, 1009, 2017, 4033 or 8129 a side (a larger face in tiles of one of these, for World Partition); Godot at most 16384 a side (a larger face in tiles). Set by the presets."),
         /// How field values become pixels of integer formats.
         mapping: ValueMapping = ValueMapping::Planet.param("Value mapping", "For 8/16-bit files: the data's own range, the fixed Low..High, or the Planet node's deepest ocean..highest peak in metres. Float files hold the values as they are."),
         /// Value written as 0 with a fixed range.
@@ -235,6 +260,8 @@ impl Node for Export {
             image && s.projection == ExportProjection::Equirect
         } else if key == k.face_size || key == k.grid || key == k.tiles {
             faces
+        } else if key == k.engine {
+            image
         } else if key == k.border {
             faces && s.grid == FaceGrid::Cells
         } else if key == k.mapping {
@@ -314,10 +341,61 @@ impl ExportSettings {
         if self.width % 2 == 1 {
             return Err(format!("the equirectangular width must be even (the height is half), not {}", self.width));
         }
+        if self.layer != ExportLayer::Mesh {
+            self.check_engine_sizes()?;
+        }
         if self.mapping == ValueMapping::Fixed && self.low >= self.high {
             return Err(format!("Low ({}) must be below High ({}): they are the values of the darkest and the brightest pixel", self.low, self.high));
         }
         Ok(())
+    }
+}
+
+impl ExportSettings {
+    /// The side in pixels of every image this export writes, when the settings fix it (an
+    /// explicit width or face size whose tiles are all of one size); `None` otherwise.
+    pub fn image_side(&self) -> Option<usize> {
+        if self.projection == ExportProjection::Equirect {
+            return (self.width > 0).then_some(self.width);
+        }
+        let border = 2 * usize::from(self.border && self.grid == FaceGrid::Cells);
+        let full = self.face_size + border;
+        (self.face_size > 0 && (full - 1).is_multiple_of(self.tiles)).then(|| (full - 1) / self.tiles + 1)
+    }
+
+    /// The chosen engine's size rules (see [`ExportEngine`]), with what to set instead.
+    fn check_engine_sizes(&self) -> Result<(), String> {
+        if self.engine == ExportEngine::Any {
+            return Ok(());
+        }
+        let engine = self.engine.label();
+        let Some(side) = self.image_side() else {
+            return Err(if self.projection == ExportProjection::Equirect || self.face_size == 0 {
+                format!("{engine} needs a fixed image size: set the {}", if self.projection == ExportProjection::Equirect { "Width" } else { "Face size" })
+            } else {
+                format!("{engine} needs tiles of one size: a face of {} pixels does not split into {} tiles sharing their edges (Face size - 1 must divide by Tiles)", self.face_size, self.tiles)
+            });
+        };
+        let tiles_hint = |allowed: &[usize]| -> String {
+            let full = self.face_size;
+            let fits: Vec<String> = (1..=16).filter(|&t| (full - 1).is_multiple_of(t) && allowed.contains(&((full - 1) / t + 1))).map(|t| format!("{t} tiles of {}", (full - 1) / t + 1)).collect();
+            if self.projection == ExportProjection::Equirect || fits.is_empty() {
+                String::new()
+            } else {
+                format!("; a face of {full} fits as {}", fits.join(" or "))
+            }
+        };
+        match self.engine {
+            ExportEngine::Any => Ok(()),
+            ExportEngine::Unity if !UNITY_SIZES.contains(&side) => Err(format!("Unity terrain takes heightmaps of 33, 65, 129, 257, 513, 1025, 2049 or 4097 pixels a side, not {side}{}", tiles_hint(&UNITY_SIZES))),
+            ExportEngine::Unreal if !UNREAL_SIZES.contains(&side) => Err(format!("Unreal imports landscapes of 127, 253, 505, 1009, 2017, 4033 or 8129 pixels a side, not {side}{}", tiles_hint(&UNREAL_SIZES))),
+            ExportEngine::Godot if side > GODOT_MAX_SIDE => {
+                let full = self.face_size.max(1);
+                let fits: Vec<String> = (2..=16).filter(|&t| (full - 1).is_multiple_of(t) && (full - 1) / t < GODOT_MAX_SIDE).map(|t| format!("Tiles {t} (tiles of {})", (full - 1) / t + 1)).take(1).collect();
+                Err(format!("Godot refuses images over {GODOT_MAX_SIDE} pixels a side, and these are {side}{}", if fits.is_empty() { String::new() } else { format!(": use {}", fits[0]) }))
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -345,6 +423,7 @@ impl Default for ExportSettings {
             grid: FaceGrid::Cells,
             border: false,
             tiles: 1,
+            engine: ExportEngine::Any,
             mapping: ValueMapping::Planet,
             low: 0.0,
             high: 1.0,
@@ -392,5 +471,24 @@ mod tests {
         assert!(bad.check(true, false).is_err_and(|e| e.contains("'.'")));
         let both = ExportSettings { projection: ExportProjection::Faces, grid: FaceGrid::EdgeSharing, border: true, ..defaults() };
         assert!(both.check(true, false).is_err());
+    }
+
+    #[test]
+    fn engines_sizes_are_refused_with_what_fits() {
+        let faces = |engine, face_size, tiles| ExportSettings { engine, projection: ExportProjection::Faces, grid: FaceGrid::EdgeSharing, face_size, tiles, ..defaults() };
+        assert!(faces(ExportEngine::Unreal, 1009, 1).check(true, false).is_ok());
+        let e = faces(ExportEngine::Unreal, 1000, 1).check(true, false).expect_err("1000 is no Unreal size");
+        assert!(e.contains("1009") && e.contains("not 1000"), "{e}");
+        // A World Partition face: 16257 in 2 x 2 tiles of 8129.
+        assert!(faces(ExportEngine::Unreal, 16257, 2).check(true, false).is_ok());
+        let e = faces(ExportEngine::Unreal, 16257, 1).check(true, false).expect_err("too large for one landscape");
+        assert!(e.contains("2 tiles of 8129"), "{e}");
+        let e = faces(ExportEngine::Godot, 16385, 1).check(true, false).expect_err("over 16384");
+        assert!(e.contains("16384") && e.contains("Tiles 2 (tiles of 8193)"), "{e}");
+        assert!(faces(ExportEngine::Godot, 16385, 2).check(true, false).is_ok());
+        assert!(faces(ExportEngine::Unity, 4097, 1).check(true, false).is_ok());
+        assert!(faces(ExportEngine::Unity, 8193, 1).check(true, false).is_err_and(|e| e.contains("2 tiles of 4097")));
+        assert!(faces(ExportEngine::Unreal, 0, 1).check(true, false).is_err_and(|e| e.contains("Face size")));
+        assert!(faces(ExportEngine::Any, 1000, 1).check(true, false).is_ok());
     }
 }
