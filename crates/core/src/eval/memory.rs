@@ -96,7 +96,7 @@ fn measured_bytes_per_cell(kind: NodeKind) -> Option<u64> {
         Blur => 69,
         Hillgrow => 73,
         CoastDistance => 80,
-        LandscapeEvolution => 99,
+        LandscapeEvolution => 107,
         ThermalErosion => 96,
         HydraulicErosion | LSystemRivers => 109,
         DrainageRivers => 118,

@@ -35,11 +35,17 @@ pub enum Preset {
     NormalsDirectX,
     /// A glTF binary mesh with the albedo.
     Gltf,
+    /// An engine's mask layer (rock, wetness, hillslopes): 8-bit PNG faces, 0 to 1 as black to
+    /// white.
+    MaskLayer,
+    /// A data layer kept in its units (drainage area in km², sediment in m, slope in degrees):
+    /// 32-bit float EXR faces.
+    DataLayer,
 }
 
 impl Preset {
     /// Every preset in menu order.
-    pub const ALL: [Preset; 15] = [
+    pub const ALL: [Preset; 17] = [
         Preset::Unity,
         Preset::UnityLarge,
         Preset::Unreal,
@@ -55,6 +61,8 @@ impl Preset {
         Preset::NormalsOpenGl,
         Preset::NormalsDirectX,
         Preset::Gltf,
+        Preset::MaskLayer,
+        Preset::DataLayer,
     ];
 
     /// Menu label.
@@ -75,6 +83,8 @@ impl Preset {
             Preset::NormalsOpenGl => "Normal map, OpenGL (PNG 8 faces)",
             Preset::NormalsDirectX => "Normal map, DirectX (PNG 8 faces)",
             Preset::Gltf => "glTF mesh (GLB)",
+            Preset::MaskLayer => "Mask layer for engines (PNG 8 faces, 0 to 1)",
+            Preset::DataLayer => "Data layer in its units (EXR float faces)",
         }
     }
 
@@ -127,9 +137,20 @@ impl Preset {
                 s.layer = ExportLayer::Mesh;
                 s.format = ExportFormat::Glb;
             }
+            // Their value mapping is set below, after the others' Planet range.
+            Preset::MaskLayer | Preset::DataLayer => {}
         }
         s.mapping = ValueMapping::Planet;
         s.byte_order = ByteOrder::Little;
+        match self {
+            Preset::MaskLayer => {
+                faces(s, ExportFormat::Png8, FaceGrid::Cells, 0);
+                s.mapping = ValueMapping::Fixed;
+                (s.low, s.high) = (0.0, 1.0);
+            }
+            Preset::DataLayer => faces(s, ExportFormat::Exr, FaceGrid::Cells, 0),
+            _ => {}
+        }
     }
 }
 

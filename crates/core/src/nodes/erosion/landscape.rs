@@ -98,15 +98,24 @@ crate::ports! {
         EROSION: Field = PortDef::field("erosion").with_unit(PortUnit::Of(Unit::Metre)),
         /// 1 away from rivers and lakes, 0 on their floors.
         HILLSLOPES: Field = PortDef::field("hillslopes"),
+        /// Sediment deposited (the positive part of the erosion output), m.
+        SEDIMENT: Field = PortDef::field("sediment").with_unit(PortUnit::Of(Unit::Metre)),
+        /// Rock exposed, 0..1: `1 - exp(-cut / ROCK_CUT_M)` of the depth cut.
+        ROCK: Field = PortDef::field("rock"),
     ];
 }
+
+/// The depth of ground cut, m, over which the rock output rises to 1 - 1/e: weathered cover is
+/// metres to tens of metres thick, so ground cut by a hundred metres or more shows bare rock
+/// and the floors of basins that filled show none.
+pub const ROCK_CUT_M: f32 = 100.0;
 
 impl Node for LandscapeEvolution {
     type Settings = LandscapeEvolutionSettings;
     const META: NodeMeta = NodeMeta::new(
         "Landscape evolution",
         Category::Erosion,
-        "Mountain ranges carved by rivers: rock uplift (the uplift input, for example the plates' pressure, in mm/yr) against river incision by the stream-power law and hillslope creep, over millions of years on the whole planet (implicit, so any time step is stable). Water crosses closed basins to the sea. Most of the time runs at 128 cells per face edge, then a few steps per finer level, so a preview shows the build's river network. Outputs the elevation, drainage area (km²), discharge (m³/s), the rivers (the share of each cell a river covers at its true width, so rivers are faint from orbit) and lakes masks, the erosion (m, negative) or deposition, and the hillslopes (1 away from rivers and lakes, 0 on their floors: a mask for fine detail). Finer than its run (close-ups, large builds) the rivers become lines as wide as the rivers, the elevation gathers into valleys along them, and the hillslopes mask leaves the valley floors smooth.",
+        "Mountain ranges carved by rivers: rock uplift (the uplift input, for example the plates' pressure, in mm/yr) against river incision by the stream-power law and hillslope creep, over millions of years on the whole planet (implicit, so any time step is stable). Water crosses closed basins to the sea. Most of the time runs at 128 cells per face edge, then a few steps per finer level, so a preview shows the build's river network. Outputs the elevation, drainage area (km²), discharge (m³/s), the rivers (the share of each cell a river covers at its true width, so rivers are faint from orbit) and lakes masks, the erosion (m, negative) or deposition, the hillslopes (1 away from rivers and lakes, 0 on their floors: a mask for fine detail), and for engines' layers the sediment deposited (m) and the rock exposed (0..1, rising with the depth cut: 0.63 at 100 m). Finer than its run (close-ups, large builds) the rivers become lines as wide as the rivers, the elevation gathers into valleys along them, and the hillslopes mask leaves the valley floors smooth.",
         INPUTS,
         OUTPUTS,
         file!(),
@@ -121,7 +130,9 @@ impl Node for LandscapeEvolution {
         let fields = LandscapeInputs { elevation, uplift: uplift.map(|f| f.as_ref()), precipitation: precipitation.map(|f| f.as_ref()), erodibility: erodibility.map(|f| f.as_ref()) };
         let l = with_steps(ctx, total_steps(elevation.n(), sim.time_myr), |counter| evolve(fields, &sim, counter, ctx.cancel))?;
         let hillslopes = l.rivers.zip(&l.lakes, |river, lake| 1.0 - river.max(lake));
-        Ok(vec![l.elevation.into(), l.area_km2.into(), l.discharge.into(), l.rivers.into(), l.lakes.into(), l.erosion_m.into(), hillslopes.into()])
+        let sediment = l.erosion_m.map(|e| e.max(0.0));
+        let rock = l.erosion_m.map(|e| 1.0 - (-(-e).max(0.0) / ROCK_CUT_M).exp());
+        Ok(vec![l.elevation.into(), l.area_km2.into(), l.discharge.into(), l.rivers.into(), l.lakes.into(), l.erosion_m.into(), hillslopes.into(), sediment.into(), rock.into()])
     }
 
     /// On a grid finer than the run, the rivers are lines from each river cell to the cell it
@@ -171,7 +182,13 @@ mod tests {
         let mut quick = defaults.clone();
         quick.insert("time_myr".into(), ParamValue::Float(1.0));
         let out = ctx_run(&quick, &[Some(h.clone()), None, None, None]).expect("runs at the defaults");
-        assert_eq!(out.len(), 7);
+        assert_eq!(out.len(), 9);
+        // Sediment is the deposition, rock rises with the depth cut.
+        let (erosion, sediment, rock) = (out[EROSION.index()].as_field().expect("erosion").clone(), out[SEDIMENT.index()].as_field().expect("sediment").clone(), out[ROCK.index()].as_field().expect("rock").clone());
+        for ((e, s), r) in erosion.data().iter().zip(sediment.data()).zip(rock.data()) {
+            assert_eq!(*s, e.max(0.0));
+            assert!((0.0..=1.0).contains(r) && (*e < 0.0 || *r == 0.0), "erosion {e}: rock {r}");
+        }
         for (key, value, label) in
             [("time_myr", -1.0, "Simulated time"), ("k_micro", -0.5, "Erodibility K"), ("diffusion", -0.1, "Hillslope diffusion"), ("m", 0.0, "Area exponent m"), ("n", 3.5, "Slope exponent n"), ("m", f32::NAN, "Area exponent m")]
         {
