@@ -18,7 +18,7 @@ fn the_default_graph_opens_legible_in_frames() {
     d.wait_for_evaluation();
     d.frames(3);
     // egui's body text is 14 px: 11 px or more on screen.
-    assert!(14.0 * LEGIBLE_ZOOM >= 11.0);
+    const { assert!(14.0 * LEGIBLE_ZOOM >= 11.0) };
     assert!(d.app.editor.pan_zoom.zoom >= LEGIBLE_ZOOM - 1e-4, "opened at zoom {}", d.app.editor.pan_zoom.zoom);
     d.key(Key::Home, Modifiers::NONE);
     d.frames(2);
