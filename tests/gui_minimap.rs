@@ -64,3 +64,17 @@ fn the_minimap_takes_a_corner_free_of_nodes_and_folds_to_a_tab() {
     d.frames(2);
     assert!(!d.app.minimap_layout().expect("shown").folded);
 }
+
+#[test]
+fn where_every_corner_has_nodes_the_minimap_starts_folded_and_opens_on_request() {
+    let mut d = Driver::with(planetgraph::io::default_graph().expect("the default graph"));
+    d.frames(3);
+    let map = d.app.minimap_layout().expect("the default graph does not fit at a legible zoom");
+    let t = d.app.editor.pan_zoom.to_screen();
+    let covered = d.app.editor.node_rects.values().filter(|r| (t * **r).intersects(map.rect)).count();
+    assert!(map.folded, "every corner of the opening view has nodes: the minimap waits as a tab");
+    assert_eq!(covered, 0, "the tab {:?} covers no node", map.rect);
+    d.click(map.rect.center(), PointerButton::Primary);
+    d.frames(2);
+    assert!(!d.app.minimap_layout().expect("shown").folded, "opened on request, it stays open");
+}

@@ -18,7 +18,6 @@ use crate::graph::NodeId;
 use crate::nodes::{Locality, Value};
 use crate::planet::coords::NEIGHBOURS_4;
 use crate::planet::{neighbour, ColourField, Field, Grid, Tile};
-use glam::Vec3;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -437,17 +436,8 @@ impl TileStore {
                 let cell = t.cell(m);
                 let p = cell.direction(n);
                 let h = view.get(cell.index(n))[0];
-                let mut g = Vec3::ZERO;
-                for &(di, dj) in &NEIGHBOURS_4 {
-                    let Some(nb) = neighbour(cell, di, dj, n) else { continue };
-                    let q = nb.direction(n);
-                    let d = q - p * p.dot(q);
-                    let len2 = d.length_squared();
-                    if len2 > 0.0 {
-                        g += d * ((view.get(nb.index(n))[0] - h) / len2);
-                    }
-                }
-                let g = g * 0.5;
+                let to = NEIGHBOURS_4.iter().filter_map(|&(di, dj)| neighbour(cell, di, dj, n)).map(|nb| (nb.direction(n), view.get(nb.index(n))[0] - h));
+                let g = crate::nodes::modify::gradient::tangent_gradient(p, to);
                 (p - g * scale).normalize_or(p).to_array()
             })
             .collect();

@@ -1,7 +1,8 @@
 //! The minimap: an overview of the whole canvas in a corner of it (frames, nodes in their
 //! category colours, the visible part outlined), shown while part of the graph lies outside the
 //! view. A click or drag on it centres the view there; zoom is kept. It sits in the bottom-right
-//! corner unless nodes lie there and another corner is freer, and folds to a small tab.
+//! corner unless nodes lie there and another corner is freer, and folds to a small tab: by the
+//! user, or by itself while every corner has nodes under it (until the user opens it).
 
 use super::frames::{colour_of, rect_of};
 use super::PlanetApp;
@@ -14,8 +15,9 @@ pub(super) const SIZE: Vec2 = Vec2::new(200.0, 130.0);
 pub(super) const INSET: f32 = 12.0;
 /// Size of the folded minimap's tab in screen points.
 const TAB: Vec2 = Vec2::new(64.0, 22.0);
-/// The corners the minimap may take, in order of preference.
-const CORNERS: [egui::Align2; 4] = [egui::Align2::RIGHT_BOTTOM, egui::Align2::LEFT_BOTTOM, egui::Align2::RIGHT_TOP, egui::Align2::LEFT_TOP];
+/// The places the minimap may take, in order of preference: the corners, then the middles of
+/// the edges.
+const CORNERS: [egui::Align2; 8] = [egui::Align2::RIGHT_BOTTOM, egui::Align2::LEFT_BOTTOM, egui::Align2::RIGHT_TOP, egui::Align2::LEFT_TOP, egui::Align2::CENTER_BOTTOM, egui::Align2::RIGHT_CENTER, egui::Align2::CENTER_TOP, egui::Align2::LEFT_CENTER];
 
 /// What the minimap draws this frame, and how graph points map onto it.
 pub struct Minimap {
@@ -67,7 +69,7 @@ impl PlanetApp {
         }
         let world = boxes.iter().map(|(r, _)| *r).fold(view, |a, b| a.union(b)).expand(40.0);
         let scale = (SIZE.x / world.width()).min(SIZE.y / world.height());
-        let folded = self.minimap_folded;
+        let folded = self.minimap_is_folded();
         let rect = self.minimap_rect(self.minimap_corner, folded);
         Some(Minimap { rect, boxes, frames, view, world, scale, folded })
     }
@@ -79,6 +81,12 @@ impl PlanetApp {
         CORNERS[corner % CORNERS.len()].align_size_within_rect(size, self.editor.pan_zoom.clip_rect.shrink(INSET))
     }
 
+    /// Whether the minimap shows as its tab: as the user chose, else while nodes lie under every
+    /// place it could take (it would cover some wherever it went).
+    pub fn minimap_is_folded(&self) -> bool {
+        self.minimap_folded.unwrap_or_else(|| (0..CORNERS.len()).all(|c| self.covered(self.minimap_rect(c, false)) > 0.0))
+    }
+
     /// How much of screen rectangle `r` the drawn nodes cover, in square screen points.
     fn covered(&self, r: Rect) -> f32 {
         let to_screen = self.editor.pan_zoom.to_screen();
@@ -88,7 +96,7 @@ impl PlanetApp {
     /// Moves the minimap to the corner nodes cover least, when nodes lie under it where it is
     /// (so it stays put while it covers nothing, and never jumps for a tie).
     fn settle_minimap_corner(&mut self) {
-        let folded = self.minimap_folded;
+        let folded = self.minimap_is_folded();
         let here = self.covered(self.minimap_rect(self.minimap_corner, folded));
         if here <= 0.0 {
             return;
@@ -111,7 +119,9 @@ impl PlanetApp {
                     fold = Some(false);
                 }
             });
-            self.minimap_folded = fold.unwrap_or(true);
+            if fold.is_some() {
+                self.minimap_folded = fold;
+            }
             return;
         }
         egui::Area::new(egui::Id::unique("minimap")).fixed_pos(map.rect.min).order(egui::Order::Foreground).show(ctx, |ui| {
@@ -131,8 +141,8 @@ impl PlanetApp {
                 target = resp.interact_pointer_pos().map(|p| map.to_graph(p));
             }
         });
-        if let Some(f) = fold {
-            self.minimap_folded = f;
+        if fold.is_some() {
+            self.minimap_folded = fold;
         }
         if let Some(p) = target {
             self.centre_view_on(p);

@@ -90,8 +90,9 @@ pub struct PlanetApp {
     frame_pending: u8,
     /// The canvas corner the minimap sits in (see `minimap::CORNERS`).
     minimap_corner: usize,
-    /// Whether the minimap is folded to a tab.
-    minimap_folded: bool,
+    /// Whether the user folded the minimap to a tab (`Some(true)`) or opened it
+    /// (`Some(false)`); `None`: folded while every corner has nodes under it.
+    minimap_folded: Option<bool>,
     /// Cells per face edge of the evaluation the viewport and previews show.
     shown_n: Option<usize>,
     /// The frame whose name and comment are being edited.
@@ -163,7 +164,7 @@ impl PlanetApp {
             allow_close: false,
             frame_pending: FRAME_SETTLE,
             minimap_corner: 0,
-            minimap_folded: false,
+            minimap_folded: None,
             shown_n: None,
             files: files::FileState::default(),
             dragged: None,

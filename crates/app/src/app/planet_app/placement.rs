@@ -22,7 +22,7 @@ impl PlanetApp {
         let pz = &self.editor.pan_zoom;
         let to_graph = pz.to_graph();
         let view = (to_graph * pz.clip_rect).shrink(GAP);
-        let minimap = to_graph * self.minimap_rect(self.minimap_corner, self.minimap_folded).expand(GAP);
+        let minimap = to_graph * self.minimap_rect(self.minimap_corner, self.minimap_is_folded()).expand(GAP);
         let size = self.estimated_size(node);
         let others: Vec<Rect> = self.editor.node_rects.iter().filter(|(id, _)| **id != node).map(|(_, r)| r.expand(GAP)).collect();
         let fits = |p: Pos2| {

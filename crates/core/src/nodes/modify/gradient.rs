@@ -49,32 +49,38 @@ pub fn gradient_on(f: &Field, stencil: &Neighbours4) -> VectorField {
         .into_par_iter()
         .map(|k| {
             let (c, to) = stencil.at(k);
-            let p = stencil.direction(c);
             let h = f.data()[c];
-            // An orthonormal basis of the tangent plane at p.
-            let e1 = p.any_orthonormal_vector();
-            let e2 = p.cross(e1);
-            let (mut aa, mut ab, mut bb, mut ra, mut rb) = (0.0f32, 0.0f32, 0.0f32, 0.0f32, 0.0f32);
-            for nb in to {
-                let q = stencil.direction(nb);
-                let t = q - p * p.dot(q); // tangent displacement (about the angle in radians)
-                let (a, b, dh) = (t.dot(e1), t.dot(e2), f.data()[nb] - h);
-                aa += a * a;
-                ab += a * b;
-                bb += b * b;
-                ra += a * dh;
-                rb += b * dh;
-            }
-            let det = aa * bb - ab * ab;
-            if det.abs() <= 1e-12 * (aa * bb).max(f32::MIN_POSITIVE) {
-                return [0.0; 3];
-            }
-            let (x, y) = ((bb * ra - ab * rb) / det, (aa * rb - ab * ra) / det);
-            let g = e1 * x + e2 * y;
+            let g = tangent_gradient(stencil.direction(c), to.into_iter().map(|nb| (stencil.direction(nb), f.data()[nb] - h)));
             [g.x, g.y, g.z]
         })
         .collect();
     VectorField { n: out.n(), tile: out.tile(), data }
+}
+
+/// The tangent vector `g` at the point `p` of the unit sphere that best explains the changes
+/// `dh` towards neighbours at `q` as `g . t`, `t` their tangent displacements (least squares in
+/// the tangent plane; zero where the neighbours do not span it). The one gradient every part of
+/// the program computes (the Gradient node, exported normal maps whole and tiled), so they
+/// agree to the bit.
+pub fn tangent_gradient(p: glam::Vec3, to: impl IntoIterator<Item = (glam::Vec3, f32)>) -> glam::Vec3 {
+    // An orthonormal basis of the tangent plane at p.
+    let e1 = p.any_orthonormal_vector();
+    let e2 = p.cross(e1);
+    let (mut aa, mut ab, mut bb, mut ra, mut rb) = (0.0f32, 0.0f32, 0.0f32, 0.0f32, 0.0f32);
+    for (q, dh) in to {
+        let t = q - p * p.dot(q); // tangent displacement (about the angle in radians)
+        let (a, b) = (t.dot(e1), t.dot(e2));
+        aa += a * a;
+        ab += a * b;
+        bb += b * b;
+        ra += a * dh;
+        rb += b * dh;
+    }
+    let det = aa * bb - ab * ab;
+    if det.abs() <= 1e-12 * (aa * bb).max(f32::MIN_POSITIVE) {
+        return glam::Vec3::ZERO;
+    }
+    e1 * ((bb * ra - ab * rb) / det) + e2 * ((aa * rb - ab * ra) / det)
 }
 
 #[cfg(test)]
