@@ -6,25 +6,10 @@
 #[path = "common/driver.rs"]
 mod driver;
 
-use driver::{wait_until, Driver};
+use driver::{chain, wait_until, Driver};
 use egui::{Key, Modifiers, PointerButton};
 use planetgraph::graph::{Graph, NodeId};
 use planetgraph::nodes::NodeKind;
-
-/// Constant -> Abs -> Invert -> Planet, laid out left to right, and a Colour ramp below.
-fn chain() -> (Graph, [NodeId; 5]) {
-    let mut g = Graph::default();
-    let c = g.add_node(NodeKind::Constant, (20.0, 60.0));
-    let a = g.add_node(NodeKind::Abs, (260.0, 60.0));
-    let i = g.add_node(NodeKind::Invert, (500.0, 60.0));
-    let p = g.add_node(NodeKind::Planet, (740.0, 60.0));
-    let r = g.add_node(NodeKind::ColourRamp, (260.0, 420.0));
-    g.link(c, planetgraph::nodes::FIELD_OUT, a, planetgraph::nodes::FIELD_IN).expect("link");
-    g.link(a, planetgraph::nodes::FIELD_OUT, i, planetgraph::nodes::FIELD_IN).expect("link");
-    g.link(i, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
-    g.link(c, planetgraph::nodes::FIELD_OUT, r, planetgraph::nodes::FIELD_IN).expect("link");
-    (g, [c, a, i, p, r])
-}
 
 #[test]
 fn a_wire_that_would_close_a_loop_or_join_other_types_is_refused_with_the_reason() {

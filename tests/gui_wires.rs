@@ -6,25 +6,8 @@
 #[path = "common/driver.rs"]
 mod driver;
 
-use driver::Driver;
+use driver::{chain, Driver};
 use egui::PointerButton;
-use planetgraph::graph::{Graph, NodeId};
-use planetgraph::nodes::NodeKind;
-
-/// Constant -> Abs -> Invert -> Planet, laid out left to right, and a Colour ramp below.
-fn chain() -> (Graph, [NodeId; 5]) {
-    let mut g = Graph::default();
-    let c = g.add_node(NodeKind::Constant, (20.0, 60.0));
-    let a = g.add_node(NodeKind::Abs, (260.0, 60.0));
-    let i = g.add_node(NodeKind::Invert, (500.0, 60.0));
-    let p = g.add_node(NodeKind::Planet, (740.0, 60.0));
-    let r = g.add_node(NodeKind::ColourRamp, (260.0, 420.0));
-    g.link(c, planetgraph::nodes::FIELD_OUT, a, planetgraph::nodes::FIELD_IN).expect("link");
-    g.link(a, planetgraph::nodes::FIELD_OUT, i, planetgraph::nodes::FIELD_IN).expect("link");
-    g.link(i, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
-    g.link(c, planetgraph::nodes::FIELD_OUT, r, planetgraph::nodes::FIELD_IN).expect("link");
-    (g, [c, a, i, p, r])
-}
 
 /// Presses on `from`, moves to `to` and reports what the editor says there before the button
 /// is let go; then lets go.

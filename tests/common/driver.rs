@@ -209,3 +209,18 @@ pub fn wait_until(d: &mut Driver, what: &str, done: impl Fn(&Driver) -> bool) {
     }
     panic!("timed out waiting for {what}");
 }
+
+/// Constant -> Abs -> Invert -> Planet, laid out left to right, and a Colour ramp below.
+pub fn chain() -> (Graph, [planetgraph::graph::NodeId; 5]) {
+    let mut g = Graph::default();
+    let c = g.add_node(planetgraph::nodes::NodeKind::Constant, (20.0, 60.0));
+    let a = g.add_node(planetgraph::nodes::NodeKind::Abs, (260.0, 60.0));
+    let i = g.add_node(planetgraph::nodes::NodeKind::Invert, (500.0, 60.0));
+    let p = g.add_node(planetgraph::nodes::NodeKind::Planet, (740.0, 60.0));
+    let r = g.add_node(planetgraph::nodes::NodeKind::ColourRamp, (260.0, 420.0));
+    g.link(c, planetgraph::nodes::FIELD_OUT, a, planetgraph::nodes::FIELD_IN).expect("link");
+    g.link(a, planetgraph::nodes::FIELD_OUT, i, planetgraph::nodes::FIELD_IN).expect("link");
+    g.link(i, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
+    g.link(c, planetgraph::nodes::FIELD_OUT, r, planetgraph::nodes::FIELD_IN).expect("link");
+    (g, [c, a, i, p, r])
+}
