@@ -375,9 +375,10 @@ impl PlanetRenderer {
     pub fn render(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, width: u32, height: u32, view: &ViewSettings) -> bool {
         let (width, height) = (width.max(1), height.max(1));
         let recreated = self.ensure_target(device, width, height);
+        let view_proj = view.camera.view_proj(width as f32 / height as f32);
         let u = Uniforms {
-            view_proj: view.camera.view_proj(width as f32 / height as f32).to_cols_array_2d(),
-            inv_view_proj: view.camera.view_proj(width as f32 / height as f32).inverse().to_cols_array_2d(),
+            view_proj: view_proj.to_cols_array_2d(),
+            inv_view_proj: view_proj.inverse().to_cols_array_2d(),
             light: {
                 let l = view.sun_direction();
                 [l.x, l.y, l.z, 0.12]

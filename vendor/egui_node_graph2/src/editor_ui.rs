@@ -412,13 +412,6 @@ where
                 ui.painter().add(connection_shape(&unit, a, b, refused));
                 egui::Tooltip::always_open(ui.ctx().clone(), ui.layer_id(), Id::new("link_refusal"), egui::PopupAnchor::Pointer)
                     .show(|ui| ui.colored_label(refused, format!("✖ {reason}")));
-                if ui.input(|i| i.pointer.any_released()) {
-                    // The wire is not made: the host hears why.
-                    delayed_responses.retain(|r| !matches!(r, NodeResponse::ConnectEventEnded { .. }));
-                    if !delayed_responses.iter().any(|r| matches!(r, NodeResponse::ConnectRefused { .. })) {
-                        delayed_responses.push(NodeResponse::ConnectRefused { from: *locator, to: t });
-                    }
-                }
                 drag_refusal = Some(reason);
             } else {
 
@@ -493,6 +486,28 @@ where
             }
         }
         self.drag_refusal = drag_refusal;
+        // PlanetGraph fork: every wire let go on a port goes through the host's check, whichever
+        // port the pointer was judged to be over; a refused one is not made and the host hears
+        // why.
+        if let (Some(check), Some((_, origin))) = (self.link_check, self.connection_in_progress) {
+            let mut refused = Vec::new();
+            delayed_responses.retain(|r| match r {
+                NodeResponse::ConnectEventEnded { output, input, .. } => {
+                    let (output, input) = (AnyParameterId::Output(*output), AnyParameterId::Input(*input));
+                    let ok = check(self, output, input).is_none();
+                    if !ok {
+                        refused.push(if origin == output { (output, input) } else { (input, output) });
+                    }
+                    ok
+                }
+                _ => true,
+            });
+            for (from, to) in refused {
+                if !delayed_responses.iter().any(|r| matches!(r, NodeResponse::ConnectRefused { .. })) {
+                    delayed_responses.push(NodeResponse::ConnectRefused { from, to });
+                }
+            }
+        }
 
         // draw existing connections
         let mut wires = Vec::new();

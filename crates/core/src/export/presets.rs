@@ -98,6 +98,8 @@ impl Preset {
             s.grid = grid;
             s.face_size = size;
         };
+        s.mapping = ValueMapping::Planet;
+        s.byte_order = ByteOrder::Little;
         match self {
             Preset::Unity | Preset::UnityLarge => {
                 faces(s, ExportFormat::Raw16, FaceGrid::EdgeSharing, if self == Preset::Unity { 1025 } else { 4097 });
@@ -137,19 +139,12 @@ impl Preset {
                 s.layer = ExportLayer::Mesh;
                 s.format = ExportFormat::Glb;
             }
-            // Their value mapping is set below, after the others' Planet range.
-            Preset::MaskLayer | Preset::DataLayer => {}
-        }
-        s.mapping = ValueMapping::Planet;
-        s.byte_order = ByteOrder::Little;
-        match self {
             Preset::MaskLayer => {
                 faces(s, ExportFormat::Png8, FaceGrid::Cells, 0);
                 s.mapping = ValueMapping::Fixed;
                 (s.low, s.high) = (0.0, 1.0);
             }
             Preset::DataLayer => faces(s, ExportFormat::Exr, FaceGrid::Cells, 0),
-            _ => {}
         }
     }
 }

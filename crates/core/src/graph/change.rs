@@ -66,6 +66,9 @@ pub fn describe_change(before: &Graph, after: &Graph) -> String {
         if a.collapsed != b.collapsed {
             changed.push(format!("{} {}", if a.collapsed { "collapsed" } else { "expanded" }, a.describe()));
         }
+        if a.shows_thumbnail() != b.shows_thumbnail() {
+            changed.push(format!("{} the thumbnail of {}", if a.shows_thumbnail() { "showed" } else { "hid" }, a.describe()));
+        }
     }
     match changed.len() {
         0 if before.layout != after.layout => "moved nodes".to_string(),
@@ -97,6 +100,9 @@ mod tests {
         more.add_node(NodeKind::Blur, (0.0, 200.0));
         assert_eq!(describe_change(&g, &more), "added Blur #3");
         assert_eq!(describe_change(&more, &g), "deleted Blur #3");
+        let mut thumb = g.clone();
+        thumb.nodes[0].thumbnail = Some(false);
+        assert_eq!(describe_change(&g, &thumb), "hid the thumbnail of Noise #1");
         let mut moved = g.clone();
         moved.layout.insert(noise, (40.0, 0.0));
         assert_eq!(describe_change(&g, &moved), "moved nodes");

@@ -1,14 +1,12 @@
-//! Links as they are drawn: a wire the editor refused (another type, a loop; see
-//! [`crate::editor::wires`]) says why in the status line, and as a last guard a wire that
-//! closed a loop all the same is taken back.
+//! Links as they are drawn: a wire the editor refused (another type, a loop; the editor asks
+//! [`crate::editor::wires::link_refusal`] of every wire let go on a port) says why in the
+//! status line.
 
 use super::PlanetApp;
 use crate::editor::types::{EdNode, EdResponse};
-use crate::editor::wires::{link_refusal, port_text};
-use crate::graph::validate::find_cycle;
+use crate::editor::wires::link_refusal;
 use crate::graph::Graph;
-use egui_node_graph2::{AnyParameterId, NodeResponse};
-use std::collections::BTreeSet;
+use egui_node_graph2::NodeResponse;
 
 type Response = NodeResponse<EdResponse, EdNode>;
 
@@ -59,28 +57,5 @@ impl PlanetApp {
         g.set_settings(id, &s);
         self.apply_edit(g);
         self.note_edit(format!("{name}: {} preset ({}); Ctrl+Z undoes it", preset.label(), preset.description().to_lowercase()));
-    }
-
-    /// Whether the wire just drawn closes a loop in `g` (the graph read back from the editor).
-    /// If it does, the wire is taken away again and the status line names the loop.
-    pub(super) fn refuse_loop(&mut self, responses: &[Response], g: &Graph) -> bool {
-        let Some((output, input)) = responses.iter().find_map(|r| match r {
-            NodeResponse::ConnectEventEnded { output, input, .. } => Some((*output, *input)),
-            _ => None,
-        }) else {
-            return false;
-        };
-        let before: BTreeSet<_> = find_cycle(&self.doc.graph).into_iter().collect();
-        let new: Vec<_> = find_cycle(g).into_iter().filter(|id| !before.contains(id)).collect();
-        if new.is_empty() {
-            return false;
-        }
-        let ends = port_text(&self.editor, AnyParameterId::Output(output)).zip(port_text(&self.editor, AnyParameterId::Input(input)));
-        let names: Vec<String> = new.iter().filter_map(|id| g.node(*id)).map(|n| n.describe()).collect();
-        // Back to the document's graph (unchanged, so nothing to evaluate): the wire disappears.
-        self.rebuild_editor();
-        let wire = ends.map_or_else(|| "the wire".to_string(), |(out, inp)| format!("{} '{}' -> {} '{}'", out.0, out.1, inp.0, inp.1));
-        self.status = format!("Not connected: {wire} would close a loop through {}", names.join(", "));
-        true
     }
 }

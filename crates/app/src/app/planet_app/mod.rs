@@ -441,9 +441,6 @@ impl PlanetApp {
         }
         assign_new_ids(&mut self.editor, self.doc.next_id());
         let mut g = self.read_editor();
-        if self.refuse_loop(responses, &g) {
-            return;
-        }
         if self.adapt_noise_types(&mut g) {
             // The editor shows the adapted values from the next frame.
             self.doc.seal();

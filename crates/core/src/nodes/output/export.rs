@@ -376,13 +376,17 @@ impl ExportSettings {
                 format!("{engine} needs tiles of one size: a face of {} pixels does not split into {} tiles sharing their edges (Face size - 1 must divide by Tiles)", self.face_size, self.tiles)
             });
         };
+        // The tile counts that split the face into tiles of a side `fits` takes.
+        let tilings = |fits: &dyn Fn(usize) -> bool| -> Vec<(usize, usize)> {
+            let full = self.face_size.max(1);
+            (1..=16).filter(|&t| (full - 1).is_multiple_of(t) && fits((full - 1) / t + 1)).map(|t| (t, (full - 1) / t + 1)).collect()
+        };
         let tiles_hint = |allowed: &[usize]| -> String {
-            let full = self.face_size;
-            let fits: Vec<String> = (1..=16).filter(|&t| (full - 1).is_multiple_of(t) && allowed.contains(&((full - 1) / t + 1))).map(|t| format!("{t} tiles of {}", (full - 1) / t + 1)).collect();
+            let fits: Vec<String> = tilings(&|side| allowed.contains(&side)).iter().map(|(t, side)| format!("{t} tiles of {side}")).collect();
             if self.projection == ExportProjection::Equirect || fits.is_empty() {
                 String::new()
             } else {
-                format!("; a face of {full} fits as {}", fits.join(" or "))
+                format!("; a face of {} fits as {}", self.face_size, fits.join(" or "))
             }
         };
         match self.engine {
@@ -390,9 +394,8 @@ impl ExportSettings {
             ExportEngine::Unity if !UNITY_SIZES.contains(&side) => Err(format!("Unity terrain takes heightmaps of 33, 65, 129, 257, 513, 1025, 2049 or 4097 pixels a side, not {side}{}", tiles_hint(&UNITY_SIZES))),
             ExportEngine::Unreal if !UNREAL_SIZES.contains(&side) => Err(format!("Unreal imports landscapes of 127, 253, 505, 1009, 2017, 4033 or 8129 pixels a side, not {side}{}", tiles_hint(&UNREAL_SIZES))),
             ExportEngine::Godot if side > GODOT_MAX_SIDE => {
-                let full = self.face_size.max(1);
-                let fits: Vec<String> = (2..=16).filter(|&t| (full - 1).is_multiple_of(t) && (full - 1) / t < GODOT_MAX_SIDE).map(|t| format!("Tiles {t} (tiles of {})", (full - 1) / t + 1)).take(1).collect();
-                Err(format!("Godot refuses images over {GODOT_MAX_SIDE} pixels a side, and these are {side}{}", if fits.is_empty() { String::new() } else { format!(": use {}", fits[0]) }))
+                let fits = tilings(&|side| side <= GODOT_MAX_SIDE).first().map_or(String::new(), |(t, side)| format!(": use Tiles {t} (tiles of {side})"));
+                Err(format!("Godot refuses images over {GODOT_MAX_SIDE} pixels a side, and these are {side}{fits}"))
             }
             _ => Ok(()),
         }
