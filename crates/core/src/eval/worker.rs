@@ -4,7 +4,7 @@
 use super::disk_cache::DiskCache;
 use super::executor::{EvalResult, Evaluator, Progress};
 use crate::graph::Graph;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -42,7 +42,14 @@ pub struct EvalWorker {
     generation: u64,
     /// Progress of the evaluation in flight.
     pub progress: Arc<Progress>,
-    busy: Arc<AtomicBool>,
+    /// The generation of the last request the thread finished (answered in full or
+    /// cancelled), raised after its last result is sent.
+    done: Arc<AtomicU64>,
+    /// `done` as [`Self::poll`] last read it, before taking the results: every result of that
+    /// request and the earlier ones had been taken then. The worker is busy while it is below
+    /// [`Self::generation`], from the moment a request is sent until its last result is taken,
+    /// so no caller sees it idle between a request and its start, or with results unread.
+    polled_done: u64,
     handle: Option<JoinHandle<()>>,
     notify: Arc<dyn Fn() + Send + Sync>,
     /// Times the thread had ended and was started again.
@@ -56,10 +63,10 @@ impl EvalWorker {
     /// Fails only if the operating system cannot start a thread.
     pub fn start(notify: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<EvalWorker> {
         let progress = Arc::new(Progress::default());
-        let busy = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicU64::new(0));
         let disk = Arc::new(Mutex::new(None));
-        let (job_tx, res_rx, handle) = spawn(progress.clone(), busy.clone(), notify.clone(), disk.clone())?;
-        Ok(EvalWorker { jobs: Some(job_tx), results: res_rx, current_cancel: Arc::new(AtomicBool::new(false)), generation: 0, progress, busy, handle: Some(handle), notify, restarts: 0, disk })
+        let (job_tx, res_rx, handle) = spawn(progress.clone(), done.clone(), notify.clone(), disk.clone())?;
+        Ok(EvalWorker { jobs: Some(job_tx), results: res_rx, current_cancel: Arc::new(AtomicBool::new(false)), generation: 0, progress, done, polled_done: 0, handle: Some(handle), notify, restarts: 0, disk })
     }
 
     /// Uses `disk` as the node cache on disk from the next request on (`None`: none).
@@ -96,8 +103,7 @@ impl EvalWorker {
         job.generation = self.generation;
         let Some(tx) = &self.jobs else { return self.generation };
         if let Err(std::sync::mpsc::SendError(job)) = tx.send(job) {
-            self.busy.store(false, Ordering::Relaxed);
-            match spawn(self.progress.clone(), self.busy.clone(), self.notify.clone(), self.disk.clone()) {
+            match spawn(self.progress.clone(), self.done.clone(), self.notify.clone(), self.disk.clone()) {
                 Ok((tx, rx, handle)) => {
                     self.restarts += 1;
                     // The new thread is alive: this send cannot fail.
@@ -114,11 +120,11 @@ impl EvalWorker {
 
 /// Starts the evaluation thread: its job sender, its result receiver and its handle.
 #[allow(clippy::type_complexity)]
-fn spawn(progress: Arc<Progress>, busy: Arc<AtomicBool>, notify: Arc<dyn Fn() + Send + Sync>, disk: Arc<Mutex<Option<Arc<DiskCache>>>>) -> std::io::Result<(Sender<Job>, Receiver<WorkerResult>, JoinHandle<()>)> {
+fn spawn(progress: Arc<Progress>, done: Arc<AtomicU64>, notify: Arc<dyn Fn() + Send + Sync>, disk: Arc<Mutex<Option<Arc<DiskCache>>>>) -> std::io::Result<(Sender<Job>, Receiver<WorkerResult>, JoinHandle<()>)> {
     {
         let (job_tx, job_rx) = channel::<Job>();
         let (res_tx, res_rx) = channel::<WorkerResult>();
-        let (p, b) = (progress, busy);
+        let (p, b) = (progress, done);
         let handle = std::thread::Builder::new().name("planetgraph-eval".into()).spawn(move || {
             let mut evaluator = Evaluator::new();
             while let Ok(mut job) = job_rx.recv() {
@@ -126,7 +132,6 @@ fn spawn(progress: Arc<Progress>, busy: Arc<AtomicBool>, notify: Arc<dyn Fn() + 
                 while let Ok(newer) = job_rx.try_recv() {
                     job = newer;
                 }
-                b.store(true, Ordering::Relaxed);
                 if let Ok(d) = disk.lock() {
                     evaluator.set_disk_cache(d.clone());
                 }
@@ -136,7 +141,7 @@ fn spawn(progress: Arc<Progress>, busy: Arc<AtomicBool>, notify: Arc<dyn Fn() + 
                     if res_tx.send(WorkerResult { generation: job.generation, tile: Some(tile), result }).is_err() {
                         return;
                     }
-                    b.store(false, Ordering::Relaxed);
+                    b.fetch_max(job.generation, Ordering::AcqRel);
                     notify();
                     continue;
                 }
@@ -154,7 +159,7 @@ fn spawn(progress: Arc<Progress>, busy: Arc<AtomicBool>, notify: Arc<dyn Fn() + 
                         break;
                     }
                 }
-                b.store(false, Ordering::Relaxed);
+                b.fetch_max(job.generation, Ordering::AcqRel);
                 notify();
             }
         })?;
@@ -169,13 +174,14 @@ impl EvalWorker {
     }
 
     /// Results that arrived since the last call.
-    pub fn poll(&self) -> Vec<WorkerResult> {
+    pub fn poll(&mut self) -> Vec<WorkerResult> {
+        self.polled_done = self.done.load(Ordering::Acquire);
         self.results.try_iter().collect()
     }
 
     /// Whether an evaluation is running.
     pub fn is_busy(&self) -> bool {
-        self.busy.load(Ordering::Relaxed)
+        self.polled_done < self.generation
     }
 
     /// The generation of the newest request.
@@ -201,7 +207,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     /// Waits up to 30 s for the newest generation's results to end (a cancelled or final one).
-    fn answers(w: &EvalWorker, generation: u64) -> Vec<EvalResult> {
+    fn answers(w: &mut EvalWorker, generation: u64) -> Vec<EvalResult> {
         let start = Instant::now();
         let mut got = Vec::new();
         while start.elapsed() < Duration::from_secs(30) {
@@ -235,8 +241,28 @@ mod tests {
         for _ in 0..20 {
             let g = w.request(graph.clone(), vec![256, 512], Vec::new());
             w.cancel();
-            let got = answers(&w, g);
+            let got = answers(&mut w, g);
             assert!(got.last().is_some_and(|r| r.cancelled), "no cancelled answer: {:?}", got.iter().map(|r| (r.n, r.cancelled)).collect::<Vec<_>>());
+        }
+    }
+
+    /// The worker is busy from the moment of a request (before its thread takes it up) until
+    /// the request's last result has been taken: idle means every answer is in hand.
+    #[test]
+    fn busy_lasts_from_the_request_until_the_last_result_is_taken() {
+        let (graph, _) = eroded_noise();
+        let mut w = EvalWorker::start(Arc::new(|| {})).expect("thread");
+        for _ in 0..10 {
+            let g = w.request(graph.clone(), vec![32, 64], Vec::new());
+            assert!(w.is_busy(), "idle right after a request");
+            let start = Instant::now();
+            let mut got = Vec::new();
+            while w.is_busy() {
+                got.extend(w.poll().into_iter().filter(|r| r.generation == g).map(|r| r.result.n));
+                assert!(start.elapsed() < Duration::from_secs(30), "never idle");
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            assert_eq!(got, vec![32, 64], "idle before every result was taken");
         }
     }
 
@@ -247,7 +273,7 @@ mod tests {
         let (graph, planet) = eroded_noise();
         let mut w = EvalWorker::start(Arc::new(|| {})).expect("thread");
         let g = w.request(graph.clone(), vec![32], Vec::new());
-        let whole = answers(&w, g).pop().expect("answered");
+        let whole = answers(&mut w, g).pop().expect("answered");
         let tile = crate::planet::Tile::new(crate::planet::Face::Bottom, 32, 8, 16, 16).expect("tile");
         let g = w.request_tile(graph, tile, 32, planet);
         let start = Instant::now();
@@ -284,7 +310,7 @@ mod tests {
         }
         let g = w.request(graph, vec![8], Vec::new());
         assert_eq!(w.restarts, 1);
-        let got = answers(&w, g);
+        let got = answers(&mut w, g);
         assert!(got.iter().any(|r| !r.cancelled && r.errors.is_empty()), "answered by the new thread");
     }
 }
