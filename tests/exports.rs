@@ -328,3 +328,21 @@ fn engine_sizes_are_refused_on_the_node_and_tiled_as_documented() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("1009") && text(&o).contains("not 1000"), "{}", text(&o));
 }
+
+/// A splat map is written by whole builds only: a build tiled to fit its memory budget is
+/// refused before any work, naming the node and what to change.
+#[test]
+fn a_splat_map_in_a_tiled_build_is_refused_naming_the_node() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let graph = dir.path().join("splat.ron");
+    let g = "(version: 3, nodes: [(id: 1, kind: Constant), (id: 2, kind: Latitude), (id: 3, kind: SplatMap, params: {\"name\": Text(\"layers\")})], links: [(from: 1, output: \"out\", to: 3, input: \"weight_1\"), (from: 2, output: \"out\", to: 3, input: \"weight_2\")])";
+    std::fs::write(&graph, g).expect("write graph");
+    let out = dir.path().join("out");
+    let o = planetgraph(&["build", graph.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "4096", "--memory", "0.5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("Splat map #3") && text(&o).contains("--memory"), "{}", text(&o));
+    assert!(!out.join("manifest.json").exists());
+    let o = planetgraph(&["build", graph.to_str().expect("path"), "--out", out.to_str().expect("path"), "--resolution", "16"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(out.join("layers_0_equirect.png").exists() && out.join("layers.json").exists(), "{}", text(&o));
+}

@@ -143,7 +143,7 @@ check(not list(OUT.glob(".*.part")), "no temporary files are left")
 by_export = {}
 for f in files:
     by_export.setdefault(f["export"], []).append(f)
-images = {f["path"]: read(f) for f in files if f["layer"] != "mesh"}
+images = {f["path"]: read(f) for f in files if f["layer"] != "mesh" and f["format"] != "json"}
 
 # Equirectangular elevation: PNG16 through the mapping equals the EXR float metres within one step,
 # and the marker (the highest point) is at the documented pixel.
@@ -316,6 +316,29 @@ for f in by_export["planet_obj"]:
         for k in sea:
             h = np.linalg.norm(np.array(objects[k]), axis=1) - R
             check(np.abs(h).max() < 2.0, f"OBJ {k} off the sea radius by {np.abs(h).max()} m")
+
+# Splat maps: RGBA 8-bit faces whose samples add up to 255 at every pixel over both files, the
+# layers where the JSON and the manifest say, the sea floor's weight on the deep sea floor.
+listing = json.loads((OUT / "splat.json").read_text())
+check([(l["name"], l["file"], l["channel"]) for l in listing["layers"]] == [("seabed", 0, "R"), ("sand", 0, "G"), ("ground", 0, "B"), ("rock", 0, "A"), ("snow", 1, "R")], f"splat.json layers: {listing['layers']}")
+splat_faces = {}
+for f in by_export["splat"]:
+    if f["format"] == "json":
+        continue
+    im = Image.open(OUT / f["path"])
+    check(im.mode == "RGBA" and f["channels"] == ["R", "G", "B", "A"], f"{f['path']}: mode {im.mode}, channels {f['channels']}")
+    group = int(f["path"].split("_")[1])
+    check(f["splat_layers"] == listing["files"][group]["layers"] and f["path"] in listing["files"][group]["images"], f"{f['path']}: layers {f['splat_layers']} not as splat.json lists")
+    splat_faces.setdefault(f["face"], {})[group] = np.array(im).astype(np.int64)
+check(len(splat_faces) == 6, f"splat faces: {sorted(splat_faces)}")
+heights = {f["face"]: images[f["path"]][..., 0] for f in by_export["elevation_exr_faces"]}
+for face, groups in splat_faces.items():
+    total = groups[0].sum(axis=-1) + groups[1].sum(axis=-1)
+    check((total == 255).all(), f"splat {face}: samples sum to {total.min()}..{total.max()}, not 255")
+    check((groups[1][..., 1:] == 0).all(), f"splat {face}: unused channels of the second file are not 0")
+    deep = heights[face] < -500
+    if deep.any():
+        check(groups[0][..., 0][deep].min() >= 250, f"splat {face}: the sea floor's weight on deep sea floor is {groups[0][..., 0][deep].min()}")
 
 print(f"{CHECKS[0]} checks on {len(files)} files")
 if FAILS:

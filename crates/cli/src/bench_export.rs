@@ -50,7 +50,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     if wants("glb_n512_ms") {
         let f = Arc::new(terrain(512));
         let s = ExportSettings { name: "planet".into(), layer: ExportLayer::Mesh, format: ExportFormat::Glb, mesh_size: 512, chunks: 4, relief: 10.0, ..Default::default() };
-        let job = ExportJob { label: "bench".into(), source: "terrain".into(), settings: s, units: "m".into(), field: Some(f), colour: None, tiled: None, tiled_mesh: None };
+        let job = ExportJob { label: "bench".into(), source: "terrain".into(), settings: s, units: "m".into(), field: Some(f), colour: None, tiled: None, tiled_mesh: None, splat: None };
         match (0..reps).map(|_| time_export(std::slice::from_ref(&job), 512, &planet)).collect::<Result<Vec<f64>, _>>() {
             Ok(t) => print("glb_n512_ms", median(t), "ms"),
             Err(e) => eprintln!("glb_n512_ms failed: {e}"),
@@ -77,7 +77,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         let before = peak_mib_and_reset();
         eprintln!("the 4096 field is {field_mib:.0} MiB, the process peaked at {:.0} MiB before writing; one 16384 x 8192 image would be 256 MiB at 16 bits, 512 MiB as float", before.unwrap_or(0.0));
         for (name, s) in runs {
-            let job = ExportJob { label: "bench".into(), source: "terrain".into(), settings: s, units: "m".into(), field: Some(f.clone()), colour: None, tiled: None, tiled_mesh: None };
+            let job = ExportJob { label: "bench".into(), source: "terrain".into(), settings: s, units: "m".into(), field: Some(f.clone()), colour: None, tiled: None, tiled_mesh: None, splat: None };
             // Only the reset matters here, not the reading.
             let _ = peak_mib_and_reset();
             match time_export(std::slice::from_ref(&job), 4096, &planet) {

@@ -58,7 +58,7 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
             continue;
         }
         let g = super::load_for_command(&file)?;
-        let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind == NodeKind::Export).map(|x| x.id).collect();
+        let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind.writes_files()).map(|x| x.id).collect();
         if targets.is_empty() {
             targets.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
         }

@@ -20,7 +20,7 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
     let g = default_graph().map_err(CliError::internal)?;
     let cancel = AtomicBool::new(false);
     let dir = std::env::temp_dir().join(format!("planetgraph-bench-scale-{}", std::process::id()));
-    let targets: Vec<NodeId> = g.nodes.iter().filter(|x| matches!(x.kind, NodeKind::Export | NodeKind::Planet)).map(|x| x.id).collect();
+    let targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind.writes_files() || x.kind == NodeKind::Planet).map(|x| x.id).collect();
     let program = compile_for(&g, &targets);
     for n in [1024usize, 2048, 4096, 8192] {
         let name = format!("default_build_n{n}");

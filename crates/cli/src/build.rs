@@ -199,7 +199,7 @@ pub fn run(args: &BuildArgs) -> Result<(), CliError> {
     let cache = if args.cache { Some(DiskCache::user_default().ok_or_else(|| CliError::input(anyhow!("--cache: no cache folder (set PLANETGRAPH_CACHE_DIR or HOME)")))?) } else { None };
     let manifest = with_threads(args.threads, || build_share(&g, &args.file, &args.out, n, args.tiles, budget_bytes(args.memory).map_err(CliError::input)?, cache.clone(), &cancel))??;
     for f in &manifest.files {
-        println!("{}/{} ({} x {}, {} {})", args.out.display(), f.path, f.width, f.height, f.export, f.layer);
+        println!("{}/{} {}", args.out.display(), f.path, f.summary());
     }
     match args.tiles {
         Some(share) => println!("{}/{}", args.out.display(), share.record_name()),

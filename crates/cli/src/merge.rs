@@ -10,7 +10,7 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     let progress = ExportProgress::default();
     let manifest = share::merge(&args.shares, &args.out, &Control { cancel: &cancel, progress: &progress }).map_err(CliError::input)?;
     for f in &manifest.files {
-        println!("{}/{} ({} x {}, {} {})", args.out.display(), f.path, f.width, f.height, f.export, f.layer);
+        println!("{}/{} {}", args.out.display(), f.path, f.summary());
     }
     println!("{}/manifest.json", args.out.display());
     Ok(())

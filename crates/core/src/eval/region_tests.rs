@@ -141,6 +141,7 @@ fn every_cellwise_and_halo_node_gives_on_a_tile_exactly_the_whole_planet_s_value
         "ColourPreview",
         "Planet",
         "Export",
+        "SplatMap",
     ];
     let got: Vec<String> = cellwise.iter().map(|k| format!("{k:?}")).collect();
     assert_eq!(got.len(), expected.len(), "cellwise kinds: {got:?}");

@@ -56,7 +56,7 @@ struct Compiled {
 
 impl Compiled {
     fn of(g: &Graph, path: &Path) -> Result<Compiled, BuildError> {
-        let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind == NodeKind::Export).map(|x| x.id).collect();
+        let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind.writes_files()).map(|x| x.id).collect();
         if targets.is_empty() {
             let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{}: the graph has neither Export nodes nor a Planet node", path.display())))?;
             targets.push(planet.id);

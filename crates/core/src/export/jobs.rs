@@ -9,7 +9,7 @@ use super::{mesh, Control, ExportContext, ExportError};
 use crate::appearance::hypsometric;
 use crate::eval::EvalResult;
 use crate::graph::Graph;
-use crate::nodes::output::export::{ByteOrder, ColourEncoding, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, UnitsFrom, ValueMapping};
+use crate::nodes::output::export::{ColourEncoding, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, UnitsFrom, ValueMapping};
 use crate::nodes::output::{export as export_node, planet as planet_node};
 use crate::nodes::NodeKind;
 use crate::nodes::PortUnit;
@@ -39,13 +39,16 @@ pub struct ExportJob {
     pub tiled: Option<TiledSource>,
     /// In a tiled build, what a mesh reads besides its field (`tiled`).
     pub tiled_mesh: Option<mesh::TiledMesh>,
+    /// A Splat map node's layers: the job writes its splat files (`settings` are those of its
+    /// first file's images).
+    pub splat: Option<Arc<super::splat::SplatJob>>,
 }
 
 /// One planned image file.
-struct Planned {
-    name: String,
-    grid: Grid,
-    face: Option<(String, Face)>,
+pub(super) struct Planned {
+    pub(super) name: String,
+    pub(super) grid: Grid,
+    pub(super) face: Option<(String, Face)>,
 }
 
 impl ExportJob {
@@ -55,7 +58,10 @@ impl ExportJob {
 
     /// Files this job writes at resolution `n` (names relative to the output folder).
     pub fn file_names(&self, n: usize) -> Vec<String> {
-        file_names(&self.settings, n, self.has_colour())
+        match &self.splat {
+            Some(splat) => splat.file_names(n),
+            None => file_names(&self.settings, n, self.has_colour()),
+        }
     }
 
     /// Whether the colour input is connected (or, in a tiled build, the value has colours).
@@ -85,7 +91,7 @@ impl ExportJob {
     }
 
     fn n(&self) -> usize {
-        self.field.as_ref().map(|f| f.n()).or(self.colour.as_ref().map(|c| c.n)).or(self.tiled.as_ref().map(|t| t.store.plan().n)).unwrap_or(1)
+        self.field.as_ref().map(|f| f.n()).or(self.splat.as_ref().map(|s| s.layers[0].weights.n())).or(self.colour.as_ref().map(|c| c.n)).or(self.tiled.as_ref().map(|t| t.store.plan().n)).unwrap_or(1)
     }
 }
 
@@ -102,20 +108,8 @@ fn extension(s: &ExportSettings) -> &'static str {
     }
 }
 
-/// The manifest's name of an image format (RAW files of either sample type are `raw`).
-fn manifest_format(format: ExportFormat) -> &'static str {
-    match format {
-        ExportFormat::Png8 | ExportFormat::Png16 => "png",
-        ExportFormat::Exr => "exr",
-        ExportFormat::Tiff16 | ExportFormat::Tiff32 => "tiff",
-        ExportFormat::Raw16 | ExportFormat::Raw32 => "raw",
-        ExportFormat::Glb => "glb",
-        ExportFormat::Obj => "obj",
-    }
-}
-
 /// The image files of an export at evaluation resolution `n`.
-fn plan(s: &ExportSettings, n: usize) -> Vec<Planned> {
+pub(super) fn plan(s: &ExportSettings, n: usize) -> Vec<Planned> {
     let ext = extension(s);
     if s.projection == ExportProjection::Equirect {
         let width = if s.width == 0 { 4 * n } else { s.width };
@@ -161,6 +155,9 @@ impl ExportJob {
     /// `first_unit` over the whole build) that the share owns; returns each file's unit and
     /// manifest entry.
     pub fn write(&self, out: &Path, ctx: &ExportContext, control: &Control, first_unit: usize) -> Result<Vec<(usize, ManifestFile)>, ExportError> {
+        if let Some(splat) = &self.splat {
+            return splat.write(self, out, ctx, control, first_unit);
+        }
         let s = &self.settings;
         s.check(self.has_field(), self.has_colour()).map_err(|m| self.invalid(m))?;
         let radius_km = || ctx.planet.as_ref().map(|p| p.radius_km).ok_or_else(|| self.invalid("normal maps and meshes need the graph's Planet node (for the radius)"));
@@ -267,73 +264,12 @@ impl ExportJob {
             }
         })
     }
-
-    fn entry(&self, p: &Planned, channels: usize, range: Option<(f32, f32)>, bytes: u64, mapping: Mapping) -> ManifestFile {
-        let s = &self.settings;
-        let (width, height) = p.grid.size();
-        let units = if channels == 1 { self.units.clone() } else { String::new() };
-        let channels = if channels == 1 { vec!["Y".to_string()] } else { ["R", "G", "B"].map(String::from).to_vec() };
-        let sample = match s.format {
-            ExportFormat::Png8 => "u8",
-            ExportFormat::Png16 | ExportFormat::Tiff16 | ExportFormat::Raw16 => "u16",
-            _ => "f32",
-        };
-        let (orientation, grid, face_size, border, tile_origin) = match p.grid {
-            Grid::Face(t) => {
-                let axis = |v: glam::Vec3| {
-                    format!(
-                        "{}{}",
-                        if v.x + v.y + v.z > 0.0 { "+" } else { "-" },
-                        if v.x != 0.0 {
-                            "X"
-                        } else if v.y != 0.0 {
-                            "Y"
-                        } else {
-                            "Z"
-                        }
-                    )
-                };
-                let o = format!("outward normal {}, columns towards {}, rows towards {}", axis(t.face.normal()), axis(t.face.right()), axis(t.face.down()));
-                (Some(o), Some(s.grid.id().to_string()), Some(t.m), Some(t.border), (s.tiles > 1).then_some([t.x0, t.y0]))
-            }
-            Grid::Equirect { .. } => (Some("longitude 0 (+Z) at the centre column, east to the right, north up".into()), None, None, None, None),
-        };
-        ManifestFile {
-            path: p.name.clone(),
-            export: s.name.clone(),
-            source: self.source.clone(),
-            layer: s.layer.id().into(),
-            format: manifest_format(s.format).into(),
-            projection: match s.projection {
-                ExportProjection::Equirect => "equirectangular",
-                ExportProjection::Faces => "cube-face",
-                ExportProjection::CubeMap => "cube-map",
-            }
-            .into(),
-            face: p.face.as_ref().map(|f| f.0.clone()),
-            face_index: p.face.as_ref().map(|f| f.1.index()),
-            orientation,
-            grid,
-            face_size,
-            border,
-            tile_origin,
-            width,
-            height,
-            channels,
-            sample: sample.into(),
-            byte_order: matches!(s.format, ExportFormat::Raw16 | ExportFormat::Raw32).then(|| if s.byte_order == ByteOrder::Big { "big" } else { "little" }.into()),
-            mapping: Some(mapping),
-            units,
-            data_range: range.map(|(a, b)| [a, b]),
-            bytes,
-        }
-    }
 }
 
 /// The Export nodes' jobs of an evaluated graph, or the Planet node's default set in a graph
 /// without Export nodes. An Export node with an error is an error naming it.
 pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, ExportError> {
-    let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::Export).collect();
+    let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind.writes_files()).collect();
     if exports.is_empty() {
         let planet = g.first_of(NodeKind::Planet).ok_or_else(|| ExportError::Invalid { export: "build".into(), message: "the graph has neither Export nodes nor a Planet node".into() })?;
         let settings = planet.settings().map_err(|e| ExportError::Invalid { export: planet.describe(), message: e.to_string() })?;
@@ -341,7 +277,18 @@ pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, E
         let albedo = res.input(planet.id, planet_node::ALBEDO).cloned();
         return Ok(default_jobs(&planet.describe(), field, albedo, &settings));
     }
-    exports.into_iter().map(|node| export_node_job(g, node, res.errors.get(&node.id), res.input(node.id, export_node::FIELD).cloned(), res.input(node.id, export_node::COLOUR).cloned(), None)).collect()
+    exports
+        .into_iter()
+        .map(
+            |node| {
+                if node.kind == NodeKind::SplatMap {
+                    super::splat::job(g, node, res)
+                } else {
+                    export_node_job(g, node, res.errors.get(&node.id), res.input(node.id, export_node::FIELD).cloned(), res.input(node.id, export_node::COLOUR).cloned(), None)
+                }
+            },
+        )
+        .collect()
 }
 
 /// The job of the Export node `node` (`error`: the evaluation's error on it) with its inputs:
@@ -359,14 +306,14 @@ pub fn export_node_job(g: &Graph, node: &crate::graph::Node, error: Option<&Stri
         UnitsFrom::Source => source_units(g, link),
     };
     let source = link.and_then(|l| g.node(l.from)).map(|n| n.describe()).unwrap_or_default();
-    Ok(ExportJob { label: format!("{label} '{}'", settings.name), source, settings, units, field, colour, tiled, tiled_mesh: None })
+    Ok(ExportJob { label: format!("{label} '{}'", settings.name), source, settings, units, field, colour, tiled, tiled_mesh: None, splat: None })
 }
 
 /// The files an export of `g` at resolution `n` would write, `manifest.json` last, known
 /// before evaluating (for the editor's question before replacing files). Export nodes whose
 /// settings cannot be read are left out: the export itself reports them.
 pub fn planned_files(g: &Graph, n: usize) -> Vec<String> {
-    let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::Export).collect();
+    let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind.writes_files()).collect();
     let mut names: Vec<String> = if exports.is_empty() {
         // A Planet node whose settings cannot be read exports nothing (the build says why).
         match g.first_of(NodeKind::Planet).filter(|p| p.settings::<crate::nodes::output::planet::PlanetSettings>().is_ok()) {
@@ -374,10 +321,19 @@ pub fn planned_files(g: &Graph, n: usize) -> Vec<String> {
             None => Vec::new(),
         }
     } else {
-        exports.iter().filter_map(|node| node.settings::<ExportSettings>().ok().map(|s| file_names(&s, n, g.link_into(node.id, export_node::COLOUR).is_some()))).flatten().collect()
+        exports.iter().filter_map(|node| node_file_names(g, node, n)).flatten().collect()
     };
     names.push("manifest.json".into());
     names
+}
+
+/// The files the Export or Splat map node `node` of `g` writes at resolution `n` (`None` when
+/// its settings cannot be read).
+pub fn node_file_names(g: &Graph, node: &crate::graph::Node, n: usize) -> Option<Vec<String>> {
+    if node.kind == NodeKind::SplatMap {
+        return node.settings().ok().map(|s| super::splat::file_names(&s, super::splat::connected_layers(g, node), n));
+    }
+    node.settings::<ExportSettings>().ok().map(|s| file_names(&s, n, g.link_into(node.id, export_node::COLOUR).is_some()))
 }
 
 /// The units of the values that come along `link` (for example [`Graph::link_into`] an
@@ -437,6 +393,7 @@ pub fn default_set(planet_label: &str, albedo: bool) -> Vec<(DefaultLayer, Expor
         colour: None,
         tiled: None,
         tiled_mesh: None,
+        splat: None,
     };
     let colour = ExportSettings { format: ExportFormat::Png8, ..base.clone() };
     let mut set =

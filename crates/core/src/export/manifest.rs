@@ -45,9 +45,9 @@ pub struct ManifestFile {
     pub export: String,
     /// The node whose output was exported (`Planet #5`).
     pub source: String,
-    /// "data", "normals" or "mesh".
+    /// "data", "normals", "mesh" or "splat".
     pub layer: String,
-    /// "png", "exr", "raw", "glb" or "obj".
+    /// "png", "exr", "tiff", "raw", "glb", "obj" or "json" (a splat map's layer listing).
     pub format: String,
     /// "equirectangular", "cube-face" (PlanetGraph faces), "cube-map" (OpenGL, gnomonic) or
     /// "mesh".
@@ -94,6 +94,21 @@ pub struct ManifestFile {
     pub data_range: Option<[f32; 2]>,
     /// Size in bytes.
     pub bytes: u64,
+    /// A splat map's layer names in channel order (R, G, B, A; see [`super::splat`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub splat_layers: Option<Vec<String>>,
+}
+
+impl ManifestFile {
+    /// A short description for a list of written files: `(1024 x 512, elevation data)`, or for a
+    /// file without pixels (a splat map's layer listing) its format and export.
+    pub fn summary(&self) -> String {
+        if self.width == 0 && self.height == 0 {
+            format!("({} of {} {})", self.format, self.export, self.layer)
+        } else {
+            format!("({} x {}, {} {})", self.width, self.height, self.export, self.layer)
+        }
+    }
 }
 
 /// The manifest written beside the exports.

@@ -192,6 +192,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, sources: &MeshSources, radius_km:
         units: "m".into(),
         data_range: Some([sources.range.0 * relief, sources.range.1 * relief]),
         bytes,
+        splat_layers: None,
     };
     if s.format == ExportFormat::Obj {
         let path = out.join(format!("{}.obj", s.name));

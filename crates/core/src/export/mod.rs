@@ -9,6 +9,7 @@
 
 pub mod build;
 pub mod encode;
+mod entries;
 pub mod images;
 pub mod jobs;
 pub mod manifest;
@@ -17,6 +18,7 @@ pub mod names;
 pub mod presets;
 pub mod share;
 pub mod source;
+pub mod splat;
 pub mod tiled;
 pub mod tiled_build;
 

@@ -1,11 +1,9 @@
-//! Export file names that clash: two Export nodes that would write a file of the same name
-//! would overwrite each other's. `check` and every build refuse such a graph, naming both
+//! Export file names that clash: two Export or Splat map nodes that would write a file of the
+//! same name would overwrite each other's. `check` and every build refuse such a graph, naming both
 //! nodes.
 
-use super::jobs::file_names;
+use super::jobs::node_file_names;
 use crate::graph::{Graph, Node, NodeId};
-use crate::nodes::output::export::ExportSettings;
-use crate::nodes::NodeKind;
 use std::collections::BTreeMap;
 
 /// The resolution at which [`file_clashes`] compares file names: names do not depend on the
@@ -13,18 +11,16 @@ use std::collections::BTreeMap;
 /// gives every name any resolution gives.
 const CLASH_RESOLUTION: usize = 1 << 14;
 
-/// Pairs of Export nodes of `g` that would write a file of the same name (the later node by id
+/// Pairs of Export or Splat map nodes of `g` that would write a file of the same name (the later node by id
 /// first, then the earlier, then the file name): each would overwrite the other's file. Nodes
 /// whose settings cannot be read are left to their own error.
 pub fn file_clashes(g: &Graph) -> Vec<(NodeId, NodeId, String)> {
     let mut owner: BTreeMap<String, NodeId> = BTreeMap::new();
     let mut clashes = Vec::new();
-    let mut exports: Vec<&Node> = g.nodes.iter().filter(|x| x.kind == NodeKind::Export).collect();
+    let mut exports: Vec<&Node> = g.nodes.iter().filter(|x| x.kind.writes_files()).collect();
     exports.sort_by_key(|x| x.id);
     for node in exports {
-        let Ok(s) = node.settings::<ExportSettings>() else { continue };
-        let textured = g.links.iter().any(|l| l.to == node.id && l.input == "colour");
-        let mut names = file_names(&s, CLASH_RESOLUTION, textured);
+        let Some(mut names) = node_file_names(g, node, CLASH_RESOLUTION) else { continue };
         names.sort();
         names.dedup();
         let mut clashed = false;

@@ -42,6 +42,11 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
     if !blocked.is_empty() {
         return Err(BuildError::Invalid(format!("{file}: {}", blocked.join("; "))));
     }
+    // Splat maps read several fields a pixel: they are written from a whole build only.
+    if let Some(splat) = g.nodes.iter().find(|x| x.kind == NodeKind::SplatMap && targets.contains(&x.id)) {
+        let why = "splat maps are written by whole builds, and this build is tiled (its estimate is over the memory budget): build at a lower --resolution or with a larger --memory";
+        return Err(BuildError::Invalid(format!("{file}: {}: {why}", splat.describe())));
+    }
     let local = localities(program);
     let whole = whole_part(program, &local);
     let kept = frontier(program, &local);

@@ -159,6 +159,7 @@ registry! {
     ColourPreview => display::colour_preview::ColourPreview,
     Planet => output::planet::Planet,
     Export => output::export::Export,
+    SplatMap => output::splat_map::SplatMap,
 }
 
 impl NodeKind {
@@ -175,6 +176,12 @@ impl NodeKind {
     /// Whether the node's result does not depend on the field resolution.
     pub fn resolution_independent(self) -> bool {
         self.meta().resolution_independent
+    }
+
+    /// Whether a build writes files for the node: the Export and Splat map nodes (a graph
+    /// with none writes the Planet node's default set).
+    pub fn writes_files(self) -> bool {
+        matches!(self, NodeKind::Export | NodeKind::SplatMap)
     }
 
     /// Whether the node is random (has a seed, shown with a randomize button).
