@@ -217,6 +217,9 @@ fn a_control_group_limit_tiles_a_build_or_refuses_what_would_not_fit() {
     };
     // 400 MB: the whole build (about 650 MiB) does not fit, a tiled one does, and is not killed.
     let tiled = build("400000000", "tiled");
+    // 750 MiB: the limit under which the whole build once started (its estimate below the
+    // limit, its peak above) and was killed; it must fit, whole or tiled.
+    let at_750 = build("786432000", "at750");
     // 40 MB: not even a tiled build fits; refused before any work.
     let refused = build("40000000", "refused");
     // The processes have ended, so the group is empty and can go.
@@ -224,6 +227,8 @@ fn a_control_group_limit_tiles_a_build_or_refuses_what_would_not_fit() {
     assert_eq!(tiled.status.code(), Some(0), "{}", stderr(&tiled));
     let manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("tiled/manifest.json")).expect("manifest")).expect("json");
     assert!(manifest["whole_planet_level"].as_u64().is_some_and(|l| l < 1024), "{manifest}");
+    assert_eq!(at_750.status.code(), Some(0), "under 750 MiB: {}", stderr(&at_750));
+    assert!(dir.path().join("at750/manifest.json").exists());
     assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
     assert!(stderr(&refused).contains("is below what a tiled build needs"), "{}", stderr(&refused));
     assert!(!dir.path().join("refused").exists());
