@@ -229,7 +229,7 @@ impl Graph {
     // The Python method's keyword arguments, one each.
     #[allow(clippy::too_many_arguments)]
     fn evaluate<'py>(&self, py: Python<'py>, resolution: i64, outputs: Option<Vec<Bound<'py, PyAny>>>, threads: Option<i64>, progress: Option<Bound<'py, PyAny>>, projection: &str, width: Option<i64>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let resolution = crate::run::int_arg("resolution", resolution, 1, planetgraph_cli::MAX_RESOLUTION)?;
+        let resolution = crate::run::int_arg("resolution", resolution, 1, planetgraph_core::limits::MAX_RESOLUTION)?;
         let width = width.map(|w| crate::run::int_arg("width", w, 2, 1 << 20)).transpose()?;
         crate::run::evaluate(py, self, resolution, outputs, crate::run::threads_arg(threads)?, progress, projection, width)
     }
@@ -255,7 +255,7 @@ impl Graph {
         let level = int_arg("level", level, 1, u32::MAX)?;
         let (column, row) = (int_arg("column", column, 0, u32::MAX)? as usize, int_arg("row", row, 0, u32::MAX)? as usize);
         let size = int_arg("size", size, 1, u32::MAX)? as usize;
-        let whole_level = int_arg("whole_level", whole_level, 1, planetgraph_cli::MAX_RESOLUTION)?;
+        let whole_level = int_arg("whole_level", whole_level, 1, planetgraph_core::limits::MAX_RESOLUTION)?;
         crate::run::evaluate_tile(py, self, &face, level, column, row, size, outputs, whole_level, crate::run::threads_arg(threads)?, progress)
     }
 
@@ -267,7 +267,7 @@ impl Graph {
     #[allow(clippy::too_many_arguments)]
     fn build<'py>(&self, py: Python<'py>, out_dir: PathBuf, resolution: i64, threads: Option<i64>, progress: Option<Bound<'py, PyAny>>, tiles: Option<(i64, i64)>, memory_gib: f64) -> PyResult<Bound<'py, PyAny>> {
         use crate::run::int_arg;
-        let resolution = int_arg("resolution", resolution, 1, planetgraph_cli::MAX_RESOLUTION)?;
+        let resolution = int_arg("resolution", resolution, 1, planetgraph_core::limits::MAX_RESOLUTION)?;
         let tiles = tiles.map(|(i, n)| Ok::<_, PyErr>((int_arg("tiles", i, 1, u32::MAX)? as usize, int_arg("tiles", n, 1, u32::MAX)? as usize))).transpose()?;
         crate::run::build(py, self, &out_dir, resolution, crate::run::threads_arg(threads)?, progress, tiles, memory_gib)
     }

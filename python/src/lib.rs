@@ -30,7 +30,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GraphFileError", m.py().get_type::<GraphFileError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("FORMAT_VERSION", planetgraph_core::graph::FORMAT_VERSION)?;
-    m.add("MAX_RESOLUTION", planetgraph_cli::MAX_RESOLUTION)?;
+    m.add("MAX_RESOLUTION", planetgraph_core::limits::MAX_RESOLUTION)?;
     m.add("FACES", pyo3::types::PyTuple::new(m.py(), planetgraph_core::planet::Face::ALL.map(|f| f.name()))?)?;
     m.add_function(wrap_pyfunction!(graph::node_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(run::merge, m)?)?;

@@ -4,11 +4,11 @@
 use crate::arrays::{flatten, to_numpy, Layout};
 use crate::graph::Graph;
 use crate::PlanetGraphError;
-use planetgraph_cli::{self as cli, CliError};
 use planetgraph_core::eval::{memory, Evaluator, Progress};
 use planetgraph_core::export::export_graph;
 use planetgraph_core::export::{share, Control, ExportProgress, Share};
 use planetgraph_core::graph::NodeId;
+use planetgraph_core::limits::{budget_bytes, with_threads, MAX_RESOLUTION};
 use planetgraph_core::nodes::Value;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -71,9 +71,9 @@ fn run_with_progress<T: Send>(py: Python<'_>, cancel: &AtomicBool, progress: Opt
     })
 }
 
-/// The error of a command as Python sees it: the CLI's message (exit 2 or 1 alike).
-fn cli_error(e: CliError) -> PyErr {
-    PlanetGraphError::new_err(e.message())
+/// The operating system refused the threads asked for.
+fn threads_error(e: rayon::ThreadPoolBuildError) -> PyErr {
+    PlanetGraphError::new_err(format!("cannot start the threads: {e}"))
 }
 
 /// The integer argument `name` as a `u32` in `min..=max`, or a ValueError naming the argument
@@ -92,8 +92,8 @@ pub fn threads_arg(threads: Option<i64>) -> PyResult<Option<u32>> {
 }
 
 fn check_resolution(resolution: u32) -> PyResult<usize> {
-    if resolution == 0 || resolution > cli::MAX_RESOLUTION {
-        return Err(PyValueError::new_err(format!("resolution {resolution} is outside 1..{} cells per face edge", cli::MAX_RESOLUTION)));
+    if resolution == 0 || resolution > MAX_RESOLUTION {
+        return Err(PyValueError::new_err(format!("resolution {resolution} is outside 1..{} cells per face edge", MAX_RESOLUTION)));
     }
     Ok(resolution as usize)
 }
@@ -159,7 +159,7 @@ pub fn evaluate<'py>(py: Python<'py>, g: &Graph, resolution: u32, outputs: Optio
     memory::check_fits(n, &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
     let cancel = AtomicBool::new(false);
     let counters = Progress::default();
-    let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || cli::with_threads(threads, || Evaluator::new().run_program_releasing(&program, n, &targets, &cancel, &counters)))?.map_err(cli_error)?;
+    let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || with_threads(threads, || Evaluator::new().run_program_releasing(&program, n, &targets, &cancel, &counters)))?.map_err(threads_error)?;
     arrays(py, g, &program, &res, &wants, layout)
 }
 
@@ -242,7 +242,7 @@ pub fn evaluate_tile<'py>(
     memory::check_fits(planetgraph_core::eval::whole_level(tile.n, cap), &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
     let cancel = AtomicBool::new(false);
     let counters = Progress::default();
-    let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || cli::with_threads(threads, || Evaluator::new().run_region(&program, Grid::Tile(tile), cap, &cancel, &counters)))?.map_err(cli_error)?;
+    let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || with_threads(threads, || Evaluator::new().run_region(&program, Grid::Tile(tile), cap, &cancel, &counters)))?.map_err(threads_error)?;
     arrays(py, g, &program, &res, &wants, Layout::Tile)
 }
 
@@ -251,7 +251,7 @@ pub fn evaluate_tile<'py>(
 #[allow(clippy::too_many_arguments)]
 pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threads: Option<u32>, progress: Option<Bound<'py, PyAny>>, tiles: Option<(usize, usize)>, memory_gib: f64) -> PyResult<Bound<'py, PyAny>> {
     let n = check_resolution(resolution)?;
-    let budget = cli::budget_bytes(memory_gib).map_err(|e| PyValueError::new_err(format!("memory_gib: {e}")))?;
+    let budget = budget_bytes(memory_gib).map_err(|e| PyValueError::new_err(format!("memory_gib: {e}")))?;
     let tiles = tiles.map(|(i, count)| Share::parse(&format!("{i}/{count}")).map_err(|e| PyValueError::new_err(format!("tiles {e}")))).transpose()?;
     let cancel = AtomicBool::new(false);
     let (eval, export) = (Progress::default(), ExportProgress::default());
@@ -262,8 +262,8 @@ pub fn build<'py>(py: Python<'py>, g: &Graph, out: &Path, resolution: u32, threa
             (eval.fraction(), "evaluating")
         }
     };
-    let manifest = run_with_progress(py, &cancel, progress.as_ref(), poll, || cli::with_threads(threads, || export_graph(&g.doc, &g.path, out, n, tiles, budget, None, &cancel, &eval, &export)))?
-        .map_err(cli_error)?
+    let manifest = run_with_progress(py, &cancel, progress.as_ref(), poll, || with_threads(threads, || export_graph(&g.doc, &g.path, out, n, tiles, budget, None, &cancel, &eval, &export)))?
+        .map_err(threads_error)?
         .map_err(|e| PlanetGraphError::new_err(e.to_string()))?;
     let text = serde_json::to_string(&manifest).map_err(|e| PlanetGraphError::new_err(format!("cannot describe the manifest: {e}")))?;
     py.import("json")?.call_method1("loads", (text,))

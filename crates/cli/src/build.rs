@@ -1,13 +1,14 @@
 //! `planetgraph build FILE --out DIR`: headless evaluation and export, with progress on stderr
 //! and Ctrl+C to cancel.
 
-use super::{budget_bytes, with_threads, BuildArgs, CliError};
+use super::{with_threads, BuildArgs, CliError};
 use crate::eval::{compile_for, memory, DiskCache, Evaluator, Progress};
 use crate::export::{export_graph, ExportProgress, Manifest, Share};
 use crate::graph::{Graph, NodeId};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
 use anyhow::anyhow;
+use planetgraph_core::limits::budget_bytes;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -28,8 +28,7 @@ use clap::{Args, Parser, Subcommand};
 use planetgraph_render::ColourMode;
 use std::path::PathBuf;
 
-/// Largest accepted resolution (cells per face edge); memory is checked separately.
-pub const MAX_RESOLUTION: u32 = 16384;
+use planetgraph_core::limits::MAX_RESOLUTION;
 
 /// PlanetGraph: design procedural planets with a node graph.
 #[derive(Debug, Parser)]
@@ -138,15 +137,6 @@ pub struct BuildArgs {
     /// the same with and without it.
     #[arg(long)]
     pub cache: bool,
-}
-
-/// A memory budget of `gib` GiB in bytes, or why it is not one (not a number, not positive,
-/// above 1 TiB).
-pub fn budget_bytes(gib: f64) -> Result<u64, anyhow::Error> {
-    if !gib.is_finite() || gib <= 0.0 || gib > 1024.0 {
-        return Err(anyhow::anyhow!("the memory budget must be more than 0 and at most 1024 GiB (got {gib})"));
-    }
-    Ok((gib * (1u64 << 30) as f64) as u64)
 }
 
 /// Arguments of `merge`.
@@ -337,15 +327,10 @@ impl CliError {
     }
 }
 
-/// Runs `f` on a rayon pool of `threads` threads (or the global pool).
+/// Runs `f` on a pool of `threads` threads ([`planetgraph_core::limits::with_threads`]); the
+/// operating system refusing the threads is an internal failure.
 pub fn with_threads<T: Send>(threads: Option<u32>, f: impl FnOnce() -> T + Send) -> Result<T, CliError> {
-    match threads {
-        None => Ok(f()),
-        Some(t) => {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(t as usize).build().map_err(CliError::internal)?;
-            Ok(pool.install(f))
-        }
-    }
+    planetgraph_core::limits::with_threads(threads, f).map_err(CliError::internal)
 }
 
 /// Loads a graph file for a command (every input connected), printing on stderr what

@@ -17,6 +17,7 @@ pub mod export;
 pub mod graph;
 pub mod inspect;
 pub mod io;
+pub mod limits;
 pub mod nodes;
 pub mod planet;
 pub mod raster;
