@@ -293,10 +293,7 @@ impl From<crate::export::BuildError> for CliError {
     /// A build that was cancelled or could not be made is the user's input (exit 2); a bug (a
     /// node's caught panic) is an internal failure (exit 1).
     fn from(e: crate::export::BuildError) -> CliError {
-        match e {
-            crate::export::BuildError::Internal(_) => CliError::internal(e),
-            _ => CliError::input(e),
-        }
+        CliError { code: e.exit_code(), error: e.into() }
     }
 }
 

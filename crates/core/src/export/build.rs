@@ -14,31 +14,77 @@ use std::sync::Arc;
 use thiserror::Error;
 
 /// Why a build wrote nothing, or not everything. Every message names the graph's file and,
-/// where one is at fault, the node.
+/// where one is at fault, the node; [`BuildError::exit_code`] is the command line's code.
 #[derive(Debug, Error)]
 pub enum BuildError {
-    /// The user cancelled.
-    #[error("{0}")]
-    Cancelled(String),
-    /// The graph cannot be built as it is (no sink, a node's error, too large for the memory,
-    /// an export that cannot be written).
-    #[error("{0}")]
-    Invalid(String),
-    /// A bug: a node failed in a way no input explains (a panic caught); the message names it.
-    #[error("{0}")]
-    Internal(String),
+    /// The user cancelled during the evaluation; nothing was written.
+    #[error("{file}: cancelled during the evaluation; nothing was written")]
+    Cancelled {
+        /// The graph's file.
+        file: String,
+    },
+    /// The graph as a whole cannot be built (no Export or Planet node, two exports writing one
+    /// file, too large for the memory even by tiles, a tile plan that does not fit).
+    #[error("{file}: {message}")]
+    Graph {
+        /// The graph's file.
+        file: String,
+        /// What is wrong and what to change.
+        message: String,
+    },
+    /// Nodes that failed or wait for an input, each named with its message; `internal` when
+    /// one of them is a bug (a panic caught), not something the input explains.
+    #[error("{file}: {}", failed.iter().map(|f| format!("{}: {}", f.label, f.message)).collect::<Vec<_>>().join("; "))]
+    Nodes {
+        /// The graph's file.
+        file: String,
+        /// The nodes, in the order found.
+        failed: Vec<NodeFailure>,
+        /// Whether one of them is a bug.
+        internal: bool,
+    },
+    /// Writing the files failed (a folder, a disk, an export's settings: the error names the
+    /// path or the node) or was cancelled.
+    #[error(transparent)]
+    Export(#[from] super::ExportError),
+}
+
+/// One node's failure in a build.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeFailure {
+    /// The node.
+    pub node: NodeId,
+    /// How messages name it (`Export #12`, `rivers (Drainage rivers #4)`).
+    pub label: String,
+    /// What went wrong.
+    pub message: String,
 }
 
 impl BuildError {
     /// The error of the nodes of `g` that `failed` (each with its message), naming each node;
     /// internal if any of them is a bug (in `internal`).
     pub(super) fn of_nodes<'a>(g: &Graph, failed: impl IntoIterator<Item = (&'a NodeId, &'a String)>, internal: &std::collections::BTreeSet<NodeId>, file: &str) -> BuildError {
-        let failed: Vec<(&NodeId, &String)> = failed.into_iter().collect();
-        let text = format!("{file}: {}", failed.iter().map(|(id, m)| format!("{}: {m}", g.describe_node(**id))).collect::<Vec<_>>().join("; "));
-        if failed.iter().any(|(id, _)| internal.contains(id)) {
-            BuildError::Internal(text)
-        } else {
-            BuildError::Invalid(text)
+        let failed: Vec<NodeFailure> = failed.into_iter().map(|(id, m)| NodeFailure { node: *id, label: g.describe_node(*id), message: m.clone() }).collect();
+        let internal = failed.iter().any(|f| internal.contains(&f.node));
+        BuildError::Nodes { file: file.to_string(), failed, internal }
+    }
+
+    /// The graph-wide error `message` of the build of `file`.
+    pub(super) fn graph(file: impl std::fmt::Display, message: impl std::fmt::Display) -> BuildError {
+        BuildError::Graph { file: file.to_string(), message: message.to_string() }
+    }
+
+    /// Whether the user cancelled (during the evaluation or the writing).
+    pub fn is_cancelled(&self) -> bool {
+        matches!(self, BuildError::Cancelled { .. } | BuildError::Export(super::ExportError::Cancelled))
+    }
+
+    /// The command line's exit code: 1 for a bug (a node's caught panic), 2 for everything the
+    /// input or the user explains (bad graphs and settings, unwritable folders, a cancel).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            BuildError::Nodes { internal: true, .. } => 1,
+            _ => 2,
         }
     }
 }
@@ -58,13 +104,13 @@ impl Compiled {
     fn of(g: &Graph, path: &Path) -> Result<Compiled, BuildError> {
         let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind.writes_files()).map(|x| x.id).collect();
         if targets.is_empty() {
-            let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{}: the graph has neither Export nodes nor a Planet node", path.display())))?;
+            let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::graph(path.display(), "the graph has neither Export nodes nor a Planet node"))?;
             targets.push(planet.id);
         }
         // Two Export nodes must not write one file: each would overwrite the other's.
         let clashes = super::names::clash_messages(g);
         if !clashes.is_empty() {
-            return Err(BuildError::Invalid(format!("{}: {}", path.display(), clashes.join("; "))));
+            return Err(BuildError::graph(path.display(), clashes.join("; ")));
         }
         let mut keep = targets.clone();
         keep.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
@@ -77,7 +123,7 @@ impl Compiled {
 /// graph's file, for messages.
 pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<EvalResult, BuildError> {
     let c = Compiled::of(g, path)?;
-    memory::check_fits(n, &c.program).map_err(|e| BuildError::Invalid(e.to_string()))?;
+    memory::check_fits(n, &c.program).map_err(|e| BuildError::graph(path.display(), e))?;
     evaluate(g, path, &c, n, cancel, progress)
 }
 
@@ -87,7 +133,7 @@ fn evaluate(g: &Graph, path: &Path, c: &Compiled, n: usize, cancel: &AtomicBool,
     let (program, targets) = (&c.program, &c.targets);
     let res = Evaluator::new().with_disk_cache(c.cache.clone()).run_program_releasing(program, n, &c.keep, cancel, progress);
     if res.cancelled {
-        return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
+        return Err(BuildError::Cancelled { file: file.to_string() });
     }
     let idle = res.idle.iter().filter(|(id, _)| targets.contains(id));
     // The targets' own errors and those found while running, and the errors upstream that the
@@ -131,7 +177,7 @@ pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<
     // A share plans with the budget alone, not this machine's free memory: every share of a
     // build, on whatever machine, must make the same plan (merge checks it).
     let budget = if share.is_some() { budget } else { tiled::within_memory(budget) };
-    let plan = tiled::plan(n, &c.program, budget).map_err(|e| BuildError::Invalid(format!("{}: {e}", path.display())))?;
+    let plan = tiled::plan(n, &c.program, budget).map_err(|e| BuildError::graph(path.display(), e))?;
     write_build(g, path, out, n, share, plan, &c, cancel, eval, export)
 }
 
@@ -140,7 +186,7 @@ pub fn export_graph(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<
 #[allow(clippy::too_many_arguments)]
 pub fn export_graph_planned(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, plan: Option<tiled::TilePlan>, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
     if let Some(p) = plan.filter(|p| p.n != n || !n.is_multiple_of(p.tile) || p.cap > n) {
-        return Err(BuildError::Invalid(format!("{}: the tile plan {p:?} does not fit a build at {n} cells per face edge", path.display())));
+        return Err(BuildError::graph(path.display(), format!("the tile plan {p:?} does not fit a build at {n} cells per face edge")));
     }
     write_build(g, path, out, n, share, plan, &Compiled::of(g, path)?, cancel, eval, export)
 }
@@ -149,11 +195,11 @@ pub fn export_graph_planned(g: &Graph, path: &Path, out: &Path, n: usize, share:
 #[allow(clippy::too_many_arguments)]
 fn write_build(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, plan: Option<tiled::TilePlan>, c: &Compiled, cancel: &AtomicBool, eval: &Progress, export: &ExportProgress) -> Result<Manifest, BuildError> {
     let file = path.display();
-    let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| BuildError::Invalid(format!("{file}: {}: {e}", p.describe())))).transpose()?;
+    let planet = g.first_of(NodeKind::Planet).map(|p| p.settings::<PlanetSettings>().map_err(|e| BuildError::of_nodes(g, [(&p.id, &e.to_string())], &Default::default(), &file.to_string()))).transpose()?;
     let (jobs, timings, own_levels) = match plan {
         None => {
             let res = evaluate(g, path, c, n, cancel, eval)?;
-            (jobs_from_result(g, &res).map_err(|e| BuildError::Invalid(format!("{file}: {e}")))?, res.timings_by_name(g), BTreeMap::new())
+            (jobs_from_result(g, &res).map_err(|e| BuildError::graph(&file, e))?, res.timings_by_name(g), BTreeMap::new())
         }
         Some(plan) => {
             let built = tiled_build::start(g, path, &c.program, &c.targets, plan, c.cache.clone(), cancel, eval)?;
@@ -162,14 +208,11 @@ fn write_build(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share
     };
     // Only a share records the graph's identity (merge compares them).
     let graph_sha256 = match share {
-        Some(_) => evaluated_sha256(g, &c.program).map_err(|e| BuildError::Invalid(format!("{file}: the graph cannot be written as RON for its identity: {e}")))?,
+        Some(_) => evaluated_sha256(g, &c.program).map_err(|e| BuildError::graph(&file, format!("the graph cannot be written as RON for its identity: {e}")))?,
         None => String::new(),
     };
     let ctx = ExportContext { graph: file.to_string(), graph_sha256, resolution: n, planet, timings_ms: timings, share, tiled: plan, own_levels };
-    write_exports(out, &jobs, &ctx, &Control { cancel, progress: export }).map_err(|e| match e {
-        super::ExportError::Cancelled => BuildError::Cancelled(e.to_string()),
-        other => BuildError::Invalid(other.to_string()),
-    })
+    Ok(write_exports(out, &jobs, &ctx, &Control { cancel, progress: export })?)
 }
 
 /// SHA-256 (hex) of what a build of `g` evaluates: its nodes (kinds, settings, names, bypass)
@@ -191,4 +234,23 @@ fn evaluated_sha256(g: &Graph, program: &Program) -> Result<String, ron::Error> 
         }
     }
     Ok(super::share::sha256_hex(text.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_and_cancels_are_decided_by_the_error_s_kind() {
+        let failure = |internal| BuildError::Nodes { file: "g.ron".into(), failed: vec![NodeFailure { node: NodeId(3), label: "Blur #3".into(), message: "no input".into() }], internal };
+        assert_eq!(failure(true).exit_code(), 1);
+        assert_eq!(failure(false).exit_code(), 2);
+        assert_eq!(failure(false).to_string(), "g.ron: Blur #3: no input");
+        let cancelled = BuildError::Cancelled { file: "g.ron".into() };
+        assert!(cancelled.is_cancelled() && cancelled.exit_code() == 2);
+        assert!(BuildError::from(super::super::ExportError::Cancelled).is_cancelled());
+        let io = BuildError::from(super::super::ExportError::Io { path: "/out".into(), source: std::io::Error::other("read-only") });
+        assert!(!io.is_cancelled() && io.exit_code() == 2 && io.to_string().contains("/out"));
+        assert_eq!(BuildError::graph("g.ron", "no Planet").to_string(), "g.ron: no Planet");
+    }
 }

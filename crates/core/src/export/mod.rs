@@ -22,7 +22,7 @@ pub mod splat;
 pub mod tiled;
 pub mod tiled_build;
 
-pub use build::{evaluate_exports, export_graph, export_graph_planned, BuildError};
+pub use build::{evaluate_exports, export_graph, export_graph_planned, BuildError, NodeFailure};
 pub use jobs::{default_jobs, jobs_from_result, planned_files, ExportJob};
 pub use manifest::{conventions, Manifest, ManifestFile};
 pub use share::Share;

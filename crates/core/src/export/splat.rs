@@ -8,13 +8,15 @@
 //! layers 5-8 those of `{name}_1_...` (unused channels 0); `{name}.json` lists them.
 
 use super::encode::STRIP_ROWS;
+use super::images::TILED_ROWS;
 use super::jobs::{plan, ExportJob};
 use super::manifest::ManifestFile;
-use super::source::Source;
+use super::source::{Source, Taps, TiledSource};
 use super::{AtomicFile, Control, ExportContext, ExportError};
 use crate::eval::EvalResult;
 use crate::graph::{Graph, Node};
 use crate::nodes::output::splat_map::{SplatMapSettings, LAYERS_PER_FILE, WEIGHTS};
+use crate::nodes::InPort;
 use crate::planet::Field;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -30,8 +32,9 @@ pub struct SplatLayer {
     pub name: String,
     /// The output that feeds it (`Materials 7: sand`).
     pub source: String,
-    /// Its weights (any scale; normalised per pixel with the other layers').
-    pub weights: Arc<Field>,
+    /// Its weights (any scale; normalised per pixel with the other layers'): a field, or in a
+    /// tiled build a value evaluated tile by tile.
+    pub weights: Source,
 }
 
 /// A Splat map node's work: its settings and its connected layers in input order.
@@ -72,15 +75,26 @@ pub fn connected_layers(g: &Graph, node: &Node) -> usize {
 /// The job of the Splat map node `node` of `g` from the evaluation `res`; an error on the node
 /// is an error naming it.
 pub fn job(g: &Graph, node: &Node, res: &EvalResult) -> Result<ExportJob, ExportError> {
+    if let Some(e) = res.errors.get(&node.id).or_else(|| res.idle.get(&node.id)) {
+        return Err(ExportError::Invalid { export: node.describe(), message: e.clone() });
+    }
+    make_job(g, node, |port| res.input(node.id, port).cloned().map(Source::Scalar))
+}
+
+/// The job of the Splat map node `node` of `g` in a tiled build: `weights` gives the tiled value
+/// of each connected weight input.
+pub fn tiled_job(g: &Graph, node: &Node, weights: impl Fn(InPort<Field>) -> Option<TiledSource>) -> Result<ExportJob, ExportError> {
+    make_job(g, node, |port| weights(port).map(Source::Tiled))
+}
+
+/// The job of `node` whose connected weight inputs' values `weights` gives.
+fn make_job(g: &Graph, node: &Node, weights: impl Fn(InPort<Field>) -> Option<Source>) -> Result<ExportJob, ExportError> {
     let settings: SplatMapSettings = node.settings().map_err(|e| ExportError::Invalid { export: node.describe(), message: e.to_string() })?;
     let label = format!("{} '{}'", node.describe(), settings.name);
-    if let Some(e) = res.errors.get(&node.id).or_else(|| res.idle.get(&node.id)) {
-        return Err(ExportError::Invalid { export: label, message: e.clone() });
-    }
     let mut layers = Vec::new();
     for port in WEIGHTS {
         let Some(link) = g.link_into(node.id, port) else { continue };
-        let weights = res.input(node.id, port).cloned().ok_or_else(|| ExportError::Invalid { export: label.clone(), message: format!("no value arrived at {}", port.def().name) })?;
+        let weights = weights(port).ok_or_else(|| ExportError::Invalid { export: label.clone(), message: format!("no value arrived at {}", port.def().name) })?;
         let from = g.node(link.from).map(|n| n.describe()).unwrap_or_default();
         let name = settings.layer_name(layers.len(), &link.output);
         layers.push(SplatLayer { name, source: format!("{from}: {}", link.output), weights });
@@ -162,7 +176,10 @@ impl SplatJob {
         let s = &self.settings;
         s.check().map_err(|m| job.invalid(m))?;
         let n = self.layers[0].weights.n();
-        let sources: Vec<Source> = self.layers.iter().map(|l| Source::Scalar(l.weights.clone())).collect();
+        if let Some(l) = self.layers.iter().find(|l| l.weights.channels() != 1 || l.weights.n() != n) {
+            return Err(job.invalid(format!("the weight of {} is not a field of the others' resolution", l.name)));
+        }
+        let sources: Vec<Source> = self.layers.iter().map(|l| l.weights.clone()).collect();
         let owns = |unit: usize| ctx.share.is_none_or(|sh| sh.owns(unit));
         let mut files = Vec::new();
         let mut unit = first_unit;
@@ -264,20 +281,27 @@ fn write_png(path: &Path, sources: &[Source], group: usize, grid: super::images:
             control.check()?;
             let y1 = (y + STRIP_ROWS).min(h);
             let mut bytes = vec![0u8; (y1 - y) * w * 4];
-            bytes.par_chunks_mut((w * 4).max(1)).enumerate().for_each(|(k, line)| {
-                let mut weights = [0.0f32; 8];
-                let mut samples = [0u8; 8];
-                for x in 0..w {
-                    let (at, _) = grid.pixel(x, y + k, cells);
-                    for (wt, src) in weights.iter_mut().zip(sources) {
-                        *wt = src.sample(at, None)[0];
+            // A few rows at a time: where their pixels sample, the tiles of those cells (in a
+            // tiled build), then the pixels.
+            for (part, lines) in bytes.chunks_mut((TILED_ROWS * w * 4).max(1)).enumerate() {
+                let first_row = y + part * TILED_ROWS;
+                let rows = lines.len() / (w * 4).max(1);
+                let places: Vec<Vec<Taps>> = (first_row..first_row + rows).into_par_iter().map(|row| (0..w).map(|x| sources[0].taps(grid.pixel(x, row, cells).0)).collect()).collect();
+                let views = sources.iter().map(|s| s.view_for(places.iter().flatten(), control.cancel)).collect::<Result<Vec<_>, _>>()?;
+                lines.par_chunks_mut((w * 4).max(1)).zip(&places).for_each(|(line, row)| {
+                    let mut weights = [0.0f32; 8];
+                    let mut samples = [0u8; 8];
+                    for (x, &taps) in row.iter().enumerate() {
+                        for ((wt, src), view) in weights.iter_mut().zip(sources).zip(&views) {
+                            *wt = src.sample_taps(taps, view.as_ref())[0];
+                        }
+                        quantise(&weights[..sources.len()], &mut samples[..sources.len()]);
+                        for c in 0..LAYERS_PER_FILE {
+                            line[x * 4 + c] = if first + c < sources.len() { samples[first + c] } else { 0 };
+                        }
                     }
-                    quantise(&weights[..sources.len()], &mut samples[..sources.len()]);
-                    for c in 0..LAYERS_PER_FILE {
-                        line[x * 4 + c] = if first + c < sources.len() { samples[first + c] } else { 0 };
-                    }
-                }
-            });
+                });
+            }
             stream.write_all(&bytes).map_err(io)?;
             control.progress.rows_done.store(y1, Ordering::Relaxed);
             y = y1;

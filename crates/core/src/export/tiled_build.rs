@@ -10,6 +10,7 @@ use crate::eval::{frontier, localities, whole_levels, whole_part, EvalResult, Ev
 use crate::graph::{Graph, NodeId};
 use crate::nodes::output::export::{self as export_node, ExportLayer, ExportSettings};
 use crate::nodes::output::planet::{self as planet_node, PlanetSettings};
+use crate::nodes::output::splat_map as splat_node;
 use crate::nodes::NodeKind;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -36,16 +37,10 @@ pub struct TiledBuild {
 #[allow(clippy::too_many_arguments)]
 pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan: TilePlan, cache: Option<std::sync::Arc<crate::eval::DiskCache>>, cancel: &AtomicBool, progress: &Progress) -> Result<TiledBuild, BuildError> {
     let file = path.display();
-    let described = |id: &NodeId, msg: &String| format!("{}: {msg}", g.describe_node(*id));
     // What cannot run whatever the tiles: a target's own error or missing input.
-    let blocked: Vec<String> = program.errors.iter().chain(&program.idle).filter(|(id, _)| targets.contains(id)).map(|(id, m)| described(id, m)).collect();
+    let blocked: Vec<(&NodeId, &String)> = program.errors.iter().chain(&program.idle).filter(|(id, _)| targets.contains(id)).collect();
     if !blocked.is_empty() {
-        return Err(BuildError::Invalid(format!("{file}: {}", blocked.join("; "))));
-    }
-    // Splat maps read several fields a pixel: they are written from a whole build only.
-    if let Some(splat) = g.nodes.iter().find(|x| x.kind == NodeKind::SplatMap && targets.contains(&x.id)) {
-        let why = "splat maps are written by whole builds, and this build is tiled (its estimate is over the memory budget): build at a lower --resolution or with a larger --memory";
-        return Err(BuildError::Invalid(format!("{file}: {}: {why}", splat.describe())));
+        return Err(BuildError::of_nodes(g, blocked, &Default::default(), &file.to_string()));
     }
     let local = localities(program);
     let whole = whole_part(program, &local);
@@ -54,7 +49,7 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
     let own_levels: BTreeMap<String, usize> = levels.iter().filter(|(_, l)| **l < plan.cap).map(|(id, l)| (g.describe_node(*id), *l)).collect();
     let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { Evaluator::new().with_disk_cache(cache).run_program_levels(&whole, plan.cap, &levels, Some(&kept), cancel, progress) };
     if whole_res.cancelled {
-        return Err(BuildError::Cancelled(format!("{file}: cancelled during the evaluation; nothing was written")));
+        return Err(BuildError::Cancelled { file: file.to_string() });
     }
     let failed: Vec<(&NodeId, &String)> = whole_res.errors.iter().filter(|(id, _)| !program.errors.contains_key(id)).collect();
     if !failed.is_empty() {
@@ -62,11 +57,12 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
     }
     let timings_ms = whole_res.timings_by_name(g);
     let labels: HashMap<NodeId, String> = program.steps.iter().map(|s| (s.id, g.describe_node(s.id))).collect();
-    let invalid = |e: super::ExportError| BuildError::Invalid(format!("{file}: {e}"));
+    let invalid = |e: super::ExportError| BuildError::graph(&file, e);
     let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::Export && targets.contains(&n.id)).collect();
-    if exports.is_empty() {
-        let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::Invalid(format!("{file}: the graph has neither Export nodes nor a Planet node")))?;
-        let settings: PlanetSettings = planet.settings().map_err(|e| BuildError::Invalid(format!("{file}: {}: {e}", planet.describe())))?;
+    let splats: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::SplatMap && targets.contains(&n.id)).collect();
+    if exports.is_empty() && splats.is_empty() {
+        let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::graph(&file, "the graph has neither Export nodes nor a Planet node"))?;
+        let settings: PlanetSettings = planet.settings().map_err(|e| BuildError::of_nodes(g, [(&planet.id, &e.to_string())], &Default::default(), &file.to_string()))?;
         let albedo = step_input(program, planet.id, planet_node::ALBEDO.index());
         // The store's values in the order of `DefaultLayer`.
         let mut values = vec![TileValue::Output(planet.id), TileValue::Tint { of: 0, depth_m: settings.max_depth_m, height_m: settings.max_elevation_m }];
@@ -120,19 +116,33 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
         }
         meshes.push(mesh);
     }
+    // Each Splat map node's connected weights.
+    let mut splat_values: Vec<Vec<(usize, usize)>> = Vec::new();
+    for node in &splats {
+        let mut ports = Vec::new();
+        for port in splat_node::WEIGHTS.iter().map(|p| p.index()).filter(|&p| step_input(program, node.id, p)) {
+            values.push(TileValue::Input { node: node.id, port });
+            ports.push((port, values.len() - 1));
+        }
+        splat_values.push(ports);
+    }
     let store = Arc::new(TileStore::new(plan, program, whole_res, values, labels));
     let source = |value| TiledSource { store: store.clone(), value };
-    let jobs = exports
+    let mut jobs = exports
         .iter()
         .zip(reads)
         .zip(meshes)
         .map(|((node, value), mesh)| {
             let mut job = export_node_job(g, node, None, None, None, Some(source(value))).map_err(invalid)?;
             job.tiled_mesh = mesh.map(|(normals, colour)| TiledMesh { normals: source(normals), colour: colour.map(source) });
-            Ok(job)
+            Ok((node.id, job))
         })
+        .chain(splats.iter().zip(&splat_values).map(|(node, ports)| Ok((node.id, super::splat::tiled_job(g, node, |port| ports.iter().find(|(p, _)| *p == port.index()).map(|&(_, v)| source(v))).map_err(invalid)?))))
         .collect::<Result<Vec<_>, BuildError>>()?;
-    Ok(TiledBuild { jobs, store, timings_ms, own_levels })
+    // In the graph's order of nodes, as a whole build writes them.
+    let place: HashMap<NodeId, usize> = g.nodes.iter().enumerate().map(|(k, n)| (n.id, k)).collect();
+    jobs.sort_by_key(|(id, _)| place.get(id).copied());
+    Ok(TiledBuild { jobs: jobs.into_iter().map(|(_, job)| job).collect(), store, timings_ms, own_levels })
 }
 
 /// Whether input `port` of node `id` is connected in `program`.
