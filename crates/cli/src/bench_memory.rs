@@ -58,10 +58,7 @@ pub fn run(only: Option<&str>) -> Result<(), CliError> {
             continue;
         }
         let g = super::load_for_command(&file)?;
-        let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind.writes_files()).map(|x| x.id).collect();
-        if targets.is_empty() {
-            targets.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
-        }
+        let targets = build_targets(&g);
         let program = compile_for(&g, &targets);
         probe_nodes(&file, &program, &mut per_kind)?;
         let Some(base) = child_peak_mib(&file, 8, &out)? else {
@@ -121,15 +118,26 @@ fn probe(kind: NodeKind, after: bool) {
     }
 }
 
-/// The probing child: builds `file` at `n` with the probe installed.
+/// The probing child: evaluates what a build of `file` at `n` evaluates, each node observed
+/// by the probe.
 pub fn probe_child(file: &Path, n: usize) -> Result<(), CliError> {
     let g = super::load_for_command(file)?;
-    crate::eval::executor::PROBE.set(probe).map_err(|_| CliError::internal(anyhow!("the probe is already set")))?;
-    let out = std::env::temp_dir().join(format!("planetgraph-bench-probe-{}", std::process::id()));
-    let built = super::build::build_graph(&g, file, &out, n, &std::sync::atomic::AtomicBool::new(false));
-    // A scratch folder of the benchmark: leaving it behind is harmless.
-    let _ = std::fs::remove_dir_all(&out);
-    built.map(|_| ())
+    let targets = build_targets(&g);
+    let program = compile_for(&g, &targets);
+    let res = crate::eval::Evaluator::new().with_observer(probe).run_program_releasing(&program, n, &targets, &std::sync::atomic::AtomicBool::new(false), &crate::eval::Progress::default());
+    match res.errors.iter().next() {
+        Some((id, e)) => Err(CliError::input(anyhow!("{}: {}: {e}", file.display(), g.describe_node(*id)))),
+        None => Ok(()),
+    }
+}
+
+/// What a build of `g` evaluates for: its Export and Splat map nodes, or its Planet node.
+fn build_targets(g: &crate::graph::Graph) -> Vec<NodeId> {
+    let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind.writes_files()).map(|x| x.id).collect();
+    if targets.is_empty() {
+        targets.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
+    }
+    targets
 }
 
 /// Runs the probing child on `file` at 512 and folds its figures into `per_kind`.

@@ -208,12 +208,10 @@ pub struct Evaluator {
     run: u64,
     /// Node results on disk, kept between runs (see [`DiskCache`]); `None` for none.
     disk: Option<Arc<DiskCache>>,
+    /// Called just before (`false`) and just after (`true`) each node runs (not for cached
+    /// ones); see [`Self::with_observer`].
+    observer: Option<fn(crate::nodes::NodeKind, bool)>,
 }
-
-/// A function called just before (`false`) and just after (`true`) each node runs (not for
-/// cached ones), in every evaluation of the process: set once by `bench --memory`'s probing
-/// child to measure each node's memory; unset otherwise.
-pub static PROBE: std::sync::OnceLock<fn(crate::nodes::NodeKind, bool)> = std::sync::OnceLock::new();
 
 impl Evaluator {
     /// A new evaluator with an empty cache.
@@ -226,6 +224,13 @@ impl Evaluator {
     /// same program, and only when it reads back intact.
     pub fn with_disk_cache(mut self, disk: Option<Arc<DiskCache>>) -> Self {
         self.disk = disk;
+        self
+    }
+
+    /// Calls `observer` just before (`false`) and just after (`true`) each node this evaluator
+    /// runs (not for results from a cache): `bench --memory` measures each node's memory so.
+    pub fn with_observer(mut self, observer: fn(crate::nodes::NodeKind, bool)) -> Self {
+        self.observer = Some(observer);
         self
     }
 
@@ -371,13 +376,13 @@ impl Evaluator {
             let t = Instant::now();
             progress.inner.done.store(0, Ordering::Relaxed);
             progress.inner.total.store(0, Ordering::Relaxed);
-            if let Some(probe) = PROBE.get() {
-                probe(step.kind, false);
+            if let Some(observe) = self.observer {
+                observe(step.kind, false);
             }
             let inputs: Vec<Option<Value>> = if levels.is_some() { inputs.into_iter().map(|v| v.map(|v| super::region::at_level(v, level))).collect() } else { inputs };
             let result = run_step(step, program, &inputs, Grid::Whole(level), cancel, &progress.inner);
-            if let Some(probe) = PROBE.get() {
-                probe(step.kind, true);
+            if let Some(observe) = self.observer {
+                observe(step.kind, true);
             }
             let ms = t.elapsed().as_secs_f64() * 1e3;
             let outcome = result.map(|out| {
