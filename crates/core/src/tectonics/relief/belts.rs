@@ -76,27 +76,83 @@ pub struct Feature {
     pub belt: f32,
 }
 
+// The profiles' widths and offsets, km from the boundary, and their weights. A value "per f"
+// grows with the boundary's intensity (speed over 5 cm/yr). The figures are Earth's orders of
+// magnitude, fitted so that the default planet's belts match Earth's widths (README, "Earth-like
+// relief").
+
+/// Gaussian half-width of a trench, km (ocean trenches are 50 to 100 km wide).
+pub const TRENCH_WIDTH_KM: f32 = 55.0;
+/// Distance of the outer rise seaward of a trench, km (flexure of the diving plate: 100 to 200 km).
+pub const OUTER_RISE_KM: f32 = 150.0;
+/// Gaussian half-width of the outer rise, km.
+pub const OUTER_RISE_WIDTH_KM: f32 = 60.0;
+/// Height of the outer rise at `f >= 1`, m (200 to 500 m on Earth).
+pub const OUTER_RISE_M: f32 = 250.0;
+/// Share of a trench's or cordillera's height at `f = 0`, and its growth per `f`.
+pub const SUBDUCTION_SHARE: (f32, f32) = (0.6, 0.4);
+/// Distance of a cordillera's crest from the trench at `f = 0`, and its growth per `f`, km (the
+/// Andes' volcanic front lies 100 to 300 km inland, further where subduction is fast).
+pub const CORDILLERA_OFFSET_KM: (f32, f32) = (90.0, 60.0);
+/// Width of a cordillera's back slope at `f = 0`, and its growth per `f`, km.
+pub const CORDILLERA_BACK_KM: (f32, f32) = (110.0, 90.0);
+/// Rock uplift of a cordillera at `f = 0`, and its growth per `f`, mm/yr.
+pub const CORDILLERA_UPLIFT_MM_YR: (f32, f32) = (0.4, 0.8);
+/// Distance of an island arc from its trench at `f = 0`, and its growth per `f`, km (the
+/// arc-trench gap: about 100 km).
+pub const ARC_OFFSET_KM: (f32, f32) = (80.0, 30.0);
+/// Half-width of an island arc, km.
+pub const ARC_WIDTH_KM: f32 = 60.0;
+/// Share of an island arc's height at `f = 0`, and its growth per `f`.
+pub const ARC_SHARE: (f32, f32) = (0.7, 0.3);
+/// Rock uplift of an island arc, mm/yr.
+pub const ARC_UPLIFT_MM_YR: f32 = 0.6;
+/// Half-width of a collision belt at `f = 0`, and its growth per `f`, km (the Himalaya and its
+/// foothills: about 300 km at 5 cm/yr).
+pub const COLLISION_WIDTH_KM: (f32, f32) = (140.0, 160.0);
+/// Share of a collision belt's height at `f = 0`, and its growth per `f`.
+pub const COLLISION_SHARE: (f32, f32) = (0.45, 0.55);
+/// Rock uplift of a collision belt at `f = 0`, and its growth per `f`, mm/yr (the Himalaya's
+/// is several mm/yr).
+pub const COLLISION_UPLIFT_MM_YR: (f32, f32) = (0.5, 0.9);
+/// Width of a plateau's outer edge, km.
+pub const PLATEAU_EDGE_KM: f32 = 250.0;
+/// Share of a plateau's height at `f = 0`, and its growth per `f` (up to `f = 1`).
+pub const PLATEAU_SHARE: (f32, f32) = (0.8, 0.2);
+/// Gaussian half-width of a rift valley, km (the East African rift's valleys are 40 to 60 km
+/// wide).
+pub const RIFT_WIDTH_KM: f32 = 45.0;
+/// Distance of a rift's raised flanks from its axis, km.
+pub const RIFT_FLANK_KM: f32 = 90.0;
+/// Height of a rift's flanks as a share of its depth.
+pub const RIFT_FLANK: f32 = 0.35;
+/// The strongest intensity a rift takes.
+pub const RIFT_MAX_F: f32 = 1.5;
+/// Depth of the landward wall of a trench (the forearc) as a share of the trench's, and its
+/// Gaussian half-width, km.
+pub const FOREARC: (f32, f32) = (0.55, 35.0);
+
 /// The feature of `role` at `d` km from the boundary with intensity `f`; `width` scales the
 /// belt widths along strike (about 0.7..1.3).
 pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Feature {
     let f = f.clamp(0.0, 2.0);
     match role {
-        Role::Trench => Feature { smooth_m: -h.trench_m * (0.6 + 0.4 * f) * gauss(d, 55.0) + 250.0 * f.min(1.0) * gauss(d - 150.0, 60.0), ..Feature::default() },
+        Role::Trench => Feature { smooth_m: -h.trench_m * (SUBDUCTION_SHARE.0 + SUBDUCTION_SHARE.1 * f) * gauss(d, TRENCH_WIDTH_KM) + OUTER_RISE_M * f.min(1.0) * gauss(d - OUTER_RISE_KM, OUTER_RISE_WIDTH_KM), ..Feature::default() },
         Role::Cordillera => {
-            let offset = 90.0 + 60.0 * f;
-            let back = (110.0 + 90.0 * f) * width;
+            let offset = CORDILLERA_OFFSET_KM.0 + CORDILLERA_OFFSET_KM.1 * f;
+            let back = (CORDILLERA_BACK_KM.0 + CORDILLERA_BACK_KM.1 * f) * width;
             let p = if d < offset { falloff(offset - d, offset) } else { falloff(d - offset, back) };
-            Feature { textured_m: h.cordillera_m * (0.6 + 0.4 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: (0.4 + 0.8 * f) * p, ..Feature::default() }
+            Feature { textured_m: h.cordillera_m * (SUBDUCTION_SHARE.0 + SUBDUCTION_SHARE.1 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: (CORDILLERA_UPLIFT_MM_YR.0 + CORDILLERA_UPLIFT_MM_YR.1 * f) * p, ..Feature::default() }
         }
         Role::IslandArc => {
-            let offset = 80.0 + 30.0 * f;
-            let p = falloff((d - offset).abs(), 60.0 * width);
-            Feature { textured_m: h.island_arc_m * (0.7 + 0.3 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: 0.6 * p, ..Feature::default() }
+            let offset = ARC_OFFSET_KM.0 + ARC_OFFSET_KM.1 * f;
+            let p = falloff((d - offset).abs(), ARC_WIDTH_KM * width);
+            Feature { textured_m: h.island_arc_m * (ARC_SHARE.0 + ARC_SHARE.1 * f) * p, smooth_m: forearc(d, h, f), uplift_mm_yr: ARC_UPLIFT_MM_YR * p, ..Feature::default() }
         }
         Role::Collision => {
-            let w = (140.0 + 160.0 * f) * width;
+            let w = (COLLISION_WIDTH_KM.0 + COLLISION_WIDTH_KM.1 * f) * width;
             let p = falloff(d, w);
-            Feature { textured_m: h.collision_m * (0.45 + 0.55 * f) * p, uplift_mm_yr: (0.5 + 0.9 * f) * p, belt: p, ..Feature::default() }
+            Feature { textured_m: h.collision_m * (COLLISION_SHARE.0 + COLLISION_SHARE.1 * f) * p, uplift_mm_yr: (COLLISION_UPLIFT_MM_YR.0 + COLLISION_UPLIFT_MM_YR.1 * f) * p, belt: p, ..Feature::default() }
         }
         Role::Plateau => {
             // Only fast collisions build a plateau (Tibet behind India's 5 cm/yr; none behind
@@ -105,16 +161,16 @@ pub fn feature(role: Role, d: f32, f: f32, width: f32, h: &BeltHeights) -> Featu
             if reach <= 0.0 {
                 return Feature::default();
             }
-            let edge = 250.0;
+            let edge = PLATEAU_EDGE_KM;
             // A fall away from the belt over the reach, so rivers on the plateau keep one
             // direction and previews drain as builds do.
             let p = if d < reach { 1.0 - PLATEAU_FALL * d / reach } else { (1.0 - PLATEAU_FALL) * falloff(d - reach, edge) };
-            let height = h.plateau_m * (0.8 + 0.2 * f.min(1.0));
+            let height = h.plateau_m * (PLATEAU_SHARE.0 + PLATEAU_SHARE.1 * f.min(1.0));
             // Dry inside its reach, wet again over its outer edge, where rivers cut into it.
             let dry = if d < reach { 1.0 } else { falloff(d - reach, 0.5 * edge) };
             Feature { smooth_m: height * p, uplift_mm_yr: PLATEAU_UPLIFT_MM_YR * p, dry, ..Feature::default() }
         }
-        Role::Rift => Feature { smooth_m: -h.rift_m * f.min(1.5) * gauss(d, 45.0) + 0.35 * h.rift_m * f.min(1.5) * gauss(d - 90.0, 45.0), ..Feature::default() },
+        Role::Rift => Feature { smooth_m: -h.rift_m * f.min(RIFT_MAX_F) * gauss(d, RIFT_WIDTH_KM) + RIFT_FLANK * h.rift_m * f.min(RIFT_MAX_F) * gauss(d - RIFT_FLANK_KM, RIFT_WIDTH_KM), ..Feature::default() },
     }
 }
 
@@ -135,7 +191,7 @@ pub const PLATEAU_UPLIFT_MM_YR: f32 = 0.0;
 
 /// The landward wall of a trench on the overriding plate.
 fn forearc(d: f32, h: &BeltHeights, f: f32) -> f32 {
-    -0.55 * h.trench_m * (0.6 + 0.4 * f) * gauss(d, 35.0)
+    -FOREARC.0 * h.trench_m * (SUBDUCTION_SHARE.0 + SUBDUCTION_SHARE.1 * f) * gauss(d, FOREARC.1)
 }
 
 #[cfg(test)]
