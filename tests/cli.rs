@@ -177,6 +177,7 @@ fn bench_quick_prints_every_figure() {
         "diamond_square_n1024_ms",
         "lsystem_rivers_n512_ms",
         "expression_mcells_per_s",
+        "closeup_first_tile_ms",
         "closeup_tile_s",
         "closeup_assemble_ms",
         "check_chain_300k_s",

@@ -18,7 +18,8 @@ use std::sync::atomic::AtomicBool;
 const LEVEL: usize = 16384;
 
 /// The figures this module prints.
-const NAMES: [&str; 10] = [
+const NAMES: [&str; 11] = [
+    "closeup_first_tile_ms",
     "closeup_tile_s",
     "closeup_assemble_ms",
     "closeup_frame_1600x900_ms",
@@ -64,6 +65,9 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     let mut ev = Evaluator::new();
     let whole = ev.run_program(&program, 256, &cancel, &Progress::default());
     let Some(field) = whole.field(planet.id).cloned() else { return };
+    if wants("closeup_first_tile_ms") {
+        first_tile(&field, &program, planet.id, &settings, reps, print, median);
+    }
     let start = (LEVEL - TILE_CELLS) / 2;
     let Ok(tile) = Tile::new(Face::Front, LEVEL, start, start, TILE_CELLS) else { return };
     let mut last = None;
@@ -163,4 +167,36 @@ fn frame_drawer<'a>(field: &crate::planet::Field, close: &'a [CloseUp], radius_k
             std::hint::black_box(r.read_pixels(&device, &queue).ok());
         })
     })
+}
+
+/// Prints `closeup_first_tile_ms`: from a camera move to 1.05 radii over land (straight down
+/// over the land cell of median height of the viewport's evaluation at 256) to the first tile
+/// on screen, as the editor makes it: the first of the view's quadtree (nearest the picture's
+/// centre), its region evaluated with the whole-planet nodes cached at 256 (a fresh evaluator
+/// holding only that evaluation, as the editor's thread holds its last one), then assembled
+/// for the renderer.
+fn first_tile(field: &crate::planet::Field, program: &crate::eval::Program, planet: crate::graph::NodeId, settings: &PlanetSettings, reps: usize, print: &dyn Fn(&str, f64, &str), median: &dyn Fn(Vec<f64>) -> f64) {
+    let n = field.n();
+    let mut land: Vec<(f32, usize)> = field.data().iter().enumerate().filter(|(_, h)| **h > 0.0).map(|(c, h)| (*h, c)).collect();
+    land.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let Some(&(_, cell)) = land.get(land.len() / 2) else {
+        eprintln!("closeup_first_tile_ms skipped: the default planet has no land");
+        return;
+    };
+    let mut camera = OrbitCamera { distance: 1.05, ..Default::default() };
+    camera.face(crate::planet::Cell::from_index(cell, n).direction(n));
+    let cancel = AtomicBool::new(false);
+    let mut times = Vec::new();
+    for _ in 0..reps {
+        let mut ev = Evaluator::new();
+        drop(ev.run_program(program, n, &cancel, &Progress::default()));
+        times.push(time_ms(|| {
+            let tiles = tiles_for_view(&camera, 1600, 900, n);
+            if let Some(&tile) = tiles.first() {
+                let res = ev.run_region(program, Grid::Tile(tile), n, &cancel, &Progress::default());
+                drop(CloseUp::from_result(&res, planet, settings, 20.0, true));
+            }
+        }));
+    }
+    print("closeup_first_tile_ms", median(times), "ms");
 }
