@@ -120,6 +120,19 @@ impl Grid {
         ]
     }
 
+    /// The cells of [`Self::neighbours`] alone, without their distances (the routing's donor
+    /// and basin searches need no metric).
+    #[inline]
+    pub fn neighbour_cells(&self, c: usize) -> [u32; 8] {
+        let n = self.n;
+        let (_, i, j) = self.position(c);
+        if i == 0 || j == 0 || i + 1 == n || j + 1 == n {
+            return self.border_neighbours(c).map(|(x, _)| x);
+        }
+        let (ni, c) = (n as isize, c as isize);
+        [-ni - 1, -ni, -ni + 1, -1, 1, ni - 1, ni, ni + 1].map(|o| (c + o) as u32)
+    }
+
     /// The four edge neighbours of cell `c` (left, right, up, down) with distances in metres.
     /// Every cell has all four.
     #[inline]

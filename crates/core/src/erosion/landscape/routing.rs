@@ -58,7 +58,7 @@ pub fn is_sea(ocean: &[bool], h: &[f32], c: usize) -> bool {
 /// The cells whose receiver is `x` (its donors), among its neighbours.
 #[inline]
 fn donors<'a>(grid: &'a super::grid::Grid, receiver: &'a [u32], x: u32) -> impl Iterator<Item = u32> + 'a {
-    grid.neighbours(x as usize).into_iter().map(|(d, _)| d).filter(move |&d| d != NONE && receiver[d as usize] == x)
+    grid.neighbour_cells(x as usize).into_iter().filter(move |&d| d != NONE && receiver[d as usize] == x)
 }
 
 /// Maps `f` to a `u32` of the same order (`total_cmp`'s order for finite values).
@@ -183,7 +183,7 @@ impl Level {
                 let from = label(c);
                 let mut out = [Edge { from, to: DRAINED, pass: 0.0, cell_from: c as u32, cell_to: NONE }; 8];
                 let mut len = 0;
-                for (x, _) in grid.neighbours(c) {
+                for x in grid.neighbour_cells(c) {
                     if x == NONE || label(x as usize) == from {
                         continue;
                     }

@@ -68,6 +68,8 @@ pub struct Level {
     stack_area: Vec<f64>,
     /// Scratch in stack order: sediment volume passing each cell in a step, m³.
     stack_sediment: Vec<f64>,
+    /// Scratch of the diffusion: the heights of the next sub-step, m.
+    next_h: Vec<f32>,
 }
 
 /// The ocean of heights `h` (m above sea level) on `grid`: see [`Level::ocean`].
@@ -100,6 +102,7 @@ impl Level {
             stack_h: Vec::new(),
             stack_area: Vec::new(),
             stack_sediment: Vec::new(),
+            next_h: Vec::new(),
         }
     }
 
@@ -232,7 +235,9 @@ impl Level {
         let min_l2 = f64::from(shortest).powi(2);
         let subs = (4.0 * d * dt / min_l2).ceil().max(1.0) as usize;
         let k = (d * dt / subs as f64) as f32;
-        let mut next = self.h.clone();
+        // Every cell of `next` is written in each sub-step.
+        let mut next = std::mem::take(&mut self.next_h);
+        next.resize(self.h.len(), 0.0);
         for _ in 0..subs {
             let h = &self.h;
             let grid = &self.grid;
@@ -253,6 +258,7 @@ impl Level {
             });
             std::mem::swap(&mut self.h, &mut next);
         }
+        self.next_h = next;
     }
 
     /// Slopes steeper than the critical angle collapse to it, from the outlets upwards along
