@@ -49,7 +49,7 @@ pub fn chains(settings: &HotspotSettings, omega: &[Vec3], km_per_myr_per_unit: f
         let phi = rng.range(0.0, std::f32::consts::TAU);
         let r = (1.0 - z * z).max(0.0).sqrt();
         let plume = Vec3::new(r * phi.cos(), r * phi.sin(), z);
-        let vigour = rng.range(0.6, 1.2);
+        let vigour = rng.range(PLUME_VIGOUR.0, PLUME_VIGOUR.1);
         let plate = plate_at(plume);
         let Some(&w) = omega.get(plate as usize) else { continue };
         let (axis, rate) = (w.normalize_or_zero(), w.length());
@@ -61,14 +61,25 @@ pub fn chains(settings: &HotspotSettings, omega: &[Vec3], km_per_myr_per_unit: f
             if plate_at(dir) != plate {
                 break;
             }
-            let jitter = rng.range(0.4, 1.3);
-            out.push(Volcano { dir, age_myr: age, height_m: settings.height_m * vigour * jitter * (-age / settings.decay_myr.max(0.1)).exp(), radius_km: settings.radius_km * rng.range(0.8, 1.25) });
+            let jitter = rng.range(VOLCANO_HEIGHT_SPREAD.0, VOLCANO_HEIGHT_SPREAD.1);
+            out.push(Volcano { dir, age_myr: age, height_m: settings.height_m * vigour * jitter * (-age / settings.decay_myr.max(0.1)).exp(), radius_km: settings.radius_km * rng.range(VOLCANO_RADIUS_SPREAD.0, VOLCANO_RADIUS_SPREAD.1) });
         }
     }
     out
 }
 
-/// Adds the volcanoes to `relief_m` (metres per cell of a resolution-`n` grid) as Gaussian cones reaching three radii out; `scale` weighs each cell's share (to
+/// The range of a plume's strength, times the settings' height: some hotspots build far more
+/// than others (Hawaii against the Azores).
+pub const PLUME_VIGOUR: (f32, f32) = (0.6, 1.2);
+/// The range of one volcano's height along its chain, times its plume's (chains' seamounts vary
+/// several-fold in height).
+pub const VOLCANO_HEIGHT_SPREAD: (f32, f32) = (0.4, 1.3);
+/// The range of one volcano's radius, times the settings' radius.
+pub const VOLCANO_RADIUS_SPREAD: (f32, f32) = (0.8, 1.25);
+/// How far a volcano's Gaussian cone is drawn, in its radii (beyond, under 1.2 % of its height).
+pub const CONE_REACH_SIGMAS: f32 = 3.0;
+
+/// Adds the volcanoes to `relief_m` (metres per cell of a resolution-`n` grid) as Gaussian cones reaching [`CONE_REACH_SIGMAS`] radii out; `scale` weighs each cell's share (to
 /// damp volcanoes on continents, for example).
 pub fn add_volcanoes(relief_m: &mut [f32], n: usize, volcanoes: &[Volcano], radius_km: f32, scale: impl Fn(usize) -> f32) {
     let table = pipes4(n);
@@ -76,7 +87,7 @@ pub fn add_volcanoes(relief_m: &mut [f32], n: usize, volcanoes: &[Volcano], radi
     let mut seen: Vec<u32> = vec![u32::MAX; relief_m.len()];
     for (id, v) in volcanoes.iter().enumerate() {
         let sigma = v.radius_km / radius_km;
-        let reach = (3.0 * sigma).cos();
+        let reach = (CONE_REACH_SIGMAS * sigma).cos();
         let start = dir_to_cell(v.dir, n).index(n);
         let mut stack = vec![start as u32];
         seen[start] = id as u32;
