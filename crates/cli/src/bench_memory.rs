@@ -9,7 +9,7 @@
 
 use super::CliError;
 use crate::eval::{compile_for, memory, Program};
-use crate::graph::NodeId;
+use crate::export::build_targets;
 use crate::nodes::NodeKind;
 use anyhow::anyhow;
 use std::collections::BTreeMap;
@@ -129,15 +129,6 @@ pub fn probe_child(file: &Path, n: usize) -> Result<(), CliError> {
         Some((id, e)) => Err(CliError::input(anyhow!("{}: {}: {e}", file.display(), g.describe_node(*id)))),
         None => Ok(()),
     }
-}
-
-/// What a build of `g` evaluates for: its Export and Splat map nodes, or its Planet node.
-fn build_targets(g: &crate::graph::Graph) -> Vec<NodeId> {
-    let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind.writes_files()).map(|x| x.id).collect();
-    if targets.is_empty() {
-        targets.extend(g.first_of(NodeKind::Planet).map(|p| p.id));
-    }
-    targets
 }
 
 /// Runs the probing child on `file` at 512 and folds its figures into `per_kind`.

@@ -12,7 +12,7 @@ pub const MAX_BUDGET_GIB: f64 = 1024.0;
 
 /// A memory budget that is not one.
 #[derive(Debug, Error)]
-#[error("the memory budget must be more than 0 and at most 1024 GiB (got {0})")]
+#[error("the memory budget must be more than 0 and at most {MAX_BUDGET_GIB} GiB (got {0})")]
 pub struct BudgetError(pub f64);
 
 /// A memory budget of `gib` GiB in bytes, or why it is not one (not a number, not positive,

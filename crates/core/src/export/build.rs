@@ -100,12 +100,21 @@ struct Compiled {
     cache: Option<Arc<DiskCache>>,
 }
 
+/// What a build of `g` evaluates for: its Export and Splat map nodes, or where it has none its
+/// Planet node (its default set); empty when it has neither.
+pub fn build_targets(g: &Graph) -> Vec<NodeId> {
+    let targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind.writes_files()).map(|x| x.id).collect();
+    if targets.is_empty() {
+        return g.first_of(NodeKind::Planet).map(|p| p.id).into_iter().collect();
+    }
+    targets
+}
+
 impl Compiled {
     fn of(g: &Graph, path: &Path) -> Result<Compiled, BuildError> {
-        let mut targets: Vec<NodeId> = g.nodes.iter().filter(|x| x.kind.writes_files()).map(|x| x.id).collect();
+        let targets = build_targets(g);
         if targets.is_empty() {
-            let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::graph(path.display(), "the graph has neither Export nodes nor a Planet node"))?;
-            targets.push(planet.id);
+            return Err(BuildError::graph(path.display(), "the graph has neither Export nodes nor a Planet node"));
         }
         // Two Export nodes must not write one file: each would overwrite the other's.
         let clashes = super::names::clash_messages(g);

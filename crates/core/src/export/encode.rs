@@ -18,12 +18,27 @@ pub const STRIP_ROWS: usize = 64;
 /// size in bytes.
 pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: ByteOrder, control: &Control) -> Result<u64, ExportError> {
     let h = pixels.grid.size().1;
+    write_file(path, h, control, |out| write_format(out, path, pixels, format, order, control))
+}
+
+/// Writes the file `path` of an image of `h` rows under a temporary name, its content written
+/// by `body`, and renames it into place when complete (not after a cancel); counts the rows
+/// for progress from 0. Returns the file's size in bytes.
+pub fn write_file(path: &Path, h: usize, control: &Control, body: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), ExportError>) -> Result<u64, ExportError> {
     control.progress.rows_total.store(h, Ordering::Relaxed);
     control.progress.rows_done.store(0, Ordering::Relaxed);
     let (file, mut out) = AtomicFile::create(path)?;
+    body(&mut out)?;
+    control.check()?;
+    file.commit(out)
+}
+
+/// Writes the image of `pixels` to `out` in `format` (`path` names the file in errors).
+fn write_format(out: &mut std::io::BufWriter<std::fs::File>, path: &Path, pixels: &Pixels, format: ExportFormat, order: ByteOrder, control: &Control) -> Result<(), ExportError> {
+    let h = pixels.grid.size().1;
     let io = |source| ExportError::Io { path: path.to_path_buf(), source };
     match format {
-        ExportFormat::Png8 | ExportFormat::Png16 => write_png(&mut out, path, pixels, format == ExportFormat::Png16, control)?,
+        ExportFormat::Png8 | ExportFormat::Png16 => write_png(out, path, pixels, format == ExportFormat::Png16, control)?,
         ExportFormat::Raw16 | ExportFormat::Raw32 => {
             strips(h, control, |y0, y1| {
                 let rows = pixels.rows(y0, y1, control)?;
@@ -36,35 +51,42 @@ pub fn write_image(path: &Path, pixels: &Pixels, format: ExportFormat, order: By
                 out.write_all(&bytes).map_err(io)
             })?;
         }
-        ExportFormat::Exr => write_exr(&mut out, path, pixels, control)?,
-        ExportFormat::Tiff16 | ExportFormat::Tiff32 => write_tiff(&mut out, path, pixels, format, control)?,
+        ExportFormat::Exr => write_exr(out, path, pixels, control)?,
+        ExportFormat::Tiff16 | ExportFormat::Tiff32 => write_tiff(out, path, pixels, format, control)?,
         ExportFormat::Glb | ExportFormat::Obj => return Err(ExportError::Encode { path: path.to_path_buf(), message: "a mesh format is not an image format".into() }),
     }
-    control.check()?;
-    file.commit(out)
+    Ok(())
 }
 
 /// Writes the PNG of `pixels` (8 or, with `sixteen`, 16 bits per sample; grey or RGB) to
 /// `out`, computed in strips of rows; `path` names the file in errors.
 pub fn write_png(out: impl Write, path: &Path, pixels: &Pixels, sixteen: bool, control: &Control) -> Result<(), ExportError> {
     let (w, h) = pixels.grid.size();
+    let colour = if pixels.channels() == 1 { png::ColorType::Grayscale } else { png::ColorType::Rgb };
+    let depth = if sixteen { png::BitDepth::Sixteen } else { png::BitDepth::Eight };
+    png_strips(out, path, (w, h), colour, depth, control, |y0, y1| {
+        let rows = pixels.rows(y0, y1, control)?;
+        // PNG stores 16-bit samples big-endian.
+        Ok(if sixteen { rows.iter().flat_map(|&v| quantise16(v).to_be_bytes()).collect() } else { rows.iter().map(|&v| (v * 255.0).round() as u8).collect() })
+    })
+}
+
+/// Writes a PNG of `w` x `h` pixels of `colour` samples at `depth` to `out` (fast deflate),
+/// the samples of rows `y0..y1` given by `rows(y0, y1)` in strips of [`STRIP_ROWS`] (16-bit
+/// samples big-endian); `path` names the file in errors.
+pub fn png_strips(out: impl Write, path: &Path, (w, h): (usize, usize), colour: png::ColorType, depth: png::BitDepth, control: &Control, mut rows: impl FnMut(usize, usize) -> Result<Vec<u8>, ExportError>) -> Result<(), ExportError> {
     let io = |source| ExportError::Io { path: path.to_path_buf(), source };
     let enc_err = |e: png::EncodingError| match e {
         png::EncodingError::IoError(source) => ExportError::Io { path: path.to_path_buf(), source },
         e => ExportError::Encode { path: path.to_path_buf(), message: e.to_string() },
     };
     let mut enc = png::Encoder::new(out, w as u32, h as u32);
-    enc.set_color(if pixels.channels() == 1 { png::ColorType::Grayscale } else { png::ColorType::Rgb });
-    enc.set_depth(if sixteen { png::BitDepth::Sixteen } else { png::BitDepth::Eight });
+    enc.set_color(colour);
+    enc.set_depth(depth);
     enc.set_compression(png::Compression::Fast);
     let mut writer = enc.write_header().map_err(enc_err)?;
     let mut stream = writer.stream_writer().map_err(enc_err)?;
-    strips(h, control, |y0, y1| {
-        let rows = pixels.rows(y0, y1, control)?;
-        // PNG stores 16-bit samples big-endian.
-        let bytes: Vec<u8> = if sixteen { rows.iter().flat_map(|&v| quantise16(v).to_be_bytes()).collect() } else { rows.iter().map(|&v| (v * 255.0).round() as u8).collect() };
-        stream.write_all(&bytes).map_err(io)
-    })?;
+    strips(h, control, |y0, y1| stream.write_all(&rows(y0, y1)?).map_err(io))?;
     stream.finish().map_err(enc_err)
 }
 

@@ -22,7 +22,7 @@ pub mod splat;
 pub mod tiled;
 pub mod tiled_build;
 
-pub use build::{evaluate_exports, export_graph, export_graph_planned, BuildError, NodeFailure};
+pub use build::{build_targets, evaluate_exports, export_graph, export_graph_planned, BuildError, NodeFailure};
 pub use jobs::{default_jobs, jobs_from_result, planned_files, ExportJob};
 pub use manifest::{conventions, Manifest, ManifestFile};
 pub use share::Share;
@@ -237,9 +237,15 @@ pub fn write_exports(out: &Path, jobs: &[ExportJob], ctx: &ExportContext, contro
         return share::write_record(out, share, identity, first_unit, files, ranges, |files| Manifest::new(ctx, files));
     }
     let manifest = Manifest::new(ctx, files.into_iter().map(|(_, f)| f).collect());
-    let text = serde_json::to_vec_pretty(&manifest).map_err(|e| ExportError::Encode { path: manifest_path.clone(), message: e.to_string() })?;
-    let (file, mut w) = AtomicFile::create(&manifest_path)?;
-    std::io::Write::write_all(&mut w, &text).map_err(|source| ExportError::Io { path: manifest_path.clone(), source })?;
-    file.commit(w)?;
+    write_json(&manifest_path, &manifest)?;
     Ok(manifest)
+}
+
+/// Writes `value` as pretty-printed JSON to `path` under a temporary name, renamed into place
+/// when complete; returns the file's size in bytes.
+fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<u64, ExportError> {
+    let text = serde_json::to_vec_pretty(value).map_err(|e| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() })?;
+    let (file, mut w) = AtomicFile::create(path)?;
+    std::io::Write::write_all(&mut w, &text).map_err(|source| ExportError::Io { path: path.to_path_buf(), source })?;
+    file.commit(w)
 }

@@ -9,7 +9,7 @@
 //! writing. A tiled build's shares evaluate the tiles their files read and their part of the
 //! rest, for the data ranges ([`Ranges`]), which `merge` joins.
 
-use super::{AtomicFile, Control, ExportError, Manifest, ManifestFile};
+use super::{Control, ExportError, Manifest, ManifestFile};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -185,16 +185,8 @@ pub fn write_record(out: &Path, share: Share, identity: BuildIdentity, units: us
     let sha256 = files.iter().map(|f| file_sha256(&out.join(&f.path)).map(|(hash, _)| hash)).collect::<Result<Vec<_>, _>>()?;
     let record = ShareRecord { format: RECORD_FORMAT.into(), share: share.index + 1, shares: share.count, identity, units, file_units, sha256, manifest: manifest(files), ranges };
     let path = out.join(share.record_name());
-    write_json(&path, &record)?;
+    super::write_json(&path, &record)?;
     Ok(record.manifest)
-}
-
-fn write_json(path: &Path, value: &impl Serialize) -> Result<(), ExportError> {
-    let text = serde_json::to_vec_pretty(value).map_err(|e| ExportError::Encode { path: path.to_path_buf(), message: e.to_string() })?;
-    let (file, mut w) = AtomicFile::create(path)?;
-    std::io::Write::write_all(&mut w, &text).map_err(|source| ExportError::Io { path: path.to_path_buf(), source })?;
-    file.commit(w)?;
-    Ok(())
 }
 
 fn invalid(message: String) -> ExportError {
@@ -423,7 +415,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, control: &Control) -> Result<Manife
         _ => {}
     }
     staged.commit()?;
-    write_json(&manifest_path, &manifest)?;
+    super::write_json(&manifest_path, &manifest)?;
     for (dir, r) in &records {
         let record = dir.join(Share { index: r.share - 1, count: r.shares }.record_name());
         if dir.canonicalize().is_ok_and(|d| d == out_real) {

@@ -7,12 +7,12 @@
 //! pixel. Layers 1-4 are the red, green, blue and alpha channels of the files `{name}_0_...`,
 //! layers 5-8 those of `{name}_1_...` (unused channels 0); `{name}.json` lists them.
 
-use super::encode::STRIP_ROWS;
+use super::encode::{png_strips, write_file};
 use super::images::TILED_ROWS;
 use super::jobs::{plan, ExportJob};
 use super::manifest::ManifestFile;
 use super::source::{Source, Taps, TiledSource};
-use super::{AtomicFile, Control, ExportContext, ExportError};
+use super::{Control, ExportContext, ExportError};
 use crate::eval::EvalResult;
 use crate::graph::{Graph, Node};
 use crate::nodes::output::splat_map::{SplatMapSettings, LAYERS_PER_FILE, WEIGHTS};
@@ -20,7 +20,6 @@ use crate::nodes::InPort;
 use crate::planet::Field;
 use rayon::prelude::*;
 use serde::Serialize;
-use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -179,7 +178,6 @@ impl SplatJob {
         if let Some(l) = self.layers.iter().find(|l| l.weights.channels() != 1 || l.weights.n() != n) {
             return Err(job.invalid(format!("the weight of {} is not a field of the others' resolution", l.name)));
         }
-        let sources: Vec<Source> = self.layers.iter().map(|l| l.weights.clone()).collect();
         let owns = |unit: usize| ctx.share.is_none_or(|sh| sh.owns(unit));
         let mut files = Vec::new();
         let mut unit = first_unit;
@@ -192,7 +190,7 @@ impl SplatJob {
             for p in planned {
                 if owns(unit) {
                     let path = out.join(&p.name);
-                    let bytes = write_png(&path, &sources, group, p.grid, control)?;
+                    let bytes = write_png(&path, &self.layers, group, p.grid, control)?;
                     control.progress.files_done.fetch_add(1, Ordering::Relaxed);
                     let mut entry: ManifestFile = group_job.entry(&p, 1, None, bytes, super::manifest::Mapping::Linear { low: 0.0, high: 1.0, max_sample: 255 });
                     entry.export = s.name.clone();
@@ -214,23 +212,19 @@ impl SplatJob {
                 layers: self.layers.iter().enumerate().map(|(k, l)| ListedLayer { layer: k + 1, name: l.name.clone(), source: l.source.clone(), file: k / LAYERS_PER_FILE, channel: CHANNELS[k % LAYERS_PER_FILE] }).collect(),
                 files: listed_groups,
             };
-            let path = out.join(json_name(s));
-            let text = serde_json::to_vec_pretty(&listing).map_err(|e| ExportError::Encode { path: path.clone(), message: e.to_string() })?;
-            let (file, mut w) = AtomicFile::create(&path)?;
-            w.write_all(&text).map_err(|source| ExportError::Io { path: path.clone(), source })?;
-            let bytes = file.commit(w)?;
+            let bytes = super::write_json(&out.join(json_name(s)), &listing)?;
             control.progress.files_done.fetch_add(1, Ordering::Relaxed);
-            files.push((unit, listing_entry(job, &json_name(s), bytes)));
+            files.push((unit, listing_entry(job, s, bytes)));
         }
         Ok(files)
     }
 }
 
-/// The manifest entry of a splat map's JSON.
-fn listing_entry(job: &ExportJob, name: &str, bytes: u64) -> ManifestFile {
+/// The manifest entry of the JSON of the splat map with settings `s`, `bytes` long.
+fn listing_entry(job: &ExportJob, s: &SplatMapSettings, bytes: u64) -> ManifestFile {
     ManifestFile {
-        path: name.into(),
-        export: job.splat.as_ref().map_or_else(String::new, |s| s.settings.name.clone()),
+        path: json_name(s),
+        export: s.name.clone(),
         source: job.source.clone(),
         layer: "splat".into(),
         format: "json".into(),
@@ -255,61 +249,39 @@ fn listing_entry(job: &ExportJob, name: &str, bytes: u64) -> ManifestFile {
     }
 }
 
-/// Writes group `group`'s RGBA 8-bit PNG of the layers `sources` on `grid` to `path`; returns
-/// its size in bytes.
-fn write_png(path: &Path, sources: &[Source], group: usize, grid: super::images::Grid, control: &Control) -> Result<u64, ExportError> {
+/// Writes group `group`'s RGBA 8-bit PNG of `layers` on `grid` to `path`; returns its size in
+/// bytes.
+fn write_png(path: &Path, layers: &[SplatLayer], group: usize, grid: super::images::Grid, control: &Control) -> Result<u64, ExportError> {
     let (w, h) = grid.size();
-    control.progress.rows_total.store(h, Ordering::Relaxed);
-    control.progress.rows_done.store(0, Ordering::Relaxed);
-    let (file, mut out) = AtomicFile::create(path)?;
-    let io = |source| ExportError::Io { path: path.to_path_buf(), source };
-    let enc_err = |e: png::EncodingError| match e {
-        png::EncodingError::IoError(source) => ExportError::Io { path: path.to_path_buf(), source },
-        e => ExportError::Encode { path: path.to_path_buf(), message: e.to_string() },
-    };
-    let mut enc = png::Encoder::new(&mut out, w as u32, h as u32);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::Fast);
-    {
-        let mut writer = enc.write_header().map_err(enc_err)?;
-        let mut stream = writer.stream_writer().map_err(enc_err)?;
-        let cells = sources[0].n();
-        let first = group * LAYERS_PER_FILE;
-        let mut y = 0;
-        while y < h {
-            control.check()?;
-            let y1 = (y + STRIP_ROWS).min(h);
-            let mut bytes = vec![0u8; (y1 - y) * w * 4];
+    let cells = layers[0].weights.n();
+    let first = group * LAYERS_PER_FILE;
+    write_file(path, h, control, |out| {
+        png_strips(out, path, (w, h), png::ColorType::Rgba, png::BitDepth::Eight, control, |y0, y1| {
+            let mut bytes = vec![0u8; (y1 - y0) * w * 4];
             // A few rows at a time: where their pixels sample, the tiles of those cells (in a
             // tiled build), then the pixels.
             for (part, lines) in bytes.chunks_mut((TILED_ROWS * w * 4).max(1)).enumerate() {
-                let first_row = y + part * TILED_ROWS;
+                let first_row = y0 + part * TILED_ROWS;
                 let rows = lines.len() / (w * 4).max(1);
-                let places: Vec<Vec<Taps>> = (first_row..first_row + rows).into_par_iter().map(|row| (0..w).map(|x| sources[0].taps(grid.pixel(x, row, cells).0)).collect()).collect();
-                let views = sources.iter().map(|s| s.view_for(places.iter().flatten(), control.cancel)).collect::<Result<Vec<_>, _>>()?;
+                let places: Vec<Vec<Taps>> = (first_row..first_row + rows).into_par_iter().map(|row| (0..w).map(|x| layers[0].weights.taps(grid.pixel(x, row, cells).0)).collect()).collect();
+                let views = layers.iter().map(|l| l.weights.view_for(places.iter().flatten(), control.cancel)).collect::<Result<Vec<_>, _>>()?;
                 lines.par_chunks_mut((w * 4).max(1)).zip(&places).for_each(|(line, row)| {
                     let mut weights = [0.0f32; 8];
                     let mut samples = [0u8; 8];
                     for (x, &taps) in row.iter().enumerate() {
-                        for ((wt, src), view) in weights.iter_mut().zip(sources).zip(&views) {
-                            *wt = src.sample_taps(taps, view.as_ref())[0];
+                        for ((wt, l), view) in weights.iter_mut().zip(layers).zip(&views) {
+                            *wt = l.weights.sample_taps(taps, view.as_ref())[0];
                         }
-                        quantise(&weights[..sources.len()], &mut samples[..sources.len()]);
+                        quantise(&weights[..layers.len()], &mut samples[..layers.len()]);
                         for c in 0..LAYERS_PER_FILE {
-                            line[x * 4 + c] = if first + c < sources.len() { samples[first + c] } else { 0 };
+                            line[x * 4 + c] = if first + c < layers.len() { samples[first + c] } else { 0 };
                         }
                     }
                 });
             }
-            stream.write_all(&bytes).map_err(io)?;
-            control.progress.rows_done.store(y1, Ordering::Relaxed);
-            y = y1;
-        }
-        stream.finish().map_err(enc_err)?;
-    }
-    control.check()?;
-    file.commit(out)
+            Ok(bytes)
+        })
+    })
 }
 
 #[cfg(test)]

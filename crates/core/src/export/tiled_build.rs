@@ -58,9 +58,9 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
     let timings_ms = whole_res.timings_by_name(g);
     let labels: HashMap<NodeId, String> = program.steps.iter().map(|s| (s.id, g.describe_node(s.id))).collect();
     let invalid = |e: super::ExportError| BuildError::graph(&file, e);
-    let exports: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::Export && targets.contains(&n.id)).collect();
-    let splats: Vec<_> = g.nodes.iter().filter(|n| n.kind == NodeKind::SplatMap && targets.contains(&n.id)).collect();
-    if exports.is_empty() && splats.is_empty() {
+    // The Export and Splat map nodes, in the graph's order (as a whole build writes them).
+    let writers: Vec<_> = g.nodes.iter().filter(|n| n.kind.writes_files() && targets.contains(&n.id)).collect();
+    if writers.is_empty() {
         let planet = g.first_of(NodeKind::Planet).ok_or_else(|| BuildError::graph(&file, "the graph has neither Export nodes nor a Planet node"))?;
         let settings: PlanetSettings = planet.settings().map_err(|e| BuildError::of_nodes(g, [(&planet.id, &e.to_string())], &Default::default(), &file.to_string()))?;
         let albedo = step_input(program, planet.id, planet_node::ALBEDO.index());
@@ -86,21 +86,29 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
     }
     // Each Export node's input, and after a normal map's field its normals (which need the
     // Planet node's radius; without one the job says so); after a mesh's field its normals
-    // and its colour input.
+    // and its colour input; each Splat map node's weights.
     let radius_km = g.first_of(NodeKind::Planet).and_then(|p| p.settings::<PlanetSettings>().ok()).map(|p| p.radius_km);
     let mut values = Vec::new();
     let mut reads = Vec::new();
-    let mut meshes = Vec::new();
-    for node in &exports {
+    for node in &writers {
+        if node.kind == NodeKind::SplatMap {
+            // Each connected weight.
+            let mut ports = Vec::new();
+            for port in splat_node::WEIGHTS.iter().map(|p| p.index()).filter(|&p| step_input(program, node.id, p)) {
+                values.push(TileValue::Input { node: node.id, port });
+                ports.push((port, values.len() - 1));
+            }
+            reads.push(Reads::Splat(ports));
+            continue;
+        }
         let port = if step_input(program, node.id, export_node::FIELD.index()) { export_node::FIELD.index() } else { export_node::COLOUR.index() };
         values.push(TileValue::Input { node: node.id, port });
         let input = values.len() - 1;
         let settings = node.settings::<ExportSettings>().ok();
-        let mut mesh = None;
-        match (settings, radius_km) {
+        reads.push(match (settings, radius_km) {
             (Some(s), Some(radius_km)) if s.layer == ExportLayer::Normals && port == export_node::FIELD.index() => {
                 values.push(TileValue::Normals { of: input, radius_km, relief: s.relief });
-                reads.push(values.len() - 1);
+                Reads::Export { value: values.len() - 1, mesh: None }
             }
             (Some(s), Some(radius_km)) if s.layer == ExportLayer::Mesh && port == export_node::FIELD.index() => {
                 values.push(TileValue::Normals { of: input, radius_km, relief: s.relief });
@@ -109,40 +117,34 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
                     values.push(TileValue::Input { node: node.id, port: export_node::COLOUR.index() });
                     values.len() - 1
                 });
-                mesh = Some((normals, colour));
-                reads.push(input);
+                Reads::Export { value: input, mesh: Some((normals, colour)) }
             }
-            _ => reads.push(input),
-        }
-        meshes.push(mesh);
-    }
-    // Each Splat map node's connected weights.
-    let mut splat_values: Vec<Vec<(usize, usize)>> = Vec::new();
-    for node in &splats {
-        let mut ports = Vec::new();
-        for port in splat_node::WEIGHTS.iter().map(|p| p.index()).filter(|&p| step_input(program, node.id, p)) {
-            values.push(TileValue::Input { node: node.id, port });
-            ports.push((port, values.len() - 1));
-        }
-        splat_values.push(ports);
+            _ => Reads::Export { value: input, mesh: None },
+        });
     }
     let store = Arc::new(TileStore::new(plan, program, whole_res, values, labels));
     let source = |value| TiledSource { store: store.clone(), value };
-    let mut jobs = exports
+    let jobs = writers
         .iter()
         .zip(reads)
-        .zip(meshes)
-        .map(|((node, value), mesh)| {
-            let mut job = export_node_job(g, node, None, None, None, Some(source(value))).map_err(invalid)?;
-            job.tiled_mesh = mesh.map(|(normals, colour)| TiledMesh { normals: source(normals), colour: colour.map(source) });
-            Ok((node.id, job))
+        .map(|(node, read)| match read {
+            Reads::Splat(ports) => super::splat::tiled_job(g, node, |port| ports.iter().find(|(p, _)| *p == port.index()).map(|&(_, v)| source(v))).map_err(invalid),
+            Reads::Export { value, mesh } => {
+                let mut job = export_node_job(g, node, None, None, None, Some(source(value))).map_err(invalid)?;
+                job.tiled_mesh = mesh.map(|(normals, colour)| TiledMesh { normals: source(normals), colour: colour.map(source) });
+                Ok(job)
+            }
         })
-        .chain(splats.iter().zip(&splat_values).map(|(node, ports)| Ok((node.id, super::splat::tiled_job(g, node, |port| ports.iter().find(|(p, _)| *p == port.index()).map(|&(_, v)| source(v))).map_err(invalid)?))))
         .collect::<Result<Vec<_>, BuildError>>()?;
-    // In the graph's order of nodes, as a whole build writes them.
-    let place: HashMap<NodeId, usize> = g.nodes.iter().enumerate().map(|(k, n)| (n.id, k)).collect();
-    jobs.sort_by_key(|(id, _)| place.get(id).copied());
-    Ok(TiledBuild { jobs: jobs.into_iter().map(|(_, job)| job).collect(), store, timings_ms, own_levels })
+    Ok(TiledBuild { jobs, store, timings_ms, own_levels })
+}
+
+/// The store values an Export or Splat map node's job reads.
+enum Reads {
+    /// An Export node: its input (or the normals of it), and for a mesh its normals and colour.
+    Export { value: usize, mesh: Option<(usize, Option<usize>)> },
+    /// A Splat map node: each connected weight input's port and value.
+    Splat(Vec<(usize, usize)>),
 }
 
 /// Whether input `port` of node `id` is connected in `program`.
