@@ -2,7 +2,7 @@
 //! category colours, the visible part outlined), shown while part of the graph lies outside the
 //! view. A click or drag on it centres the view there; zoom is kept. It sits in the bottom-right
 //! corner unless nodes lie there and another corner is freer, and folds to a small tab: by the
-//! user, or by itself while every corner has nodes under it (until the user opens it).
+//! user, or by itself while every place it could take has nodes under it (until the user opens it).
 
 use super::frames::{colour_of, rect_of};
 use super::PlanetApp;
@@ -17,7 +17,7 @@ pub(super) const INSET: f32 = 12.0;
 const TAB: Vec2 = Vec2::new(64.0, 22.0);
 /// The places the minimap may take, in order of preference: the corners, then the middles of
 /// the edges.
-const CORNERS: [egui::Align2; 8] = [egui::Align2::RIGHT_BOTTOM, egui::Align2::LEFT_BOTTOM, egui::Align2::RIGHT_TOP, egui::Align2::LEFT_TOP, egui::Align2::CENTER_BOTTOM, egui::Align2::RIGHT_CENTER, egui::Align2::CENTER_TOP, egui::Align2::LEFT_CENTER];
+const PLACES: [egui::Align2; 8] = [egui::Align2::RIGHT_BOTTOM, egui::Align2::LEFT_BOTTOM, egui::Align2::RIGHT_TOP, egui::Align2::LEFT_TOP, egui::Align2::CENTER_BOTTOM, egui::Align2::RIGHT_CENTER, egui::Align2::CENTER_TOP, egui::Align2::LEFT_CENTER];
 
 /// What the minimap draws this frame, and how graph points map onto it.
 pub struct Minimap {
@@ -74,17 +74,17 @@ impl PlanetApp {
         Some(Minimap { rect, boxes, frames, view, world, scale, folded })
     }
 
-    /// The minimap's rectangle on screen in corner `corner` (an index into [`CORNERS`]), open
+    /// The minimap's rectangle on screen in place `corner` (an index into [`PLACES`]), open
     /// or folded to its tab.
     pub(super) fn minimap_rect(&self, corner: usize, folded: bool) -> Rect {
         let size = if folded { TAB } else { SIZE };
-        CORNERS[corner % CORNERS.len()].align_size_within_rect(size, self.editor.pan_zoom.clip_rect.shrink(INSET))
+        PLACES[corner % PLACES.len()].align_size_within_rect(size, self.editor.pan_zoom.clip_rect.shrink(INSET))
     }
 
     /// Whether the minimap shows as its tab: as the user chose, else while nodes lie under every
     /// place it could take (it would cover some wherever it went).
     pub fn minimap_is_folded(&self) -> bool {
-        self.minimap_folded.unwrap_or_else(|| (0..CORNERS.len()).all(|c| self.covered(self.minimap_rect(c, false)) > 0.0))
+        self.minimap_folded.unwrap_or_else(|| (0..PLACES.len()).all(|c| self.covered(self.minimap_rect(c, false)) > 0.0))
     }
 
     /// How much of screen rectangle `r` the drawn nodes cover, in square screen points.
@@ -101,7 +101,7 @@ impl PlanetApp {
         if here <= 0.0 {
             return;
         }
-        let best = (0..CORNERS.len()).map(|c| (c, self.covered(self.minimap_rect(c, folded)))).min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        let best = (0..PLACES.len()).map(|c| (c, self.covered(self.minimap_rect(c, folded)))).min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
         if let Some((corner, _)) = best.filter(|&(_, cover)| cover < here) {
             self.minimap_corner = corner;
         }

@@ -88,10 +88,10 @@ pub struct PlanetApp {
     /// window and panel sizes settle in the first frames); the user's first click or scroll
     /// on the canvas ends it.
     frame_pending: u8,
-    /// The canvas corner the minimap sits in (see `minimap::CORNERS`).
+    /// The place on the canvas the minimap sits in (an index into `minimap::PLACES`).
     minimap_corner: usize,
     /// Whether the user folded the minimap to a tab (`Some(true)`) or opened it
-    /// (`Some(false)`); `None`: folded while every corner has nodes under it.
+    /// (`Some(false)`); `None`: folded while every place it could take has nodes under it.
     minimap_folded: Option<bool>,
     /// Cells per face edge of the evaluation the viewport and previews show.
     shown_n: Option<usize>,
