@@ -85,7 +85,13 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
                     g2.set_settings(plates, &TectonicPlatesSettings { seed: 1000 + k as u32, ..settings.clone() });
                     let mut failed = 0;
                     let first = time_ms(|| failed += ev.evaluate(&g2, coarse, &cancel, &progress).errors.len());
-                    let then = time_ms(|| failed += ev.evaluate(&g2, 128, &cancel, &progress).errors.len());
+                    let then = time_ms(|| {
+                        let r = ev.evaluate(&g2, 128, &cancel, &progress);
+                        failed += r.errors.len();
+                        let mut t: Vec<_> = r.timings_by_name(&g2).into_iter().collect();
+                        t.sort_by(|a, b| b.1.total_cmp(&a.1));
+                        eprintln!("TMP {:?}", &t[..t.len().min(14)]);
+                    });
                     if failed > 0 {
                         eprintln!("edit_preview_ms: {failed} nodes failed");
                     }
@@ -240,6 +246,13 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
                 }
             }
             None => eprintln!("landscape_n1024_s: the default graph has no Landscape evolution node with its inputs"),
+        }
+    }
+    if wants("landscape_n128_ms") {
+        // What the editor's preview pays for the Landscape evolution after an upstream edit.
+        match node_seconds(&g, NodeKind::LandscapeEvolution, 128, if quick { 1 } else { 5 }, &cancel) {
+            Some(s) => print("landscape_n128_ms", s * 1e3, "ms"),
+            None => eprintln!("landscape_n128_ms: the default graph has no Landscape evolution node with its inputs"),
         }
     }
     if wants("export_heights_n1024_s") {

@@ -154,16 +154,28 @@ impl GullyFilter {
 /// [`FORK_WIDTH`]).
 #[inline]
 fn stripes(q: Vec3, t: Vec3, seed: u32) -> (f32, Vec3) {
-    // The corners' phases first, then their sines and cosines in a branch-free loop the
-    // compiler vectorises.
-    let c = Corners::at(q, seed);
-    let phases: [f32; 8] = std::array::from_fn(|k| WAVES_PER_CELL * (c.offsets[k] - c.randoms[k] * JITTER).dot(t));
-    let (mut re, mut im) = (0.0, 0.0);
-    for half in 0..2 {
-        let (w, ph) = (Vec4::from_slice(&c.weights[4 * half..]), Vec4::from_slice(&phases[4 * half..]));
-        re += (w * sin_turns4(ph + Vec4::splat(0.25))).element_sum();
-        im += (w * sin_turns4(ph)).element_sum();
-    }
+    // Corner k is (dx, dy, dz) = (k & 1, (k >> 1) & 1, k >> 2): the lower four (dz = 0) and
+    // the upper four in one 4-lane vector each. Corner k's phase, in waves, is
+    // WAVES_PER_CELL ((f - d_k) - JITTER r_k) . t = WAVES_PER_CELL (f.t - d_k.t - JITTER r_k.t).
+    let (ix, iy, iz) = (floor(q.x), floor(q.y), floor(q.z));
+    let f = q - Vec3::new(ix as f32, iy as f32, iz as f32);
+    let (wx, wy, wz) = (smooth(f.x), smooth(f.y), smooth(f.z));
+    let across = Vec4::new((1.0 - wx) * (1.0 - wy), wx * (1.0 - wy), (1.0 - wx) * wy, wx * wy);
+    let (w_lo, w_hi) = (across * (1.0 - wz), across * wz);
+    // The corners' random vectors along t; the hash's three products shared between corners.
+    let hx = [ix, ix.wrapping_add(1)].map(|x| (x as u32).wrapping_mul(HASH_X));
+    let hy = [iy, iy.wrapping_add(1)].map(|y| (y as u32).wrapping_mul(HASH_Y));
+    let hz = [iz, iz.wrapping_add(1)].map(|z| (z as u32).wrapping_mul(HASH_Z));
+    let rt: [f32; 8] = std::array::from_fn(|k| {
+        let h = mix(seed ^ hx[k & 1] ^ hy[(k >> 1) & 1] ^ hz[k >> 2]);
+        unit(h) * t.x + unit(h >> 10) * t.y + unit(h >> 20) * t.z
+    });
+    let d_t = Vec4::new(0.0, t.x, t.y, t.x + t.y);
+    let ph_lo = (Vec4::splat(f.dot(t)) - d_t - Vec4::from_slice(&rt[..4]) * JITTER) * WAVES_PER_CELL;
+    let ph_hi = (Vec4::splat(f.dot(t) - t.z) - d_t - Vec4::from_slice(&rt[4..]) * JITTER) * WAVES_PER_CELL;
+    let quarter = Vec4::splat(0.25);
+    let re = (w_lo * sin_turns4(ph_lo + quarter) + w_hi * sin_turns4(ph_hi + quarter)).element_sum();
+    let im = (w_lo * sin_turns4(ph_lo) + w_hi * sin_turns4(ph_hi)).element_sum();
     let norm = 1.0 / (re * re + im * im + FORK_WIDTH * FORK_WIDTH).sqrt();
     (re * norm, t * (-TAU * WAVES_PER_CELL * im * norm))
 }
@@ -237,13 +249,23 @@ fn smooth(x: f32) -> f32 {
 /// Ten bits of a hash as -0.5..0.5.
 #[inline]
 fn unit(h: u32) -> f32 {
-    (h & 1023) as f32 / 1023.0 - 0.5
+    (h & 1023) as f32 * (1.0 / 1023.0) - 0.5
 }
+
+/// The hash's factors of a corner's x, y and z.
+const HASH_X: u32 = 0x8DA6_B343;
+const HASH_Y: u32 = 0xD816_3841;
+const HASH_Z: u32 = 0xCB1A_B31F;
 
 /// A well-mixed hash of a lattice corner and a seed.
 #[inline]
 fn hash(x: i32, y: i32, z: i32, seed: u32) -> u32 {
-    let mut h = seed ^ (x as u32).wrapping_mul(0x8DA6_B343) ^ (y as u32).wrapping_mul(0xD816_3841) ^ (z as u32).wrapping_mul(0xCB1A_B31F);
+    mix(seed ^ (x as u32).wrapping_mul(HASH_X) ^ (y as u32).wrapping_mul(HASH_Y) ^ (z as u32).wrapping_mul(HASH_Z))
+}
+
+/// The hash's finaliser: every input bit moves every output bit.
+#[inline]
+fn mix(mut h: u32) -> u32 {
     h ^= h >> 16;
     h = h.wrapping_mul(0x7FEB_352D);
     h ^= h >> 15;

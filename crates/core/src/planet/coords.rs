@@ -6,6 +6,7 @@
 //! `face * n * n + j * n + i`.
 
 use super::face::Face;
+use super::rounding::{floor32, floor64};
 use super::warp::{unwarp, warp};
 use glam::Vec3;
 
@@ -82,7 +83,7 @@ pub fn dir_on_face_ab(face: Face, dir: Vec3, reach: f32) -> (f32, f32) {
 /// The cell containing a direction at resolution `n`.
 pub fn dir_to_cell(dir: Vec3, n: usize) -> Cell {
     let (face, a, b) = dir_to_face_ab(dir);
-    let clamp = |x: f32| ((x * n as f32).floor().max(0.0) as usize).min(n - 1);
+    let clamp = |x: f32| (floor32(x * n as f32).max(0.0) as usize).min(n - 1);
     Cell { face, i: clamp(a), j: clamp(b) }
 }
 
@@ -115,7 +116,7 @@ pub fn wrap_cell(face: Face, i: i64, j: i64, n: usize) -> Option<Cell> {
     let (nr, nd) = (nface.right().as_dvec3(), nface.down().as_dvec3());
     let a = (folded.dot(nr) + 1.0) * 0.5 * n as f64;
     let b = (folded.dot(nd) + 1.0) * 0.5 * n as f64;
-    let (ci, cj) = (a.floor() as i64, b.floor() as i64);
+    let (ci, cj) = (floor64(a) as i64, floor64(b) as i64);
     if (0..ni).contains(&ci) && (0..ni).contains(&cj) {
         Some(Cell { face: nface, i: ci as usize, j: cj as usize })
     } else {

@@ -6,6 +6,7 @@
 //! result equals `noise::Fbm::<Perlin>::get` up to float rounding (tested) while running
 //! several times faster.
 
+use super::rounding::floor64;
 use super::Field;
 use noise::permutationtable::{NoiseHasher, PermutationTable};
 use std::f64::consts::TAU;
@@ -52,7 +53,7 @@ impl FastPerlin {
     #[inline]
     pub fn get(&self, p: [f64; 3]) -> f64 {
         const SCALE: f64 = 1.154_700_538_379_251_5;
-        let (fx, fy, fz) = (p[0].floor(), p[1].floor(), p[2].floor());
+        let (fx, fy, fz) = (floor64(p[0]), floor64(p[1]), floor64(p[2]));
         let (x, y, z) = (fx as isize, fy as isize, fz as isize);
         let (dx, dy, dz) = (p[0] - fx, p[1] - fy, p[2] - fz);
         // The noise crate hashes a corner as perm[perm[perm[x] ^ y] ^ z]; share the chain.

@@ -2,6 +2,7 @@
 
 use super::coords::{dir_to_face_ab, wrap_or_nearest, Cell};
 use super::face::Face;
+use super::rounding::floor32;
 use super::tile::{Grid, Tile};
 use glam::Vec3;
 use rayon::prelude::*;
@@ -172,7 +173,7 @@ impl Field {
     pub fn bilinear_cells_ab(n: usize, face: Face, a: f32, b: f32) -> ([Cell; 4], f32, f32) {
         let x = a * n as f32 - 0.5;
         let y = b * n as f32 - 0.5;
-        let (x0, y0) = (x.floor(), y.floor());
+        let (x0, y0) = (floor32(x), floor32(y));
         let (i0, j0) = (x0 as i64, y0 as i64);
         let at = |i: i64, j: i64| wrap_or_nearest(face, i, j, n);
         ([at(i0, j0), at(i0 + 1, j0), at(i0, j0 + 1), at(i0 + 1, j0 + 1)], x - x0, y - y0)
@@ -199,7 +200,7 @@ impl Field {
     pub fn bilinear_taps_ab(n: usize, face: Face, a: f32, b: f32) -> [(usize, f32); 4] {
         let nf = n as f32;
         let (x, y) = (a * nf - 0.5, b * nf - 0.5);
-        let (x0, y0) = (x.floor(), y.floor());
+        let (x0, y0) = (floor32(x), floor32(y));
         let (tx, ty) = (x - x0, y - y0);
         let (i0, j0) = (x0 as i64, y0 as i64);
         let at = |i: i64, j: i64| wrap_or_nearest(face, i, j, n).index(n);
@@ -214,7 +215,7 @@ impl Field {
     pub fn smooth_taps_ab(n: usize, face: Face, a: f32, b: f32) -> SmoothTaps {
         let nf = n as f32;
         let (x, y) = (a * nf - 0.5, b * nf - 0.5);
-        let (x0, y0) = (x.floor(), y.floor());
+        let (x0, y0) = (floor32(x), floor32(y));
         let (wx, wy) = (catmull_rom(x - x0), catmull_rom(y - y0));
         let (i0, j0) = (x0 as i64, y0 as i64);
         let mut taps = [(0usize, 0.0f32); 16];

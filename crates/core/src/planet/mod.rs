@@ -18,6 +18,7 @@ pub mod projection;
 pub mod radix_heap;
 pub mod regions;
 pub mod rng;
+pub mod rounding;
 pub mod sim_error;
 pub mod stencil;
 pub mod tile;

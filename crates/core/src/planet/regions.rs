@@ -8,6 +8,7 @@
 
 use super::coords::{dir_to_face_ab, face_ab_to_dir, neighbour, wrap_cell, Cell, NEIGHBOURS_8};
 use super::field::Field;
+use super::rounding::floor32;
 use crate::planet::rng::Rng;
 use glam::Vec3;
 use rayon::prelude::*;
@@ -151,7 +152,7 @@ impl RegionSurface {
     /// see [`Self::nearest`]).
     pub fn cell_of(&self, dir: Vec3) -> usize {
         let (face, a, b) = dir_to_face_ab(dir);
-        let k = |x: f32| ((x * self.r as f32).floor().max(0.0) as usize).min(self.r - 1);
+        let k = |x: f32| (floor32(x * self.r as f32).max(0.0) as usize).min(self.r - 1);
         Cell { face, i: k(a), j: k(b) }.index(self.r)
     }
 

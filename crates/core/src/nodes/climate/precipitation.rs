@@ -9,6 +9,7 @@ use crate::planet::diffusion::{blur, cell_angle};
 use crate::planet::pipes::pipes4;
 use crate::planet::VectorField;
 use glam::Vec3;
+use rayon::prelude::*;
 
 crate::settings! {
     /// Settings of the Precipitation node.
@@ -98,6 +99,8 @@ const CAPACITY_BLUR_DEG: f32 = 0.5;
 const MIN_DRIFT: f32 = 0.3;
 /// Share of its neighbours' air a cell takes per step.
 const MIXING: f32 = 0.2;
+/// Cells per piece of work of the moisture transport's parallel passes.
+const CHUNK: usize = 2048;
 
 /// The grid the moisture is carried on (cells per face edge): precipitation is a smooth field,
 /// and one grid for previews and builds makes them agree.
@@ -184,14 +187,15 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
     let step = cell_angle(m); // radians per step
     let radius_km = ctx.planet()?.radius_km;
     let step_km = step * radius_km;
-    let dirs: Vec<Vec3> = (0..6 * m * m).map(|c| crate::planet::Cell::from_index(c, m).direction(m)).collect();
+    let dirs: Vec<Vec3> = (0..6 * m * m).into_par_iter().map(|c| crate::planet::Cell::from_index(c, m).direction(m)).collect();
     // The wind per cell (about unit strength at its strongest): each step the air moves by its
     // speed times one cell and rains out in proportion to the distance it moved, so calm belts
     // keep their moisture rather than draining in place.
-    let wind: Vec<Vec3> = dirs.iter().map(|&d| prevailing_wind(d)).collect();
+    let wind: Vec<Vec3> = dirs.par_iter().map(|&d| prevailing_wind(d)).collect();
     // Rise along the wind in metres per km: the broad terrain one cell downwind against one
     // cell upwind (sampled seamlessly, so it holds at seams and corners alike).
     let rise: Vec<f32> = (0..6 * m * m)
+        .into_par_iter()
         .map(|c| {
             let w = wind[c].normalize_or_zero() * step;
             let (ahead, behind) = (broad.sample_dir(dirs[c] + w), broad.sample_dir(dirs[c] - w));
@@ -202,15 +206,15 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
             }
         })
         .collect();
-    let land: Vec<bool> = e.data().iter().map(|&v| v >= 0.0).collect();
+    let land: Vec<bool> = e.data().par_iter().map(|&v| v >= 0.0).collect();
     // The share of the sea-level air's water the air can hold over the terrain, blurred less
     // than `broad`: a plateau a few hundred km across keeps its height.
     let ground = blur(&e, CAPACITY_BLUR_DEG, ctx.cancel)?;
-    let capacity: Vec<f32> = ground.data().iter().map(|&z| moisture_capacity(z, s.vapour_height_km)).collect();
+    let capacity: Vec<f32> = ground.data().par_iter().map(|&z| moisture_capacity(z, s.vapour_height_km)).collect();
     // What the air keeps when it comes down again: plants and soil give water back to air
     // that crossed hills, so only the crossing of high ground (above `REFILLED_M`) dries the
     // air downwind for good.
-    let carried_capacity: Vec<f32> = ground.data().iter().map(|&z| moisture_capacity(z - REFILLED_M, s.vapour_height_km)).collect();
+    let carried_capacity: Vec<f32> = ground.data().par_iter().map(|&z| moisture_capacity(z - REFILLED_M, s.vapour_height_km)).collect();
     drop(ground);
     // The wet belt follows the land: land within about 10 degrees, and the balance of land
     // 15 degrees north and south of each cell, move it (and widen it over land, monsoons, by up
@@ -218,7 +222,7 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
     let land_field = Field::from_fn_cell(m, |c| if land[c] { 1.0 } else { 0.0 });
     let near_land = blur(&land_field, 10.0, ctx.cancel)?;
     let base: Vec<f32> = dirs
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(c, &d)| {
             let (east, north) = east_north(d);
@@ -239,6 +243,7 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
     // subtropical interiors stay deserts.
     let recycle = s.recycling.clamp(0.0, 0.95);
     let keep: Vec<f32> = (0..6 * m * m)
+        .into_par_iter()
         .map(|c| {
             let r = recycle * (base[c] / 1000.0).min(1.0);
             1.0 - (1.0 - (-(wind[c].length().max(MIN_DRIFT) * step_km / s.reach_km) * (1.0 + s.orographic * rise[c])).exp()) * (1.0 - r)
@@ -248,18 +253,31 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
     let steps = ((3.0 * s.reach_km / step_km).ceil() as usize).clamp(8, 400);
     let table = pipes4(m);
     // Where each cell's air comes from, sampled bilinearly across seams (fixed: the wind is).
-    let taps: Vec<[(usize, f32); 4]> = (0..6 * m * m).map(|c| Field::bilinear_taps(m, (dirs[c] - wind[c] * step).normalize())).collect();
+    let taps: Vec<[(usize, f32); 4]> = (0..6 * m * m).into_par_iter().map(|c| Field::bilinear_taps(m, (dirs[c] - wind[c] * step).normalize())).collect();
+    // Sea air stays saturated (1): only land cells change, each from the last step's arrays, in
+    // chunks on the threads (every cell writes its own value, so any thread count gives the
+    // same bytes).
     let mut moist = vec![1.0f32; 6 * m * m];
     let mut carried = vec![1.0f32; 6 * m * m];
     for _ in 0..steps {
         ctx.check()?;
-        for c in 0..6 * m * m {
-            carried[c] = if land[c] { taps[c].iter().map(|&(k, w)| moist[k] * w).sum::<f32>() * keep[c] } else { 1.0 };
-        }
+        carried.par_chunks_mut(CHUNK).enumerate().for_each(|(chunk, out)| {
+            for (o, v) in out.iter_mut().enumerate() {
+                let c = chunk * CHUNK + o;
+                if land[c] {
+                    *v = taps[c].iter().map(|&(k, w)| moist[k] * w).sum::<f32>() * keep[c];
+                }
+            }
+        });
         // Eddies mix the air with its neighbours' (calm belts take moisture from either side).
-        for c in 0..6 * m * m {
-            moist[c] = if land[c] { (carried[c] * (1.0 - MIXING) + table.to[c].iter().map(|&k| carried[k as usize]).sum::<f32>() * 0.25 * MIXING).min(carried_capacity[c]) } else { 1.0 };
-        }
+        moist.par_chunks_mut(CHUNK).enumerate().for_each(|(chunk, out)| {
+            for (o, v) in out.iter_mut().enumerate() {
+                let c = chunk * CHUNK + o;
+                if land[c] {
+                    *v = (carried[c] * (1.0 - MIXING) + table.to[c].iter().map(|&k| carried[k as usize]).sum::<f32>() * 0.25 * MIXING).min(carried_capacity[c]);
+                }
+            }
+        });
     }
     let p = Field::from_fn_cell(m, |c| if land[c] { base[c] * moist[c].min(capacity[c]) * (1.0 + s.orographic * rise[c]) } else { base[c] });
     Ok(if m == n { p } else { p.resample(n) })
