@@ -72,50 +72,28 @@ fn group_room(dir: &std::path::Path, limit: &str, usage: &str) -> Option<u64> {
     Some(max.saturating_sub(read(usage).unwrap_or(0)))
 }
 
-/// Bytes per cell a node of `kind` adds while it runs, its outputs, neighbour tables and
-/// working memory together, as `planetgraph bench --memory` measured them on the examples at
-/// 512 (the peak resident memory while the node runs less the resident memory before, rounded
-/// up; Biomes, Landscape evolution and the Earth-like relief at 1024, where they need more). The Earth-like relief's figure is what it adds per cell above its structure
-/// resolution (see [`structure_bytes`]), measured at 1024 and 2048. None for kinds the examples
-/// do not run: they are counted from their outputs, tables and 16 bytes.
-fn measured_bytes_per_cell(kind: NodeKind) -> Option<u64> {
-    use NodeKind::*;
-    Some(match kind {
-        Abs | Add | Clamp | Constant | Curve | Divide | Expression | FaultPlanet | HeightBand | Invert | Island | Latitude | Max | Min | Multiply | Noise | Normalize | Planet | Power | ScaleBias | Subtract | Temperature | Terrace | ToMetres
-        | VectorLength | Warp => 5,
-        TectonicPlates => 2,
-        Blend | BoxFilter => 8,
-        DiamondSquare => 9,
-        Regions => 11,
-        BlendColours | ColourRamp | Falloff => 13,
-        Biomes => 34,
-        Precipitation => 18,
-        DropletErosion => 20,
-        Materials => 56,
-        CoralReef | SeaFloor | Slope | Gradient => 60,
-        Blur => 69,
-        Hillgrow => 73,
-        CoastDistance => 80,
-        LandscapeEvolution => 107,
-        ThermalErosion => 96,
-        HydraulicErosion | LSystemRivers => 109,
-        DrainageRivers => 118,
-        PlateElevation => 133,
-        EarthRelief => 85,
-        Preview | ColourPreview | Export => 0,
-        _ => return None,
-    })
+/// Bytes the estimate counts for one node while it runs at `n` cells per face edge: the cost
+/// per cell its kind declares ([`crate::nodes::NodeMeta::costing`]: outputs, neighbour tables
+/// and working memory, not its inputs) and what its settings add
+/// ([`crate::nodes::Node::extra_bytes`]: a structure at a level of its own, a mode's work). A
+/// kind without a declared cost (which the registry's test refuses) counts its outputs, its
+/// tables and 16 bytes per cell.
+pub fn node_bytes(step: &Step, n: usize) -> u64 {
+    6 * (n as u64) * (n as u64) * declared_bytes_per_cell(step.kind) + step.kind.extra_bytes(&step.params, n)
 }
 
-/// Which neighbour tables (`crate::planet::pipes`) a node builds: the 4-neighbour table (36
-/// bytes per cell) and the 8-neighbour one (72). A build drops them after each node, so they
-/// count while that node runs.
-fn tables_used(step: &Step) -> (bool, bool) {
-    use NodeKind::*;
-    let falloff_from_mask = step.kind == Falloff && step.params.get("from").is_some_and(|v| *v == ParamValue::Choice("mask_edge".into()));
-    let four = falloff_from_mask || matches!(step.kind, PlateElevation | EarthRelief | CoastDistance | Precipitation | Slope | Gradient | Blur | Hillgrow | HydraulicErosion | ThermalErosion | SeaFloor | CoralReef);
-    let eight = matches!(step.kind, DrainageRivers | LSystemRivers | HydraulicErosion | ThermalErosion | CoralReef);
-    (four, eight)
+/// The cost per cell `kind` declares; for a kind without one (which the registry's test
+/// refuses), its outputs and 16 bytes.
+fn declared_bytes_per_cell(kind: NodeKind) -> u64 {
+    match kind.meta().memory {
+        Some(m) => m.bytes_per_cell,
+        None => outputs_bytes_per_cell(kind) + 16,
+    }
+}
+
+/// Bytes per cell of a kind's outputs.
+fn outputs_bytes_per_cell(kind: NodeKind) -> u64 {
+    kind.meta().outputs.iter().map(|o| output_bytes_per_cell(o.ty)).sum()
 }
 
 /// Bytes per cell of one output of type `ty` (regions and plates are per region, not per
@@ -125,46 +103,6 @@ fn output_bytes_per_cell(ty: PortType) -> u64 {
         PortType::Colour | PortType::Vector => 12,
         PortType::Field => 4,
         PortType::Regions | PortType::Plates => 0,
-    }
-}
-
-/// Bytes per cell of a kind's outputs.
-fn outputs_bytes_per_cell(kind: NodeKind) -> u64 {
-    kind.meta().outputs.iter().map(|o| output_bytes_per_cell(o.ty)).sum()
-}
-
-/// Bytes a node uses for a structure it builds at a resolution of its own, on top of its bytes
-/// per cell: the Earth-like relief builds its plates' structure at
-/// [`crate::nodes::tectonics::earth_relief::STRUCTURE_N`] cells per face edge, or `n` when lower, 116 bytes
-/// per structure cell (measured with `bench --memory-probe` at 512, 1024 and 2048: 184, 109 and
-/// 87 bytes per cell in all).
-fn structure_bytes(step: &Step, n: usize) -> u64 {
-    match step.kind {
-        NodeKind::EarthRelief => {
-            let m = n.min(crate::nodes::tectonics::earth_relief::STRUCTURE_N) as u64;
-            116 * 6 * m * m
-        }
-        _ => 0,
-    }
-}
-
-/// Bytes the estimate counts for one node while it runs at `n` cells per face edge: its bytes
-/// per cell ([`node_bytes_per_cell`]) and its structure ([`structure_bytes`]).
-pub fn node_bytes(step: &Step, n: usize) -> u64 {
-    6 * (n as u64) * (n as u64) * node_bytes_per_cell(step) + structure_bytes(step, n)
-}
-
-/// Bytes per cell the estimate counts for one node while it runs: its outputs, neighbour tables
-/// and working memory (not its inputs): the measured figure of its kind, plus the distance
-/// sweep of a Falloff from a mask's edge; for a kind without one, its outputs, its tables and
-/// 16 bytes.
-fn node_bytes_per_cell(step: &Step) -> u64 {
-    let (four, eight) = tables_used(step);
-    let tables = if four { 36 } else { 0 } + if eight { 72 } else { 0 };
-    match measured_bytes_per_cell(step.kind) {
-        Some(b) if step.kind == NodeKind::Falloff && four => b + measured_bytes_per_cell(NodeKind::CoastDistance).unwrap_or(80),
-        Some(b) => b,
-        None => outputs_bytes_per_cell(step.kind) + tables + 16,
     }
 }
 
@@ -230,9 +168,8 @@ pub fn estimate_cells_bytes(cells: u64, n: usize, program: &Program, sampled: &[
                 live = live.saturating_sub(port_bytes(src, port));
             }
         }
-        let own = if sampled.contains(&step.id) { outputs_bytes_per_cell(step.kind) } else { node_bytes_per_cell(step) };
-        let structure = if sampled.contains(&step.id) { 0 } else { structure_bytes(step, n) };
-        peak = peak.max(cells * (live + own) + structure);
+        let own = if sampled.contains(&step.id) { cells * outputs_bytes_per_cell(step.kind) } else { cells * declared_bytes_per_cell(step.kind) + step.kind.extra_bytes(&step.params, n) };
+        peak = peak.max(cells * live + own);
         live += outputs_bytes_per_cell(step.kind);
         if step.kind.meta().category.is_sink() {
             held.extend(step.inputs.iter().flatten().copied());

@@ -155,6 +155,44 @@ pub const IN: &[PortDef] = &[super::port::FIELD_IN.def()];
 /// Inputs `a` and `b` of the binary combine nodes ([`super::port::FIELD_A`], [`super::port::FIELD_B`]).
 pub const IN_AB: &[PortDef] = &[super::port::FIELD_A.def(), super::port::FIELD_B.def()];
 
+/// The neighbour tables a node builds while it runs ([`crate::planet::pipes`]): the
+/// four-neighbour table holds 36 bytes per cell, the eight-neighbour one 72.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NeighbourTables {
+    /// None: the node reads its cells alone, or its neighbours through a stencil.
+    None,
+    /// The four edge neighbours of every cell.
+    Four,
+    /// The eight neighbours of every cell.
+    Eight,
+    /// Both tables.
+    FourAndEight,
+}
+
+impl NeighbourTables {
+    /// Bytes per cell of the tables.
+    pub const fn bytes_per_cell(self) -> u64 {
+        match self {
+            NeighbourTables::None => 0,
+            NeighbourTables::Four => 36,
+            NeighbourTables::Eight => 72,
+            NeighbourTables::FourAndEight => 108,
+        }
+    }
+}
+
+/// What a node costs in memory while it runs at a level, beyond its inputs: what decides
+/// whether a build fits whole or is tiled ([`crate::eval::estimate_bytes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryCost {
+    /// Bytes per cell of the level the node runs at: its outputs, neighbour tables and working
+    /// memory together at their peak (measured: the node's test in
+    /// `crates/core/tests/node_memory.rs` holds it to within 20 %).
+    pub bytes_per_cell: u64,
+    /// The neighbour tables the node builds (counted in `bytes_per_cell`).
+    pub tables: NeighbourTables,
+}
+
 /// Everything the editor, the validator and the evaluator need to know about a kind besides
 /// its parameters.
 #[derive(Debug, Clone, Copy)]
@@ -189,12 +227,15 @@ pub struct NodeMeta {
     /// The file that defines the node (`file!()`), checked against the files under
     /// `src/nodes/` so no node file goes unregistered.
     pub source: &'static str,
+    /// Its memory while it runs ([`NodeMeta::costing`]); a registry test fails for a kind
+    /// without one.
+    pub memory: Option<MemoryCost>,
 }
 
 impl NodeMeta {
     /// Metadata with the defaults most nodes share (resolution dependent).
     pub const fn new(label: &'static str, category: Category, description: &'static str, inputs: &'static [PortDef], outputs: &'static [PortDef], source: &'static str) -> NodeMeta {
-        NodeMeta { label, category, description, inputs, outputs, resolution_independent: false, needs_one_input: false, reads_planet: false, shown_only_inputs: &[], reads_files: false, source }
+        NodeMeta { label, category, description, inputs, outputs, resolution_independent: false, needs_one_input: false, reads_planet: false, shown_only_inputs: &[], reads_files: false, source, memory: None }
     }
 
     /// The same metadata for a node that needs at least one of its optional inputs.
@@ -210,5 +251,11 @@ impl NodeMeta {
     /// The same metadata for a node that reads files.
     pub const fn reading_files(self) -> NodeMeta {
         NodeMeta { reads_files: true, ..self }
+    }
+
+    /// The same metadata for a node that uses `bytes_per_cell` bytes per cell while it runs
+    /// (its outputs, the neighbour tables `tables` and its working memory).
+    pub const fn costing(self, bytes_per_cell: u64, tables: NeighbourTables) -> NodeMeta {
+        NodeMeta { memory: Some(MemoryCost { bytes_per_cell, tables }), ..self }
     }
 }

@@ -25,7 +25,7 @@ pub mod tectonics;
 pub mod texture;
 
 pub use context::{Locality, OpContext, OpError, Refine, RefineFrom, StepProgress};
-pub use meta::{Category, NodeMeta, PortDef, PortType, PortUnit};
+pub use meta::{Category, MemoryCost, NeighbourTables, NodeMeta, PortDef, PortType, PortUnit};
 pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamValue, Settings};
 pub use port::{InPort, OutPort, PortValue, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};
 pub use registry::NodeKind;
@@ -83,6 +83,13 @@ pub trait Node {
     /// build then keeps). Default: nothing more.
     fn refines_from(_s: &Self::Settings) -> RefineFrom {
         RefineFrom::Outputs
+    }
+
+    /// Bytes the node uses while it runs at `n` cells per face edge besides its declared cost
+    /// per cell ([`NodeMeta::costing`]): a structure at a level of its own, or work that only
+    /// some settings do. Default: none.
+    fn extra_bytes(_s: &Self::Settings, _n: usize) -> u64 {
+        0
     }
 
     /// Whether parameter `key` matters given the other settings (the editor hides those that
@@ -202,6 +209,12 @@ pub fn node_own_level<N: Node>(values: &ParamMap, n: usize) -> Option<usize> {
     N::Settings::from_params(values).ok().and_then(|s| N::own_level(&s, n)).filter(|&m| m < n)
 }
 
+/// Node `N`'s [`Node::extra_bytes`] from saved values (none while they do not read as its
+/// settings: its run reports them).
+pub fn node_extra_bytes<N: Node>(values: &ParamMap, n: usize) -> u64 {
+    N::Settings::from_params(values).map_or(0, |s| N::extra_bytes(&s, n))
+}
+
 /// Node `N`'s [`Node::locality`] from saved values, given which input ports are connected
 /// (values that do not read as its settings make it need the whole planet, where its run
 /// reports them).
@@ -255,7 +268,7 @@ pub fn settings_round_trip<N: Node>() -> Result<(), String> {
 /// What node files use.
 pub mod prelude {
     pub use super::context::{with_steps, Locality, OpContext, OpError, Refine, RefineFrom};
-    pub use super::meta::{Category, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
+    pub use super::meta::{Category, NeighbourTables, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
     pub use super::params::{boolean, colour, curve, file, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
     pub use super::port::{InPort, OutPort, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};
     pub use super::unit::Unit;

@@ -6,7 +6,7 @@
 use super::meta::NodeMeta;
 use super::params::{ParamDef, ParamMap, ParamValue, Settings};
 use super::{climate, combine, display, erosion, masks, modify, output, sources, tectonics, texture};
-use super::{node_check, node_files, node_locality, node_moved, node_own_level, node_refine, node_refines_from, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
+use super::{node_check, node_extra_bytes, node_files, node_locality, node_moved, node_own_level, node_refine, node_refines_from, node_shows, run_node, settings_round_trip, Node, OpContext, OpError, Value};
 use serde::{Deserialize, Serialize};
 
 macro_rules! registry {
@@ -61,6 +61,12 @@ macro_rules! registry {
             /// from besides the run's outputs ([`Node::refines_from`]).
             pub fn refines_from(self, values: &ParamMap) -> super::RefineFrom {
                 match self { $( NodeKind::$kind => node_refines_from::<$node>(values), )* }
+            }
+
+            /// Bytes a node of this kind with these values uses while it runs at `n` cells per
+            /// face edge besides its declared cost per cell ([`Node::extra_bytes`]).
+            pub fn extra_bytes(self, values: &ParamMap, n: usize) -> u64 {
+                match self { $( NodeKind::$kind => node_extra_bytes::<$node>(values, n), )* }
             }
 
             /// Whether parameter `key` matters given the node's values (the editor hides the

@@ -45,7 +45,8 @@ impl Node for Expression {
         INPUTS,
         OUT,
         file!(),
-    );
+    )
+    .costing(5, NeighbourTables::None);
 
     fn check(s: &ExpressionSettings, connected: &[bool]) -> Result<(), String> {
         let formula = Formula::parse(&s.formula).map_err(|e| e.to_string())?;

@@ -120,7 +120,7 @@ impl Node for LandscapeEvolution {
         OUTPUTS,
         file!(),
     )
-    .reading_planet();
+    .reading_planet().costing(107, NeighbourTables::None);
 
     fn run(s: &LandscapeEvolutionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -30,7 +30,8 @@ impl Node for CoastDistance {
         &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Kilometre))],
         file!(),
     )
-    .reading_planet();
+    .reading_planet()
+    .costing(96, NeighbourTables::Four);
 
     fn run(s: &CoastDistanceSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -65,10 +65,21 @@ crate::ports! {
 impl Node for Falloff {
     type Settings = FalloffSettings;
     const META: NodeMeta =
-        NodeMeta::new("Falloff", Category::Masks, "The distance from a point or from a mask's edge, divided by a radius in degrees, through a curve; output, multiplied with the input or subtracted from it (the island maker).", INPUTS, OUT, file!());
+        NodeMeta::new("Falloff", Category::Masks, "The distance from a point or from a mask's edge, divided by a radius in degrees, through a curve; output, multiplied with the input or subtracted from it (the island maker).", INPUTS, OUT, file!())
+            .costing(9, NeighbourTables::None);
 
     /// The inputs the settings need, checked before any run (so `check` refuses what a build
     /// would).
+    /// From a mask's edge, a distance sweep as Distance to coast's (its table of four
+    /// neighbours and its working memory, 80 bytes per cell).
+    fn extra_bytes(s: &FalloffSettings, n: usize) -> u64 {
+        if s.from == FalloffFrom::MaskEdge {
+            80 * 6 * (n as u64) * (n as u64)
+        } else {
+            0
+        }
+    }
+
     fn check(s: &FalloffSettings, connected: &[bool]) -> Result<(), String> {
         let linked = |k: usize| connected.get(k).copied().unwrap_or(false);
         if s.from == FalloffFrom::MaskEdge && !linked(MASK.index()) {

@@ -64,7 +64,8 @@ impl Node for Detail {
         INPUTS,
         OUT_AS_INPUT,
         file!(),
-    );
+    )
+    .costing(5, NeighbourTables::None);
 
     fn run(s: &DetailSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let (input, mask) = (inputs.port(INPUT)?, inputs.port_opt(MASK)?);

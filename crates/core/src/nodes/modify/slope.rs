@@ -26,7 +26,8 @@ impl Node for Slope {
         &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Degree))],
         file!(),
     )
-    .reading_planet();
+    .reading_planet()
+    .costing(60, NeighbourTables::Four);
 
     fn run(s: &SlopeSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let stencil = Neighbours4::new(inputs.port(FIELD_IN)?.grid(), ctx.grid())?;

@@ -21,7 +21,8 @@ impl Node for ToMetres {
         &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Metre))],
         file!(),
     )
-    .reading_planet();
+    .reading_planet()
+    .costing(5, NeighbourTables::None);
 
     fn run(_: &ToMetresSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let planet = ctx.planet()?;

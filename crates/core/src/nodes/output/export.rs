@@ -227,7 +227,8 @@ impl Node for Export {
         &[],
         file!(),
     )
-    .needing_one_input();
+    .needing_one_input()
+    .costing(0, NeighbourTables::None);
 
     fn check(s: &ExportSettings, connected: &[bool]) -> Result<(), String> {
         let (field, colour) = (connected.get(FIELD.index()).copied().unwrap_or(false), connected.get(COLOUR.index()).copied().unwrap_or(false));

@@ -89,7 +89,8 @@ impl Node for PlateElevation {
         OUTPUTS,
         file!(),
     )
-    .reading_planet();
+    .reading_planet()
+    .costing(133, NeighbourTables::Four);
 
     fn run(s: &PlateElevationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let surface = plate_elevation(inputs.port(PLATES)?, &elevation_settings(s, ctx.planet()?.radius_km), ctx.n, ctx.cancel)?;

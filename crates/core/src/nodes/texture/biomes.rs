@@ -4,6 +4,7 @@
 
 use super::biome_noise::{Ecotones, Variation};
 use crate::nodes::prelude::*;
+use rayon::prelude::*;
 
 crate::choices! {
     /// The biomes; the Biomes node's index output is the position in this list.
@@ -231,13 +232,14 @@ impl Node for Biomes {
         INPUTS,
         OUTPUTS,
         file!(),
-    );
+    )
+    .costing(34, NeighbourTables::None);
 
     fn run(s: &BiomesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (h, t, p, slope, coast) = (inputs.port(ELEVATION)?, inputs.port(TEMPERATURE)?, inputs.port(PRECIPITATION)?, inputs.port_opt(SLOPE)?, inputs.port_opt(COAST)?);
         let grid = h.grid();
         let ecotones = Ecotones::new(s, grid);
-        let biome: Vec<Biome> = (0..grid.cells()).map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]), coast.map(|f| f.data()[c]), ecotones.at(c))).collect();
+        let biome: Vec<Biome> = (0..grid.cells()).into_par_iter().map(|c| s.classify(h.data()[c], t.data()[c], p.data()[c], slope.map(|f| f.data()[c]), coast.map(|f| f.data()[c]), ecotones.at(c))).collect();
         let palette = s.colours().map(Srgb::linear);
         let index = Field::from_fn_cell_on(grid, |c| biome[c] as usize as f32);
         let variation = Variation::new(s, grid);

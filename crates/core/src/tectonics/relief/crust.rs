@@ -25,6 +25,21 @@ pub struct Continents {
 /// Afro-Eurasia about half the land, then the Americas, Antarctica, Australia).
 const CORE_SHARES: [f32; 8] = [0.42, 0.2, 0.13, 0.09, 0.06, 0.04, 0.03, 0.03];
 
+/// Frequency of the continent field's warp, relative to its roughness's features.
+const WARP_FREQUENCY: f32 = 0.5;
+/// Strength of the warp, in unit-sphere lengths per unit of noise (bends the cores' round
+/// rims into irregular outlines).
+const WARP: f32 = 1.2;
+/// Strength of the roughness against a core's cone (which falls by 1 from centre to rim): the
+/// noise splits off islands and raises a few of its own.
+const ROUGHNESS: f32 = 3.0;
+/// The least and most land fraction the cores' rims are sized for.
+const LAND_FRACTION: (f32, f32) = (0.01, 0.95);
+/// Tries at placing a core clear of the others.
+const PLACING_TRIES: usize = 24;
+/// Gap a core keeps from the others, in sums of their radii.
+const CORE_SPACING: f32 = 1.1;
+
 /// The continent field: `count` continental cores (1 to 8) placed apart at random, each a cone
 /// falling from 1 at its centre to 0 at its rim (rims sized so the cores share `fraction` of
 /// the sphere as Earth's landmasses do), seen through a warp and roughened by fBm with
@@ -34,23 +49,23 @@ pub fn continent_field(dirs: &[Vec3], count: usize, fraction: f32, frequency: f3
     let shape = FastFbm::new(seed.wrapping_add(0xC0_0001), 8, 0.55, 2.0);
     let warp = [0xC0_0002u32, 0xC0_0003, 0xC0_0004].map(|s| FastFbm::new(seed.wrapping_add(s), 4, 0.5, 2.0));
     let r = noise_radius(frequency);
-    let rw = noise_radius(frequency * 0.5);
+    let rw = noise_radius(frequency * WARP_FREQUENCY);
     let count = count.clamp(1, CORE_SHARES.len());
     let total: f32 = CORE_SHARES[..count].iter().sum();
     let mut rng = crate::planet::Rng::new(seed, 0xC0_C0AE);
     let mut cores: Vec<(Vec3, f32)> = Vec::with_capacity(count);
     for &share in &CORE_SHARES[..count] {
         // Cap of the asked area: 2 PI (1 - cos rho) = share * fraction * 4 PI.
-        let cos_rho = (1.0 - 2.0 * fraction.clamp(0.01, 0.95) * share / total).clamp(-1.0, 1.0);
+        let cos_rho = (1.0 - 2.0 * fraction.clamp(LAND_FRACTION.0, LAND_FRACTION.1) * share / total).clamp(-1.0, 1.0);
         let rho = cos_rho.acos();
         // Apart from the cores placed so far where possible (the best of a few tries).
         let mut best = (f32::NEG_INFINITY, Vec3::Z);
-        for _ in 0..24 {
+        for _ in 0..PLACING_TRIES {
             let z = rng.range(-1.0, 1.0);
             let phi = rng.range(0.0, std::f32::consts::TAU);
             let q = (1.0 - z * z).max(0.0).sqrt();
             let p = Vec3::new(q * phi.cos(), q * phi.sin(), z);
-            let gap = cores.iter().map(|&(c, r)| p.angle_between(c) - 1.1 * (r + rho)).fold(f32::INFINITY, f32::min);
+            let gap = cores.iter().map(|&(c, r)| p.angle_between(c) - CORE_SPACING * (r + rho)).fold(f32::INFINITY, f32::min);
             if gap > best.0 {
                 best = (gap, p);
             }
@@ -64,9 +79,9 @@ pub fn continent_field(dirs: &[Vec3], count: usize, fraction: f32, frequency: f3
         .map(|&d| {
             let p = [d.x as f64 * rw, d.y as f64 * rw, d.z as f64 * rw];
             let w = Vec3::new(warp[0].get(p) as f32, warp[1].get(p) as f32, warp[2].get(p) as f32);
-            let q = (d + 1.2 * w).normalize();
+            let q = (d + WARP * w).normalize();
             let core = cores.iter().map(|&(c, rho)| 1.0 - q.angle_between(c) / rho).fold(-1.0f32, f32::max);
-            core.max(-1.0) + 3.0 * shape.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32
+            core.max(-1.0) + ROUGHNESS * shape.get([d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]) as f32
         })
         .collect()
 }
@@ -111,6 +126,8 @@ pub struct Margin {
     pub rise_km: f32,
 }
 
+/// Depth of the sea at the shore, m (negative).
+pub const SHORE_M: f32 = -10.0;
 /// Depth at the shelf break, m (negative).
 pub const SHELF_BREAK_M: f32 = -150.0;
 /// Depth at the foot of the continental slope, m.
@@ -124,7 +141,7 @@ pub fn margin_profile(offshore_km: f32, floor_m: f32, m: &Margin) -> f32 {
     let e = offshore_km.max(0.0);
     let foot = SLOPE_FOOT_M.max(floor_m);
     if e < m.shelf_km {
-        -10.0 + (SHELF_BREAK_M + 10.0) * (e / m.shelf_km)
+        SHORE_M + (SHELF_BREAK_M - SHORE_M) * (e / m.shelf_km)
     } else if e < m.shelf_km + m.slope_km {
         SHELF_BREAK_M + (foot - SHELF_BREAK_M) * smoothstep((e - m.shelf_km) / m.slope_km)
     } else {

@@ -12,6 +12,7 @@
 
 pub mod belts;
 pub mod crust;
+mod figures;
 pub mod hotspots;
 pub mod ocean;
 
@@ -26,6 +27,7 @@ use crate::planet::SimError;
 use crate::planet::{Cell, Field, VectorField};
 use belts::{feature, BeltHeights, Role};
 use crust::{margin_profile, smoothstep, Margin};
+use figures::*;
 use glam::Vec3;
 use hotspots::HotspotSettings;
 use rayon::prelude::*;
@@ -218,23 +220,23 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
             let taps = coarse.then(|| Field::bilinear_taps(st.m, x));
             let age = sample(&st.age, c, &taps);
             let age = if age.is_finite() { age } else { OLD_FLOOR_MYR };
-            let floor = -ocean::depth_m(age) + ocean::sediment_uplift_m(age) + 250.0 * (1.0 - age / 200.0).max(0.2) * hills.get(at(x, 160.0)) as f32;
+            let floor = -ocean::depth_m(age) + ocean::sediment_uplift_m(age) + ABYSSAL_HILLS_M * (1.0 - age / HILLS_BURIED_MYR).max(HILLS_LEAST_SHARE) * hills.get(at(x, HILLS_FEATURES)) as f32;
             let mut h = if d >= 0.0 {
-                let inland = 250.0 + 420.0 * (0.5 + interior.get(at(x, 5.0)) as f32);
-                10.0 + (inland - 10.0) * smoothstep(d / 450.0)
+                let inland = INTERIOR_LOW_M + INTERIOR_SPREAD_M * (0.5 + interior.get(at(x, INTERIOR_FEATURES)) as f32);
+                COAST_M + (inland - COAST_M) * smoothstep(d / INLAND_RISE_KM)
             } else {
-                let margin = Margin { shelf_km: (35.0 + 0.8 * age).min(180.0), slope_km: 70.0, rise_km: 300.0 };
+                let margin = Margin { shelf_km: (SHELF_KM.0 + SHELF_KM.1 * age).min(SHELF_MAX_KM), slope_km: CONTINENTAL_SLOPE_KM, rise_km: CONTINENTAL_RISE_KM };
                 margin_profile(-d, floor, &margin)
             };
             let mut uplift = 0.0;
-            let strike = (1.0 + 0.7 * along.get(at(x, 7.0)) as f32).max(0.2);
-            let widen = (1.0 + 0.6 * width_var.get(at(x, 4.0)) as f32).max(0.4);
+            let strike = (1.0 + STRIKE.0 * along.get(at(x, STRIKE.1)) as f32).max(STRIKE.2);
+            let widen = (1.0 + WIDTH.0 * width_var.get(at(x, WIDTH.1)) as f32).max(WIDTH.2);
             let texture = {
-                let r = 1.0 - ridged.get(at(x, 40.0)).abs() as f32 * 1.8;
-                0.55 + 0.75 * r.max(0.0).powi(2)
+                let r = 1.0 - ridged.get(at(x, RIDGES.0)).abs() as f32 * RIDGES.1;
+                RIDGES.2 + RIDGES.3 * r.max(0.0).powi(2)
             };
             // Orogens fade where their side of the boundary is ocean.
-            let on_land = smoothstep((d + 250.0) / 250.0);
+            let on_land = smoothstep((d + OROGEN_FADE_KM) / OROGEN_FADE_KM);
             let mut orogen = 0.0f32;
             let (mut dry, mut belt) = (0.0f32, 0.0f32);
             for (role, dist, intensity) in &st.roles {
@@ -251,8 +253,8 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
                 match role {
                     // Belt and plateau do not stack: the higher one shapes the ground.
                     // A plateau varies less along the belt than the range (Tibet is flat).
-                    Role::Collision => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(0.7, 1.2)),
-                    Role::Plateau => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(0.85, 1.1)),
+                    Role::Collision => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(COLLISION_STRIKE.0, COLLISION_STRIKE.1)),
+                    Role::Plateau => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(PLATEAU_STRIKE.0, PLATEAU_STRIKE.1)),
                     _ => h += raised + feat.smooth_m,
                 }
                 uplift += feat.uplift_mm_yr * land_weight;
@@ -261,7 +263,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
             }
             h += orogen;
             if d > -CRUST_SHELF_KM {
-                h += s.detail * (200.0 + 0.12 * h.max(0.0)) * detail.get(at(x, 24.0)) as f32;
+                h += s.detail * (DETAIL.0 + DETAIL.1 * h.max(0.0)) * detail.get(at(x, DETAIL.2)) as f32;
             }
             let erodibility = 1.0 - (1.0 - s.plateau_erodibility) * dry * (1.0 - belt);
             (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age }, erodibility)
@@ -279,11 +281,11 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     // Hotspot chains: full height on the ocean floor, damped on continents.
     let km_per_myr = 10.0 * s.plate_speed_cm_yr;
     let volcanoes = hotspots::chains(&s.hotspots, &motion.omega, km_per_myr, km, s.seed, |d| st.plate_at(d));
-    hotspots::add_volcanoes(&mut elevation_m, n, &volcanoes, km, |c| 1.0 - 0.85 * smoothstep((coast[c] + CRUST_SHELF_KM) / CRUST_SHELF_KM));
+    hotspots::add_volcanoes(&mut elevation_m, n, &volcanoes, km, |c| 1.0 - VOLCANO_DAMPING * smoothstep((coast[c] + CRUST_SHELF_KM) / CRUST_SHELF_KM));
 
     let (top, deep) = (s.max_elevation_m.max(1.0), s.max_depth_m.max(1.0));
     let elevation: Vec<f32> = elevation_m.iter().map(|&m| if m >= 0.0 { (m / top).min(1.0) } else { (m / deep).max(-1.0) }).collect();
-    let crust: Vec<f32> = coast.iter().map(|&d| smoothstep((d + CRUST_SHELF_KM + 70.0) / 70.0)).collect();
+    let crust: Vec<f32> = coast.iter().map(|&d| smoothstep((d + CRUST_SHELF_KM + CONTINENTAL_SLOPE_KM) / CONTINENTAL_SLOPE_KM)).collect();
     let plate_id: Vec<f32> = cell_plate.iter().map(|&p| if p == UNCLAIMED { -1.0 } else { p as f32 }).collect();
     let motion_field = VectorField { n, tile: None, data: (0..cells).into_par_iter().map(|c| if cell_plate[c] == UNCLAIMED { [0.0; 3] } else { motion.velocity(cell_plate[c] as usize, Cell::from_index(c, n).direction(n)).to_array() }).collect() };
     Ok(ReliefSurface {
@@ -352,8 +354,8 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
     let continental = |c: usize| coast[c] > -CRUST_SHELF_KM;
     // Boundary cells with the smoothed relative motion of their regions.
     let regions = &plates.regions;
-    let r_scale = regions.resolution() as f32 / 50.0;
-    let values = region_boundary_values(plates, motion, (4.0 * r_scale * r_scale).round() as usize);
+    let r_scale = regions.resolution() as f32 / SMOOTHING.0;
+    let values = region_boundary_values(plates, motion, (SMOOTHING.1 * r_scale * r_scale).round() as usize);
     let table = pipes4(m);
     let edges: Vec<Edge> = (0..cells)
         .into_par_iter()
@@ -391,8 +393,8 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
     };
     let (ridge_seeds, ridge_points, ridges) = seeds_of(&|i| edges[i].class == BoundaryClass::Divergent);
     let ridge = nearest_points(m, &dirs, &ridge_seeds, &ridge_points, group, plates.count(), cancel)?;
-    let half_rate: Vec<f32> = ridge.point.iter().map(|&p| if p == NONE { f32::NAN } else { 0.5 * (-ridges[p as usize].closing_cm_yr).max(0.4) }).collect();
-    let half_rate = masked_blur(m, &half_rate, 2.0, cancel)?;
+    let half_rate: Vec<f32> = ridge.point.iter().map(|&p| if p == NONE { f32::NAN } else { 0.5 * (-ridges[p as usize].closing_cm_yr).max(SLOWEST_SPREADING_CM_YR) }).collect();
+    let half_rate = masked_blur(m, &half_rate, HALF_RATE_BLUR_DEG, cancel)?;
     let age: Vec<f32> = (0..cells)
         .into_par_iter()
         .map(|c| {
@@ -434,8 +436,8 @@ fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &Re
             continue;
         }
         let near = nearest_points(m, &dirs, &seed_of, &points, group, plates.count(), cancel)?;
-        let intensity: Vec<f32> = near.point.iter().map(|&p| if p == NONE { f32::NAN } else { (picked[p as usize].closing_cm_yr.abs() / 5.0).min(2.0) }).collect();
-        let intensity = masked_blur(m, &intensity, 1.0, cancel)?;
+        let intensity: Vec<f32> = near.point.iter().map(|&p| if p == NONE { f32::NAN } else { (picked[p as usize].closing_cm_yr.abs() / INTENSITY.0).min(INTENSITY.1) }).collect();
+        let intensity = masked_blur(m, &intensity, INTENSITY_BLUR_DEG, cancel)?;
         let dist: Vec<f32> = (0..cells).map(|c| near.angle(c) * km).collect();
         roles.push((role, dist, intensity));
     }
