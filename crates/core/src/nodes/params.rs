@@ -404,6 +404,14 @@ pub enum ParamError {
         /// The value found, as RON-like text.
         found: String,
     },
+    /// The value lies outside its declared range (or is not a number).
+    #[error("{label}: {why}")]
+    OutOfRange {
+        /// The editor's label of the parameter.
+        label: &'static str,
+        /// What is wrong, with the saved name, the value and the range.
+        why: String,
+    },
 }
 
 /// The typed settings of a node: named fields, one per declared parameter. Implemented by
@@ -437,7 +445,12 @@ pub trait Settings: Sized + Clone + std::fmt::Debug {
 /// Reads one field for [`Settings::from_params`].
 pub fn read_param<T: ParamType>(def: &ParamDef, values: &ParamMap) -> Result<T, ParamError> {
     let found = match values.get(def.name) {
-        Some(v) => T::from_value(v).ok_or_else(|| ParamError::Mismatch { name: def.name, found: format!("{v:?}") })?,
+        Some(v) => {
+            let found = T::from_value(v).ok_or_else(|| ParamError::Mismatch { name: def.name, found: format!("{v:?}") })?;
+            // The declared range is the one check of a value's range: no node repeats it.
+            def.check(v).map_err(|why| ParamError::OutOfRange { label: def.label, why })?;
+            found
+        }
         None => {
             let d = def.default_value();
             T::from_value(&d).ok_or_else(|| ParamError::Mismatch { name: def.name, found: format!("default {d:?}") })?

@@ -148,7 +148,7 @@ mod tests {
     fn a_tile_holds_the_whole_planet_s_gullies() {
         let kind = NodeKind::ErosionFilter;
         let mut params = kind.default_params();
-        params.insert(ErosionFilterSettings::KEYS.spacing_km.into(), crate::nodes::ParamValue::Float(2500.0));
+        params.insert(ErosionFilterSettings::KEYS.spacing_km.into(), crate::nodes::ParamValue::Float(2000.0));
         let n = 48;
         let relief = |d: glam::Vec3| 0.3 * (3.0 * d.x).sin() + 0.2 * (2.0 * d.y + d.z).cos();
         let cancel = AtomicBool::new(false);
