@@ -30,7 +30,7 @@ fn landscape(g: &Graph, n: usize) -> Landscape {
         let k = g.node(link.from)?.kind.meta().outputs.iter().position(|p| p.name == link.output)?;
         r.output(link.from, k)?.as_field().cloned()
     };
-    let settings = node.settings::<LandscapeEvolutionSettings>().expect("settings").simulation(&planetgraph::eval::planet_of(g).expect("planet settings")).expect("valid");
+    let settings = node.settings::<LandscapeEvolutionSettings>().expect("settings").simulation(&planetgraph::eval::planet_of(g).expect("planet settings"));
     let (elevation, uplift, precipitation, erodibility) = (input("elevation").expect("elevation"), input("uplift"), input("precipitation"), input("erodibility"));
     let inputs = LandscapeInputs { elevation: &elevation, uplift: uplift.as_deref(), precipitation: precipitation.as_deref(), erodibility: erodibility.as_deref() };
     let l = evolve(inputs, &settings, &AtomicUsize::new(0), &AtomicBool::new(false)).expect("runs");
