@@ -183,6 +183,7 @@ fn bench_quick_prints_every_figure() {
         "check_chain_300k_s",
         "landscape_n1024_s",
         "landscape_msteps_per_s",
+        "landscape_n128_ms",
         "edit_first_picture_ms",
         "edit_preview_ms",
         "reopen_default_ms",

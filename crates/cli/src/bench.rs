@@ -85,13 +85,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
                     g2.set_settings(plates, &TectonicPlatesSettings { seed: 1000 + k as u32, ..settings.clone() });
                     let mut failed = 0;
                     let first = time_ms(|| failed += ev.evaluate(&g2, coarse, &cancel, &progress).errors.len());
-                    let then = time_ms(|| {
-                        let r = ev.evaluate(&g2, 128, &cancel, &progress);
-                        failed += r.errors.len();
-                        let mut t: Vec<_> = r.timings_by_name(&g2).into_iter().collect();
-                        t.sort_by(|a, b| b.1.total_cmp(&a.1));
-                        eprintln!("TMP {:?}", &t[..t.len().min(14)]);
-                    });
+                    let then = time_ms(|| failed += ev.evaluate(&g2, 128, &cancel, &progress).errors.len());
                     if failed > 0 {
                         eprintln!("edit_preview_ms: {failed} nodes failed");
                     }

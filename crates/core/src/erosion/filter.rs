@@ -13,6 +13,7 @@
 //! the coarser ones: they branch. Positions are 3-D points of the unit sphere, so no face seam
 //! exists; the cost is that of eight lattice corners per octave, whatever the level.
 
+use crate::planet::rounding::floor_to_i32;
 use glam::{Vec3, Vec4};
 use std::f32::consts::TAU;
 
@@ -154,20 +155,14 @@ impl GullyFilter {
 /// [`FORK_WIDTH`]).
 #[inline]
 fn stripes(q: Vec3, t: Vec3, seed: u32) -> (f32, Vec3) {
-    // Corner k is (dx, dy, dz) = (k & 1, (k >> 1) & 1, k >> 2): the lower four (dz = 0) and
-    // the upper four in one 4-lane vector each. Corner k's phase, in waves, is
-    // WAVES_PER_CELL ((f - d_k) - JITTER r_k) . t = WAVES_PER_CELL (f.t - d_k.t - JITTER r_k.t).
-    let (ix, iy, iz) = (floor(q.x), floor(q.y), floor(q.z));
-    let f = q - Vec3::new(ix as f32, iy as f32, iz as f32);
-    let (wx, wy, wz) = (smooth(f.x), smooth(f.y), smooth(f.z));
-    let across = Vec4::new((1.0 - wx) * (1.0 - wy), wx * (1.0 - wy), (1.0 - wx) * wy, wx * wy);
-    let (w_lo, w_hi) = (across * (1.0 - wz), across * wz);
-    // The corners' random vectors along t; the hash's three products shared between corners.
-    let hx = [ix, ix.wrapping_add(1)].map(|x| (x as u32).wrapping_mul(HASH_X));
-    let hy = [iy, iy.wrapping_add(1)].map(|y| (y as u32).wrapping_mul(HASH_Y));
-    let hz = [iz, iz.wrapping_add(1)].map(|z| (z as u32).wrapping_mul(HASH_Z));
+    // Corner k's phase, in waves, is WAVES_PER_CELL ((f - d_k) - JITTER r_k) . t, that is
+    // WAVES_PER_CELL (f.t - d_k.t - JITTER r_k.t), the lower four corners in one 4-lane vector
+    // and the upper four (d_k.z = 1) in another.
+    let c = Lattice::at(q, seed);
+    let f = c.fraction;
+    let [w_lo, w_hi] = c.weights;
     let rt: [f32; 8] = std::array::from_fn(|k| {
-        let h = mix(seed ^ hx[k & 1] ^ hy[(k >> 1) & 1] ^ hz[k >> 2]);
+        let h = c.hashes[k];
         unit(h) * t.x + unit(h >> 10) * t.y + unit(h >> 20) * t.z
     });
     let d_t = Vec4::new(0.0, t.x, t.y, t.x + t.y);
@@ -180,30 +175,30 @@ fn stripes(q: Vec3, t: Vec3, seed: u32) -> (f32, Vec3) {
     (re * norm, t * (-TAU * WAVES_PER_CELL * im * norm))
 }
 
-/// The eight lattice corners around a point: their blending weights (smooth, summing to 1),
-/// the point's offset from each (lattice cells) and each corner's random vector (components
-/// -0.5..0.5, from a hash of the corner and the seed).
-struct Corners {
-    weights: [f32; 8],
-    offsets: [Vec3; 8],
-    randoms: [Vec3; 8],
+/// The lattice cell around a point: the point's fraction within it, the blending weights of
+/// its eight corners (smooth, summing to 1) and each corner's hash (from the corner and the
+/// seed; [`unit`] of its bits 0, 10 and 20 is the corner's random vector). Corner `k` is
+/// `(k & 1, (k >> 1) & 1, k >> 2)` from the cell's lowest corner: the weights hold corners 0-3
+/// (z = 0), then 4-7.
+struct Lattice {
+    fraction: Vec3,
+    weights: [Vec4; 2],
+    hashes: [u32; 8],
 }
 
-impl Corners {
+impl Lattice {
     #[inline]
-    fn at(q: Vec3, seed: u32) -> Corners {
-        let (ix, iy, iz) = (floor(q.x), floor(q.y), floor(q.z));
-        let f = q - Vec3::new(ix as f32, iy as f32, iz as f32);
-        let w = [smooth(f.x), smooth(f.y), smooth(f.z)];
-        let mut c = Corners { weights: [0.0; 8], offsets: [Vec3::ZERO; 8], randoms: [Vec3::ZERO; 8] };
-        for k in 0..8 {
-            let (dx, dy, dz) = ((k & 1) as i32, ((k >> 1) & 1) as i32, ((k >> 2) & 1) as i32);
-            c.weights[k] = pick(w[0], dx) * pick(w[1], dy) * pick(w[2], dz);
-            c.offsets[k] = f - Vec3::new(dx as f32, dy as f32, dz as f32);
-            let h = hash(ix.wrapping_add(dx), iy.wrapping_add(dy), iz.wrapping_add(dz), seed);
-            c.randoms[k] = Vec3::new(unit(h), unit(h >> 10), unit(h >> 20));
-        }
-        c
+    fn at(q: Vec3, seed: u32) -> Lattice {
+        let (ix, iy, iz) = (floor_to_i32(q.x), floor_to_i32(q.y), floor_to_i32(q.z));
+        let fraction = q - Vec3::new(ix as f32, iy as f32, iz as f32);
+        let (wx, wy, wz) = (smooth(fraction.x), smooth(fraction.y), smooth(fraction.z));
+        let across = Vec4::new((1.0 - wx) * (1.0 - wy), wx * (1.0 - wy), (1.0 - wx) * wy, wx * wy);
+        // The hash's three products, shared between the corners.
+        let hx = [ix, ix.wrapping_add(1)].map(|x| (x as u32).wrapping_mul(HASH_X));
+        let hy = [iy, iy.wrapping_add(1)].map(|y| (y as u32).wrapping_mul(HASH_Y));
+        let hz = [iz, iz.wrapping_add(1)].map(|z| (z as u32).wrapping_mul(HASH_Z));
+        let hashes = std::array::from_fn(|k| mix(seed ^ hx[k & 1] ^ hy[(k >> 1) & 1] ^ hz[k >> 2]));
+        Lattice { fraction, weights: [across * (1.0 - wz), across * wz], hashes }
     }
 }
 
@@ -214,30 +209,13 @@ const DRIFT_TAPER: f32 = 0.5;
 /// random directions at the corners
 /// of a lattice of `cells_per_radian`, blended by the same weights as the stripes.
 fn drift(p: Vec3, cells_per_radian: f32, seed: u32) -> Vec3 {
-    let c = Corners::at(p * cells_per_radian, seed);
-    let sum: Vec3 = (0..8).map(|k| c.randoms[k] * c.weights[k]).sum();
+    let c = Lattice::at(p * cells_per_radian, seed);
+    let weights: [f32; 8] = std::array::from_fn(|k| c.weights[k / 4][k % 4]);
+    let sum: Vec3 = (0..8).map(|k| Vec3::new(unit(c.hashes[k]), unit(c.hashes[k] >> 10), unit(c.hashes[k] >> 20)) * weights[k]).sum();
     let tangent = sum - p * p.dot(sum);
     // Unit length away from the field's zeros; near one it fades to nothing, so a hilltop or
     // saddle of the field stays smooth instead of gathering stripes into a star.
     tangent / tangent.length().max(DRIFT_TAPER)
-}
-
-/// The largest integer not above `x` (inline: `f32::floor` is a library call on the baseline
-/// x86-64 target); `x` well inside the range of `i32`.
-#[inline]
-fn floor(x: f32) -> i32 {
-    let t = x as i32;
-    t - i32::from(x < t as f32)
-}
-
-/// Weight of the lower (`d` = 0) or upper (`d` = 1) corner along one axis.
-#[inline]
-fn pick(w: f32, d: i32) -> f32 {
-    if d == 0 {
-        1.0 - w
-    } else {
-        w
-    }
 }
 
 /// Quintic smoothstep of a lattice fraction (zero first and second derivatives at the corners).
@@ -252,16 +230,12 @@ fn unit(h: u32) -> f32 {
     (h & 1023) as f32 * (1.0 / 1023.0) - 0.5
 }
 
-/// The hash's factors of a corner's x, y and z.
+/// The hash's factor of a corner's x.
 const HASH_X: u32 = 0x8DA6_B343;
+/// The hash's factor of a corner's y.
 const HASH_Y: u32 = 0xD816_3841;
+/// The hash's factor of a corner's z.
 const HASH_Z: u32 = 0xCB1A_B31F;
-
-/// A well-mixed hash of a lattice corner and a seed.
-#[inline]
-fn hash(x: i32, y: i32, z: i32, seed: u32) -> u32 {
-    mix(seed ^ (x as u32).wrapping_mul(HASH_X) ^ (y as u32).wrapping_mul(HASH_Y) ^ (z as u32).wrapping_mul(HASH_Z))
-}
 
 /// The hash's finaliser: every input bit moves every output bit.
 #[inline]

@@ -155,42 +155,14 @@ pub const IN: &[PortDef] = &[super::port::FIELD_IN.def()];
 /// Inputs `a` and `b` of the binary combine nodes ([`super::port::FIELD_A`], [`super::port::FIELD_B`]).
 pub const IN_AB: &[PortDef] = &[super::port::FIELD_A.def(), super::port::FIELD_B.def()];
 
-/// The neighbour tables a node builds while it runs ([`crate::planet::pipes`]): the
-/// four-neighbour table holds 36 bytes per cell, the eight-neighbour one 72.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NeighbourTables {
-    /// None: the node reads its cells alone, or its neighbours through a stencil.
-    None,
-    /// The four edge neighbours of every cell.
-    Four,
-    /// The eight neighbours of every cell.
-    Eight,
-    /// Both tables.
-    FourAndEight,
-}
-
-impl NeighbourTables {
-    /// Bytes per cell of the tables.
-    pub const fn bytes_per_cell(self) -> u64 {
-        match self {
-            NeighbourTables::None => 0,
-            NeighbourTables::Four => 36,
-            NeighbourTables::Eight => 72,
-            NeighbourTables::FourAndEight => 108,
-        }
-    }
-}
-
 /// What a node costs in memory while it runs at a level, beyond its inputs: what decides
 /// whether a build fits whole or is tiled ([`crate::eval::estimate_bytes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemoryCost {
     /// Bytes per cell of the level the node runs at: its outputs, neighbour tables and working
-    /// memory together at their peak (measured: the node's test in
-    /// `crates/core/tests/node_memory.rs` holds it to within 20 %).
+    /// memory together at their peak (measured: `crates/core/tests/node_memory.rs` holds it to
+    /// within 20 %).
     pub bytes_per_cell: u64,
-    /// The neighbour tables the node builds (counted in `bytes_per_cell`).
-    pub tables: NeighbourTables,
 }
 
 /// Everything the editor, the validator and the evaluator need to know about a kind besides
@@ -254,8 +226,8 @@ impl NodeMeta {
     }
 
     /// The same metadata for a node that uses `bytes_per_cell` bytes per cell while it runs
-    /// (its outputs, the neighbour tables `tables` and its working memory).
-    pub const fn costing(self, bytes_per_cell: u64, tables: NeighbourTables) -> NodeMeta {
-        NodeMeta { memory: Some(MemoryCost { bytes_per_cell, tables }), ..self }
+    /// (its outputs, any neighbour tables and its working memory).
+    pub const fn costing(self, bytes_per_cell: u64) -> NodeMeta {
+        NodeMeta { memory: Some(MemoryCost { bytes_per_cell }), ..self }
     }
 }

@@ -25,7 +25,7 @@ pub mod tectonics;
 pub mod texture;
 
 pub use context::{Locality, OpContext, OpError, Refine, RefineFrom, StepProgress};
-pub use meta::{Category, MemoryCost, NeighbourTables, NodeMeta, PortDef, PortType, PortUnit};
+pub use meta::{Category, MemoryCost, NodeMeta, PortDef, PortType, PortUnit};
 pub use params::{ChoiceOption, ParamDef, ParamError, ParamMap, ParamSpec, ParamValue, Settings};
 pub use port::{InPort, OutPort, PortValue, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};
 pub use registry::NodeKind;
@@ -268,7 +268,7 @@ pub fn settings_round_trip<N: Node>() -> Result<(), String> {
 /// What node files use.
 pub mod prelude {
     pub use super::context::{with_steps, Locality, OpContext, OpError, Refine, RefineFrom};
-    pub use super::meta::{Category, NeighbourTables, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
+    pub use super::meta::{Category, NodeMeta, PortDef, PortType, PortUnit, IN, IN_AB, OUT, OUT_AS_INPUT};
     pub use super::params::{boolean, colour, curve, file, float, gradient, int, matrix, seed, set, text, ChoiceSet, NoSettings, Settings, Srgb};
     pub use super::port::{InPort, OutPort, FIELD_A, FIELD_B, FIELD_IN, FIELD_OUT};
     pub use super::unit::Unit;

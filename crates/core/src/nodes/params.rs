@@ -424,22 +424,6 @@ pub trait Settings: Sized + Clone + std::fmt::Debug {
     fn from_params(values: &ParamMap) -> Result<Self, ParamError>;
     /// The saved values of these settings (every declared parameter, nothing else).
     fn to_params(&self) -> ParamMap;
-
-    /// The editor's label of the parameter saved as `key` (the key itself if none is), for
-    /// messages that name a parameter as the user sees it.
-    fn label_of(key: &'static str) -> &'static str {
-        Self::PARAMS.iter().find(|p| p.name == key).map_or(key, |p| p.label)
-    }
-
-    /// `Ok` when `ok`, else the message "`<label>` must be `what` (it is `value`)" naming the
-    /// parameter saved as `key`.
-    fn need(ok: bool, key: &'static str, what: &str, value: f32) -> Result<(), String> {
-        if ok {
-            Ok(())
-        } else {
-            Err(format!("{} must be {what} (it is {value})", Self::label_of(key)))
-        }
-    }
 }
 
 /// Reads one field for [`Settings::from_params`].

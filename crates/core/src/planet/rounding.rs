@@ -28,6 +28,13 @@ pub fn floor32(x: f32) -> f32 {
     }
 }
 
+/// `x.floor()` as an `i32`, for `x` well inside the range of `i32` (lattice coordinates).
+#[inline(always)]
+pub fn floor_to_i32(x: f32) -> i32 {
+    let t = x as i32;
+    t - i32::from(x < t as f32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,6 +52,9 @@ mod tests {
         for x in specials64.into_iter().chain(randoms).chain((-4000..4000).map(|k| k as f64 * 0.37)) {
             assert!(floor64(x).to_bits() == x.floor().to_bits() || (x.is_nan() && floor64(x).is_nan()), "floor64({x:e})");
             let y = x as f32;
+            if y.abs() < 1e9 {
+                assert_eq!(floor_to_i32(y), y.floor() as i32, "floor_to_i32({y:e})");
+            }
             assert!(floor32(y).to_bits() == y.floor().to_bits() || (y.is_nan() && floor32(y).is_nan()), "floor32({y:e})");
         }
         for y in [8_388_607.5f32, -8_388_607.5, 8_388_608.0, -0.0, 0.0, -0.25, f32::INFINITY, f32::NEG_INFINITY] {

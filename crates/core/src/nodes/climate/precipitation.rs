@@ -70,7 +70,7 @@ impl Node for Precipitation {
         OUTPUTS,
         file!(),
     )
-    .reading_planet().costing(18, NeighbourTables::Four);
+    .reading_planet().costing(18);
 
     fn run(s: &PrecipitationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let h = inputs.port(ELEVATION)?;

@@ -55,7 +55,7 @@ impl Node for Temperature {
         INPUTS,
         OUTPUTS,
         file!(),
-    ).costing(5, NeighbourTables::None);
+    ).costing(5);
 
     fn run(s: &TemperatureSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let h = inputs.port(ELEVATION)?;

@@ -19,7 +19,7 @@ macro_rules! binary_node {
 
         impl Node for $name {
             type Settings = NoSettings;
-            const META: NodeMeta = NodeMeta::new($label, Category::Combine, $description, IN_AB, OUT, file!()).costing(5, NeighbourTables::None);
+            const META: NodeMeta = NodeMeta::new($label, Category::Combine, $description, IN_AB, OUT, file!()).costing(5);
 
             fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
                 Ok(vec![inputs.port(FIELD_A)?.zip(inputs.port(FIELD_B)?, $op).into()])
@@ -81,7 +81,7 @@ pub struct Divide;
 
 impl Node for Divide {
     type Settings = DivideSettings;
-    const META: NodeMeta = NodeMeta::new("Divide", Category::Combine, "a / b; where |b| is below epsilon the result is 0.", IN_AB, OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Divide", Category::Combine, "a / b; where |b| is below epsilon the result is 0.", IN_AB, OUT, file!()).costing(5);
 
     fn run(s: &DivideSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let e = s.epsilon;

@@ -18,7 +18,7 @@ crate::ports! {
 
 impl Node for Blend {
     type Settings = NoSettings;
-    const META: NodeMeta = NodeMeta::new("Blend", Category::Combine, "a where the mask is 0, b where it is 1, mixed in between (mask clamped to 0..1).", INPUTS, OUT, file!()).costing(8, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Blend", Category::Combine, "a where the mask is 0, b where it is 1, mixed in between (mask clamped to 0..1).", INPUTS, OUT, file!()).costing(8);
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![blend(inputs.port(A)?, inputs.port(B)?, inputs.port(MASK)?).into()])

@@ -46,7 +46,7 @@ impl Node for Expression {
         OUT,
         file!(),
     )
-    .costing(5, NeighbourTables::None);
+    .costing(5);
 
     fn check(s: &ExpressionSettings, connected: &[bool]) -> Result<(), String> {
         let formula = Formula::parse(&s.formula).map_err(|e| e.to_string())?;

@@ -23,7 +23,7 @@ crate::ports! {
 
 impl Node for ColourPreview {
     type Settings = ColourPreviewSettings;
-    const META: NodeMeta = NodeMeta::new("Colour preview", Category::Display, "Shows a thumbnail of the colours at this point (sRGB on screen), at preview resolution.", INPUTS, &[], file!()).costing(0, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Colour preview", Category::Display, "Shows a thumbnail of the colours at this point (sRGB on screen), at preview resolution.", INPUTS, &[], file!()).costing(0);
 
     fn run(_: &ColourPreviewSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         inputs.port(COLOUR)?;

@@ -38,7 +38,7 @@ pub struct Preview;
 
 impl Node for Preview {
     type Settings = PreviewSettings;
-    const META: NodeMeta = NodeMeta::new("Preview", Category::Display, "Shows a thumbnail of the field at this point, at preview resolution.", IN, &[], file!()).costing(0, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Preview", Category::Display, "Shows a thumbnail of the field at this point, at preview resolution.", IN, &[], file!()).costing(0);
 
     fn run(_: &PreviewSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         inputs.port(FIELD_IN)?;

@@ -60,9 +60,8 @@ pub struct DropletErosion;
 
 impl Node for DropletErosion {
     type Settings = DropletErosionSettings;
-    const META: NodeMeta = NodeMeta::new("Droplet erosion", Category::Erosion, "Many droplets run downhill with inertia, pick up ground by speed and slope and drop it where they slow; they roll over face seams.", IN, OUT, file!())
-        .reading_planet()
-        .costing(14, NeighbourTables::None);
+    const META: NodeMeta =
+        NodeMeta::new("Droplet erosion", Category::Erosion, "Many droplets run downhill with inertia, pick up ground by speed and slope and drop it where they slow; they roll over face seams.", IN, OUT, file!()).reading_planet().costing(14);
 
     fn run(s: &DropletErosionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let f = inputs.port(FIELD_IN)?;

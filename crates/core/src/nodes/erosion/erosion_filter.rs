@@ -61,7 +61,7 @@ impl Node for ErosionFilter {
         OUTPUTS,
         file!(),
     )
-    .reading_planet().costing(62, NeighbourTables::None);
+    .reading_planet().costing(62);
 
     fn run(s: &ErosionFilterSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let h = inputs.port(ELEVATION)?;

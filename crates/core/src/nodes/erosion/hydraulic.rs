@@ -167,7 +167,7 @@ impl Node for HydraulicErosion {
         OUTPUTS,
         file!(),
     )
-    .reading_planet().costing(109, NeighbourTables::FourAndEight);
+    .reading_planet().costing(109);
 
     fn run(s: &HydraulicErosionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let f = inputs.port(FIELD_IN)?;

@@ -109,7 +109,7 @@ impl Node for LandscapeEvolution {
         OUTPUTS,
         file!(),
     )
-    .reading_planet().costing(107, NeighbourTables::None);
+    .reading_planet().costing(107);
 
     fn run(s: &LandscapeEvolutionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

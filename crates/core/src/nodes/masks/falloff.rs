@@ -3,7 +3,7 @@
 //! through an editable curve; output as it is, multiplied with a field, or subtracted from it.
 //! The island maker.
 
-use super::coast_distance::coast_distance_km;
+use super::coast_distance::{coast_distance_km, CoastDistance};
 use crate::nodes::modify::curve::MonotoneCurve;
 use crate::nodes::prelude::*;
 use crate::planet::projection::lon_lat_to_dir;
@@ -66,15 +66,15 @@ impl Node for Falloff {
     type Settings = FalloffSettings;
     const META: NodeMeta =
         NodeMeta::new("Falloff", Category::Masks, "The distance from a point or from a mask's edge, divided by a radius in degrees, through a curve; output, multiplied with the input or subtracted from it (the island maker).", INPUTS, OUT, file!())
-            .costing(9, NeighbourTables::None);
+            .costing(9);
 
     /// The inputs the settings need, checked before any run (so `check` refuses what a build
     /// would).
-    /// From a mask's edge, a distance sweep as Distance to coast's (its table of four
-    /// neighbours and its working memory, 80 bytes per cell).
+    /// From a mask's edge, the distance sweep of Distance to coast ([`coast_distance_km`]),
+    /// with that node's declared cost per cell.
     fn extra_bytes(s: &FalloffSettings, n: usize) -> u64 {
         if s.from == FalloffFrom::MaskEdge {
-            80 * 6 * (n as u64) * (n as u64)
+            CoastDistance::META.memory.map_or(0, |m| m.bytes_per_cell) * 6 * (n as u64) * (n as u64)
         } else {
             0
         }

@@ -22,7 +22,7 @@ pub struct HeightBand;
 
 impl Node for HeightBand {
     type Settings = HeightBandSettings;
-    const META: NodeMeta = NodeMeta::new("Height band", Category::Masks, "A mask: 1 between the lower and upper heights, 0 outside, with smooth edges of a chosen width.", IN, OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Height band", Category::Masks, "A mask: 1 between the lower and upper heights, 0 outside, with smooth edges of a chosen width.", IN, OUT, file!()).costing(5);
 
     fn run(s: &HeightBandSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let s = s.clone();

@@ -35,7 +35,7 @@ impl Node for Wetness {
         &[PortDef::field("wetness")],
         file!(),
     )
-    .reading_planet().costing(5, NeighbourTables::None);
+    .reading_planet().costing(5);
 
     fn run(s: &WetnessSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let (area, slope) = (inputs.port(AREA)?, inputs.port(SLOPE)?);

@@ -7,7 +7,7 @@ pub struct Abs;
 
 impl Node for Abs {
     type Settings = NoSettings;
-    const META: NodeMeta = NodeMeta::new("Abs", Category::Modify, "|x|", IN, OUT_AS_INPUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Abs", Category::Modify, "|x|", IN, OUT_AS_INPUT, file!()).costing(5);
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![inputs.port(FIELD_IN)?.map(f32::abs).into()])

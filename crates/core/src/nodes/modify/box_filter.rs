@@ -21,7 +21,7 @@ pub struct BoxFilter;
 
 impl Node for BoxFilter {
     type Settings = BoxFilterSettings;
-    const META: NodeMeta = NodeMeta::new("Box filter", Category::Modify, "Each value becomes the weighted sum of its neighbourhood divided by the sum of the weights.", IN, OUT_AS_INPUT, file!()).costing(8, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Box filter", Category::Modify, "Each value becomes the weighted sum of its neighbourhood divided by the sum of the weights.", IN, OUT_AS_INPUT, file!()).costing(8);
 
     fn run(s: &BoxFilterSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![box_filter(inputs.port(FIELD_IN)?, &s.matrix, s.iterations, ctx)?.into()])

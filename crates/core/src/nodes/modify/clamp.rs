@@ -17,7 +17,7 @@ pub struct Clamp;
 
 impl Node for Clamp {
     type Settings = ClampSettings;
-    const META: NodeMeta = NodeMeta::new("Clamp", Category::Modify, "Limits values to [min, max].", IN, OUT_AS_INPUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Clamp", Category::Modify, "Limits values to [min, max].", IN, OUT_AS_INPUT, file!()).costing(5);
 
     fn run(s: &ClampSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (lo, hi) = (s.min, s.max);

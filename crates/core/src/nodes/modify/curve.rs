@@ -15,7 +15,7 @@ pub struct Curve;
 
 impl Node for Curve {
     type Settings = CurveSettings;
-    const META: NodeMeta = NodeMeta::new("Curve", Category::Modify, "Maps values through a smooth monotone curve through editable control points (x in, y out).", IN, OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Curve", Category::Modify, "Maps values through a smooth monotone curve through editable control points (x in, y out).", IN, OUT, file!()).costing(5);
 
     fn run(s: &CurveSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let c = MonotoneCurve::new(&s.curve);

@@ -65,7 +65,7 @@ impl Node for Detail {
         OUT_AS_INPUT,
         file!(),
     )
-    .costing(5, NeighbourTables::None);
+    .costing(5);
 
     fn run(s: &DetailSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let (input, mask) = (inputs.port(INPUT)?, inputs.port_opt(MASK)?);

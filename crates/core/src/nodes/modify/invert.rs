@@ -15,7 +15,7 @@ pub struct Invert;
 
 impl Node for Invert {
     type Settings = InvertSettings;
-    const META: NodeMeta = NodeMeta::new("Invert", Category::Modify, "Mirrors values around a pivot: 2 pivot - x.", IN, OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Invert", Category::Modify, "Mirrors values around a pivot: 2 pivot - x.", IN, OUT, file!()).costing(5);
 
     fn run(s: &InvertSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let pivot = s.pivot;

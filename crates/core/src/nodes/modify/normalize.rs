@@ -17,7 +17,7 @@ pub struct Normalize;
 
 impl Node for Normalize {
     type Settings = NormalizeSettings;
-    const META: NodeMeta = NodeMeta::new("Normalize", Category::Modify, "Stretches the field linearly so its smallest value becomes min and its largest max.", IN, OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Normalize", Category::Modify, "Stretches the field linearly so its smallest value becomes min and its largest max.", IN, OUT, file!()).costing(5);
 
     fn run(s: &NormalizeSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![normalize(inputs.port(FIELD_IN)?, s.min, s.max).into()])

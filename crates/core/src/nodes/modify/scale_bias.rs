@@ -17,7 +17,7 @@ pub struct ScaleBias;
 
 impl Node for ScaleBias {
     type Settings = ScaleBiasSettings;
-    const META: NodeMeta = NodeMeta::new("Scale and bias", Category::Modify, "x * scale + bias", IN, OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Scale and bias", Category::Modify, "x * scale + bias", IN, OUT, file!()).costing(5);
 
     fn run(s: &ScaleBiasSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (scale, bias) = (s.scale, s.bias);

@@ -17,7 +17,7 @@ pub struct Terrace;
 
 impl Node for Terrace {
     type Settings = TerraceSettings;
-    const META: NodeMeta = NodeMeta::new("Terrace", Category::Modify, "Flattens values into steps between the field's minimum and maximum.", IN, OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Terrace", Category::Modify, "Flattens values into steps between the field's minimum and maximum.", IN, OUT, file!()).costing(5);
 
     fn run(s: &TerraceSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![terrace(inputs.port(FIELD_IN)?, s.steps, s.smoothness).into()])

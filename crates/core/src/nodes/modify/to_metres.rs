@@ -22,7 +22,7 @@ impl Node for ToMetres {
         file!(),
     )
     .reading_planet()
-    .costing(5, NeighbourTables::None);
+    .costing(5);
 
     fn run(_: &ToMetresSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let planet = ctx.planet()?;

@@ -16,7 +16,7 @@ crate::ports! {
 
 impl Node for VectorLength {
     type Settings = NoSettings;
-    const META: NodeMeta = NodeMeta::new("Vector length", Category::Modify, "Length of each vector (for example slope steepness from a Gradient).", INPUTS, OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Vector length", Category::Modify, "Length of each vector (for example slope steepness from a Gradient).", INPUTS, OUT, file!()).costing(5);
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![vector_length(inputs.port(VECTOR)?)?.into()])

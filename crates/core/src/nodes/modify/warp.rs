@@ -53,7 +53,7 @@ impl Node for Warp {
     const META: NodeMeta =
         NodeMeta::new("Warp", Category::Modify, "Domain warp: each cell takes the input's value from a point moved along the surface by fBm noise or by the 'vector' input (tangent part), a distance in km; seamless.", INPUTS, OUT_AS_INPUT, file!())
             .reading_planet()
-            .costing(25, NeighbourTables::None);
+            .costing(25);
 
     /// Warp by vector needs its vectors, checked before any run (so `check` refuses what a
     /// build would).

@@ -228,7 +228,7 @@ impl Node for Export {
         file!(),
     )
     .needing_one_input()
-    .costing(0, NeighbourTables::None);
+    .costing(0);
 
     fn check(s: &ExportSettings, connected: &[bool]) -> Result<(), String> {
         let (field, colour) = (connected.get(FIELD.index()).copied().unwrap_or(false), connected.get(COLOUR.index()).copied().unwrap_or(false));

@@ -51,7 +51,7 @@ impl Node for Planet {
         &[PortDef::field("out").with_unit(PortUnit::Of(Unit::Metre))],
         file!(),
     )
-    }.costing(5, NeighbourTables::None);
+    }.costing(5);
 
     fn run(s: &PlanetSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         // The albedo is read by the viewport and build from the node's inputs; checked here.

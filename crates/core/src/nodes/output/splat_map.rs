@@ -69,7 +69,7 @@ impl Node for SplatMap {
         &[],
         file!(),
     )
-    .needing_one_input().costing(0, NeighbourTables::None);
+    .needing_one_input().costing(0);
 
     fn check(s: &SplatMapSettings, connected: &[bool]) -> Result<(), String> {
         if !connected.iter().any(|&c| c) {

@@ -15,7 +15,7 @@ pub struct Constant;
 
 impl Node for Constant {
     type Settings = ConstantSettings;
-    const META: NodeMeta = NodeMeta::new("Constant", Category::Sources, "The same value on the whole planet.", &[], OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Constant", Category::Sources, "The same value on the whole planet.", &[], OUT, file!()).costing(5);
 
     fn run(s: &ConstantSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![Field::filled_on(ctx.grid(), s.value).into()])

@@ -42,7 +42,7 @@ impl Node for DiamondSquare {
         &[],
         OUT,
         file!(),
-    ).costing(9, NeighbourTables::None);
+    ).costing(9);
 
     fn run(s: &DiamondSquareSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

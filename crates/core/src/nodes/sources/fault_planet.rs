@@ -34,7 +34,7 @@ pub struct FaultPlanet;
 
 impl Node for FaultPlanet {
     type Settings = FaultPlanetSettings;
-    const META: NodeMeta = NodeMeta::new("Fault planet", Category::Sources, "Repeated random plane cuts raise one side of the planet and lower the other.", &[], OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Fault planet", Category::Sources, "Repeated random plane cuts raise one side of the planet and lower the other.", &[], OUT, file!()).costing(5);
 
     fn run(s: &FaultPlanetSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![fault_planet(s, ctx)?.into()])

@@ -144,7 +144,7 @@ impl Node for ImportRaster {
         file!(),
     )
     .reading_planet()
-    .reading_files().costing(52, NeighbourTables::None);
+    .reading_files().costing(52);
 
     fn run(s: &ImportRasterSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         if ctx.files.is_empty() {

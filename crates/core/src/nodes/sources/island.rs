@@ -39,8 +39,8 @@ pub struct Island;
 
 impl Node for Island {
     type Settings = IslandSettings;
-    const META: NodeMeta = NodeMeta::new("Volcanic island", Category::Sources, "A cone h = H (1 - (r/R)^P) around a point, roughened by noise through the exponent 1 + N noise, with the top above the crater rim folded down.", &[], OUT, file!())
-        .costing(5, NeighbourTables::None);
+    const META: NodeMeta =
+        NodeMeta::new("Volcanic island", Category::Sources, "A cone h = H (1 - (r/R)^P) around a point, roughened by noise through the exponent 1 + N noise, with the top above the crater rim folded down.", &[], OUT, file!()).costing(5);
 
     fn run(s: &IslandSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -25,7 +25,7 @@ pub struct Latitude;
 
 impl Node for Latitude {
     type Settings = LatitudeSettings;
-    const META: NodeMeta = NodeMeta::new("Latitude", Category::Sources, "Latitude of each cell: -1 at the south pole, 0 at the equator, 1 at the north pole (or absolute).", &[], OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Latitude", Category::Sources, "Latitude of each cell: -1 at the south pole, 0 at the equator, 1 at the north pole (or absolute).", &[], OUT, file!()).costing(5);
 
     fn run(s: &LatitudeSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![latitude(s.mode, ctx.grid()).into()])

@@ -81,7 +81,7 @@ pub struct Noise;
 
 impl Node for Noise {
     type Settings = NoiseSettings;
-    const META: NodeMeta = NodeMeta::new("Noise", Category::Sources, "Coherent noise sampled at each cell's point on the unit sphere, hence seamless.", &[], OUT, file!()).costing(5, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Noise", Category::Sources, "Coherent noise sampled at each cell's point on the unit sphere, hence seamless.", &[], OUT, file!()).costing(5);
 
     fn run(s: &NoiseSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -90,7 +90,7 @@ impl Node for PlateElevation {
         file!(),
     )
     .reading_planet()
-    .costing(133, NeighbourTables::Four);
+    .costing(133);
 
     fn run(s: &PlateElevationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let surface = plate_elevation(inputs.port(PLATES)?, &elevation_settings(s, ctx.planet()?.radius_km), ctx.n, ctx.cancel)?;

@@ -40,8 +40,7 @@ crate::ports! {
 
 impl Node for TectonicPlates {
     type Settings = TectonicPlatesSettings;
-    const META: NodeMeta = NodeMeta { resolution_independent: true, ..NodeMeta::new("Tectonic plates", Category::Tectonics, "Plates grow from random regions by flood fill until every region belongs to one.", INPUTS, OUTPUTS, file!()) }
-        .costing(2, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta { resolution_independent: true, ..NodeMeta::new("Tectonic plates", Category::Tectonics, "Plates grow from random regions by flood fill until every region belongs to one.", INPUTS, OUTPUTS, file!()) }.costing(2);
 
     fn run(s: &TectonicPlatesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let settings = PlateSettings { count: s.plates, expansion_range: s.expansion_range, random_driven: s.random_driven, max_cycles: s.step_mode.then_some(s.cycles), seed: s.seed };

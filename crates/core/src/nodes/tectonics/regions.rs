@@ -27,8 +27,7 @@ crate::ports! {
 
 impl Node for Regions {
     type Settings = RegionsSettings;
-    const META: NodeMeta =
-        NodeMeta { resolution_independent: true, ..NodeMeta::new("Regions", Category::Tectonics, "R x R regions per cube face with jittered centroids, a Voronoi diagram on the sphere.", &[], OUTPUTS, file!()) }.costing(3, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta { resolution_independent: true, ..NodeMeta::new("Regions", Category::Tectonics, "R x R regions per cube face with jittered centroids, a Voronoi diagram on the sphere.", &[], OUTPUTS, file!()) }.costing(3);
 
     fn run(s: &RegionsSettings, _: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![Value::Regions(Arc::new(RegionSurface::new(s.resolution.clamp(1, 4000), s.jitter, s.seed)))])

@@ -233,7 +233,7 @@ impl Node for Biomes {
         OUTPUTS,
         file!(),
     )
-    .costing(34, NeighbourTables::None);
+    .costing(34);
 
     fn run(s: &BiomesSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (h, t, p, slope, coast) = (inputs.port(ELEVATION)?, inputs.port(TEMPERATURE)?, inputs.port(PRECIPITATION)?, inputs.port_opt(SLOPE)?, inputs.port_opt(COAST)?);

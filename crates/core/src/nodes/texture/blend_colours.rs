@@ -26,7 +26,7 @@ crate::ports! {
 
 impl Node for BlendColours {
     type Settings = NoSettings;
-    const META: NodeMeta = NodeMeta::new("Blend colours", Category::Texture, "Colour a where the mask is 0, b where it is 1, mixed in linear light in between (mask clamped to 0..1).", INPUTS, OUTPUTS, file!()).costing(13, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Blend colours", Category::Texture, "Colour a where the mask is 0, b where it is 1, mixed in linear light in between (mask clamped to 0..1).", INPUTS, OUTPUTS, file!()).costing(13);
 
     fn run(_: &NoSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let (a, b, m) = (inputs.port(A)?, inputs.port(B)?, inputs.port(MASK)?);

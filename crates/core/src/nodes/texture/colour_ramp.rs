@@ -28,7 +28,7 @@ crate::ports! {
 
 impl Node for ColourRamp {
     type Settings = ColourRampSettings;
-    const META: NodeMeta = NodeMeta::new("Colour ramp", Category::Texture, "Maps values through an editable colour gradient (World Machine's colorizer, Blender's Color Ramp).", IN, OUTPUTS, file!()).costing(13, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Colour ramp", Category::Texture, "Maps values through an editable colour gradient (World Machine's colorizer, Blender's Color Ramp).", IN, OUTPUTS, file!()).costing(13);
 
     fn run(s: &ColourRampSettings, inputs: &Inputs, _: &OpContext) -> Result<Vec<Value>, OpError> {
         let f = inputs.port(FIELD_IN)?;

@@ -48,8 +48,7 @@ crate::ports! {
 
 impl Node for Vegetation {
     type Settings = VegetationSettings;
-    const META: NodeMeta =
-        NodeMeta::new("Vegetation density", Category::Texture, "Density of one species: its biomes, a slope range and noise patches for clusters. Add one node per species.", INPUTS, OUTPUTS, file!()).costing(9, NeighbourTables::None);
+    const META: NodeMeta = NodeMeta::new("Vegetation density", Category::Texture, "Density of one species: its biomes, a slope range and noise patches for clusters. Add one node per species.", INPUTS, OUTPUTS, file!()).costing(9);
 
     fn run(s: &VegetationSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let (biome, slope) = (inputs.port(BIOME)?, inputs.port_opt(SLOPE)?);
