@@ -1,7 +1,7 @@
 //! `planetgraph`: argument parsing and dispatch only.
 
 use clap::Parser;
-use planetgraph::cli::{self, Cli, CliError, Command};
+use planetgraph_cli::{self as cli, Cli, CliError, Command};
 use std::process::ExitCode;
 
 /// Large blocks (fields, tables: 1 MiB and more) are mapped one by one, so the memory a build
@@ -35,9 +35,9 @@ fn main() -> ExitCode {
         Some(Command::Bench { only, memory: true, .. }) => cli::bench_memory::run(only.as_deref()),
         Some(Command::Bench { quick, only, scale: false, .. }) => cli::bench::run(*quick, only.as_deref()),
         Some(Command::Bench { only, scale: true, .. }) => cli::bench_scale::run(only.as_deref()),
-        None => planetgraph::app::run_editor(args.file.as_deref()).map_err(|e| match e {
-            planetgraph::app::EditorError::File(e) => CliError::input(e),
-            planetgraph::app::EditorError::Start(e) => CliError::internal(e),
+        None => planetgraph_app::app::run_editor(args.file.as_deref()).map_err(|e| match e {
+            planetgraph_app::app::EditorError::File(e) => CliError::input(e),
+            planetgraph_app::app::EditorError::Start(e) => CliError::internal(e),
         }),
     };
     match result {

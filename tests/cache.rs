@@ -2,7 +2,7 @@
 //! same bytes; the warm build reads its results back; `cache info` and `cache clear` report and
 //! empty the folder; an evaluator with the cache reads back every slow node bit for bit.
 
-use planetgraph::eval::{DiskCache, Evaluator, Progress};
+use planetgraph_core::eval::{DiskCache, Evaluator, Progress};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::AtomicBool;
@@ -88,7 +88,7 @@ fn builds_with_a_cold_a_warm_and_a_damaged_cache_write_the_same_bytes() {
 #[test]
 fn a_fresh_evaluator_reads_the_slow_nodes_back_bit_for_bit() {
     let dir = tempfile::tempdir().expect("tmp");
-    let g = planetgraph::io::default_graph().expect("default graph");
+    let g = planetgraph_core::io::default_graph().expect("default graph");
     let cancel = AtomicBool::new(false);
     let disk = Some(DiskCache::new(dir.path(), 1 << 30));
     let first = Evaluator::new().with_disk_cache(disk.clone()).evaluate(&g, 32, &cancel, &Progress::default());
@@ -96,12 +96,12 @@ fn a_fresh_evaluator_reads_the_slow_nodes_back_bit_for_bit() {
     let second = Evaluator::new().with_disk_cache(disk).evaluate(&g, 32, &cancel, &Progress::default());
     assert!(second.from_disk > 0, "nothing read back");
     assert!(first.errors.is_empty() && second.errors.is_empty());
-    let planet = g.first_of(planetgraph::nodes::NodeKind::Planet).expect("planet").id;
+    let planet = g.first_of(planetgraph_core::nodes::NodeKind::Planet).expect("planet").id;
     let (a, b) = (first.field(planet).expect("planet"), second.field(planet).expect("planet"));
     assert!(a.data().iter().zip(b.data()).all(|(x, y)| x.to_bits() == y.to_bits()));
     for (id, outputs) in &first.outputs {
         for (k, v) in outputs.iter().enumerate() {
-            if let (Some(planetgraph::nodes::Value::Field(x)), Some(planetgraph::nodes::Value::Field(y))) = (v, second.output(*id, k)) {
+            if let (Some(planetgraph_core::nodes::Value::Field(x)), Some(planetgraph_core::nodes::Value::Field(y))) = (v, second.output(*id, k)) {
                 assert!(x.data().iter().zip(y.data()).all(|(p, q)| p.to_bits() == q.to_bits()), "node {} output {k}", id.0);
             }
         }

@@ -9,10 +9,10 @@
 #[path = "common/needs.rs"]
 mod needs;
 
-use planetgraph::cli::build::evaluate_planet;
-use planetgraph::eval::Progress;
-use planetgraph::io::default_graph;
-use planetgraph::planet::Grid;
+use planetgraph_cli::build::evaluate_planet;
+use planetgraph_core::eval::Progress;
+use planetgraph_core::io::default_graph;
+use planetgraph_core::planet::Grid;
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;

@@ -14,10 +14,10 @@ mod common;
 use common::correlation;
 
 use glam::{Quat, Vec3};
-use planetgraph::erosion::droplet::{droplets, DropletSettings};
-use planetgraph::erosion::hydraulic::{hydraulic, HydraulicSettings};
-use planetgraph::erosion::thermal::{thermal, ThermalSettings};
-use planetgraph::planet::{Face, Field};
+use planetgraph_core::erosion::droplet::{droplets, DropletSettings};
+use planetgraph_core::erosion::hydraulic::{hydraulic, HydraulicSettings};
+use planetgraph_core::erosion::thermal::{thermal, ThermalSettings};
+use planetgraph_core::planet::{Face, Field};
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 const N: usize = 64;

@@ -4,13 +4,13 @@
 //! tests/clients/package.json). Failures: unwritable folder, full disk, cancel half-way and
 //! invalid settings give a clear message and never a manifest listing an incomplete file.
 
-use planetgraph::cli::build::build_graph;
-use planetgraph::eval::Progress;
-use planetgraph::export::evaluate_exports;
-use planetgraph::export::{jobs_from_result, planned_files, write_exports, Control, ExportContext, ExportError, ExportProgress};
-use planetgraph::io::{load_graph, Strictness};
-use planetgraph::nodes::output::planet::PlanetSettings;
-use planetgraph::nodes::NodeKind;
+use planetgraph_cli::build::build_graph;
+use planetgraph_core::eval::Progress;
+use planetgraph_core::export::evaluate_exports;
+use planetgraph_core::export::{jobs_from_result, planned_files, write_exports, Control, ExportContext, ExportError, ExportProgress};
+use planetgraph_core::io::{load_graph, Strictness};
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::nodes::NodeKind;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -259,13 +259,13 @@ fn exports_are_byte_identical_for_any_thread_count() {
 /// CLI, the editor's File > Export and Python share; the manifest's timings list the nodes run.
 #[test]
 fn an_elevation_export_evaluates_only_the_nodes_it_reads() {
-    use planetgraph::graph::NodeId;
-    let mut g = planetgraph::io::default_graph().expect("default graph");
+    use planetgraph_core::graph::NodeId;
+    let mut g = planetgraph_core::io::default_graph().expect("default graph");
     let planet = g.first_of(NodeKind::Planet).expect("Planet").id;
     let export = g.add_node(NodeKind::Export, (0.0, 0.0));
-    g.set_param(export, "format", planetgraph::nodes::ParamValue::Choice("r32".into()));
-    g.set_param(export, "projection", planetgraph::nodes::ParamValue::Choice("faces".into()));
-    g.link(planet, planetgraph::nodes::FIELD_OUT, export, planetgraph::nodes::output::export::FIELD).expect("link");
+    g.set_param(export, "format", planetgraph_core::nodes::ParamValue::Choice("r32".into()));
+    g.set_param(export, "projection", planetgraph_core::nodes::ParamValue::Choice("faces".into()));
+    g.link(planet, planetgraph_core::nodes::FIELD_OUT, export, planetgraph_core::nodes::output::export::FIELD).expect("link");
     // The nodes upstream of each of the Planet node's inputs.
     let upstream = |input: &str| {
         let mut seen = std::collections::BTreeSet::new();
@@ -282,7 +282,7 @@ fn an_elevation_export_evaluates_only_the_nodes_it_reads() {
     assert!(colour_only.len() >= 4, "the default graph colours its planet with a chain of nodes: {colour_only:?}");
     let dir = tempfile::tempdir().expect("tempdir");
     let cancel = AtomicBool::new(false);
-    let manifest = planetgraph::export::export_graph(&g, Path::new("default.ron"), dir.path(), 32, None, planetgraph::export::tiled::DEFAULT_BUDGET, None, &cancel, &Progress::default(), &ExportProgress::default()).expect("build");
+    let manifest = planetgraph_core::export::export_graph(&g, Path::new("default.ron"), dir.path(), 32, None, planetgraph_core::export::tiled::DEFAULT_BUDGET, None, &cancel, &Progress::default(), &ExportProgress::default()).expect("build");
     let ran = |id: NodeId| manifest.timings_ms.keys().any(|k| k.ends_with(&format!(" {id}")) || k.ends_with(&format!(" {id})")));
     for id in &colour_only {
         assert!(!ran(*id), "{} ran for an elevation export: {:?}", g.describe_node(*id), manifest.timings_ms.keys().collect::<Vec<_>>());

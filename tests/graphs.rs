@@ -4,12 +4,12 @@
 mod common;
 use common::correlation;
 
-use planetgraph::editor::{from_editor, keep_open_groups, to_editor};
-use planetgraph::eval::{Evaluator, Progress};
-use planetgraph::graph::Graph;
-use planetgraph::io::default_graph;
-use planetgraph::io::{load_graph, parse_graph, to_ron_string, Strictness};
-use planetgraph::nodes::{NodeKind, ParamValue};
+use planetgraph_app::editor::{from_editor, keep_open_groups, to_editor};
+use planetgraph_core::eval::{Evaluator, Progress};
+use planetgraph_core::graph::Graph;
+use planetgraph_core::io::default_graph;
+use planetgraph_core::io::{load_graph, parse_graph, to_ron_string, Strictness};
+use planetgraph_core::nodes::{NodeKind, ParamValue};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -19,11 +19,11 @@ fn graph_files() -> Vec<PathBuf> {
     v
 }
 
-fn eval(g: &Graph, n: usize) -> planetgraph::eval::EvalResult {
+fn eval(g: &Graph, n: usize) -> planetgraph_core::eval::EvalResult {
     Evaluator::new().evaluate(g, n, &AtomicBool::new(false), &Progress::default())
 }
 
-fn planet_field(g: &Graph, n: usize) -> planetgraph::planet::Field {
+fn planet_field(g: &Graph, n: usize) -> planetgraph_core::planet::Field {
     let id = g.first_of(NodeKind::Planet).expect("planet node").id;
     let r = eval(g, n);
     assert!(r.errors.is_empty(), "{:?}", r.errors);
@@ -77,7 +77,7 @@ fn preview_shows_the_same_planet_as_the_build() {
         let g = load_graph(&f, Strictness::Complete).expect("load");
         // The editor's coarsest useful preview (64) against a build four times finer.
         // Erosion graphs are checked at the editor's real preview resolution below.
-        if g.nodes.iter().any(|n| n.kind.meta().category == planetgraph::nodes::Category::Erosion) {
+        if g.nodes.iter().any(|n| n.kind.meta().category == planetgraph_core::nodes::Category::Erosion) {
             continue;
         }
         let preview = planet_field(&g, 64);
@@ -133,7 +133,7 @@ fn errors_stay_on_their_node_and_the_rest_runs() {
     let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
     g.set_param(noise, "octaves", ParamValue::Int(99));
     let prev = g.add_node(NodeKind::Preview, (0.0, 0.0));
-    g.link(noise, planetgraph::nodes::FIELD_OUT, prev, planetgraph::nodes::FIELD_IN).expect("link");
+    g.link(noise, planetgraph_core::nodes::FIELD_OUT, prev, planetgraph_core::nodes::FIELD_IN).expect("link");
     let r = eval(&g, 16);
     assert!(r.errors.get(&noise).is_some_and(|m| m.contains("outside 1..12")), "{:?}", r.errors);
     assert!(r.errors.get(&prev).is_some_and(|m| m.contains("Noise #") && m.contains("error")));
@@ -146,7 +146,7 @@ fn a_missing_input_makes_a_node_idle_not_wrong() {
     let mut g = default_graph().expect("built-in default");
     let add = g.add_node(NodeKind::Add, (0.0, 0.0));
     let prev = g.add_node(NodeKind::Preview, (0.0, 0.0));
-    g.link(add, planetgraph::nodes::FIELD_OUT, prev, planetgraph::nodes::FIELD_IN).expect("link");
+    g.link(add, planetgraph_core::nodes::FIELD_OUT, prev, planetgraph_core::nodes::FIELD_IN).expect("link");
     let r = eval(&g, 16);
     assert!(r.errors.is_empty(), "no errors: {:?}", r.errors);
     assert_eq!(r.idle.get(&add).map(String::as_str), Some("needs input 'a', input 'b'"));
@@ -185,7 +185,7 @@ fn eroded_preview_at_128_matches_the_build_at_512() {
 /// The finder's Planet surface group textures a planet with one node and three wires.
 #[test]
 fn the_planet_surface_group_textures_a_planet_with_three_wires() {
-    let body = planetgraph::io::templates::planet_surface().expect("planet surface");
+    let body = planetgraph_core::io::templates::planet_surface().expect("planet surface");
     let grp = body.groups.first().expect("a group").clone();
     assert_eq!(grp.members.len(), 8);
     let inputs: Vec<&str> = grp.inputs.iter().map(|p| p.name.as_str()).collect();
@@ -194,13 +194,13 @@ fn the_planet_surface_group_textures_a_planet_with_three_wires() {
     assert!(outputs.iter().all(|o| *o != "out" && !o.starts_with("out (")), "ports named for what they carry: {outputs:?}");
     let unique: std::collections::BTreeSet<&&str> = outputs.iter().collect();
     assert_eq!(unique.len(), outputs.len(), "{outputs:?}");
-    use planetgraph::nodes::{output::planet, texture::materials, FIELD_IN, FIELD_OUT};
+    use planetgraph_core::nodes::{output::planet, texture::materials, FIELD_IN, FIELD_OUT};
     let albedo = grp.outputs.iter().find(|p| p.port == materials::ALBEDO.name()).expect("an albedo output").clone();
     // Noise -> [Planet surface] -> Planet: one node and three wires.
     let mut g = Graph::default();
     let n = g.add_node(NodeKind::Noise, (0.0, 0.0));
     let p = g.add_node(NodeKind::Planet, (600.0, 0.0));
-    let (mut g, _) = planetgraph::graph::part::merge(&g, &body, (300.0, 0.0), 0);
+    let (mut g, _) = planetgraph_core::graph::part::merge(&g, &body, (300.0, 0.0), 0);
     let grp = g.groups.first().expect("merged group").clone();
     let input = grp.inputs.first().expect("input");
     let out = grp.outputs.iter().find(|o| o.name == albedo.name).expect("albedo");
@@ -208,7 +208,7 @@ fn the_planet_surface_group_textures_a_planet_with_three_wires() {
     g.link(n, FIELD_OUT, input.node, FIELD_IN).expect("link");
     g.link(n, FIELD_OUT, p, planet::ELEVATION).expect("link");
     g.link(out.node, materials::ALBEDO, p, planet::ALBEDO).expect("the albedo comes from Materials");
-    assert!(planetgraph::graph::validate(&g).is_empty(), "{:?}", planetgraph::graph::validate(&g));
+    assert!(planetgraph_core::graph::validate(&g).is_empty(), "{:?}", planetgraph_core::graph::validate(&g));
     let r = Evaluator::new().evaluate(&g, 32, &AtomicBool::new(false), &Progress::default());
     assert!(r.errors.is_empty() && r.idle.is_empty(), "{:?} {:?}", r.errors, r.idle);
     assert!(r.input(p, planet::ALBEDO).is_some(), "the Planet has an albedo");

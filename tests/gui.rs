@@ -6,8 +6,8 @@ mod driver;
 
 use driver::{is_port, start_graph, wait_until, Driver};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
-use planetgraph::graph::{Graph, NodeId};
-use planetgraph::nodes::{NodeKind, ParamValue};
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::nodes::{NodeKind, ParamValue};
 
 #[test]
 fn add_connect_edit_undo_delete_through_the_ui() {
@@ -76,12 +76,12 @@ fn add_connect_edit_undo_delete_through_the_ui() {
 }
 
 trait TapLayout {
-    fn tap_layout(self, other: &planetgraph::graph::Graph) -> Self;
+    fn tap_layout(self, other: &planetgraph_core::graph::Graph) -> Self;
 }
 
-impl TapLayout for planetgraph::graph::Graph {
+impl TapLayout for planetgraph_core::graph::Graph {
     /// The graph with `other`'s layout, to compare content only.
-    fn tap_layout(mut self, other: &planetgraph::graph::Graph) -> Self {
+    fn tap_layout(mut self, other: &planetgraph_core::graph::Graph) -> Self {
         self.layout = other.layout.clone();
         self
     }
@@ -112,7 +112,7 @@ fn opening_a_bad_file_explains_and_keeps_the_graph() {
 
     // A good file opens; an edit marks the title, saving clears the mark and writes the file.
     let good = dir.path().join("good.ron");
-    planetgraph::io::save_graph(&good, &start_graph()).expect("save");
+    planetgraph_core::io::save_graph(&good, &start_graph()).expect("save");
     d.app.open_path(good.clone());
     d.frames(2);
     assert_eq!(d.app.doc.path.as_deref(), Some(good.as_path()));
@@ -123,14 +123,14 @@ fn opening_a_bad_file_explains_and_keeps_the_graph() {
     assert!(d.app.doc.title().starts_with("* good.ron"));
     assert!(d.app.save(false));
     assert!(!d.app.doc.title().starts_with('*'));
-    let reloaded = planetgraph::io::load_graph(&good, planetgraph::io::Strictness::Complete).expect("reload");
+    let reloaded = planetgraph_core::io::load_graph(&good, planetgraph_core::io::Strictness::Complete).expect("reload");
     assert_eq!(reloaded.node(NodeId(6)).and_then(|n| n.params.get("sea_level")), Some(&ParamValue::Float(0.2)));
 }
 
 /// Frames (with short sleeps for the background evaluation) until `done` or a timeout.
 #[test]
 fn plate_growth_steps_plays_and_finishes_from_the_node() {
-    use planetgraph::editor::types::StepAction;
+    use planetgraph_app::editor::types::StepAction;
     let mut g = Graph::default();
     let regions = g.add_node(NodeKind::Regions, (0.0, 0.0));
     let plates = g.add_node(NodeKind::TectonicPlates, (0.0, 200.0));
@@ -138,10 +138,10 @@ fn plate_growth_steps_plays_and_finishes_from_the_node() {
     let planet = g.add_node(NodeKind::Planet, (500.0, 0.0));
     g.set_param(regions, "resolution", ParamValue::Int(12));
     g.set_param(plates, "plates", ParamValue::Int(8));
-    use planetgraph::nodes::tectonics::{plate_elevation, plates as plates_node, regions as regions_node};
+    use planetgraph_core::nodes::tectonics::{plate_elevation, plates as plates_node, regions as regions_node};
     g.link(regions, regions_node::REGIONS, plates, plates_node::REGIONS).expect("link");
     g.link(plates, plates_node::PLATES, elevation, plate_elevation::PLATES).expect("link");
-    g.link(elevation, plate_elevation::ELEVATION, planet, planetgraph::nodes::output::planet::ELEVATION).expect("link");
+    g.link(elevation, plate_elevation::ELEVATION, planet, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
     d.app.res.preview = 32;
     d.app.res.viewport = 32;
@@ -171,7 +171,7 @@ fn plate_growth_steps_plays_and_finishes_from_the_node() {
 
 #[test]
 fn ctrl_e_opens_the_export_window_and_the_export_runs_in_the_background() {
-    let g = planetgraph::io::load_graph(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/graphs/export_all.ron")), planetgraph::io::Strictness::Complete).expect("graph");
+    let g = planetgraph_core::io::load_graph(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/graphs/export_all.ron")), planetgraph_core::io::Strictness::Complete).expect("graph");
     let mut d = Driver::with(g);
     assert!(!d.app.export_open());
     d.key(Key::E, Modifiers::COMMAND);
@@ -204,7 +204,7 @@ fn the_export_window_lists_the_files_it_would_replace_and_leaves_the_others() {
     let mut g = Graph::default();
     let c = g.add_node(NodeKind::Constant, (20.0, 20.0));
     let p = g.add_node(NodeKind::Planet, (300.0, 20.0));
-    g.link(c, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
+    g.link(c, planetgraph_core::nodes::FIELD_OUT, p, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
     // The window proposes the folder `export` beside the document.
     d.app.doc.path = Some(dir.path().join("tiny.ron"));
@@ -254,8 +254,8 @@ fn where_no_desktop_dialog_opens_the_typed_path_dialogs_take_over_and_say_why() 
 /// marks go when the last stage lands.
 #[test]
 fn an_edit_shows_a_coarse_stage_first_marked_until_the_last_stage_lands() {
-    use planetgraph::nodes::tectonics::plates::TectonicPlatesSettings;
-    let g = planetgraph::io::default_graph().expect("default graph");
+    use planetgraph_core::nodes::tectonics::plates::TectonicPlatesSettings;
+    let g = planetgraph_core::io::default_graph().expect("default graph");
     let plates = g.first_of(NodeKind::TectonicPlates).expect("plates").id;
     let mut d = Driver::with(g);
     d.app.res.preview = 64;

@@ -7,11 +7,11 @@
 mod driver;
 
 use driver::{wait_until, Driver};
-use planetgraph::nodes::NodeKind;
-use planetgraph::render::closeup::tiles_for_view;
+use planetgraph_core::nodes::NodeKind;
+use planetgraph_render::closeup::tiles_for_view;
 
 /// The tiles the viewport's camera wants now.
-fn wanted(d: &Driver, n: usize) -> Vec<planetgraph::planet::Tile> {
+fn wanted(d: &Driver, n: usize) -> Vec<planetgraph_core::planet::Tile> {
     let rect = d.app.viewport.picture_rect();
     let ppp = d.ctx.pixels_per_point();
     tiles_for_view(&d.app.viewport.view.camera, (rect.width() * ppp) as u32, (rect.height() * ppp) as u32, n)
@@ -62,7 +62,7 @@ fn a_near_camera_gets_finer_tiles_in_the_background() {
     let before: Vec<f32> = d.app.viewport.closeups.current()[0].elevation_m.clone();
     let noise = d.app.doc.graph.first_of(NodeKind::Noise).expect("a Noise node").id;
     let mut g = d.app.doc.graph.clone();
-    g.set_param(noise, "frequency", planetgraph::nodes::ParamValue::Float(3.0));
+    g.set_param(noise, "frequency", planetgraph_core::nodes::ParamValue::Float(3.0));
     assert!(d.app.apply_edit(g));
     d.wait_for_evaluation();
     wait_until(&mut d, "the close-ups of the new planet", |d| settled(d, n) && d.app.viewport.closeups.current()[0].elevation_m != before);
@@ -78,7 +78,7 @@ fn the_camera_is_kept_above_the_exaggerated_relief() {
     d.app.viewport.reset_view();
     d.app.viewport.auto_relief = false;
     d.app.viewport.mesh.exaggeration = 0.0;
-    d.app.viewport.view.camera.distance = 1.0 + planetgraph::render::camera::MIN_ALTITUDE;
+    d.app.viewport.view.camera.distance = 1.0 + planetgraph_render::camera::MIN_ALTITUDE;
     d.frames(2);
     assert!((d.app.viewport.view.camera.distance - 1.004).abs() < 1e-6, "flat: the zoom's own floor");
     // The relief exaggerated 200 times rises under the camera, which rises with it.
@@ -96,7 +96,7 @@ fn the_camera_is_kept_above_the_exaggerated_relief() {
 /// slopes scaled in the shaders); far away all of it; off, all of it everywhere.
 #[test]
 fn the_relief_drawn_follows_the_altitude() {
-    use planetgraph::render::camera::relief_at;
+    use planetgraph_render::camera::relief_at;
     let mut d = planet_on_screen();
     d.app.viewport.reset_view();
     d.frames(2);

@@ -8,11 +8,11 @@ mod driver;
 
 use driver::Driver;
 use egui::{Key, Modifiers};
-use planetgraph::app::planet_app::LEGIBLE_ZOOM;
+use planetgraph_app::app::planet_app::LEGIBLE_ZOOM;
 
 #[test]
 fn the_default_graph_opens_legible_in_frames() {
-    let mut d = Driver::with(planetgraph::io::default_graph().expect("the default graph"));
+    let mut d = Driver::with(planetgraph_core::io::default_graph().expect("the default graph"));
     d.app.res.preview = 32;
     d.app.res.viewport = 32;
     d.wait_for_evaluation();
@@ -27,7 +27,7 @@ fn the_default_graph_opens_legible_in_frames() {
     let g = &d.app.doc.graph;
     let labels: Vec<&str> = g.frames.iter().map(|f| f.label.as_str()).collect();
     assert_eq!(labels, ["Tectonics", "Landscape", "Climate", "Surface", "Planet"]);
-    let frame_rect = |f: &planetgraph::graph::Frame| egui::Rect::from_min_size(egui::pos2(f.rect.0, f.rect.1), egui::vec2(f.rect.2, f.rect.3));
+    let frame_rect = |f: &planetgraph_core::graph::Frame| egui::Rect::from_min_size(egui::pos2(f.rect.0, f.rect.1), egui::vec2(f.rect.2, f.rect.3));
     for (i, a) in g.frames.iter().enumerate() {
         for b in &g.frames[i + 1..] {
             assert!(!frame_rect(a).shrink(0.5).intersects(frame_rect(b)), "frames {} and {} overlap", a.label, b.label);

@@ -6,15 +6,15 @@ mod driver;
 
 use driver::{overlaps, start_graph, wait_until, Driver};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
-use planetgraph::app::{Document, PlanetApp};
-use planetgraph::graph::{Graph, NodeId};
-use planetgraph::io::clipboard::subgraph;
-use planetgraph::nodes::NodeKind;
+use planetgraph_app::app::{Document, PlanetApp};
+use planetgraph_core::graph::part::subgraph;
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::nodes::NodeKind;
 
 /// The part of the graph with these nodes, renumbered from 1 and placed at the origin, to
 /// compare copies.
 fn canonical(g: &Graph, ids: &[NodeId]) -> Graph {
-    let (out, _) = planetgraph::io::clipboard::merge(&Graph::default(), &subgraph(g, ids), (0.0, 0.0), 0);
+    let (out, _) = planetgraph_core::graph::part::merge(&Graph::default(), &subgraph(g, ids), (0.0, 0.0), 0);
     out
 }
 
@@ -45,7 +45,7 @@ fn copy_paste_into_a_new_document_gives_the_same_ron_and_duplicate_keeps_inner_l
     assert!((top_left.0 - p.x).abs() < 1.0 && (top_left.1 - p.y).abs() < 1.0, "{top_left:?} vs {p:?}");
     // Copying the pasted nodes gives the same text back.
     other.frame_with(vec![Event::Copy], Modifiers::COMMAND);
-    let again = planetgraph::io::parse_graph(&other.copied, std::path::Path::new("clipboard"), planetgraph::io::Strictness::Editable).expect("ron");
+    let again = planetgraph_core::io::parse_graph(&other.copied, std::path::Path::new("clipboard"), planetgraph_core::io::Strictness::Editable).expect("ron");
     assert_eq!(canonical(&again, &pasted), canonical(&other.app.doc.graph, &pasted));
     // Undo takes the paste back in one step; text that is not a graph changes nothing.
     other.key(Key::Z, Modifiers::COMMAND);
@@ -98,7 +98,7 @@ fn right_click_on_a_node_opens_its_menu_and_shows_it_in_the_viewport() {
 
 #[test]
 fn zoom_keeps_the_layout_and_home_frames_every_node_it_can_legibly() {
-    let g = planetgraph::io::load_graph(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/volcanic_island.ron"), planetgraph::io::Strictness::Complete).expect("example");
+    let g = planetgraph_core::io::load_graph(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/volcanic_island.ron"), planetgraph_core::io::Strictness::Complete).expect("example");
     let mut d = Driver::with(g);
     d.frames(2);
     let canvas = d.app.editor.pan_zoom.clip_rect;
@@ -127,9 +127,9 @@ fn zoom_keeps_the_layout_and_home_frames_every_node_it_can_legibly() {
     d.key(Key::Home, Modifiers::NONE);
     d.frames(2);
     let zoom = d.app.editor.pan_zoom.zoom;
-    assert!(zoom >= planetgraph::app::planet_app::LEGIBLE_ZOOM - 1e-4, "Home zoomed to {zoom}");
+    assert!(zoom >= planetgraph_app::app::planet_app::LEGIBLE_ZOOM - 1e-4, "Home zoomed to {zoom}");
     let rects = d.node_screen_rects();
-    if zoom > planetgraph::app::planet_app::LEGIBLE_ZOOM + 1e-4 {
+    if zoom > planetgraph_app::app::planet_app::LEGIBLE_ZOOM + 1e-4 {
         for (id, r) in &rects {
             assert!(canvas.contains_rect(*r), "{id:?} at {r:?} outside {canvas:?}");
         }
@@ -146,7 +146,7 @@ fn every_example_opens_framed_without_overlapping_nodes() {
     files.sort();
     let mut problems = Vec::new();
     for f in files {
-        let g = planetgraph::io::load_graph(&f, planetgraph::io::Strictness::Editable).expect("example");
+        let g = planetgraph_core::io::load_graph(&f, planetgraph_core::io::Strictness::Editable).expect("example");
         let ctx = egui::Context::default();
         let app = PlanetApp::new(Document::new(g, Some(f.clone())), &ctx).expect("app");
         let mut d = Driver::of(ctx, app);
@@ -159,12 +159,12 @@ fn every_example_opens_framed_without_overlapping_nodes() {
         // Every node is in view, unless that would make the text too small to read: then the
         // zoom stays legible and the graph's top-left corner is in view.
         let zoom = d.app.editor.pan_zoom.zoom;
-        if zoom < planetgraph::app::planet_app::LEGIBLE_ZOOM - 1e-4 {
+        if zoom < planetgraph_app::app::planet_app::LEGIBLE_ZOOM - 1e-4 {
             problems.push(format!("{}: opened at zoom {zoom}, text too small to read", f.display()));
         }
         let all_in = rects.iter().all(|(_, r)| canvas.contains_rect(*r));
         let corner = rects.iter().map(|(_, r)| r.min).reduce(|a, b| a.min(b)).unwrap_or_default();
-        let legible_corner = canvas.contains(corner) && (zoom - planetgraph::app::planet_app::LEGIBLE_ZOOM).abs() < 1e-4;
+        let legible_corner = canvas.contains(corner) && (zoom - planetgraph_app::app::planet_app::LEGIBLE_ZOOM).abs() < 1e-4;
         if !(all_in || legible_corner) {
             problems.push(format!("{}: neither every node nor the top-left corner {corner:?} in {canvas:?} at zoom {zoom}", f.display()));
         }
@@ -223,7 +223,7 @@ fn losing_the_focus_autosaves_at_once() {
     d.frames(1);
     assert_eq!(copies(), 1, "autosaved when the focus went");
     let copy = std::fs::read_dir(&state).expect("state").flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "ron")).expect("copy");
-    let saved = planetgraph::io::load_graph(&copy, planetgraph::io::Strictness::Editable).expect("the copy is a graph");
+    let saved = planetgraph_core::io::load_graph(&copy, planetgraph_core::io::Strictness::Editable).expect("the copy is a graph");
     assert_eq!(saved.nodes.len(), d.app.doc.graph.nodes.len(), "the copy holds the duplicate");
 }
 
@@ -231,7 +231,7 @@ fn losing_the_focus_autosaves_at_once() {
 fn autosave_then_a_crash_then_recovery_restores_the_edits() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("mine.ron");
-    planetgraph::io::save_graph(&file, &start_graph()).expect("save");
+    planetgraph_core::io::save_graph(&file, &start_graph()).expect("save");
     let mut d = Driver::with(start_graph());
     d.app.open_path(file.clone());
     d.app.set_state_dir(Some(dir.path().join("state")));

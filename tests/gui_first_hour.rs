@@ -8,8 +8,8 @@ mod driver;
 
 use driver::{chain, wait_until, Driver};
 use egui::{Key, Modifiers, PointerButton};
-use planetgraph::graph::{Graph, NodeId};
-use planetgraph::nodes::NodeKind;
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::nodes::NodeKind;
 
 #[test]
 fn a_wire_that_would_close_a_loop_or_join_other_types_is_refused_with_the_reason() {
@@ -94,7 +94,7 @@ fn new_is_an_empty_graph_with_a_hint_and_a_template_starts_a_graph() {
     d.frames(3);
     let mut thumbs: Vec<egui::Rect> = d.clickables(egui::Order::Middle).into_iter().filter(|r| r.width() > 118.0 && r.width() < 140.0 && (r.height() - r.width()).abs() < 8.0).collect();
     thumbs.sort_by_key(|r| (r.top() as i32, r.left() as i32));
-    let k = planetgraph::io::templates::TEMPLATES.iter().position(|t| t.file == "noise_continents.ron").expect("template");
+    let k = planetgraph_core::io::templates::TEMPLATES.iter().position(|t| t.file == "noise_continents.ron").expect("template");
     assert!(thumbs.len() > k, "a render per template is on screen: {}", thumbs.len());
     d.click(thumbs[k].center(), PointerButton::Primary);
     d.frames(2);
@@ -109,11 +109,11 @@ fn new_is_an_empty_graph_with_a_hint_and_a_template_starts_a_graph() {
 fn a_graph_with_errors_opens_for_repair_and_its_problems_are_named() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (mut g, [c, abs, invert, planet, _]) = chain();
-    g.link(invert, planetgraph::nodes::FIELD_OUT, abs, planetgraph::nodes::FIELD_IN).expect("link"); // a loop (replaces Constant -> Abs)
-    g.links.push(planetgraph::graph::Link { from: NodeId(99), output: "out".into(), to: planet, input: "albedo".into() });
+    g.link(invert, planetgraph_core::nodes::FIELD_OUT, abs, planetgraph_core::nodes::FIELD_IN).expect("link"); // a loop (replaces Constant -> Abs)
+    g.links.push(planetgraph_core::graph::Link { from: NodeId(99), output: "out".into(), to: planet, input: "albedo".into() });
     let file = dir.path().join("broken.ron");
-    std::fs::write(&file, planetgraph::io::to_ron_string(&g).expect("ron")).expect("write");
-    assert!(planetgraph::io::load_graph(&file, planetgraph::io::Strictness::Complete).is_err(), "check and build refuse it");
+    std::fs::write(&file, planetgraph_core::io::to_ron_string(&g).expect("ron")).expect("write");
+    assert!(planetgraph_core::io::load_graph(&file, planetgraph_core::io::Strictness::Complete).is_err(), "check and build refuse it");
 
     let mut d = Driver::new();
     d.app.open_path(file.clone());
@@ -132,11 +132,11 @@ fn a_graph_with_errors_opens_for_repair_and_its_problems_are_named() {
 fn every_recovery_copy_is_offered_even_one_with_a_loop_and_its_errors_show_after_recover() {
     let state = tempfile::tempdir().expect("tempdir");
     let (mut looped, [_, abs, invert, _, _]) = chain();
-    looped.link(invert, planetgraph::nodes::FIELD_OUT, abs, planetgraph::nodes::FIELD_IN).expect("link");
+    looped.link(invert, planetgraph_core::nodes::FIELD_OUT, abs, planetgraph_core::nodes::FIELD_IN).expect("link");
     let (plain, _) = chain();
     // Two copies left by editors that are no longer running (ids above the kernel's pid_max).
     for (pid, g) in [(4_000_000_001u32, &plain), (4_000_000_002, &looped)] {
-        std::fs::write(state.path().join(format!("recovery-{pid}.ron")), planetgraph::io::to_ron_string(g).expect("ron")).expect("write");
+        std::fs::write(state.path().join(format!("recovery-{pid}.ron")), planetgraph_core::io::to_ron_string(g).expect("ron")).expect("write");
         std::fs::write(state.path().join(format!("recovery-{pid}.path")), "").expect("write");
     }
     // The looped copy is the newer one.
@@ -184,7 +184,7 @@ fn a_typed_value_outside_the_range_is_clamped_and_the_status_line_says_to_what()
     d.key(Key::Enter, Modifiers::NONE);
     d.frames(2);
     let n = d.app.doc.graph.node(noise).expect("noise");
-    assert_eq!(n.params.get("octaves"), Some(&planetgraph::nodes::ParamValue::Int(12)), "clamped to the top of the range");
+    assert_eq!(n.params.get("octaves"), Some(&planetgraph_core::nodes::ParamValue::Int(12)), "clamped to the top of the range");
     assert!(d.app.status().contains("1000 is outside 1..12; set to 12"), "{}", d.app.status());
     // The edit's evaluation may start a few frames after the edit (on a loaded machine the
     // previous result can still be the last one when the first wait returns).
@@ -205,8 +205,8 @@ fn the_node_finder_and_the_titles_carry_the_descriptions() {
     let node = d.app.editor.graph.nodes.values().find(|n| n.user_data.node_kind() == Some(NodeKind::Noise)).expect("noise");
     let tip = node.user_data.title_tooltip().expect("a title tooltip");
     assert!(tip.contains(NodeKind::Noise.meta().description), "{tip}");
-    let mut st = planetgraph::editor::EdState::default();
-    let t = planetgraph::editor::types::EdTemplate::Kind(NodeKind::HydraulicErosion);
+    let mut st = planetgraph_app::editor::EdState::default();
+    let t = planetgraph_app::editor::types::EdTemplate::Kind(NodeKind::HydraulicErosion);
     assert_eq!(t.node_finder_description(&mut st).as_deref(), Some(NodeKind::HydraulicErosion.meta().description));
 }
 
@@ -223,7 +223,7 @@ fn an_unconnected_export_waits_for_an_input_instead_of_reporting_an_error() {
 
 #[test]
 fn the_globe_follows_the_pointer_zooms_towards_it_and_tilt_keeps_the_planet_in_view() {
-    use planetgraph::app::viewport::to_ndc;
+    use planetgraph_app::app::viewport::to_ndc;
     let mut d = Driver::new();
     d.wait_for_evaluation();
     let rect = d.app.viewport.picture_rect();
@@ -296,11 +296,11 @@ fn a_new_node_lands_in_view_clear_of_the_minimap_and_of_the_other_nodes() {
 
 #[test]
 fn switching_a_noise_to_ridged_gives_it_ridged_defaults_in_one_undo_step() {
-    use planetgraph::nodes::ParamValue;
+    use planetgraph_core::nodes::ParamValue;
     let mut g = Graph::default();
     let n = g.add_node(NodeKind::Noise, (20.0, 60.0));
     let p = g.add_node(NodeKind::Planet, (300.0, 60.0));
-    g.link(n, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
+    g.link(n, planetgraph_core::nodes::FIELD_OUT, p, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
     d.wait_for_evaluation();
     // What the Type combo box does: the editor's value of the parameter changes.
@@ -318,7 +318,7 @@ fn switching_a_noise_to_ridged_gives_it_ridged_defaults_in_one_undo_step() {
 
 #[test]
 fn optional_input_ports_say_so_and_required_ones_are_plain() {
-    use planetgraph::editor::types::{port_label, EdKind, EdNode};
+    use planetgraph_app::editor::types::{port_label, EdKind, EdNode};
     let materials = EdNode { id: NodeId(1), kind: EdKind::Node(NodeKind::Materials), label: None, bypass: false, collapsed: false, thumbnail: None };
     assert_eq!(port_label("slope_deg", materials.input_optional("slope_deg")).0, "slope_deg (optional)", "Materials measures the slope itself without one");
     assert_eq!(port_label("elevation_m", materials.input_optional("elevation_m")).0, "elevation_m", "Materials needs its elevation");
@@ -332,7 +332,7 @@ fn the_finder_offers_the_planet_surface_group_and_it_textures_the_planet() {
     let mut g = Graph::default();
     let n = g.add_node(NodeKind::Noise, (20.0, 60.0));
     let p = g.add_node(NodeKind::Planet, (600.0, 60.0));
-    g.link(n, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
+    g.link(n, planetgraph_core::nodes::FIELD_OUT, p, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
     d.wait_for_evaluation();
     d.add_with_finder(egui::pos2(300.0, 400.0), "planet surface");
@@ -342,26 +342,26 @@ fn the_finder_offers_the_planet_surface_group_and_it_textures_the_planet() {
     // Three wires: the elevation in, and the albedo to the Planet.
     let mut g = d.app.doc.graph.clone();
     let input = grp.inputs.first().expect("input").clone();
-    use planetgraph::nodes::{texture::materials, FIELD_IN, FIELD_OUT};
+    use planetgraph_core::nodes::{texture::materials, FIELD_IN, FIELD_OUT};
     let out = grp.outputs.iter().find(|o| o.port == materials::ALBEDO.name()).expect("albedo").clone();
     assert_eq!(input.port, FIELD_IN.name(), "the elevation goes into To metres");
     g.link(n, FIELD_OUT, input.node, FIELD_IN).expect("link");
-    g.link(out.node, materials::ALBEDO, p, planetgraph::nodes::output::planet::ALBEDO).expect("the albedo comes from Materials");
+    g.link(out.node, materials::ALBEDO, p, planetgraph_core::nodes::output::planet::ALBEDO).expect("the albedo comes from Materials");
     assert!(d.app.apply_edit(g));
     d.wait_for_evaluation();
-    wait_until(&mut d, "the textured planet", |d| d.app.last_result.as_ref().is_some_and(|r| r.input(p, planetgraph::nodes::output::planet::ALBEDO).is_some()));
+    wait_until(&mut d, "the textured planet", |d| d.app.last_result.as_ref().is_some_and(|r| r.input(p, planetgraph_core::nodes::output::planet::ALBEDO).is_some()));
     assert!(d.app.ed_state.errors.is_empty(), "{:?}", d.app.ed_state.errors);
 }
 
 #[test]
 fn hydraulic_erosion_presets_set_the_amounts_in_one_undoable_click() {
-    use planetgraph::nodes::erosion::hydraulic::{HydraulicErosionSettings, HydraulicPreset};
+    use planetgraph_core::nodes::erosion::hydraulic::{HydraulicErosionSettings, HydraulicPreset};
     let mut g = Graph::default();
     let c = g.add_node(NodeKind::Constant, (20.0, 60.0));
     let h = g.add_node(NodeKind::HydraulicErosion, (260.0, 20.0));
     let p = g.add_node(NodeKind::Planet, (560.0, 60.0));
-    g.link(c, planetgraph::nodes::FIELD_OUT, h, planetgraph::nodes::FIELD_IN).expect("link");
-    g.link(h, planetgraph::nodes::erosion::hydraulic::ELEVATION, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
+    g.link(c, planetgraph_core::nodes::FIELD_OUT, h, planetgraph_core::nodes::FIELD_IN).expect("link");
+    g.link(h, planetgraph_core::nodes::erosion::hydraulic::ELEVATION, p, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
     d.wait_for_evaluation();
     let rect = d.node_screen_rects().into_iter().find(|(n, _)| *n == h).expect("on canvas").1;
@@ -384,7 +384,7 @@ fn hydraulic_erosion_presets_set_the_amounts_in_one_undoable_click() {
     let desc = NodeKind::HydraulicErosion.meta().description;
     assert!(desc.contains("height unit (h.u.)") && desc.contains("time unit (t.u.)"), "{desc}");
     for p in NodeKind::HydraulicErosion.params() {
-        if let planetgraph::nodes::ParamSpec::Float { unit, .. } = p.spec {
+        if let planetgraph_core::nodes::ParamSpec::Float { unit, .. } = p.spec {
             assert!(!unit.symbol().contains("time"), "{}: no abstract '/time' units left", p.name);
         }
     }
@@ -392,7 +392,7 @@ fn hydraulic_erosion_presets_set_the_amounts_in_one_undoable_click() {
 
 #[test]
 fn the_planet_s_settings_are_set_once_and_an_older_file_says_which_nodes_changed() {
-    use planetgraph::nodes::ParamValue;
+    use planetgraph_core::nodes::ParamValue;
     let dir = tempfile::tempdir().expect("tempdir");
     // A version-2 file whose To metres kept a highest peak of its own (4000 m against the
     // Planet's 6000 m).

@@ -8,10 +8,10 @@ mod driver;
 
 use driver::Driver;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
-use planetgraph::eval::{Evaluator, Progress};
-use planetgraph::graph::{Graph, NodeId};
-use planetgraph::io::{load_graph, Strictness};
-use planetgraph::nodes::{NodeKind, ParamValue};
+use planetgraph_core::eval::{Evaluator, Progress};
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::io::{load_graph, Strictness};
+use planetgraph_core::nodes::{NodeKind, ParamValue};
 use std::sync::atomic::AtomicBool;
 
 fn select(d: &mut Driver, ids: &[NodeId]) {
@@ -152,7 +152,7 @@ fn a_group_saved_to_the_library_is_added_from_the_finder_with_fresh_ids() {
     let g = &e.app.doc.graph;
     assert_eq!((g.nodes.len(), g.groups.len()), (2, 1), "{g:?}");
     assert_eq!(g.links.len(), 1, "the link inside the group");
-    assert!(planetgraph::graph::validate(g).iter().all(|e| e.missing_input.is_some()), "{:?}", planetgraph::graph::validate(g));
+    assert!(planetgraph_core::graph::validate(g).iter().all(|e| e.missing_input.is_some()), "{:?}", planetgraph_core::graph::validate(g));
     let ids: Vec<NodeId> = g.nodes.iter().map(|n| n.id).chain([g.groups[0].id]).collect();
     let mut unique = ids.clone();
     unique.dedup();
@@ -162,5 +162,5 @@ fn a_group_saved_to_the_library_is_added_from_the_finder_with_fresh_ids() {
     e.add_with_finder(Pos2::new(500.0, 600.0), "Ridge");
     let g = &e.app.doc.graph;
     assert_eq!((g.nodes.len(), g.groups.len()), (4, 2));
-    assert!(planetgraph::graph::validate(g).iter().all(|e| e.missing_input.is_some()));
+    assert!(planetgraph_core::graph::validate(g).iter().all(|e| e.missing_input.is_some()));
 }

@@ -8,8 +8,8 @@ mod driver;
 
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
-use planetgraph::app::{Document, PlanetApp};
-use planetgraph::graph::Graph;
+use planetgraph_app::app::{Document, PlanetApp};
+use planetgraph_core::graph::Graph;
 
 /// A harness the size of the default window around the real app on `g`.
 fn harness(g: Graph) -> Harness<'static, Option<PlanetApp>> {

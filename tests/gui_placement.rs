@@ -6,7 +6,7 @@ mod driver;
 
 use driver::{overlaps, Driver};
 use egui::{Event, Key, Modifiers};
-use planetgraph::graph::NodeId;
+use planetgraph_core::graph::NodeId;
 
 /// A paste with the pointer over other nodes, and a duplicate beside its originals, land clear
 /// of every node on the canvas (issue 49: a paste stacked on the originals).

@@ -6,8 +6,8 @@ mod driver;
 
 use driver::{start_graph, Driver};
 use egui::Pos2;
-use planetgraph::graph::Graph;
-use planetgraph::nodes::NodeKind;
+use planetgraph_core::graph::Graph;
+use planetgraph_core::nodes::NodeKind;
 
 /// The library of saved groups and the recovery copies are read off the UI thread: setting
 /// the folders returns before anything is read; a FIFO or an oversized file where a copy would
@@ -22,11 +22,11 @@ fn library_and_recovery_are_read_in_the_background_and_odd_files_are_refused() {
     let mut g = Graph::default();
     let a = g.add_node(NodeKind::Noise, (0.0, 0.0));
     let b = g.add_node(NodeKind::Terrace, (260.0, 0.0));
-    g.link(a, planetgraph::nodes::FIELD_OUT, b, planetgraph::nodes::FIELD_IN).expect("link");
+    g.link(a, planetgraph_core::nodes::FIELD_OUT, b, planetgraph_core::nodes::FIELD_IN).expect("link");
     let id = g.make_group(&[a, b], "Stepped noise").expect("group");
-    planetgraph::app::library::Library { dir: lib.clone(), groups: Vec::new() }.save(&g, id).expect("saved group");
+    planetgraph_app::app::library::Library { dir: lib.clone(), groups: Vec::new() }.save(&g, id).expect("saved group");
     // A good copy of an editor that died, a FIFO and a 65 MB file (sparse) named like copies.
-    planetgraph::io::save_graph(&state.join("recovery-4000000001.ron"), &start_graph()).expect("copy");
+    planetgraph_core::io::save_graph(&state.join("recovery-4000000001.ron"), &start_graph()).expect("copy");
     let fifo = state.join("recovery-4000000002.ron");
     assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
     let big = state.join("recovery-4000000003.ron");

@@ -6,8 +6,8 @@
 mod driver;
 
 use driver::{wait_until, Driver};
-use planetgraph::graph::Graph;
-use planetgraph::nodes::NodeKind;
+use planetgraph_core::graph::Graph;
+use planetgraph_core::nodes::NodeKind;
 
 #[test]
 fn sources_show_a_thumbnail_with_its_range_and_any_node_can_be_switched() {
@@ -16,9 +16,9 @@ fn sources_show_a_thumbnail_with_its_range_and_any_node_can_be_switched() {
     let abs = g.add_node(NodeKind::Abs, (300.0, 20.0));
     let planet = g.add_node(NodeKind::Planet, (560.0, 20.0));
     let preview = g.add_node(NodeKind::Preview, (560.0, 400.0));
-    g.link(noise, planetgraph::nodes::FIELD_OUT, abs, planetgraph::nodes::FIELD_IN).expect("link");
-    g.link(abs, planetgraph::nodes::FIELD_OUT, planet, planetgraph::nodes::output::planet::ELEVATION).expect("link");
-    g.link(abs, planetgraph::nodes::FIELD_OUT, preview, planetgraph::nodes::FIELD_IN).expect("link");
+    g.link(noise, planetgraph_core::nodes::FIELD_OUT, abs, planetgraph_core::nodes::FIELD_IN).expect("link");
+    g.link(abs, planetgraph_core::nodes::FIELD_OUT, planet, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
+    g.link(abs, planetgraph_core::nodes::FIELD_OUT, preview, planetgraph_core::nodes::FIELD_IN).expect("link");
     let mut d = Driver::with(g);
     d.wait_for_evaluation();
     wait_until(&mut d, "the preview stage", |d| d.app.ed_state.previews.contains_key(&preview));
@@ -34,7 +34,7 @@ fn sources_show_a_thumbnail_with_its_range_and_any_node_can_be_switched() {
     wait_until(&mut d, "the thumbnails to follow", |d| d.app.ed_state.thumbnail_ranges.contains_key(&abs) && !d.app.ed_state.previews.contains_key(&noise));
     let (lo, hi) = d.app.ed_state.thumbnail_ranges[&abs];
     assert!(lo >= 0.0 && hi > lo, "|noise| is not negative: {lo} to {hi}");
-    let text = planetgraph::io::to_ron_string(&d.app.doc.graph).expect("ron");
+    let text = planetgraph_core::io::to_ron_string(&d.app.doc.graph).expect("ron");
     assert!(text.contains("thumbnail: Some(true)") && text.contains("thumbnail: Some(false)"), "the choices are saved:\n{text}");
     d.app.undo();
     assert_eq!(d.app.doc.graph.node(noise).and_then(|n| n.thumbnail), None, "undo takes back the last switch");

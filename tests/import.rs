@@ -9,10 +9,10 @@ mod common;
 
 use common::correlation;
 use glam::Vec3;
-use planetgraph::eval::{EvalResult, Evaluator, Progress};
-use planetgraph::graph::NodeId;
-use planetgraph::io::{load_graph, Strictness};
-use planetgraph::planet::{projection, Field};
+use planetgraph_core::eval::{EvalResult, Evaluator, Progress};
+use planetgraph_core::graph::NodeId;
+use planetgraph_core::io::{load_graph, Strictness};
+use planetgraph_core::planet::{projection, Field};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -43,7 +43,7 @@ fn evaluate_in(ev: &mut Evaluator, dir: &Path, params: &str, n: usize) -> EvalRe
 
 fn field(res: &EvalResult, port: usize) -> Field {
     match res.output(NodeId(1), port) {
-        Some(planetgraph::nodes::Value::Field(f)) => f.as_ref().clone(),
+        Some(planetgraph_core::nodes::Value::Field(f)) => f.as_ref().clone(),
         other => panic!("output {port}: {other:?}"),
     }
 }
@@ -88,7 +88,7 @@ fn compare(res: &EvalResult) -> (f64, f32) {
     let out = field(res, 0);
     let n = out.n();
     let got: Vec<f32> = out.data().iter().map(|v| v * 9000.0).collect();
-    let want: Vec<f32> = (0..6 * n * n).map(|k| relief(planetgraph::planet::Cell::from_index(k, n).direction(n))).collect();
+    let want: Vec<f32> = (0..6 * n * n).map(|k| relief(planetgraph_core::planet::Cell::from_index(k, n).direction(n))).collect();
     let worst = got.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
     (correlation(&got, &want), worst)
 }
@@ -115,7 +115,7 @@ fn six_faces_come_back_without_seams_in_both_orders() {
     let m = 128;
     // PlanetGraph's faces: the cells of a level-128 field, as its exports write them.
     let cells = Field::from_fn_dir(m, relief);
-    for (k, face) in planetgraph::planet::Face::ALL.iter().enumerate() {
+    for (k, face) in planetgraph_core::planet::Face::ALL.iter().enumerate() {
         let img = projection::face_image(&cells, k);
         png16(&dir.path().join(format!("pg_{}.png", face.name())), m, m, |x, y| (img[y * m + x] + 8000.0).round() as u16);
     }
@@ -146,7 +146,7 @@ fn a_patch_lands_where_its_bounds_say_and_its_mask_blends() {
     let res = evaluate_in(&mut Evaluator::new(), dir.path(), "\"path\": Text(\"patch.tif\"), \"layout\": Choice(\"patch\"), \"filter\": Choice(\"linear\")", n);
     let out = field(&res, 0);
     let top = (0..out.data().len()).max_by(|&a, &b| out.data()[a].total_cmp(&out.data()[b])).expect("cells");
-    let (lon, lat) = projection::dir_to_lon_lat(planetgraph::planet::Cell::from_index(top, n).direction(n));
+    let (lon, lat) = projection::dir_to_lon_lat(planetgraph_core::planet::Cell::from_index(top, n).direction(n));
     let want = map_dir(mark.0, mark.1, west, north, deg);
     let (wlon, wlat) = projection::dir_to_lon_lat(want);
     // One cell at 256 is about 0.35 degrees of arc.
@@ -202,7 +202,7 @@ fn the_committed_earth_grid_keeps_its_land_and_heights() {
     let path = root.join("graphs/data/earth_etopo1.png");
     let res = evaluate_in(&mut Evaluator::new(), dir.path(), &format!("\"path\": Text({:?}), \"offset\": Float(-11000.0)", path.display().to_string()), 256);
     let got: Vec<f32> = field(&res, 0).data().iter().map(|v| v * 9000.0).collect();
-    let face = planetgraph::planet::coords::face_solid_angles(256);
+    let face = planetgraph_core::planet::coords::face_solid_angles(256);
     let weights: Vec<f64> = face.iter().cycle().take(6 * face.len()).copied().collect();
     let (land, mean) = land_stats(&got, &weights);
     eprintln!("file: land {file_land:.4}, mean land {file_mean:.0} m; imported at 256: land {land:.4}, mean land {mean:.0} m");

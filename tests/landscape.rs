@@ -4,14 +4,14 @@
 mod common;
 use common::correlation;
 
-use planetgraph::erosion::landscape::analysis::{hack_exponent, upstream_first};
-use planetgraph::erosion::landscape::grid::NONE;
-use planetgraph::erosion::landscape::{evolve, Landscape, LandscapeInputs};
-use planetgraph::eval::{Evaluator, Progress};
-use planetgraph::graph::{Graph, NodeId};
-use planetgraph::io::{load_graph, Strictness};
-use planetgraph::nodes::erosion::landscape::LandscapeEvolutionSettings;
-use planetgraph::nodes::NodeKind;
+use planetgraph_core::erosion::landscape::analysis::{hack_exponent, upstream_first};
+use planetgraph_core::erosion::landscape::grid::NONE;
+use planetgraph_core::erosion::landscape::{evolve, Landscape, LandscapeInputs};
+use planetgraph_core::eval::{Evaluator, Progress};
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::io::{load_graph, Strictness};
+use planetgraph_core::nodes::erosion::landscape::LandscapeEvolutionSettings;
+use planetgraph_core::nodes::NodeKind;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 
@@ -25,12 +25,12 @@ fn landscape(g: &Graph, n: usize) -> Landscape {
     let node = g.first_of(NodeKind::LandscapeEvolution).expect("landscape node");
     let r = Evaluator::new().evaluate(g, n, &AtomicBool::new(false), &Progress::default());
     assert!(r.errors.is_empty(), "{:?}", r.errors);
-    let input = |port: &str| -> Option<std::sync::Arc<planetgraph::planet::Field>> {
+    let input = |port: &str| -> Option<std::sync::Arc<planetgraph_core::planet::Field>> {
         let link = g.links.iter().find(|l| l.to == node.id && l.input == port)?;
         let k = g.node(link.from)?.kind.meta().outputs.iter().position(|p| p.name == link.output)?;
         r.output(link.from, k)?.as_field().cloned()
     };
-    let settings = node.settings::<LandscapeEvolutionSettings>().expect("settings").simulation(&planetgraph::eval::planet_of(g).expect("planet settings"));
+    let settings = node.settings::<LandscapeEvolutionSettings>().expect("settings").simulation(&planetgraph_core::eval::planet_of(g).expect("planet settings"));
     let (elevation, uplift, precipitation, erodibility) = (input("elevation").expect("elevation"), input("uplift"), input("precipitation"), input("erodibility"));
     let inputs = LandscapeInputs { elevation: &elevation, uplift: uplift.as_deref(), precipitation: precipitation.as_deref(), erodibility: erodibility.as_deref() };
     let l = evolve(inputs, &settings, &AtomicUsize::new(0), &AtomicBool::new(false)).expect("runs");
@@ -101,7 +101,7 @@ fn the_preview_at_128_shows_the_build_at_512() {
         }
         let best = hits.iter().filter(|(&m, _)| m != NONE).map(|(_, &k)| k).max().unwrap_or(0);
         let share = best as f64 / size as f64;
-        let d = planetgraph::planet::Cell::from_index(mouth as usize, n).direction(n);
+        let d = planetgraph_core::planet::Cell::from_index(mouth as usize, n).direction(n);
         eprintln!("preview basin of {size} cells (mouth at lat {:.1}, lon {:.1}): {:.0} % drains to one build basin", d.y.asin().to_degrees(), d.x.atan2(d.z).to_degrees(), share * 100.0);
         // On low coastal plains the divides between small basins move with the resolution
         // (one basin of 400 cells near lat -24, lon -70 keeps 30 %); most of the preview's

@@ -61,20 +61,33 @@ fn code(text: &str) -> String {
     text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
 }
 
-/// Which crate modules a text names as `crate::name`.
+/// Which modules a text names: `crate::name` in its own crate, `planetgraph_core::name` and
+/// `planetgraph_app::name` from the crates above the domain, `planetgraph_render` (the module
+/// `render`) and `planetgraph_cli` (`cli`).
 fn crate_paths(text: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
-    let mut rest = text;
-    while let Some(k) = rest.find("crate::") {
-        let after = &rest[k + 7..];
-        let name: String = after.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        // `$crate::nodes` inside the macros is the same crate; `crate::settings!` is a macro at
-        // the crate root, not a module.
-        let is_macro = after[name.len()..].starts_with('!');
-        if !name.is_empty() && !is_macro {
-            found.insert(name);
+    for (prefix, whole) in [("crate::", None), ("planetgraph_core::", None), ("planetgraph_app::", None), ("planetgraph_render", Some("render")), ("planetgraph_cli", Some("cli"))] {
+        let mut rest = text;
+        while let Some(k) = rest.find(prefix) {
+            let before = rest[..k].chars().next_back();
+            let after = &rest[k + prefix.len()..];
+            rest = after;
+            // `$crate::nodes` inside the macros is the same crate; `planetgraph_core::` is not
+            // `crate::` either.
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            if let Some(module) = whole {
+                found.insert(module.to_string());
+                continue;
+            }
+            let name: String = after.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            // `crate::settings!` is a macro at the crate root, not a module.
+            let is_macro = after[name.len()..].starts_with('!');
+            if !name.is_empty() && !is_macro {
+                found.insert(name);
+            }
         }
-        rest = after;
     }
     found
 }
@@ -206,6 +219,23 @@ fn no_source_file_is_over_500_lines() {
     for f in files {
         let lines = std::fs::read_to_string(&f).expect("read").lines().count();
         assert!(lines <= 500, "{} has {lines} lines", f.display());
+    }
+}
+
+/// One public path per item: no crate re-exports a module or crate of another workspace crate
+/// (the tests and the binary name `planetgraph_core::nodes`, not `planetgraph::nodes`).
+#[test]
+fn no_crate_re_exports_another() {
+    let mut files = Vec::new();
+    for (src, _) in source_roots() {
+        sources(&src, &mut files);
+    }
+    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("python/src"), &mut files);
+    for f in files {
+        let text = code(&std::fs::read_to_string(&f).expect("read"));
+        for line in text.lines().map(str::trim) {
+            assert!(!(line.starts_with("pub use planetgraph_") || line.starts_with("pub extern crate planetgraph")), "{} re-exports another crate: {line}", f.display());
+        }
     }
 }
 

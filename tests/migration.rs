@@ -5,9 +5,9 @@
 //! identifiers. Version 2's per-node copies of the planet's settings go to the Planet node's
 //! (version 3), and a copy that differed is reported on its node.
 
-use planetgraph::cli::build::build_graph;
-use planetgraph::graph::{Graph, FORMAT_VERSION};
-use planetgraph::io::{load_graph, parse_graph, to_ron_string, Strictness};
+use planetgraph_cli::build::build_graph;
+use planetgraph_core::graph::{Graph, FORMAT_VERSION};
+use planetgraph_core::io::{load_graph, parse_graph, to_ron_string, Strictness};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -77,20 +77,20 @@ fn version_2_planet_copies_move_to_the_planet_node_and_differences_are_reported(
         (from: 1, output: "out", to: 2, input: "in"), (from: 2, output: "out", to: 3, input: "in"),
         (from: 1, output: "out", to: 4, input: "elevation"), (from: 3, output: "out", to: 5, input: "in"),
     ], groups: [(id: 10, label: "Terrain", members: [2, 3], params: [(name: "Radius", node: 3, param: "radius_km"), (name: "Metres", node: 3, param: "metres_per_unit")])])"#;
-    let (g, notes) = planetgraph::io::parse_graph_noting(text, Path::new("old.ron"), Strictness::Complete).unwrap_or_else(|e| panic!("{e}"));
+    let (g, notes) = planetgraph_core::io::parse_graph_noting(text, Path::new("old.ron"), Strictness::Complete).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(g.version, FORMAT_VERSION);
-    assert!(g.nodes.iter().filter(|n| n.kind != planetgraph::nodes::NodeKind::Planet).all(|n| !n.params.contains_key("radius_km") && !n.params.contains_key("max_elevation_m")), "{g:?}");
+    assert!(g.nodes.iter().filter(|n| n.kind != planetgraph_core::nodes::NodeKind::Planet).all(|n| !n.params.contains_key("radius_km") && !n.params.contains_key("max_elevation_m")), "{g:?}");
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert!(notes[0].contains("Slope #3") && notes[0].contains("3390") && notes[0].contains("6371"), "{notes:?}");
     assert!(notes[1].contains("Terrain"), "{notes:?}");
     let grp = g.groups.first().expect("group");
     assert_eq!(grp.params.iter().map(|p| p.param.as_str()).collect::<Vec<_>>(), ["metres_per_unit"]);
     // The editor shows the same sentences when it opens the file.
-    let opened = planetgraph::io::parse_for_editing(text, Path::new("old.ron")).expect("opens");
+    let opened = planetgraph_core::io::parse_for_editing(text, Path::new("old.ron")).expect("opens");
     assert_eq!(opened.updated, notes);
     // A graph without a Planet node says whose settings the copies now follow.
     let bare = r#"(version: 2, nodes: [(id: 1, kind: Noise), (id: 2, kind: Slope, params: {"radius_km": Float(100.0)}), (id: 3, kind: Preview)], links: [(from: 1, output: "out", to: 2, input: "in"), (from: 2, output: "out", to: 3, input: "in")])"#;
-    let (_, notes) = planetgraph::io::parse_graph_noting(bare, Path::new("bare.ron"), Strictness::Complete).expect("loads");
+    let (_, notes) = planetgraph_core::io::parse_graph_noting(bare, Path::new("bare.ron"), Strictness::Complete).expect("loads");
     assert!(notes.len() == 1 && notes[0].contains("no Planet node"), "{notes:?}");
 }
 
@@ -98,9 +98,9 @@ fn version_2_planet_copies_move_to_the_planet_node_and_differences_are_reported(
 /// metres) and its radius the slope, and a node that reads them is not served a stale cache.
 #[test]
 fn the_planet_node_s_settings_reach_every_node_that_reads_them() {
-    use planetgraph::eval::{Evaluator, Progress};
-    use planetgraph::nodes::{NodeKind, ParamValue};
-    let g = planetgraph::io::default_graph().expect("default");
+    use planetgraph_core::eval::{Evaluator, Progress};
+    use planetgraph_core::nodes::{NodeKind, ParamValue};
+    let g = planetgraph_core::io::default_graph().expect("default");
     let planet = g.first_of(NodeKind::Planet).expect("planet").id;
     let biomes = g.first_of(NodeKind::Biomes).expect("biomes").id;
     let slope = g.first_of(NodeKind::Slope).expect("slope").id;
@@ -119,6 +119,6 @@ fn the_planet_node_s_settings_reach_every_node_that_reads_them() {
     let mut small = g.clone();
     small.set_param(planet, "radius_km", ParamValue::Float(3185.5));
     let (_, slope_small) = run(&mut ev, &small);
-    let mean = |f: &planetgraph::planet::Field| f.data().iter().map(|&v| f64::from(v)).sum::<f64>() / f.data().len() as f64;
+    let mean = |f: &planetgraph_core::planet::Field| f.data().iter().map(|&v| f64::from(v)).sum::<f64>() / f.data().len() as f64;
     assert!(mean(&slope_small) > mean(&slope_before) * 1.3, "half the radius, steeper slopes: {} vs {}", mean(&slope_small), mean(&slope_before));
 }

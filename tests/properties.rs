@@ -2,12 +2,12 @@
 //! loader on damaged files, the formula parser on random text, and validation and evaluation of
 //! generated graphs. Nothing panics, every error is located, and every field is finite.
 
-use planetgraph::eval::program::compile_with;
-use planetgraph::eval::{Evaluator, Progress};
-use planetgraph::graph::{validate, Graph, Link, Node, NodeId};
-use planetgraph::io::{parse_graph, LoadError, Strictness};
-use planetgraph::nodes::combine::formula::Formula;
-use planetgraph::nodes::{NodeKind, ParamSpec, ParamValue, Value};
+use planetgraph_core::eval::program::compile_with;
+use planetgraph_core::eval::{Evaluator, Progress};
+use planetgraph_core::graph::{validate, Graph, Link, Node, NodeId};
+use planetgraph_core::io::{parse_graph, LoadError, Strictness};
+use planetgraph_core::nodes::combine::formula::Formula;
+use planetgraph_core::nodes::{NodeKind, ParamSpec, ParamValue, Value};
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

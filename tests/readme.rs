@@ -1,7 +1,7 @@
 //! The README stays true to the program (issue 52): every node kind is named in the row of its
 //! category in the node table, and every flag of every command appears in the README.
 
-use planetgraph::nodes::NodeKind;
+use planetgraph_core::nodes::NodeKind;
 use std::process::Command;
 
 fn readme() -> String {

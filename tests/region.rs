@@ -1,20 +1,20 @@
 //! Region evaluation of whole graphs (issue 25, item 1): the default planet evaluated tile by
 //! tile against the same planet evaluated whole.
 
-use planetgraph::eval::{compile, Evaluator, Program, Progress};
-use planetgraph::graph::NodeId;
-use planetgraph::io::default_graph;
-use planetgraph::nodes::output::planet::{ALBEDO, ELEVATION};
-use planetgraph::nodes::NodeKind;
-use planetgraph::planet::field::correlation;
-use planetgraph::planet::{Grid, Tile};
+use planetgraph_core::eval::{compile, Evaluator, Program, Progress};
+use planetgraph_core::graph::NodeId;
+use planetgraph_core::io::default_graph;
+use planetgraph_core::nodes::output::planet::{ALBEDO, ELEVATION};
+use planetgraph_core::nodes::NodeKind;
+use planetgraph_core::planet::field::correlation;
+use planetgraph_core::planet::{Grid, Tile};
 use std::sync::atomic::AtomicBool;
 
 #[path = "common/own_levels.rs"]
 mod own_levels;
 
 /// The Planet node's elevation and albedo (red channel) of one evaluation.
-fn planet_inputs(res: &planetgraph::eval::EvalResult, planet: NodeId) -> (Vec<f32>, Vec<f32>) {
+fn planet_inputs(res: &planetgraph_core::eval::EvalResult, planet: NodeId) -> (Vec<f32>, Vec<f32>) {
     assert!(res.errors.is_empty(), "{:?}", res.errors);
     let h = res.input(planet, ELEVATION).expect("elevation");
     let albedo = res.input(planet, ALBEDO).expect("albedo");
@@ -92,16 +92,16 @@ fn tiles_above_the_cap_stitch_into_the_capped_planet_without_seams() {
 fn rivers_above_the_cap_are_thin_lines_along_the_run_s_rivers() {
     let g = default_graph().expect("default graph");
     let le = g.first_of(NodeKind::LandscapeEvolution).expect("landscape evolution").id;
-    let program = planetgraph::eval::compile_for(&g, &[le]);
+    let program = planetgraph_core::eval::compile_for(&g, &[le]);
     let cancel = AtomicBool::new(false);
     let (n, cap) = (512, 128);
     let fine = Evaluator::new().run_region(&program, Grid::Whole(n), cap, &cancel, &Progress::default());
     assert!(fine.errors.is_empty(), "{:?}", fine.errors);
-    use planetgraph::nodes::erosion::landscape::RIVERS;
+    use planetgraph_core::nodes::erosion::landscape::RIVERS;
     let refined = fine.port_value(le, RIVERS).expect("rivers").clone();
     let coarse = Evaluator::new().run_program(&program, cap, &cancel, &Progress::default());
-    let rivers = &planetgraph::nodes::Value::Field(coarse.port_value(le, RIVERS).expect("rivers at the cap").clone());
-    let sampled = planetgraph::eval::sample_on(rivers, Grid::Whole(n));
+    let rivers = &planetgraph_core::nodes::Value::Field(coarse.port_value(le, RIVERS).expect("rivers at the cap").clone());
+    let sampled = planetgraph_core::eval::sample_on(rivers, Grid::Whole(n));
     let sampled = sampled.as_field().expect("field");
     // The run's mask is the share of a cell the river's water covers (a few per cent at the
     // cap), so the run's river cells are where it samples above 0; the lines are the refined
@@ -124,8 +124,8 @@ fn rivers_above_the_cap_are_thin_lines_along_the_run_s_rivers() {
 /// corner square has no cells of its own, may the second node differ.
 #[test]
 fn neighbourhood_nodes_on_tiles_with_halos_give_the_whole_planet_s_values() {
-    use planetgraph::nodes::{FIELD_IN, FIELD_OUT};
-    let mut g = planetgraph::graph::Graph::default();
+    use planetgraph_core::nodes::{FIELD_IN, FIELD_OUT};
+    let mut g = planetgraph_core::graph::Graph::default();
     let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
     let slope = g.add_node(NodeKind::Slope, (1.0, 0.0));
     let gradient = g.add_node(NodeKind::Gradient, (2.0, 0.0));
@@ -133,9 +133,9 @@ fn neighbourhood_nodes_on_tiles_with_halos_give_the_whole_planet_s_values() {
     let planet = g.add_node(NodeKind::Planet, (3.0, 1.0));
     g.link(noise, FIELD_OUT, slope, FIELD_IN).expect("link");
     g.link(slope, FIELD_OUT, gradient, FIELD_IN).expect("link");
-    g.link(gradient, planetgraph::nodes::modify::gradient::VECTOR, length, planetgraph::nodes::modify::vector_length::VECTOR).expect("link");
+    g.link(gradient, planetgraph_core::nodes::modify::gradient::VECTOR, length, planetgraph_core::nodes::modify::vector_length::VECTOR).expect("link");
     g.link(noise, FIELD_OUT, planet, ELEVATION).expect("link");
-    let program = planetgraph::eval::compile_for(&g, &[length]);
+    let program = planetgraph_core::eval::compile_for(&g, &[length]);
     let n = 32;
     let cancel = AtomicBool::new(false);
     let mut ev = Evaluator::new();
@@ -143,7 +143,7 @@ fn neighbourhood_nodes_on_tiles_with_halos_give_the_whole_planet_s_values() {
     assert!(whole.errors.is_empty(), "{:?}", whole.errors);
     let (ws, wl) = (whole.output(slope, 0).and_then(|v| v.as_field()).expect("slope").clone(), whole.output(length, 0).and_then(|v| v.as_field()).expect("length").clone());
     assert!(ws.data().iter().any(|&v| v > 0.0), "the noise has slopes");
-    let near_corner = |c: planetgraph::planet::Cell| c.i.min(n - 1 - c.i) < 2 && c.j.min(n - 1 - c.j) < 2;
+    let near_corner = |c: planetgraph_core::planet::Cell| c.i.min(n - 1 - c.i) < 2 && c.j.min(n - 1 - c.j) < 2;
     let (mut differ, mut far) = (0, 0);
     for tile in Tile::cover(n, 8).expect("tiles") {
         let res = ev.run_region(&program, Grid::Tile(tile), n, &cancel, &Progress::default());
@@ -171,16 +171,16 @@ fn neighbourhood_nodes_on_tiles_with_halos_give_the_whole_planet_s_values() {
 /// another whole-planet node reads runs at the level of the rest.
 #[test]
 fn nodes_with_a_level_of_their_own_run_there_and_tiles_still_match() {
-    use planetgraph::eval::{localities, whole_levels, whole_part};
-    use planetgraph::nodes::climate::precipitation::{PRECIPITATION, WIND};
-    use planetgraph::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
+    use planetgraph_core::eval::{localities, whole_levels, whole_part};
+    use planetgraph_core::nodes::climate::precipitation::{PRECIPITATION, WIND};
+    use planetgraph_core::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
     let (mut g, noise, blur, rain) = own_levels::noise_blur_rain();
     let inner = g.add_node(NodeKind::Blur, (1.0, 2.0));
     let coast = g.add_node(NodeKind::CoastDistance, (2.0, 2.0));
     g.set_param(inner, "radius", ParamValue::Float(6.0));
     g.link(noise, FIELD_OUT, inner, FIELD_IN).expect("link");
     g.link(inner, FIELD_OUT, coast, FIELD_IN).expect("link");
-    let program = planetgraph::eval::compile_for(&g, &[blur, rain, coast]);
+    let program = planetgraph_core::eval::compile_for(&g, &[blur, rain, coast]);
     let whole = whole_part(&program, &localities(&program));
     // 6 degrees: 4.3 cells of standard deviation at 64, 2.1 at 32.
     let levels = whole_levels(&whole, 256, 256);
@@ -195,9 +195,9 @@ fn nodes_with_a_level_of_their_own_run_there_and_tiles_still_match() {
 
     let cancel = AtomicBool::new(false);
     let mut ev = Evaluator::new();
-    let field = |res: &planetgraph::eval::EvalResult, id: NodeId, port: usize| res.output(id, port).and_then(|v| v.as_field()).expect("field").data().to_vec();
-    let wind = |res: &planetgraph::eval::EvalResult| match res.output(rain, WIND.index()) {
-        Some(planetgraph::nodes::Value::Vector(v)) => v.data.clone(),
+    let field = |res: &planetgraph_core::eval::EvalResult, id: NodeId, port: usize| res.output(id, port).and_then(|v| v.as_field()).expect("field").data().to_vec();
+    let wind = |res: &planetgraph_core::eval::EvalResult| match res.output(rain, WIND.index()) {
+        Some(planetgraph_core::nodes::Value::Vector(v)) => v.data.clone(),
         _ => panic!("no wind"),
     };
     // Within the cap: exactly the whole evaluation, tile by tile.
@@ -247,10 +247,10 @@ fn nodes_with_a_level_of_their_own_run_there_and_tiles_still_match() {
 /// together are the region evaluation of the whole grid, so their borders add no seam.
 #[test]
 fn warp_curvature_terrace_and_normalize_above_the_cap_refine_on_the_tile() {
-    use planetgraph::nodes::masks::curvature::CURVATURE;
-    use planetgraph::nodes::modify::warp::{INPUT, VECTOR};
-    use planetgraph::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
-    let mut g = planetgraph::graph::Graph::default();
+    use planetgraph_core::nodes::masks::curvature::CURVATURE;
+    use planetgraph_core::nodes::modify::warp::{INPUT, VECTOR};
+    use planetgraph_core::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
+    let mut g = planetgraph_core::graph::Graph::default();
     let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
     let hills = g.add_node(NodeKind::Noise, (0.0, 1.0));
     let warp = g.add_node(NodeKind::Warp, (1.0, 0.0));
@@ -272,13 +272,13 @@ fn warp_curvature_terrace_and_normalize_above_the_cap_refine_on_the_tile() {
     g.link(noise, FIELD_OUT, warp, INPUT).expect("link");
     g.link(hills, FIELD_OUT, gradient, FIELD_IN).expect("link");
     g.link(noise, FIELD_OUT, along, INPUT).expect("link");
-    g.link(gradient, planetgraph::nodes::modify::gradient::VECTOR, along, VECTOR).expect("link");
+    g.link(gradient, planetgraph_core::nodes::modify::gradient::VECTOR, along, VECTOR).expect("link");
     g.link(noise, FIELD_OUT, curvature, FIELD_IN).expect("link");
-    let program = planetgraph::eval::compile_for(&g, &[warp, along, curvature, terrace, normalize]);
+    let program = planetgraph_core::eval::compile_for(&g, &[warp, along, curvature, terrace, normalize]);
     let (n, cap, size) = (256, 64, 64);
     let cancel = AtomicBool::new(false);
     let mut ev = Evaluator::new();
-    let field = |res: &planetgraph::eval::EvalResult, id: NodeId, port: usize| res.output(id, port).and_then(|v| v.as_field()).unwrap_or_else(|| panic!("node {id} port {port}: {:?}", res.errors)).data().to_vec();
+    let field = |res: &planetgraph_core::eval::EvalResult, id: NodeId, port: usize| res.output(id, port).and_then(|v| v.as_field()).unwrap_or_else(|| panic!("node {id} port {port}: {:?}", res.errors)).data().to_vec();
     let full = ev.run_program(&program, n, &cancel, &Progress::default());
     let region = ev.run_region(&program, Grid::Whole(n), cap, &cancel, &Progress::default());
     let capped = ev.run_program(&program, cap, &cancel, &Progress::default());
@@ -309,9 +309,9 @@ fn warp_curvature_terrace_and_normalize_above_the_cap_refine_on_the_tile() {
     g.set_param(torn, "distance_km", ParamValue::Float(20000.0));
     g.set_param(torn, "frequency", ParamValue::Float(40.0));
     g.link(noise, FIELD_OUT, torn, INPUT).expect("link");
-    let tearing = planetgraph::eval::compile_for(&g, &[torn]);
+    let tearing = planetgraph_core::eval::compile_for(&g, &[torn]);
     let whole_torn = field(&ev.run_program(&tearing, n, &cancel, &Progress::default()), torn, 0);
-    for tile in [Tile::new(planetgraph::planet::Face::Front, n, 96, 96, 64).expect("tile"), Tile::new(planetgraph::planet::Face::Top, n, 0, 192, 64).expect("tile")] {
+    for tile in [Tile::new(planetgraph_core::planet::Face::Front, n, 96, 96, 64).expect("tile"), Tile::new(planetgraph_core::planet::Face::Top, n, 0, 192, 64).expect("tile")] {
         let got = field(&ev.run_region(&tearing, Grid::Tile(tile), cap, &cancel, &Progress::default()), torn, 0);
         for (k, v) in got.iter().enumerate() {
             assert_eq!(*v, whole_torn[tile.cell(k).index(n)], "torn warp at {:?}", tile.cell(k));
@@ -323,7 +323,7 @@ fn warp_curvature_terrace_and_normalize_above_the_cap_refine_on_the_tile() {
         let whole = field(&full, id, port);
         assert_eq!(tiles, &field(&region, id, port), "node {id}: the tiles are the region evaluation of the whole grid");
         // The capped run's output sampled onto the level, as before the refinement.
-        let sampled = planetgraph::eval::sample_on(capped.output(id, port).expect("output"), Grid::Whole(n));
+        let sampled = planetgraph_core::eval::sample_on(capped.output(id, port).expect("output"), Grid::Whole(n));
         let sampled = sampled.as_field().expect("field").data().to_vec();
         let size_of = rms(&whole, &vec![0.0; whole.len()]);
         let (err_refined, err_sampled) = (rms(tiles, &whole), rms(&sampled, &whole));

@@ -5,8 +5,8 @@
 #[path = "common/needs.rs"]
 mod needs;
 
-use planetgraph::planet::Field;
-use planetgraph::render::{headless_device, render_offscreen, ColourMode, Layers, MeshOptions, OverlayTexture, ViewSettings, SHADER_SOURCE};
+use planetgraph_core::planet::Field;
+use planetgraph_render::{headless_device, render_offscreen, ColourMode, Layers, MeshOptions, OverlayTexture, ViewSettings, SHADER_SOURCE};
 
 #[test]
 fn every_shader_validates_with_naga() {
@@ -68,10 +68,10 @@ fn plates_mode_shows_many_plate_colours_with_borders_and_arrows() {
     if needs::skip_without_adapter("plates_mode_shows_many_plate_colours_with_borders_and_arrows") {
         return;
     }
-    use planetgraph::eval::{Evaluator, Progress};
-    use planetgraph::inspect::{motion_arrows, tectonic_values, OverlayColours};
-    use planetgraph::nodes::NodeKind;
-    let g = planetgraph::io::default_graph().expect("default graph");
+    use planetgraph_core::eval::{Evaluator, Progress};
+    use planetgraph_core::inspect::{motion_arrows, tectonic_values, OverlayColours};
+    use planetgraph_core::nodes::NodeKind;
+    let g = planetgraph_core::io::default_graph().expect("default graph");
     let res = Evaluator::new().evaluate(&g, 48, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
     let t = tectonic_values(&g, &res);
     assert!(t.regions.is_some() && t.plates.is_some() && t.motion.is_some());
@@ -104,10 +104,10 @@ fn plates_mode_shows_many_plate_colours_with_borders_and_arrows() {
 
 /// A planet with fine colour detail: fBm heights and the same noise through a colour ramp as
 /// its albedo.
-fn detailed_planet(n: usize) -> (planetgraph::planet::Field, planetgraph::planet::ColourField) {
-    use planetgraph::eval::{Evaluator, Progress};
-    use planetgraph::graph::Graph;
-    use planetgraph::nodes::{NodeKind, ParamValue};
+fn detailed_planet(n: usize) -> (planetgraph_core::planet::Field, planetgraph_core::planet::ColourField) {
+    use planetgraph_core::eval::{Evaluator, Progress};
+    use planetgraph_core::graph::Graph;
+    use planetgraph_core::nodes::{NodeKind, ParamValue};
     let mut g = Graph::default();
     let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
     g.set_param(noise, "frequency", ParamValue::Float(60.0));
@@ -116,13 +116,13 @@ fn detailed_planet(n: usize) -> (planetgraph::planet::Field, planetgraph::planet
     g.set_param(ramp, "min", ParamValue::Float(-0.5));
     g.set_param(ramp, "max", ParamValue::Float(0.5));
     let planet = g.add_node(NodeKind::Planet, (0.0, 0.0));
-    g.link(noise, planetgraph::nodes::FIELD_OUT, planet, planetgraph::nodes::output::planet::ELEVATION).expect("link");
-    g.link(noise, planetgraph::nodes::FIELD_OUT, ramp, planetgraph::nodes::FIELD_IN).expect("link");
-    g.link(ramp, planetgraph::nodes::texture::colour_ramp::COLOUR, planet, planetgraph::nodes::output::planet::ALBEDO).expect("link");
+    g.link(noise, planetgraph_core::nodes::FIELD_OUT, planet, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
+    g.link(noise, planetgraph_core::nodes::FIELD_OUT, ramp, planetgraph_core::nodes::FIELD_IN).expect("link");
+    g.link(ramp, planetgraph_core::nodes::texture::colour_ramp::COLOUR, planet, planetgraph_core::nodes::output::planet::ALBEDO).expect("link");
     let r = Evaluator::new().evaluate(&g, n, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
     assert!(r.errors.is_empty(), "{:?}", r.errors);
     let field = (**r.field(planet).expect("elevation")).clone();
-    let albedo = (**r.input(planet, planetgraph::nodes::output::planet::ALBEDO).expect("albedo")).clone();
+    let albedo = (**r.input(planet, planetgraph_core::nodes::output::planet::ALBEDO).expect("albedo")).clone();
     (field, albedo)
 }
 
@@ -142,9 +142,9 @@ fn detail(px: &[u8], w: usize) -> f64 {
 
 #[test]
 fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height_tint() {
-    use planetgraph::inspect::albedo_image;
-    use planetgraph::planet::{ColourField, Field};
-    use planetgraph::render::OrbitCamera;
+    use planetgraph_core::inspect::albedo_image;
+    use planetgraph_core::planet::{ColourField, Field};
+    use planetgraph_render::OrbitCamera;
     if needs::skip_without_adapter("the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height_tint") {
         return;
     }
@@ -173,7 +173,7 @@ fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height
     // Relief: a plain grey planet lit by the 512 field's normals shows far more than the same
     // lit by the 32 mesh's vertex normals.
     let grey = albedo_image(&ColourField::filled(512, [0.5, 0.5, 0.5]));
-    let normals = planetgraph::inspect::normal_image(&field, 6371.0, mesh.exaggeration, mesh.ocean_surface);
+    let normals = planetgraph_core::inspect::normal_image(&field, 6371.0, mesh.exaggeration, mesh.ocean_surface);
     let grazing = ViewSettings { sun_azimuth_deg: 110.0, sun_elevation_deg: 10.0, atmosphere: false, ..close };
     let lit = |with_normals: bool| {
         let layers = Layers { overlay: Some(OverlayTexture::new(grey.size, &grey.rgba).expect("six layers")), normals: with_normals.then(|| OverlayTexture::new(normals.size, &normals.rgba).expect("six layers")), arrows: &[], patches: &[] };
@@ -210,8 +210,8 @@ fn channel_sums(px: &[u8], size: u32, x0: u32, x1: u32) -> [u64; 3] {
 
 #[test]
 fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side() {
-    use planetgraph::inspect::albedo_image;
-    use planetgraph::planet::ColourField;
+    use planetgraph_core::inspect::albedo_image;
+    use planetgraph_core::planet::ColourField;
     if needs::skip_without_adapter("shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side") {
         return;
     }
@@ -226,7 +226,7 @@ fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side()
         render_offscreen(&field, 6371.0, Layers { overlay: Some(tex), ..Default::default() }, &mesh, view, size, size).expect("render").2
     };
     // Looking at +Z from the equator with the sun behind the camera: +X is on the right.
-    let camera = planetgraph::render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
+    let camera = planetgraph_render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
     let front_lit = ViewSettings { camera, sun_azimuth_deg: 0.0, sun_elevation_deg: 0.0, atmosphere: false, ..Default::default() };
     let px = draw(&front_lit);
     let luminance = |px: &[u8], x0: u32, x1: u32| channel_sums(px, size, x0, x1).iter().sum::<u64>();
@@ -244,9 +244,9 @@ fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side()
 /// unlike the same mesh drawn whole.
 #[test]
 fn a_share_of_the_relief_drawn_matches_a_mesh_built_for_it() {
-    use planetgraph::inspect::{albedo_image, normal_image};
-    use planetgraph::planet::ColourField;
-    use planetgraph::render::OrbitCamera;
+    use planetgraph_core::inspect::{albedo_image, normal_image};
+    use planetgraph_core::planet::ColourField;
+    use planetgraph_render::OrbitCamera;
     if needs::skip_without_adapter("a_share_of_the_relief_drawn_matches_a_mesh_built_for_it") {
         return;
     }
@@ -272,8 +272,8 @@ fn a_share_of_the_relief_drawn_matches_a_mesh_built_for_it() {
 /// is turquoise (green and blue above red), the same sand on a beach 2 m above the sea is not.
 #[test]
 fn sand_under_shallow_water_is_turquoise_and_on_the_beach_sand_coloured() {
-    use planetgraph::inspect::albedo_image;
-    use planetgraph::planet::ColourField;
+    use planetgraph_core::inspect::albedo_image;
+    use planetgraph_core::planet::ColourField;
     if needs::skip_without_adapter("sand_under_shallow_water_is_turquoise_and_on_the_beach_sand_coloured") {
         return;
     }
@@ -284,7 +284,7 @@ fn sand_under_shallow_water_is_turquoise_and_on_the_beach_sand_coloured() {
     let mesh = MeshOptions { resolution: 32, ..Default::default() };
     let size = 96u32;
     let tex = OverlayTexture::new(sand.size, &sand.rgba).expect("six layers");
-    let camera = planetgraph::render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
+    let camera = planetgraph_render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
     let view = ViewSettings { camera, sun_azimuth_deg: 0.0, sun_elevation_deg: 30.0, atmosphere: false, ..Default::default() };
     let px = render_offscreen(&field, 6371.0, Layers { overlay: Some(tex), ..Default::default() }, &mesh, &view, size, size).expect("render").2;
     let mean = |x0: u32, x1: u32| channel_sums(&px, size, x0, x1).map(|c| c as f64);
@@ -296,13 +296,13 @@ fn sand_under_shallow_water_is_turquoise_and_on_the_beach_sand_coloured() {
 
 #[test]
 fn the_texture_inspection_modes_show_their_layers() {
-    use planetgraph::eval::{Evaluator, Progress};
-    use planetgraph::inspect::{albedo_image, precipitation_image, slope_image, temperature_image, texture_values};
-    use planetgraph::nodes::NodeKind;
+    use planetgraph_core::eval::{Evaluator, Progress};
+    use planetgraph_core::inspect::{albedo_image, precipitation_image, slope_image, temperature_image, texture_values};
+    use planetgraph_core::nodes::NodeKind;
     if needs::skip_without_adapter("the_texture_inspection_modes_show_their_layers") {
         return;
     }
-    let g = planetgraph::io::default_graph().expect("default graph");
+    let g = planetgraph_core::io::default_graph().expect("default graph");
     let res = Evaluator::new().evaluate(&g, 32, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
     let t = texture_values(&g, &res);
     let field = res.field(g.first_of(NodeKind::Planet).expect("planet").id).expect("planet field");
@@ -331,8 +331,8 @@ fn the_texture_inspection_modes_show_their_layers() {
 /// the morph, looks like the planet without the patch; at its end, like the patch's relief.
 #[test]
 fn a_landing_tile_s_relief_morphs_in_from_the_relief_before() {
-    use planetgraph::planet::{Face, Tile};
-    use planetgraph::render::{view_mesh, DetailPatch, PlanetRenderer};
+    use planetgraph_core::planet::{Face, Tile};
+    use planetgraph_render::{view_mesh, DetailPatch, PlanetRenderer};
     if needs::skip_without_adapter("a_landing_tile_s_relief_morphs_in_from_the_relief_before") {
         return;
     }

@@ -5,11 +5,11 @@
 mod common;
 use common::correlation;
 
-use planetgraph::eval::{EvalResult, Evaluator, Progress};
-use planetgraph::graph::Graph;
-use planetgraph::io::default_graph;
-use planetgraph::nodes::NodeKind;
-use planetgraph::planet::{ColourField, Field};
+use planetgraph_core::eval::{EvalResult, Evaluator, Progress};
+use planetgraph_core::graph::Graph;
+use planetgraph_core::io::default_graph;
+use planetgraph_core::nodes::NodeKind;
+use planetgraph_core::planet::{ColourField, Field};
 use std::sync::atomic::AtomicBool;
 
 fn eval(g: &Graph, n: usize) -> EvalResult {
@@ -20,7 +20,7 @@ fn eval(g: &Graph, n: usize) -> EvalResult {
 
 fn albedo(g: &Graph, r: &EvalResult) -> ColourField {
     let planet = g.first_of(NodeKind::Planet).expect("planet").id;
-    (**r.input(planet, planetgraph::nodes::output::planet::ALBEDO).expect("the default planet has an albedo")).clone()
+    (**r.input(planet, planetgraph_core::nodes::output::planet::ALBEDO).expect("the default planet has an albedo")).clone()
 }
 
 fn channel(c: &ColourField, k: usize) -> Field {
@@ -82,7 +82,7 @@ fn texture_outputs_of_a_preview_agree_with_the_build() {
     check("vegetation", field(&preview, NodeKind::Vegetation, 0), field(&build, NodeKind::Vegetation, 0), 0.85);
     let biome_colour = |r: &EvalResult| -> ColourField {
         let id = g.first_of(NodeKind::Biomes).expect("biomes").id;
-        (**r.port_value(id, planetgraph::nodes::texture::biomes::COLOUR).expect("biome colours")).clone()
+        (**r.port_value(id, planetgraph_core::nodes::texture::biomes::COLOUR).expect("biome colours")).clone()
     };
     let (pb, bb) = (biome_colour(&preview), biome_colour(&build));
     check("biome colour green", channel(&pb, 1), channel(&bb, 1).resample(128), 0.95);

@@ -2,14 +2,14 @@
 //! it, the files of a region evaluation of the whole grid; a budget too small is refused before
 //! any work.
 
-use planetgraph::eval::{compile_for, Evaluator, Progress};
-use planetgraph::export::tiled::TilePlan;
-use planetgraph::export::{export_graph_planned, jobs_from_result, share, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
-use planetgraph::graph::Graph;
-use planetgraph::io::{load_graph, Strictness};
-use planetgraph::nodes::output::planet::PlanetSettings;
-use planetgraph::nodes::NodeKind;
-use planetgraph::planet::Grid;
+use planetgraph_core::eval::{compile_for, Evaluator, Progress};
+use planetgraph_core::export::tiled::TilePlan;
+use planetgraph_core::export::{export_graph_planned, jobs_from_result, share, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
+use planetgraph_core::graph::Graph;
+use planetgraph_core::io::{load_graph, Strictness};
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::nodes::NodeKind;
+use planetgraph_core::planet::Grid;
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -47,7 +47,7 @@ fn within_the_cap_a_tiled_build_writes_the_bytes_of_a_whole_build() {
     let n = 64;
     // A cache of four colour tiles: tiles are evicted and evaluated again as files sweep.
     let plan = TilePlan { n, cap: n, tile: 16, cache_bytes: 4 * 12 * 16 * 16, estimate_bytes: 0 };
-    for (name, g) in [("exports", every_export()), ("default", planetgraph::io::default_graph().expect("default"))] {
+    for (name, g) in [("exports", every_export()), ("default", planetgraph_core::io::default_graph().expect("default"))] {
         let (whole, tiled) = (dir.path().join(format!("{name}_whole")), dir.path().join(format!("{name}_tiled")));
         let a = build(&g, &whole, n, None);
         let b = build(&g, &tiled, n, Some(plan));
@@ -62,10 +62,10 @@ fn within_the_cap_a_tiled_build_writes_the_bytes_of_a_whole_build() {
 /// tiled build, said in the manifest, and within the cap the files keep the whole build's bytes.
 #[test]
 fn nodes_with_their_own_level_run_there_and_keep_the_whole_build_s_bytes() {
-    use planetgraph::nodes::climate::precipitation::PRECIPITATION;
-    use planetgraph::nodes::output::planet::{ALBEDO, ELEVATION};
-    use planetgraph::nodes::texture::colour_ramp::COLOUR;
-    use planetgraph::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
+    use planetgraph_core::nodes::climate::precipitation::PRECIPITATION;
+    use planetgraph_core::nodes::output::planet::{ALBEDO, ELEVATION};
+    use planetgraph_core::nodes::texture::colour_ramp::COLOUR;
+    use planetgraph_core::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
     let (mut g, _, blur, rain) = own_levels::noise_blur_rain();
     let ramp = g.add_node(NodeKind::ColourRamp, (2.0, 1.0));
     let planet = g.add_node(NodeKind::Planet, (3.0, 0.0));
@@ -88,7 +88,7 @@ fn nodes_with_their_own_level_run_there_and_keep_the_whole_build_s_bytes() {
 #[test]
 fn above_the_cap_the_files_are_the_region_evaluation_of_the_whole_grid() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let g = planetgraph::io::default_graph().expect("default");
+    let g = planetgraph_core::io::default_graph().expect("default");
     let (n, cap) = (128, 64);
     let tiled = dir.path().join("tiled");
     let m = build(&g, &tiled, n, Some(TilePlan { n, cap, tile: 32, cache_bytes: 8 << 20, estimate_bytes: 0 }));
@@ -170,7 +170,7 @@ fn a_budget_below_one_tile_is_refused_before_any_work_with_exit_2() {
 #[test]
 fn a_cancelled_tiled_build_leaves_no_manifest_and_no_partial_file() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let g = planetgraph::io::default_graph().expect("default");
+    let g = planetgraph_core::io::default_graph().expect("default");
     let n = 256;
     let plan = TilePlan { n, cap: 128, tile: 32, cache_bytes: 8 << 20, estimate_bytes: 0 };
     let cancel = AtomicBool::new(false);
@@ -195,11 +195,11 @@ fn a_cancelled_tiled_build_leaves_no_manifest_and_no_partial_file() {
 /// of cache against a ring of 64 and more).
 #[test]
 fn the_tile_cache_holds_a_ring_of_tiles_around_the_planet() {
-    let g = planetgraph::io::default_graph().expect("default");
+    let g = planetgraph_core::io::default_graph().expect("default");
     let planet = g.first_of(NodeKind::Planet).expect("planet").id;
     let program = compile_for(&g, &[planet]);
     for n in [8192, 16384] {
-        let plan = planetgraph::export::tiled::plan(n, &program, 4 << 30).expect("plans").expect("tiled");
+        let plan = planetgraph_core::export::tiled::plan(n, &program, 4 << 30).expect("plans").expect("tiled");
         eprintln!("{n}: whole-planet nodes at {}, cache {} MiB, estimate {} MiB", plan.cap, plan.cache_bytes >> 20, plan.estimate_bytes >> 20);
         let per_face = (n / plan.tile) as u64;
         assert!(plan.cache_bytes >= 6 * per_face * 12 * (plan.tile * plan.tile) as u64, "{n}: {plan:?}");
@@ -212,21 +212,21 @@ fn the_tile_cache_holds_a_ring_of_tiles_around_the_planet() {
 /// reads the tile's own relief and the capped run's surroundings (kept for it), and builds.
 #[test]
 fn above_the_cap_warp_and_curvature_refine_on_the_build_s_tiles() {
-    use planetgraph::nodes::output::planet::{ALBEDO, ELEVATION};
-    use planetgraph::nodes::texture::colour_ramp::COLOUR;
-    use planetgraph::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
+    use planetgraph_core::nodes::output::planet::{ALBEDO, ELEVATION};
+    use planetgraph_core::nodes::texture::colour_ramp::COLOUR;
+    use planetgraph_core::nodes::{ParamValue, FIELD_IN, FIELD_OUT};
     let mut g = Graph::default();
     let noise = g.add_node(NodeKind::Noise, (0.0, 0.0));
     let warp = g.add_node(NodeKind::Warp, (1.0, 0.0));
     let planet = g.add_node(NodeKind::Planet, (2.0, 0.0));
     g.set_param(noise, "octaves", ParamValue::Int(9));
-    g.link(noise, FIELD_OUT, warp, planetgraph::nodes::modify::warp::INPUT).expect("link");
+    g.link(noise, FIELD_OUT, warp, planetgraph_core::nodes::modify::warp::INPUT).expect("link");
     g.link(warp, FIELD_OUT, planet, ELEVATION).expect("link");
     // Warp reads its input on tiles only: a tiled build keeps its output (the Planet node reads
     // it), not its input.
     let kept = |g: &Graph| {
         let program = compile_for(g, &[planet]);
-        planetgraph::eval::frontier(&program, &planetgraph::eval::localities(&program))
+        planetgraph_core::eval::frontier(&program, &planetgraph_core::eval::localities(&program))
     };
     assert_eq!(kept(&g), vec![warp]);
     let dir = tempfile::tempdir().expect("tempdir");
@@ -243,7 +243,7 @@ fn above_the_cap_warp_and_curvature_refine_on_the_build_s_tiles() {
     g.set_param(ramp, "min", ParamValue::Float(-0.05));
     g.set_param(ramp, "max", ParamValue::Float(0.05));
     g.link(noise, FIELD_OUT, curvature, FIELD_IN).expect("link");
-    g.link(curvature, planetgraph::nodes::masks::curvature::CURVATURE, ramp, FIELD_IN).expect("link");
+    g.link(curvature, planetgraph_core::nodes::masks::curvature::CURVATURE, ramp, FIELD_IN).expect("link");
     g.link(ramp, COLOUR, planet, ALBEDO).expect("link");
     // Curvature reads its input's whole-planet values: the run's noise is kept for it.
     assert_eq!(kept(&g), vec![noise, warp, curvature]);

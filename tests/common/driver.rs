@@ -3,11 +3,11 @@
 #![allow(dead_code)]
 
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, RawInput, Rect};
-use planetgraph::app::{Document, PlanetApp};
-use planetgraph::graph::Graph;
+use planetgraph_app::app::{Document, PlanetApp};
+use planetgraph_core::graph::Graph;
 
 /// Pairs of nodes whose rectangles overlap (by more than half a point).
-pub fn overlaps(rects: &[(planetgraph::graph::NodeId, Rect)]) -> Vec<(planetgraph::graph::NodeId, planetgraph::graph::NodeId)> {
+pub fn overlaps(rects: &[(planetgraph_core::graph::NodeId, Rect)]) -> Vec<(planetgraph_core::graph::NodeId, planetgraph_core::graph::NodeId)> {
     let mut out = Vec::new();
     for (i, (a, ra)) in rects.iter().enumerate() {
         for (b, rb) in &rects[i + 1..] {
@@ -21,7 +21,7 @@ pub fn overlaps(rects: &[(planetgraph::graph::NodeId, Rect)]) -> Vec<(planetgrap
 
 /// The graph the tests start from: the noise planet, whose layout the clicks below rely on.
 pub fn start_graph() -> Graph {
-    planetgraph::io::load_graph(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/noise_continents.ron"), planetgraph::io::Strictness::Complete).expect("noise_continents.ron")
+    planetgraph_core::io::load_graph(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/noise_continents.ron"), planetgraph_core::io::Strictness::Complete).expect("noise_continents.ron")
 }
 
 pub struct Driver {
@@ -83,7 +83,7 @@ impl Driver {
             return;
         }
         let file = self.scratch.path().join("state.ron");
-        planetgraph::io::save_graph(&file, g).expect("every state saves");
+        planetgraph_core::io::save_graph(&file, g).expect("every state saves");
         let back = Document::open(&file).unwrap_or_else(|e| panic!("a saved state does not reopen: {e}"));
         assert!(back.repairs.is_empty(), "a saved state needed repairs to reopen: {:?}", back.repairs);
         let mut want = g.clone();
@@ -93,14 +93,14 @@ impl Driver {
     }
 
     /// Screen rectangles of the nodes on the canvas, by domain id.
-    pub fn node_screen_rects(&self) -> Vec<(planetgraph::graph::NodeId, Rect)> {
+    pub fn node_screen_rects(&self) -> Vec<(planetgraph_core::graph::NodeId, Rect)> {
         let t = self.app.editor.pan_zoom.to_screen();
         self.app.editor.node_rects.iter().map(|(n, r)| (self.app.editor.graph[*n].user_data.id, t * *r)).collect()
     }
 
     /// The centres of a node's link ports on screen, top to bottom: its inputs (left edge) or
     /// its outputs (right edge).
-    pub fn ports_of(&self, id: planetgraph::graph::NodeId, inputs: bool) -> Vec<Pos2> {
+    pub fn ports_of(&self, id: planetgraph_core::graph::NodeId, inputs: bool) -> Vec<Pos2> {
         let rect = self.node_screen_rects().into_iter().find(|(n, _)| *n == id).map(|(_, r)| r).expect("node on the canvas");
         let edge = if inputs { rect.left() } else { rect.right() };
         let mut ports: Vec<Pos2> = self.draggables(is_port).into_iter().map(|r| r.center()).filter(|c| (c.x - edge).abs() < 12.0 && c.y > rect.top() && c.y < rect.bottom()).collect();
@@ -211,16 +211,16 @@ pub fn wait_until(d: &mut Driver, what: &str, done: impl Fn(&Driver) -> bool) {
 }
 
 /// Constant -> Abs -> Invert -> Planet, laid out left to right, and a Colour ramp below.
-pub fn chain() -> (Graph, [planetgraph::graph::NodeId; 5]) {
+pub fn chain() -> (Graph, [planetgraph_core::graph::NodeId; 5]) {
     let mut g = Graph::default();
-    let c = g.add_node(planetgraph::nodes::NodeKind::Constant, (20.0, 60.0));
-    let a = g.add_node(planetgraph::nodes::NodeKind::Abs, (260.0, 60.0));
-    let i = g.add_node(planetgraph::nodes::NodeKind::Invert, (500.0, 60.0));
-    let p = g.add_node(planetgraph::nodes::NodeKind::Planet, (740.0, 60.0));
-    let r = g.add_node(planetgraph::nodes::NodeKind::ColourRamp, (260.0, 420.0));
-    g.link(c, planetgraph::nodes::FIELD_OUT, a, planetgraph::nodes::FIELD_IN).expect("link");
-    g.link(a, planetgraph::nodes::FIELD_OUT, i, planetgraph::nodes::FIELD_IN).expect("link");
-    g.link(i, planetgraph::nodes::FIELD_OUT, p, planetgraph::nodes::output::planet::ELEVATION).expect("link");
-    g.link(c, planetgraph::nodes::FIELD_OUT, r, planetgraph::nodes::FIELD_IN).expect("link");
+    let c = g.add_node(planetgraph_core::nodes::NodeKind::Constant, (20.0, 60.0));
+    let a = g.add_node(planetgraph_core::nodes::NodeKind::Abs, (260.0, 60.0));
+    let i = g.add_node(planetgraph_core::nodes::NodeKind::Invert, (500.0, 60.0));
+    let p = g.add_node(planetgraph_core::nodes::NodeKind::Planet, (740.0, 60.0));
+    let r = g.add_node(planetgraph_core::nodes::NodeKind::ColourRamp, (260.0, 420.0));
+    g.link(c, planetgraph_core::nodes::FIELD_OUT, a, planetgraph_core::nodes::FIELD_IN).expect("link");
+    g.link(a, planetgraph_core::nodes::FIELD_OUT, i, planetgraph_core::nodes::FIELD_IN).expect("link");
+    g.link(i, planetgraph_core::nodes::FIELD_OUT, p, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
+    g.link(c, planetgraph_core::nodes::FIELD_OUT, r, planetgraph_core::nodes::FIELD_IN).expect("link");
     (g, [c, a, i, p, r])
 }

@@ -1,3 +1,3 @@
 //! Helpers shared by the integration tests.
 
-pub use planetgraph::planet::field::correlation;
+pub use planetgraph_core::planet::field::correlation;

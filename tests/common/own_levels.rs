@@ -1,9 +1,9 @@
 //! A graph with two whole-planet nodes that make their outputs at a level of their own, for the
 //! region and tiled-build tests of `Node::own_level`.
 
-use planetgraph::graph::{Graph, NodeId};
-use planetgraph::nodes::climate::precipitation::ELEVATION as RAIN_ELEVATION;
-use planetgraph::nodes::{NodeKind, ParamValue, FIELD_IN, FIELD_OUT};
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::nodes::climate::precipitation::ELEVATION as RAIN_ELEVATION;
+use planetgraph_core::nodes::{NodeKind, ParamValue, FIELD_IN, FIELD_OUT};
 
 /// A Noise feeding a Blur of 6 degrees (which works at 32 for any level of 32 and more) and a
 /// Precipitation node (at 128): the graph and the nodes `(noise, blur, rain)`.

@@ -4,11 +4,11 @@
 //! quadtree.
 
 use super::bench::time_ms;
-use crate::eval::{compile_for, Evaluator, Progress};
-use crate::inspect::CloseUp;
-use crate::nodes::output::planet::PlanetSettings;
-use crate::nodes::NodeKind;
-use crate::planet::{Face, Grid, Tile};
+use planetgraph_core::eval::{compile_for, Evaluator, Progress};
+use planetgraph_core::inspect::CloseUp;
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::nodes::NodeKind;
+use planetgraph_core::planet::{Face, Grid, Tile};
 use planetgraph_render::closeup::{tiles_for_view, TILE_CELLS};
 use planetgraph_render::OrbitCamera;
 use std::sync::atomic::AtomicBool;
@@ -58,7 +58,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     }
     let reps = if quick { 1 } else { 3 };
     let cancel = AtomicBool::new(false);
-    let Ok(g) = crate::io::default_graph() else { return };
+    let Ok(g) = planetgraph_core::io::default_graph() else { return };
     let Some(planet) = g.first_of(NodeKind::Planet) else { return };
     let Ok(settings) = planet.settings::<PlanetSettings>() else { return };
     let program = compile_for(&g, &[planet.id]);
@@ -153,7 +153,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
 
 /// Draws (and reads back) a frame from `camera` with the close-ups' patches drawn, and
 /// returns its milliseconds, each time it is called.
-fn frame_drawer<'a>(field: &crate::planet::Field, close: &'a [CloseUp], radius_km: f32, camera: OrbitCamera) -> Result<impl FnMut() -> f64 + 'a, anyhow::Error> {
+fn frame_drawer<'a>(field: &planetgraph_core::planet::Field, close: &'a [CloseUp], radius_km: f32, camera: OrbitCamera) -> Result<impl FnMut() -> f64 + 'a, anyhow::Error> {
     use planetgraph_render::{headless_device, view_mesh, DetailPatch, MeshOptions, PlanetRenderer, ViewSettings};
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
@@ -175,7 +175,7 @@ fn frame_drawer<'a>(field: &crate::planet::Field, close: &'a [CloseUp], radius_k
 /// centre), its region evaluated with the whole-planet nodes cached at 256 (a fresh evaluator
 /// holding only that evaluation, as the editor's thread holds its last one), then assembled
 /// for the renderer.
-fn first_tile(field: &crate::planet::Field, program: &crate::eval::Program, planet: crate::graph::NodeId, settings: &PlanetSettings, reps: usize, print: &dyn Fn(&str, f64, &str), median: &dyn Fn(Vec<f64>) -> f64) {
+fn first_tile(field: &planetgraph_core::planet::Field, program: &planetgraph_core::eval::Program, planet: planetgraph_core::graph::NodeId, settings: &PlanetSettings, reps: usize, print: &dyn Fn(&str, f64, &str), median: &dyn Fn(Vec<f64>) -> f64) {
     let n = field.n();
     let mut land: Vec<(f32, usize)> = field.data().iter().enumerate().filter(|(_, h)| **h > 0.0).map(|(c, h)| (*h, c)).collect();
     land.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -184,7 +184,7 @@ fn first_tile(field: &crate::planet::Field, program: &crate::eval::Program, plan
         return;
     };
     let mut camera = OrbitCamera { distance: 1.05, ..Default::default() };
-    camera.face(crate::planet::Cell::from_index(cell, n).direction(n));
+    camera.face(planetgraph_core::planet::Cell::from_index(cell, n).direction(n));
     let cancel = AtomicBool::new(false);
     let mut times = Vec::new();
     for _ in 0..reps {

@@ -2,10 +2,10 @@
 //! and six 4096 faces (EXR, TIFF) from a 4096 field, with the peak memory of each writing,
 //! and a GLB at mesh size 512.
 
-use crate::export::{default_jobs, write_exports, Control, ExportContext, ExportJob, ExportProgress};
-use crate::nodes::output::export::{ExportFormat, ExportLayer, ExportProjection, ExportSettings};
-use crate::nodes::output::planet::PlanetSettings;
-use crate::planet::{ColourField, Field};
+use planetgraph_core::export::{default_jobs, write_exports, Control, ExportContext, ExportJob, ExportProgress};
+use planetgraph_core::nodes::output::export::{ExportFormat, ExportLayer, ExportProjection, ExportSettings};
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::planet::{ColourField, Field};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -22,7 +22,7 @@ pub(super) fn peak_mib_and_reset() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-fn time_export(jobs: &[ExportJob], n: usize, planet: &PlanetSettings) -> Result<f64, crate::export::ExportError> {
+fn time_export(jobs: &[ExportJob], n: usize, planet: &PlanetSettings) -> Result<f64, planetgraph_core::export::ExportError> {
     let dir = std::env::temp_dir().join(format!("planetgraph-bench-export-{}", std::process::id()));
     let ctx = ExportContext { graph: "bench".into(), graph_sha256: String::new(), resolution: n, planet: Some(planet.clone()), timings_ms: Default::default(), share: None, tiled: None, own_levels: Default::default() };
     let (cancel, progress) = (AtomicBool::new(false), ExportProgress::default());

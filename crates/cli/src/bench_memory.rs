@@ -8,10 +8,10 @@
 //! in bytes per cell beside what the estimate counts for that node.
 
 use super::CliError;
-use crate::eval::{compile_for, memory, Program};
-use crate::export::build_targets;
-use crate::nodes::NodeKind;
 use anyhow::anyhow;
+use planetgraph_core::eval::{compile_for, memory, Program};
+use planetgraph_core::export::build_targets;
+use planetgraph_core::nodes::NodeKind;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -124,7 +124,7 @@ pub fn probe_child(file: &Path, n: usize) -> Result<(), CliError> {
     let g = super::load_for_command(file)?;
     let targets = build_targets(&g);
     let program = compile_for(&g, &targets);
-    let res = crate::eval::Evaluator::new().with_observer(probe).run_program_releasing(&program, n, &targets, &std::sync::atomic::AtomicBool::new(false), &crate::eval::Progress::default());
+    let res = planetgraph_core::eval::Evaluator::new().with_observer(probe).run_program_releasing(&program, n, &targets, &std::sync::atomic::AtomicBool::new(false), &planetgraph_core::eval::Progress::default());
     match res.errors.iter().next() {
         Some((id, e)) => Err(CliError::input(anyhow!("{}: {}: {e}", file.display(), g.describe_node(*id)))),
         None => Ok(()),

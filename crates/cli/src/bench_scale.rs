@@ -6,11 +6,11 @@
 use super::bench_export::peak_mib_and_reset;
 use super::build::build_graph;
 use super::CliError;
-use crate::eval::{compile_for, memory};
-use crate::export::tiled::{self, DEFAULT_BUDGET};
-use crate::graph::NodeId;
-use crate::io::default_graph;
-use crate::nodes::NodeKind;
+use planetgraph_core::eval::{compile_for, memory};
+use planetgraph_core::export::tiled::{self, DEFAULT_BUDGET};
+use planetgraph_core::graph::NodeId;
+use planetgraph_core::io::default_graph;
+use planetgraph_core::nodes::NodeKind;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

@@ -2,13 +2,13 @@
 //! and Ctrl+C to cancel.
 
 use super::{with_threads, BuildArgs, CliError};
-use crate::eval::{compile_for, memory, DiskCache, Evaluator, Progress};
-use crate::export::{export_graph, ExportProgress, Manifest, Share};
-use crate::graph::{Graph, NodeId};
-use crate::nodes::output::planet::PlanetSettings;
-use crate::nodes::NodeKind;
 use anyhow::anyhow;
+use planetgraph_core::eval::{compile_for, memory, DiskCache, Evaluator, Progress};
+use planetgraph_core::export::{export_graph, ExportProgress, Manifest, Share};
+use planetgraph_core::graph::{Graph, NodeId};
 use planetgraph_core::limits::budget_bytes;
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::nodes::NodeKind;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,15 +31,15 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
 /// What evaluating a graph for its planet gives.
 pub struct PlanetBuild {
     /// Elevation in metres.
-    pub field: Arc<crate::planet::Field>,
+    pub field: Arc<planetgraph_core::planet::Field>,
     /// The Planet node's settings.
     pub settings: PlanetSettings,
     /// Milliseconds per node (`Kind #id`).
     pub timings: BTreeMap<String, f64>,
     /// The Planet node's albedo, if its albedo input is connected.
-    pub albedo: Option<Arc<crate::planet::ColourField>>,
+    pub albedo: Option<Arc<planetgraph_core::planet::ColourField>>,
     /// The whole evaluation result (for inspection modes).
-    pub result: crate::eval::EvalResult,
+    pub result: planetgraph_core::eval::EvalResult,
 }
 
 /// Evaluates what the first Planet node needs at resolution `n`; returns the elevation in
@@ -62,7 +62,7 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{}: the graph has no Planet output node", path.display())))?;
     if let Some(id) = from {
         let node = g.node(id).ok_or_else(|| CliError::input(anyhow!("{}: there is no node {}", path.display(), id.0)))?;
-        if node.kind.meta().outputs.first().is_none_or(|o| o.ty != crate::nodes::PortType::Field) {
+        if node.kind.meta().outputs.first().is_none_or(|o| o.ty != planetgraph_core::nodes::PortType::Field) {
             return Err(CliError::input(anyhow!("{}: {} has no elevation output", path.display(), node.describe())));
         }
     }
@@ -93,7 +93,7 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
         None => res.field(planet.id).cloned().ok_or_else(|| CliError::internal(anyhow!("the Planet node produced nothing")))?,
     };
     let timings = res.timings_by_name(g);
-    let albedo = res.input(planet.id, crate::nodes::output::planet::ALBEDO).cloned();
+    let albedo = res.input(planet.id, planetgraph_core::nodes::output::planet::ALBEDO).cloned();
     Ok(PlanetBuild { field, settings, timings, albedo, result: res })
 }
 
@@ -168,12 +168,12 @@ fn duration_text(seconds: f64) -> String {
 /// (or the Planet node's default set) and the manifest; the core of the `build` command (also
 /// used by tests and bench). Every failure is exit 2 with a message naming the file or node.
 pub fn build_graph(g: &Graph, path: &Path, out: &Path, n: usize, cancel: &AtomicBool) -> Result<Manifest, CliError> {
-    build_share(g, path, out, n, None, crate::export::tiled::DEFAULT_BUDGET, None, cancel)
+    build_share(g, path, out, n, None, planetgraph_core::export::tiled::DEFAULT_BUDGET, None, cancel)
 }
 
 /// Like [`build_graph`], but with `share` only that share of the files and its share record
-/// instead of the manifest (`build --tiles I/N`; see [`crate::export::share`]), tiled above
-/// `budget` bytes (see [`crate::export::tiled`]), reading and writing node results in `cache`
+/// instead of the manifest (`build --tiles I/N`; see [`planetgraph_core::export::share`]), tiled above
+/// `budget` bytes (see [`planetgraph_core::export::tiled`]), reading and writing node results in `cache`
 /// if given (`build --cache`).
 #[allow(clippy::too_many_arguments)]
 pub fn build_share(g: &Graph, path: &Path, out: &Path, n: usize, share: Option<Share>, budget: u64, cache: Option<Arc<DiskCache>>, cancel: &AtomicBool) -> Result<Manifest, CliError> {

@@ -2,8 +2,8 @@
 //! share (see `planetgraph_core::eval::disk_cache`).
 
 use super::{CacheAction, CliError};
-use crate::eval::disk_cache::{clear, default_cap_bytes, default_dir, usage};
 use anyhow::anyhow;
+use planetgraph_core::eval::disk_cache::{clear, default_cap_bytes, default_dir, usage};
 
 /// Runs `cache ACTION`.
 pub fn run(action: CacheAction) -> Result<(), CliError> {

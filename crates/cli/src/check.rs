@@ -1,7 +1,7 @@
 //! `planetgraph check FILE`.
 
 use super::CliError;
-use crate::eval::compile;
+use planetgraph_core::eval::compile;
 use std::path::Path;
 
 /// Loads and compiles the graph; prints a summary.
@@ -14,10 +14,10 @@ pub fn run(file: &Path) -> Result<(), CliError> {
     }
     // Two Export nodes that would write one file (a rule of the exports, not of the graph's
     // structure, so the build checks it as well).
-    if let Some(clash) = crate::export::names::clash_messages(&g).into_iter().next() {
+    if let Some(clash) = planetgraph_core::export::names::clash_messages(&g).into_iter().next() {
         return Err(CliError::input(anyhow::anyhow!("{}: {clash}", file.display())));
     }
-    if g.first_of(crate::nodes::NodeKind::Planet).is_none() {
+    if g.first_of(planetgraph_core::nodes::NodeKind::Planet).is_none() {
         return Err(CliError::input(anyhow::anyhow!("{}: the graph has no Planet output node, so there is nothing to build", file.display())));
     }
     println!("{}: ok ({} nodes, {} links)", file.display(), g.nodes.len(), g.links.len());

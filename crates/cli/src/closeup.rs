@@ -6,16 +6,16 @@
 //! are drawn over the planet as detail patches.
 
 use super::CliError;
-use crate::eval::{Evaluator, Program, Progress};
-use crate::graph::{Graph, NodeId};
-use crate::inspect::CloseUp;
-use crate::nodes::output::planet::PlanetSettings;
-use crate::planet::{Grid, Tile};
 use anyhow::anyhow;
+use planetgraph_core::eval::{Evaluator, Program, Progress};
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::inspect::CloseUp;
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::planet::{Grid, Tile};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-/// Evaluates `program` (what `g`'s Planet node `planet` needs, [`crate::eval::compile_for`]) on
+/// Evaluates `program` (what `g`'s Planet node `planet` needs, [`planetgraph_core::eval::compile_for`]) on
 /// `tile`, with the whole-planet nodes at `n` through `ev`'s cache (evaluate the whole planet
 /// at `n` with `ev` first so they are there), lit with the relief exaggerated `exaggeration`
 /// times.

@@ -2,13 +2,12 @@
 //! `render`, `merge`, `check`, `bench`).
 //!
 //! A crate of its own that declares no UI crate, so the commands and the Python package
-//! (`python/`, which calls `build` and `check`) compile without the editor. It re-exports the
-//! domain's modules (`crate::graph`, `crate::nodes`, ...); the renderer is named
-//! `planetgraph_render`, as `render` here is the command. See the README's architecture section.
+//! (`python/`, which calls `build` and `check`) compile without the editor. It names the domain's
+//! modules by their own paths (`planetgraph_core::graph`, ...) and re-exports nothing; the
+//! renderer is `planetgraph_render`, as `render` here is the command. See the README's
+//! architecture section.
 
 #![warn(missing_docs)]
-
-pub use planetgraph_core::{appearance, erosion, eval, export, graph, inspect, io, nodes, planet, tectonics};
 
 pub mod bench;
 pub mod bench_closeup;
@@ -125,8 +124,8 @@ pub struct BuildArgs {
     /// `share_I_of_N.json` instead of the manifest; `planetgraph merge` joins the shares. Every
     /// share evaluates the whole-planet nodes; a tiled build's share evaluates the tiles its
     /// files read.
-    #[arg(long, value_name = "I/N", allow_hyphen_values = true, value_parser = crate::export::Share::parse)]
-    pub tiles: Option<crate::export::Share>,
+    #[arg(long, value_name = "I/N", allow_hyphen_values = true, value_parser = planetgraph_core::export::Share::parse)]
+    pub tiles: Option<planetgraph_core::export::Share>,
     /// Memory budget in GiB. A build whose estimate exceeds it (or 90 % of the available
     /// memory) is tiled: the nodes that need the whole planet run at the finest level that
     /// fits, and the files are written from tiles evaluated as they are read.
@@ -289,10 +288,10 @@ pub struct CliError {
     pub error: anyhow::Error,
 }
 
-impl From<crate::export::BuildError> for CliError {
+impl From<planetgraph_core::export::BuildError> for CliError {
     /// A build that was cancelled or could not be made is the user's input (exit 2); a bug (a
     /// node's caught panic) is an internal failure (exit 1).
-    fn from(e: crate::export::BuildError) -> CliError {
+    fn from(e: planetgraph_core::export::BuildError) -> CliError {
         CliError { code: e.exit_code(), error: e.into() }
     }
 }
@@ -332,8 +331,8 @@ pub fn with_threads<T: Send>(threads: Option<u32>, f: impl FnOnce() -> T + Send)
 
 /// Loads a graph file for a command (every input connected), printing on stderr what
 /// bringing a file of an older format up to date changed, one warning per node.
-pub fn load_for_command(file: &std::path::Path) -> Result<crate::graph::Graph, CliError> {
-    let (g, notes) = crate::io::load_graph_noting(file, crate::io::Strictness::Complete).map_err(CliError::input)?;
+pub fn load_for_command(file: &std::path::Path) -> Result<planetgraph_core::graph::Graph, CliError> {
+    let (g, notes) = planetgraph_core::io::load_graph_noting(file, planetgraph_core::io::Strictness::Complete).map_err(CliError::input)?;
     for n in notes {
         eprintln!("warning: {}: {n}", file.display());
     }

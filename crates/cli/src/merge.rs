@@ -1,8 +1,8 @@
 //! `planetgraph merge SHARE_DIR... --out DIR`: joins the shares of a build into its exports and
-//! manifest (see `crate::export::share`).
+//! manifest (see `planetgraph_core::export::share`).
 
 use super::{CliError, MergeArgs};
-use crate::export::{share, Control, ExportProgress};
+use planetgraph_core::export::{share, Control, ExportProgress};
 
 /// Runs the `merge` command.
 pub fn run(args: &MergeArgs) -> Result<(), CliError> {

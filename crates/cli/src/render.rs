@@ -2,8 +2,8 @@
 
 use super::build::{evaluate_planet_from, interrupt_flag};
 use super::{closeup, CliError, DetailArg, RenderArgs};
-use crate::eval::{Evaluator, Progress};
-use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
+use planetgraph_core::eval::{Evaluator, Progress};
+use planetgraph_core::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
 use planetgraph_render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
 /// Runs the `render` command.
@@ -33,9 +33,9 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     };
     let mut ev = Evaluator::new();
     // What the inspection modes, borders and arrows read stays after the run.
-    use crate::nodes::NodeKind::*;
-    let inspect: Vec<crate::graph::NodeId> = g.nodes.iter().filter(|x| matches!(x.kind, Slope | Biomes | Temperature | Precipitation | Regions | TectonicPlates | PlateElevation | EarthRelief)).map(|x| x.id).collect();
-    let b = evaluate_planet_from(&g, &args.file, n, args.from.map(crate::graph::NodeId), (!tiles_for(&camera).is_empty()).then_some(&mut ev), &inspect, &cancel, &Progress::default())?;
+    use planetgraph_core::nodes::NodeKind::*;
+    let inspect: Vec<planetgraph_core::graph::NodeId> = g.nodes.iter().filter(|x| matches!(x.kind, Slope | Biomes | Temperature | Precipitation | Regions | TectonicPlates | PlateElevation | EarthRelief)).map(|x| x.id).collect();
+    let b = evaluate_planet_from(&g, &args.file, n, args.from.map(planetgraph_core::graph::NodeId), (!tiles_for(&camera).is_empty()).then_some(&mut ev), &inspect, &cancel, &Progress::default())?;
     let planet = b.settings;
     let mesh = MeshOptions { resolution: n.clamp(16, 512), exaggeration: args.relief, ..Default::default() };
     // The relief drawn (less near the ground with --relief-near) and the eye above it, as in
@@ -47,8 +47,8 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     }
     let tiles = tiles_for(&camera);
     let mut close = Vec::new();
-    if let Some(p) = g.first_of(crate::nodes::NodeKind::Planet).filter(|_| !tiles.is_empty()) {
-        let program = crate::eval::compile_for(&g, &[p.id]);
+    if let Some(p) = g.first_of(planetgraph_core::nodes::NodeKind::Planet).filter(|_| !tiles.is_empty()) {
+        let program = planetgraph_core::eval::compile_for(&g, &[p.id]);
         for t in tiles {
             close.push(closeup::evaluate(&mut ev, &program, &g, &args.file, p.id, &planet, t, n, args.relief, &cancel)?);
         }

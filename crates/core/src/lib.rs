@@ -4,9 +4,8 @@
 //! This crate (`planet`, `tectonics`, `erosion`, `nodes`, `graph`, `eval`, `io`, `export`,
 //! `inspect`, `appearance`) depends on no UI or GPU crate, so it is tested and run headless and
 //! the compiler keeps the editor and the renderer out of it. Its modules import one way (see the
-//! README's architecture section; `tests/layers.rs` checks the order among them). The
-//! `planetgraph` crate re-exports every module, so `planetgraph::nodes` and
-//! `planetgraph_core::nodes` are the same.
+//! README's architecture section; `tests/layers.rs` checks the order among them). No other
+//! crate re-exports them: `planetgraph_core::nodes` is the one path to the nodes.
 
 #![warn(missing_docs)]
 

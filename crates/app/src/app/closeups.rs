@@ -7,15 +7,15 @@
 //! within [`CACHE_BYTES`], so a camera that comes back finds them; until a wanted tile lands,
 //! the cached tiles that overlap it stand in. No egui types: the viewport and the app drive it.
 
-use crate::eval::EvalResult;
-use crate::graph::NodeId;
-use crate::inspect::CloseUp;
-use crate::nodes::output::planet::PlanetSettings;
-use crate::planet::Field;
-use crate::planet::Tile;
-use crate::render::closeup::tiles_for_view;
-use crate::render::gpu_types::MAX_PATCHES;
-use crate::render::{view_mesh, DetailPatch, MeshOptions, OrbitCamera, PlanetMesh, PlanetRenderer, ViewSettings};
+use planetgraph_core::eval::EvalResult;
+use planetgraph_core::graph::NodeId;
+use planetgraph_core::inspect::CloseUp;
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::planet::Field;
+use planetgraph_core::planet::Tile;
+use planetgraph_render::closeup::tiles_for_view;
+use planetgraph_render::gpu_types::MAX_PATCHES;
+use planetgraph_render::{view_mesh, DetailPatch, MeshOptions, OrbitCamera, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::sync::Arc;
 use std::time::Instant;
@@ -346,8 +346,8 @@ impl CloseUps {
     pub fn describe(&self) -> String {
         let mut text = format!(
             "Within {} planet radii, evaluate the planet again in the background on a quadtree of tiles under the picture, nearest the centre first, each at the level where a cell is about a pixel there (up to {} cells per face edge, about 0.6 km on Earth), and draw them over the planet: real detail from the cellwise nodes such as Detail. Tiles stay cached (up to {} MiB) until the planet changes",
-            crate::render::closeup::AUTO_DISTANCE,
-            crate::render::closeup::MAX_DETAIL_LEVEL,
+            planetgraph_render::closeup::AUTO_DISTANCE,
+            planetgraph_render::closeup::MAX_DETAIL_LEVEL,
             CACHE_BYTES >> 20
         );
         if !self.wanted.is_empty() {
@@ -385,7 +385,7 @@ mod tests {
         let camera = OrbitCamera { distance: 1.02, ..Default::default() };
         let tile = c.next_wanted(&camera, 800, 600, 256).expect("a tile");
         c.requested(tile, 1);
-        c.accept(EvalResult::default(), NodeId(1), crate::nodes::output::planet::EARTH, 20.0, || {});
+        c.accept(EvalResult::default(), NodeId(1), planetgraph_core::nodes::output::planet::EARTH, 20.0, || {});
         let start = std::time::Instant::now();
         while c.error.is_none() {
             assert!(!c.poll(20.0));

@@ -1,7 +1,7 @@
 //! The open document: the graph, its file, unsaved state and undo/redo history. No UI types.
 
-use crate::graph::{Graph, NodeId};
-use crate::io::{open_for_editing, save_graph, LoadError, SaveError};
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::io::{open_for_editing, save_graph, LoadError, SaveError};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -183,7 +183,7 @@ impl Document {
     /// Files that nodes read (Import raster) stay the same files: their relative paths are
     /// rewritten for the new folder (an undoable edit, made before writing).
     pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
-        match crate::io::graph_file::folder_of(path) {
+        match planetgraph_core::io::graph_file::folder_of(path) {
             Some(to) => {
                 let mut moved = self.graph.clone();
                 if moved.move_files_to(&to) {
@@ -203,7 +203,7 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nodes::{NodeKind, ParamValue};
+    use planetgraph_core::nodes::{NodeKind, ParamValue};
 
     #[test]
     fn undo_redo_and_parameter_drags_merge() {

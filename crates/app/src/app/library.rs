@@ -1,9 +1,9 @@
 //! The user's library of groups: one graph file per group in a folder, each holding the
 //! group and its nodes. Saved groups appear in the node finder under "My groups". No UI types.
 
-use crate::graph::part::subgraph;
-use crate::graph::{Graph, NodeId};
-use crate::io::{load_graph, save_graph, LoadError, SaveError, Strictness};
+use planetgraph_core::graph::part::subgraph;
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::io::{load_graph, save_graph, LoadError, SaveError, Strictness};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use thiserror::Error;
@@ -122,7 +122,7 @@ fn file_stem(label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nodes::NodeKind;
+    use planetgraph_core::nodes::NodeKind;
 
     #[test]
     fn a_saved_group_is_listed_and_bad_files_say_why() {
@@ -131,8 +131,8 @@ mod tests {
         let a = g.add_node(NodeKind::Noise, (0.0, 0.0));
         let b = g.add_node(NodeKind::Terrace, (260.0, 0.0));
         let p = g.add_node(NodeKind::Planet, (520.0, 0.0));
-        g.link(a, crate::nodes::FIELD_OUT, b, crate::nodes::FIELD_IN).expect("link");
-        g.link(b, crate::nodes::FIELD_OUT, p, crate::nodes::output::planet::ELEVATION).expect("link");
+        g.link(a, planetgraph_core::nodes::FIELD_OUT, b, planetgraph_core::nodes::FIELD_IN).expect("link");
+        g.link(b, planetgraph_core::nodes::FIELD_OUT, p, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
         let id = g.make_group(&[a, b], "Steps/ridges").expect("group");
         let lib_dir = dir.path().join("groups");
         let (mut lib, errors) = Library::load(&lib_dir);

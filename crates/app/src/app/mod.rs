@@ -1,6 +1,7 @@
 //! The eframe application: orchestration of the document, editor, evaluation worker and
 //! viewport. `document` holds no UI types.
 
+pub mod clipboard;
 pub mod closeups;
 pub mod document;
 pub mod library;
@@ -13,8 +14,8 @@ pub mod viewport;
 pub use document::Document;
 pub use planet_app::PlanetApp;
 
-use crate::io::default_graph;
 use anyhow::anyhow;
+use planetgraph_core::io::default_graph;
 use std::path::Path;
 
 /// Why the editor did not run: the command line turns these into its exit codes (a file that
@@ -53,7 +54,7 @@ pub fn run_editor(file: Option<&Path>) -> Result<(), EditorError> {
         Ok(doc) => (doc, None),
         Err(e) => {
             eprintln!("error: {e}");
-            (Document::new(crate::graph::Graph::default(), None), Some(format!("Cannot open the graph.\n\n{e}")))
+            (Document::new(planetgraph_core::graph::Graph::default(), None), Some(format!("Cannot open the graph.\n\n{e}")))
         }
     };
     let options = eframe::NativeOptions { viewport: egui::ViewportBuilder::default().with_inner_size([1600.0, 900.0]).with_min_inner_size([800.0, 500.0]).with_title(doc.title()), renderer: eframe::Renderer::Wgpu, ..Default::default() };

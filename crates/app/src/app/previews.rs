@@ -1,12 +1,12 @@
 //! Thumbnails of Preview nodes: an equirectangular map or a small globe, coloured with the
 //! hypsometric ramp (0 is sea level) or in grey; and of Colour preview nodes, in sRGB.
 
-use crate::appearance::{grey, hypsometric};
-use crate::planet::colour::to_srgb8;
-use crate::planet::projection::equirect_pixel_dir;
-use crate::planet::projection::equirectangular;
-use crate::planet::{ColourField, Field};
 use glam::Vec3;
+use planetgraph_core::appearance::{grey, hypsometric};
+use planetgraph_core::planet::colour::to_srgb8;
+use planetgraph_core::planet::projection::equirect_pixel_dir;
+use planetgraph_core::planet::projection::equirectangular;
+use planetgraph_core::planet::{ColourField, Field};
 
 /// Thumbnail width of the map view in pixels (height is half).
 pub const MAP_WIDTH: usize = 160;

@@ -2,8 +2,8 @@
 //! and when the window loses focus, removed on a clean exit), finding the copies left by a
 //! crashed editor, and the recent-files list. No UI types.
 
-use crate::graph::Graph;
-use crate::io::graph_file::{open_for_editing, read_text, to_ron_string, write_atomic, SaveError};
+use planetgraph_core::graph::Graph;
+use planetgraph_core::io::graph_file::{open_for_editing, read_text, to_ron_string, write_atomic, SaveError};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -34,7 +34,7 @@ pub struct Recovered {
     /// When the copy was written.
     pub written: Option<SystemTime>,
     /// What had to be taken out so the editor can hold the copy (see
-    /// [`crate::graph::repair::repair`]); its other errors show on the nodes once recovered.
+    /// [`planetgraph_core::graph::repair::repair`]); its other errors show on the nodes once recovered.
     pub repairs: Vec<String>,
 }
 
@@ -124,7 +124,7 @@ impl Recovery {
                 written,
                 opened.map(|mut o| {
                     // Files its nodes read are relative to the original's folder, not to the copy's.
-                    o.graph.folder = original.as_deref().and_then(crate::io::graph_file::folder_of);
+                    o.graph.folder = original.as_deref().and_then(planetgraph_core::io::graph_file::folder_of);
                     Recovered { file, graph: o.graph, original, written, repairs: o.repairs }
                 }),
             ));
@@ -174,7 +174,7 @@ impl RecentFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nodes::NodeKind;
+    use planetgraph_core::nodes::NodeKind;
 
     #[test]
     fn a_copy_left_by_a_dead_process_is_found_and_ours_is_not() {

@@ -1,8 +1,8 @@
 //! The viewer: another node's output draped over the planet in the viewport (a field through
 //! a grey, heat or height ramp from its own range; colours as they are). No GPU types.
 
-use crate::inspect::{albedo_image, elevation_image, ramp_image, OverlayImage};
-use crate::planet::{ColourField, Field};
+use planetgraph_core::inspect::{albedo_image, elevation_image, ramp_image, OverlayImage};
+use planetgraph_core::planet::{ColourField, Field};
 use std::sync::Arc;
 
 /// A node's output shown on the globe by the viewer.

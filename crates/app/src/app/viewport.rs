@@ -3,10 +3,10 @@
 
 use super::viewer::{viewer_image, ViewedValue, ViewerContent, ViewerRamp};
 use crate::app::closeups::{CloseUps, Shown};
-use crate::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, temperature_image, OverlayColours, OverlayImage, TectonicValues, TextureValues};
-use crate::nodes::output::planet::PlanetSettings;
-use crate::planet::{ColourField, Field};
-use crate::render::{ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
+use planetgraph_core::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, temperature_image, OverlayColours, OverlayImage, TectonicValues, TextureValues};
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::planet::{ColourField, Field};
+use planetgraph_render::{ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
 
@@ -60,7 +60,7 @@ pub struct Viewport {
     pub closeups: crate::app::closeups::CloseUps,
     /// Turn the camera to the land when the next planet arrives (a document was opened).
     aim_at_land: bool,
-    /// Draw less of the Relief near the ground ([`crate::render::camera::relief_at`]).
+    /// Draw less of the Relief near the ground ([`planetgraph_render::camera::relief_at`]).
     pub auto_relief: bool,
 }
 

@@ -3,10 +3,10 @@
 
 use super::group::{add_group_ports, domain_port, unpack};
 use super::types::{EdGraph, EdKind, EdNode, EdType, EdValue, EditorState};
-use crate::graph::part::{renumber, subgraph};
-use crate::graph::{Graph, Group, Link, Node, NodeId as DomainId, Reroute};
-use crate::nodes::{NodeKind, ParamMap, ParamValue};
 use egui_node_graph2::{InputParamKind, NodeId};
+use planetgraph_core::graph::part::{renumber, subgraph};
+use planetgraph_core::graph::{Graph, Group, Link, Node, NodeId as DomainId, Reroute};
+use planetgraph_core::nodes::{NodeKind, ParamMap, ParamValue};
 use std::collections::BTreeMap;
 
 /// Adds the ports and parameter inputs of `kind` to an editor node (parameters from `params`

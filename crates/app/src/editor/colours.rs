@@ -1,6 +1,6 @@
 //! Title-bar colours of the node categories.
 
-use crate::nodes::Category;
+use planetgraph_core::nodes::Category;
 
 /// Title-bar colour of group nodes.
 pub const GROUP_COLOUR: egui::Color32 = egui::Color32::from_rgb(70, 70, 86);

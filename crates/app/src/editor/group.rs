@@ -3,9 +3,9 @@
 //! editor state is read back.
 
 use super::types::{EdGraph, EdKind, EdNode, EdType, EdValue};
-use crate::graph::{Graph, NodeId as DomainId};
-use crate::nodes::PortType;
 use egui_node_graph2::{InputParamKind, NodeId};
+use planetgraph_core::graph::{Graph, NodeId as DomainId};
+use planetgraph_core::nodes::PortType;
 
 /// The type of member port `node.port` in a group body (`input` picks inputs or outputs).
 fn port_type(body: &Graph, node: DomainId, port: &str, input: bool) -> Option<PortType> {
@@ -51,7 +51,7 @@ pub fn domain_port(node: &EdNode, name: &str, input: bool) -> Option<(DomainId, 
 
 /// Puts a group editor node's body back into `out`: its nodes with the values of the shown
 /// parameters from the editor node, the links among them, their layout, the group at `pos`.
-pub fn unpack(body: &Graph, params: &[(String, Option<crate::nodes::ParamValue>)], pos: Option<(f32, f32)>, out: &mut Graph) {
+pub fn unpack(body: &Graph, params: &[(String, Option<planetgraph_core::nodes::ParamValue>)], pos: Option<(f32, f32)>, out: &mut Graph) {
     let Some(group) = body.groups.first() else { return };
     let mut nodes = body.nodes.clone();
     for (name, value) in params {

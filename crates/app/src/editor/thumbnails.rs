@@ -2,8 +2,8 @@
 //! output where it shows one (with its value range), from the preview evaluation.
 
 use super::types::EdState;
-use crate::graph::NodeId as DomainId;
-use crate::nodes::NodeKind;
+use planetgraph_core::graph::NodeId as DomainId;
+use planetgraph_core::nodes::NodeKind;
 
 /// Draws node `id`'s picture, if it has one, with its value range under a field's thumbnail.
 pub fn picture(ui: &mut egui::Ui, state: &EdState, id: DomainId, kind: Option<NodeKind>) {
@@ -16,7 +16,7 @@ pub fn picture(ui: &mut egui::Ui, state: &EdState, id: DomainId, kind: Option<No
         ui.add(egui::Image::new((tex.id(), egui::vec2(w, w * size.y / size.x))).corner_radius(3.0).tint(tint)).on_hover_text(if state.previews_stale { "From before the last change: updating" } else { "The node's output at the preview resolution" });
         if let Some(&(lo, hi)) = state.thumbnail_ranges.get(&id) {
             let unit = match kind.and_then(|k| k.meta().outputs.first()).map(|p| p.unit) {
-                Some(crate::nodes::PortUnit::Of(u)) => u.symbol(),
+                Some(planetgraph_core::nodes::PortUnit::Of(u)) => u.symbol(),
                 _ => "",
             };
             ui.label(egui::RichText::new(format!("{} to {}{}", short_number(lo), short_number(hi), if unit.is_empty() { String::new() } else { format!(" {unit}") })).small().weak())

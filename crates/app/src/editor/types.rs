@@ -3,9 +3,9 @@
 pub use super::colours::{category_colour, GROUP_COLOUR};
 pub use super::widgets::port_label;
 use super::widgets::{param_widget, preset_menu};
-use crate::graph::NodeId as DomainId;
-use crate::nodes::{Category, NodeKind, ParamDef, ParamValue, PortType};
 use egui_node_graph2::{DataTypeTrait, Graph, GraphEditorState, NodeDataTrait, NodeId, NodeResponse, NodeTemplateIter, NodeTemplateTrait, UserResponseTrait, WidgetValueTrait};
+use planetgraph_core::graph::NodeId as DomainId;
+use planetgraph_core::nodes::{Category, NodeKind, ParamDef, ParamValue, PortType};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -28,8 +28,8 @@ pub enum EdKind {
     /// A node of the graph.
     Node(NodeKind),
     /// A closed group: the part of the graph it holds (its nodes, the links among them, their
-    /// layout and the group itself, see [`crate::graph::part::subgraph`]).
-    Group(Box<crate::graph::Graph>),
+    /// layout and the group itself, see [`planetgraph_core::graph::part::subgraph`]).
+    Group(Box<planetgraph_core::graph::Graph>),
 }
 
 /// Per-node data: the domain id and kind, and the node's name, bypass and collapse state.
@@ -59,7 +59,7 @@ impl EdNode {
     }
 
     /// The group this editor node shows (`None` for a node).
-    pub fn group(&self) -> Option<&crate::graph::Group> {
+    pub fn group(&self) -> Option<&planetgraph_core::graph::Group> {
         match &self.kind {
             EdKind::Node(_) => None,
             EdKind::Group(body) => body.groups.first(),
@@ -97,10 +97,10 @@ pub enum EdTemplate {
     /// A node of this kind.
     Kind(NodeKind),
     /// A copy of a library group.
-    Group(std::sync::Arc<crate::graph::Graph>),
+    Group(std::sync::Arc<planetgraph_core::graph::Graph>),
     /// A ready-made group shipped with PlanetGraph (*Planet surface*), listed under its
     /// category.
-    Ready(std::sync::Arc<crate::graph::Graph>),
+    Ready(std::sync::Arc<planetgraph_core::graph::Graph>),
 }
 
 /// What a step-mode button on a Tectonic plates node asks for.
@@ -155,9 +155,9 @@ pub enum EdResponse {
     /// A step-mode button of a Tectonic plates node.
     PlateStep(DomainId, StepAction),
     /// A consumer preset chosen on an Export node.
-    ExportPreset(DomainId, crate::export::presets::Preset),
+    ExportPreset(DomainId, planetgraph_core::export::presets::Preset),
     /// A preset chosen on a Hydraulic erosion node.
-    ErosionPreset(DomainId, crate::nodes::erosion::hydraulic::HydraulicPreset),
+    ErosionPreset(DomainId, planetgraph_core::nodes::erosion::hydraulic::HydraulicPreset),
     /// An action from a node's right-click menu.
     Node(DomainId, NodeAction),
     /// A typed value was outside its parameter's range and was clamped (the sentence says to
@@ -396,14 +396,14 @@ impl NodeDataTrait for EdNode {
             }
         }
         if self.node_kind() == Some(NodeKind::Export) {
-            use crate::export::presets::Preset;
+            use planetgraph_core::export::presets::Preset;
             let entries = Preset::ALL.map(|p| (p.label(), None));
             if let Some(k) = preset_menu(ui, self.id, &entries, "Set this node's options for an engine or tool in one click (undoable); the file name stays") {
                 responses.push(NodeResponse::User(EdResponse::ExportPreset(self.id, Preset::ALL[k])));
             }
         }
         if self.node_kind() == Some(NodeKind::HydraulicErosion) {
-            use crate::nodes::erosion::hydraulic::HydraulicPreset;
+            use planetgraph_core::nodes::erosion::hydraulic::HydraulicPreset;
             let entries = HydraulicPreset::ALL.map(|p| (p.label(), Some(p.description())));
             if let Some(k) = preset_menu(ui, self.id, &entries, "Set how much and how the water carves in one click (undoable): rain, capacity, dissolving, deposition, evaporation, time and creep") {
                 responses.push(NodeResponse::User(EdResponse::ErosionPreset(self.id, HydraulicPreset::ALL[k])));

@@ -1,9 +1,9 @@
 //! Inline parameter widgets: sliders with ranges and units, seeds with a randomize button,
 //! choices, the curve editor and the matrix editor. Every widget carries the tooltip.
 
-use crate::graph::NodeId;
-use crate::nodes::{ParamDef, ParamSpec, ParamValue};
 use egui::{pos2, vec2, Color32, Sense, Stroke};
+use planetgraph_core::graph::NodeId;
+use planetgraph_core::nodes::{ParamDef, ParamSpec, ParamValue};
 
 /// A number as typed: spaces, underscores and thin spaces between digit groups are allowed
 /// ("1 000 000").
@@ -135,7 +135,7 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut 
                     }
                     if let Some(picked) = dialog.pick_file() {
                         *t = match folder {
-                            Some(f) if f.is_absolute() => crate::raster::store::relative(&picked, f),
+                            Some(f) if f.is_absolute() => planetgraph_core::raster::store::relative(&picked, f),
                             _ => picked.to_string_lossy().to_string(),
                         };
                     }
@@ -152,7 +152,7 @@ pub fn param_widget(ui: &mut egui::Ui, def: &ParamDef, label: &str, value: &mut 
 /// A new seed, different from `old`, derived from the clock (reproducible once chosen).
 pub fn random_seed(old: u32, node: NodeId) -> u32 {
     let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
-    let mut rng = crate::planet::Rng::new(old ^ node.0.rotate_left(16), t);
+    let mut rng = planetgraph_core::planet::Rng::new(old ^ node.0.rotate_left(16), t);
     let s = (rng.next_u64() % 100_000) as u32;
     if s == old {
         s + 1
@@ -172,7 +172,7 @@ pub fn curve_editor(ui: &mut egui::Ui, pts: &mut Vec<[f32; 2]>, id: impl egui::A
     painter.rect_filled(rect, 2.0, Color32::from_gray(28));
     painter.line_segment([pos2(rect.center().x, rect.top()), pos2(rect.center().x, rect.bottom())], Stroke::new(1.0, Color32::from_gray(50)));
     painter.line_segment([pos2(rect.left(), rect.center().y), pos2(rect.right(), rect.center().y)], Stroke::new(1.0, Color32::from_gray(50)));
-    let curve = crate::nodes::modify::curve::MonotoneCurve::new(pts);
+    let curve = planetgraph_core::nodes::modify::curve::MonotoneCurve::new(pts);
     let line: Vec<egui::Pos2> = (0..=64)
         .map(|k| {
             let x = -1.0 + k as f32 / 32.0;
@@ -240,7 +240,7 @@ pub fn matrix_editor(ui: &mut egui::Ui, m: &mut Vec<f32>) {
 /// A colour swatch that opens a picker; `srgb` holds sRGB components in 0..1 (written back only
 /// when the user changes the colour, so an untouched colour never drifts by round-off).
 pub fn colour_button(ui: &mut egui::Ui, srgb: &mut [f32; 3]) -> egui::Response {
-    use crate::planet::colour::{linear_to_srgb, srgb_to_linear3};
+    use planetgraph_core::planet::colour::{linear_to_srgb, srgb_to_linear3};
     let mut linear = srgb_to_linear3(*srgb);
     let r = ui.color_edit_button_rgb(&mut linear);
     if r.changed() {
@@ -252,13 +252,13 @@ pub fn colour_button(ui: &mut egui::Ui, srgb: &mut [f32; 3]) -> egui::Response {
 /// The gradient editor: a preview bar, then one row per stop (position, colour, remove) and a
 /// button that adds a stop in the middle of the widest gap.
 pub fn gradient_editor(ui: &mut egui::Ui, stops: &mut Vec<[f32; 4]>) {
-    let ramp = crate::nodes::texture::colour_ramp::Ramp::new(stops);
+    let ramp = planetgraph_core::nodes::texture::colour_ramp::Ramp::new(stops);
     let (rect, _) = ui.allocate_exact_size(vec2(160.0, 14.0), Sense::hover());
     let painter = ui.painter_at(rect);
     let steps = 64;
     for k in 0..steps {
         let t0 = k as f32 / steps as f32;
-        let [r, g, b] = crate::planet::colour::to_srgb8(ramp.at(t0 + 0.5 / steps as f32));
+        let [r, g, b] = planetgraph_core::planet::colour::to_srgb8(ramp.at(t0 + 0.5 / steps as f32));
         let x0 = rect.left() + t0 * rect.width();
         let cell = egui::Rect::from_min_max(pos2(x0, rect.top()), pos2(x0 + rect.width() / steps as f32 + 0.5, rect.bottom()));
         painter.rect_filled(cell, 0.0, Color32::from_rgb(r, g, b));
@@ -284,7 +284,7 @@ pub fn gradient_editor(ui: &mut egui::Ui, stops: &mut Vec<[f32; 4]>) {
         pos.sort_by(f32::total_cmp);
         let (a, b) = pos.windows(2).map(|w| (w[0], w[1])).max_by(|x, y| (x.1 - x.0).total_cmp(&(y.1 - y.0))).unwrap_or((0.0, 1.0));
         let t = 0.5 * (a + b);
-        let [r, g, bl] = ramp.at(t).map(crate::planet::colour::linear_to_srgb);
+        let [r, g, bl] = ramp.at(t).map(planetgraph_core::planet::colour::linear_to_srgb);
         stops.push([t, r, g, bl]);
     }
 }
@@ -301,7 +301,7 @@ pub fn port_label(name: &str, optional: Option<bool>) -> (String, Option<&'stati
 
 /// A "Preset…" menu on a node: one entry per preset (label, optional tooltip); returns the
 /// index of the entry clicked this frame.
-pub fn preset_menu(ui: &mut egui::Ui, node: crate::graph::NodeId, entries: &[(&str, Option<&str>)], hover: &str) -> Option<usize> {
+pub fn preset_menu(ui: &mut egui::Ui, node: planetgraph_core::graph::NodeId, entries: &[(&str, Option<&str>)], hover: &str) -> Option<usize> {
     let mut chosen = None;
     egui::ComboBox::from_id_salt(("preset", node))
         .selected_text("Preset…")

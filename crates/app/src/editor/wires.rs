@@ -5,9 +5,9 @@
 use super::bridge::from_editor;
 use super::group::domain_port;
 use super::types::{EdKind, EdType, EditorState};
-use crate::graph::validate::find_cycle;
-use crate::graph::{Link, NodeId as DomainId};
 use egui_node_graph2::AnyParameterId;
+use planetgraph_core::graph::validate::find_cycle;
+use planetgraph_core::graph::{Link, NodeId as DomainId};
 use std::collections::BTreeSet;
 
 /// The title of the node that holds an editor port, the port's name, and the name of its type.

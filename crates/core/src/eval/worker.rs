@@ -111,7 +111,7 @@ impl EvalWorker {
                     debug_assert!(resent);
                     (self.jobs, self.results, self.handle) = (Some(tx), rx, Some(handle));
                 }
-                Err(e) => eprintln!("planetgraph: cannot restart the evaluation thread: {e}"),
+                Err(e) => log::error!("cannot restart the evaluation thread: {e}"),
             }
         }
         self.generation

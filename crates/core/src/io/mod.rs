@@ -2,7 +2,6 @@
 //! opening files that may have been planted (`regular`).
 
 pub mod atomic;
-pub mod clipboard;
 pub mod default;
 pub mod graph_file;
 pub mod migrate;

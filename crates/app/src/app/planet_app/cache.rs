@@ -9,12 +9,12 @@ impl PlanetApp {
     /// `planetgraph_core::eval::disk_cache`): reopening a graph, undo and redo read results
     /// from it.
     pub fn with_default_disk_cache(mut self) -> PlanetApp {
-        self.worker.set_disk_cache(crate::eval::DiskCache::user_default());
+        self.worker.set_disk_cache(planetgraph_core::eval::DiskCache::user_default());
         self
     }
 
     /// The node cache on disk, if the editor has one.
-    pub fn disk_cache(&self) -> Option<Arc<crate::eval::DiskCache>> {
+    pub fn disk_cache(&self) -> Option<Arc<planetgraph_core::eval::DiskCache>> {
         self.worker.disk_cache()
     }
 
@@ -22,7 +22,7 @@ impl PlanetApp {
     pub fn clear_disk_cache(&mut self) {
         self.status = match self.disk_cache() {
             None => "There is no node cache on disk".to_string(),
-            Some(c) => match crate::eval::disk_cache::clear(c.dir()) {
+            Some(c) => match planetgraph_core::eval::disk_cache::clear(c.dir()) {
                 Ok(u) => format!("Cleared the node cache: {} results, {:.1} MiB", u.entries, u.bytes as f64 / (1u64 << 20) as f64),
                 Err(e) => format!("Cannot clear the node cache in {}: {e}", c.dir().display()),
             },

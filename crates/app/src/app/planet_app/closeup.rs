@@ -2,9 +2,9 @@
 //! camera needs once it is idle, and handing the answer to the viewport.
 
 use super::PlanetApp;
-use crate::eval::EvalResult;
-use crate::nodes::output::planet::PlanetSettings;
-use crate::nodes::NodeKind;
+use planetgraph_core::eval::EvalResult;
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::nodes::NodeKind;
 
 impl PlanetApp {
     /// Asks for the next close-up tile the viewport's camera needs (nearest the picture's centre

@@ -2,9 +2,10 @@
 //! select all, the node menu's actions, and the node shown in the viewport.
 
 use super::PlanetApp;
+use crate::app::clipboard::{copy_text, paste_text};
 use crate::editor::types::NodeAction;
-use crate::graph::{Graph, Link, Node, NodeId};
-use crate::io::clipboard::{copy_text, merge, paste_text, subgraph, top_left};
+use planetgraph_core::graph::part::{merge, subgraph, top_left};
+use planetgraph_core::graph::{Graph, Link, Node, NodeId};
 
 /// The node being renamed and the name typed so far.
 pub(super) struct Rename {

@@ -4,9 +4,9 @@
 //! files that would be replaced, and a summary.
 
 use super::PlanetApp;
-use crate::eval::Progress;
-use crate::export::export_graph;
-use crate::export::{planned_files, ExportProgress, Manifest};
+use planetgraph_core::eval::Progress;
+use planetgraph_core::export::export_graph;
+use planetgraph_core::export::{planned_files, ExportProgress, Manifest};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -92,7 +92,7 @@ impl PlanetApp {
         let graph_path = self.doc.path.clone().unwrap_or_else(|| PathBuf::from("untitled.ron"));
         let (c, e, p, out, repaint) = (cancel.clone(), eval.clone(), progress.clone(), folder.clone(), ctx.clone());
         let handle = std::thread::Builder::new().name("export".into()).spawn(move || {
-            let r = export_graph(&g, &graph_path, &out, resolution as usize, None, crate::export::tiled::DEFAULT_BUDGET, None, &c, &e, &p).map_err(|e| e.to_string());
+            let r = export_graph(&g, &graph_path, &out, resolution as usize, None, planetgraph_core::export::tiled::DEFAULT_BUDGET, None, &c, &e, &p).map_err(|e| e.to_string());
             repaint.request_repaint();
             r
         });

@@ -5,8 +5,8 @@
 
 use super::edit::{name_field, ok_cancel};
 use super::PlanetApp;
-use crate::graph::Frame;
 use egui::{Color32, Rect, Sense, Vec2};
+use planetgraph_core::graph::Frame;
 
 /// Height of a frame's title bar in editor points.
 const BAR_H: f32 = 26.0;

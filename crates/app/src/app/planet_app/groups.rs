@@ -6,8 +6,8 @@ use super::edit::{name_field, ok_cancel};
 use super::PlanetApp;
 use crate::app::library::{default_library_dir, Library};
 use crate::editor::types::EdTemplate;
-use crate::graph::{add_port, Group, GroupPort, NodeId};
 use egui::{Color32, Rect};
+use planetgraph_core::graph::{add_port, Group, GroupPort, NodeId};
 use std::path::PathBuf;
 
 /// The group whose settings are being edited, with the choices so far.

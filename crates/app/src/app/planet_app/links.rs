@@ -5,8 +5,8 @@
 use super::PlanetApp;
 use crate::editor::types::{EdNode, EdResponse};
 use crate::editor::wires::link_refusal;
-use crate::graph::Graph;
 use egui_node_graph2::NodeResponse;
+use planetgraph_core::graph::Graph;
 
 type Response = NodeResponse<EdResponse, EdNode>;
 
@@ -23,16 +23,16 @@ impl PlanetApp {
 
     /// A Noise node whose type changed in `g` takes the new type's suggested frequency and
     /// persistence where it still had the old type's (see
-    /// [`crate::nodes::sources::noise::adapt_to_type`]). Returns whether any did.
+    /// [`planetgraph_core::nodes::sources::noise::adapt_to_type`]). Returns whether any did.
     pub(super) fn adapt_noise_types(&mut self, g: &mut Graph) -> bool {
-        use crate::nodes::sources::noise::{adapt_to_type, NoiseSettings};
+        use planetgraph_core::nodes::sources::noise::{adapt_to_type, NoiseSettings};
         let mut changed = false;
-        for node in g.nodes.iter_mut().filter(|n| n.kind == crate::nodes::NodeKind::Noise) {
+        for node in g.nodes.iter_mut().filter(|n| n.kind == planetgraph_core::nodes::NodeKind::Noise) {
             let Some(old) = self.doc.graph.node(node.id).filter(|o| o.kind == node.kind) else { continue };
             let (Ok(before), Ok(mut after)) = (old.settings::<NoiseSettings>(), node.settings::<NoiseSettings>()) else { continue };
             if adapt_to_type(&before, &mut after) {
                 let label = after.noise_type.label();
-                node.params = crate::nodes::Settings::to_params(&after);
+                node.params = planetgraph_core::nodes::Settings::to_params(&after);
                 self.note_edit(format!("{}: {label} noise with its suggested frequency {} /planet and persistence {}", node.describe(), after.frequency, after.persistence));
                 changed = true;
             }
@@ -41,8 +41,8 @@ impl PlanetApp {
     }
 
     /// Sets a Hydraulic erosion node's amounts to `preset`'s, as one undoable edit.
-    pub(super) fn apply_erosion_preset(&mut self, id: crate::graph::NodeId, preset: crate::nodes::erosion::hydraulic::HydraulicPreset) {
-        use crate::nodes::erosion::hydraulic::HydraulicErosionSettings;
+    pub(super) fn apply_erosion_preset(&mut self, id: planetgraph_core::graph::NodeId, preset: planetgraph_core::nodes::erosion::hydraulic::HydraulicPreset) {
+        use planetgraph_core::nodes::erosion::hydraulic::HydraulicErosionSettings;
         let Some(node) = self.doc.graph.node(id) else { return };
         let name = node.describe();
         let mut s: HydraulicErosionSettings = match node.settings() {

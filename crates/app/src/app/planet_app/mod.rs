@@ -26,9 +26,9 @@ use super::document::Document;
 use super::viewport::Viewport;
 use crate::editor::types::EdResponse;
 use crate::editor::{assign_new_ids, from_editor, keep_open_groups, to_editor, update_visibility, AllKinds, EdState, EditorState};
-use crate::eval::{EvalResult, EvalWorker};
-use crate::graph::NodeId;
 use egui_node_graph2::NodeResponse;
+use planetgraph_core::eval::{EvalResult, EvalWorker};
+use planetgraph_core::graph::NodeId;
 use std::sync::Arc;
 
 /// Frames during which a newly opened document is framed again while sizes settle.
@@ -118,7 +118,7 @@ pub struct PlanetApp {
     /// has reported ([`Self::note_edit`]).
     notice: Option<String>,
     /// The ready-made *Planet surface* group of the finder (made once from the default graph).
-    ready_surface: Option<Arc<crate::graph::Graph>>,
+    ready_surface: Option<Arc<planetgraph_core::graph::Graph>>,
     /// The templates' renders, loaded when the picker first opens.
     template_textures: Vec<Option<egui::TextureHandle>>,
     /// The library and recovery reads running in the background.
@@ -181,7 +181,7 @@ impl PlanetApp {
             loads,
             ready_surface: None,
         };
-        match crate::io::templates::planet_surface() {
+        match planetgraph_core::io::templates::planet_surface() {
             Ok(body) => app.ready_surface = Some(Arc::new(body)),
             // The built-in default graph is tested to give it; say so should it ever not.
             Err(e) => app.status = format!("The Planet surface group is not available: {e}"),
@@ -222,7 +222,7 @@ impl PlanetApp {
 
     /// Records `g` as an undo step of its own and, when its content changed, rebuilds the
     /// editor from it (which evaluates again). Returns whether the content changed.
-    pub fn apply_edit(&mut self, g: crate::graph::Graph) -> bool {
+    pub fn apply_edit(&mut self, g: planetgraph_core::graph::Graph) -> bool {
         self.doc.seal();
         let changed = self.doc.commit(g, false);
         if changed {
@@ -233,7 +233,7 @@ impl PlanetApp {
 
     /// The graph as the editor shows it now: its nodes, links and closed groups, with the
     /// document's frames and open groups (the node editor knows nothing of those).
-    fn read_editor(&self) -> crate::graph::Graph {
+    fn read_editor(&self) -> planetgraph_core::graph::Graph {
         let mut g = from_editor(&self.editor);
         g.frames = self.doc.graph.frames.clone();
         keep_open_groups(&mut g, &self.doc.graph);
@@ -268,9 +268,9 @@ impl PlanetApp {
     }
 
     /// Sets an Export node's options from a consumer preset (one undoable edit).
-    fn apply_preset(&mut self, id: NodeId, preset: crate::export::presets::Preset) {
+    fn apply_preset(&mut self, id: NodeId, preset: planetgraph_core::export::presets::Preset) {
         let Some(node) = self.doc.graph.node(id) else { return };
-        let mut s: crate::nodes::output::export::ExportSettings = match node.settings() {
+        let mut s: planetgraph_core::nodes::output::export::ExportSettings = match node.settings() {
             Ok(s) => s,
             Err(e) => {
                 self.status = format!("{}: {e}", node.describe());
@@ -295,7 +295,7 @@ impl PlanetApp {
     pub fn undo(&mut self) {
         let before = self.doc.graph.clone();
         if self.doc.undo() {
-            self.status = format!("Undid: {}", crate::graph::describe_change(&self.doc.graph, &before));
+            self.status = format!("Undid: {}", planetgraph_core::graph::describe_change(&self.doc.graph, &before));
             self.notice = Some(self.status.clone());
             self.reload_editor();
         } else {
@@ -307,7 +307,7 @@ impl PlanetApp {
     pub fn redo(&mut self) {
         let before = self.doc.graph.clone();
         if self.doc.redo() {
-            self.status = format!("Redid: {}", crate::graph::describe_change(&before, &self.doc.graph));
+            self.status = format!("Redid: {}", planetgraph_core::graph::describe_change(&before, &self.doc.graph));
             self.notice = Some(self.status.clone());
             self.reload_editor();
         } else {

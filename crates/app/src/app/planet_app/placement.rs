@@ -52,7 +52,7 @@ fn size_of_rows(rows: usize) -> egui::Vec2 {
 }
 
 /// The size a domain node will have once drawn (its ports and parameters), estimated.
-fn estimated_domain_size(node: &crate::graph::Node) -> egui::Vec2 {
+fn estimated_domain_size(node: &planetgraph_core::graph::Node) -> egui::Vec2 {
     let k = node.kind;
     size_of_rows(k.meta().inputs.len() + k.meta().outputs.len() + k.params().len())
 }
@@ -62,7 +62,7 @@ impl PlanetApp {
     /// one block, to the free place nearest to where they were put: clear of every node on the
     /// canvas (as drawn), so a paste or a duplicate never lands on top of the originals or of
     /// other nodes. Within a view's size around the wanted place; beyond, they stay put.
-    pub(super) fn place_new_block(&self, g: &mut crate::graph::Graph, ids: &[crate::graph::NodeId]) {
+    pub(super) fn place_new_block(&self, g: &mut planetgraph_core::graph::Graph, ids: &[planetgraph_core::graph::NodeId]) {
         let block = ids
             .iter()
             .filter_map(|id| {

@@ -3,8 +3,8 @@
 
 use super::PlanetApp;
 use crate::editor::types::StepAction;
-use crate::graph::NodeId;
-use crate::nodes::tectonics::plates::TectonicPlatesSettings;
+use planetgraph_core::graph::NodeId;
+use planetgraph_core::nodes::tectonics::plates::TectonicPlatesSettings;
 
 impl PlanetApp {
     /// Applies a step-mode button of a Tectonic plates node (an undoable parameter edit).

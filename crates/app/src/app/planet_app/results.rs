@@ -5,12 +5,12 @@ use super::PlanetApp;
 use crate::app::previews::{colour_preview_pixels, preview_pixels};
 use crate::app::viewer::{ViewedValue, ViewerContent};
 use crate::editor::types::PlateStatus;
-use crate::eval::EvalResult;
-use crate::graph::{Graph, NodeId};
-use crate::nodes::display::colour_preview::ColourPreviewSettings;
-use crate::nodes::display::preview::{PreviewRamp, PreviewSettings, PreviewView};
-use crate::nodes::output::planet::PlanetSettings;
-use crate::nodes::NodeKind;
+use planetgraph_core::eval::EvalResult;
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::nodes::display::colour_preview::ColourPreviewSettings;
+use planetgraph_core::nodes::display::preview::{PreviewRamp, PreviewSettings, PreviewView};
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::nodes::NodeKind;
 
 impl PlanetApp {
     /// A closed group shows the first error (or idle hint) of its nodes, and their summed time.
@@ -77,7 +77,7 @@ impl PlanetApp {
                 }
                 Some(planet) => match res.field(planet.id) {
                     Some(f) => {
-                        let albedo = res.input(planet.id, crate::nodes::output::planet::ALBEDO).cloned();
+                        let albedo = res.input(planet.id, planetgraph_core::nodes::output::planet::ALBEDO).cloned();
                         match planet.settings::<PlanetSettings>() {
                             Ok(settings) => self.viewport.set_field(f.clone(), albedo, settings),
                             Err(e) => {
@@ -93,11 +93,11 @@ impl PlanetApp {
                 },
             };
             self.viewport.set_why_empty(why_empty);
-            self.viewport.set_tectonics(crate::inspect::tectonic_values(&self.doc.graph, &res));
-            self.viewport.set_textures(crate::inspect::texture_values(&self.doc.graph, &res));
+            self.viewport.set_tectonics(planetgraph_core::inspect::tectonic_values(&self.doc.graph, &res));
+            self.viewport.set_textures(planetgraph_core::inspect::texture_values(&self.doc.graph, &res));
             for node in self.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::TectonicPlates) {
-                if let Some(p) = res.port_value(node.id, crate::nodes::tectonics::plates::PLATES) {
-                    let claimed = p.plate_of.iter().filter(|&&x| x != crate::tectonics::UNCLAIMED).count();
+                if let Some(p) = res.port_value(node.id, planetgraph_core::nodes::tectonics::plates::PLATES) {
+                    let claimed = p.plate_of.iter().filter(|&&x| x != planetgraph_core::tectonics::UNCLAIMED).count();
                     self.ed_state.plates.insert(node.id, PlateStatus { cycles: p.cycles, claimed, total: p.plate_of.len(), complete: p.complete });
                 }
             }

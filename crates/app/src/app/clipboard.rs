@@ -2,9 +2,9 @@
 //! (its nodes, the links among them and their layout), so it can be pasted into another
 //! document, into a text editor and back, or saved as a file and opened.
 
-use super::graph_file::{parse_graph, to_ron_string, LoadError, Strictness};
-pub use crate::graph::part::{merge, renumber, subgraph, top_left};
-use crate::graph::{Graph, NodeId};
+use planetgraph_core::graph::part::{merge, subgraph};
+use planetgraph_core::graph::{Graph, NodeId};
+use planetgraph_core::io::graph_file::{parse_graph, to_ron_string, LoadError, Strictness};
 use std::path::Path;
 
 /// The clipboard text of the nodes `ids` of `g`.
@@ -23,15 +23,15 @@ pub fn paste_text(g: &Graph, text: &str, at: (f32, f32), first_id: u32) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nodes::{NodeKind, ParamValue};
+    use planetgraph_core::nodes::{NodeKind, ParamValue};
 
     fn sample() -> (Graph, [NodeId; 3]) {
         let mut g = Graph::default();
         let a = g.add_node(NodeKind::Noise, (0.0, 0.0));
         let b = g.add_node(NodeKind::ScaleBias, (200.0, 10.0));
         let c = g.add_node(NodeKind::Planet, (400.0, 0.0));
-        g.link(a, crate::nodes::FIELD_OUT, b, crate::nodes::FIELD_IN).expect("link");
-        g.link(b, crate::nodes::FIELD_OUT, c, crate::nodes::output::planet::ELEVATION).expect("link");
+        g.link(a, planetgraph_core::nodes::FIELD_OUT, b, planetgraph_core::nodes::FIELD_IN).expect("link");
+        g.link(b, planetgraph_core::nodes::FIELD_OUT, c, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
         g.set_param(b, "scale", ParamValue::Float(2.5));
         (g, [a, b, c])
     }
