@@ -1,8 +1,9 @@
 //! The default planet against Earth's figures (issue 23), measured at 512 the way
 //! `planetgraph bench --earth` prints them.
 
-use planetgraph::cli::bench_earth::measure;
-use planetgraph::io::default_graph;
+use planetgraph_cli::bench_earth::{earth_landforms, measure};
+use planetgraph_core::inspect::landforms::Landform;
+use planetgraph_core::io::default_graph;
 
 #[test]
 fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {
@@ -49,4 +50,27 @@ fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {
     let (cover, cells) = measured.rivers.expect("the default planet has rivers");
     assert!(cover > 0.0 && cover < 0.006, "river water over the land {cover}");
     assert!(cells > 0.02 && cover < 0.1 * cells, "a river network ({cells} of the land) painted thin ({cover})");
+    // Relief between the ranges (issue 48), beside Earth's land at the same cells (ETOPO1 at
+    // 0.25 degree imported at 512): landforms and local relief within 50 km.
+    let planet = measured.landforms.expect("the default planet has land");
+    let earth = earth_landforms(512).unwrap_or_else(|err| panic!("{err:?}"));
+    eprintln!("planet {planet:?}\nEarth {earth:?}");
+    // Earth's own figures, so the measure itself stays put: about a third of the land level
+    // (0.32 measured), a quarter with more than about 560 m of relief within 50 km.
+    assert!((0.25..=0.4).contains(&earth.share(Landform::Flat)), "Earth's level land {}", earth.share(Landform::Flat));
+    assert!((450.0..=700.0).contains(&earth.relief_m[2]), "Earth's upper quartile of local relief {} m", earth.relief_m[2]);
+    // The planet's land is carved like Earth's: level land within 0.12 of Earth's share
+    // (measured 0.40; 0.65 before the uplands and the time per finer level), and the quartiles
+    // of local relief within a factor 1.5 of Earth's (measured 0.82, 0.95 and 0.89 of Earth's;
+    // the upper quartile was 0.30).
+    assert!((planet.share(Landform::Flat) - earth.share(Landform::Flat)).abs() <= 0.12, "level land {} against Earth's {}", planet.share(Landform::Flat), earth.share(Landform::Flat));
+    for (k, q) in ["p25", "p50", "p75"].iter().enumerate() {
+        let ratio = planet.relief_m[k] / earth.relief_m[k];
+        assert!((1.0 / 1.5..=1.5).contains(&ratio), "local relief {q}: {} m against Earth's {} m", planet.relief_m[k], earth.relief_m[k]);
+    }
+    // Hills and valleys, not only level ground and ramps: each of these landforms holds at
+    // least half Earth's share (peaks do not yet: about a quarter).
+    for form in [Landform::Slope, Landform::Ridge, Landform::Spur, Landform::Hollow, Landform::Valley] {
+        assert!(planet.share(form) >= 0.5 * earth.share(form), "{}: {} against Earth's {}", form.id(), planet.share(form), earth.share(form));
+    }
 }

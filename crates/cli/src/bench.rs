@@ -2,13 +2,13 @@
 
 use super::build::build_graph;
 use super::CliError;
-use crate::eval::{Evaluator, Progress};
-use crate::io::default_graph;
-use crate::nodes::{NodeKind, ParamValue};
-use crate::planet::fbm::{fbm_field, noise_radius, FastFbm};
-use crate::planet::{Cell, RegionSurface};
-use crate::tectonics::{plate_elevation, ElevationSettings, PlateSettings, Plates};
 use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
+use planetgraph_core::eval::{Evaluator, Progress};
+use planetgraph_core::io::default_graph;
+use planetgraph_core::nodes::{NodeKind, ParamValue};
+use planetgraph_core::planet::fbm::{fbm_field, noise_radius, FastFbm};
+use planetgraph_core::planet::{Cell, RegionSurface};
+use planetgraph_core::tectonics::{plate_elevation, ElevationSettings, PlateSettings, Plates};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -46,7 +46,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     let planet = g.first_of(NodeKind::Planet).map(|n| n.id);
     // The first node without inputs and its first real-valued parameter.
     let source = g.nodes.iter().find(|n| n.kind.meta().inputs.is_empty()).and_then(|n| {
-        let p = n.kind.params().iter().find(|p| matches!(p.spec, crate::nodes::ParamSpec::Float { .. }))?;
+        let p = n.kind.params().iter().find(|p| matches!(p.spec, planetgraph_core::nodes::ParamSpec::Float { .. }))?;
         Some((n.id, p.name))
     });
     let cases = [("eval_after_output_param_n128", planet.map(|p| (p, "sea_level"))), ("eval_after_source_param_n128", source)];
@@ -72,7 +72,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     // the node cache on disk warm (a fresh evaluator each time: its memory cache empty, as in
     // a fresh process).
     if wants("edit_preview_ms") || wants("edit_first_picture_ms") {
-        use crate::nodes::tectonics::plates::TectonicPlatesSettings;
+        use planetgraph_core::nodes::tectonics::plates::TectonicPlatesSettings;
         if let Some((plates, settings)) = g.first_of(NodeKind::TectonicPlates).and_then(|n| Some((n.id, n.settings::<TectonicPlatesSettings>().ok()?))) {
             // As the editor's evaluation thread does: the coarse stage, then the preview.
             let coarse = 32;
@@ -98,9 +98,9 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     }
     if wants("reopen_default_ms") {
         let cache_dir = std::env::temp_dir().join(format!("planetgraph-bench-cache-{}", std::process::id()));
-        let disk = Some(crate::eval::DiskCache::new(&cache_dir, crate::eval::disk_cache::DEFAULT_CAP_BYTES));
+        let disk = Some(planetgraph_core::eval::DiskCache::new(&cache_dir, planetgraph_core::eval::disk_cache::DEFAULT_CAP_BYTES));
         // The built-in copy of graphs/default.ron, parsed each time as a file would be.
-        let reopen = |disk: Option<std::sync::Arc<crate::eval::DiskCache>>| {
+        let reopen = |disk: Option<std::sync::Arc<planetgraph_core::eval::DiskCache>>| {
             time_ms(|| match default_graph() {
                 Ok(g) => drop(Evaluator::new().with_disk_cache(disk).evaluate(&g, 128, &cancel, &progress)),
                 Err(e) => eprintln!("reopen_default_ms: {e}"),
@@ -109,7 +109,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         let cold = reopen(disk.clone());
         let warm: Vec<f64> = (0..reps.max(3)).map(|_| reopen(disk.clone())).collect();
         // A scratch folder of the benchmark: leaving it behind is harmless.
-        let _ = crate::eval::disk_cache::clear(&cache_dir);
+        let _ = planetgraph_core::eval::disk_cache::clear(&cache_dir);
         let _ = std::fs::remove_dir(&cache_dir);
         print("reopen_default_cold_ms", cold, "ms");
         print("reopen_default_ms", median(warm), "ms");
@@ -128,7 +128,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
         let cells = (6 * n * n) as f64;
         let r = noise_radius(4.0);
         let fast = FastFbm::new(3, 8, 0.5, 2.0);
-        let ours: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(fbm_field(&fast, crate::planet::Grid::Whole(n), r, 1.0)))).collect();
+        let ours: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(fbm_field(&fast, planetgraph_core::planet::Grid::Whole(n), r, 1.0)))).collect();
         print("noise_fbm8_ns_per_cell", median(ours) * 1e6 / cells, "ns");
         let reference = Fbm::<Perlin>::new(3).set_octaves(8).set_persistence(0.5).set_lacunarity(2.0).set_frequency(1.0);
         let dirs: Vec<glam::Vec3> = (0..6 * n * n).map(|c| Cell::from_index(c, n).direction(n)).collect();
@@ -186,27 +186,27 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     // Erosion on a 6 x 256^2 field (all threads): million cell-iterations (or droplet steps)
     // per second.
     let n = 256;
-    let terrain = crate::planet::Field::from_fn_dir(n, |d| 0.3 + 0.3 * (d.x * 7.0).sin() * (d.y * 5.0).cos() + 0.1 * (d.z * 17.0).sin());
+    let terrain = planetgraph_core::planet::Field::from_fn_dir(n, |d| 0.3 + 0.3 * (d.x * 7.0).sin() * (d.y * 5.0).cos() + 0.1 * (d.z * 17.0).sin());
     let cells = (6 * n * n) as f64;
     let none = std::sync::atomic::AtomicUsize::new(0);
     if wants("hydraulic_mcells_per_s") {
-        let hs = crate::erosion::hydraulic::HydraulicSettings { iterations: 20, ..Default::default() };
-        let steps = crate::erosion::hydraulic::steps_at(hs.iterations, n) as f64;
-        let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::erosion::hydraulic::hydraulic(&terrain, &hs, &cancel, &none)))).collect();
+        let hs = planetgraph_core::erosion::hydraulic::HydraulicSettings { iterations: 20, ..Default::default() };
+        let steps = planetgraph_core::erosion::hydraulic::steps_at(hs.iterations, n) as f64;
+        let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(planetgraph_core::erosion::hydraulic::hydraulic(&terrain, &hs, &cancel, &none)))).collect();
         print("hydraulic_mcells_per_s", cells * steps / (median(times) * 1e3), "Mcells/s");
     }
     if wants("thermal_mcells_per_s") {
-        let ts = crate::erosion::thermal::ThermalSettings { iterations: 20, ..Default::default() };
-        let steps = crate::erosion::hydraulic::steps_at(ts.iterations, n) as f64;
-        let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(crate::erosion::thermal::thermal(&terrain, &ts, &cancel, &none)))).collect();
+        let ts = planetgraph_core::erosion::thermal::ThermalSettings { iterations: 20, ..Default::default() };
+        let steps = planetgraph_core::erosion::hydraulic::steps_at(ts.iterations, n) as f64;
+        let times: Vec<f64> = (0..reps.max(3)).map(|_| time_ms(|| drop(planetgraph_core::erosion::thermal::thermal(&terrain, &ts, &cancel, &none)))).collect();
         print("thermal_mcells_per_s", cells * steps / (median(times) * 1e3), "Mcells/s");
     }
     if wants("droplet_msteps_per_s") {
-        let ds = crate::erosion::droplet::DropletSettings { density: 0.25, ..Default::default() };
+        let ds = planetgraph_core::erosion::droplet::DropletSettings { density: 0.25, ..Default::default() };
         let runs: Vec<(f64, u64)> = (0..reps.max(3))
             .map(|_| {
                 let mut taken = 0;
-                let ms = time_ms(|| taken = crate::erosion::droplet::droplets(&terrain, &ds, &cancel, &none).map(|r| r.steps).unwrap_or(0));
+                let ms = time_ms(|| taken = planetgraph_core::erosion::droplet::droplets(&terrain, &ds, &cancel, &none).map(|r| r.steps).unwrap_or(0));
                 (ms, taken)
             })
             .collect();
@@ -261,7 +261,7 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
     }
     if wants("erosion_default_n512") {
         let eroded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/eroded_tectonic.ron");
-        if let Ok(g) = crate::io::load_graph(&eroded, crate::io::Strictness::Complete) {
+        if let Ok(g) = planetgraph_core::io::load_graph(&eroded, planetgraph_core::io::Strictness::Complete) {
             let times: Vec<f64> = (0..if quick { 1 } else { 3 }).map(|_| time_ms(|| drop(build_graph(&g, &eroded, &dir, 512, &cancel)))).collect();
             // A scratch folder of the benchmark: leaving it behind is harmless.
             let _ = std::fs::remove_dir_all(&dir);
@@ -274,15 +274,15 @@ pub fn run(quick: bool, only: Option<&str>) -> Result<(), CliError> {
 /// Seconds of an export of the default graph with one Export node writing the Planet's
 /// elevation as six RAW 32 faces at 1024, and of evaluating what that export reads alone (one
 /// run each: about half a minute apiece on 2 cores).
-fn export_heights_s(g: &crate::graph::Graph, cancel: &AtomicBool) -> Result<(f64, f64), String> {
-    use crate::export::{evaluate_exports, export_graph, tiled::DEFAULT_BUDGET, ExportProgress};
-    use crate::nodes::output::export::{ExportFormat, ExportProjection, ExportSettings, FIELD};
+fn export_heights_s(g: &planetgraph_core::graph::Graph, cancel: &AtomicBool) -> Result<(f64, f64), String> {
+    use planetgraph_core::export::{evaluate_exports, export_graph, tiled::DEFAULT_BUDGET, ExportProgress};
+    use planetgraph_core::nodes::output::export::{ExportFormat, ExportProjection, ExportSettings, FIELD};
     let mut g2 = g.clone();
     let planet = g2.first_of(NodeKind::Planet).ok_or("the default graph has no Planet node")?.id;
     let export = g2.add_node(NodeKind::Export, (0.0, 0.0));
     let defaults: ExportSettings = g2.node(export).and_then(|n| n.settings().ok()).ok_or("the Export node's settings")?;
     g2.set_settings(export, &ExportSettings { name: "heights".into(), format: ExportFormat::Raw32, projection: ExportProjection::Faces, ..defaults });
-    g2.link(planet, crate::nodes::FIELD_OUT, export, FIELD).map_err(|e| e.to_string())?;
+    g2.link(planet, planetgraph_core::nodes::FIELD_OUT, export, FIELD).map_err(|e| e.to_string())?;
     let path = Path::new("default.ron");
     let mut failed = None;
     let upstream = time_ms(|| failed = evaluate_exports(&g2, path, 1024, cancel, &Progress::default()).err().map(|e| e.to_string())) / 1e3;
@@ -301,27 +301,28 @@ fn export_heights_s(g: &crate::graph::Graph, cancel: &AtomicBool) -> Result<(f64
 
 /// Cell-steps of the default graph's Landscape evolution at `n` cells per face edge, all
 /// levels (each level's cells times its steps).
-fn landscape_cell_steps(g: &crate::graph::Graph, n: usize) -> Option<usize> {
-    use crate::erosion::landscape::{base_steps, levels, FINE_STEPS};
-    use crate::nodes::erosion::landscape::LandscapeEvolutionSettings;
-    use crate::nodes::params::Settings;
+fn landscape_cell_steps(g: &planetgraph_core::graph::Graph, n: usize) -> Option<usize> {
+    use planetgraph_core::erosion::landscape::{base_steps, fine_steps, levels};
+    use planetgraph_core::nodes::erosion::landscape::LandscapeEvolutionSettings;
+    use planetgraph_core::nodes::params::Settings;
     let settings = LandscapeEvolutionSettings::from_params(&g.first_of(NodeKind::LandscapeEvolution)?.params).ok()?;
     let base = base_steps(f64::from(settings.time_myr));
-    Some(levels(n).iter().enumerate().map(|(k, &ln)| 6 * ln * ln * if k == 0 { base } else { FINE_STEPS }).sum())
+    let fine = fine_steps(f64::from(settings.level_myr));
+    Some(levels(n).iter().enumerate().map(|(k, &ln)| 6 * ln * ln * if k == 0 { base } else { fine }).sum())
 }
 
 /// Seconds of the first node of `kind` in `g` alone at `n` cells per face edge (its inputs
 /// evaluated first and not counted; median of `reps` runs).
-fn node_seconds(g: &crate::graph::Graph, kind: NodeKind, n: usize, reps: usize, cancel: &AtomicBool) -> Option<f64> {
+fn node_seconds(g: &planetgraph_core::graph::Graph, kind: NodeKind, n: usize, reps: usize, cancel: &AtomicBool) -> Option<f64> {
     let node = g.first_of(kind)?;
-    let step = crate::eval::compile_for(g, &[node.id]).steps.into_iter().find(|s| s.id == node.id)?;
-    let feeders: Vec<crate::graph::NodeId> = step.inputs.iter().flatten().map(|(id, _)| *id).collect();
-    let res = Evaluator::new().run_program(&crate::eval::compile_for(g, &feeders), n, cancel, &Progress::default());
-    let inputs: Vec<Option<crate::nodes::Value>> = step.inputs.iter().map(|i| i.and_then(|(id, k)| res.output(id, k).cloned())).collect();
+    let step = planetgraph_core::eval::compile_for(g, &[node.id]).steps.into_iter().find(|s| s.id == node.id)?;
+    let feeders: Vec<planetgraph_core::graph::NodeId> = step.inputs.iter().flatten().map(|(id, _)| *id).collect();
+    let res = Evaluator::new().run_program(&planetgraph_core::eval::compile_for(g, &feeders), n, cancel, &Progress::default());
+    let inputs: Vec<Option<planetgraph_core::nodes::Value>> = step.inputs.iter().map(|i| i.and_then(|(id, k)| res.output(id, k).cloned())).collect();
     let times: Vec<f64> = (0..reps.max(1))
         .map(|_| {
-            let planet = crate::eval::planet_of(g);
-            let ctx = crate::nodes::OpContext { tile: None, n, cancel, steps: None, planet: planet.as_ref(), files: &[] };
+            let planet = planetgraph_core::eval::planet_of(g);
+            let ctx = planetgraph_core::nodes::OpContext { tile: None, n, cancel, steps: None, planet: planet.as_ref(), files: &[] };
             time_ms(|| drop(std::hint::black_box(node.kind.run(&node.params, &inputs, &ctx)))) / 1e3
         })
         .collect();
@@ -331,18 +332,18 @@ fn node_seconds(g: &crate::graph::Graph, kind: NodeKind, n: usize, reps: usize, 
 /// Milliseconds of the default graph's texture chain (To metres, slope, distance to coast,
 /// climate, biomes, materials) at resolution `n`, fed by a noise field instead of the erosion
 /// above it (median of `reps` cold runs; the noise itself not counted).
-fn texture_chain_ms(g: &crate::graph::Graph, n: usize, reps: usize, cancel: &AtomicBool) -> Result<f64, String> {
-    use crate::nodes::Category;
+fn texture_chain_ms(g: &planetgraph_core::graph::Graph, n: usize, reps: usize, cancel: &AtomicBool) -> Result<f64, String> {
+    use planetgraph_core::nodes::Category;
     let (Some(to_metres), Some(materials)) = (g.first_of(NodeKind::ToMetres), g.first_of(NodeKind::Materials)) else {
         return Err("the default graph has no To metres and Materials nodes".into());
     };
     let (to_metres, materials) = (to_metres.id, materials.id);
     let mut g2 = g.clone();
     let source = g2.add_node(NodeKind::Noise, (0.0, 0.0));
-    g2.link(source, crate::nodes::FIELD_OUT, to_metres, crate::nodes::FIELD_IN).map_err(|e| e.to_string())?;
-    g2.unlink(materials, crate::nodes::texture::materials::WATER);
-    let program = crate::eval::compile_for(&g2, &[materials]);
-    let chain = |id: &crate::graph::NodeId| g2.node(*id).is_some_and(|node| matches!(node.kind.meta().category, Category::Masks | Category::Climate | Category::Texture) || matches!(node.kind, NodeKind::ToMetres | NodeKind::Slope));
+    g2.link(source, planetgraph_core::nodes::FIELD_OUT, to_metres, planetgraph_core::nodes::FIELD_IN).map_err(|e| e.to_string())?;
+    g2.unlink(materials, planetgraph_core::nodes::texture::materials::WATER);
+    let program = planetgraph_core::eval::compile_for(&g2, &[materials]);
+    let chain = |id: &planetgraph_core::graph::NodeId| g2.node(*id).is_some_and(|node| matches!(node.kind.meta().category, Category::Masks | Category::Climate | Category::Texture) || matches!(node.kind, NodeKind::ToMetres | NodeKind::Slope));
     let times: Vec<f64> = (0..reps.max(1))
         .map(|_| {
             let r = Evaluator::new().run_program(&program, n, cancel, &Progress::default());
@@ -355,7 +356,7 @@ fn texture_chain_ms(g: &crate::graph::Graph, n: usize, reps: usize, cancel: &Ato
 /// Milliseconds to draw and read back one 1600 x 900 frame of the default planet (evaluated at
 /// 256, mesh 128, albedo texture) with the viewport's renderer (lavapipe on a machine without
 /// a GPU: a figure to watch, not a target).
-fn viewport_frame_ms(g: &crate::graph::Graph, reps: usize, cancel: &AtomicBool) -> Result<f64, anyhow::Error> {
+fn viewport_frame_ms(g: &planetgraph_core::graph::Graph, reps: usize, cancel: &AtomicBool) -> Result<f64, anyhow::Error> {
     use planetgraph_render::{build_mesh, headless_device, MeshOptions, OverlayTexture, PlanetRenderer, ViewSettings};
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| anyhow::anyhow!("no Planet node"))?.id;
     let res = Evaluator::new().evaluate(g, 256, cancel, &Progress::default());
@@ -363,7 +364,7 @@ fn viewport_frame_ms(g: &crate::graph::Graph, reps: usize, cancel: &AtomicBool) 
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
     r.set_mesh(&device, &build_mesh(field, 6371.0, &MeshOptions { resolution: 128, refine: false, ..Default::default() }));
-    let albedo = res.input(planet, crate::nodes::output::planet::ALBEDO).map(|a| crate::inspect::albedo_image(a));
+    let albedo = res.input(planet, planetgraph_core::nodes::output::planet::ALBEDO).map(|a| planetgraph_core::inspect::albedo_image(a));
     if let Some(img) = &albedo {
         r.set_overlay(&device, &queue, Some(OverlayTexture::new(img.size, &img.rgba)?));
     }

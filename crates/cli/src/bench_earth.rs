@@ -1,22 +1,23 @@
 //! `planetgraph bench --earth`: how Earth-like a graph's planet is. Evaluates the graph (the
 //! default one unless a file is given) once at a resolution (512 unless told) and prints the
-//! figures of [`crate::inspect::realism`] beside Earth's, its climate on land, and the time of
+//! figures of [`planetgraph_core::inspect::realism`] beside Earth's, its climate on land, and the time of
 //! that cold evaluation.
 
 use super::CliError;
-use crate::eval::{compile_for, Evaluator, Progress};
-use crate::graph::Graph;
-use crate::inspect::realism::{biome_shares, earth_figures, land_mean_and_share, land_median, land_median_where, latitudinal_border_share, plateau_figures, EarthFigures, PlateauFigures, EARTH};
-use crate::inspect::tectonic_values;
-use crate::io::{default_graph, load_graph, Strictness};
-use crate::nodes::climate::precipitation::PRECIPITATION;
-use crate::nodes::erosion::landscape::RIVERS;
-use crate::nodes::output::planet::PlanetSettings;
-use crate::nodes::tectonics::earth_relief;
-use crate::nodes::texture::biomes::Biome;
-use crate::nodes::texture::biomes::BIOME;
-use crate::nodes::{NodeKind, OutPort};
 use anyhow::anyhow;
+use planetgraph_core::eval::{compile_for, Evaluator, Progress};
+use planetgraph_core::graph::Graph;
+use planetgraph_core::inspect::landforms::{landform_figures, Landform, LandformFigures, EARTH_SCALE, RELIEF_QUANTILES};
+use planetgraph_core::inspect::realism::{biome_shares, earth_figures, land_mean_and_share, land_median, land_median_where, latitudinal_border_share, plateau_figures, EarthFigures, PlateauFigures, EARTH};
+use planetgraph_core::inspect::tectonic_values;
+use planetgraph_core::io::{default_graph, load_graph, Strictness};
+use planetgraph_core::nodes::climate::precipitation::PRECIPITATION;
+use planetgraph_core::nodes::erosion::landscape::RIVERS;
+use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::nodes::tectonics::earth_relief;
+use planetgraph_core::nodes::texture::biomes::Biome;
+use planetgraph_core::nodes::texture::biomes::BIOME;
+use planetgraph_core::nodes::{NodeKind, OutPort};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -27,7 +28,8 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         Some(p) => (load_graph(p, Strictness::Complete).map_err(CliError::input)?, p.display().to_string()),
         None => (default_graph().map_err(CliError::internal)?, "default graph".to_string()),
     };
-    let Measured { relief: e, plateau, climate, rivers, seconds } = measure(&g, &name, n)?;
+    let Measured { relief: e, plateau, climate, rivers, landforms, seconds } = measure(&g, &name, n)?;
+    let earth_forms = earth_landforms(n)?;
     println!("# {name} at {n} cells per face edge; Earth's figures after the values");
     println!("earth_eval_s {seconds:.1} s");
     let earth = |k: &str| EARTH.iter().find(|x| x.0 == k).map_or(String::new(), |x| format!("  (Earth {})", x.1));
@@ -79,6 +81,7 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         }
         None => println!("earth_land_biomes -  (no Biomes or Precipitation node)"),
     }
+    print_landforms(landforms.as_ref(), &earth_forms, n);
     match rivers {
         Some((cover, cells)) => {
             println!("earth_river_cover_land_share {cover:.5}  (water surface of the rivers mask over the land; Earth's rivers and streams of every size about 0.006 of the ice-free land, Allen and Pavelsky 2018)");
@@ -115,8 +118,46 @@ pub struct Measured {
     /// Rivers of the first Landscape evolution node: the mean share of the land its rivers
     /// mask covers, and the share of the land in river cells (`None` without the node).
     pub rivers: Option<(f64, f64)>,
+    /// Landforms and local relief over the land ([`EARTH_SCALE`]; `None` without land).
+    pub landforms: Option<LandformFigures>,
     /// Seconds of the cold evaluation.
     pub seconds: f64,
+}
+
+/// Prints the landform shares and local-relief quantiles of the planet beside Earth's at the
+/// same cells.
+fn print_landforms(planet: Option<&LandformFigures>, earth: &LandformFigures, n: usize) {
+    let Some(p) = planet else {
+        println!("earth_landforms -  (no land)");
+        return;
+    };
+    println!("# landforms over land (geomorphons: lines of sight of {} km, level within {} degrees) beside Earth's (ETOPO1 at 0.25 degree, imported at {n} cells per face edge)", EARTH_SCALE.lookup_km, EARTH_SCALE.flat_deg);
+    for form in Landform::ALL {
+        println!("earth_landform_{} {:.3}  (Earth {:.3})", form.id(), p.share(form), earth.share(form));
+    }
+    for (k, q) in RELIEF_QUANTILES.iter().enumerate() {
+        println!("earth_local_relief_p{:.0}_m {:.0} m  (Earth {:.0} m; highest minus lowest within {} km, over land)", q * 100.0, p.relief_m[k], earth.relief_m[k], EARTH_SCALE.relief_radius_km);
+    }
+}
+
+/// Landforms and local relief of Earth's land at `n` cells per face edge: the bundled ETOPO1
+/// grid (0.25 degree, the *Earth, amplified* template's file) imported as that template imports
+/// it, in metres through its Planet node.
+pub fn earth_landforms(n: usize) -> Result<LandformFigures, CliError> {
+    let template = planetgraph_core::io::templates::TEMPLATES.iter().find(|t| t.file == "earth_amplified.ron").ok_or_else(|| CliError::internal(anyhow!("no Earth, amplified template")))?;
+    let mut g = template.graph().map_err(CliError::internal)?;
+    let dir = std::env::temp_dir().join("planetgraph-bench");
+    g.folder = template.materialise(&dir).map_err(|e| CliError::internal(anyhow!("writing the Earth grid into {}: {e}", dir.display())))?;
+    let import = g.first_of(NodeKind::ImportRaster).map(|x| x.id).ok_or_else(|| CliError::internal(anyhow!("the Earth template has no Import raster node")))?;
+    let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::internal(anyhow!("the Earth template has no Planet node")))?;
+    let settings: PlanetSettings = planet.settings().map_err(|e| CliError::internal(anyhow!("{}: {e}", planet.describe())))?;
+    let res = Evaluator::new().run_program(&compile_for(&g, &[import]), n, &AtomicBool::new(false), &Progress::default());
+    if let Some((id, e)) = res.errors.iter().next() {
+        return Err(CliError::internal(anyhow!("the Earth template's node {id}: {e}")));
+    }
+    let field = res.output(import, 0).and_then(|v| v.as_field()).ok_or_else(|| CliError::internal(anyhow!("the Earth grid was not imported")))?;
+    let metres = settings.apply(field);
+    landform_figures(&metres, f64::from(settings.radius_km), &EARTH_SCALE).ok_or_else(|| CliError::internal(anyhow!("the Earth grid has no land")))
 }
 
 /// Evaluates `g` (called `name` in errors) once at `n` cells per face edge: the elevation its
@@ -125,7 +166,7 @@ pub struct Measured {
 pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{name}: no Planet node to measure")))?;
     let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{name}: {}: {e}", planet.describe())))?;
-    let link = g.link_into(planet.id, crate::nodes::output::planet::ELEVATION).ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", planet.describe())))?;
+    let link = g.link_into(planet.id, planetgraph_core::nodes::output::planet::ELEVATION).ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", planet.describe())))?;
     let source = g.node(link.from).ok_or_else(|| CliError::internal(anyhow!("{name}: link from a missing node")))?;
     let output = source.kind.meta().outputs.iter().position(|o| o.name == link.output).ok_or_else(|| CliError::internal(anyhow!("{name}: no output {}", link.output)))?;
     let (rain, biomes) = (g.first_of(NodeKind::Precipitation).map(|x| x.id), g.first_of(NodeKind::Biomes).map(|x| x.id));
@@ -142,8 +183,10 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     if let Some((id, e)) = res.errors.iter().next() {
         return Err(CliError::input(anyhow!("{name}: node {id}: {e}")));
     }
-    let field = |id, k: usize| -> Result<&crate::planet::Field, CliError> { res.output(id, k).and_then(|v| v.as_field()).map(|f| f.as_ref()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {k} was not computed"))) };
-    let port = |id, p: OutPort<crate::planet::Field>| -> Result<&crate::planet::Field, CliError> { res.port_value(id, p).map(|f| f.as_ref()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {} was not computed", p.name()))) };
+    let field = |id, k: usize| -> Result<&planetgraph_core::planet::Field, CliError> { res.output(id, k).and_then(|v| v.as_field()).map(|f| f.as_ref()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {k} was not computed"))) };
+    let port = |id, p: OutPort<planetgraph_core::planet::Field>| -> Result<&planetgraph_core::planet::Field, CliError> {
+        res.port_value(id, p).map(|f| f.as_ref()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {} was not computed", p.name())))
+    };
     let metres = settings.apply(field(link.from, output)?);
     let tect = tectonic_values(g, &res);
     let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
@@ -172,5 +215,6 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
         None => None,
     };
     let rivers = landscape.map(|id| port(id, RIVERS).map(|r| land_mean_and_share(&metres, r))).transpose()?;
-    Ok(Measured { relief, plateau, climate, rivers, seconds })
+    let landforms = landform_figures(&metres, f64::from(settings.radius_km), &EARTH_SCALE);
+    Ok(Measured { relief, plateau, climate, rivers, landforms, seconds })
 }

@@ -5,6 +5,7 @@
 
 pub mod climate;
 pub mod closeup;
+pub mod landforms;
 pub mod normals;
 pub mod overlay;
 pub mod realism;

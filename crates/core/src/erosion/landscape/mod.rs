@@ -17,9 +17,13 @@
 //! **Coarse to fine.** The simulated time is spent at [`BASE`] cells per face edge (or the
 //! requested resolution when it is lower). Each finer level, doubling up to the requested one,
 //! starts from the coarser result upsampled plus the detail of the input elevation that the
-//! coarser level could not hold, and runs [`FINE_STEPS`] steps of the same time step. So a
-//! preview at 128 and a build at 4096 share the river network and ranges of the 128 run, and
-//! the cost is proportional to the cells of the finest level (each level has four times the
+//! coarser level could not hold (with lakes on, only the coarser level's lakes stay lakes: other
+//! depressions fill), and runs [`FINE_STEPS`] steps over
+//! [`LandscapeSettings::level_myr`]: time for the hillslopes and channels that the finer cells
+//! can hold to grow their relief (new interfluves rise with the uplift until their own, steeper,
+//! steady slopes, while the rivers keep theirs). So a preview at 128 and a build at 4096 share
+//! the river network and ranges of the 128 run, the build carries the relief of its own cells,
+//! and the cost is proportional to the cells of the finest level (each level has four times the
 //! cells of the one before).
 //!
 //! Units: elevation in and out in the graph's units (`metres_per_unit` metres each, relative
@@ -55,6 +59,9 @@ pub const LAKE_DEPTH_M: f32 = 1.0;
 pub struct LandscapeSettings {
     /// Simulated time at the base level, millions of years.
     pub time_myr: f64,
+    /// Simulated time at each level finer than the base, millions of years (in
+    /// [`FINE_STEPS`] steps; 0 runs none).
+    pub level_myr: f64,
     /// Uplift of an uplift input value of 1, mm per year.
     pub uplift_mm_yr: f64,
     /// Uplift of every cell that starts as land, on top of the input's, mm per year
@@ -144,9 +151,18 @@ pub fn base_steps(time_myr: f64) -> usize {
     ((time_myr * 1e6 / MAX_DT_YR).ceil() as usize).clamp(BASE_STEPS.0, BASE_STEPS.1)
 }
 
+/// Steps at each level finer than the base for a simulated time per level.
+pub fn fine_steps(level_myr: f64) -> usize {
+    if level_myr > 0.0 {
+        FINE_STEPS
+    } else {
+        0
+    }
+}
+
 /// Steps of a whole run at `n` cells per face edge (for progress).
-pub fn total_steps(n: usize, time_myr: f64) -> usize {
-    base_steps(time_myr) + (levels(n).len() - 1) * FINE_STEPS
+pub fn total_steps(n: usize, time_myr: f64, level_myr: f64) -> usize {
+    base_steps(time_myr) + (levels(n).len() - 1) * fine_steps(level_myr)
 }
 
 /// Runs the landscape evolution (see the module notes). `progress` counts the steps done.
@@ -170,7 +186,8 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
     let scale = s.metres_per_unit;
     let metres = |f: &Field| -> Vec<f32> { f.data().par_iter().map(|&v| (v - s.sea_level) * scale).collect() };
     let (per_unit, land_uplift) = ((s.uplift_mm_yr / 1000.0) as f32, (s.land_uplift_mm_yr / 1000.0) as f32);
-    let mut previous: Option<(usize, Vec<f32>, Vec<f32>)> = None; // (n, result m, initial m)
+    // (n, result m, initial m, lakes 1 / 0)
+    let mut previous: Option<(usize, Vec<f32>, Vec<f32>, Vec<f32>)> = None;
     let mut total_years = 0.0;
     let (mut to_sea, mut filled) = (0.0, 0.0);
     let all = levels(n);
@@ -179,13 +196,15 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         let init = metres(&at(inputs.elevation));
         // The coarser result where this level continues one (`None` at the first level).
         let mut coarse = None;
+        let mut coarse_lakes = None;
         let h = match previous.take() {
             None => init.clone(),
-            Some((pn, result, pinit)) => {
+            Some((pn, result, pinit, lakes)) => {
                 let up = Field::from_vec(pn, result)?.resample(ln);
                 let pinit_up = Field::from_vec(pn, pinit)?.resample(ln);
                 let h = up.data().par_iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect();
                 coarse = Some(up);
+                coarse_lakes = Some(Field::from_vec(pn, lakes)?.resample(ln).data().iter().map(|&x| x >= 0.5).collect());
                 h
             }
         };
@@ -206,13 +225,14 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         if let Some(up) = coarse {
             fill_sunk_land(&mut level, up.data());
         }
-        let level_steps = if index == 0 { steps } else { FINE_STEPS };
+        level.lakes_allowed = coarse_lakes;
+        let (level_steps, level_dt) = if index == 0 { (steps, dt) } else { (fine_steps(s.level_myr), s.level_myr * 1e6 / FINE_STEPS as f64) };
         for _ in 0..level_steps {
             if cancel.load(Ordering::Relaxed) {
                 return Err(SimError::Cancelled);
             }
-            level.step(dt, &physics);
-            total_years += dt;
+            level.step(level_dt, &physics);
+            total_years += level_dt;
             progress.fetch_add(1, Ordering::Relaxed);
         }
         to_sea += level.to_sea_m3;
@@ -220,7 +240,9 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         if index + 1 == all.len() {
             return Ok(finish(level, &init, inputs, s, total_years, to_sea, filled));
         }
-        previous = Some((ln, level.h, init));
+        level.route();
+        let lakes = level.lake_cells(LAKE_DEPTH_M).into_iter().map(|x| if x { 1.0 } else { 0.0 }).collect();
+        previous = Some((ln, level.h, init, lakes));
     }
     Err(SimError::Invalid("internal: no level to run".into()))
 }
@@ -270,7 +292,8 @@ fn finish(mut level: Level, init_m: &[f32], inputs: LandscapeInputs, s: &Landsca
     level.rain.iter_mut().for_each(|r| *r = 1.0);
     level.accumulate();
     let area_km2 = Field::from_fn_cell(n, |c| (level.area[c] / 1e6) as f32);
-    let lake = |c: usize| !level.is_sea(c) && level.filled[c] - level.h[c] >= LAKE_DEPTH_M;
+    // At a finer level only the coarser level's lakes are lakes (see `Level::lakes_allowed`).
+    let lake = |c: usize| !level.is_sea(c) && level.filled[c] - level.h[c] >= LAKE_DEPTH_M && level.lakes_allowed.as_ref().is_none_or(|a| a[c]);
     let lakes = Field::from_fn_cell(n, |c| if lake(c) { 1.0 } else { 0.0 });
     let q = discharge.data();
     let rivers = Field::from_fn_cell(n, |c| if !level.is_sea(c) && !lake(c) && level.area[c] / 1e6 >= s.river_area_km2 { river_cover(q[c], level.grid.area(c)) } else { 0.0 });

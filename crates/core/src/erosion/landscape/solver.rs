@@ -58,6 +58,11 @@ pub struct Level {
     pub to_sea_m3: f64,
     /// Sediment that filled depressions (lakes off), m³ (summed over steps).
     pub filled_m3: f64,
+    /// Where a depression may hold a lake when lakes are on: every cell (`None`), or at a finer
+    /// level the lakes of the coarser one (other depressions fill with sediment, as with lakes
+    /// off). The detail a finer level adds and its shorter time would otherwise dam the rivers
+    /// of flat plains into lakes the coarser run never had.
+    pub lakes_allowed: Option<Vec<bool>>,
     /// The grid's shortest edge, m (once the diffusion needs it).
     shortest_edge: Option<f32>,
     /// Scratch of the routing (basins, donors, stack positions and chunks).
@@ -97,6 +102,7 @@ impl Level {
             area: vec![0.0; cells],
             to_sea_m3: 0.0,
             filled_m3: 0.0,
+            lakes_allowed: None,
             shortest_edge: None,
             routing: Scratch::default(),
             stack_h: Vec::new(),
@@ -109,6 +115,17 @@ impl Level {
     /// Whether cell `c` is sea: a cell of the [`Level::ocean`] still below sea level.
     pub fn is_sea(&self, c: usize) -> bool {
         super::routing::is_sea(&self.ocean, &self.h, c)
+    }
+
+    /// Whether cell `c` may hold a lake's water (see [`Level::lakes_allowed`]).
+    fn holds_lake(&self, c: usize, p: &Physics) -> bool {
+        p.lakes && self.lakes_allowed.as_ref().is_none_or(|a| a[c])
+    }
+
+    /// Cells whose water stands at least `depth_m` over the ground away from the sea: the
+    /// lakes after [`Level::route`].
+    pub fn lake_cells(&self, depth_m: f32) -> Vec<bool> {
+        (0..self.h.len()).map(|c| !self.is_sea(c) && self.filled[c] - self.h[c] >= depth_m).collect()
     }
 
     /// Rain-weighted drainage area: every land cell's area summed down the receivers, into
@@ -146,12 +163,12 @@ impl Level {
     /// incision from the outlets upwards, hillslope diffusion and landslides.
     pub fn step(&mut self, dt: f64, p: &Physics) {
         self.route();
-        if !p.lakes {
-            // Depressions fill with sediment up to their spill height.
+        if !p.lakes || self.lakes_allowed.is_some() {
+            // Depressions fill with sediment up to their spill height (where no lake may stay).
             for &c in &self.order {
                 let c = c as usize;
                 let add = self.filled[c] - self.h[c];
-                if add > 0.0 {
+                if add > 0.0 && !self.holds_lake(c, p) {
                     self.filled_m3 += f64::from(add) * f64::from(self.grid.area(c));
                     self.h[c] = self.filled[c];
                 }
@@ -179,6 +196,7 @@ impl Level {
         self.stack_sediment.resize(n, 0.0);
         let (order, grid, routing) = (&self.order, &self.grid, &self.routing);
         let (h, filled, uplift, erodibility, receiver, receiver_m, area) = (&self.h, &self.filled, &self.uplift, &self.erodibility, &self.receiver, &self.receiver_m, &self.stack_area);
+        let lakes_allowed = &self.lakes_allowed;
         let chunks = &routing.chunks;
         let pieces = split_chunks(&mut self.stack_h, chunks).into_par_iter().zip(split_chunks(&mut self.stack_sediment, chunks));
         let to_sea: Vec<f64> = pieces
@@ -189,7 +207,7 @@ impl Level {
                     let h0 = f64::from(h[c]) + dt * f64::from(uplift[c]);
                     let hr = receiver_height(heights, start, routing.receiver_pos[start + i], receiver[c]).map(f64::from);
                     let new = match hr {
-                        Some(hr) if h0 > hr && !(p.lakes && filled[c] > h[c]) => {
+                        Some(hr) if h0 > hr && !(filled[c] > h[c] && lakes_allowed.as_ref().map_or(p.lakes, |a| p.lakes && a[c])) => {
                             let l = f64::from(receiver_m[c]);
                             let l_n = if unit_n { l } else { l.powf(p.n) };
                             let g = dt * p.k * f64::from(erodibility[c]) * area[start + i].powf(p.m) / l_n;

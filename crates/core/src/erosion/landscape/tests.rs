@@ -7,7 +7,22 @@ use glam::Vec3;
 use solver::{Level, Physics};
 
 fn settings() -> LandscapeSettings {
-    LandscapeSettings { time_myr: 20.0, uplift_mm_yr: 0.0, land_uplift_mm_yr: 1.0, k: 1e-5, m: 0.45, n: 1.0, diffusion: 0.0, critical_angle_deg: 90.0, sea_level: 0.0, metres_per_unit: 6000.0, radius_km: 2000.0, lakes: false, river_area_km2: 1000.0 }
+    LandscapeSettings {
+        time_myr: 20.0,
+        level_myr: 0.5,
+        uplift_mm_yr: 0.0,
+        land_uplift_mm_yr: 1.0,
+        k: 1e-5,
+        m: 0.45,
+        n: 1.0,
+        diffusion: 0.0,
+        critical_angle_deg: 90.0,
+        sea_level: 0.0,
+        metres_per_unit: 6000.0,
+        radius_km: 2000.0,
+        lakes: false,
+        river_area_km2: 1000.0,
+    }
 }
 
 /// A continent (a cap of about 60 degrees) with low rolling hills, and a deep sea around it.
@@ -197,7 +212,8 @@ fn levels_double_up_to_the_resolution() {
     assert_eq!(levels(128), vec![128]);
     assert_eq!(levels(512), vec![128, 256, 512]);
     assert_eq!(levels(1000), vec![128, 250, 500, 1000]);
-    assert_eq!(total_steps(512, 20.0), 200 + 2 * FINE_STEPS);
+    assert_eq!(total_steps(512, 20.0, 0.5), 200 + 2 * FINE_STEPS);
+    assert_eq!(total_steps(512, 20.0, 0.0), 200);
 }
 
 #[test]

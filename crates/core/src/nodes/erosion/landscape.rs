@@ -12,6 +12,8 @@ crate::settings! {
     pub struct LandscapeEvolutionSettings, keys LandscapeEvolutionKeys {
         /// Simulated time, Myr.
         time_myr: f32 = float("Simulated time", 20.0, 0.0, 1000.0, Unit::MillionYears, 0.5, "Millions of years of uplift and erosion, spent at 128 cells per face edge in steps of at most 100 000 years; each finer level then adds 5 steps. Ranges approach a steady state (uplift balanced by erosion) after some tens of Myr."),
+        /// Simulated time at each finer level, Myr.
+        level_myr: f32 = float("Time per finer level", 2.0, 0.0, 100.0, Unit::MillionYears, 0.1, "Millions of years at each level finer than 128 cells per face edge (5 steps each): time for the hills and valleys that finer cells can hold to grow under the uplift, while the rivers of the 128 run keep their courses. More: more relief between the ranges and higher ground in builds above 128; 0: finer levels only add the input's detail."),
         /// Uplift of an uplift input of 1, mm/yr.
         uplift_mm_yr: f32 = float("Uplift", 2.0, 0.0, 100.0, Unit::MillimetrePerYear, 0.01, "Rock uplift of an 'uplift' input value of 1, in mm per year (young mountain belts: 1 to 10). Connect the plates' pressure (clamped at 0) to raise ranges where plates converge."),
         /// Uplift of every land cell, mm/yr.
@@ -39,6 +41,7 @@ impl LandscapeEvolutionSettings {
     pub fn simulation(&self, planet: &crate::nodes::output::planet::PlanetSettings) -> LandscapeSettings {
         LandscapeSettings {
             time_myr: f64::from(self.time_myr),
+            level_myr: f64::from(self.level_myr),
             uplift_mm_yr: f64::from(self.uplift_mm_yr),
             land_uplift_mm_yr: f64::from(self.land_uplift_mm_yr),
             k: f64::from(self.k_micro) * 1e-6,
@@ -117,7 +120,7 @@ impl Node for LandscapeEvolution {
         let elevation = inputs.port(ELEVATION_IN)?;
         let (uplift, precipitation, erodibility) = (inputs.port_opt(UPLIFT)?, inputs.port_opt(PRECIPITATION)?, inputs.port_opt(ERODIBILITY)?);
         let fields = LandscapeInputs { elevation, uplift: uplift.map(|f| f.as_ref()), precipitation: precipitation.map(|f| f.as_ref()), erodibility: erodibility.map(|f| f.as_ref()) };
-        let l = with_steps(ctx, total_steps(elevation.n(), sim.time_myr), |counter| evolve(fields, &sim, counter, ctx.cancel))?;
+        let l = with_steps(ctx, total_steps(elevation.n(), sim.time_myr, sim.level_myr), |counter| evolve(fields, &sim, counter, ctx.cancel))?;
         let hillslopes = l.rivers.zip(&l.lakes, |river, lake| 1.0 - river.max(lake));
         let sediment = l.erosion_m.map(|e| e.max(0.0));
         let rock = l.erosion_m.map(|e| 1.0 - (-(-e).max(0.0) / ROCK_CUT_M).exp());

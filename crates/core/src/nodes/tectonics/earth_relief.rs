@@ -45,6 +45,10 @@ crate::settings! {
         plateau_erodibility: f32 = float("Plateau erodibility", ReliefSettings::DEFAULT.plateau_erodibility, 0.0, 1.0, Unit::None, 0.005, "How easily rivers cut the dry, internally drained interior of a plateau (Tibet), relative to other land (1), through the 'erodibility' output into Landscape evolution. Low values keep the plateau flat while its edges erode."),
         /// Small-scale relief strength.
         detail: f32 = float("Detail", ReliefSettings::DEFAULT.detail, 0.0, 4.0, Unit::None, 0.01, "Strength of the small-scale relief noise on continents (1: default)."),
+        /// Height of the interiors' uplands, m.
+        upland_height_m: f32 = float("Upland height", ReliefSettings::DEFAULT.upland_height_m, 0.0, 3000.0, Unit::Metre, 10.0, "How high the uplands of the continents' interiors (old orogens and swells, about a third of the interiors) stand above the plains, in m before erosion."),
+        /// Uplift of the uplands, mm/yr.
+        upland_uplift_mm_yr: f32 = float("Upland uplift", ReliefSettings::DEFAULT.upland_uplift_mm_yr, 0.0, 10.0, Unit::MillimetrePerYear, 0.01, "Rock uplift of the uplands in the uplift output, mm per year: the landscape evolution cuts them into hills and valleys while the basins between stay plains (0: the uplands are smooth swells)."),
         /// Random seed.
         seed: u32 = seed(7),
     }
@@ -65,6 +69,8 @@ impl EarthReliefSettings {
             heights: BeltHeights { trench_m: self.trench_m, cordillera_m: self.cordillera_m, island_arc_m: self.island_arc_m, collision_m: self.collision_m, plateau_m: self.plateau_m, rift_m: self.rift_m },
             hotspots: HotspotSettings { count: self.hotspots, height_m: self.hotspot_m, ..ReliefSettings::DEFAULT.hotspots },
             detail: self.detail,
+            upland_height_m: self.upland_height_m,
+            upland_uplift_mm_yr: self.upland_uplift_mm_yr,
             plateau_erodibility: self.plateau_erodibility,
             max_elevation_m: planet.max_elevation_m,
             max_depth_m: planet.max_depth_m,

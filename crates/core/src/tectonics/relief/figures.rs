@@ -73,3 +73,29 @@ pub(super) const HALF_RATE_BLUR_DEG: f32 = 2.0;
 pub(super) const INTENSITY: (f32, f32) = (5.0, 2.0);
 /// Blur of the features' intensities along their boundaries, degrees of arc.
 pub(super) const INTENSITY_BLUR_DEG: f32 = 1.0;
+
+/// The uplands of the continents' interiors (old orogens and swells, as the Appalachians, the
+/// Urals, the Brazilian and Deccan highlands): where a noise of `features` around the equator
+/// rises above `threshold` (over a `ramp` of the noise), fading in over `inland_km` from the
+/// coast. About a third of the interiors.
+pub(super) struct Uplands {
+    /// Features of the noise around the equator (about 3000 km apart on Earth).
+    pub features: f32,
+    /// Noise value above which ground is upland.
+    pub threshold: f32,
+    /// Noise range over which the uplands rise to their full height.
+    pub ramp: f32,
+    /// Distance from the coast over which they fade in, km.
+    pub inland_km: f32,
+    /// Distance from a rift within which they fade out, km (a rift's valley and flanks span
+    /// about 300 km).
+    pub rift_clear_km: f32,
+}
+
+/// See [`Uplands`].
+pub(super) const UPLANDS: Uplands = Uplands { features: 12.0, threshold: -0.02, ramp: 0.25, inland_km: 200.0, rift_clear_km: 400.0 };
+
+/// Uplift of a plateau's dry interior on top of its boundary's, mm/yr: the slow rise of thick,
+/// buoyant crust (Tibet still rises by about 1 mm/yr in places), which keeps the plateau's
+/// height through the landscape evolution while its rivers cut only the rims.
+pub(super) const PLATEAU_UPLIFT_MM_YR: f32 = 0.05;

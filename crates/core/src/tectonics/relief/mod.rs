@@ -59,6 +59,10 @@ pub struct ReliefSettings {
     pub hotspots: HotspotSettings,
     /// Strength of the small-scale relief noise (1 = default).
     pub detail: f32,
+    /// Height the uplands of the interiors stand above the plains, m.
+    pub upland_height_m: f32,
+    /// Rock uplift of the uplands, mm/yr (what lets the landscape evolution dissect them).
+    pub upland_uplift_mm_yr: f32,
     /// Erodibility of a plateau's dry interior, relative to the rest of the land (0..1).
     pub plateau_erodibility: f32,
     /// Metres of elevation 1 (the Planet node's highest peak).
@@ -81,6 +85,8 @@ impl ReliefSettings {
         heights: BeltHeights { trench_m: 3500.0, cordillera_m: 3000.0, island_arc_m: 4200.0, collision_m: 3400.0, plateau_m: 5400.0, rift_m: 1200.0 },
         hotspots: HotspotSettings { count: 14, height_m: 4800.0, radius_km: 40.0, decay_myr: 25.0, chain_myr: 60.0, step_myr: 3.5 },
         detail: 1.0,
+        upland_height_m: 300.0,
+        upland_uplift_mm_yr: 0.2,
         plateau_erodibility: 0.01,
         max_elevation_m: 6000.0,
         max_depth_m: 11000.0,
@@ -208,6 +214,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     // Noise: continental interiors, along-strike variation, mountain texture, fine detail.
     let fbm = |k: u32, octaves: usize, persistence: f64| FastFbm::new(s.seed.wrapping_add(0x5E_0000 + k), octaves, persistence, 2.0);
     let (interior, along, width_var, ridged, detail, hills) = (fbm(1, 5, 0.5), fbm(2, 3, 0.5), fbm(3, 3, 0.5), fbm(4, 6, 0.5), fbm(5, 5, 0.45), fbm(6, 5, 0.55));
+    let uplands = fbm(7, 4, 0.5);
     let at = |d: Vec3, f: f32| {
         let r = noise_radius(f);
         [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
@@ -238,13 +245,16 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
             // Orogens fade where their side of the boundary is ocean.
             let on_land = smoothstep((d + OROGEN_FADE_KM) / OROGEN_FADE_KM);
             let mut orogen = 0.0f32;
-            let (mut dry, mut belt) = (0.0f32, 0.0f32);
+            let (mut dry, mut belt, mut rift) = (0.0f32, 0.0f32, 0.0f32);
             for (role, dist, intensity) in &st.roles {
                 let (dist, f) = (sample(dist, c, &taps), sample(intensity, c, &taps));
                 if !f.is_finite() || !dist.is_finite() {
                     continue;
                 }
                 let feat = feature(*role, dist, f, widen, &s.heights);
+                if *role == Role::Rift {
+                    rift = rift.max(f.min(1.0) * smoothstep(1.0 - dist / UPLANDS.rift_clear_km));
+                }
                 let land_weight = match role {
                     Role::Collision | Role::Plateau | Role::Cordillera => on_land,
                     _ => 1.0,
@@ -262,6 +272,15 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
                 belt = belt.max(feat.belt);
             }
             h += orogen;
+            if d >= 0.0 {
+                // Uplands: old orogens and swells of the interiors, raised slowly, which the
+                // landscape evolution dissects into hills; the basins between stay plains, and
+                // plateaus, collision belts and rift valleys keep their own shapes (an upland's
+                // uplift across a rift would drain its lakes).
+                let raised = smoothstep((uplands.get(at(x, UPLANDS.features)) as f32 - UPLANDS.threshold) / UPLANDS.ramp) * smoothstep(d / UPLANDS.inland_km) * (1.0 - dry) * (1.0 - belt) * (1.0 - rift);
+                h += s.upland_height_m * raised;
+                uplift += s.upland_uplift_mm_yr * raised + PLATEAU_UPLIFT_MM_YR * dry;
+            }
             if d > -CRUST_SHELF_KM {
                 h += s.detail * (DETAIL.0 + DETAIL.1 * h.max(0.0)) * detail.get(at(x, DETAIL.2)) as f32;
             }
