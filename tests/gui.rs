@@ -258,10 +258,15 @@ fn an_edit_shows_a_coarse_stage_first_marked_until_the_last_stage_lands() {
     let g = planetgraph_core::io::default_graph().expect("default graph");
     let plates = g.first_of(NodeKind::TectonicPlates).expect("plates").id;
     let mut d = Driver::with(g);
-    d.app.res.preview = 64;
-    d.app.res.viewport = 64;
+    // At 128 the last stage takes long enough (Landscape evolution's 128 run, most of a second)
+    // that a frame always sees the coarse stage on its own: at 64 both stages could land between
+    // two frames, and the frame showed only the last.
+    d.app.res.preview = 128;
+    d.app.res.viewport = 128;
     d.app.request_eval();
-    let ready = |d: &Driver| !d.app.is_evaluating() && d.app.status().starts_with("Ready: evaluated at 64");
+    // Ready: nothing evaluating, the status says so and the viewport's out-of-date mark is gone
+    // (the status line still reads Ready from the last evaluation until the new one starts).
+    let ready = |d: &Driver| !d.app.is_evaluating() && d.app.status().starts_with("Ready: evaluated at 128") && d.app.viewport.refining().is_none();
     wait_until(&mut d, "the first evaluation", ready);
     assert!(d.app.viewport.refining().is_none() && !d.app.ed_state.previews_stale);
     let settings: TectonicPlatesSettings = d.app.doc.graph.node(plates).and_then(|n| n.settings().ok()).expect("settings");
@@ -272,7 +277,7 @@ fn an_edit_shows_a_coarse_stage_first_marked_until_the_last_stage_lands() {
     let mut saw_coarse = false;
     for _ in 0..3000 {
         d.frames(1);
-        if d.app.viewport.refining().is_some_and(|w| w.contains("showing 32 cells per face edge, evaluating 64")) {
+        if d.app.viewport.refining().is_some_and(|w| w.contains("showing 32 cells per face edge, evaluating 128")) {
             saw_coarse = true;
             assert!(d.app.ed_state.previews_stale, "the previews wait for their level");
         }
