@@ -186,8 +186,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
     let scale = s.metres_per_unit;
     let metres = |f: &Field| -> Vec<f32> { f.data().par_iter().map(|&v| (v - s.sea_level) * scale).collect() };
     let (per_unit, land_uplift) = ((s.uplift_mm_yr / 1000.0) as f32, (s.land_uplift_mm_yr / 1000.0) as f32);
-    // (n, result m, initial m, lakes 1 / 0)
-    let mut previous: Option<(usize, Vec<f32>, Vec<f32>, Vec<f32>)> = None;
+    let mut previous: Option<Finished> = None;
     let mut total_years = 0.0;
     let (mut to_sea, mut filled) = (0.0, 0.0);
     let all = levels(n);
@@ -246,6 +245,10 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
     }
     Err(SimError::Invalid("internal: no level to run".into()))
 }
+
+/// A finished level that the next one continues: cells per face edge, its result (m), its
+/// initial elevation (m) and its lakes (1, else 0).
+type Finished = (usize, Vec<f32>, Vec<f32>, Vec<f32>);
 
 /// Ground that was land in the coarser level's result (`coarse`, m, at this level's cells) but
 /// lies below sea level away from the ocean once the input's finer detail is added: raised to
