@@ -141,6 +141,34 @@ pub fn geomorphons(elevation_m: &Field, radius_km: f64, s: &LandformSettings) ->
     let step = cell_angle(n);
     let steps = ((s.lookup_km / (step * radius_km)).round() as usize).max(1);
     let flat = s.flat_deg.to_radians().tan();
+    over_land(elevation_m, |z0, p, east, north| {
+        let (mut lower, mut higher) = (0, 0);
+        for k in 0..8 {
+            let azimuth = k as f32 * std::f32::consts::FRAC_PI_4;
+            let u = east * azimuth.cos() + north * azimuth.sin();
+            // Steepest tangents up and down along this line of sight.
+            let (mut up, mut down) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+            for i in 1..=steps {
+                let angle = step * i as f64;
+                let q = p * angle.cos() as f32 + u * angle.sin() as f32;
+                let rise = f64::from(elevation_m.sample_dir(q) - z0) / (angle * radius_km * 1000.0);
+                up = up.max(rise);
+                down = down.max(-rise);
+            }
+            if up > flat && up > down {
+                higher += 1;
+            } else if down > flat && down >= up {
+                lower += 1;
+            }
+        }
+        Landform::from_counts(lower, higher)
+    })
+}
+
+/// `f(height, direction, east, north)` at every land cell of `elevation_m` (ground at or above
+/// 0 m; `None` at sea), with the cell's unit direction and its tangent frame.
+fn over_land<T: Send>(elevation_m: &Field, f: impl Fn(f32, Vec3, Vec3, Vec3) -> T + Sync) -> Vec<Option<T>> {
+    let n = elevation_m.n();
     let data = elevation_m.data();
     (0..data.len())
         .into_par_iter()
@@ -151,26 +179,7 @@ pub fn geomorphons(elevation_m: &Field, radius_km: f64, s: &LandformSettings) ->
             }
             let p = Cell::from_index(c, n).direction(n);
             let (east, north) = tangent_frame(p);
-            let (mut lower, mut higher) = (0, 0);
-            for k in 0..8 {
-                let azimuth = k as f32 * std::f32::consts::FRAC_PI_4;
-                let u = east * azimuth.cos() + north * azimuth.sin();
-                // Steepest tangents up and down along this line of sight.
-                let (mut up, mut down) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-                for i in 1..=steps {
-                    let angle = step * i as f64;
-                    let q = p * angle.cos() as f32 + u * angle.sin() as f32;
-                    let rise = f64::from(elevation_m.sample_dir(q) - z0) / (angle * radius_km * 1000.0);
-                    up = up.max(rise);
-                    down = down.max(-rise);
-                }
-                if up > flat && up > down {
-                    higher += 1;
-                } else if down > flat && down >= up {
-                    lower += 1;
-                }
-            }
-            Some(Landform::from_counts(lower, higher))
+            Some(f(z0, p, east, north))
         })
         .collect()
 }
@@ -184,25 +193,15 @@ pub fn local_relief(elevation_m: &Field, radius_km: f64, radius_km_disc: f64) ->
     let reach = radius_km_disc / (step * radius_km);
     let r = reach.floor() as i64;
     let offsets: Vec<(f32, f32)> = (-r..=r).flat_map(|y| (-r..=r).map(move |x| (x, y))).filter(|&(x, y)| ((x * x + y * y) as f64) <= reach * reach).map(|(x, y)| ((x as f64 * step) as f32, (y as f64 * step) as f32)).collect();
-    let data = elevation_m.data();
-    (0..data.len())
-        .into_par_iter()
-        .map(|c| {
-            let z0 = data[c];
-            if z0 < 0.0 {
-                return None;
-            }
-            let p = Cell::from_index(c, n).direction(n);
-            let (east, north) = tangent_frame(p);
-            let (mut lo, mut hi) = (z0, z0);
-            for &(x, y) in &offsets {
-                let z = elevation_m.sample_dir(p + east * x + north * y);
-                lo = lo.min(z);
-                hi = hi.max(z);
-            }
-            Some(hi - lo)
-        })
-        .collect()
+    over_land(elevation_m, |z0, p, east, north| {
+        let (mut lo, mut hi) = (z0, z0);
+        for &(x, y) in &offsets {
+            let z = elevation_m.sample_dir(p + east * x + north * y);
+            lo = lo.min(z);
+            hi = hi.max(z);
+        }
+        hi - lo
+    })
 }
 
 /// Landform shares and local-relief quantiles over the land of `elevation_m` (metres, sea level
