@@ -95,6 +95,8 @@ pub struct PlanetApp {
     minimap_folded: Option<bool>,
     /// Cells per face edge of the evaluation the viewport and previews show.
     shown_n: Option<usize>,
+    /// Cells per face edge of each stage shown since the last request, in order.
+    stages_shown: Vec<usize>,
     /// The frame whose name and comment are being edited.
     frame_edit: Option<frames::FrameEdit>,
     /// The node being renamed.
@@ -166,6 +168,7 @@ impl PlanetApp {
             minimap_corner: 0,
             minimap_folded: None,
             shown_n: None,
+            stages_shown: Vec::new(),
             files: files::FileState::default(),
             dragged: None,
             frame_edit: None,
@@ -194,8 +197,15 @@ impl PlanetApp {
     pub fn request_eval(&mut self) {
         let extra = self.ed_state.viewed.into_iter().collect();
         self.worker.request(self.doc.graph.clone(), self.res.stages(), extra);
+        self.stages_shown.clear();
         self.viewport.set_refining(Some("evaluating the change…".to_string()));
         self.ed_state.previews_stale = true;
+    }
+
+    /// Cells per face edge of each stage of the last requested evaluation that has reached the
+    /// viewport so far, coarsest first (stages that land in one frame are all listed).
+    pub fn stages_shown(&self) -> &[usize] {
+        &self.stages_shown
     }
 
     /// Says `text` about the edit just made, in the status line and, in front of the

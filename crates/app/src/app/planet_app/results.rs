@@ -61,6 +61,7 @@ impl PlanetApp {
                 update_previews(ctx, &self.doc.graph, &res, &mut self.ed_state.previews, &mut self.ed_state.thumbnail_ranges);
                 self.ed_state.previews_stale = false;
             }
+            self.stages_shown.push(res.n);
             let next = self.res.after(res.n);
             self.viewport.set_refining(next.map(|m| format!("showing {} cells per face edge, evaluating {m}…", res.n)));
             // Only the newest request's results arrive here, coarse first, so each one refines
