@@ -4,13 +4,17 @@
 #[path = "common/driver.rs"]
 mod driver;
 
-use driver::Driver;
+use driver::{wait_until, Driver};
 use egui::{Key, Modifiers, PointerButton};
 use planetgraph_core::graph::NodeId;
 
 #[test]
 fn the_minimap_shows_the_hidden_part_and_a_click_moves_the_view_there() {
     let mut d = Driver::new();
+    // Node sizes change when the first evaluation's previews arrive: wait for them, so the
+    // minimap the click aims at is the one the click lands on.
+    wait_until(&mut d, "the first evaluation", |d| !d.app.is_evaluating());
+    d.frames(2);
     // Zoomed out to show everything (below the zoom Home keeps for legible text).
     let all = d.app.editor.node_rects.values().copied().reduce(|a, b| a.union(b)).expect("nodes");
     d.app.editor.pan_zoom.frame(all, 30.0);
