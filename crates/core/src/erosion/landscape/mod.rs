@@ -203,7 +203,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
                 let pinit_up = Field::from_vec(pn, pinit)?.resample(ln);
                 let h = up.data().par_iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect();
                 coarse = Some(up);
-                coarse_lakes = Some(Field::from_vec(pn, lakes)?.resample(ln).data().iter().map(|&x| x >= 0.5).collect());
+                coarse_lakes = lakes.map(|l| Field::from_vec(pn, l).map(|f| f.resample(ln).data().iter().map(|&x| x >= 0.5).collect())).transpose()?;
                 h
             }
         };
@@ -239,16 +239,19 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         if index + 1 == all.len() {
             return Ok(finish(level, &init, inputs, s, total_years, to_sea, filled));
         }
-        level.route();
-        let lakes = level.lake_cells(LAKE_DEPTH_M).into_iter().map(|x| if x { 1.0 } else { 0.0 }).collect();
+        // The lakes the next level may keep (none to keep with lakes off).
+        let lakes = physics.lakes.then(|| {
+            level.route();
+            level.lake_cells(LAKE_DEPTH_M).into_iter().map(|x| if x { 1.0 } else { 0.0 }).collect()
+        });
         previous = Some((ln, level.h, init, lakes));
     }
     Err(SimError::Invalid("internal: no level to run".into()))
 }
 
 /// A finished level that the next one continues: cells per face edge, its result (m), its
-/// initial elevation (m) and its lakes (1, else 0).
-type Finished = (usize, Vec<f32>, Vec<f32>, Vec<f32>);
+/// initial elevation (m) and, with lakes on, its lakes (1, else 0).
+type Finished = (usize, Vec<f32>, Vec<f32>, Option<Vec<f32>>);
 
 /// Ground that was land in the coarser level's result (`coarse`, m, at this level's cells) but
 /// lies below sea level away from the ocean once the input's finer detail is added: raised to
@@ -295,8 +298,8 @@ fn finish(mut level: Level, init_m: &[f32], inputs: LandscapeInputs, s: &Landsca
     level.rain.iter_mut().for_each(|r| *r = 1.0);
     level.accumulate();
     let area_km2 = Field::from_fn_cell(n, |c| (level.area[c] / 1e6) as f32);
-    // At a finer level only the coarser level's lakes are lakes (see `Level::lakes_allowed`).
-    let lake = |c: usize| !level.is_sea(c) && level.filled[c] - level.h[c] >= LAKE_DEPTH_M && level.lakes_allowed.as_ref().is_none_or(|a| a[c]);
+    let lake_cells = level.lake_cells(LAKE_DEPTH_M);
+    let lake = |c: usize| lake_cells[c];
     let lakes = Field::from_fn_cell(n, |c| if lake(c) { 1.0 } else { 0.0 });
     let q = discharge.data();
     let rivers = Field::from_fn_cell(n, |c| if !level.is_sea(c) && !lake(c) && level.area[c] / 1e6 >= s.river_area_km2 { river_cover(q[c], level.grid.area(c)) } else { 0.0 });

@@ -58,8 +58,8 @@ pub struct Level {
     pub to_sea_m3: f64,
     /// Sediment that filled depressions (lakes off), m³ (summed over steps).
     pub filled_m3: f64,
-    /// Where a depression may hold a lake when lakes are on: every cell (`None`), or at a finer
-    /// level the lakes of the coarser one (other depressions fill with sediment, as with lakes
+    /// Where a depression may hold a lake when lakes are on: every cell (`None`, also whenever
+    /// lakes are off), or at a finer level the lakes of the coarser one (other depressions fill with sediment, as with lakes
     /// off). The detail a finer level adds and its shorter time would otherwise dam the rivers
     /// of flat plains into lakes the coarser run never had.
     pub lakes_allowed: Option<Vec<bool>>,
@@ -117,15 +117,10 @@ impl Level {
         super::routing::is_sea(&self.ocean, &self.h, c)
     }
 
-    /// Whether cell `c` may hold a lake's water (see [`Level::lakes_allowed`]).
-    fn holds_lake(&self, c: usize, p: &Physics) -> bool {
-        p.lakes && self.lakes_allowed.as_ref().is_none_or(|a| a[c])
-    }
-
-    /// Cells whose water stands at least `depth_m` over the ground away from the sea: the
-    /// lakes after [`Level::route`].
+    /// Cells whose water stands at least `depth_m` over the ground away from the sea where a lake
+    /// may stay ([`Level::lakes_allowed`]): the lakes after [`Level::route`].
     pub fn lake_cells(&self, depth_m: f32) -> Vec<bool> {
-        (0..self.h.len()).map(|c| !self.is_sea(c) && self.filled[c] - self.h[c] >= depth_m).collect()
+        (0..self.h.len()).map(|c| !self.is_sea(c) && self.filled[c] - self.h[c] >= depth_m && may_hold_lake(&self.lakes_allowed, true, c)).collect()
     }
 
     /// Rain-weighted drainage area: every land cell's area summed down the receivers, into
@@ -168,7 +163,7 @@ impl Level {
             for &c in &self.order {
                 let c = c as usize;
                 let add = self.filled[c] - self.h[c];
-                if add > 0.0 && !self.holds_lake(c, p) {
+                if add > 0.0 && !may_hold_lake(&self.lakes_allowed, p.lakes, c) {
                     self.filled_m3 += f64::from(add) * f64::from(self.grid.area(c));
                     self.h[c] = self.filled[c];
                 }
@@ -207,7 +202,7 @@ impl Level {
                     let h0 = f64::from(h[c]) + dt * f64::from(uplift[c]);
                     let hr = receiver_height(heights, start, routing.receiver_pos[start + i], receiver[c]).map(f64::from);
                     let new = match hr {
-                        Some(hr) if h0 > hr && !(filled[c] > h[c] && lakes_allowed.as_ref().map_or(p.lakes, |a| p.lakes && a[c])) => {
+                        Some(hr) if h0 > hr && !(filled[c] > h[c] && may_hold_lake(lakes_allowed, p.lakes, c)) => {
                             let l = f64::from(receiver_m[c]);
                             let l_n = if unit_n { l } else { l.powf(p.n) };
                             let g = dt * p.k * f64::from(erodibility[c]) * area[start + i].powf(p.m) / l_n;
@@ -297,6 +292,13 @@ impl Level {
         });
         self.scatter_heights();
     }
+}
+
+/// Whether cell `c` may hold a lake's water: lakes are on (`lakes`) and, at a finer level,
+/// the coarser level had a lake there (`allowed`, see [`Level::lakes_allowed`]).
+#[inline]
+fn may_hold_lake(allowed: &Option<Vec<bool>>, lakes: bool, c: usize) -> bool {
+    lakes && allowed.as_ref().is_none_or(|a| a[c])
 }
 
 /// The height, m, of the receiver of the stack entry whose receiver is at stack position

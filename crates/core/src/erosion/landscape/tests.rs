@@ -275,3 +275,21 @@ fn a_hollow_below_sea_level_inland_is_a_lake_that_drains_to_the_ocean() {
     }
     assert!(most > 0.0 && area[x] > most, "the hollow's water flows on: {most} km² in it, {} below it", area[x]);
 }
+
+#[test]
+fn finer_levels_keep_only_the_coarser_levels_lakes() {
+    // A gentle ramp down to the sea under an egg-crate of 60 m bumps about 2.6 cells apart at
+    // 256: detail the 128 level cannot hold, which dams closed pits only at 256.
+    let h = Field::from_fn_dir(256, |d| {
+        let d = d.normalize();
+        (300.0 + 600.0 * d.x + 60.0 * (400.0 * d.y).sin() * (400.0 * d.z).sin()) / 6000.0
+    });
+    let s = LandscapeSettings { time_myr: 1.0, level_myr: 0.05, lakes: true, ..settings() };
+    let coarse = run(&h.resample(128), None, &s);
+    let fine = run(&h, None, &s);
+    let allowed = coarse.lakes.resample(256);
+    let lakes = fine.lakes.data().iter().filter(|&&v| v > 0.0).count();
+    let outside = fine.lakes.data().iter().zip(allowed.data()).filter(|(&l, &a)| l > 0.0 && a < 0.5).count();
+    eprintln!("lake cells: {} at 128, {lakes} at 256, {outside} of them where the 128 run had none", coarse.lakes.data().iter().filter(|&&v| v > 0.0).count());
+    assert_eq!(outside, 0, "{outside} of {lakes} lake cells at 256 lie where the 128 run had no lake");
+}
