@@ -15,6 +15,7 @@
 //! sphere and angles are taken against the local horizontal plane without the sphere's drop
 //! below it (as on a projected elevation model). Shares and quantiles are area-weighted.
 
+use super::realism::weighted_quantiles;
 use crate::planet::coords::{face_solid_angles, Cell};
 use crate::planet::Field;
 use glam::Vec3;
@@ -134,7 +135,7 @@ fn cell_angle(n: usize) -> f64 {
     std::f64::consts::FRAC_PI_2 / n as f64
 }
 
-/// The landform of every land cell (ground at or above 0 m) of `elevation_m` (metres, sea level
+/// The landform of every land cell (ground above 0 m) of `elevation_m` (metres, sea level
 /// 0) on a planet of `radius_km`; `None` at sea.
 pub fn geomorphons(elevation_m: &Field, radius_km: f64, s: &LandformSettings) -> Vec<Option<Landform>> {
     let n = elevation_m.n();
@@ -165,8 +166,8 @@ pub fn geomorphons(elevation_m: &Field, radius_km: f64, s: &LandformSettings) ->
     })
 }
 
-/// `f(height, direction, east, north)` at every land cell of `elevation_m` (ground at or above
-/// 0 m; `None` at sea), with the cell's unit direction and its tangent frame.
+/// `f(height, direction, east, north)` at every land cell of `elevation_m` (ground above 0 m,
+/// as in [`super::realism`]; `None` elsewhere), with the cell's unit direction and its tangent frame.
 fn over_land<T: Send>(elevation_m: &Field, f: impl Fn(f32, Vec3, Vec3, Vec3) -> T + Sync) -> Vec<Option<T>> {
     let n = elevation_m.n();
     let data = elevation_m.data();
@@ -174,7 +175,7 @@ fn over_land<T: Send>(elevation_m: &Field, f: impl Fn(f32, Vec3, Vec3, Vec3) -> 
         .into_par_iter()
         .map(|c| {
             let z0 = data[c];
-            if z0 < 0.0 {
+            if z0 <= 0.0 {
                 return None;
             }
             let p = Cell::from_index(c, n).direction(n);
@@ -223,22 +224,8 @@ pub fn landform_figures(elevation_m: &Field, radius_km: f64, s: &LandformSetting
         return None;
     }
     shares.iter_mut().for_each(|x| *x /= land);
-    let mut relief: Vec<(f32, f64)> = local_relief(elevation_m, radius_km, s.relief_radius_km).into_iter().enumerate().filter_map(|(c, r)| r.map(|r| (r, weight(c)))).collect();
-    relief.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut relief_m = [0.0; 4];
-    let mut sum = 0.0;
-    let mut next = 0;
-    for &(r, w) in &relief {
-        sum += w;
-        while next < RELIEF_QUANTILES.len() && sum >= RELIEF_QUANTILES[next] * land {
-            relief_m[next] = f64::from(r);
-            next += 1;
-        }
-    }
-    // Rounding in the running sum can leave the top quantiles unset: they are the highest.
-    if let Some(&(last, _)) = relief.last() {
-        relief_m[next..].iter_mut().for_each(|x| *x = f64::from(last));
-    }
+    let relief: Vec<(f32, f64)> = local_relief(elevation_m, radius_km, s.relief_radius_km).into_iter().enumerate().filter_map(|(c, r)| r.map(|r| (r, weight(c)))).collect();
+    let relief_m = weighted_quantiles(relief, RELIEF_QUANTILES)?;
     Some(LandformFigures { shares, relief_m })
 }
 

@@ -241,17 +241,30 @@ pub fn land_median_where(elevation_m: &Field, values: &Field, keep: impl Fn(usiz
     let n = elevation_m.n();
     let face_area = face_solid_angles(n);
     let v = values.resample(n);
-    let mut pairs: Vec<(f32, f64)> = elevation_m.data().iter().zip(v.data()).enumerate().filter(|(c, (&h, _))| h > 0.0 && keep(*c)).map(|(c, (_, &x))| (x, face_area[c % (n * n)])).collect();
+    let pairs: Vec<(f32, f64)> = elevation_m.data().iter().zip(v.data()).enumerate().filter(|(c, (&h, _))| h > 0.0 && keep(*c)).map(|(c, (_, &x))| (x, face_area[c % (n * n)])).collect();
+    weighted_quantiles(pairs, [0.5]).map_or(0.0, |[median]| median)
+}
+
+/// Weighted quantiles of `(value, weight)` pairs: for each fraction in `fractions` (rising,
+/// 0..1) the least value at which the weights, summed in rising order of value, reach that
+/// fraction of their total (the largest value where rounding leaves the sum short of it);
+/// `None` without pairs.
+pub fn weighted_quantiles<const K: usize>(mut pairs: Vec<(f32, f64)>, fractions: [f64; K]) -> Option<[f64; K]> {
     pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
     let total: f64 = pairs.iter().map(|p| p.1).sum();
-    let mut acc = 0.0;
-    for (x, a) in &pairs {
-        acc += a;
-        if acc >= total / 2.0 {
-            return f64::from(*x);
+    let mut out = [f64::from(pairs.last()?.0); K];
+    let (mut acc, mut next) = (0.0, 0);
+    for &(x, w) in &pairs {
+        acc += w;
+        while next < K && acc >= fractions[next] * total {
+            out[next] = f64::from(x);
+            next += 1;
+        }
+        if next == K {
+            break;
         }
     }
-    0.0
+    Some(out)
 }
 
 /// How much biome borders on land run along the parallels: of the land cells whose biome

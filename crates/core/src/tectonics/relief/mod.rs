@@ -275,8 +275,8 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
             if d >= 0.0 {
                 // Uplands: old orogens and swells of the interiors, raised slowly, which the
                 // landscape evolution dissects into hills; the basins between stay plains, and
-                // plateaus, collision belts and rift valleys keep their own shapes (an upland's
-                // uplift across a rift would drain its lakes).
+                // plateaus, collision belts and rift valleys keep their own shapes. Plateaus'
+                // dry interiors get their own slow uplift instead (`PLATEAU_UPLIFT_MM_YR`).
                 let raised = smoothstep((uplands.get(at(x, UPLANDS.features)) as f32 - UPLANDS.threshold) / UPLANDS.ramp) * smoothstep(d / UPLANDS.inland_km) * (1.0 - dry) * (1.0 - belt) * (1.0 - rift);
                 h += s.upland_height_m * raised;
                 uplift += s.upland_uplift_mm_yr * raised + PLATEAU_UPLIFT_MM_YR * dry;
