@@ -88,7 +88,7 @@ fn builds_with_a_cold_a_warm_and_a_damaged_cache_write_the_same_bytes() {
 #[test]
 fn a_fresh_evaluator_reads_the_slow_nodes_back_bit_for_bit() {
     let dir = tempfile::tempdir().expect("tmp");
-    let g = planetgraph_core::io::default_graph().expect("default graph");
+    let g = planetgraph_examples::default_graph().expect("default graph");
     let cancel = AtomicBool::new(false);
     let disk = Some(DiskCache::new(dir.path(), 1 << 30));
     let first = Evaluator::new().with_disk_cache(disk.clone()).evaluate(&g, 32, &cancel, &Progress::default());

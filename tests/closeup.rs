@@ -11,8 +11,8 @@ mod needs;
 
 use planetgraph_cli::build::evaluate_planet;
 use planetgraph_core::eval::Progress;
-use planetgraph_core::io::default_graph;
 use planetgraph_core::planet::Grid;
+use planetgraph_examples::default_graph;
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;

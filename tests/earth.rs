@@ -3,7 +3,7 @@
 
 use planetgraph_cli::bench_earth::{earth_landforms, measure};
 use planetgraph_core::inspect::landforms::Landform;
-use planetgraph_core::io::default_graph;
+use planetgraph_examples::default_graph;
 
 #[test]
 fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {

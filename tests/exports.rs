@@ -260,7 +260,7 @@ fn exports_are_byte_identical_for_any_thread_count() {
 #[test]
 fn an_elevation_export_evaluates_only_the_nodes_it_reads() {
     use planetgraph_core::graph::NodeId;
-    let mut g = planetgraph_core::io::default_graph().expect("default graph");
+    let mut g = planetgraph_examples::default_graph().expect("default graph");
     let planet = g.first_of(NodeKind::Planet).expect("Planet").id;
     let export = g.add_node(NodeKind::Export, (0.0, 0.0));
     g.set_param(export, "format", planetgraph_core::nodes::ParamValue::Choice("r32".into()));

@@ -7,9 +7,9 @@ use common::correlation;
 use planetgraph_app::editor::{from_editor, keep_open_groups, to_editor};
 use planetgraph_core::eval::{Evaluator, Progress};
 use planetgraph_core::graph::Graph;
-use planetgraph_core::io::default_graph;
 use planetgraph_core::io::{load_graph, parse_graph, to_ron_string, Strictness};
 use planetgraph_core::nodes::{NodeKind, ParamValue};
+use planetgraph_examples::default_graph;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -185,7 +185,7 @@ fn eroded_preview_at_128_matches_the_build_at_512() {
 /// The finder's Planet surface group textures a planet with one node and three wires.
 #[test]
 fn the_planet_surface_group_textures_a_planet_with_three_wires() {
-    let body = planetgraph_core::io::templates::planet_surface().expect("planet surface");
+    let body = planetgraph_examples::templates::planet_surface().expect("planet surface");
     let grp = body.groups.first().expect("a group").clone();
     assert_eq!(grp.members.len(), 8);
     let inputs: Vec<&str> = grp.inputs.iter().map(|p| p.name.as_str()).collect();

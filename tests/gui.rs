@@ -255,7 +255,7 @@ fn where_no_desktop_dialog_opens_the_typed_path_dialogs_take_over_and_say_why() 
 #[test]
 fn an_edit_shows_a_coarse_stage_first_marked_until_the_last_stage_lands() {
     use planetgraph_core::nodes::tectonics::plates::TectonicPlatesSettings;
-    let g = planetgraph_core::io::default_graph().expect("default graph");
+    let g = planetgraph_examples::default_graph().expect("default graph");
     let plates = g.first_of(NodeKind::TectonicPlates).expect("plates").id;
     let mut d = Driver::with(g);
     // At 128 the last stage takes long enough (Landscape evolution's 128 run, most of a second)

@@ -12,7 +12,7 @@ use planetgraph_app::app::planet_app::LEGIBLE_ZOOM;
 
 #[test]
 fn the_default_graph_opens_legible_in_frames() {
-    let mut d = Driver::with(planetgraph_core::io::default_graph().expect("the default graph"));
+    let mut d = Driver::with(planetgraph_examples::default_graph().expect("the default graph"));
     d.app.res.preview = 32;
     d.app.res.viewport = 32;
     d.wait_for_evaluation();

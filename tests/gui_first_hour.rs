@@ -94,7 +94,7 @@ fn new_is_an_empty_graph_with_a_hint_and_a_template_starts_a_graph() {
     d.frames(3);
     let mut thumbs: Vec<egui::Rect> = d.clickables(egui::Order::Middle).into_iter().filter(|r| r.width() > 118.0 && r.width() < 140.0 && (r.height() - r.width()).abs() < 8.0).collect();
     thumbs.sort_by_key(|r| (r.top() as i32, r.left() as i32));
-    let k = planetgraph_core::io::templates::TEMPLATES.iter().position(|t| t.file == "noise_continents.ron").expect("template");
+    let k = planetgraph_examples::templates::TEMPLATES.iter().position(|t| t.file == "noise_continents.ron").expect("template");
     assert!(thumbs.len() > k, "a render per template is on screen: {}", thumbs.len());
     d.click(thumbs[k].center(), PointerButton::Primary);
     d.frames(2);

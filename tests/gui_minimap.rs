@@ -71,7 +71,7 @@ fn the_minimap_takes_a_corner_free_of_nodes_and_folds_to_a_tab() {
 
 #[test]
 fn where_every_corner_has_nodes_the_minimap_starts_folded_and_opens_on_request() {
-    let mut d = Driver::with(planetgraph_core::io::default_graph().expect("the default graph"));
+    let mut d = Driver::with(planetgraph_examples::default_graph().expect("the default graph"));
     d.frames(3);
     let map = d.app.minimap_layout().expect("the default graph does not fit at a legible zoom");
     let t = d.app.editor.pan_zoom.to_screen();

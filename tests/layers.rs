@@ -27,10 +27,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("eval", &["graph", "io", "nodes", "planet", "raster"]),
     ("export", &["appearance", "eval", "graph", "io", "nodes", "planet", "raster"]),
     ("inspect", &["appearance", "eval", "graph", "nodes", "planet", "tectonics"]),
+    ("examples", &["graph", "io", "nodes", "raster"]),
     ("render", &["planet", "appearance"]),
     ("editor", &["export", "graph", "nodes", "planet", "raster"]),
-    ("cli", &["appearance", "erosion", "eval", "export", "graph", "inspect", "io", "limits", "nodes", "planet", "render", "tectonics"]),
-    ("app", &["appearance", "editor", "erosion", "eval", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
+    ("cli", &["appearance", "erosion", "eval", "examples", "export", "graph", "inspect", "io", "limits", "nodes", "planet", "render", "tectonics"]),
+    ("app", &["appearance", "editor", "erosion", "eval", "examples", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
 ];
 
 /// Modules that must not name these crates.
@@ -62,11 +63,11 @@ fn code(text: &str) -> String {
 }
 
 /// Which modules a text names: `crate::name` in its own crate, `planetgraph_core::name` and
-/// `planetgraph_app::name` from the crates above the domain, `planetgraph_render` (the module
-/// `render`) and `planetgraph_cli` (`cli`).
+/// `planetgraph_app::name` from the crates above the domain, `planetgraph_examples` (the module
+/// `examples`), `planetgraph_render` (`render`) and `planetgraph_cli` (`cli`).
 fn crate_paths(text: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
-    for (prefix, whole) in [("crate::", None), ("planetgraph_core::", None), ("planetgraph_app::", None), ("planetgraph_render", Some("render")), ("planetgraph_cli", Some("cli"))] {
+    for (prefix, whole) in [("crate::", None), ("planetgraph_core::", None), ("planetgraph_app::", None), ("planetgraph_examples", Some("examples")), ("planetgraph_render", Some("render")), ("planetgraph_cli", Some("cli"))] {
         let mut rest = text;
         while let Some(k) = rest.find(prefix) {
             let before = rest[..k].chars().next_back();
@@ -95,9 +96,16 @@ fn crate_paths(text: &str) -> BTreeSet<String> {
 /// The source folders of the crates: the domain's, the renderer's (all of it the `render`
 /// module, as the crates above re-export it), the command line's (all of it `cli`), the
 /// editor's (`app` and `editor`) and the binary's.
-fn source_roots() -> [(PathBuf, Option<&'static str>); 5] {
+fn source_roots() -> [(PathBuf, Option<&'static str>); 6] {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [(root.join("crates/core/src"), None), (root.join("crates/render/src"), Some("render")), (root.join("crates/cli/src"), Some("cli")), (root.join("crates/app/src"), None), (root.join("src"), None)]
+    [
+        (root.join("crates/core/src"), None),
+        (root.join("crates/examples/src"), Some("examples")),
+        (root.join("crates/render/src"), Some("render")),
+        (root.join("crates/cli/src"), Some("cli")),
+        (root.join("crates/app/src"), None),
+        (root.join("src"), None),
+    ]
 }
 
 /// The names a manifest declares as normal dependencies (its `[dependencies]` tables, not
@@ -136,7 +144,11 @@ fn module_imports() -> BTreeMap<String, BTreeSet<String>> {
         if m == "lib" || m == "main" {
             continue;
         }
-        let text = code(&std::fs::read_to_string(&f).expect("read"));
+        let mut text = code(&std::fs::read_to_string(&f).expect("read"));
+        // In a crate that is one module as a whole, `crate::` names that module itself.
+        if source_roots().iter().any(|(_, whole)| *whole == Some(m.as_str())) {
+            text = text.replace("crate::", "");
+        }
         let entry = deps.entry(m.clone()).or_default();
         entry.extend(crate_paths(&text).into_iter().filter(|d| *d != m));
     }
@@ -188,12 +200,13 @@ fn only_the_editor_crate_declares_ui_crates_and_no_crate_depends_on_one_above_it
     // Each crate with the crates of the workspace it may depend on.
     let layers: &[(&str, &[&str])] = &[
         ("crates/core/Cargo.toml", &[]),
+        ("crates/examples/Cargo.toml", &["planetgraph-core"]),
         ("crates/render/Cargo.toml", &["planetgraph-core"]),
-        ("crates/cli/Cargo.toml", &["planetgraph-core", "planetgraph-render"]),
-        ("crates/app/Cargo.toml", &["planetgraph-core", "planetgraph-render"]),
+        ("crates/cli/Cargo.toml", &["planetgraph-core", "planetgraph-examples", "planetgraph-render"]),
+        ("crates/app/Cargo.toml", &["planetgraph-core", "planetgraph-examples", "planetgraph-render"]),
         // The Python package links the domain alone: no renderer, so no wgpu in the wheel.
         ("python/Cargo.toml", &["planetgraph-core"]),
-        ("Cargo.toml", &["planetgraph-core", "planetgraph-render", "planetgraph-cli", "planetgraph-app"]),
+        ("Cargo.toml", &["planetgraph-core", "planetgraph-examples", "planetgraph-render", "planetgraph-cli", "planetgraph-app"]),
     ];
     for (path, may) in layers {
         let declared = declared(&manifest(path));
@@ -219,6 +232,38 @@ fn no_source_file_is_over_500_lines() {
     for f in files {
         let lines = std::fs::read_to_string(&f).expect("read").lines().count();
         assert!(lines <= 500, "{} has {lines} lines", f.display());
+    }
+}
+
+/// The domain crate packages alone: no source file of it builds in a file from outside its
+/// folder (`include_str!`, `include_bytes!` or a `#[path]` that leaves `crates/core`); the
+/// example graphs and their thumbnails are `planetgraph-examples`'.
+#[test]
+fn the_domain_crate_reads_nothing_outside_its_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let core = root.join("crates/core");
+    let mut files = Vec::new();
+    sources(&core.join("src"), &mut files);
+    for f in files {
+        let text = code(&std::fs::read_to_string(&f).expect("read"));
+        for (k, _) in text.match_indices("include_") {
+            let call = &text[k..];
+            let Some(open) = call.find('"') else { continue };
+            let Some(len) = call[open + 1..].find('"') else { continue };
+            let rel = &call[open + 1..open + 1 + len];
+            // The included file's path, `..` resolved against the including file's folder.
+            let mut target = f.parent().expect("folder").to_path_buf();
+            for c in Path::new(rel).components() {
+                match c {
+                    std::path::Component::ParentDir => {
+                        target.pop();
+                    }
+                    std::path::Component::Normal(p) => target.push(p),
+                    _ => {}
+                }
+            }
+            assert!(target.starts_with(&core) && !rel.starts_with('/'), "{} includes {rel}, outside crates/core: it would not package alone", f.display());
+        }
     }
 }
 

@@ -100,7 +100,7 @@ fn version_2_planet_copies_move_to_the_planet_node_and_differences_are_reported(
 fn the_planet_node_s_settings_reach_every_node_that_reads_them() {
     use planetgraph_core::eval::{Evaluator, Progress};
     use planetgraph_core::nodes::{NodeKind, ParamValue};
-    let g = planetgraph_core::io::default_graph().expect("default");
+    let g = planetgraph_examples::default_graph().expect("default");
     let planet = g.first_of(NodeKind::Planet).expect("planet").id;
     let biomes = g.first_of(NodeKind::Biomes).expect("biomes").id;
     let slope = g.first_of(NodeKind::Slope).expect("slope").id;

@@ -3,11 +3,11 @@
 
 use planetgraph_core::eval::{compile, Evaluator, Program, Progress};
 use planetgraph_core::graph::NodeId;
-use planetgraph_core::io::default_graph;
 use planetgraph_core::nodes::output::planet::{ALBEDO, ELEVATION};
 use planetgraph_core::nodes::NodeKind;
 use planetgraph_core::planet::field::correlation;
 use planetgraph_core::planet::{Grid, Tile};
+use planetgraph_examples::default_graph;
 use std::sync::atomic::AtomicBool;
 
 #[path = "common/own_levels.rs"]

@@ -71,7 +71,7 @@ fn plates_mode_shows_many_plate_colours_with_borders_and_arrows() {
     use planetgraph_core::eval::{Evaluator, Progress};
     use planetgraph_core::inspect::{motion_arrows, tectonic_values, OverlayColours};
     use planetgraph_core::nodes::NodeKind;
-    let g = planetgraph_core::io::default_graph().expect("default graph");
+    let g = planetgraph_examples::default_graph().expect("default graph");
     let res = Evaluator::new().evaluate(&g, 48, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
     let t = tectonic_values(&g, &res);
     assert!(t.regions.is_some() && t.plates.is_some() && t.motion.is_some());
@@ -302,7 +302,7 @@ fn the_texture_inspection_modes_show_their_layers() {
     if needs::skip_without_adapter("the_texture_inspection_modes_show_their_layers") {
         return;
     }
-    let g = planetgraph_core::io::default_graph().expect("default graph");
+    let g = planetgraph_examples::default_graph().expect("default graph");
     let res = Evaluator::new().evaluate(&g, 32, &std::sync::atomic::AtomicBool::new(false), &Progress::default());
     let t = texture_values(&g, &res);
     let field = res.field(g.first_of(NodeKind::Planet).expect("planet").id).expect("planet field");

@@ -7,9 +7,9 @@ use common::correlation;
 
 use planetgraph_core::eval::{EvalResult, Evaluator, Progress};
 use planetgraph_core::graph::Graph;
-use planetgraph_core::io::default_graph;
 use planetgraph_core::nodes::NodeKind;
 use planetgraph_core::planet::{ColourField, Field};
+use planetgraph_examples::default_graph;
 use std::sync::atomic::AtomicBool;
 
 fn eval(g: &Graph, n: usize) -> EvalResult {

@@ -47,7 +47,7 @@ fn within_the_cap_a_tiled_build_writes_the_bytes_of_a_whole_build() {
     let n = 64;
     // A cache of four colour tiles: tiles are evicted and evaluated again as files sweep.
     let plan = TilePlan { n, cap: n, tile: 16, cache_bytes: 4 * 12 * 16 * 16, estimate_bytes: 0 };
-    for (name, g) in [("exports", every_export()), ("default", planetgraph_core::io::default_graph().expect("default"))] {
+    for (name, g) in [("exports", every_export()), ("default", planetgraph_examples::default_graph().expect("default"))] {
         let (whole, tiled) = (dir.path().join(format!("{name}_whole")), dir.path().join(format!("{name}_tiled")));
         let a = build(&g, &whole, n, None);
         let b = build(&g, &tiled, n, Some(plan));
@@ -88,7 +88,7 @@ fn nodes_with_their_own_level_run_there_and_keep_the_whole_build_s_bytes() {
 #[test]
 fn above_the_cap_the_files_are_the_region_evaluation_of_the_whole_grid() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let g = planetgraph_core::io::default_graph().expect("default");
+    let g = planetgraph_examples::default_graph().expect("default");
     let (n, cap) = (128, 64);
     let tiled = dir.path().join("tiled");
     let m = build(&g, &tiled, n, Some(TilePlan { n, cap, tile: 32, cache_bytes: 8 << 20, estimate_bytes: 0 }));
@@ -170,7 +170,7 @@ fn a_budget_below_one_tile_is_refused_before_any_work_with_exit_2() {
 #[test]
 fn a_cancelled_tiled_build_leaves_no_manifest_and_no_partial_file() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let g = planetgraph_core::io::default_graph().expect("default");
+    let g = planetgraph_examples::default_graph().expect("default");
     let n = 256;
     let plan = TilePlan { n, cap: 128, tile: 32, cache_bytes: 8 << 20, estimate_bytes: 0 };
     let cancel = AtomicBool::new(false);
@@ -195,7 +195,7 @@ fn a_cancelled_tiled_build_leaves_no_manifest_and_no_partial_file() {
 /// of cache against a ring of 64 and more).
 #[test]
 fn the_tile_cache_holds_a_ring_of_tiles_around_the_planet() {
-    let g = planetgraph_core::io::default_graph().expect("default");
+    let g = planetgraph_examples::default_graph().expect("default");
     let planet = g.first_of(NodeKind::Planet).expect("planet").id;
     let program = compile_for(&g, &[planet]);
     for n in [8192, 16384] {

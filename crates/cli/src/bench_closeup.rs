@@ -58,7 +58,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     }
     let reps = if quick { 1 } else { 3 };
     let cancel = AtomicBool::new(false);
-    let Ok(g) = planetgraph_core::io::default_graph() else { return };
+    let Ok(g) = planetgraph_examples::default_graph() else { return };
     let Some(planet) = g.first_of(NodeKind::Planet) else { return };
     let Ok(settings) = planet.settings::<PlanetSettings>() else { return };
     let program = compile_for(&g, &[planet.id]);

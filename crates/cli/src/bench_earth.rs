@@ -10,7 +10,7 @@ use planetgraph_core::graph::Graph;
 use planetgraph_core::inspect::landforms::{landform_figures, Landform, LandformFigures, EARTH_SCALE, RELIEF_QUANTILES};
 use planetgraph_core::inspect::realism::{biome_shares, earth_figures, land_mean_and_share, land_median, land_median_where, latitudinal_border_share, plateau_figures, EarthFigures, PlateauFigures, EARTH};
 use planetgraph_core::inspect::tectonic_values;
-use planetgraph_core::io::{default_graph, load_graph, Strictness};
+use planetgraph_core::io::{load_graph, Strictness};
 use planetgraph_core::nodes::climate::precipitation::PRECIPITATION;
 use planetgraph_core::nodes::erosion::landscape::RIVERS;
 use planetgraph_core::nodes::output::planet::PlanetSettings;
@@ -18,6 +18,7 @@ use planetgraph_core::nodes::tectonics::earth_relief;
 use planetgraph_core::nodes::texture::biomes::Biome;
 use planetgraph_core::nodes::texture::biomes::BIOME;
 use planetgraph_core::nodes::{NodeKind, OutPort};
+use planetgraph_examples::default_graph;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -144,7 +145,7 @@ fn print_landforms(planet: Option<&LandformFigures>, earth: &LandformFigures, n:
 /// grid (0.25 degree, the *Earth, amplified* template's file) imported as that template imports
 /// it, in metres through its Planet node.
 pub fn earth_landforms(n: usize) -> Result<LandformFigures, CliError> {
-    let template = planetgraph_core::io::templates::TEMPLATES.iter().find(|t| t.file == "earth_amplified.ron").ok_or_else(|| CliError::internal(anyhow!("no Earth, amplified template")))?;
+    let template = planetgraph_examples::templates::TEMPLATES.iter().find(|t| t.file == "earth_amplified.ron").ok_or_else(|| CliError::internal(anyhow!("no Earth, amplified template")))?;
     let mut g = template.graph().map_err(CliError::internal)?;
     let dir = std::env::temp_dir().join("planetgraph-bench");
     g.folder = template.materialise(&dir).map_err(|e| CliError::internal(anyhow!("writing the Earth grid into {}: {e}", dir.display())))?;

@@ -15,7 +15,7 @@ pub use document::Document;
 pub use planet_app::PlanetApp;
 
 use anyhow::anyhow;
-use planetgraph_core::io::default_graph;
+use planetgraph_examples::default_graph;
 use std::path::Path;
 
 /// Why the editor did not run: the command line turns these into its exit codes (a file that

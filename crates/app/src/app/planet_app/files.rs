@@ -5,7 +5,7 @@ use super::PlanetApp;
 use crate::app::document::Document;
 use crate::app::recovery::{RecentFiles, Recovered, Recovery};
 use planetgraph_core::graph::Graph;
-use planetgraph_core::io::templates::TEMPLATES;
+use planetgraph_examples::templates::TEMPLATES;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -45,7 +45,7 @@ pub fn is_shipped_example(path: &Path) -> bool {
 pub(super) enum Pending {
     /// A new, empty graph.
     New,
-    /// A new graph from the template at this index of [`planetgraph_core::io::templates::TEMPLATES`].
+    /// A new graph from the template at this index of [`planetgraph_examples::templates::TEMPLATES`].
     Template(usize),
     /// Open through the desktop dialog.
     Open,

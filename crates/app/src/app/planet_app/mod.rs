@@ -184,7 +184,7 @@ impl PlanetApp {
             loads,
             ready_surface: None,
         };
-        match planetgraph_core::io::templates::planet_surface() {
+        match planetgraph_examples::templates::planet_surface() {
             Ok(body) => app.ready_surface = Some(Arc::new(body)),
             // The built-in default graph is tested to give it; say so should it ever not.
             Err(e) => app.status = format!("The Planet surface group is not available: {e}"),

@@ -3,7 +3,7 @@
 
 use super::files::{Dialog, Pending};
 use super::PlanetApp;
-use planetgraph_core::io::templates::TEMPLATES;
+use planetgraph_examples::templates::TEMPLATES;
 
 /// Shown size of a template's render, in points.
 const THUMB: f32 = 120.0;

@@ -4,8 +4,8 @@
 //! --height 192`; the default planet's with `--view 300 20`, which faces its largest
 //! continent).
 
-use super::graph_file::{parse_graph, LoadError, Strictness};
-use crate::graph::Graph;
+use planetgraph_core::graph::Graph;
+use planetgraph_core::io::{parse_graph, LoadError, Strictness};
 use std::path::Path;
 
 /// One example graph.
@@ -51,7 +51,7 @@ impl Template {
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent)?;
             }
-            super::graph_file::write_atomic(&target, bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
+            planetgraph_core::io::graph_file::write_atomic(&target, bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
         }
         Ok(Some(std::path::absolute(&folder).unwrap_or(folder)))
     }
@@ -64,8 +64,8 @@ macro_rules! templates {
             file: concat!($name, ".ron"),
             title: $title,
             description: $description,
-            ron: include_str!(concat!("../../../../graphs/", $name, ".ron")),
-            thumbnail_png: include_bytes!(concat!("../../../../assets/templates/", $name, ".png")),
+            ron: include_str!(concat!("../../../graphs/", $name, ".ron")),
+            thumbnail_png: include_bytes!(concat!("../../../assets/templates/", $name, ".png")),
         }, )* ];
     };
 }
@@ -93,12 +93,12 @@ templates! {
 
 /// Files that templates read (Import raster nodes), relative to `graphs/`, built into the
 /// program with them: (template file, path as the template names it, bytes).
-const TEMPLATE_FILES: &[(&str, &str, &[u8])] = &[("earth_amplified.ron", "data/earth_etopo1.png", include_bytes!("../../../../graphs/data/earth_etopo1.png"))];
+const TEMPLATE_FILES: &[(&str, &str, &[u8])] = &[("earth_amplified.ron", "data/earth_etopo1.png", include_bytes!("../../../graphs/data/earth_etopo1.png"))];
 
 /// The nodes of the default graph that texture a planet: To metres, Slope, Distance to coast,
 /// Temperature, Precipitation, Biomes and Materials.
-const SURFACE_NODES: [crate::graph::NodeId; 8] = {
-    use crate::graph::NodeId;
+const SURFACE_NODES: [planetgraph_core::graph::NodeId; 8] = {
+    use planetgraph_core::graph::NodeId;
     [NodeId(12), NodeId(13), NodeId(14), NodeId(15), NodeId(16), NodeId(17), NodeId(18), NodeId(27)]
 };
 
@@ -107,14 +107,14 @@ const SURFACE_NODES: [crate::graph::NodeId; 8] = {
 /// biome, slope). Made from the built-in default graph, so it is always the default planet's
 /// look.
 pub fn planet_surface() -> Result<Graph, String> {
-    let mut g = super::default_graph().map_err(|e| e.to_string())?;
+    let mut g = crate::default_graph().map_err(|e| e.to_string())?;
     if let Some(missing) = SURFACE_NODES.iter().find(|id| g.node(**id).is_none()) {
         return Err(format!("the default graph has no node {missing} for the Planet surface group"));
     }
     let id = g.make_group(&SURFACE_NODES, "Planet surface").map_err(|e| e.to_string())?;
-    let mut body = crate::graph::part::subgraph(&g, &[id]);
+    let mut body = planetgraph_core::graph::part::subgraph(&g, &[id]);
     // Ports named for what they carry, not "out" and "out (Slope)".
-    let named = |node: crate::graph::NodeId, port: &str| -> Option<&'static str> {
+    let named = |node: planetgraph_core::graph::NodeId, port: &str| -> Option<&'static str> {
         match (node.0, port) {
             (12, "in") => Some("elevation"),
             (12, "out") => Some("elevation (m)"),
@@ -136,7 +136,7 @@ pub fn planet_surface() -> Result<Graph, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nodes::NodeKind;
+    use planetgraph_core::nodes::NodeKind;
     use std::collections::BTreeSet;
 
     #[test]
@@ -163,7 +163,7 @@ mod tests {
         let folder = earth.materialise(tmp.path()).expect("written").expect("a folder");
         let g = earth.graph().expect("graph");
         for node in g.nodes.iter().filter(|n| n.kind.meta().reads_files) {
-            crate::raster::store::probe_all(Some(&folder), &node.kind.files(&node.params)).expect("the template's files are where it reads them");
+            planetgraph_core::raster::store::probe_all(Some(&folder), &node.kind.files(&node.params)).expect("the template's files are where it reads them");
         }
         let missing: Vec<String> = NodeKind::ALL.iter().map(|k| format!("{k:?}")).filter(|k| !kinds.contains(k)).collect();
         assert!(missing.is_empty(), "node kinds in no example graph: {missing:?}");
