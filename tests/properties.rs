@@ -3,7 +3,7 @@
 //! generated graphs. Nothing panics, every error is located, and every field is finite.
 
 use planetgraph_core::eval::program::compile_with;
-use planetgraph_core::eval::{Evaluator, Progress};
+use planetgraph_core::eval::{Evaluator, Progress, Request};
 use planetgraph_core::graph::{validate, Graph, Link, Node, NodeId};
 use planetgraph_core::io::{parse_graph, LoadError, Strictness};
 use planetgraph_core::nodes::combine::formula::Formula;
@@ -227,7 +227,7 @@ proptest! {
             return Ok(());
         }
         let every: Vec<NodeId> = g.nodes.iter().map(|n| n.id).collect();
-        let res = Evaluator::new().run_program(&compile_with(&g, &every), 8, &AtomicBool::new(false), &Progress::default());
+        let res = Evaluator::new().run(&compile_with(&g, &every), &Request::whole(8), &AtomicBool::new(false), &Progress::default());
         prop_assert!(!res.outputs.is_empty());
 
         for (id, msg) in &res.errors {
@@ -267,7 +267,7 @@ proptest! {
             return Ok(());
         }
         let every: Vec<NodeId> = g.nodes.iter().map(|n| n.id).collect();
-        let res = Evaluator::new().run_program(&compile_with(&g, &every), 8, &AtomicBool::new(false), &Progress::default());
+        let res = Evaluator::new().run(&compile_with(&g, &every), &Request::whole(8), &AtomicBool::new(false), &Progress::default());
         prop_assert!(res.errors.is_empty(), "validation passed, the run refused: {:?}", res.errors.iter().map(|(id, m)| format!("{}: {m}", g.describe_node(*id))).collect::<Vec<_>>());
     }
 }

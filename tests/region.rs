@@ -1,7 +1,7 @@
 //! Region evaluation of whole graphs (issue 25, item 1): the default planet evaluated tile by
 //! tile against the same planet evaluated whole.
 
-use planetgraph_core::eval::{compile, Evaluator, Program, Progress};
+use planetgraph_core::eval::{compile, Evaluator, Program, Progress, Request};
 use planetgraph_core::graph::NodeId;
 use planetgraph_core::nodes::output::planet::{ALBEDO, ELEVATION};
 use planetgraph_core::nodes::NodeKind;
@@ -27,7 +27,7 @@ fn stitched(ev: &mut Evaluator, program: &Program, planet: NodeId, n: usize, siz
     let cancel = AtomicBool::new(false);
     let (mut h, mut a) = (vec![f32::NAN; 6 * n * n], vec![f32::NAN; 6 * n * n]);
     for tile in Tile::cover(n, size).expect("tiles") {
-        let res = ev.run_region(program, Grid::Tile(tile), cap, &cancel, &Progress::default());
+        let res = ev.run(program, &Request::region(Grid::Tile(tile), cap), &cancel, &Progress::default());
         let (th, ta) = planet_inputs(&res, planet);
         assert_eq!(th.len(), tile.cells());
         for k in 0..tile.cells() {
@@ -53,7 +53,7 @@ fn tiles_within_the_cap_are_exactly_the_whole_planet() {
     let (program, planet) = default_program();
     let n = 32;
     let mut ev = Evaluator::new();
-    let whole = ev.run_program(&program, n, &AtomicBool::new(false), &Progress::default());
+    let whole = ev.run(&program, &Request::whole(n), &AtomicBool::new(false), &Progress::default());
     let (wh, wa) = planet_inputs(&whole, planet);
     let (th, ta) = stitched(&mut ev, &program, planet, n, 16, 64);
     assert!(wh == th, "elevation differs");
@@ -69,12 +69,12 @@ fn tiles_above_the_cap_stitch_into_the_capped_planet_without_seams() {
     let (n, cap) = (64, 32);
     let cancel = AtomicBool::new(false);
     let mut ev = Evaluator::new();
-    let capped = ev.run_region(&program, Grid::Whole(n), cap, &cancel, &Progress::default());
+    let capped = ev.run(&program, &Request::region(Grid::Whole(n), cap), &cancel, &Progress::default());
     let (ch, ca) = planet_inputs(&capped, planet);
     let (th, ta) = stitched(&mut ev, &program, planet, n, 16, cap);
     assert!(ch == th, "elevation differs between the tiles and the capped whole");
     assert!(ca == ta, "albedo differs between the tiles and the capped whole");
-    let full = ev.run_program(&program, n, &cancel, &Progress::default());
+    let full = ev.run(&program, &Request::whole(n), &cancel, &Progress::default());
     let (fh, _) = planet_inputs(&full, planet);
     let r = correlation(&fh, &ch);
     let spread = (fh.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>() / fh.len() as f64).sqrt();
@@ -95,11 +95,11 @@ fn rivers_above_the_cap_are_thin_lines_along_the_run_s_rivers() {
     let program = planetgraph_core::eval::compile_for(&g, &[le]);
     let cancel = AtomicBool::new(false);
     let (n, cap) = (512, 128);
-    let fine = Evaluator::new().run_region(&program, Grid::Whole(n), cap, &cancel, &Progress::default());
+    let fine = Evaluator::new().run(&program, &Request::region(Grid::Whole(n), cap), &cancel, &Progress::default());
     assert!(fine.errors.is_empty(), "{:?}", fine.errors);
     use planetgraph_core::nodes::erosion::landscape::RIVERS;
     let refined = fine.port_value(le, RIVERS).expect("rivers").clone();
-    let coarse = Evaluator::new().run_program(&program, cap, &cancel, &Progress::default());
+    let coarse = Evaluator::new().run(&program, &Request::whole(cap), &cancel, &Progress::default());
     let rivers = &planetgraph_core::nodes::Value::Field(coarse.port_value(le, RIVERS).expect("rivers at the cap").clone());
     let sampled = planetgraph_core::eval::sample_on(rivers, Grid::Whole(n));
     let sampled = sampled.as_field().expect("field");
@@ -139,14 +139,14 @@ fn neighbourhood_nodes_on_tiles_with_halos_give_the_whole_planet_s_values() {
     let n = 32;
     let cancel = AtomicBool::new(false);
     let mut ev = Evaluator::new();
-    let whole = ev.run_program(&program, n, &cancel, &Progress::default());
+    let whole = ev.run(&program, &Request::whole(n), &cancel, &Progress::default());
     assert!(whole.errors.is_empty(), "{:?}", whole.errors);
     let (ws, wl) = (whole.output(slope, 0).and_then(|v| v.as_field()).expect("slope").clone(), whole.output(length, 0).and_then(|v| v.as_field()).expect("length").clone());
     assert!(ws.data().iter().any(|&v| v > 0.0), "the noise has slopes");
     let near_corner = |c: planetgraph_core::planet::Cell| c.i.min(n - 1 - c.i) < 2 && c.j.min(n - 1 - c.j) < 2;
     let (mut differ, mut far) = (0, 0);
     for tile in Tile::cover(n, 8).expect("tiles") {
-        let res = ev.run_region(&program, Grid::Tile(tile), n, &cancel, &Progress::default());
+        let res = ev.run(&program, &Request::region(Grid::Tile(tile), n), &cancel, &Progress::default());
         assert!(res.errors.is_empty(), "{:?}", res.errors);
         let (ts, tl) = (res.output(slope, 0).and_then(|v| v.as_field()).expect("slope"), res.output(length, 0).and_then(|v| v.as_field()).expect("length"));
         assert_eq!(ts.grid(), Grid::Tile(tile), "the result keeps only the tile's cells");
@@ -202,12 +202,12 @@ fn nodes_with_a_level_of_their_own_run_there_and_tiles_still_match() {
     };
     // Within the cap: exactly the whole evaluation, tile by tile.
     let n = 256;
-    let full = ev.run_program(&program, n, &cancel, &Progress::default());
+    let full = ev.run(&program, &Request::whole(n), &cancel, &Progress::default());
     assert!(full.errors.is_empty(), "{:?}", full.errors);
     let reference = [field(&full, blur, 0), field(&full, rain, PRECIPITATION.index()), field(&full, coast, 0)];
     let full_wind = wind(&full);
     for tile in Tile::cover(n, 64).expect("tiles") {
-        let res = ev.run_region(&program, Grid::Tile(tile), n, &cancel, &Progress::default());
+        let res = ev.run(&program, &Request::region(Grid::Tile(tile), n), &cancel, &Progress::default());
         assert!(res.errors.is_empty(), "{:?}", res.errors);
         let got = [field(&res, blur, 0), field(&res, rain, PRECIPITATION.index()), field(&res, coast, 0)];
         let got_wind = wind(&res);
@@ -224,8 +224,8 @@ fn nodes_with_a_level_of_their_own_run_there_and_tiles_still_match() {
     // rain's coastline (where the noise crosses 0) moves by a cell here and there, which
     // changes the rain of those cells a lot, so its figure is the mean difference.
     let (n, cap) = (512, 256);
-    let capped = ev.run_region(&program, Grid::Whole(n), cap, &cancel, &Progress::default());
-    let full = ev.run_program(&program, n, &cancel, &Progress::default());
+    let capped = ev.run(&program, &Request::region(Grid::Whole(n), cap), &cancel, &Progress::default());
+    let full = ev.run(&program, &Request::whole(n), &cancel, &Progress::default());
     for (id, port, worst_at_most, mean_at_most) in [(blur, 0, 0.001, 0.001), (rain, PRECIPITATION.index(), 2.0, 0.001)] {
         let (a, b) = (field(&full, id, port), field(&capped, id, port));
         let rms = (a.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>() / a.len() as f64).sqrt();
@@ -279,9 +279,9 @@ fn warp_curvature_terrace_and_normalize_above_the_cap_refine_on_the_tile() {
     let cancel = AtomicBool::new(false);
     let mut ev = Evaluator::new();
     let field = |res: &planetgraph_core::eval::EvalResult, id: NodeId, port: usize| res.output(id, port).and_then(|v| v.as_field()).unwrap_or_else(|| panic!("node {id} port {port}: {:?}", res.errors)).data().to_vec();
-    let full = ev.run_program(&program, n, &cancel, &Progress::default());
-    let region = ev.run_region(&program, Grid::Whole(n), cap, &cancel, &Progress::default());
-    let capped = ev.run_program(&program, cap, &cancel, &Progress::default());
+    let full = ev.run(&program, &Request::whole(n), &cancel, &Progress::default());
+    let region = ev.run(&program, &Request::region(Grid::Whole(n), cap), &cancel, &Progress::default());
+    let capped = ev.run(&program, &Request::whole(cap), &cancel, &Progress::default());
     for res in [&full, &region, &capped] {
         assert!(res.errors.is_empty(), "{:?}", res.errors);
     }
@@ -289,7 +289,7 @@ fn warp_curvature_terrace_and_normalize_above_the_cap_refine_on_the_tile() {
     let (whole_warp, whole_along) = (field(&full, warp, 0), field(&full, along, 0));
     let mut tiled = vec![vec![f32::NAN; 6 * n * n]; refined.len()];
     for tile in Tile::cover(n, size).expect("tiles") {
-        let res = ev.run_region(&program, Grid::Tile(tile), cap, &cancel, &Progress::default());
+        let res = ev.run(&program, &Request::region(Grid::Tile(tile), cap), &cancel, &Progress::default());
         assert!(res.errors.is_empty(), "{:?}", res.errors);
         let (w, a) = (field(&res, warp, 0), field(&res, along, 0));
         let r: Vec<Vec<f32>> = refined.iter().map(|&(id, port)| field(&res, id, port)).collect();
@@ -310,9 +310,9 @@ fn warp_curvature_terrace_and_normalize_above_the_cap_refine_on_the_tile() {
     g.set_param(torn, "frequency", ParamValue::Float(40.0));
     g.link(noise, FIELD_OUT, torn, INPUT).expect("link");
     let tearing = planetgraph_core::eval::compile_for(&g, &[torn]);
-    let whole_torn = field(&ev.run_program(&tearing, n, &cancel, &Progress::default()), torn, 0);
+    let whole_torn = field(&ev.run(&tearing, &Request::whole(n), &cancel, &Progress::default()), torn, 0);
     for tile in [Tile::new(planetgraph_core::planet::Face::Front, n, 96, 96, 64).expect("tile"), Tile::new(planetgraph_core::planet::Face::Top, n, 0, 192, 64).expect("tile")] {
-        let got = field(&ev.run_region(&tearing, Grid::Tile(tile), cap, &cancel, &Progress::default()), torn, 0);
+        let got = field(&ev.run(&tearing, &Request::region(Grid::Tile(tile), cap), &cancel, &Progress::default()), torn, 0);
         for (k, v) in got.iter().enumerate() {
             assert_eq!(*v, whole_torn[tile.cell(k).index(n)], "torn warp at {:?}", tile.cell(k));
         }

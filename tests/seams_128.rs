@@ -4,7 +4,7 @@
 //! faces. The measure is symmetric: the mean jump between the two cells that face each other
 //! across a line, over the mean of the two steps that lead up to it on either side.
 
-use planetgraph_core::eval::{compile, Evaluator, Progress};
+use planetgraph_core::eval::{compile, Evaluator, Progress, Request};
 use planetgraph_core::nodes::output::planet::{ALBEDO, ELEVATION};
 use planetgraph_core::nodes::NodeKind;
 use planetgraph_core::planet::coords::{neighbour, Cell};
@@ -59,7 +59,7 @@ fn no_example_shows_a_face_edge_at_128() {
     for f in files {
         let g = planetgraph_core::io::load_graph(&f, planetgraph_core::io::Strictness::Complete).expect("example");
         let Some(planet) = g.first_of(NodeKind::Planet).map(|p| p.id) else { continue };
-        let res = Evaluator::new().run_program(&compile(&g), N, &AtomicBool::new(false), &Progress::default());
+        let res = Evaluator::new().run(&compile(&g), &Request::whole(N), &AtomicBool::new(false), &Progress::default());
         assert!(res.errors.is_empty(), "{}: {:?}", f.display(), res.errors);
         let mut layers: Vec<(&str, Vec<f32>)> = Vec::new();
         if let Some(h) = res.input(planet, ELEVATION) {

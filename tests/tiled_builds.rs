@@ -2,7 +2,7 @@
 //! it, the files of a region evaluation of the whole grid; a budget too small is refused before
 //! any work.
 
-use planetgraph_core::eval::{compile_for, Evaluator, Progress};
+use planetgraph_core::eval::{compile_for, Evaluator, Progress, Request};
 use planetgraph_core::export::tiled::TilePlan;
 use planetgraph_core::export::{export_graph_planned, jobs_from_result, share, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
 use planetgraph_core::graph::Graph;
@@ -97,7 +97,7 @@ fn above_the_cap_the_files_are_the_region_evaluation_of_the_whole_grid() {
     // whole build writes its result.
     let planet = g.first_of(NodeKind::Planet).expect("planet");
     let program = compile_for(&g, &[planet.id]);
-    let res = Evaluator::new().run_region(&program, Grid::Whole(n), cap, &AtomicBool::new(false), &Progress::default());
+    let res = Evaluator::new().run(&program, &Request::region(Grid::Whole(n), cap), &AtomicBool::new(false), &Progress::default());
     assert!(res.errors.is_empty(), "{:?}", res.errors);
     let jobs = jobs_from_result(&g, &res).expect("jobs");
     let settings: PlanetSettings = planet.settings().expect("settings");

@@ -4,7 +4,7 @@
 use crate::arrays::{flatten, to_numpy, Layout};
 use crate::graph::Graph;
 use crate::PlanetGraphError;
-use planetgraph_core::eval::{memory, Evaluator, Progress};
+use planetgraph_core::eval::{memory, Evaluator, Progress, Request};
 use planetgraph_core::export::export_graph;
 use planetgraph_core::export::{share, Control, ExportProgress, Share};
 use planetgraph_core::graph::NodeId;
@@ -159,7 +159,7 @@ pub fn evaluate<'py>(py: Python<'py>, g: &Graph, resolution: u32, outputs: Optio
     memory::check_fits(n, &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
     let cancel = AtomicBool::new(false);
     let counters = Progress::default();
-    let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || with_threads(threads, || Evaluator::new().run_program_releasing(&program, n, &targets, &cancel, &counters)))?.map_err(threads_error)?;
+    let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || with_threads(threads, || Evaluator::new().run(&program, &Request::whole(n).keeping(&targets), &cancel, &counters)))?.map_err(threads_error)?;
     arrays(py, g, &program, &res, &wants, layout)
 }
 
@@ -242,7 +242,8 @@ pub fn evaluate_tile<'py>(
     memory::check_fits(planetgraph_core::eval::whole_level(tile.n, cap), &program).map_err(|e| PlanetGraphError::new_err(format!("{}: {e}", g.path.display())))?;
     let cancel = AtomicBool::new(false);
     let counters = Progress::default();
-    let res = run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || with_threads(threads, || Evaluator::new().run_region(&program, Grid::Tile(tile), cap, &cancel, &counters)))?.map_err(threads_error)?;
+    let res =
+        run_with_progress(py, &cancel, progress.as_ref(), || (counters.fraction(), "evaluating"), || with_threads(threads, || Evaluator::new().run(&program, &Request::region(Grid::Tile(tile), cap), &cancel, &counters)))?.map_err(threads_error)?;
     arrays(py, g, &program, &res, &wants, Layout::Tile)
 }
 

@@ -3,7 +3,7 @@
 use super::build::build_graph;
 use super::CliError;
 use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
-use planetgraph_core::eval::{Evaluator, Progress};
+use planetgraph_core::eval::{Evaluator, Progress, Request};
 use planetgraph_core::nodes::{NodeKind, ParamValue};
 use planetgraph_core::planet::fbm::{fbm_field, noise_radius, FastFbm};
 use planetgraph_core::planet::{Cell, RegionSurface};
@@ -317,7 +317,7 @@ fn node_seconds(g: &planetgraph_core::graph::Graph, kind: NodeKind, n: usize, re
     let node = g.first_of(kind)?;
     let step = planetgraph_core::eval::compile_for(g, &[node.id]).steps.into_iter().find(|s| s.id == node.id)?;
     let feeders: Vec<planetgraph_core::graph::NodeId> = step.inputs.iter().flatten().map(|(id, _)| *id).collect();
-    let res = Evaluator::new().run_program(&planetgraph_core::eval::compile_for(g, &feeders), n, cancel, &Progress::default());
+    let res = Evaluator::new().run(&planetgraph_core::eval::compile_for(g, &feeders), &Request::whole(n), cancel, &Progress::default());
     let inputs: Vec<Option<planetgraph_core::nodes::Value>> = step.inputs.iter().map(|i| i.and_then(|(id, k)| res.output(id, k).cloned())).collect();
     let times: Vec<f64> = (0..reps.max(1))
         .map(|_| {
@@ -346,7 +346,7 @@ fn texture_chain_ms(g: &planetgraph_core::graph::Graph, n: usize, reps: usize, c
     let chain = |id: &planetgraph_core::graph::NodeId| g2.node(*id).is_some_and(|node| matches!(node.kind.meta().category, Category::Masks | Category::Climate | Category::Texture) || matches!(node.kind, NodeKind::ToMetres | NodeKind::Slope));
     let times: Vec<f64> = (0..reps.max(1))
         .map(|_| {
-            let r = Evaluator::new().run_program(&program, n, cancel, &Progress::default());
+            let r = Evaluator::new().run(&program, &Request::whole(n), cancel, &Progress::default());
             r.timings_ms.iter().filter(|(id, _)| chain(id)).map(|(_, ms)| *ms).sum()
         })
         .collect();

@@ -4,7 +4,7 @@
 //! quadtree.
 
 use super::bench::time_ms;
-use planetgraph_core::eval::{compile_for, Evaluator, Progress};
+use planetgraph_core::eval::{compile_for, Evaluator, Progress, Request};
 use planetgraph_core::inspect::CloseUp;
 use planetgraph_core::nodes::output::planet::PlanetSettings;
 use planetgraph_core::nodes::NodeKind;
@@ -63,7 +63,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     let Ok(settings) = planet.settings::<PlanetSettings>() else { return };
     let program = compile_for(&g, &[planet.id]);
     let mut ev = Evaluator::new();
-    let whole = ev.run_program(&program, 256, &cancel, &Progress::default());
+    let whole = ev.run(&program, &Request::whole(256), &cancel, &Progress::default());
     let Some(field) = whole.field(planet.id).cloned() else { return };
     if wants("closeup_first_tile_ms") {
         first_tile(&field, &program, planet.id, &settings, reps, print, median);
@@ -71,7 +71,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     let start = (LEVEL - TILE_CELLS) / 2;
     let Ok(tile) = Tile::new(Face::Front, LEVEL, start, start, TILE_CELLS) else { return };
     let mut last = None;
-    let times: Vec<f64> = (0..reps).map(|_| time_ms(|| last = Some(ev.run_region(&program, Grid::Tile(tile), 256, &cancel, &Progress::default())))).collect();
+    let times: Vec<f64> = (0..reps).map(|_| time_ms(|| last = Some(ev.run(&program, &Request::region(Grid::Tile(tile), 256), &cancel, &Progress::default())))).collect();
     if wants("closeup_tile_s") {
         print("closeup_tile_s", median(times) / 1e3, "s");
     }
@@ -101,7 +101,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
             let done = AtomicBool::new(false);
             let times = std::thread::scope(|s| {
                 s.spawn(|| {
-                    drop(ev.run_region(&program, Grid::Tile(next), 256, &cancel, &Progress::default()));
+                    drop(ev.run(&program, &Request::region(Grid::Tile(next), 256), &cancel, &Progress::default()));
                     done.store(true, std::sync::atomic::Ordering::Release);
                 });
                 let mut times = Vec::new();
@@ -125,7 +125,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     }
     let mut all = Vec::new();
     let ms = time_ms(|| {
-        all = tiles.iter().filter_map(|&t| CloseUp::from_result(&ev.run_region(&program, Grid::Tile(t), 256, &cancel, &Progress::default()), planet.id, &settings, 20.0, true).ok()).collect();
+        all = tiles.iter().filter_map(|&t| CloseUp::from_result(&ev.run(&program, &Request::region(Grid::Tile(t), 256), &cancel, &Progress::default()), planet.id, &settings, 20.0, true).ok()).collect();
     });
     if wants("closeup_view_s") {
         print("closeup_view_s", ms / 1e3, "s");
@@ -189,11 +189,11 @@ fn first_tile(field: &planetgraph_core::planet::Field, program: &planetgraph_cor
     let mut times = Vec::new();
     for _ in 0..reps {
         let mut ev = Evaluator::new();
-        drop(ev.run_program(program, n, &cancel, &Progress::default()));
+        drop(ev.run(program, &Request::whole(n), &cancel, &Progress::default()));
         times.push(time_ms(|| {
             let tiles = tiles_for_view(&camera, 1600, 900, n);
             if let Some(&tile) = tiles.first() {
-                let res = ev.run_region(program, Grid::Tile(tile), n, &cancel, &Progress::default());
+                let res = ev.run(program, &Request::region(Grid::Tile(tile), n), &cancel, &Progress::default());
                 drop(CloseUp::from_result(&res, planet, settings, 20.0, true));
             }
         }));

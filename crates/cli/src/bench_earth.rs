@@ -5,7 +5,7 @@
 
 use super::CliError;
 use anyhow::anyhow;
-use planetgraph_core::eval::{compile_for, Evaluator, Progress};
+use planetgraph_core::eval::{compile_for, Evaluator, Progress, Request};
 use planetgraph_core::graph::Graph;
 use planetgraph_core::inspect::landforms::{landform_figures, Landform, LandformFigures, EARTH_SCALE, RELIEF_QUANTILES};
 use planetgraph_core::inspect::realism::{biome_shares, earth_figures, land_mean_and_share, land_median, land_median_where, latitudinal_border_share, plateau_figures, EarthFigures, PlateauFigures, EARTH};
@@ -152,7 +152,7 @@ pub fn earth_landforms(n: usize) -> Result<LandformFigures, CliError> {
     let import = g.first_of(NodeKind::ImportRaster).map(|x| x.id).ok_or_else(|| CliError::internal(anyhow!("the Earth template has no Import raster node")))?;
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::internal(anyhow!("the Earth template has no Planet node")))?;
     let settings: PlanetSettings = planet.settings().map_err(|e| CliError::internal(anyhow!("{}: {e}", planet.describe())))?;
-    let res = Evaluator::new().run_program(&compile_for(&g, &[import]), n, &AtomicBool::new(false), &Progress::default());
+    let res = Evaluator::new().run(&compile_for(&g, &[import]), &Request::whole(n), &AtomicBool::new(false), &Progress::default());
     if let Some((id, e)) = res.errors.iter().next() {
         return Err(CliError::internal(anyhow!("the Earth template's node {id}: {e}")));
     }
@@ -179,7 +179,7 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let program = compile_for(g, &targets);
     let cancel = AtomicBool::new(false);
     let t = Instant::now();
-    let res = Evaluator::new().run_program(&program, n, &cancel, &Progress::default());
+    let res = Evaluator::new().run(&program, &Request::whole(n), &cancel, &Progress::default());
     let seconds = t.elapsed().as_secs_f64();
     if let Some((id, e)) = res.errors.iter().next() {
         return Err(CliError::input(anyhow!("{name}: node {id}: {e}")));

@@ -9,7 +9,7 @@
 
 use super::CliError;
 use anyhow::anyhow;
-use planetgraph_core::eval::{compile_for, memory, Program};
+use planetgraph_core::eval::{compile_for, memory, Program, Request};
 use planetgraph_core::export::build_targets;
 use planetgraph_core::nodes::NodeKind;
 use std::collections::BTreeMap;
@@ -124,7 +124,7 @@ pub fn probe_child(file: &Path, n: usize) -> Result<(), CliError> {
     let g = super::load_for_command(file)?;
     let targets = build_targets(&g);
     let program = compile_for(&g, &targets);
-    let res = planetgraph_core::eval::Evaluator::new().with_observer(probe).run_program_releasing(&program, n, &targets, &std::sync::atomic::AtomicBool::new(false), &planetgraph_core::eval::Progress::default());
+    let res = planetgraph_core::eval::Evaluator::new().run(&program, &Request::whole(n).keeping(&targets).observed_by(probe), &std::sync::atomic::AtomicBool::new(false), &planetgraph_core::eval::Progress::default());
     match res.errors.iter().next() {
         Some((id, e)) => Err(CliError::input(anyhow!("{}: {}: {e}", file.display(), g.describe_node(*id)))),
         None => Ok(()),

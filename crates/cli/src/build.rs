@@ -3,7 +3,7 @@
 
 use super::{with_threads, BuildArgs, CliError};
 use anyhow::anyhow;
-use planetgraph_core::eval::{compile_for, memory, DiskCache, Evaluator, Progress};
+use planetgraph_core::eval::{compile_for, memory, DiskCache, Evaluator, Progress, Request};
 use planetgraph_core::export::{export_graph, ExportProgress, Manifest, Share};
 use planetgraph_core::graph::{Graph, NodeId};
 use planetgraph_core::limits::budget_bytes;
@@ -70,10 +70,10 @@ pub fn evaluate_planet_from(g: &Graph, path: &Path, n: usize, from: Option<NodeI
     let program = compile_for(g, &targets);
     memory::check_fits(n, &program).map_err(CliError::input)?;
     let res = match keep {
-        Some(ev) => ev.run_program(&program, n, cancel, progress),
+        Some(ev) => ev.run(&program, &Request::whole(n), cancel, progress),
         None => {
             let kept: Vec<NodeId> = targets.iter().chain(inspect).copied().collect();
-            Evaluator::new().run_program_releasing(&program, n, &kept, cancel, progress)
+            Evaluator::new().run(&program, &Request::whole(n).keeping(&kept), cancel, progress)
         }
     };
     if res.cancelled {

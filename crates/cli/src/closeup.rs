@@ -7,7 +7,7 @@
 
 use super::CliError;
 use anyhow::anyhow;
-use planetgraph_core::eval::{Evaluator, Program, Progress};
+use planetgraph_core::eval::{Evaluator, Program, Progress, Request};
 use planetgraph_core::graph::{Graph, NodeId};
 use planetgraph_core::inspect::CloseUp;
 use planetgraph_core::nodes::output::planet::PlanetSettings;
@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 /// times.
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(ev: &mut Evaluator, program: &Program, g: &Graph, path: &Path, planet: NodeId, settings: &PlanetSettings, tile: Tile, n: usize, exaggeration: f32, cancel: &AtomicBool) -> Result<CloseUp, CliError> {
-    let res = ev.run_region(program, Grid::Tile(tile), n, cancel, &Progress::default());
+    let res = ev.run(program, &Request::region(Grid::Tile(tile), n), cancel, &Progress::default());
     if res.cancelled {
         return Err(CliError::internal(anyhow!("cancelled")));
     }

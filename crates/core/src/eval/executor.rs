@@ -3,6 +3,7 @@
 
 use super::disk_cache::{DiskCache, Key, MIN_STORE_MS, PROGRAM_FINGERPRINT};
 use super::program::{compile, Program, Step};
+use super::request::Request;
 use crate::graph::{Graph, NodeId};
 use crate::nodes::{OpContext, OpError, Value};
 use crate::planet::Grid;
@@ -208,9 +209,6 @@ pub struct Evaluator {
     run: u64,
     /// Node results on disk, kept between runs (see [`DiskCache`]); `None` for none.
     disk: Option<Arc<DiskCache>>,
-    /// Called just before (`false`) and just after (`true`) each node runs (not for cached
-    /// ones); see [`Self::with_observer`].
-    observer: Option<fn(crate::nodes::NodeKind, bool)>,
 }
 
 impl Evaluator {
@@ -224,13 +222,6 @@ impl Evaluator {
     /// same program, and only when it reads back intact.
     pub fn with_disk_cache(mut self, disk: Option<Arc<DiskCache>>) -> Self {
         self.disk = disk;
-        self
-    }
-
-    /// Calls `observer` just before (`false`) and just after (`true`) each node this evaluator
-    /// runs (not for results from a cache): `bench --memory` measures each node's memory so.
-    pub fn with_observer(mut self, observer: fn(crate::nodes::NodeKind, bool)) -> Self {
-        self.observer = Some(observer);
         self
     }
 
@@ -254,37 +245,20 @@ impl Evaluator {
         self.cache.len()
     }
 
-    /// Compiles and evaluates `g` at resolution `n`.
+    /// Compiles `g` and evaluates it on the whole planet at `n` cells per face edge, every
+    /// output kept and cached: [`Self::run`] of [`Request::whole`] for a graph.
     pub fn evaluate(&mut self, g: &Graph, n: usize, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
-        let program = compile(g);
-        self.run_program(&program, n, cancel, progress)
+        self.run(&compile(g), &Request::whole(n), cancel, progress)
     }
 
-    /// Evaluates a compiled program at resolution `n`.
-    pub fn run_program(&mut self, program: &Program, n: usize, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
-        self.run_inner(program, n, None, None, cancel, progress)
-    }
-
-    /// Evaluates a compiled program at resolution `n` for a build: nothing is cached, and each
-    /// node's outputs are dropped once the last node that reads them has run, unless the node
-    /// is in `keep` (the build's targets), and the neighbour tables of the resolution are
-    /// dropped after each node. The result holds the outputs of `keep` and the
-    /// inputs of every sink, so the peak memory is what is alive at once, not every field.
-    pub fn run_program_releasing(&mut self, program: &Program, n: usize, keep: &[NodeId], cancel: &AtomicBool, progress: &Progress) -> EvalResult {
-        self.run_inner(program, n, None, Some(keep), cancel, progress)
-    }
-
-    /// Evaluates a compiled program on the whole planet with each step at its own level:
-    /// `levels[id]` cells per face edge, `n` for a step not listed (a region evaluation's whole
-    /// part, [`super::region::whole_levels`]). A step's inputs made at another level are
-    /// brought to its own first ([`super::region::at_level`]). Cached like
-    /// [`Self::run_program`] (the key holds each step's level), or, with `keep`, a releasing run
-    /// like [`Self::run_program_releasing`].
-    pub fn run_program_levels(&mut self, program: &Program, n: usize, levels: &HashMap<NodeId, usize>, keep: Option<&[NodeId]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
-        self.run_inner(program, n, Some(levels), keep, cancel, progress)
-    }
-
-    fn run_inner(&mut self, program: &Program, n: usize, levels: Option<&HashMap<NodeId, usize>>, keep: Option<&[NodeId]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+    /// A whole-planet request (see [`Request::whole`], [`Request::at_levels`] and
+    /// [`Request::keeping`]).
+    pub(super) fn run_whole(&mut self, program: &Program, request: &Request, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+        let Some((n, levels)) = request.whole_levels() else {
+            return self.run(program, request, cancel, progress);
+        };
+        let keep = request.kept();
+        let observer = request.observer();
         // For a releasing run: the index of the last step that reads each node.
         let last_use = if keep.is_some() { program.last_reads() } else { HashMap::new() };
         let start = Instant::now();
@@ -376,12 +350,12 @@ impl Evaluator {
             let t = Instant::now();
             progress.inner.done.store(0, Ordering::Relaxed);
             progress.inner.total.store(0, Ordering::Relaxed);
-            if let Some(observe) = self.observer {
+            if let Some(observe) = observer {
                 observe(step.kind, false);
             }
             let inputs: Vec<Option<Value>> = if levels.is_some() { inputs.into_iter().map(|v| v.map(|v| super::region::at_level(v, level))).collect() } else { inputs };
             let result = run_step(step, program, &inputs, Grid::Whole(level), cancel, &progress.inner);
-            if let Some(observe) = self.observer {
+            if let Some(observe) = observer {
                 observe(step.kind, true);
             }
             let ms = t.elapsed().as_secs_f64() * 1e3;
@@ -466,7 +440,7 @@ mod progress_tests {
         assert!(after_biomes.contains(&(biomes, 0)) && !after_biomes.contains(&(biomes, 1)), "the unread index goes after Biomes runs: {after_biomes:?}");
         assert!(program.released_after(at(planet), &last).contains(&(biomes, 1)), "the colours go after the Planet node");
         // The run keeps the Planet's inputs; Biomes' index was dropped before the Planet ran.
-        let res = Evaluator::new().run_program_releasing(&program, 16, &[planet], &AtomicBool::new(false), &Progress::default());
+        let res = Evaluator::new().run(&program, &Request::whole(16).keeping(&[planet]), &AtomicBool::new(false), &Progress::default());
         assert!(res.errors.is_empty(), "{:?}", res.errors);
         assert!(res.input(planet, crate::nodes::output::planet::ALBEDO).is_some());
         assert!(res.output(biomes, 0).is_none());

@@ -123,7 +123,7 @@ fn export_bytes_per_cell(program: &Program) -> u64 {
 }
 
 /// Estimated peak bytes of a build of `program` at resolution `n` (see
-/// [`super::Evaluator::run_program_releasing`]): at each node, the outputs still waiting for a
+/// [`super::Request::keeping`]): at each node, the outputs still waiting for a
 /// reader (an output nothing reads is dropped after its node) or held by a display or output node that has run (a build keeps what they show), and
 /// the node's own outputs, neighbour tables and working memory; then what is kept plus the
 /// exports' own buffers.

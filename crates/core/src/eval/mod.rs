@@ -6,10 +6,12 @@ pub mod executor;
 pub mod memory;
 pub mod program;
 pub mod region;
+pub mod request;
 pub mod worker;
 
 pub use disk_cache::DiskCache;
 pub use executor::{EvalResult, Evaluator, Progress};
 pub use program::{compile, compile_for, planet_of, Program};
-pub use region::{at_level, frontier, halos, localities, run_local_part, sample_bilinear_on, sample_on, whole_level, whole_levels, whole_part, whole_steps};
+pub use region::{at_level, frontier, halos, localities, sample_bilinear_on, sample_on, whole_level, whole_levels, whole_part, whole_steps};
+pub use request::Request;
 pub use worker::EvalWorker;

@@ -11,10 +11,10 @@
 //! tile holds exactly the values the whole evaluation gives its cells (for a chain of halo
 //! nodes, except within two cells of a cube corner, where a halo's corner square has no cells
 //! of its own); above the cap, the tiles of a planet together are exactly
-//! [`Evaluator::run_region`] on the whole grid, so tile borders and face edges add no seam of
+//! [`super::Request::region`] on the whole grid, so tile borders and face edges add no seam of
 //! their own.
 
-use super::executor::{record, run_step, step_inputs, EvalResult, Evaluator, NodeOutputs, Progress};
+use super::executor::{record, run_step, step_inputs, EvalResult, NodeOutputs, Progress};
 use super::program::{Program, Step};
 use crate::graph::NodeId;
 use crate::nodes::{Locality, OpError, Refine, RefineFrom, Value};
@@ -190,26 +190,6 @@ fn input_on(step: &Step, port: usize, g: Grid, part: &Part, res: &EvalResult, up
     Err(OpError::Invalid(out.errors.get(&src).or_else(|| out.errors.values().next()).cloned().unwrap_or_else(|| format!("internal error: what feeds {} did not run on {g}", step.kind.meta().label))))
 }
 
-impl Evaluator {
-    /// Evaluates `program` on `grid` (one tile, or the whole planet) at the grid's level `n`.
-    /// The nodes that need the whole planet, and what they depend on, run on the whole planet
-    /// at [`whole_level`]`(n, cap)`, or lower where a node declares its own level
-    /// ([`whole_levels`]), through this evaluator's cache (so many tiles share one run);
-    /// every other node runs on the grid itself. The result's outputs and sink inputs lie on
-    /// `grid`.
-    pub fn run_region(&mut self, program: &Program, grid: Grid, cap: usize, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
-        let start = Instant::now();
-        let n = grid.n();
-        let local = localities(program);
-        let whole = whole_part(program, &local);
-        let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { self.run_program_levels(&whole, whole_level(n, cap), &whole_levels(&whole, n, cap), None, cancel, progress) };
-        let mut res = run_local_part(program, &local, &whole_res, grid, None, cancel, progress);
-        res.cached = whole_res.cached;
-        res.total_ms = start.elapsed().as_secs_f64() * 1e3;
-        res
-    }
-}
-
 /// The nodes that need the whole planet whose outputs a step on the tile reads, and what feeds
 /// a node that refines from its inputs in the run ([`RefineFrom::TileAndRunInputs`]): what a
 /// tiled build keeps of the whole part's run while it evaluates its tiles.
@@ -257,7 +237,7 @@ fn reads_run_inputs(step: &Step) -> bool {
 /// On a tile, the steps upstream of a [`Locality::Halo`] node run on the tile with the halo it
 /// needs ([`halos`]; halos add up along a chain of such nodes), and each step's inputs are
 /// cropped to the halo it runs with; the result keeps only the tile's own cells.
-pub fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalResult, grid: Grid, reads: Option<&[(NodeId, usize)]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+pub(super) fn run_local_part(program: &Program, local: &[Locality], whole_res: &EvalResult, grid: Grid, reads: Option<&[(NodeId, usize)]>, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
     let start = Instant::now();
     let mut res = EvalResult { n: grid.n(), errors: program.errors.clone(), idle: program.idle.clone(), cancelled: whole_res.cancelled, ..Default::default() };
     if res.cancelled {

@@ -3,6 +3,7 @@
 
 use super::disk_cache::DiskCache;
 use super::executor::{EvalResult, Evaluator, Progress};
+use super::request::Request;
 use crate::graph::Graph;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -137,7 +138,7 @@ fn spawn(progress: Arc<Progress>, done: Arc<AtomicU64>, notify: Arc<dyn Fn() + S
                 }
                 if let Some((tile, cap, planet)) = job.tile {
                     let program = super::program::compile_for(&job.graph, &[planet]);
-                    let result = evaluator.run_region(&program, crate::planet::Grid::Tile(tile), cap, &job.cancel, &p);
+                    let result = evaluator.run(&program, &Request::region(crate::planet::Grid::Tile(tile), cap), &job.cancel, &p);
                     if res_tx.send(WorkerResult { generation: job.generation, tile: Some(tile), result }).is_err() {
                         return;
                     }
@@ -149,7 +150,7 @@ fn spawn(progress: Arc<Progress>, done: Arc<AtomicU64>, notify: Arc<dyn Fn() + S
                 for &n in &job.resolutions {
                     // A job cancelled before a resolution starts still answers, so the
                     // editor learns of the cancel whenever it came.
-                    let result = if job.cancel.load(Ordering::Relaxed) { EvalResult { n, cancelled: true, ..EvalResult::default() } } else { evaluator.run_program(&program, n, &job.cancel, &p) };
+                    let result = if job.cancel.load(Ordering::Relaxed) { EvalResult { n, cancelled: true, ..EvalResult::default() } } else { evaluator.run(&program, &Request::whole(n), &job.cancel, &p) };
                     let cancelled = result.cancelled;
                     if res_tx.send(WorkerResult { generation: job.generation, tile: None, result }).is_err() {
                         return;

@@ -3,7 +3,7 @@
 //! `Graph.build`.
 
 use super::{jobs_from_result, tiled, tiled_build, write_exports, Control, ExportContext, ExportProgress, Manifest, Share};
-use crate::eval::{compile_for, memory, DiskCache, EvalResult, Evaluator, Program, Progress};
+use crate::eval::{compile_for, memory, DiskCache, EvalResult, Evaluator, Program, Progress, Request};
 use crate::graph::{Graph, NodeId};
 use crate::nodes::output::planet::PlanetSettings;
 use crate::nodes::NodeKind;
@@ -140,7 +140,7 @@ pub fn evaluate_exports(g: &Graph, path: &Path, n: usize, cancel: &AtomicBool, p
 fn evaluate(g: &Graph, path: &Path, c: &Compiled, n: usize, cancel: &AtomicBool, progress: &Progress) -> Result<EvalResult, BuildError> {
     let file = path.display();
     let (program, targets) = (&c.program, &c.targets);
-    let res = Evaluator::new().with_disk_cache(c.cache.clone()).run_program_releasing(program, n, &c.keep, cancel, progress);
+    let res = Evaluator::new().with_disk_cache(c.cache.clone()).run(program, &Request::whole(n).keeping(&c.keep), cancel, progress);
     if res.cancelled {
         return Err(BuildError::Cancelled { file: file.to_string() });
     }

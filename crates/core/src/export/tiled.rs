@@ -3,7 +3,7 @@
 //! finest that fits the budget) and keep only the outputs the tiles read; every image strip
 //! asks the [`TileStore`] for the tiles its pixels sample, which evaluates the missing ones
 //! (the graph's cellwise nodes on a tile of the build's level, see
-//! [`crate::eval::run_local_part`]) and keeps the most recently used within a cache of bounded
+//! [`crate::eval::Request::part`]) and keeps the most recently used within a cache of bounded
 //! size. Peak memory is the capped whole-planet run, one tile's evaluation, the cache and the
 //! strips, whatever the resolution.
 //!
@@ -13,7 +13,7 @@
 
 use super::jobs::height_tint;
 use super::ExportError;
-use crate::eval::{frontier, localities, memory, run_local_part, whole_part, whole_steps, EvalResult, Program, Progress};
+use crate::eval::{frontier, localities, memory, whole_part, whole_steps, EvalResult, Evaluator, Program, Progress, Request};
 use crate::graph::NodeId;
 use crate::nodes::{Locality, Value};
 use crate::planet::coords::NEIGHBOURS_4;
@@ -456,7 +456,7 @@ impl TileStore {
             }
             (TileValue::Normals { of, radius_km, relief }, _) => self.normals(k, *of, *radius_km, *relief, cancel)?,
             (_, Some(part)) => {
-                let res = run_local_part(&part.program, &part.local, &self.whole, Grid::Tile(t), Some(&[part.read]), cancel, &Progress::default());
+                let res = Evaluator::new().run(&part.program, &Request::part(&self.whole, &part.local, Grid::Tile(t)).reading(&[part.read]), cancel, &Progress::default());
                 if res.cancelled {
                     return Err(ExportError::Cancelled);
                 }

@@ -6,7 +6,7 @@ use super::jobs::{default_set, export_node_job, DefaultLayer, ExportJob};
 use super::mesh::TiledMesh;
 use super::source::TiledSource;
 use super::tiled::{TilePlan, TileStore, TileValue};
-use crate::eval::{frontier, localities, whole_levels, whole_part, EvalResult, Evaluator, Program, Progress};
+use crate::eval::{frontier, localities, whole_levels, whole_part, EvalResult, Evaluator, Program, Progress, Request};
 use crate::graph::{Graph, NodeId};
 use crate::nodes::output::export::{self as export_node, ExportLayer, ExportSettings};
 use crate::nodes::output::planet::{self as planet_node, PlanetSettings};
@@ -47,7 +47,7 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
     let kept = frontier(program, &local);
     let levels = whole_levels(&whole, plan.n, plan.cap);
     let own_levels: BTreeMap<String, usize> = levels.iter().filter(|(_, l)| **l < plan.cap).map(|(id, l)| (g.describe_node(*id), *l)).collect();
-    let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { Evaluator::new().with_disk_cache(cache).run_program_levels(&whole, plan.cap, &levels, Some(&kept), cancel, progress) };
+    let whole_res = if whole.steps.is_empty() { EvalResult::default() } else { Evaluator::new().with_disk_cache(cache).run(&whole, &Request::whole(plan.cap).at_levels(&levels).keeping(&kept), cancel, progress) };
     if whole_res.cancelled {
         return Err(BuildError::Cancelled { file: file.to_string() });
     }

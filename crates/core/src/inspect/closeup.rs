@@ -1,5 +1,5 @@
 //! A close-up's data as the renderer takes it: the Planet node's elevation on a tile, its
-//! colours and its normals, from a region evaluation (`Evaluator::run_region`).
+//! colours and its normals, from a region evaluation (`Request::region`).
 
 use super::normals::tile_normals;
 use crate::eval::EvalResult;
