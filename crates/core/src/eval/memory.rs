@@ -2,7 +2,9 @@
 
 use super::program::{Program, Step};
 use crate::graph::NodeId;
-use crate::nodes::{NodeKind, ParamValue, PortType};
+use crate::nodes::output::export::{ExportLayer, ExportSettings};
+use crate::nodes::params::Settings;
+use crate::nodes::{NodeKind, PortType};
 use std::collections::{HashMap, HashSet};
 use thiserror::Error;
 
@@ -79,15 +81,16 @@ fn group_room(dir: &std::path::Path, limit: &str, usage: &str) -> Option<u64> {
 /// kind without a declared cost (which the registry's test refuses) counts its outputs, its
 /// tables and 16 bytes per cell.
 pub fn node_bytes(step: &Step, n: usize) -> u64 {
-    6 * (n as u64) * (n as u64) * declared_bytes_per_cell(step.kind) + step.kind.extra_bytes(&step.params, n)
+    6 * (n as u64) * (n as u64) * declared_bytes_per_cell(step) + step.kind.extra_bytes(&step.params, n)
 }
 
-/// The cost per cell `kind` declares; for a kind without one (which the registry's test
-/// refuses), its outputs and 16 bytes.
-fn declared_bytes_per_cell(kind: NodeKind) -> u64 {
-    match kind.meta().memory {
-        Some(m) => m.bytes_per_cell,
-        None => outputs_bytes_per_cell(kind) + 16,
+/// The cost per cell `step`'s kind declares with its inputs as connected; for a kind without
+/// one (which the registry's test refuses), its outputs and 16 bytes.
+fn declared_bytes_per_cell(step: &Step) -> u64 {
+    let meta = step.kind.meta();
+    match meta.memory {
+        Some(m) => m.bytes_per_cell_with(meta.inputs, &step.inputs.iter().map(Option::is_some).collect::<Vec<_>>()),
+        None => outputs_bytes_per_cell(step.kind) + 16,
     }
 }
 
@@ -106,17 +109,30 @@ fn output_bytes_per_cell(ty: PortType) -> u64 {
     }
 }
 
-/// Bytes per cell the exports add to what the evaluation keeps: the height tint of the Planet
-/// node's default set (a colour per cell), or the normals an Export node's normal map computes
-/// (one job at a time).
+/// Bytes per cell of an Export node's normal map or mesh while it is written: the normals of
+/// the whole planet (`export::source::Source::normals`: a neighbour table, the cells'
+/// directions, the gradient and the normals themselves). Measured with `bench --memory` on
+/// one-Export copies of `graphs/export_all.ron` at 512, 1024 and 2048: 64 bytes per cell at the
+/// peak, of which 8 are the elevation the build keeps for the Export and the Planet nodes.
+pub const NORMALS_WRITING_BYTES_PER_CELL: u64 = 56;
+
+/// Bytes per cell of the Planet node's default set while it is written (a graph without
+/// Export nodes): the height tint, a colour per cell.
+pub const DEFAULT_SET_BYTES_PER_CELL: u64 = 12;
+
+/// Bytes per cell the exports add to what the evaluation keeps, for the costliest job (the
+/// jobs are written one at a time): a normal map or a mesh
+/// ([`NORMALS_WRITING_BYTES_PER_CELL`]), or the default set's height tint. Images of data
+/// are written in strips of rows and add nothing per cell.
 fn export_bytes_per_cell(program: &Program) -> u64 {
     let exports: Vec<&Step> = program.steps.iter().filter(|s| s.kind == NodeKind::Export).collect();
     if exports.is_empty() {
-        return if program.steps.iter().any(|s| s.kind == NodeKind::Planet) { 12 } else { 0 };
+        return if program.steps.iter().any(|s| s.kind == NodeKind::Planet) { DEFAULT_SET_BYTES_PER_CELL } else { 0 };
     }
-    let normals = exports.iter().any(|s| s.params.get("layer").is_some_and(|v| *v == ParamValue::Choice("normals".into())));
-    if normals {
-        12
+    // Settings that do not read are refused before any build; they count as the costliest.
+    let whole_normals = |s: &&Step| ExportSettings::from_params(&s.params).map_or(true, |e| e.layer != ExportLayer::Data);
+    if exports.iter().any(whole_normals) {
+        NORMALS_WRITING_BYTES_PER_CELL
     } else {
         0
     }
@@ -168,7 +184,7 @@ pub fn estimate_cells_bytes(cells: u64, n: usize, program: &Program, sampled: &[
                 live = live.saturating_sub(port_bytes(src, port));
             }
         }
-        let own = if sampled.contains(&step.id) { cells * outputs_bytes_per_cell(step.kind) } else { cells * declared_bytes_per_cell(step.kind) + step.kind.extra_bytes(&step.params, n) };
+        let own = if sampled.contains(&step.id) { cells * outputs_bytes_per_cell(step.kind) } else { cells * declared_bytes_per_cell(step) + step.kind.extra_bytes(&step.params, n) };
         peak = peak.max(cells * live + own);
         live += outputs_bytes_per_cell(step.kind);
         if step.kind.meta().category.is_sink() {

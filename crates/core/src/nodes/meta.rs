@@ -163,6 +163,19 @@ pub struct MemoryCost {
     /// memory together at their peak (measured: `crates/core/tests/node_memory.rs` holds it to
     /// within 20 %).
     pub bytes_per_cell: u64,
+    /// Bytes per cell added while an optional input is left open, by the input's name: a
+    /// node that makes what the input would bring itself (Materials measures the slope
+    /// without a slope input). Measured like `bytes_per_cell`, with that input open.
+    pub when_open: &'static [(&'static str, u64)],
+}
+
+impl MemoryCost {
+    /// Bytes per cell with the inputs connected as `connected` says (one flag per input, in
+    /// port order): [`Self::bytes_per_cell`] plus [`Self::when_open`] of each open one.
+    pub fn bytes_per_cell_with(&self, inputs: &[PortDef], connected: &[bool]) -> u64 {
+        let open = |name: &str| inputs.iter().position(|p| p.name == name).is_some_and(|k| !connected.get(k).copied().unwrap_or(false));
+        self.bytes_per_cell + self.when_open.iter().filter(|(name, _)| open(name)).map(|(_, b)| b).sum::<u64>()
+    }
 }
 
 /// Everything the editor, the validator and the evaluator need to know about a kind besides
@@ -228,6 +241,15 @@ impl NodeMeta {
     /// The same metadata for a node that uses `bytes_per_cell` bytes per cell while it runs
     /// (its outputs, any neighbour tables and its working memory).
     pub const fn costing(self, bytes_per_cell: u64) -> NodeMeta {
-        NodeMeta { memory: Some(MemoryCost { bytes_per_cell }), ..self }
+        NodeMeta { memory: Some(MemoryCost { bytes_per_cell, when_open: &[] }), ..self }
+    }
+
+    /// The same metadata for a node that takes `extra` more bytes per cell while the optional
+    /// input `input` is left open, for each `(input, extra)` (after [`Self::costing`]).
+    pub const fn costing_when_open(self, when_open: &'static [(&'static str, u64)]) -> NodeMeta {
+        match self.memory {
+            Some(m) => NodeMeta { memory: Some(MemoryCost { bytes_per_cell: m.bytes_per_cell, when_open }), ..self },
+            None => self,
+        }
     }
 }

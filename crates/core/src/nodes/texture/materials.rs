@@ -100,7 +100,7 @@ impl Node for Materials {
         OUTPUTS,
         file!(),
     )
-    .reading_planet().costing(56);
+    .reading_planet().costing(56).costing_when_open(&[("slope_deg", 40)]);
 
     fn run(s: &MaterialsSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let (h, water, base, temperature, rain, coast) = (inputs.port(ELEVATION)?, inputs.port_opt(WATER)?, inputs.port_opt(BASE)?, inputs.port_opt(TEMPERATURE)?, inputs.port_opt(PRECIPITATION)?, inputs.port_opt(COAST)?);
