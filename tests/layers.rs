@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// planet's plain data; the UI and the command line sit on top.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("planet", &[]),
-    ("appearance", &[]),
+    ("appearance", &["planet"]),
     ("limits", &[]),
     ("tectonics", &["planet"]),
     ("erosion", &["planet"]),

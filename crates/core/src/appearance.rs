@@ -1,5 +1,8 @@
-//! Planet colours: the hypsometric ramp shared by previews, colour exports and (mirrored in
+//! Planet colours: the hypsometric ramp shared by previews, colour exports (as the height
+//! tint, [`height_tint`]) and (mirrored in
 //! `shaders/planet.wgsl`) the viewport.
+
+use crate::planet::colour::srgb_to_linear3;
 
 /// Colour of an elevation in metres relative to sea level: ocean shaded by depth (light
 /// shallows to dark deep water), land from lowland green through mountain brown to snow.
@@ -27,6 +30,12 @@ pub fn grey(v: f32, lo: f32, hi: f32) -> [u8; 3] {
     let t = if hi > lo { ((v - lo) / (hi - lo)).clamp(0.0, 1.0) } else { 0.5 };
     let g = (t * 255.0) as u8;
     [g, g, g]
+}
+
+/// The height tint (linear RGB) of an elevation of `metres` on a planet of that peak and depth
+/// (metres, the depth positive): the hypsometric colours, as sRGB bytes made linear.
+pub fn height_tint(metres: f32, max_depth_m: f32, max_elevation_m: f32) -> [f32; 3] {
+    srgb_to_linear3(hypsometric(metres, max_depth_m, max_elevation_m).map(|v| v as f32 / 255.0))
 }
 
 #[cfg(test)]

@@ -6,14 +6,12 @@ use super::images::{tile_spans, Encoding, FaceTile, Frame, Grid, Pixels, CUBE_MA
 use super::manifest::{ManifestFile, Mapping};
 use super::source::{Source, TiledSource};
 use super::{mesh, Control, ExportContext, ExportError};
-use crate::appearance::hypsometric;
 use crate::eval::EvalResult;
 use crate::graph::Graph;
 use crate::nodes::output::export::{ColourEncoding, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, UnitsFrom, ValueMapping};
 use crate::nodes::output::{export as export_node, planet as planet_node};
 use crate::nodes::NodeKind;
 use crate::nodes::PortUnit;
-use crate::planet::colour::srgb_to_linear3;
 use crate::planet::{ColourField, Face, Field};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -366,16 +364,10 @@ pub fn source_units<'g>(g: &'g Graph, mut link: Option<&'g crate::graph::Link>) 
 pub enum DefaultLayer {
     /// The Planet node's elevation, metres.
     Elevation,
-    /// The height tint of the elevation ([`height_tint`]).
+    /// The height tint of the elevation ([`crate::appearance::height_tint`]).
     Tint,
     /// The Planet node's albedo input.
     Albedo,
-}
-
-/// The height tint (linear RGB) of an elevation of `metres` on a planet of that peak and depth
-/// (metres, the depth positive): the hypsometric colours, as sRGB bytes made linear.
-pub fn height_tint(metres: f32, max_depth_m: f32, max_elevation_m: f32) -> [f32; 3] {
-    srgb_to_linear3(hypsometric(metres, max_depth_m, max_elevation_m).map(|v| v as f32 / 255.0))
 }
 
 /// The default set of a graph without Export nodes, each job with the layer it reads and no
@@ -407,7 +399,7 @@ pub fn default_set(planet_label: &str, albedo: bool) -> Vec<(DefaultLayer, Expor
 /// The default set ([`default_set`]) reading the whole planet's elevation in metres and
 /// albedo.
 pub fn default_jobs(planet_label: &str, elevation_m: Arc<Field>, albedo: Option<Arc<ColourField>>, planet: &crate::nodes::output::planet::PlanetSettings) -> Vec<ExportJob> {
-    let tint = Arc::new(ColourField::from_fn(elevation_m.n(), |c| height_tint(elevation_m.data()[c], planet.max_depth_m, planet.max_elevation_m)));
+    let tint = Arc::new(ColourField::from_fn(elevation_m.n(), |c| crate::appearance::height_tint(elevation_m.data()[c], planet.max_depth_m, planet.max_elevation_m)));
     default_set(planet_label, albedo.is_some())
         .into_iter()
         .map(|(layer, mut job)| {

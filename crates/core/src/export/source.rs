@@ -3,7 +3,7 @@
 
 use super::tiled::{TileStore, TileView};
 use super::ExportError;
-use crate::nodes::modify::gradient::gradient;
+use crate::planet::gradient::gradient;
 use crate::planet::{Cell, ColourField, Field};
 use glam::Vec3;
 use rayon::prelude::*;

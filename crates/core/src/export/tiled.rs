@@ -11,8 +11,8 @@
 //! bytes of a whole build; above it the whole-planet nodes' outputs are bilinear samples of the
 //! capped run, as in close-ups.
 
-use super::jobs::height_tint;
 use super::ExportError;
+use crate::appearance::height_tint;
 use crate::eval::{frontier, localities, memory, whole_part, whole_steps, EvalResult, Evaluator, Program, Progress, Request};
 use crate::graph::NodeId;
 use crate::nodes::{Locality, Value};
@@ -437,7 +437,7 @@ impl TileStore {
                 let p = cell.direction(n);
                 let h = view.get(cell.index(n))[0];
                 let to = NEIGHBOURS_4.iter().filter_map(|&(di, dj)| neighbour(cell, di, dj, n)).map(|nb| (nb.direction(n), view.get(nb.index(n))[0] - h));
-                let g = crate::nodes::modify::gradient::tangent_gradient(p, to);
+                let g = crate::planet::gradient::tangent_gradient(p, to);
                 (p - g * scale).normalize_or(p).to_array()
             })
             .collect();

@@ -3,7 +3,7 @@
 //! the mesh still shows in the light.
 
 use super::OverlayImage;
-use crate::nodes::modify::gradient::gradient;
+use crate::planet::gradient::gradient;
 use crate::planet::{Cell, Field};
 use glam::Vec3;
 use rayon::prelude::*;

@@ -82,7 +82,7 @@ fn sample_inputs(k: NodeKind) -> Vec<Option<Value>> {
         .map(|ty| match ty {
             PortType::Field => Field::from_fn_dir(n, |d| 0.3 * d.x + 0.2 * d.y * d.z).into(),
             PortType::Colour => crate::planet::ColourField::filled(n, [0.2, 0.4, 0.1]).into(),
-            PortType::Vector => crate::nodes::modify::gradient::gradient(&Field::from_fn_dir(n, |d| d.y)).into(),
+            PortType::Vector => crate::planet::gradient::gradient(&Field::from_fn_dir(n, |d| d.y)).into(),
             PortType::Regions => Value::Regions(regions.clone()),
             PortType::Plates => {
                 let s = PlateSettings { count: 4, expansion_range: 0.5, random_driven: true, max_cycles: None, seed: 2 };

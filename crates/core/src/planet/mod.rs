@@ -12,6 +12,7 @@ pub mod distance;
 pub mod face;
 pub mod fbm;
 pub mod field;
+pub mod gradient;
 pub mod ocean;
 pub mod pipes;
 pub mod projection;

@@ -2,8 +2,8 @@
 //! below the cells of a simulation ([`crate::erosion::filter`]).
 
 use crate::erosion::filter::{GullyFilter, GullySpec, PointWater};
-use crate::nodes::modify::gradient::gradient_on;
 use crate::nodes::prelude::*;
+use crate::planet::gradient::gradient_on;
 use crate::planet::stencil::Neighbours4;
 
 crate::settings! {
