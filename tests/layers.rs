@@ -295,3 +295,37 @@ fn the_editor_uses_the_system_clipboard() {
         assert!(eframe.contains(feature), "eframe needs the {feature} feature: {eframe}");
     }
 }
+
+/// The export module is a one-way pipeline: `crates/core/src/export/mod.rs` declares its
+/// modules in order, and each file imports only modules declared before its own (through
+/// `super::module`), never an item through `super::` alone (that is the module root, which
+/// re-exports from every file). Test modules are left out.
+#[test]
+fn the_export_modules_run_one_way() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src/export");
+    let root = std::fs::read_to_string(dir.join("mod.rs")).expect("mod.rs");
+    let order: Vec<String> = code(&root).lines().filter_map(|l| l.trim().strip_prefix("pub mod ").or_else(|| l.trim().strip_prefix("mod "))).map(|m| m.trim_end_matches(';').to_string()).collect();
+    assert!(order.len() > 10, "the export modules: {order:?}");
+    for (k, module) in order.iter().enumerate() {
+        let text = std::fs::read_to_string(dir.join(format!("{module}.rs"))).expect("a module's file");
+        let text = code(text.split("#[cfg(test)]").next().unwrap_or(""));
+        // Every `super::` path, with the names inside a `use super::{...}` group.
+        let mut names = Vec::new();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("super::") {
+            rest = &rest[i + "super::".len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let end = group.find('}').unwrap_or(group.len());
+                names.extend(group[..end].split(',').map(|p| p.trim().split("::").next().unwrap_or("").to_string()).filter(|n| !n.is_empty()));
+            } else {
+                names.push(rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect());
+            }
+        }
+        for name in names {
+            let Some(at) = order.iter().position(|m| *m == name) else {
+                panic!("export/{module}.rs imports super::{name}, an item of the module root: import it from the module that defines it");
+            };
+            assert!(at < k, "export/{module}.rs imports super::{name}, which comes after it in the pipeline (mod.rs's order)");
+        }
+    }
+}

@@ -4,15 +4,12 @@
 //! crate) and headerless RAW (16-bit unsigned or 32-bit float, either byte order). No encoder holds
 //! the whole image: strips of [`STRIP_ROWS`] rows are computed and written in turn.
 
+use super::base::{AtomicFile, Control, ExportError, STRIP_ROWS};
 use super::images::Pixels;
-use super::{AtomicFile, Control, ExportError};
 use crate::nodes::output::export::{ByteOrder, ExportFormat};
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::Ordering;
-
-/// Rows computed and written at a time.
-pub const STRIP_ROWS: usize = 64;
 
 /// Writes the image of `pixels` to `path` in `format` (an image format); returns the file's
 /// size in bytes.

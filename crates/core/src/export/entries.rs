@@ -2,8 +2,9 @@
 //! and orientation, value mapping and units.
 
 use super::images::Grid;
-use super::jobs::{ExportJob, Planned};
+use super::job::ExportJob;
 use super::manifest::{ManifestFile, Mapping};
+use super::plan::Planned;
 use crate::nodes::output::export::{ByteOrder, ExportFormat, ExportProjection};
 
 /// The manifest's name of an image format (RAW files of either sample type are `raw`).

@@ -2,9 +2,9 @@
 //! cube maps; cell-centred or edge-sharing; a border from the neighbouring faces; tiles) and
 //! the pixels they hold: where each pixel samples the planet and its tangent frame.
 
+use super::base::{Control, ExportError};
 use super::source::{At, Source, Taps};
 use super::tiled::TileView;
-use super::{Control, ExportError};
 use crate::nodes::output::export::{FaceGrid, NormalGreen, NormalSpace};
 use crate::planet::colour::linear_to_srgb;
 use crate::planet::coords::{face_ab_to_dir, wrap_or_nearest};

@@ -1,268 +1,20 @@
 //! Export jobs: one per Export node of an evaluated graph (or the Planet node's default set),
 //! each planning its files and writing them.
 
-use super::encode::write_image;
-use super::images::{tile_spans, Encoding, FaceTile, Frame, Grid, Pixels, CUBE_MAP};
-use super::manifest::{ManifestFile, Mapping};
+use super::base::ExportError;
+use super::job::ExportJob;
+use super::plan::file_names;
 use super::source::{Source, TiledSource};
-use super::{mesh, Control, ExportContext, ExportError};
+use super::splat::{SplatJob, SplatLayer};
 use crate::eval::EvalResult;
-use crate::graph::Graph;
-use crate::nodes::output::export::{ColourEncoding, ExportFormat, ExportLayer, ExportProjection, ExportSettings, FaceGrid, UnitsFrom, ValueMapping};
+use crate::graph::{Graph, Node};
+use crate::nodes::output::export::{ExportFormat, ExportProjection, ExportSettings, UnitsFrom};
+use crate::nodes::output::splat_map::{SplatMapSettings, WEIGHTS};
 use crate::nodes::output::{export as export_node, planet as planet_node};
-use crate::nodes::NodeKind;
 use crate::nodes::PortUnit;
-use crate::planet::{ColourField, Face, Field};
-use std::path::Path;
-use std::sync::atomic::Ordering;
+use crate::nodes::{InPort, NodeKind};
+use crate::planet::{ColourField, Field};
 use std::sync::Arc;
-
-/// One Export node's work: its settings and the values on its inputs.
-#[derive(Debug, Clone)]
-pub struct ExportJob {
-    /// The Export node, for messages (`Export #12 'elevation'`).
-    pub label: String,
-    /// The node whose output is exported (`Planet #5`), for the manifest.
-    pub source: String,
-    /// Settings.
-    pub settings: ExportSettings,
-    /// Units of single-channel values for the manifest (the settings' custom units or the
-    /// source's, see [`source_units`]).
-    pub units: String,
-    /// The field input.
-    pub field: Option<Arc<Field>>,
-    /// The colour input.
-    pub colour: Option<Arc<ColourField>>,
-    /// In a tiled build, the input evaluated tile by tile (instead of `field` or `colour`).
-    pub tiled: Option<TiledSource>,
-    /// In a tiled build, what a mesh reads besides its field (`tiled`).
-    pub tiled_mesh: Option<mesh::TiledMesh>,
-    /// A Splat map node's layers: the job writes its splat files (`settings` are those of its
-    /// first file's images).
-    pub splat: Option<Arc<super::splat::SplatJob>>,
-}
-
-/// One planned image file.
-pub(super) struct Planned {
-    pub(super) name: String,
-    pub(super) grid: Grid,
-    pub(super) face: Option<(String, Face)>,
-}
-
-impl ExportJob {
-    pub(super) fn invalid(&self, message: impl Into<String>) -> ExportError {
-        ExportError::Invalid { export: self.label.clone(), message: message.into() }
-    }
-
-    /// Files this job writes at resolution `n` (names relative to the output folder).
-    pub fn file_names(&self, n: usize) -> Vec<String> {
-        match &self.splat {
-            Some(splat) => splat.file_names(n),
-            None => file_names(&self.settings, n, self.has_colour()),
-        }
-    }
-
-    /// Whether the colour input is connected (or, in a tiled build, the value has colours).
-    fn has_colour(&self) -> bool {
-        self.colour.is_some() || self.tiled.as_ref().is_some_and(|t| !t.is_field()) || self.tiled_mesh.as_ref().is_some_and(|m| m.colour.is_some())
-    }
-
-    /// Whether the field input is connected (or, in a tiled build, the value is a field or the
-    /// normals of one).
-    fn has_field(&self) -> bool {
-        self.field.is_some() || self.tiled.as_ref().is_some_and(TiledSource::is_field)
-    }
-
-    /// How many files this job writes (for progress).
-    pub fn file_count(&self) -> usize {
-        self.file_names(self.n()).len()
-    }
-
-    /// How many units of work the job is for [`super::Share`]s: each image file is one, a mesh
-    /// with its textures one.
-    pub fn units(&self) -> usize {
-        if self.settings.layer == ExportLayer::Mesh {
-            1
-        } else {
-            self.file_count()
-        }
-    }
-
-    fn n(&self) -> usize {
-        self.field.as_ref().map(|f| f.n()).or(self.splat.as_ref().map(|s| s.layers[0].weights.n())).or(self.colour.as_ref().map(|c| c.n)).or(self.tiled.as_ref().map(|t| t.store.plan().n)).unwrap_or(1)
-    }
-}
-
-/// The file extension of an export's format.
-fn extension(s: &ExportSettings) -> &'static str {
-    match s.format {
-        ExportFormat::Png8 | ExportFormat::Png16 => "png",
-        ExportFormat::Exr => "exr",
-        ExportFormat::Tiff16 | ExportFormat::Tiff32 => "tif",
-        ExportFormat::Raw16 => "r16",
-        ExportFormat::Raw32 => "r32",
-        ExportFormat::Glb => "glb",
-        ExportFormat::Obj => "obj",
-    }
-}
-
-/// The image files of an export at evaluation resolution `n`.
-pub(super) fn plan(s: &ExportSettings, n: usize) -> Vec<Planned> {
-    let ext = extension(s);
-    if s.projection == ExportProjection::Equirect {
-        let width = if s.width == 0 { 4 * n } else { s.width };
-        return vec![Planned { name: format!("{}_equirect.{ext}", s.name), grid: Grid::Equirect { width, height: width / 2 }, face: None }];
-    }
-    let m = match (s.face_size, s.grid) {
-        (0, FaceGrid::Cells) => n,
-        (0, FaceGrid::EdgeSharing) => n + 1,
-        (m, _) => m,
-    };
-    let border = usize::from(s.border && s.grid == FaceGrid::Cells);
-    let full = m + 2 * border;
-    let spans = tile_spans(full, s.tiles);
-    // (face, name in the manifest, name in the file)
-    let faces: Vec<(Face, String, String)> = match s.projection {
-        ExportProjection::CubeMap => CUBE_MAP.iter().map(|&(f, name)| (f, name.to_string(), name.to_string())).collect(),
-        _ => Face::ALL.iter().map(|&f| (f, f.name().to_string(), format!("face{}_{}", f.index(), f.name()))).collect(),
-    };
-    let mut out = Vec::new();
-    for (face, face_name, file_part) in faces {
-        for (ty, &(y0, h)) in spans.iter().enumerate() {
-            for (tx, &(x0, w)) in spans.iter().enumerate() {
-                let tile = if spans.len() > 1 { format!("_x{tx}_y{ty}") } else { String::new() };
-                let grid = Grid::Face(FaceTile { face, m, grid: s.grid, gnomonic: s.projection == ExportProjection::CubeMap, border, x0, y0, w, h });
-                out.push(Planned { name: format!("{}_{file_part}{tile}.{ext}", s.name), grid, face: Some((face_name.clone(), face)) });
-            }
-        }
-    }
-    out
-}
-
-/// Files an export with settings `s` writes at resolution `n` (names relative to the output
-/// folder); `textured`: a mesh has a colour input (face textures).
-pub fn file_names(s: &ExportSettings, n: usize, textured: bool) -> Vec<String> {
-    if s.layer == ExportLayer::Mesh {
-        return mesh::file_names(s, textured);
-    }
-    plan(s, n).into_iter().map(|p| p.name).collect()
-}
-
-impl ExportJob {
-    /// Writes this job's files into `out`, or with `ctx.share` those of its units (numbered from
-    /// `first_unit` over the whole build) that the share owns; returns each file's unit and
-    /// manifest entry.
-    pub fn write(&self, out: &Path, ctx: &ExportContext, control: &Control, first_unit: usize) -> Result<Vec<(usize, ManifestFile)>, ExportError> {
-        if let Some(splat) = &self.splat {
-            return splat.write(self, out, ctx, control, first_unit);
-        }
-        let s = &self.settings;
-        s.check(self.has_field(), self.has_colour()).map_err(|m| self.invalid(m))?;
-        let radius_km = || ctx.planet.as_ref().map(|p| p.radius_km).ok_or_else(|| self.invalid("normal maps and meshes need the graph's Planet node (for the radius)"));
-        if let Some(t) = &self.tiled {
-            if s.layer == ExportLayer::Normals && !t.store.is_normals(t.value) {
-                radius_km()?;
-                return Err(self.invalid("the normal map's input is not a field"));
-            }
-        }
-        let owns = |unit: usize| ctx.share.is_none_or(|sh| sh.owns(unit));
-        if s.layer == ExportLayer::Mesh {
-            if !owns(first_unit) {
-                return Ok(Vec::new());
-            }
-            let radius_km = radius_km()?;
-            let sources = mesh::MeshSources::of(self, radius_km, control)?;
-            return Ok(mesh::write_mesh(out, self, &sources, radius_km, control)?.into_iter().map(|f| (first_unit, f)).collect());
-        }
-        let source = match (s.layer, &self.field, &self.colour) {
-            _ if self.tiled.is_some() => self.tiled.clone().map(Source::Tiled).ok_or_else(|| self.invalid("no input"))?,
-            (ExportLayer::Normals, Some(f), _) => Source::normals(f, radius_km()?, s.relief),
-            (_, Some(f), None) => Source::Scalar(f.clone()),
-            (_, None, Some(c)) => Source::Colour(c.clone()),
-            _ => return Err(self.invalid("connect either a field or a colour")),
-        };
-        let integer = s.format.is_integer();
-        // One pass over the field for the automatic range and every file's manifest entry.
-        // A tiled source has no range before its tiles are evaluated: an automatic mapping
-        // scans them first.
-        if let Source::Tiled(t) = &source {
-            if integer && s.mapping == ValueMapping::Auto {
-                t.store.scan(t.value, control)?;
-            }
-        }
-        let range = source.range();
-        let (encoding, mapping) = self.encoding(&source, range, integer, ctx)?;
-        let frame = if s.layer == ExportLayer::Normals { Frame::of(s.normal_space, s.normal_green) } else { Frame::Object };
-        let mut files = Vec::new();
-        for (k, p) in plan(s, source.n()).into_iter().enumerate() {
-            if !owns(first_unit + k) {
-                continue;
-            }
-            let path = out.join(&p.name);
-            let pixels = Pixels { source: &source, grid: p.grid, encoding, frame };
-            let bytes = write_image(&path, &pixels, s.format, s.byte_order, control)?;
-            control.progress.files_done.fetch_add(1, Ordering::Relaxed);
-            files.push((first_unit + k, self.entry(&p, source.channels(), range, bytes, mapping.clone())));
-        }
-        // A tiled source's range grows with the tiles its files read: the manifest gives the
-        // whole planet's, as a whole build does. A share scans only its part of the tiles
-        // (even without a file of this job), and `merge` joins the shares' ranges.
-        if let Source::Tiled(t) = &source {
-            match ctx.share {
-                Some(share) => t.store.scan_share(t.value, share, control)?,
-                None if !files.is_empty() => t.store.scan(t.value, control)?,
-                None => {}
-            }
-            for (_, f) in &mut files {
-                f.data_range = source.range().map(|(a, b)| [a, b]);
-            }
-        }
-        Ok(files)
-    }
-
-    /// A tiled build's range of this job's value over the tiles evaluated so far (`None`: not
-    /// a tiled scalar value); a share records it for `merge`.
-    pub fn tiled_range(&self) -> Option<[f32; 2]> {
-        let scalar = self.tiled.as_ref().filter(|t| self.settings.layer != ExportLayer::Mesh && t.store.channels(t.value) == 1);
-        scalar.and_then(|t| t.store.range(t.value)).map(|(a, b)| [a, b])
-    }
-
-    /// The pixel encoding and its manifest description.
-    fn encoding(&self, source: &Source, range: Option<(f32, f32)>, integer: bool, ctx: &ExportContext) -> Result<(Encoding, Mapping), ExportError> {
-        let s = &self.settings;
-        let max_sample = if s.format == ExportFormat::Png8 { 255 } else { 65535 };
-        Ok(match source {
-            _ if source.is_normals() => {
-                let green = (s.normal_space == crate::nodes::output::export::NormalSpace::Tangent).then(|| s.normal_green.id().to_string());
-                (if integer { Encoding::Signed } else { Encoding::Identity }, Mapping::Normal { space: s.normal_space.id().into(), green })
-            }
-            // Colours (a tiled source's too) and fields.
-            _ if !integer => (Encoding::Identity, Mapping::Identity),
-            _ if source.channels() == 3 => match s.encoding {
-                ColourEncoding::Srgb => (Encoding::Srgb, Mapping::Srgb),
-                ColourEncoding::Linear => (Encoding::Clamp, Mapping::LinearColour),
-            },
-            _ => {
-                let (low, high) = match s.mapping {
-                    ValueMapping::Auto => {
-                        let (lo, hi) = range.unwrap_or((0.0, 1.0));
-                        if hi > lo {
-                            (lo, hi)
-                        } else {
-                            (lo, lo + 1.0)
-                        }
-                    }
-                    ValueMapping::Fixed => (s.low, s.high),
-                    ValueMapping::Planet => {
-                        let p = ctx.planet.as_ref().ok_or_else(|| self.invalid("the Planet range needs the graph's Planet node"))?;
-                        (-p.max_depth_m, p.max_elevation_m)
-                    }
-                };
-                (Encoding::Range { low, high }, Mapping::Linear { low, high, max_sample })
-            }
-        })
-    }
-}
 
 /// The Export nodes' jobs of an evaluated graph, or the Planet node's default set in a graph
 /// without Export nodes. An Export node with an error is an error naming it.
@@ -277,15 +29,7 @@ pub fn jobs_from_result(g: &Graph, res: &EvalResult) -> Result<Vec<ExportJob>, E
     }
     exports
         .into_iter()
-        .map(
-            |node| {
-                if node.kind == NodeKind::SplatMap {
-                    super::splat::job(g, node, res)
-                } else {
-                    export_node_job(g, node, res.errors.get(&node.id), res.input(node.id, export_node::FIELD).cloned(), res.input(node.id, export_node::COLOUR).cloned(), None)
-                }
-            },
-        )
+        .map(|node| if node.kind == NodeKind::SplatMap { splat_job(g, node, res) } else { export_node_job(g, node, res.errors.get(&node.id), res.input(node.id, export_node::FIELD).cloned(), res.input(node.id, export_node::COLOUR).cloned(), None) })
         .collect()
 }
 
@@ -329,7 +73,7 @@ pub fn planned_files(g: &Graph, n: usize) -> Vec<String> {
 /// its settings cannot be read).
 pub fn node_file_names(g: &Graph, node: &crate::graph::Node, n: usize) -> Option<Vec<String>> {
     if node.kind == NodeKind::SplatMap {
-        return node.settings().ok().map(|s| super::splat::file_names(&s, super::splat::connected_layers(g, node), n));
+        return node.settings().ok().map(|s| super::splat::file_names(&s, connected_layers(g, node), n));
     }
     node.settings::<ExportSettings>().ok().map(|s| file_names(&s, n, g.link_into(node.id, export_node::COLOUR).is_some()))
 }
@@ -411,6 +155,46 @@ pub fn default_jobs(planet_label: &str, elevation_m: Arc<Field>, albedo: Option<
             job
         })
         .collect()
+}
+
+/// The number of weight inputs of `node` (a Splat map node) that `g` connects.
+pub fn connected_layers(g: &Graph, node: &Node) -> usize {
+    WEIGHTS.iter().filter(|p| g.link_into(node.id, **p).is_some()).count()
+}
+
+/// The job of the Splat map node `node` of `g` from the evaluation `res`; an error on the node
+/// is an error naming it.
+pub fn splat_job(g: &Graph, node: &Node, res: &EvalResult) -> Result<ExportJob, ExportError> {
+    if let Some(e) = res.errors.get(&node.id).or_else(|| res.idle.get(&node.id)) {
+        return Err(ExportError::Invalid { export: node.describe(), message: e.clone() });
+    }
+    make_job(g, node, |port| res.input(node.id, port).cloned().map(Source::Scalar))
+}
+
+/// The job of the Splat map node `node` of `g` in a tiled build: `weights` gives the tiled value
+/// of each connected weight input.
+pub fn splat_tiled_job(g: &Graph, node: &Node, weights: impl Fn(InPort<Field>) -> Option<TiledSource>) -> Result<ExportJob, ExportError> {
+    make_job(g, node, |port| weights(port).map(Source::Tiled))
+}
+
+/// The job of `node` whose connected weight inputs' values `weights` gives.
+fn make_job(g: &Graph, node: &Node, weights: impl Fn(InPort<Field>) -> Option<Source>) -> Result<ExportJob, ExportError> {
+    let settings: SplatMapSettings = node.settings().map_err(|e| ExportError::Invalid { export: node.describe(), message: e.to_string() })?;
+    let label = format!("{} '{}'", node.describe(), settings.name);
+    let mut layers = Vec::new();
+    for port in WEIGHTS {
+        let Some(link) = g.link_into(node.id, port) else { continue };
+        let weights = weights(port).ok_or_else(|| ExportError::Invalid { export: label.clone(), message: format!("no value arrived at {}", port.def().name) })?;
+        let from = g.node(link.from).map(|n| n.describe()).unwrap_or_default();
+        let name = settings.layer_name(layers.len(), &link.output);
+        layers.push(SplatLayer { name, source: format!("{from}: {}", link.output), weights });
+    }
+    if layers.is_empty() {
+        return Err(ExportError::Invalid { export: label, message: "connect at least one weight".into() });
+    }
+    let images = settings.images(0);
+    let source = layers.iter().map(|l| l.source.clone()).collect::<Vec<_>>().join(", ");
+    Ok(ExportJob { label, source, settings: images, units: String::new(), field: None, colour: None, tiled: None, tiled_mesh: None, splat: Some(Arc::new(SplatJob { settings, layers })) })
 }
 
 #[cfg(test)]

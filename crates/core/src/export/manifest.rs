@@ -2,7 +2,7 @@
 //! use it without PlanetGraph (size, sample type, byte order, channels, value mapping, units,
 //! projection, face and orientation), and the conventions of all projections.
 
-use super::ExportContext;
+use super::context::ExportContext;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

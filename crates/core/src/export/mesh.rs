@@ -3,12 +3,12 @@
 //! face UVs and the albedo embedded as one PNG texture per face, an optional sea-level sphere;
 //! and OBJ (absolute positions, a .mtl and the face textures) as a fallback.
 
+use super::base::{AtomicFile, Control, ExportError};
 use super::encode::write_png;
 use super::images::{Encoding, FaceTile, Frame, Grid, Pixels};
-use super::jobs::ExportJob;
 use super::manifest::ManifestFile;
+use super::plan::{mesh_file_names, texture_name};
 use super::source::{At, Source, Taps, TiledSource};
-use super::{AtomicFile, Control, ExportError};
 use crate::nodes::output::export::{ExportFormat, ExportSettings, FaceGrid};
 use crate::planet::coords::face_ab_to_dir;
 use crate::planet::Face;
@@ -80,25 +80,6 @@ pub fn chunk(face: Face, (ci, cj): (usize, usize), chunks: usize, verts: usize, 
     Ok(c)
 }
 
-/// Files a mesh export writes; `textured`: it has a colour input (face textures).
-pub fn file_names(s: &ExportSettings, textured: bool) -> Vec<String> {
-    let name = &s.name;
-    match s.format {
-        ExportFormat::Obj => {
-            let mut v = vec![format!("{name}.obj"), format!("{name}.mtl")];
-            if textured {
-                v.extend(Face::ALL.iter().map(|f| texture_name(name, *f)));
-            }
-            v
-        }
-        _ => vec![format!("{name}.glb")],
-    }
-}
-
-fn texture_name(name: &str, f: Face) -> String {
-    format!("{name}_albedo_face{}_{}.png", f.index(), f.name())
-}
-
 /// The albedo `colour` on `face` as an sRGB PNG of `size` pixels per edge, in memory (written
 /// in strips of rows, as image files are).
 fn face_texture(colour: Option<&Source>, face: Face, size: usize, path: &Path, control: &Control) -> Result<Option<Vec<u8>>, ExportError> {
@@ -125,20 +106,6 @@ pub struct MeshSources {
     pub range: (f32, f32),
 }
 
-impl MeshSources {
-    /// What `job` reads: in a tiled build its tiles (the range over every tile, as the field's),
-    /// otherwise its inputs.
-    pub fn of(job: &ExportJob, radius_km: f32, control: &Control) -> Result<MeshSources, ExportError> {
-        if let (Some(t), Some(m)) = (&job.tiled, &job.tiled_mesh) {
-            t.store.scan(t.value, control)?;
-            let range = t.store.range(t.value).ok_or_else(|| job.invalid("the field has no finite value"))?;
-            return Ok(MeshSources { height: Source::Tiled(t.clone()), normals: Source::Tiled(m.normals.clone()), colour: m.colour.clone().map(Source::Tiled), range });
-        }
-        let field = job.field.as_ref().ok_or_else(|| job.invalid("no field"))?;
-        Ok(MeshSources { height: Source::Scalar(field.clone()), normals: Source::normals(field, radius_km, job.settings.relief), colour: job.colour.clone().map(Source::Colour), range: field.min_max() })
-    }
-}
-
 /// The values of a tiled build's store that a mesh reads besides its field.
 #[derive(Debug, Clone)]
 pub struct TiledMesh {
@@ -152,8 +119,7 @@ pub struct TiledMesh {
 const MESH_BATCH: usize = 4096;
 
 /// Writes a mesh job (GLB or OBJ) from `sources`; returns the manifest entries.
-pub fn write_mesh(out: &Path, job: &ExportJob, sources: &MeshSources, radius_km: f32, control: &Control) -> Result<Vec<ManifestFile>, ExportError> {
-    let s = &job.settings;
+pub fn write_mesh(out: &Path, s: &ExportSettings, source: &str, sources: &MeshSources, radius_km: f32, control: &Control) -> Result<Vec<ManifestFile>, ExportError> {
     let radius_m = radius_km as f64 * 1000.0;
     let relief = s.relief;
     let (height, normals) = (&sources.height, &sources.normals);
@@ -172,7 +138,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, sources: &MeshSources, radius_km:
     let entry = |path: &str, bytes: u64| ManifestFile {
         path: path.into(),
         export: s.name.clone(),
-        source: job.source.clone(),
+        source: source.to_string(),
         layer: "mesh".into(),
         format: if s.format == ExportFormat::Obj { "obj" } else { "glb" }.into(),
         projection: "mesh".into(),
@@ -274,7 +240,7 @@ pub fn write_mesh(out: &Path, job: &ExportJob, sources: &MeshSources, radius_km:
         let obj_size = file.commit(w)?;
         files.push(entry(&format!("{}.mtl", s.name), mtl_size));
         files.push(entry(&format!("{}.obj", s.name), obj_size));
-        control.progress.files_done.fetch_add(file_names(s, sources.colour.is_some()).len(), Ordering::Relaxed);
+        control.progress.files_done.fetch_add(mesh_file_names(s, sources.colour.is_some()).len(), Ordering::Relaxed);
         return Ok(files);
     }
     let path = out.join(format!("{}.glb", s.name));

@@ -9,56 +9,13 @@
 //! writing. A tiled build's shares evaluate the tiles their files read and their part of the
 //! rest, for the data ranges ([`Ranges`]), which `merge` joins.
 
-use super::{Control, ExportError, Manifest, ManifestFile};
+use super::base::{write_json, Control, ExportError, Share, MAX_SHARES};
+use super::manifest::{Manifest, ManifestFile};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-
-/// Share `index` (0-based) of `count` shares of a build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Share {
-    /// Which share, 0-based.
-    pub index: usize,
-    /// How many shares the build is split into.
-    pub count: usize,
-}
-
-/// The most shares a build can be split into.
-pub const MAX_SHARES: usize = 10_000;
-
-impl Share {
-    /// Reads `I/N` (1-based, as the command line writes it: `2/3` is the second of three).
-    pub fn parse(text: &str) -> Result<Share, String> {
-        let bad = || format!("'{text}' is not a share I/N (for example 2/3: the second of three shares)");
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-        if n == 0 || n > MAX_SHARES {
-            return Err(format!("'{text}': the number of shares must be 1 to {MAX_SHARES}"));
-        }
-        if i == 0 || i > n {
-            return Err(format!("'{text}': the share must be 1 to {n}"));
-        }
-        Ok(Share { index: i - 1, count: n })
-    }
-
-    /// Whether unit `unit` of the build is this share's.
-    pub fn owns(&self, unit: usize) -> bool {
-        unit % self.count == self.index
-    }
-
-    /// The name of the share's record: `share_I_of_N.json`.
-    pub fn record_name(&self) -> String {
-        format!("share_{}_of_{}.json", self.index + 1, self.count)
-    }
-}
-
-impl std::fmt::Display for Share {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index + 1, self.count)
-    }
-}
 
 /// What a share writes instead of the manifest.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -185,7 +142,7 @@ pub fn write_record(out: &Path, share: Share, identity: BuildIdentity, units: us
     let sha256 = files.iter().map(|f| file_sha256(&out.join(&f.path)).map(|(hash, _)| hash)).collect::<Result<Vec<_>, _>>()?;
     let record = ShareRecord { format: RECORD_FORMAT.into(), share: share.index + 1, shares: share.count, identity, units, file_units, sha256, manifest: manifest(files), ranges };
     let path = out.join(share.record_name());
-    super::write_json(&path, &record)?;
+    write_json(&path, &record)?;
     Ok(record.manifest)
 }
 
@@ -415,7 +372,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path, control: &Control) -> Result<Manife
         _ => {}
     }
     staged.commit()?;
-    super::write_json(&manifest_path, &manifest)?;
+    write_json(&manifest_path, &manifest)?;
     for (dir, r) in &records {
         let record = dir.join(Share { index: r.share - 1, count: r.shares }.record_name());
         if dir.canonicalize().is_ok_and(|d| d == out_real) {

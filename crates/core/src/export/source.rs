@@ -1,8 +1,8 @@
 //! What an export samples: a field (one channel), a colour (linear RGB) or object-space
 //! normals computed from an elevation field, read at a cell or bilinearly in a direction.
 
+use super::base::ExportError;
 use super::tiled::{TileStore, TileView};
-use super::ExportError;
 use crate::planet::gradient::gradient;
 use crate::planet::{Cell, ColourField, Field};
 use glam::Vec3;

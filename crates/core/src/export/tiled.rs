@@ -11,7 +11,7 @@
 //! bytes of a whole build; above it the whole-planet nodes' outputs are bilinear samples of the
 //! capped run, as in close-ups.
 
-use super::ExportError;
+use super::base::{Control, ExportError, Share, STRIP_ROWS};
 use crate::appearance::height_tint;
 use crate::eval::{frontier, localities, memory, whole_part, whole_steps, EvalResult, Evaluator, Program, Progress, Request};
 use crate::graph::NodeId;
@@ -34,11 +34,11 @@ pub const MAX_TILE: usize = 1024;
 pub const MIN_CAP: usize = 128;
 
 /// Bytes a tiled build at `n` cells per face edge sets aside for the strips of rows the
-/// encoders hold: [`super::encode::STRIP_ROWS`] rows of the default equirectangular width
+/// encoders hold: [`STRIP_ROWS`] rows of the default equirectangular width
 /// (`4 n`) of three float channels, four times over (the rows, their samples, the encoder's
 /// buffers).
 fn strip_bytes(n: usize) -> u64 {
-    (super::encode::STRIP_ROWS * 4 * n * 12 * 4) as u64
+    (STRIP_ROWS * 4 * n * 12 * 4) as u64
 }
 
 /// How a tiled build runs.
@@ -317,7 +317,7 @@ impl TileStore {
     /// Evaluates the tiles of `value` that have not been yet, so that its range covers the
     /// whole planet (an automatic value mapping needs it before the first pixel is written;
     /// the manifest's data range after the files), counting them in `control`'s progress.
-    pub fn scan(&self, value: usize, control: &super::Control) -> Result<(), ExportError> {
+    pub fn scan(&self, value: usize, control: &Control) -> Result<(), ExportError> {
         self.scan_where(value, |_| true, control)
     }
 
@@ -325,11 +325,11 @@ impl TileStore {
     /// a share's part of the range over the planet. Every share scans its part, so the shares'
     /// ranges together cover every tile ([`super::share::merge`] joins them), and the shares
     /// split that work as they split the files.
-    pub fn scan_share(&self, value: usize, share: super::Share, control: &super::Control) -> Result<(), ExportError> {
+    pub fn scan_share(&self, value: usize, share: Share, control: &Control) -> Result<(), ExportError> {
         self.scan_where(value, |k| share.owns(k), control)
     }
 
-    fn scan_where(&self, value: usize, pick: impl Fn(usize) -> bool, control: &super::Control) -> Result<(), ExportError> {
+    fn scan_where(&self, value: usize, pick: impl Fn(usize) -> bool, control: &Control) -> Result<(), ExportError> {
         if self.channels(value) != 1 {
             return Ok(());
         }

@@ -1,8 +1,10 @@
 //! The tiled path of a build ([`super::tiled`]): the whole-planet run at the plan's cap, the
 //! store of tiles, and the jobs that read it.
 
-use super::build::BuildError;
-use super::jobs::{default_set, export_node_job, DefaultLayer, ExportJob};
+use super::base::ExportError;
+use super::build_error::BuildError;
+use super::job::ExportJob;
+use super::jobs::{default_set, export_node_job, splat_tiled_job, DefaultLayer};
 use super::mesh::TiledMesh;
 use super::source::TiledSource;
 use super::tiled::{TilePlan, TileStore, TileValue};
@@ -57,7 +59,7 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
     }
     let timings_ms = whole_res.timings_by_name(g);
     let labels: HashMap<NodeId, String> = program.steps.iter().map(|s| (s.id, g.describe_node(s.id))).collect();
-    let invalid = |e: super::ExportError| BuildError::graph(&file, e);
+    let invalid = |e: ExportError| BuildError::graph(&file, e);
     // The Export and Splat map nodes, in the graph's order (as a whole build writes them).
     let writers: Vec<_> = g.nodes.iter().filter(|n| n.kind.writes_files() && targets.contains(&n.id)).collect();
     if writers.is_empty() {
@@ -128,7 +130,7 @@ pub fn start(g: &Graph, path: &Path, program: &Program, targets: &[NodeId], plan
         .iter()
         .zip(reads)
         .map(|(node, read)| match read {
-            Reads::Splat(ports) => super::splat::tiled_job(g, node, |port| ports.iter().find(|(p, _)| *p == port.index()).map(|&(_, v)| source(v))).map_err(invalid),
+            Reads::Splat(ports) => splat_tiled_job(g, node, |port| ports.iter().find(|(p, _)| *p == port.index()).map(|&(_, v)| source(v))).map_err(invalid),
             Reads::Export { value, mesh } => {
                 let mut job = export_node_job(g, node, None, None, None, Some(source(value))).map_err(invalid)?;
                 job.tiled_mesh = mesh.map(|(normals, colour)| TiledMesh { normals: source(normals), colour: colour.map(source) });
