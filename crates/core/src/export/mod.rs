@@ -7,33 +7,72 @@
 //! the manifest is written last, so a manifest never lists a file that was not completely
 //! written (an old manifest is removed when an export starts).
 
-// The pipeline, each module importing only those above it in this list (tests/layers.rs
-// checks the order): what everything shares; the tiled build's plan and its store of tiles; the
-// values an image samples; the images' grids and pixels; their encoders; the build's context
-// and manifest; the files planned; the mesh and splat data; a job; its manifest entries; the
-// shares' records and merge; writing jobs (meshes, splat maps, images and the manifest); the
-// jobs of a graph; the names they write; a build's errors; a tiled build; a build.
+// The pipeline, in order: each module imports only those declared before it
+// (tests/layers.rs, the_export_modules_run_one_way, reads this order; a blank line between
+// declarations keeps rustfmt from sorting them).
+
+// What every part shares: errors, progress and cancel, atomic files, JSON, a share, strip rows.
 mod base;
-pub mod build;
-pub mod build_error;
-pub mod context;
-pub mod encode;
-mod entries;
-pub mod images;
-pub mod job;
-pub mod jobs;
-pub mod manifest;
-pub mod mesh;
-pub mod names;
-pub mod plan;
-pub mod presets;
-pub mod share;
-pub mod source;
-pub mod splat;
-mod splat_write;
+
+// A tiled build's plan and its store of tiles.
 pub mod tiled;
-pub mod tiled_build;
+
+// The values an image samples: a field, a colour, normals, whole or tiled.
+pub mod source;
+
+// Pixel grids and encodings.
+pub mod images;
+
+// The image writers.
+pub mod encode;
+
+// What every export of one build shares.
+pub mod context;
+
+// The manifest.
+pub mod manifest;
+
+// The files an export writes, known before evaluating.
+pub mod plan;
+
+// Meshes: geometry, GLB and OBJ.
+pub mod mesh;
+
+// Splat maps: layers and file names.
+pub mod splat;
+
+// One Export node's job.
+pub mod job;
+
+// The image files' manifest entries.
+mod entries;
+
+// Builds in shares: records and merge.
+pub mod share;
+
+// Writing a splat map.
+mod splat_write;
+
+// Writing jobs, then the manifest or a share's record.
 pub mod write;
+
+// The jobs of an evaluated graph.
+pub mod jobs;
+
+// Two exports of one file.
+pub mod names;
+
+// A build's errors.
+pub mod build_error;
+
+// A tiled build's whole-planet run and jobs.
+pub mod tiled_build;
+
+// A build.
+pub mod build;
+
+// Consumer presets.
+pub mod presets;
 
 pub use base::{AtomicFile, Control, ExportError, ExportProgress, Share, MAX_SHARES, STRIP_ROWS};
 pub use build::{build_targets, evaluate_exports, export_graph, export_graph_planned};
