@@ -8,7 +8,7 @@ mod driver;
 
 use driver::{wait_until, Driver};
 use planetgraph_core::nodes::NodeKind;
-use planetgraph_render::closeup::tiles_for_view;
+use planetgraph_renderer::quadtree::tiles_for_view;
 
 /// The tiles the viewport's camera wants now.
 fn wanted(d: &Driver, n: usize) -> Vec<planetgraph_core::planet::Tile> {
@@ -78,7 +78,7 @@ fn the_camera_is_kept_above_the_exaggerated_relief() {
     d.app.viewport.reset_view();
     d.app.viewport.auto_relief = false;
     d.app.viewport.mesh.exaggeration = 0.0;
-    d.app.viewport.view.camera.distance = 1.0 + planetgraph_render::camera::MIN_ALTITUDE;
+    d.app.viewport.view.camera.distance = 1.0 + planetgraph_renderer::camera::MIN_ALTITUDE;
     d.frames(2);
     assert!((d.app.viewport.view.camera.distance - 1.004).abs() < 1e-6, "flat: the zoom's own floor");
     // The relief exaggerated 200 times rises under the camera, which rises with it.
@@ -96,7 +96,7 @@ fn the_camera_is_kept_above_the_exaggerated_relief() {
 /// slopes scaled in the shaders); far away all of it; off, all of it everywhere.
 #[test]
 fn the_relief_drawn_follows_the_altitude() {
-    use planetgraph_render::camera::relief_at;
+    use planetgraph_renderer::camera::relief_at;
     let mut d = planet_on_screen();
     d.app.viewport.reset_view();
     d.frames(2);

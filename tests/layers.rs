@@ -1,5 +1,5 @@
 //! The architecture's rules. The compiler enforces the layers between crates: the domain
-//! (`crates/core`) declares no UI or GPU crate, the renderer (`crates/render`) and the command
+//! (`crates/core`) declares no UI or GPU crate, the renderer (`crates/renderer`) and the command
 //! line (`crates/cli`) no UI crate, and only the editor (`crates/app`) declares egui, eframe,
 //! rfd and egui_node_graph2; no crate depends on one above it. This file checks that the
 //! manifests stay so. Only the order among the domain's modules (planet <- tectonics, erosion <-
@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// What each top-level module may import from the crate. Together these are a one-way order:
-/// planet <- tectonics, erosion <- nodes <- graph <- io, eval <- inspect; render sees only the
+/// planet <- tectonics, erosion <- nodes <- graph <- io, eval <- inspect; the renderer sees only the
 /// planet's plain data; the UI and the command line sit on top.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("planet", &[]),
@@ -28,10 +28,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("export", &["appearance", "eval", "graph", "io", "nodes", "planet", "raster"]),
     ("inspect", &["appearance", "eval", "graph", "nodes", "planet", "tectonics"]),
     ("examples", &["graph", "io", "nodes", "raster"]),
-    ("render", &["planet", "appearance"]),
+    ("renderer", &["planet", "appearance"]),
     ("editor", &["export", "graph", "nodes", "planet", "raster"]),
-    ("cli", &["appearance", "erosion", "eval", "examples", "export", "graph", "inspect", "io", "limits", "nodes", "planet", "render", "tectonics"]),
-    ("app", &["appearance", "editor", "erosion", "eval", "examples", "export", "graph", "inspect", "io", "nodes", "planet", "render", "tectonics"]),
+    ("cli", &["appearance", "erosion", "eval", "examples", "export", "graph", "inspect", "io", "limits", "nodes", "planet", "renderer", "tectonics"]),
+    ("app", &["appearance", "editor", "erosion", "eval", "examples", "export", "graph", "inspect", "io", "nodes", "planet", "renderer", "tectonics"]),
 ];
 
 /// Modules that must not name these crates.
@@ -64,10 +64,10 @@ fn code(text: &str) -> String {
 
 /// Which modules a text names: `crate::name` in its own crate, `planetgraph_core::name` and
 /// `planetgraph_app::name` from the crates above the domain, `planetgraph_examples` (the module
-/// `examples`), `planetgraph_render` (`render`) and `planetgraph_cli` (`cli`).
+/// `examples`), `planetgraph_renderer` (`renderer`) and `planetgraph_cli` (`cli`).
 fn crate_paths(text: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
-    for (prefix, whole) in [("crate::", None), ("planetgraph_core::", None), ("planetgraph_app::", None), ("planetgraph_examples", Some("examples")), ("planetgraph_render", Some("render")), ("planetgraph_cli", Some("cli"))] {
+    for (prefix, whole) in [("crate::", None), ("planetgraph_core::", None), ("planetgraph_app::", None), ("planetgraph_examples", Some("examples")), ("planetgraph_renderer", Some("renderer")), ("planetgraph_cli", Some("cli"))] {
         let mut rest = text;
         while let Some(k) = rest.find(prefix) {
             let before = rest[..k].chars().next_back();
@@ -93,7 +93,7 @@ fn crate_paths(text: &str) -> BTreeSet<String> {
     found
 }
 
-/// The source folders of the crates: the domain's, the renderer's (all of it the `render`
+/// The source folders of the crates: the domain's, the renderer's (all of it the `renderer`
 /// module, as the crates above re-export it), the command line's (all of it `cli`), the
 /// editor's (`app` and `editor`) and the binary's.
 fn source_roots() -> [(PathBuf, Option<&'static str>); 6] {
@@ -101,7 +101,7 @@ fn source_roots() -> [(PathBuf, Option<&'static str>); 6] {
     [
         (root.join("crates/core/src"), None),
         (root.join("crates/examples/src"), Some("examples")),
-        (root.join("crates/render/src"), Some("render")),
+        (root.join("crates/renderer/src"), Some("renderer")),
         (root.join("crates/cli/src"), Some("cli")),
         (root.join("crates/app/src"), None),
         (root.join("src"), None),
@@ -201,12 +201,12 @@ fn only_the_editor_crate_declares_ui_crates_and_no_crate_depends_on_one_above_it
     let layers: &[(&str, &[&str])] = &[
         ("crates/core/Cargo.toml", &[]),
         ("crates/examples/Cargo.toml", &["planetgraph-core"]),
-        ("crates/render/Cargo.toml", &["planetgraph-core"]),
-        ("crates/cli/Cargo.toml", &["planetgraph-core", "planetgraph-examples", "planetgraph-render"]),
-        ("crates/app/Cargo.toml", &["planetgraph-core", "planetgraph-examples", "planetgraph-render"]),
+        ("crates/renderer/Cargo.toml", &["planetgraph-core"]),
+        ("crates/cli/Cargo.toml", &["planetgraph-core", "planetgraph-examples", "planetgraph-renderer"]),
+        ("crates/app/Cargo.toml", &["planetgraph-core", "planetgraph-examples", "planetgraph-renderer"]),
         // The Python package links the domain alone: no renderer, so no wgpu in the wheel.
         ("python/Cargo.toml", &["planetgraph-core"]),
-        ("Cargo.toml", &["planetgraph-core", "planetgraph-examples", "planetgraph-render", "planetgraph-cli", "planetgraph-app"]),
+        ("Cargo.toml", &["planetgraph-core", "planetgraph-examples", "planetgraph-renderer", "planetgraph-cli", "planetgraph-app"]),
     ];
     for (path, may) in layers {
         let declared = declared(&manifest(path));

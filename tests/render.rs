@@ -6,7 +6,7 @@
 mod needs;
 
 use planetgraph_core::planet::Field;
-use planetgraph_render::{headless_device, render_offscreen, ColourMode, Layers, MeshOptions, OverlayTexture, ViewSettings, SHADER_SOURCE};
+use planetgraph_renderer::{headless_device, render_offscreen, ColourMode, Layers, MeshOptions, OverlayTexture, ViewSettings, SHADER_SOURCE};
 
 #[test]
 fn every_shader_validates_with_naga() {
@@ -144,7 +144,7 @@ fn detail(px: &[u8], w: usize) -> f64 {
 fn the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height_tint() {
     use planetgraph_core::inspect::albedo_image;
     use planetgraph_core::planet::{ColourField, Field};
-    use planetgraph_render::OrbitCamera;
+    use planetgraph_renderer::OrbitCamera;
     if needs::skip_without_adapter("the_albedo_shows_per_pixel_detail_beyond_the_mesh_and_differs_from_the_height_tint") {
         return;
     }
@@ -226,7 +226,7 @@ fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side()
         render_offscreen(&field, 6371.0, Layers { overlay: Some(tex), ..Default::default() }, &mesh, view, size, size).expect("render").2
     };
     // Looking at +Z from the equator with the sun behind the camera: +X is on the right.
-    let camera = planetgraph_render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
+    let camera = planetgraph_renderer::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
     let front_lit = ViewSettings { camera, sun_azimuth_deg: 0.0, sun_elevation_deg: 0.0, atmosphere: false, ..Default::default() };
     let px = draw(&front_lit);
     let luminance = |px: &[u8], x0: u32, x1: u32| channel_sums(px, size, x0, x1).iter().sum::<u64>();
@@ -246,7 +246,7 @@ fn shallow_sea_is_lighter_than_deep_sea_and_the_sun_control_moves_the_day_side()
 fn a_share_of_the_relief_drawn_matches_a_mesh_built_for_it() {
     use planetgraph_core::inspect::{albedo_image, normal_image};
     use planetgraph_core::planet::ColourField;
-    use planetgraph_render::OrbitCamera;
+    use planetgraph_renderer::OrbitCamera;
     if needs::skip_without_adapter("a_share_of_the_relief_drawn_matches_a_mesh_built_for_it") {
         return;
     }
@@ -284,7 +284,7 @@ fn sand_under_shallow_water_is_turquoise_and_on_the_beach_sand_coloured() {
     let mesh = MeshOptions { resolution: 32, ..Default::default() };
     let size = 96u32;
     let tex = OverlayTexture::new(sand.size, &sand.rgba).expect("six layers");
-    let camera = planetgraph_render::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
+    let camera = planetgraph_renderer::OrbitCamera { yaw: 0.0, pitch: 0.0, ..Default::default() };
     let view = ViewSettings { camera, sun_azimuth_deg: 0.0, sun_elevation_deg: 30.0, atmosphere: false, ..Default::default() };
     let px = render_offscreen(&field, 6371.0, Layers { overlay: Some(tex), ..Default::default() }, &mesh, &view, size, size).expect("render").2;
     let mean = |x0: u32, x1: u32| channel_sums(&px, size, x0, x1).map(|c| c as f64);
@@ -332,7 +332,7 @@ fn the_texture_inspection_modes_show_their_layers() {
 #[test]
 fn a_landing_tile_s_relief_morphs_in_from_the_relief_before() {
     use planetgraph_core::planet::{Face, Tile};
-    use planetgraph_render::{view_mesh, DetailPatch, PlanetRenderer};
+    use planetgraph_renderer::{view_mesh, DetailPatch, PlanetRenderer};
     if needs::skip_without_adapter("a_landing_tile_s_relief_morphs_in_from_the_relief_before") {
         return;
     }

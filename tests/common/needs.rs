@@ -9,7 +9,7 @@
 /// panics when none exists and no skip was asked for.
 #[allow(dead_code)]
 pub fn skip_without_adapter(test: &str) -> bool {
-    let Err(planetgraph_render::RenderError::NoAdapter) = planetgraph_render::headless_device() else { return false };
+    let Err(planetgraph_renderer::RenderError::NoAdapter) = planetgraph_renderer::headless_device() else { return false };
     skip_or_fail(test, "no graphics adapter", "PLANETGRAPH_SKIP_GPU", "Mesa's lavapipe (apt-get install mesa-vulkan-drivers libvulkan1)")
 }
 

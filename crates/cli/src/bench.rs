@@ -357,7 +357,7 @@ fn texture_chain_ms(g: &planetgraph_core::graph::Graph, n: usize, reps: usize, c
 /// 256, mesh 128, albedo texture) with the viewport's renderer (lavapipe on a machine without
 /// a GPU: a figure to watch, not a target).
 fn viewport_frame_ms(g: &planetgraph_core::graph::Graph, reps: usize, cancel: &AtomicBool) -> Result<f64, anyhow::Error> {
-    use planetgraph_render::{build_mesh, headless_device, MeshOptions, OverlayTexture, PlanetRenderer, ViewSettings};
+    use planetgraph_renderer::{build_mesh, headless_device, MeshOptions, OverlayTexture, PlanetRenderer, ViewSettings};
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| anyhow::anyhow!("no Planet node"))?.id;
     let res = Evaluator::new().evaluate(g, 256, cancel, &Progress::default());
     let field = res.field(planet).ok_or_else(|| anyhow::anyhow!("the planet did not evaluate"))?;

@@ -9,8 +9,8 @@ use planetgraph_core::inspect::CloseUp;
 use planetgraph_core::nodes::output::planet::PlanetSettings;
 use planetgraph_core::nodes::NodeKind;
 use planetgraph_core::planet::{Face, Grid, Tile};
-use planetgraph_render::closeup::{tiles_for_view, TILE_CELLS};
-use planetgraph_render::OrbitCamera;
+use planetgraph_renderer::quadtree::{tiles_for_view, TILE_CELLS};
+use planetgraph_renderer::OrbitCamera;
 use std::sync::atomic::AtomicBool;
 
 /// The level of the tiles `closeup_tile_s` and the frames measure (kept at 16384, the finest
@@ -137,7 +137,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
         }
     }
     if wants("closeup_mesh_view_ms") || wants("closeup_mesh_view_morph_ms") || wants("closeup_mesh_view_triangles") {
-        use planetgraph_render::{view_mesh, DetailPatch, MeshOptions, ViewSettings};
+        use planetgraph_renderer::{view_mesh, DetailPatch, MeshOptions, ViewSettings};
         fn layered(close: &[CloseUp]) -> Vec<DetailPatch<'_>> {
             DetailPatch::layered(close.iter().map(|c| DetailPatch::on_tile(c.tile, &c.elevation_m, None, None)).collect())
         }
@@ -154,7 +154,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
 /// Draws (and reads back) a frame from `camera` with the close-ups' patches drawn, and
 /// returns its milliseconds, each time it is called.
 fn frame_drawer<'a>(field: &planetgraph_core::planet::Field, close: &'a [CloseUp], radius_km: f32, camera: OrbitCamera) -> Result<impl FnMut() -> f64 + 'a, anyhow::Error> {
-    use planetgraph_render::{headless_device, view_mesh, DetailPatch, MeshOptions, PlanetRenderer, ViewSettings};
+    use planetgraph_renderer::{headless_device, view_mesh, DetailPatch, MeshOptions, PlanetRenderer, ViewSettings};
     let (device, queue) = headless_device()?;
     let mut r = PlanetRenderer::new(&device);
     let view = ViewSettings { camera, ..Default::default() };

@@ -4,7 +4,7 @@
 //! A crate of its own that declares no UI crate, so the commands and the Python package
 //! (`python/`, which calls `build` and `check`) compile without the editor. It names the domain's
 //! modules by their own paths (`planetgraph_core::graph`, ...) and re-exports nothing; the
-//! renderer is `planetgraph_render`, as `render` here is the command. See the README's
+//! renderer is `planetgraph_renderer`, as `render` here is the command. See the README's
 //! architecture section.
 
 #![warn(missing_docs)]
@@ -19,12 +19,12 @@ pub mod bench_toolbox;
 pub mod build;
 pub mod cache;
 pub mod check;
-pub mod closeup;
 pub mod merge;
 pub mod render;
+pub mod render_closeups;
 
 use clap::{Args, Parser, Subcommand};
-use planetgraph_render::ColourMode;
+use planetgraph_renderer::ColourMode;
 use std::path::PathBuf;
 
 use planetgraph_core::limits::MAX_RESOLUTION;
@@ -243,11 +243,11 @@ fn parse_range(s: &str, lo: f32, hi: f32) -> Result<f32, String> {
 }
 
 fn parse_distance(s: &str) -> Result<f32, String> {
-    parse_range(s, 1.0 + planetgraph_render::camera::MIN_ALTITUDE, planetgraph_render::camera::MAX_DISTANCE)
+    parse_range(s, 1.0 + planetgraph_renderer::camera::MIN_ALTITUDE, planetgraph_renderer::camera::MAX_DISTANCE)
 }
 
 fn parse_tilt(s: &str) -> Result<f32, String> {
-    parse_range(s, 0.0, planetgraph_render::camera::MAX_TILT.to_degrees().floor())
+    parse_range(s, 0.0, planetgraph_renderer::camera::MAX_TILT.to_degrees().floor())
 }
 
 fn parse_relief(s: &str) -> Result<f32, String> {

@@ -1,10 +1,10 @@
 //! `planetgraph render FILE --out IMAGE.png`: the viewport's picture, offscreen.
 
 use super::build::{evaluate_planet_from, interrupt_flag};
-use super::{closeup, CliError, DetailArg, RenderArgs};
+use super::{render_closeups, CliError, DetailArg, RenderArgs};
 use planetgraph_core::eval::{Evaluator, Progress};
 use planetgraph_core::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, tectonic_values, temperature_image, texture_values, OverlayColours};
-use planetgraph_render::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
+use planetgraph_renderer::{render_offscreen, ColourMode, Layers, MeshOptions, OrbitCamera, OverlayTexture, ViewSettings};
 
 /// Runs the `render` command.
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
@@ -28,7 +28,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     // Close-up tiles (not for the planet at another node, whose tiles would need that node's
     // conversion to metres).
     let tiles_for = |camera: &OrbitCamera| match (args.detail, args.from) {
-        (DetailArg::Auto, None) => planetgraph_render::closeup::tiles_for_view(camera, args.width, args.height, n),
+        (DetailArg::Auto, None) => planetgraph_renderer::quadtree::tiles_for_view(camera, args.width, args.height, n),
         _ => Vec::new(),
     };
     let mut ev = Evaluator::new();
@@ -41,7 +41,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     // The relief drawn (less near the ground with --relief-near) and the eye above it, as in
     // the viewport; the tiles are those of the view from there.
     let asked = camera.distance;
-    let relief_ratio = planetgraph_render::settle_camera(&mut camera, Some((&b.field, planet.radius_km)), &mesh, args.relief_near);
+    let relief_ratio = planetgraph_renderer::settle_camera(&mut camera, Some((&b.field, planet.radius_km)), &mesh, args.relief_near);
     if camera.distance != asked {
         eprintln!("note: at {asked} radii the camera would lie inside the relief exaggerated {:.1} times; drawn from {:.4} radii (less --relief, or --relief-near, lets it come closer)", args.relief * relief_ratio, camera.distance);
     }
@@ -50,7 +50,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     if let Some(p) = g.first_of(planetgraph_core::nodes::NodeKind::Planet).filter(|_| !tiles.is_empty()) {
         let program = planetgraph_core::eval::compile_for(&g, &[p.id]);
         for t in tiles {
-            close.push(closeup::evaluate(&mut ev, &program, &g, &args.file, p.id, &planet, t, n, args.relief, &cancel)?);
+            close.push(render_closeups::evaluate(&mut ev, &program, &g, &args.file, p.id, &planet, t, n, args.relief, &cancel)?);
         }
     }
     drop(ev);
@@ -99,7 +99,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     };
     let normal_texture = normals.as_ref().map(|n| OverlayTexture::new(n.size, &n.rgba)).transpose().map_err(CliError::internal)?;
     let colours = mode == ColourMode::Albedo && b.albedo.is_some();
-    let patches = planetgraph_render::DetailPatch::layered(close.iter().map(|c| planetgraph_render::DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect());
+    let patches = planetgraph_renderer::DetailPatch::layered(close.iter().map(|c| planetgraph_renderer::DetailPatch::on_tile(c.tile, &c.elevation_m, c.albedo.as_deref().filter(|_| colours), Some(&c.normals))).collect());
     let layers = Layers { overlay: texture, normals: normal_texture, arrows: &arrows, patches: &patches };
     let (w, h, rgba) = render_offscreen(&b.field, planet.radius_km, layers, &mesh, &view, args.width, args.height).map_err(CliError::internal)?;
     let img = image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| CliError::internal(anyhow::anyhow!("wrong image size")))?;

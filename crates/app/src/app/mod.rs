@@ -2,7 +2,7 @@
 //! viewport. `document` holds no UI types.
 
 pub mod clipboard;
-pub mod closeups;
+pub mod closeup_jobs;
 pub mod document;
 pub mod library;
 pub mod planet_app;

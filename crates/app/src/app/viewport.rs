@@ -2,11 +2,11 @@
 //! shown as an egui texture.
 
 use super::viewer::{viewer_image, ViewedValue, ViewerContent, ViewerRamp};
-use crate::app::closeups::{CloseUps, Shown};
+use crate::app::closeup_jobs::{CloseUps, Shown};
 use planetgraph_core::inspect::{albedo_image, elevation_image, motion_arrows, normal_image, precipitation_image, slope_image, temperature_image, OverlayColours, OverlayImage, TectonicValues, TextureValues};
 use planetgraph_core::nodes::output::planet::PlanetSettings;
 use planetgraph_core::planet::{ColourField, Field};
-use planetgraph_render::{ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
+use planetgraph_renderer::{ColourMode, MeshOptions, OrbitCamera, OverlayTexture, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
 
@@ -57,10 +57,10 @@ pub struct Viewport {
     /// Where the picture was drawn in the last frame (screen points).
     picture_rect: egui::Rect,
     /// Close-ups near the ground.
-    pub closeups: crate::app::closeups::CloseUps,
+    pub closeups: crate::app::closeup_jobs::CloseUps,
     /// Turn the camera to the land when the next planet arrives (a document was opened).
     aim_at_land: bool,
-    /// Draw less of the Relief near the ground ([`planetgraph_render::camera::relief_at`]).
+    /// Draw less of the Relief near the ground ([`planetgraph_renderer::camera::relief_at`]).
     pub auto_relief: bool,
 }
 

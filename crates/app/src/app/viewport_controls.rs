@@ -2,7 +2,7 @@
 
 use super::super::viewer::{ViewedValue, ViewerRamp};
 use super::Viewport;
-use planetgraph_render::ColourMode;
+use planetgraph_renderer::ColourMode;
 
 impl Viewport {
     /// The control rows above the picture. Returns true when the user asked to leave the
@@ -144,7 +144,7 @@ fn fixed_label(ui: &mut egui::Ui, width: f32, text: String) -> egui::Response {
 /// The sun as the place on the planet where it stands overhead: its longitude (east positive)
 /// and latitude in degrees, so the numbers stay with the planet when the camera moves or the
 /// view is reset.
-fn sun_controls(ui: &mut egui::Ui, view: &mut planetgraph_render::ViewSettings) {
+fn sun_controls(ui: &mut egui::Ui, view: &mut planetgraph_renderer::ViewSettings) {
     let tip = "Where the sun stands overhead on the planet: longitude (0 at the map's centre, east positive) and latitude. The light stays with the planet when the camera moves; a new graph starts with its land in daylight.";
     ui.label("Sun over").on_hover_text(tip);
     ui.add(egui::DragValue::new(&mut view.sun_azimuth_deg).range(-180.0..=180.0).speed(0.5).max_decimals(1).custom_formatter(|v, _| degrees(v, "E", "W")).custom_parser(|t| parse_degrees(t, "E", "W")))

@@ -71,18 +71,18 @@ impl Viewport {
     /// Sets the share of the Relief drawn at the camera's altitude (all of it unless
     /// [`Viewport::auto_relief`]; a cube is drawn as built), and keeps the camera above the
     /// relief as drawn: a zoom into a range, or a larger exaggeration, lifts it rather than
-    /// putting it inside a mountain ([`planetgraph_render::settle_camera`]).
+    /// putting it inside a mountain ([`planetgraph_renderer::settle_camera`]).
     fn keep_above_ground(&mut self) {
         let before = (self.view.camera, self.view.relief_ratio);
         let ground = self.field.as_ref().map(|(f, p)| (f.as_ref(), p.radius_km));
-        self.view.relief_ratio = planetgraph_render::settle_camera(&mut self.view.camera, ground, &self.mesh, self.auto_relief);
+        self.view.relief_ratio = planetgraph_renderer::settle_camera(&mut self.view.camera, ground, &self.mesh, self.auto_relief);
         if before != (self.view.camera, self.view.relief_ratio) {
             self.needs_render = true;
         }
     }
 
     /// Turns the camera to [`land_centre`] of the planet on screen, if it has land; with `sun`
-    /// the sun goes behind the viewer too ([`planetgraph_render::ViewSettings::face`]), else it stays
+    /// the sun goes behind the viewer too ([`planetgraph_renderer::ViewSettings::face`]), else it stays
     /// where it is over the planet.
     pub(super) fn face_land(&mut self, sun: bool) {
         if let Some(centre) = self.field.as_ref().and_then(|(f, _)| land_centre(f)) {

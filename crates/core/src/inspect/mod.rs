@@ -4,15 +4,15 @@
 //! plates or evaluation.
 
 pub mod climate;
-pub mod closeup;
 pub mod landforms;
 pub mod normals;
 pub mod overlay;
 pub mod realism;
+pub mod tile_surface;
 
 pub use climate::{elevation_image, precipitation_image, ramp_image, slope_image, temperature_image, texture_values, TextureValues};
-pub use closeup::CloseUp;
 pub use normals::{normal_image, tile_normals};
+pub use tile_surface::CloseUp;
 
 pub use overlay::{albedo_image, motion_arrows, overlay_image, overlay_size, OverlayColours, OverlayImage};
 

@@ -5,7 +5,7 @@
 mod autosave;
 mod background;
 mod cache;
-mod closeup;
+mod closeup_requests;
 mod edit;
 mod export_dialog;
 mod files;

@@ -1,6 +1,6 @@
 //! Close-ups for `planetgraph render`: where the camera is near the ground, the graph is
 //! evaluated again on the leaves of the view's quadtree of tiles
-//! ([`planetgraph_render::closeup::tiles_for_view`]), each at a level fine enough for the
+//! ([`planetgraph_renderer::quadtree::tiles_for_view`]), each at a level fine enough for the
 //! picture's pixels there (region evaluation: the whole-planet nodes come from the cached whole
 //! evaluation, the cellwise ones, the Detail node among them, run on the tile), and the tiles
 //! are drawn over the planet as detail patches.

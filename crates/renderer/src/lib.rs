@@ -3,8 +3,8 @@
 //! written by `planetgraph render`. It takes plain data (an elevation field, an overlay
 //! texture, arrow lines) and knows nothing of graphs, nodes or plates.
 //!
-//! A crate of its own (`planetgraph-render`): it depends on the domain crate for its plain data
-//! and on wgpu, never on egui or the editor. The `planetgraph` crate re-exports it as `render`.
+//! A crate of its own (`planetgraph-renderer`): it depends on the domain crate for its plain data
+//! and on wgpu, never on egui or the editor; the crates above name it `planetgraph_renderer`.
 
 #![warn(missing_docs)]
 
@@ -12,12 +12,12 @@
 use planetgraph_core::planet;
 
 pub mod camera;
-pub mod closeup;
 pub mod gpu_types;
 pub mod layers;
 pub mod lod;
 pub mod mesh;
 pub mod mode;
+pub mod quadtree;
 pub mod renderer;
 
 pub use camera::OrbitCamera;

@@ -13,9 +13,9 @@ use planetgraph_core::inspect::CloseUp;
 use planetgraph_core::nodes::output::planet::PlanetSettings;
 use planetgraph_core::planet::Field;
 use planetgraph_core::planet::Tile;
-use planetgraph_render::closeup::tiles_for_view;
-use planetgraph_render::gpu_types::MAX_PATCHES;
-use planetgraph_render::{view_mesh, DetailPatch, MeshOptions, OrbitCamera, PlanetMesh, PlanetRenderer, ViewSettings};
+use planetgraph_renderer::gpu_types::MAX_PATCHES;
+use planetgraph_renderer::quadtree::tiles_for_view;
+use planetgraph_renderer::{view_mesh, DetailPatch, MeshOptions, OrbitCamera, PlanetMesh, PlanetRenderer, ViewSettings};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::sync::Arc;
 use std::time::Instant;
@@ -346,8 +346,8 @@ impl CloseUps {
     pub fn describe(&self) -> String {
         let mut text = format!(
             "Within {} planet radii, evaluate the planet again in the background on a quadtree of tiles under the picture, nearest the centre first, each at the level where a cell is about a pixel there (up to {} cells per face edge, about 0.6 km on Earth), and draw them over the planet: real detail from the cellwise nodes such as Detail. Tiles stay cached (up to {} MiB) until the planet changes",
-            planetgraph_render::closeup::AUTO_DISTANCE,
-            planetgraph_render::closeup::MAX_DETAIL_LEVEL,
+            planetgraph_renderer::quadtree::AUTO_DISTANCE,
+            planetgraph_renderer::quadtree::MAX_DETAIL_LEVEL,
             CACHE_BYTES >> 20
         );
         if !self.wanted.is_empty() {
