@@ -329,3 +329,33 @@ fn the_export_modules_run_one_way() {
         }
     }
 }
+
+/// No crate declares a dependency it does not use (what `cargo machete` checks): each name in
+/// a manifest's `[dependencies]` appears in that crate's sources as a path (`serde_json::`,
+/// `use rayon`, `planetgraph_core::`).
+#[test]
+fn no_crate_declares_a_dependency_it_does_not_use() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (manifest_path, src) in [
+        ("Cargo.toml", "src"),
+        ("crates/core/Cargo.toml", "crates/core/src"),
+        ("crates/examples/Cargo.toml", "crates/examples/src"),
+        ("crates/renderer/Cargo.toml", "crates/renderer/src"),
+        ("crates/cli/Cargo.toml", "crates/cli/src"),
+        ("crates/app/Cargo.toml", "crates/app/src"),
+        ("python/Cargo.toml", "python/src"),
+    ] {
+        let mut files = Vec::new();
+        sources(&root.join(src), &mut files);
+        // The root package's tests use its dependencies too.
+        if src == "src" {
+            sources(&root.join("tests"), &mut files);
+        }
+        let text: String = files.iter().map(|f| code(&std::fs::read_to_string(f).expect("read"))).collect::<Vec<_>>().join("\n");
+        for dep in declared(&manifest(manifest_path)) {
+            let name = dep.split('.').next().unwrap_or(&dep).replace('-', "_");
+            let used = [format!("{name}::"), format!("use {name}"), format!("{name}!")].iter().any(|p| text.contains(p.as_str()));
+            assert!(used, "{manifest_path} declares {dep}, which {src} never names");
+        }
+    }
+}

@@ -93,7 +93,7 @@ pub fn threads_arg(threads: Option<i64>) -> PyResult<Option<u32>> {
 
 fn check_resolution(resolution: u32) -> PyResult<usize> {
     if resolution == 0 || resolution > MAX_RESOLUTION {
-        return Err(PyValueError::new_err(format!("resolution {resolution} is outside 1..{} cells per face edge", MAX_RESOLUTION)));
+        return Err(PyValueError::new_err(format!("resolution {resolution} is outside 1..{MAX_RESOLUTION} cells per face edge")));
     }
     Ok(resolution as usize)
 }

@@ -34,9 +34,8 @@ pub fn port_text(s: &EditorState, port: AnyParameterId) -> Option<(String, Strin
 /// words that name what the user sees (a closed group, not the nodes inside it); `None` when it
 /// may be made.
 pub fn link_refusal(s: &EditorState, a: AnyParameterId, b: AnyParameterId) -> Option<String> {
-    let (output, input) = match (a, b) {
-        (AnyParameterId::Output(o), AnyParameterId::Input(i)) | (AnyParameterId::Input(i), AnyParameterId::Output(o)) => (o, i),
-        _ => return Some("a wire goes from an output (right side of a node) to an input (left side)".to_string()),
+    let ((AnyParameterId::Output(output), AnyParameterId::Input(input)) | (AnyParameterId::Input(input), AnyParameterId::Output(output))) = (a, b) else {
+        return Some("a wire goes from an output (right side of a node) to an input (left side)".to_string());
     };
     let (out, inp) = (port_text(s, AnyParameterId::Output(output))?, port_text(s, AnyParameterId::Input(input))?);
     if s.graph.try_get_output(output)?.typ != s.graph.try_get_input(input)?.typ {

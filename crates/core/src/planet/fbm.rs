@@ -135,7 +135,7 @@ fn fbm_row(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp: f32, out: &m
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
 unsafe fn fbm_row_sse41(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp: f32, out: &mut [f32]) {
-    fbm_row(f, grid, row, r, amp, out)
+    fbm_row(f, grid, row, r, amp, out);
 }
 
 /// An fBm field on `grid` (the whole planet or a tile): `amp * fbm(r * direction)` per cell, in

@@ -71,7 +71,7 @@ impl PlanetApp {
         match paste_text(&self.doc.graph, text, self.paste_point(ctx), self.doc.next_id()) {
             Ok((mut g, ids)) => {
                 self.place_new_block(&mut g, &ids);
-                self.commit_new_nodes(g, &ids, "Pasted")
+                self.commit_new_nodes(g, &ids, "Pasted");
             }
             Err(e) => self.status = format!("Nothing pasted: the clipboard does not hold PlanetGraph nodes ({e})"),
         }

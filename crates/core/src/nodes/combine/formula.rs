@@ -154,7 +154,7 @@ fn name_or_call(i: &mut Input<'_>) -> PResult<Ast> {
     let ((name, span), args) = (
         (take_while(1, |c: char| c.is_ascii_alphabetic() || c == '_'), take_while(0.., |c: char| c.is_ascii_alphanumeric() || c == '_')).take().with_span(),
         // After an opening parenthesis a mistake is reported where it is (no backtracking).
-        opt(preceded((ws, '('), cut_err((separated(0.., expr, ','), ws, ')')).map(|(a, _, _)| a))),
+        opt(preceded((ws, '('), cut_err((separated(0.., expr, ','), ws, ')')).map(|(a, (), _)| a))),
     )
         .parse_next(i)?;
     Ok(match args {
@@ -164,7 +164,7 @@ fn name_or_call(i: &mut Input<'_>) -> PResult<Ast> {
 }
 
 fn operand(i: &mut Input<'_>) -> PResult<Ast> {
-    delimited(ws, alt((number, name_or_call, preceded('(', cut_err((expr, ws, ')')).map(|(e, _, _)| e)))), ws).parse_next(i)
+    delimited(ws, alt((number, name_or_call, preceded('(', cut_err((expr, ws, ')')).map(|(e, (), _)| e)))), ws).parse_next(i)
 }
 
 /// After an operator an operand must follow: a mistake there is reported where it is (at the
