@@ -251,14 +251,11 @@ impl Evaluator {
         self.run(&compile(g), &Request::whole(n), cancel, progress)
     }
 
-    /// A whole-planet request (see [`Request::whole`], [`Request::at_levels`] and
-    /// [`Request::keeping`]).
-    pub(super) fn run_whole(&mut self, program: &Program, request: &Request, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
-        let Some((n, levels)) = request.whole_levels() else {
-            return self.run(program, request, cancel, progress);
-        };
-        let keep = request.kept();
-        let observer = request.observer();
+    /// `program` on the whole planet at `n` cells per face edge, or each step listed in
+    /// `levels` at its own ([`Request::at_levels`]), keeping and observing as `request` says
+    /// ([`Request::keeping`], [`Request::observed_by`]).
+    pub(super) fn run_whole(&mut self, program: &Program, n: usize, levels: Option<&HashMap<NodeId, usize>>, request: &Request, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
+        let (keep, observer) = (request.keep, request.observer);
         // For a releasing run: the index of the last step that reads each node.
         let last_use = if keep.is_some() { program.last_reads() } else { HashMap::new() };
         let start = Instant::now();

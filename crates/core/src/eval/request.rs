@@ -39,13 +39,13 @@ pub struct Request<'a> {
     /// A build's run: only these nodes' outputs (and every sink's inputs) stay in the result,
     /// each other output is dropped once its last reader has run, and nothing enters the
     /// memory cache. `None`: every output is kept and cached (the editor).
-    keep: Option<&'a [NodeId]>,
+    pub(super) keep: Option<&'a [NodeId]>,
     /// Of the whole part's outputs, a [`Request::part`] samples only those its own steps
     /// read and these; `None`: every one.
     reads: Option<&'a [(NodeId, usize)]>,
     /// Called just before (`false`) and just after (`true`) each node that runs (not for
     /// results from a cache).
-    observer: Option<fn(NodeKind, bool)>,
+    pub(super) observer: Option<fn(NodeKind, bool)>,
 }
 
 impl<'a> Request<'a> {
@@ -113,32 +113,12 @@ impl<'a> Request<'a> {
     }
 }
 
-impl Request<'_> {
-    /// A whole-planet request's level and the steps' own levels; `None` for other requests.
-    pub(super) fn whole_levels(&self) -> Option<(usize, Option<&HashMap<NodeId, usize>>)> {
-        match self.scope {
-            Scope::Whole { n, levels } => Some((n, levels)),
-            _ => None,
-        }
-    }
-
-    /// The nodes a build's run keeps (see [`Request::keeping`]).
-    pub(super) fn kept(&self) -> Option<&[NodeId]> {
-        self.keep
-    }
-
-    /// The observer (see [`Request::observed_by`]).
-    pub(super) fn observer(&self) -> Option<fn(NodeKind, bool)> {
-        self.observer
-    }
-}
-
 impl Evaluator {
     /// Evaluates `program` as `request` asks; `cancel` stops it between nodes (and inside the
     /// long ones), `progress` counts the nodes done.
     pub fn run(&mut self, program: &Program, request: &Request, cancel: &AtomicBool, progress: &Progress) -> EvalResult {
         match request.scope {
-            Scope::Whole { .. } => self.run_whole(program, request, cancel, progress),
+            Scope::Whole { n, levels } => self.run_whole(program, n, levels, request, cancel, progress),
             Scope::Region { grid, cap } => {
                 let start = Instant::now();
                 let n = grid.n();
@@ -147,9 +127,9 @@ impl Evaluator {
                 let whole_res = if whole.steps.is_empty() {
                     EvalResult::default()
                 } else {
-                    let levels = whole_levels(&whole, n, cap);
-                    let part = Request { observer: request.observer, ..Request::whole(whole_level(n, cap)).at_levels(&levels) };
-                    self.run_whole(&whole, &part, cancel, progress)
+                    // The whole part goes through the memory cache (no `keep`): the tiles share it.
+                    let part = Request { observer: request.observer, ..Request::whole(0) };
+                    self.run_whole(&whole, whole_level(n, cap), Some(&whole_levels(&whole, n, cap)), &part, cancel, progress)
                 };
                 let mut res = run_local_part(program, &local, &whole_res, grid, request.reads, cancel, progress);
                 res.cached = whole_res.cached;

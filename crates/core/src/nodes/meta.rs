@@ -249,7 +249,8 @@ impl NodeMeta {
     pub const fn costing_when_open(self, when_open: &'static [(&'static str, u64)]) -> NodeMeta {
         match self.memory {
             Some(m) => NodeMeta { memory: Some(MemoryCost { bytes_per_cell: m.bytes_per_cell, when_open }), ..self },
-            None => self,
+            // In a `const` item this is a compile error: declare the cost first.
+            None => panic!("costing_when_open needs costing first"),
         }
     }
 }
