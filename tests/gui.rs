@@ -14,12 +14,12 @@ fn add_connect_edit_undo_delete_through_the_ui() {
     let mut d = Driver::new();
     d.wait_for_evaluation();
     let nodes_before = d.app.doc.graph.nodes.len();
-    assert!(d.app.ed_state.previews.len() >= 2, "preview thumbnails exist");
+    assert!(d.app.canvas.ed_state.previews.len() >= 2, "preview thumbnails exist");
 
     // Open the finder with a right click on empty canvas, search, press Enter.
     let spot = Pos2::new(300.0, 640.0);
     d.click(spot, PointerButton::Secondary);
-    assert!(d.app.editor.node_finder.is_some(), "right click opens the finder");
+    assert!(d.app.canvas.editor.node_finder.is_some(), "right click opens the finder");
     d.frames(1);
     d.frame_with(vec![Event::Text("scale and".into())], Modifiers::NONE);
     d.frames(1);
@@ -65,14 +65,14 @@ fn add_connect_edit_undo_delete_through_the_ui() {
 
     // Select the node by clicking its title and delete it with the Delete key.
     d.click(spot + egui::vec2(30.0, 8.0), PointerButton::Primary);
-    assert_eq!(d.app.editor.selected_nodes.len(), 1, "clicking the title selects");
+    assert_eq!(d.app.canvas.editor.selected_nodes.len(), 1, "clicking the title selects");
     d.key(Key::Delete, Modifiers::NONE);
     assert!(d.app.doc.graph.node(new).is_none(), "Delete removes the selected node");
 
     // Shift+A opens the finder at the pointer too.
     d.move_to(Pos2::new(200.0, 700.0));
     d.key(Key::A, Modifiers::SHIFT);
-    assert!(d.app.editor.node_finder.is_some());
+    assert!(d.app.canvas.editor.node_finder.is_some());
 }
 
 trait TapLayout {
@@ -108,7 +108,7 @@ fn opening_a_bad_file_explains_and_keeps_the_graph() {
     d.frames(2);
     assert_eq!(d.app.doc.path.as_deref(), Some(out_of_range.as_path()));
     d.wait_for_evaluation();
-    wait_until(&mut d, "the error on the node", |d| d.app.ed_state.errors.get(&NodeId(1)).is_some_and(|e| e.contains("outside 1..12")));
+    wait_until(&mut d, "the error on the node", |d| d.app.canvas.ed_state.errors.get(&NodeId(1)).is_some_and(|e| e.contains("outside 1..12")));
 
     // A good file opens; an edit marks the title, saving clears the mark and writes the file.
     let good = dir.path().join("good.ron");
@@ -143,9 +143,9 @@ fn plate_growth_steps_plays_and_finishes_from_the_node() {
     g.link(plates, plates_node::PLATES, elevation, plate_elevation::PLATES).expect("link");
     g.link(elevation, plate_elevation::ELEVATION, planet, planetgraph_core::nodes::output::planet::ELEVATION).expect("link");
     let mut d = Driver::with(g);
-    d.app.res.preview = 32;
-    d.app.res.viewport = 32;
-    let status = |d: &Driver| d.app.ed_state.plates.get(&plates).copied();
+    d.app.pipeline.res.preview = 32;
+    d.app.pipeline.res.viewport = 32;
+    let status = |d: &Driver| d.app.canvas.ed_state.plates.get(&plates).copied();
     wait_until(&mut d, "the first evaluation", |d| status(d).is_some_and(|s| s.complete));
 
     d.app.plate_step(plates, StepAction::Reset);
@@ -157,8 +157,8 @@ fn plate_growth_steps_plays_and_finishes_from_the_node() {
     assert!(after_one > 8);
 
     d.app.plate_step(plates, StepAction::Play);
-    assert_eq!(d.app.ed_state.playing, Some(plates));
-    wait_until(&mut d, "the animation to complete", |d| status(d).is_some_and(|s| s.complete) && d.app.ed_state.playing.is_none());
+    assert_eq!(d.app.canvas.ed_state.playing, Some(plates));
+    wait_until(&mut d, "the animation to complete", |d| status(d).is_some_and(|s| s.complete) && d.app.canvas.ed_state.playing.is_none());
     // The whole animation is one undo step: undo goes back to cycle 1.
     d.key(Key::Z, Modifiers::COMMAND);
     let cycles = d.app.doc.graph.node(plates).and_then(|n| n.params.get("cycles")).cloned();
@@ -261,25 +261,25 @@ fn an_edit_shows_a_coarse_stage_first_marked_until_the_last_stage_lands() {
     // At 128 the last stage takes long enough (Landscape evolution's 128 run, most of a second)
     // that a frame always sees the coarse stage on its own: at 64 both stages could land between
     // two frames, and the frame showed only the last.
-    d.app.res.preview = 128;
-    d.app.res.viewport = 128;
+    d.app.pipeline.res.preview = 128;
+    d.app.pipeline.res.viewport = 128;
     d.app.request_eval();
     // Ready: nothing evaluating, the status says so and the viewport's out-of-date mark is gone
     // (the status line still reads Ready from the last evaluation until the new one starts).
     let ready = |d: &Driver| !d.app.is_evaluating() && d.app.status().starts_with("Ready: evaluated at 128") && d.app.viewport.refining().is_none();
     wait_until(&mut d, "the first evaluation", ready);
-    assert!(d.app.viewport.refining().is_none() && !d.app.ed_state.previews_stale);
+    assert!(d.app.viewport.refining().is_none() && !d.app.canvas.ed_state.previews_stale);
     let settings: TectonicPlatesSettings = d.app.doc.graph.node(plates).and_then(|n| n.settings().ok()).expect("settings");
     d.app.doc.graph.set_settings(plates, &TectonicPlatesSettings { seed: settings.seed + 1, ..settings });
     d.app.request_eval();
     assert!(d.app.viewport.refining().is_some_and(|w| w.contains("evaluating")), "marked at once");
-    assert!(d.app.ed_state.previews_stale);
+    assert!(d.app.canvas.ed_state.previews_stale);
     let mut saw_coarse = false;
     for _ in 0..3000 {
         d.frames(1);
         if d.app.viewport.refining().is_some_and(|w| w.contains("showing 32 cells per face edge, evaluating 128")) {
             saw_coarse = true;
-            assert!(d.app.ed_state.previews_stale, "the previews wait for their level");
+            assert!(d.app.canvas.ed_state.previews_stale, "the previews wait for their level");
         }
         if ready(&d) {
             break;
@@ -290,7 +290,7 @@ fn an_edit_shows_a_coarse_stage_first_marked_until_the_last_stage_lands() {
     // The stages in order, whatever the frames saw (on a loaded machine both can land between two
     // frames; when a frame saw the coarse stage alone, the previews were marked meanwhile).
     assert_eq!(d.app.stages_shown(), [32, 128], "the coarse stage first, then the preview's (a frame saw the coarse one: {saw_coarse})");
-    assert!(d.app.viewport.refining().is_none() && !d.app.ed_state.previews_stale, "the marks go with the last stage");
+    assert!(d.app.viewport.refining().is_none() && !d.app.canvas.ed_state.previews_stale, "the marks go with the last stage");
 }
 
 #[test]

@@ -26,7 +26,7 @@ fn settled(d: &Driver, n: usize) -> bool {
 /// The noise planet evaluated for a viewport of 64 cells per face edge and on screen.
 fn planet_on_screen() -> Driver {
     let mut d = Driver::new();
-    d.app.res.viewport = 64;
+    d.app.pipeline.res.viewport = 64;
     d.app.run_again();
     d.wait_for_evaluation();
     d

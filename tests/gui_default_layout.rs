@@ -13,16 +13,16 @@ use planetgraph_app::app::planet_app::LEGIBLE_ZOOM;
 #[test]
 fn the_default_graph_opens_legible_in_frames() {
     let mut d = Driver::with(planetgraph_examples::default_graph().expect("the default graph"));
-    d.app.res.preview = 32;
-    d.app.res.viewport = 32;
+    d.app.pipeline.res.preview = 32;
+    d.app.pipeline.res.viewport = 32;
     d.wait_for_evaluation();
     d.frames(3);
     // egui's body text is 14 px: 11 px or more on screen.
     const { assert!(14.0 * LEGIBLE_ZOOM >= 11.0) };
-    assert!(d.app.editor.pan_zoom.zoom >= LEGIBLE_ZOOM - 1e-4, "opened at zoom {}", d.app.editor.pan_zoom.zoom);
+    assert!(d.app.canvas.editor.pan_zoom.zoom >= LEGIBLE_ZOOM - 1e-4, "opened at zoom {}", d.app.canvas.editor.pan_zoom.zoom);
     d.key(Key::Home, Modifiers::NONE);
     d.frames(2);
-    assert!(d.app.editor.pan_zoom.zoom >= LEGIBLE_ZOOM - 1e-4, "Home zoomed to {}", d.app.editor.pan_zoom.zoom);
+    assert!(d.app.canvas.editor.pan_zoom.zoom >= LEGIBLE_ZOOM - 1e-4, "Home zoomed to {}", d.app.canvas.editor.pan_zoom.zoom);
 
     let g = &d.app.doc.graph;
     let labels: Vec<&str> = g.frames.iter().map(|f| f.label.as_str()).collect();
@@ -33,8 +33,8 @@ fn the_default_graph_opens_legible_in_frames() {
             assert!(!frame_rect(a).shrink(0.5).intersects(frame_rect(b)), "frames {} and {} overlap", a.label, b.label);
         }
     }
-    for (node, r) in d.app.editor.node_rects.iter() {
-        let id = d.app.editor.graph[*node].user_data.id;
+    for (node, r) in d.app.canvas.editor.node_rects.iter() {
+        let id = d.app.canvas.editor.graph[*node].user_data.id;
         let holders: Vec<&str> = g.frames.iter().filter(|f| frame_rect(f).contains_rect(*r)).map(|f| f.label.as_str()).collect();
         assert_eq!(holders.len(), 1, "{} at {r:?} lies inside {holders:?}", g.describe_node(id));
     }

@@ -24,7 +24,7 @@ fn copy_paste_into_a_new_document_gives_the_same_ron_and_duplicate_keeps_inner_l
     // Select Noise #1 and the node it feeds, copy them.
     let first = NodeId(1);
     let fed = d.app.doc.graph.links.iter().find(|l| l.from == first).expect("Noise #1 feeds a node").to;
-    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| [first, fed].contains(&d.app.editor.graph[*n].user_data.id)).collect();
+    d.app.canvas.editor.selected_nodes = d.app.canvas.editor.graph.iter_nodes().filter(|n| [first, fed].contains(&d.app.canvas.editor.graph[*n].user_data.id)).collect();
     d.frame_with(vec![Event::Copy], Modifiers::COMMAND);
     let text = d.copied.clone();
     assert!(text.contains("version") && text.contains("Noise"), "{text}");
@@ -40,7 +40,7 @@ fn copy_paste_into_a_new_document_gives_the_same_ron_and_duplicate_keeps_inner_l
     assert_eq!(canonical(&other.app.doc.graph, &pasted), canonical(&d.app.doc.graph, &[first, fed]));
     assert_eq!(other.app.selected_ids().len(), 2, "pasted nodes are selected");
     // They land at the pointer.
-    let p = other.app.editor.pan_zoom.to_graph() * Pos2::new(300.0, 300.0);
+    let p = other.app.canvas.editor.pan_zoom.to_graph() * Pos2::new(300.0, 300.0);
     let top_left = other.app.doc.graph.layout.values().fold((f32::MAX, f32::MAX), |a, b| (a.0.min(b.0), a.1.min(b.1)));
     assert!((top_left.0 - p.x).abs() < 1.0 && (top_left.1 - p.y).abs() < 1.0, "{top_left:?} vs {p:?}");
     // Copying the pasted nodes gives the same text back.
@@ -81,18 +81,18 @@ fn right_click_on_a_node_opens_its_menu_and_shows_it_in_the_viewport() {
     let (id, rect) = d.node_screen_rects().into_iter().find(|(id, _)| *id == NodeId(1)).expect("Noise #1 drawn");
     d.click(rect.center_top() + egui::vec2(0.0, 8.0), PointerButton::Secondary);
     d.frames(1);
-    assert!(d.app.editor.node_finder.is_none(), "a right click on a node is not the finder");
+    assert!(d.app.canvas.editor.node_finder.is_none(), "a right click on a node is not the finder");
     // The menu's first entry is "Show in viewport".
     let item = *d.clickables(egui::Order::Foreground).iter().min_by(|a, b| a.top().total_cmp(&b.top())).expect("the node menu");
     d.click(item.center(), PointerButton::Primary);
     d.frames(1);
-    assert_eq!(d.app.ed_state.viewed, Some(id));
+    assert_eq!(d.app.canvas.ed_state.viewed, Some(id));
     d.wait_for_evaluation();
     assert_eq!(d.app.viewport.viewer_label(), Some("Noise #1"));
     // V with the node selected goes back to the planet.
-    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| d.app.editor.graph[*n].user_data.id == id).collect();
+    d.app.canvas.editor.selected_nodes = d.app.canvas.editor.graph.iter_nodes().filter(|n| d.app.canvas.editor.graph[*n].user_data.id == id).collect();
     d.key(Key::V, Modifiers::NONE);
-    assert_eq!(d.app.ed_state.viewed, None);
+    assert_eq!(d.app.canvas.ed_state.viewed, None);
     assert_eq!(d.app.viewport.viewer_label(), None);
 }
 
@@ -101,7 +101,7 @@ fn zoom_keeps_the_layout_and_home_frames_every_node_it_can_legibly() {
     let g = planetgraph_core::io::load_graph(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("graphs/volcanic_island.ron"), planetgraph_core::io::Strictness::Complete).expect("example");
     let mut d = Driver::with(g);
     d.frames(2);
-    let canvas = d.app.editor.pan_zoom.clip_rect;
+    let canvas = d.app.canvas.editor.pan_zoom.clip_rect;
     let layout = d.app.doc.graph.layout.clone();
     assert!(overlaps(&d.node_screen_rects()).is_empty(), "{:?}", overlaps(&d.node_screen_rects()));
     // Zoom out and in around a point with the wheel: no overlap at any step, and the saved
@@ -111,22 +111,22 @@ fn zoom_keeps_the_layout_and_home_frames_every_node_it_can_legibly() {
         d.frame_with(vec![Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, step), phase: egui::TouchPhase::Move, source: egui::MouseWheelSource::Wheel, modifiers: Modifiers::NONE }], Modifiers::NONE);
         d.frames(3);
         let rects = d.node_screen_rects();
-        assert!(overlaps(&rects).is_empty(), "zoom {}: {:?}", d.app.editor.pan_zoom.zoom, overlaps(&rects));
+        assert!(overlaps(&rects).is_empty(), "zoom {}: {:?}", d.app.canvas.editor.pan_zoom.zoom, overlaps(&rects));
         assert_eq!(d.app.doc.graph.layout, layout, "zooming is not an edit");
     }
     assert!(!d.app.doc.is_dirty());
     // The point under the pointer stays put while zooming.
     let anchor = d.pointer;
-    let before = d.app.editor.pan_zoom.to_graph() * anchor;
+    let before = d.app.canvas.editor.pan_zoom.to_graph() * anchor;
     d.frame_with(vec![Event::MouseWheel { unit: egui::MouseWheelUnit::Point, delta: egui::vec2(0.0, -200.0), phase: egui::TouchPhase::Move, source: egui::MouseWheelSource::Wheel, modifiers: Modifiers::NONE }], Modifiers::NONE);
     d.frames(2);
-    let after = d.app.editor.pan_zoom.to_graph() * anchor;
+    let after = d.app.canvas.editor.pan_zoom.to_graph() * anchor;
     assert!(before.distance(after) < 1.0, "{before:?} -> {after:?}");
     // Home frames every node inside the canvas, unless the text would be too small to read:
     // then the graph's top-left corner at the legible zoom.
     d.key(Key::Home, Modifiers::NONE);
     d.frames(2);
-    let zoom = d.app.editor.pan_zoom.zoom;
+    let zoom = d.app.canvas.editor.pan_zoom.zoom;
     assert!(zoom >= planetgraph_app::app::planet_app::LEGIBLE_ZOOM - 1e-4, "Home zoomed to {zoom}");
     let rects = d.node_screen_rects();
     if zoom > planetgraph_app::app::planet_app::LEGIBLE_ZOOM + 1e-4 {
@@ -151,14 +151,14 @@ fn every_example_opens_framed_without_overlapping_nodes() {
         let app = PlanetApp::new(Document::new(g, Some(f.clone())), &ctx).expect("app");
         let mut d = Driver::of(ctx, app);
         // Measured with the results shown: previews and status lines make nodes taller.
-        d.app.res.preview = 32;
-        d.app.res.viewport = 32;
+        d.app.pipeline.res.preview = 32;
+        d.app.pipeline.res.viewport = 32;
         d.wait_for_evaluation();
-        let canvas = d.app.editor.pan_zoom.clip_rect;
+        let canvas = d.app.canvas.editor.pan_zoom.clip_rect;
         let rects = d.node_screen_rects();
         // Every node is in view, unless that would make the text too small to read: then the
         // zoom stays legible and the graph's top-left corner is in view.
-        let zoom = d.app.editor.pan_zoom.zoom;
+        let zoom = d.app.canvas.editor.pan_zoom.zoom;
         if zoom < planetgraph_app::app::planet_app::LEGIBLE_ZOOM - 1e-4 {
             problems.push(format!("{}: opened at zoom {zoom}, text too small to read", f.display()));
         }
@@ -169,7 +169,7 @@ fn every_example_opens_framed_without_overlapping_nodes() {
             problems.push(format!("{}: neither every node nor the top-left corner {corner:?} in {canvas:?} at zoom {zoom}", f.display()));
         }
         for (a, b) in overlaps(&rects) {
-            let graph_rect = |id: NodeId| d.app.editor.node_rects.iter().find(|(n, _)| d.app.editor.graph[**n].user_data.id == id).map(|(_, r)| *r);
+            let graph_rect = |id: NodeId| d.app.canvas.editor.node_rects.iter().find(|(n, _)| d.app.canvas.editor.graph[**n].user_data.id == id).map(|(_, r)| *r);
             problems.push(format!("{}: nodes {} ({:?}) and {} ({:?}) overlap", f.display(), a.0, graph_rect(a), b.0, graph_rect(b)));
         }
     }
@@ -182,15 +182,15 @@ fn an_unconnected_node_is_idle_and_the_status_says_so_without_error() {
     d.wait_for_evaluation();
     d.add_with_finder(Pos2::new(700.0, 700.0), "Add");
     let add = d.app.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::Add).map(|n| n.id).max().expect("the new Add node");
-    wait_until(&mut d, "the Add node hint", |d| d.app.ed_state.idle.contains_key(&add) && !d.app.is_evaluating());
-    assert!(d.app.ed_state.errors.is_empty(), "{:?}", d.app.ed_state.errors);
-    assert!(d.app.ed_state.idle.get(&add).is_some_and(|h| h.contains("needs")));
+    wait_until(&mut d, "the Add node hint", |d| d.app.canvas.ed_state.idle.contains_key(&add) && !d.app.is_evaluating());
+    assert!(d.app.canvas.ed_state.errors.is_empty(), "{:?}", d.app.canvas.ed_state.errors);
+    assert!(d.app.canvas.ed_state.idle.get(&add).is_some_and(|h| h.contains("needs")));
     let status = d.app.status().to_string();
     assert!(status.contains("idle") && !status.to_lowercase().contains("error"), "{status}");
 
     // Cancel a refinement that has work to do (the viewport at 512, not cached): the status
     // says so and names what the viewport still shows; Run (F5) then evaluates again.
-    d.app.res.viewport = 512;
+    d.app.pipeline.res.viewport = 512;
     d.app.request_eval();
     d.app.cancel_eval();
     wait_until(&mut d, "the cancel", |d| !d.app.is_evaluating() && d.app.status().starts_with("Cancelled"));
@@ -214,7 +214,7 @@ fn losing_the_focus_autosaves_at_once() {
     assert_eq!(copies(), 0, "no copy without unsaved changes");
     d.focused = true;
     d.frames(1);
-    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().take(1).collect();
+    d.app.canvas.editor.selected_nodes = d.app.canvas.editor.graph.iter_nodes().take(1).collect();
     d.key(Key::D, Modifiers::COMMAND);
     d.frames(2);
     assert_eq!(copies(), 0, "within the minute, with the focus, nothing is written");
@@ -237,7 +237,7 @@ fn autosave_then_a_crash_then_recovery_restores_the_edits() {
     d.app.set_state_dir(Some(dir.path().join("state")));
     d.app.wait_for_background_loads();
     d.frames(2);
-    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().take(1).collect();
+    d.app.canvas.editor.selected_nodes = d.app.canvas.editor.graph.iter_nodes().take(1).collect();
     d.key(Key::D, Modifiers::COMMAND);
     let edited = d.app.doc.graph.clone();
     assert!(d.app.doc.is_dirty());
@@ -306,8 +306,8 @@ fn a_node_dropped_onto_a_wire_is_inserted_in_one_undo_step() {
     let links_before = d.app.doc.graph.links.len();
     let before = d.app.doc.graph.clone();
     // The middle of the first wire, on screen.
-    let t = d.app.editor.pan_zoom.to_screen();
-    let (_, _, pts) = d.app.editor.link_curves.first().cloned().expect("a wire");
+    let t = d.app.canvas.editor.pan_zoom.to_screen();
+    let (_, _, pts) = d.app.canvas.editor.link_curves.first().cloned().expect("a wire");
     let mid = t * (((pts[0].to_vec2() + pts[3].to_vec2()) * 0.125 + (pts[1].to_vec2() + pts[2].to_vec2()) * 0.375).to_pos2());
     let (_, rect) = d.node_screen_rects().into_iter().find(|(id, _)| *id == new).expect("drawn");
     d.drag(rect.center_top() + egui::vec2(-20.0, 8.0), mid + egui::vec2(0.0, -2.0));
@@ -335,7 +335,7 @@ fn a_frame_around_the_selection_moves_its_nodes_and_is_saved() {
     d.frames(2);
     let first = NodeId(1);
     let fed = d.app.doc.graph.links.iter().find(|l| l.from == first).expect("Noise #1 feeds a node").to;
-    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| [first, fed].contains(&d.app.editor.graph[*n].user_data.id)).collect();
+    d.app.canvas.editor.selected_nodes = d.app.canvas.editor.graph.iter_nodes().filter(|n| [first, fed].contains(&d.app.canvas.editor.graph[*n].user_data.id)).collect();
     d.key(Key::J, Modifiers::COMMAND);
     d.frames(2);
     d.frame_with(vec![Event::Text("Terrain".into())], Modifiers::NONE);
@@ -352,7 +352,7 @@ fn a_frame_around_the_selection_moves_its_nodes_and_is_saved() {
     // inside move by the same amount.
     d.key(Key::Home, Modifiers::NONE);
     d.frames(2);
-    let t = d.app.editor.pan_zoom.to_screen();
+    let t = d.app.canvas.editor.pan_zoom.to_screen();
     let bar = t * egui::pos2(frame.rect.0 + 60.0, frame.rect.1 + 13.0);
     d.drag(bar, bar + egui::vec2(90.0, 60.0));
     let g = d.app.doc.graph.clone();
@@ -382,7 +382,7 @@ fn rename_and_bypass_from_the_keyboard_are_undoable_and_saved() {
     // Clamp #3 is fed by Noise #1.
     let clamp = NodeId(3);
     assert_eq!(d.app.doc.graph.node(clamp).map(|n| n.kind), Some(NodeKind::Clamp));
-    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| d.app.editor.graph[*n].user_data.id == clamp).collect();
+    d.app.canvas.editor.selected_nodes = d.app.canvas.editor.graph.iter_nodes().filter(|n| d.app.canvas.editor.graph[*n].user_data.id == clamp).collect();
     d.key(Key::F2, Modifiers::NONE);
     d.frames(1);
     d.frame_with(vec![Event::Text("Shelf cut".into())], Modifiers::NONE);
@@ -391,13 +391,13 @@ fn rename_and_bypass_from_the_keyboard_are_undoable_and_saved() {
     let n = d.app.doc.graph.node(clamp).expect("clamp").clone();
     assert_eq!(n.label.as_deref(), Some("Shelf cut"));
     assert_eq!(n.describe(), "Shelf cut (Clamp #3)");
-    assert!(d.app.editor.graph.iter_nodes().any(|e| d.app.editor.graph[e].label == "Shelf cut"), "the title shows the name");
+    assert!(d.app.canvas.editor.graph.iter_nodes().any(|e| d.app.canvas.editor.graph[e].label == "Shelf cut"), "the title shows the name");
 
     // M bypasses: the node passes Noise #1's field on unchanged.
-    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| d.app.editor.graph[*n].user_data.id == clamp).collect();
+    d.app.canvas.editor.selected_nodes = d.app.canvas.editor.graph.iter_nodes().filter(|n| d.app.canvas.editor.graph[*n].user_data.id == clamp).collect();
     d.key(Key::M, Modifiers::NONE);
     assert!(d.app.doc.graph.node(clamp).is_some_and(|n| n.bypass));
-    wait_until(&mut d, "the bypassed result", |d| !d.app.is_evaluating() && d.app.last_result.as_ref().is_some_and(|r| r.field(clamp).is_some() && r.field(clamp).map(|f| f.data().to_vec()) == r.field(NodeId(1)).map(|f| f.data().to_vec())));
+    wait_until(&mut d, "the bypassed result", |d| !d.app.is_evaluating() && d.app.pipeline.last_result().is_some_and(|r| r.field(clamp).is_some() && r.field(clamp).map(|f| f.data().to_vec()) == r.field(NodeId(1)).map(|f| f.data().to_vec())));
 
     // Saved and reopened, both stay; undo takes them back one at a time.
     let dir = tempfile::tempdir().expect("tempdir");
@@ -420,7 +420,7 @@ fn collapse_shrinks_a_node_to_its_title_keeps_its_links_and_is_undoable_and_save
     let before = height(&d);
     let links = d.app.doc.graph.links.clone();
     // H collapses the selected node to its title bar.
-    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| d.app.editor.graph[*n].user_data.id == clamp).collect();
+    d.app.canvas.editor.selected_nodes = d.app.canvas.editor.graph.iter_nodes().filter(|n| d.app.canvas.editor.graph[*n].user_data.id == clamp).collect();
     d.key(Key::H, Modifiers::NONE);
     d.frames(2);
     assert!(d.app.doc.graph.node(clamp).is_some_and(|n| n.collapsed));
@@ -447,10 +447,10 @@ fn collapse_shrinks_a_node_to_its_title_keeps_its_links_and_is_undoable_and_save
 fn reroute_points_are_added_on_a_wire_dragged_removed_undone_and_saved() {
     let mut d = Driver::new();
     d.wait_for_evaluation();
-    let t = d.app.editor.pan_zoom.to_screen();
+    let t = d.app.canvas.editor.pan_zoom.to_screen();
     // The middle of the wire from Noise #1 into Clamp #3.
-    let clamp_in = d.app.editor.graph.iter_nodes().find(|n| d.app.editor.graph[*n].user_data.id == NodeId(3)).map(|n| d.app.editor.graph[n].get_input("in").expect("in")).expect("clamp");
-    let c = d.app.editor.link_curves.iter().find(|(i, _, _)| *i == clamp_in).map(|(_, _, c)| *c).expect("the wire");
+    let clamp_in = d.app.canvas.editor.graph.iter_nodes().find(|n| d.app.canvas.editor.graph[*n].user_data.id == NodeId(3)).map(|n| d.app.canvas.editor.graph[n].get_input("in").expect("in")).expect("clamp");
+    let c = d.app.canvas.editor.link_curves.iter().find(|(i, _, _)| *i == clamp_in).map(|(_, _, c)| *c).expect("the wire");
     let mid = t * (((c[0].to_vec2() + c[3].to_vec2()) * 0.125 + (c[1].to_vec2() + c[2].to_vec2()) * 0.375).to_pos2());
     let double_click = |d: &mut Driver, p: Pos2| {
         d.click(p, PointerButton::Primary);
@@ -468,7 +468,7 @@ fn reroute_points_are_added_on_a_wire_dragged_removed_undone_and_saved() {
     d.frames(2);
     let moved = points(&d)[0];
     assert!((t * egui::pos2(moved.0, moved.1)).distance(to) < 3.0, "dragged to {to:?}: {moved:?}");
-    let through = d.app.editor.link_curves.iter().filter(|(i, _, _)| *i == clamp_in).count();
+    let through = d.app.canvas.editor.link_curves.iter().filter(|(i, _, _)| *i == clamp_in).count();
     assert_eq!(through, 2, "the wire is drawn in two pieces through the point");
     // Saved and reopened, the point stays.
     let dir = tempfile::tempdir().expect("tempdir");

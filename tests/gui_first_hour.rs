@@ -47,7 +47,7 @@ fn deleting_everything_empties_the_view_and_ids_are_never_reused() {
     wait_until(&mut d, "the empty graph's result", |d| d.app.status().contains("empty"));
     assert!(!d.app.viewport.has_planet(), "the deleted planet is not on screen");
     assert!(d.app.viewport.why_empty().is_some_and(|w| w.contains("empty")), "{:?}", d.app.viewport.why_empty());
-    assert!(d.app.ed_state.previews.is_empty() || d.app.ed_state.previews.keys().all(|k| k.0 <= highest));
+    assert!(d.app.canvas.ed_state.previews.is_empty() || d.app.canvas.ed_state.previews.keys().all(|k| k.0 <= highest));
 
     // A new node takes an id no deleted node had.
     d.add_with_finder(egui::pos2(300.0, 300.0), "temperature");
@@ -124,8 +124,8 @@ fn a_graph_with_errors_opens_for_repair_and_its_problems_are_named() {
     assert!(d.app.doc.is_dirty(), "the repaired graph differs from the file");
     assert!(d.app.doc.graph.node(c).is_some());
     d.wait_for_evaluation();
-    wait_until(&mut d, "errors on the nodes", |d| d.app.ed_state.errors.get(&abs).is_some_and(|e| e.contains("cycle")));
-    assert!(d.app.ed_state.errors.get(&invert).is_some_and(|e| e.contains("cycle")));
+    wait_until(&mut d, "errors on the nodes", |d| d.app.canvas.ed_state.errors.get(&abs).is_some_and(|e| e.contains("cycle")));
+    assert!(d.app.canvas.ed_state.errors.get(&invert).is_some_and(|e| e.contains("cycle")));
 }
 
 #[test]
@@ -153,7 +153,7 @@ fn every_recovery_copy_is_offered_even_one_with_a_loop_and_its_errors_show_after
     d.frames(2);
     assert_eq!(d.app.doc.graph.links.len(), looped.links.len(), "the looped graph, loop and all");
     d.wait_for_evaluation();
-    wait_until(&mut d, "the loop shown on its nodes", |d| d.app.ed_state.errors.get(&abs).is_some_and(|e| e.contains("cycle")));
+    wait_until(&mut d, "the loop shown on its nodes", |d| d.app.canvas.ed_state.errors.get(&abs).is_some_and(|e| e.contains("cycle")));
 
     // The second copy is asked about next; recovering it keeps the first recovered work.
     assert!(d.app.offers_recovery());
@@ -202,7 +202,7 @@ fn a_typed_value_outside_the_range_is_clamped_and_the_status_line_says_to_what()
 fn the_node_finder_and_the_titles_carry_the_descriptions() {
     use egui_node_graph2::{NodeDataTrait, NodeTemplateTrait};
     let d = Driver::new();
-    let node = d.app.editor.graph.nodes.values().find(|n| n.user_data.node_kind() == Some(NodeKind::Noise)).expect("noise");
+    let node = d.app.canvas.editor.graph.nodes.values().find(|n| n.user_data.node_kind() == Some(NodeKind::Noise)).expect("noise");
     let tip = node.user_data.title_tooltip().expect("a title tooltip");
     assert!(tip.contains(NodeKind::Noise.meta().description), "{tip}");
     let mut st = planetgraph_app::editor::EdState::default();
@@ -216,8 +216,8 @@ fn an_unconnected_export_waits_for_an_input_instead_of_reporting_an_error() {
     let e = g.add_node(NodeKind::Export, (740.0, 400.0));
     let mut d = Driver::with(g);
     d.wait_for_evaluation();
-    assert!(!d.app.ed_state.errors.contains_key(&e), "{:?}", d.app.ed_state.errors.get(&e));
-    let idle = d.app.ed_state.idle.get(&e).cloned().unwrap_or_default();
+    assert!(!d.app.canvas.ed_state.errors.contains_key(&e), "{:?}", d.app.canvas.ed_state.errors.get(&e));
+    let idle = d.app.canvas.ed_state.idle.get(&e).cloned().unwrap_or_default();
     assert!(idle.contains("'field' or 'colour'"), "{idle}");
 }
 
@@ -275,7 +275,7 @@ fn the_globe_follows_the_pointer_zooms_towards_it_and_tilt_keeps_the_planet_in_v
 fn a_new_node_lands_in_view_clear_of_the_minimap_and_of_the_other_nodes() {
     let mut d = Driver::new();
     d.wait_for_evaluation();
-    let canvas = d.app.editor.pan_zoom.clip_rect;
+    let canvas = d.app.canvas.editor.pan_zoom.clip_rect;
     // Over an existing node, and in the bottom-right corner where the minimap sits.
     let over = d.node_screen_rects().into_iter().map(|(_, r)| r).next().expect("a node").center();
     let corner = canvas.right_bottom() - egui::vec2(30.0, 30.0);
@@ -304,9 +304,9 @@ fn switching_a_noise_to_ridged_gives_it_ridged_defaults_in_one_undo_step() {
     let mut d = Driver::with(g);
     d.wait_for_evaluation();
     // What the Type combo box does: the editor's value of the parameter changes.
-    let node = d.app.editor.graph.iter_nodes().find(|k| d.app.editor.graph[*k].user_data.id == n).expect("noise");
-    let input = d.app.editor.graph[node].inputs.iter().find(|(name, _)| name == "type").map(|(_, i)| *i).expect("type");
-    d.app.editor.graph[input].value.0 = Some(ParamValue::Choice("ridged".into()));
+    let node = d.app.canvas.editor.graph.iter_nodes().find(|k| d.app.canvas.editor.graph[*k].user_data.id == n).expect("noise");
+    let input = d.app.canvas.editor.graph[node].inputs.iter().find(|(name, _)| name == "type").map(|(_, i)| *i).expect("type");
+    d.app.canvas.editor.graph[input].value.0 = Some(ParamValue::Choice("ridged".into()));
     d.frames(2);
     let params = &d.app.doc.graph.node(n).expect("noise").params;
     assert_eq!(params.get("type"), Some(&ParamValue::Choice("ridged".into())));
@@ -349,8 +349,8 @@ fn the_finder_offers_the_planet_surface_group_and_it_textures_the_planet() {
     g.link(out.node, materials::ALBEDO, p, planetgraph_core::nodes::output::planet::ALBEDO).expect("the albedo comes from Materials");
     assert!(d.app.apply_edit(g));
     d.wait_for_evaluation();
-    wait_until(&mut d, "the textured planet", |d| d.app.last_result.as_ref().is_some_and(|r| r.input(p, planetgraph_core::nodes::output::planet::ALBEDO).is_some()));
-    assert!(d.app.ed_state.errors.is_empty(), "{:?}", d.app.ed_state.errors);
+    wait_until(&mut d, "the textured planet", |d| d.app.pipeline.last_result().is_some_and(|r| r.input(p, planetgraph_core::nodes::output::planet::ALBEDO).is_some()));
+    assert!(d.app.canvas.ed_state.errors.is_empty(), "{:?}", d.app.canvas.ed_state.errors);
 }
 
 #[test]
@@ -411,18 +411,18 @@ fn the_planet_s_settings_are_set_once_and_an_older_file_says_which_nodes_changed
     let msg = d.app.message().expect("a dialog says what changed").to_string();
     assert!(msg.contains("To metres #2") && msg.contains("4000") && msg.contains("6000"), "{msg}");
     // The To metres node shows no planet setting of its own any more.
-    let to_metres = d.app.editor.graph.iter_nodes().find(|k| d.app.editor.graph[*k].user_data.id == NodeId(2)).expect("to metres");
-    assert!(d.app.editor.graph[to_metres].inputs.iter().all(|(name, _)| name == "in"), "{:?}", d.app.editor.graph[to_metres].inputs.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>());
+    let to_metres = d.app.canvas.editor.graph.iter_nodes().find(|k| d.app.canvas.editor.graph[*k].user_data.id == NodeId(2)).expect("to metres");
+    assert!(d.app.canvas.editor.graph[to_metres].inputs.iter().all(|(name, _)| name == "in"), "{:?}", d.app.canvas.editor.graph[to_metres].inputs.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>());
     d.app.close_dialog();
     d.wait_for_evaluation();
-    let top = |d: &Driver| d.app.last_result.as_ref().and_then(|r| r.field(NodeId(2)).map(|f| f.data().iter().copied().fold(f32::MIN, f32::max)));
+    let top = |d: &Driver| d.app.pipeline.last_result().and_then(|r| r.field(NodeId(2)).map(|f| f.data().iter().copied().fold(f32::MIN, f32::max)));
     let before = top(&d).expect("the preview shows metres");
-    let noise_top = d.app.last_result.as_ref().and_then(|r| r.field(NodeId(1)).map(|f| f.data().iter().copied().fold(f32::MIN, f32::max))).expect("noise");
+    let noise_top = d.app.pipeline.last_result().and_then(|r| r.field(NodeId(1)).map(|f| f.data().iter().copied().fold(f32::MIN, f32::max))).expect("noise");
     assert!((before - noise_top * 6000.0).abs() < 1.0, "metres on the planet's 6000 m scale, not the old copy's 4000 m: {before} for {noise_top}");
     // Raise the planet's highest peak on the Planet node: the metres upstream follow.
-    let planet = d.app.editor.graph.iter_nodes().find(|k| d.app.editor.graph[*k].user_data.id == NodeId(4)).expect("planet");
-    let input = d.app.editor.graph[planet].inputs.iter().find(|(name, _)| name == "max_elevation_m").map(|(_, i)| *i).expect("peak");
-    d.app.editor.graph[input].value.0 = Some(ParamValue::Float(9000.0));
+    let planet = d.app.canvas.editor.graph.iter_nodes().find(|k| d.app.canvas.editor.graph[*k].user_data.id == NodeId(4)).expect("planet");
+    let input = d.app.canvas.editor.graph[planet].inputs.iter().find(|(name, _)| name == "max_elevation_m").map(|(_, i)| *i).expect("peak");
+    d.app.canvas.editor.graph[input].value.0 = Some(ParamValue::Float(9000.0));
     d.frames(2);
     d.wait_for_evaluation();
     let after = top(&d).expect("the preview shows metres");

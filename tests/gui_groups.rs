@@ -15,13 +15,13 @@ use planetgraph_core::nodes::{NodeKind, ParamValue};
 use std::sync::atomic::AtomicBool;
 
 fn select(d: &mut Driver, ids: &[NodeId]) {
-    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| ids.contains(&d.app.editor.graph[*n].user_data.id)).collect();
+    d.app.canvas.editor.selected_nodes = d.app.canvas.editor.graph.iter_nodes().filter(|n| ids.contains(&d.app.canvas.editor.graph[*n].user_data.id)).collect();
     d.frames(1);
 }
 
 /// Domain ids of the editor's nodes.
 fn shown(d: &Driver) -> Vec<NodeId> {
-    let mut v: Vec<NodeId> = d.app.editor.graph.iter_nodes().map(|n| d.app.editor.graph[n].user_data.id).collect();
+    let mut v: Vec<NodeId> = d.app.canvas.editor.graph.iter_nodes().map(|n| d.app.canvas.editor.graph[n].user_data.id).collect();
     v.sort();
     v
 }
@@ -63,9 +63,9 @@ fn group_edit_save_reopen_and_evaluate_like_the_ungrouped_graph() {
     assert_eq!(grp.params.iter().map(|p| (p.node, p.param.as_str(), p.name.as_str())).collect::<Vec<_>>(), vec![(clamp, "max", "Max")]);
 
     // The group node shows "Max": setting it there sets Clamp's parameter (one undo step).
-    let node = d.app.editor.graph.iter_nodes().find(|n| d.app.editor.graph[*n].user_data.id == grp.id).expect("group node");
-    let input = d.app.editor.graph[node].inputs.iter().find(|(name, _)| name == "Max").map(|(_, id)| *id).expect("Max on the group node");
-    d.app.editor.graph[input].value.0 = Some(ParamValue::Float(0.35));
+    let node = d.app.canvas.editor.graph.iter_nodes().find(|n| d.app.canvas.editor.graph[*n].user_data.id == grp.id).expect("group node");
+    let input = d.app.canvas.editor.graph[node].inputs.iter().find(|(name, _)| name == "Max").map(|(_, id)| *id).expect("Max on the group node");
+    d.app.canvas.editor.graph[input].value.0 = Some(ParamValue::Float(0.35));
     d.frames(2);
     let set = |d: &Driver| d.app.doc.graph.node(clamp).and_then(|n| n.params.get("max").cloned());
     assert_eq!(set(&d), Some(ParamValue::Float(0.35)));
@@ -99,7 +99,7 @@ fn group_edit_save_reopen_and_evaluate_like_the_ungrouped_graph() {
     let mut other = Driver::with(reopened.clone());
     other.wait_for_evaluation();
     assert!(shown(&other).contains(&grp.id) && !shown(&other).contains(&mul));
-    assert!(!other.app.ed_state.errors.contains_key(&grp.id), "{:?}", other.app.ed_state.errors);
+    assert!(!other.app.canvas.ed_state.errors.contains_key(&grp.id), "{:?}", other.app.canvas.ed_state.errors);
 
     // Ungroup (Ctrl+Shift+G): the nodes are back, the graph is the ungrouped one; undo, redo.
     select(&mut d, &[grp.id]);
@@ -131,9 +131,9 @@ fn a_group_saved_to_the_library_is_added_from_the_finder_with_fresh_ids() {
     assert_eq!(d.app.doc.graph.groups[0].label, "Ridge mask");
     // Right click on the group node, "Save to my groups…".
     d.frames(2);
-    let t = d.app.editor.pan_zoom.to_screen();
-    let node = d.app.editor.graph.iter_nodes().find(|n| d.app.editor.graph[*n].user_data.id == gid).expect("group node");
-    let rect = t * d.app.editor.node_rects[&node];
+    let t = d.app.canvas.editor.pan_zoom.to_screen();
+    let node = d.app.canvas.editor.graph.iter_nodes().find(|n| d.app.canvas.editor.graph[*n].user_data.id == gid).expect("group node");
+    let rect = t * d.app.canvas.editor.node_rects[&node];
     d.click(rect.center_top() + egui::vec2(0.0, 8.0), PointerButton::Secondary);
     d.frames(1);
     let mut items = d.clickables(egui::Order::Foreground);

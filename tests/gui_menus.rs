@@ -54,7 +54,7 @@ fn edit_menu_selects_deletes_undoes_and_redoes_by_label() {
     assert!(h.get_by_label("Delete selected Del").accesskit_node().is_disabled(), "nothing is selected");
     h.get_by_label("Select all Ctrl+A").click();
     h.run_steps(2);
-    assert_eq!(app(&mut h).editor.selected_nodes.len(), nodes, "Select all selects every node");
+    assert_eq!(app(&mut h).canvas.editor.selected_nodes.len(), nodes, "Select all selects every node");
 
     menu(&mut h, "Edit", "Delete selected Del");
     assert!(app(&mut h).doc.graph.nodes.is_empty(), "Delete selected removed every node");

@@ -16,7 +16,7 @@ fn pasted_and_duplicated_nodes_land_clear_of_the_others() {
     d.frames(2);
     let first = NodeId(1);
     let fed = d.app.doc.graph.links.iter().find(|l| l.from == first).expect("Noise #1 feeds a node").to;
-    d.app.editor.selected_nodes = d.app.editor.graph.iter_nodes().filter(|n| [first, fed].contains(&d.app.editor.graph[*n].user_data.id)).collect();
+    d.app.canvas.editor.selected_nodes = d.app.canvas.editor.graph.iter_nodes().filter(|n| [first, fed].contains(&d.app.canvas.editor.graph[*n].user_data.id)).collect();
     d.frame_with(vec![Event::Copy], Modifiers::COMMAND);
     let text = d.copied.clone();
     let over = d.node_screen_rects().into_iter().find(|(id, _)| *id == first).expect("Noise #1 on screen").1.center();

@@ -18,7 +18,7 @@ fn drag_and_read(d: &mut Driver, from: egui::Pos2, to: egui::Pos2) -> Option<Str
         d.move_to(from + (to - from) * (k as f32 / 6.0));
     }
     d.frames(1);
-    let said = d.app.editor.drag_refusal.clone();
+    let said = d.app.canvas.editor.drag_refusal.clone();
     d.button(PointerButton::Primary, false);
     d.frames(2);
     said
@@ -58,7 +58,7 @@ fn a_refused_wire_says_why_before_it_is_let_go() {
     };
     assert_eq!(said, None);
     assert!(d.app.doc.graph.links.iter().any(|l| l.from == abs && l.to == planet), "{:?}", d.app.doc.graph.links);
-    assert_eq!(d.app.editor.drag_refusal, None, "nothing is said once no wire is dragged");
+    assert_eq!(d.app.canvas.editor.drag_refusal, None, "nothing is said once no wire is dragged");
 }
 
 #[test]

@@ -296,6 +296,20 @@ fn the_editor_uses_the_system_clipboard() {
     }
 }
 
+/// The editor's parts that are not drawing hold no UI types: the document and its history, the
+/// evaluation pipeline, the clipboard text, the recovery copies and the group library can be
+/// read and tested without a window (`PlanetApp` wires them to egui).
+#[test]
+fn the_editor_s_model_parts_hold_no_ui_types() {
+    for file in ["document.rs", "pipeline.rs", "clipboard.rs", "recovery.rs", "library.rs"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/app/src/app").join(file);
+        let text = code(&std::fs::read_to_string(&path).expect("read"));
+        for ui in ["egui", "eframe", "wgpu", "winit"] {
+            assert!(!text.contains(ui), "{} names {ui}", path.display());
+        }
+    }
+}
+
 /// The export module is a one-way pipeline: `crates/core/src/export/mod.rs` declares its
 /// modules in order, and each file imports only modules declared before its own (through
 /// `super::module`), never an item through `super::` alone (that is the module root, which

@@ -94,8 +94,8 @@ impl Driver {
 
     /// Screen rectangles of the nodes on the canvas, by domain id.
     pub fn node_screen_rects(&self) -> Vec<(planetgraph_core::graph::NodeId, Rect)> {
-        let t = self.app.editor.pan_zoom.to_screen();
-        self.app.editor.node_rects.iter().map(|(n, r)| (self.app.editor.graph[*n].user_data.id, t * *r)).collect()
+        let t = self.app.canvas.editor.pan_zoom.to_screen();
+        self.app.canvas.editor.node_rects.iter().map(|(n, r)| (self.app.canvas.editor.graph[*n].user_data.id, t * *r)).collect()
     }
 
     /// The centres of a node's link ports on screen, top to bottom: its inputs (left edge) or
@@ -152,7 +152,7 @@ impl Driver {
         let start = std::time::Instant::now();
         while start.elapsed() < std::time::Duration::from_secs(120) {
             self.frames(1);
-            if !self.app.is_evaluating() && self.app.last_result.is_some() {
+            if !self.app.is_evaluating() && self.app.pipeline.last_result().is_some() {
                 self.frames(2);
                 return;
             }

@@ -5,6 +5,7 @@ pub mod clipboard;
 pub mod closeup_jobs;
 pub mod document;
 pub mod library;
+pub mod pipeline;
 pub mod planet_app;
 pub mod previews;
 pub mod recovery;

@@ -14,4 +14,4 @@ pub use executor::{EvalResult, Evaluator, Progress};
 pub use program::{compile, compile_for, planet_of, Program};
 pub use region::{at_level, frontier, halos, localities, sample_bilinear_on, sample_on, whole_level, whole_levels, whole_part, whole_steps};
 pub use request::Request;
-pub use worker::EvalWorker;
+pub use worker::{EvalWorker, WorkerResult};

@@ -38,9 +38,9 @@ impl PlanetApp {
 
     /// Asks about the next recovery copy, newest first (one question per copy).
     pub(super) fn offer_next_recovery(&mut self) {
-        if self.dialog.is_none() && !self.files.to_recover.is_empty() {
+        if self.dialogs.question.is_none() && !self.files.to_recover.is_empty() {
             let r = self.files.to_recover.remove(0);
-            self.dialog = Some(Dialog::Recover(Box::new(r)));
+            self.dialogs.question = Some(Dialog::Recover(Box::new(r)));
         }
     }
 
@@ -68,7 +68,7 @@ impl PlanetApp {
         if due && self.files.autosaved.as_ref() != Some(&self.doc.graph) {
             match rec.write(&self.doc.graph, self.doc.path.as_deref()) {
                 Ok(()) => self.files.autosaved = Some(self.doc.graph.clone()),
-                Err(e) => self.status = format!("Autosave failed: {e}"),
+                Err(e) => self.status.text = format!("Autosave failed: {e}"),
             }
             self.files.last_autosave = now;
         }
@@ -86,21 +86,21 @@ impl PlanetApp {
 
     /// Whether a recovery question is on screen.
     pub fn offers_recovery(&self) -> bool {
-        matches!(self.dialog, Some(Dialog::Recover(_)))
+        matches!(self.dialogs.question, Some(Dialog::Recover(_)))
     }
 
     /// Answers the recovery question: recover the copy, or discard it. Recovering a copy while
     /// earlier recovered work is unsaved first saves that work's own recovery copy, so that
     /// nothing is lost; the next copy (if any) is asked about next.
     pub fn answer_recovery(&mut self, recover: bool) {
-        let Some(Dialog::Recover(r)) = self.dialog.take() else { return };
+        let Some(Dialog::Recover(r)) = self.dialogs.question.take() else { return };
         if recover {
             if self.doc.is_dirty() {
                 // The work recovered before this copy goes back to a recovery copy of its own.
                 if let Some(rec) = &self.files.recovery {
                     if let Err(e) = rec.write_spare(&self.doc.graph, self.doc.path.as_deref()) {
-                        self.status = format!("Cannot keep the previously recovered work: {e}");
-                        self.dialog = Some(Dialog::Recover(r));
+                        self.status.text = format!("Cannot keep the previously recovered work: {e}");
+                        self.dialogs.question = Some(Dialog::Recover(r));
                         return;
                     }
                 }
@@ -109,7 +109,7 @@ impl PlanetApp {
             let mut doc = crate::app::document::Document::recovered(r.graph, r.original);
             doc.repairs = r.repairs;
             self.set_document(doc);
-            self.status = format!("Recovered {name}: save it to keep it");
+            self.status.text = format!("Recovered {name}: save it to keep it");
             self.show_repairs();
         }
         Recovery::discard(&r.file);

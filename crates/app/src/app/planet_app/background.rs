@@ -121,7 +121,7 @@ impl PlanetApp {
         match loaded {
             Loaded::Library(mut lib, errors) => {
                 if let Some(e) = errors.first() {
-                    self.status = format!("A saved group cannot be used: {e}");
+                    self.status.text = format!("A saved group cannot be used: {e}");
                 }
                 // Groups saved while the folder was read are kept.
                 if let Some(now) = self.library.take().filter(|now| now.dir == lib.dir) {
@@ -140,7 +140,7 @@ impl PlanetApp {
                     }
                 }
                 if !unreadable.is_empty() {
-                    self.status = format!("{} recovery cop{} cannot be read: {}", unreadable.len(), if unreadable.len() == 1 { "y" } else { "ies" }, unreadable.join("; "));
+                    self.status.text = format!("{} recovery cop{} cannot be read: {}", unreadable.len(), if unreadable.len() == 1 { "y" } else { "ies" }, unreadable.join("; "));
                 }
                 self.offer_next_recovery();
             }

@@ -22,12 +22,12 @@ impl PlanetApp {
         let Some(tile) = self.viewport.closeups.next_wanted(&self.viewport.view.camera, w, h, n) else { return };
         // Busy with the close-up asked for last (nothing newer was requested since): it is
         // cancelled only when the camera no longer wants it.
-        let busy_with_closeup = self.viewport.closeups.is_pending(self.worker.generation());
-        if self.worker.is_busy() && (!busy_with_closeup || self.viewport.closeups.pending_wanted()) {
+        let busy_with_closeup = self.viewport.closeups.is_pending(self.pipeline.generation());
+        if self.pipeline.is_busy() && (!busy_with_closeup || self.viewport.closeups.pending_wanted()) {
             return;
         }
         let Some(planet) = self.doc.graph.first_of(NodeKind::Planet) else { return };
-        let generation = self.worker.request_tile(self.doc.graph.clone(), tile, n, planet.id);
+        let generation = self.pipeline.request_tile(self.doc.graph.clone(), tile, n, planet.id);
         self.viewport.closeups.requested(tile, generation);
     }
 

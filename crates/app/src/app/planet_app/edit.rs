@@ -21,12 +21,12 @@ const DUPLICATE_OFFSET: (f32, f32) = (40.0, 40.0);
 impl PlanetApp {
     /// Selects every node (Ctrl+A).
     pub fn select_all(&mut self) {
-        self.editor.selected_nodes = self.editor.graph.iter_nodes().collect();
+        self.canvas.editor.selected_nodes = self.canvas.editor.graph.iter_nodes().collect();
     }
 
     /// Selects the nodes with these domain ids (after the editor was rebuilt).
     pub(super) fn select_ids(&mut self, ids: &[NodeId]) {
-        self.editor.selected_nodes = self.editor.graph.iter_nodes().filter(|n| ids.contains(&self.editor.graph[*n].user_data.id)).collect();
+        self.canvas.editor.selected_nodes = self.canvas.editor.graph.iter_nodes().filter(|n| ids.contains(&self.canvas.editor.graph[*n].user_data.id)).collect();
     }
 
     /// Puts the selected nodes on the clipboard as RON text (Ctrl+C). Returns false when
@@ -39,11 +39,11 @@ impl PlanetApp {
         match copy_text(&self.doc.graph, &ids) {
             Ok(text) => {
                 ctx.copy_text(text);
-                self.status = format!("Copied {}", nodes_text(ids.len()));
+                self.status.text = format!("Copied {}", nodes_text(ids.len()));
                 true
             }
             Err(e) => {
-                self.status = format!("Cannot copy: {e}");
+                self.status.text = format!("Cannot copy: {e}");
                 false
             }
         }
@@ -58,9 +58,9 @@ impl PlanetApp {
 
     /// The graph point under the pointer, or the canvas centre when the pointer is elsewhere.
     fn paste_point(&self, ctx: &egui::Context) -> (f32, f32) {
-        let canvas = self.editor.pan_zoom.clip_rect;
+        let canvas = self.canvas.editor.pan_zoom.clip_rect;
         let screen = ctx.input(|i| i.pointer.hover_pos()).filter(|p| canvas.contains(*p)).unwrap_or(canvas.center());
-        let p = self.editor.pan_zoom.to_graph() * screen;
+        let p = self.canvas.editor.pan_zoom.to_graph() * screen;
         (p.x, p.y)
     }
 
@@ -73,7 +73,7 @@ impl PlanetApp {
                 self.place_new_block(&mut g, &ids);
                 self.commit_new_nodes(g, &ids, "Pasted");
             }
-            Err(e) => self.status = format!("Nothing pasted: the clipboard does not hold PlanetGraph nodes ({e})"),
+            Err(e) => self.status.text = format!("Nothing pasted: the clipboard does not hold PlanetGraph nodes ({e})"),
         }
     }
 
@@ -98,7 +98,7 @@ impl PlanetApp {
     fn commit_new_nodes(&mut self, g: Graph, ids: &[NodeId], verb: &str) {
         if self.apply_edit(g) {
             self.select_ids(ids);
-            self.status = format!("{verb} {}", nodes_text(ids.len()));
+            self.status.text = format!("{verb} {}", nodes_text(ids.len()));
         }
     }
 
@@ -203,7 +203,7 @@ impl PlanetApp {
     fn node_action_rename(&mut self, id: NodeId) {
         let g = &self.doc.graph;
         if let Some(text) = g.node(id).map(|n| n.title()).or_else(|| g.group(id).map(|grp| grp.label.as_str())) {
-            self.rename = Some(Rename { id, text: text.to_string(), focus: true });
+            self.dialogs.rename = Some(Rename { id, text: text.to_string(), focus: true });
         }
     }
 
@@ -222,7 +222,7 @@ impl PlanetApp {
 
     /// The rename window.
     pub(super) fn rename_window(&mut self, ctx: &egui::Context) {
-        let Some(mut r) = self.rename.take() else { return };
+        let Some(mut r) = self.dialogs.rename.take() else { return };
         let mut done = None;
         egui::Window::new("Rename node").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
             let field = name_field(ui, egui::TextEdit::singleline(&mut r.text).desired_width(280.0).hint_text("empty: the kind's name"), std::mem::take(&mut r.focus));
@@ -231,20 +231,20 @@ impl PlanetApp {
         match done {
             Some(true) => self.rename_node(r.id, &r.text),
             Some(false) => {}
-            None => self.rename = Some(r),
+            None => self.dialogs.rename = Some(r),
         }
     }
 
     /// Inserts a node that was just dropped onto a wire into that link (source -> node ->
     /// target), when the node has no links yet and has ports of the wire's type. One undo step.
     pub(super) fn drop_on_wire(&mut self, node: egui_node_graph2::NodeId) {
-        let Some(rect) = self.editor.node_rects.get(&node).copied() else { return };
-        let Some(id) = self.editor.graph.nodes.get(node).map(|n| n.user_data.id) else { return };
+        let Some(rect) = self.canvas.editor.node_rects.get(&node).copied() else { return };
+        let Some(id) = self.canvas.editor.graph.nodes.get(node).map(|n| n.user_data.id) else { return };
         if self.doc.graph.links.iter().any(|l| l.from == id || l.to == id) {
             return;
         }
-        let eg = &self.editor.graph;
-        let hit = self.editor.link_curves.iter().filter(|(_, _, pts)| curve_hits(pts, rect)).find_map(|(input, output, _)| {
+        let eg = &self.canvas.editor.graph;
+        let hit = self.canvas.editor.link_curves.iter().filter(|(_, _, pts)| curve_hits(pts, rect)).find_map(|(input, output, _)| {
             let (inp, out) = (eg.try_get_input(*input)?, eg.try_get_output(*output)?);
             let (to, from) = (&eg[inp.node], &eg[out.node]);
             let in_name = to.inputs.iter().find(|(_, i)| i == input)?.0.clone();
@@ -259,7 +259,7 @@ impl PlanetApp {
         self.make_room(&mut g, id, rect, &link);
         if self.apply_edit(g) {
             self.select_ids(&[id]);
-            self.status = "Inserted the node into the wire it was dropped on".into();
+            self.status.text = "Inserted the node into the wire it was dropped on".into();
         }
     }
 
@@ -268,7 +268,7 @@ impl PlanetApp {
     /// everything downstream of it, to its right.
     fn make_room(&self, g: &mut Graph, id: NodeId, mut rect: egui::Rect, link: &Link) {
         const GAP: f32 = 24.0;
-        let rects: Vec<(NodeId, egui::Rect)> = self.editor.node_rects.iter().filter_map(|(n, r)| Some((self.editor.graph.nodes.get(*n)?.user_data.id, *r))).filter(|(n, _)| *n != id).collect();
+        let rects: Vec<(NodeId, egui::Rect)> = self.canvas.editor.node_rects.iter().filter_map(|(n, r)| Some((self.canvas.editor.graph.nodes.get(*n)?.user_data.id, *r))).filter(|(n, _)| *n != id).collect();
         let shift = |g: &mut Graph, n: NodeId, dx: f32| {
             if let Some(p) = g.layout.get_mut(&n) {
                 p.0 += dx;
@@ -302,9 +302,9 @@ impl PlanetApp {
     /// or the Planet again when it is already shown.
     pub fn toggle_viewer(&mut self, id: NodeId) {
         let id = self.doc.graph.group(id).and_then(|g| g.outputs.first()).map_or(id, |p| p.node);
-        self.ed_state.viewed = if self.ed_state.viewed == Some(id) { None } else { Some(id) };
+        self.canvas.ed_state.viewed = if self.canvas.ed_state.viewed == Some(id) { None } else { Some(id) };
         self.update_viewer();
-        if self.ed_state.viewed.is_some() {
+        if self.canvas.ed_state.viewed.is_some() {
             // The node may be one no display node needs: evaluate it too (the cache keeps the
             // rest).
             self.request_eval();
@@ -315,11 +315,11 @@ impl PlanetApp {
     pub fn view_selected(&mut self) {
         match self.selected_ids().as_slice() {
             [id] => self.toggle_viewer(*id),
-            _ if self.ed_state.viewed.is_some() => {
-                self.ed_state.viewed = None;
+            _ if self.canvas.ed_state.viewed.is_some() => {
+                self.canvas.ed_state.viewed = None;
                 self.update_viewer();
             }
-            _ => self.status = "Select one node to show it in the viewport (V)".into(),
+            _ => self.status.text = "Select one node to show it in the viewport (V)".into(),
         }
     }
 }

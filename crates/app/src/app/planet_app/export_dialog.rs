@@ -47,21 +47,21 @@ pub enum ExportUi {
 impl PlanetApp {
     /// Opens the export window (File > Export, Ctrl+E).
     pub fn open_export(&mut self) {
-        if matches!(self.export_ui, Some(ExportUi::Running(_))) {
+        if matches!(self.dialogs.export, Some(ExportUi::Running(_))) {
             return;
         }
         let folder = self.doc.path.as_ref().and_then(|p| p.parent()).map(|d| d.join("export")).unwrap_or_else(|| PathBuf::from("export"));
-        self.export_ui = Some(ExportUi::Setup { folder: folder.display().to_string(), resolution: 512, existing: None });
+        self.dialogs.export = Some(ExportUi::Setup { folder: folder.display().to_string(), resolution: 512, existing: None });
     }
 
     /// Whether the export window is open.
     pub fn export_open(&self) -> bool {
-        self.export_ui.is_some()
+        self.dialogs.export.is_some()
     }
 
     /// The resolution set in the export window (cells per face edge), while it is being set up.
     pub fn export_resolution(&self) -> Option<u32> {
-        match &self.export_ui {
+        match &self.dialogs.export {
             Some(ExportUi::Setup { resolution, .. }) => Some(*resolution),
             _ => None,
         }
@@ -69,7 +69,7 @@ impl PlanetApp {
 
     /// The finished export's summary and whether it succeeded.
     pub fn export_summary(&self) -> Option<(&str, bool)> {
-        match &self.export_ui {
+        match &self.dialogs.export {
             Some(ExportUi::Done { summary, ok }) => Some((summary.as_str(), *ok)),
             _ => None,
         }
@@ -78,7 +78,7 @@ impl PlanetApp {
     /// The files the export window asks to replace (after a first press of Export found them
     /// in the folder), if it is asking.
     pub fn export_replacing(&self) -> Option<&[String]> {
-        match &self.export_ui {
+        match &self.dialogs.export {
             Some(ExportUi::Setup { existing: Some((_, _, names)), .. }) => Some(names),
             _ => None,
         }
@@ -96,7 +96,7 @@ impl PlanetApp {
             repaint.request_repaint();
             r
         });
-        self.export_ui = Some(match handle {
+        self.dialogs.export = Some(match handle {
             Ok(h) => ExportUi::Running(ExportTask { cancel, eval, progress, handle: Some(h), folder }),
             Err(e) => ExportUi::Done { summary: format!("Could not start the export: {e}"), ok: false },
         });
@@ -104,7 +104,7 @@ impl PlanetApp {
 
     /// Draws the export window, if open.
     pub(super) fn export_window(&mut self, ctx: &egui::Context) {
-        let Some(state) = self.export_ui.as_mut() else { return };
+        let Some(state) = self.dialogs.export.as_mut() else { return };
         let mut open = true;
         let mut action: Option<(PathBuf, u32)> = None;
         let mut close = false;
@@ -192,7 +192,7 @@ impl PlanetApp {
             }
         });
         if let Some((joined, folder)) = finished {
-            self.export_ui = Some(match joined {
+            self.dialogs.export = Some(match joined {
                 Ok(Ok(m)) => {
                     let bytes: u64 = m.files.iter().map(|f| f.bytes).sum();
                     let list: Vec<String> = m.files.iter().take(12).map(|f| format!("{} ({} x {})", f.path, f.width, f.height)).collect();
@@ -202,7 +202,7 @@ impl PlanetApp {
                 Ok(Err(e)) => ExportUi::Done { summary: format!("Export failed: {e}"), ok: false },
                 Err(_) => ExportUi::Done { summary: "Export failed: the export thread stopped unexpectedly".into(), ok: false },
             });
-            self.status = "Export finished".into();
+            self.status.text = "Export finished".into();
         }
         if pick {
             self.pick_export_folder();
@@ -210,10 +210,10 @@ impl PlanetApp {
         if let Some((folder, res)) = action {
             self.start_export(folder, res, ctx);
         } else if close || !open {
-            if let Some(ExportUi::Running(task)) = &self.export_ui {
+            if let Some(ExportUi::Running(task)) = &self.dialogs.export {
                 task.cancel.store(true, Ordering::Relaxed);
             } else {
-                self.export_ui = None;
+                self.dialogs.export = None;
             }
         }
     }
@@ -221,7 +221,7 @@ impl PlanetApp {
     /// Picks the export folder with the desktop's folder dialog, starting at the typed one;
     /// where no dialog exists the status line says so and the path is typed.
     fn pick_export_folder(&mut self) {
-        let Some(ExportUi::Setup { folder, .. }) = &self.export_ui else { return };
+        let Some(ExportUi::Setup { folder, .. }) = &self.dialogs.export else { return };
         let typed = PathBuf::from(folder.trim());
         // Start in the typed folder, or the nearest folder above it that exists.
         let start = typed.ancestors().find(|p| p.is_dir()).map(PathBuf::from);
@@ -232,7 +232,7 @@ impl PlanetApp {
                 None => d.pick_folder(),
             }
         });
-        if let (Some(Some(path)), Some(ExportUi::Setup { folder, existing, .. })) = (picked, &mut self.export_ui) {
+        if let (Some(Some(path)), Some(ExportUi::Setup { folder, existing, .. })) = (picked, &mut self.dialogs.export) {
             *folder = path.display().to_string();
             *existing = None;
         }

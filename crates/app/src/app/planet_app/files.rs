@@ -77,7 +77,7 @@ pub(super) enum Dialog {
 impl PlanetApp {
     pub(super) fn try_action(&mut self, action: Pending, ctx: &egui::Context) {
         if self.doc.is_dirty() {
-            self.dialog = Some(Dialog::Unsaved(action));
+            self.dialogs.question = Some(Dialog::Unsaved(action));
         } else {
             self.do_action(action, ctx);
         }
@@ -87,7 +87,7 @@ impl PlanetApp {
         match action {
             Pending::New => {
                 self.set_document(Document::new(Graph::default(), None));
-                self.status = "New graph: add nodes with a right click or Shift+A, or start from a template (File > New from template)".into();
+                self.status.text = "New graph: add nodes with a right click or Shift+A, or start from a template (File > New from template)".into();
             }
             Pending::Template(k) => match TEMPLATES.get(k).map(|t| (t, t.graph())) {
                 Some((t, Ok(mut g))) => {
@@ -99,13 +99,13 @@ impl PlanetApp {
                         g.folder = Some(folder.clone());
                     }
                     self.set_document(Document::new(g, None));
-                    self.status = match written {
+                    self.status.text = match written {
                         Err(e) => format!("New graph from the template '{}', but its files could not be written into {}: {e}", t.title, dir.display()),
                         Ok(_) => format!("New graph from the template '{}': saving asks for a file name", t.title),
                     };
                 }
-                Some((_, Err(e))) => self.dialog = Some(Dialog::Message(format!("Cannot open the template.\n\n{e}"))),
-                None => self.dialog = Some(Dialog::Message(format!("There is no template number {k}"))),
+                Some((_, Err(e))) => self.dialogs.question = Some(Dialog::Message(format!("Cannot open the template.\n\n{e}"))),
+                None => self.dialogs.question = Some(Dialog::Message(format!("There is no template number {k}"))),
             },
             Pending::Open => {
                 let start = self.doc.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf);
@@ -119,10 +119,10 @@ impl PlanetApp {
                 match picked {
                     Some(Some(path)) => self.open_path(path),
                     Some(None) => {}
-                    None => self.dialog = Some(Dialog::Path { save: false, text: self.folder_text() }),
+                    None => self.dialogs.question = Some(Dialog::Path { save: false, text: self.folder_text() }),
                 }
             }
-            Pending::OpenPath => self.dialog = Some(Dialog::Path { save: false, text: self.folder_text() }),
+            Pending::OpenPath => self.dialogs.question = Some(Dialog::Path { save: false, text: self.folder_text() }),
             Pending::OpenRecent(path) => self.open_path(path),
             Pending::Quit => {
                 self.allow_close = true;
@@ -141,7 +141,7 @@ impl PlanetApp {
                 self.remember_recent(&path);
                 self.show_repairs();
             }
-            Err(e) => self.dialog = Some(Dialog::Message(format!("Cannot open the graph.\n\n{e}"))),
+            Err(e) => self.dialogs.question = Some(Dialog::Message(format!("Cannot open the graph.\n\n{e}"))),
         }
     }
 
@@ -149,15 +149,15 @@ impl PlanetApp {
     /// (`problem`), or what opening it had to repair. A recovery question asked at start-up
     /// comes after it.
     pub fn opened_with(&mut self, problem: Option<String>) {
-        match self.dialog.take() {
+        match self.dialogs.question.take() {
             Some(Dialog::Recover(r)) => self.files.to_recover.insert(0, *r),
-            other => self.dialog = other,
+            other => self.dialogs.question = other,
         }
-        if self.dialog.is_some() {
+        if self.dialogs.question.is_some() {
             return;
         }
         match problem {
-            Some(m) => self.dialog = Some(Dialog::Message(m)),
+            Some(m) => self.dialogs.question = Some(Dialog::Message(m)),
             None => self.show_repairs(),
         }
         self.offer_next_recovery();
@@ -173,20 +173,20 @@ impl PlanetApp {
         };
         if self.doc.repairs.is_empty() {
             if !updated.is_empty() {
-                self.dialog = Some(Dialog::Message(updated));
-                self.status = format!("Opened and brought up to date: {} node{} now use the planet's settings", self.doc.updated.len(), if self.doc.updated.len() == 1 { "" } else { "s" });
+                self.dialogs.question = Some(Dialog::Message(updated));
+                self.status.text = format!("Opened and brought up to date: {} node{} now use the planet's settings", self.doc.updated.len(), if self.doc.updated.len() == 1 { "" } else { "s" });
             }
             return;
         }
         let list = bullets(&self.doc.repairs);
         let after = if updated.is_empty() { String::new() } else { format!("\n\n{updated}") };
-        self.dialog = Some(Dialog::Message(format!("The graph had errors. It is open so that you can repair it; these parts could not be kept:\n{list}\n\nOther errors are shown on their nodes. Saving writes the repaired graph.{after}")));
-        self.status = format!("Opened with {} repair{}: see the nodes marked in red", self.doc.repairs.len(), if self.doc.repairs.len() == 1 { "" } else { "s" });
+        self.dialogs.question = Some(Dialog::Message(format!("The graph had errors. It is open so that you can repair it; these parts could not be kept:\n{list}\n\nOther errors are shown on their nodes. Saving writes the repaired graph.{after}")));
+        self.status.text = format!("Opened with {} repair{}: see the nodes marked in red", self.doc.repairs.len(), if self.doc.repairs.len() == 1 { "" } else { "s" });
     }
 
     /// The text of the message dialog on screen, if any.
     pub fn message(&self) -> Option<&str> {
-        match &self.dialog {
+        match &self.dialogs.question {
             Some(Dialog::Message(m)) => Some(m),
             _ => None,
         }
@@ -194,13 +194,13 @@ impl PlanetApp {
 
     /// Closes the dialog on screen, as its OK or Cancel would.
     pub fn close_dialog(&mut self) {
-        self.dialog = None;
+        self.dialogs.question = None;
         self.offer_next_recovery();
     }
 
     /// The typed-path dialog on screen, if any: whether it saves, and the path as typed.
     pub fn typed_path_dialog(&self) -> Option<(bool, &str)> {
-        match &self.dialog {
+        match &self.dialogs.question {
             Some(Dialog::Path { save, text }) => Some((*save, text)),
             _ => None,
         }
@@ -216,7 +216,7 @@ impl PlanetApp {
         let picked = run();
         if picked.is_none() && start.elapsed() < DIALOG_MISSING {
             self.files.no_dialogs = true;
-            self.status = "No desktop file dialog is available here (no xdg-desktop-portal and no zenity): type the path instead".into();
+            self.status.text = "No desktop file dialog is available here (no xdg-desktop-portal and no zenity): type the path instead".into();
             return None;
         }
         Some(picked)
@@ -244,7 +244,7 @@ impl PlanetApp {
     pub(super) fn remember_recent(&mut self, path: &Path) {
         if let Some(r) = &mut self.files.recent {
             if let Err(e) = r.add(path) {
-                self.status = format!("Cannot update the recent-files list: {e}");
+                self.status.text = format!("Cannot update the recent-files list: {e}");
             }
         }
     }
@@ -270,7 +270,7 @@ impl PlanetApp {
             Some(Some(path)) => self.save_to(&path),
             Some(None) => false,
             None => {
-                self.dialog = Some(Dialog::Path { save: true, text: self.save_text() });
+                self.dialogs.question = Some(Dialog::Path { save: true, text: self.save_text() });
                 false
             }
         }
@@ -280,12 +280,12 @@ impl PlanetApp {
     pub fn save_to(&mut self, path: &Path) -> bool {
         match self.doc.save_as(path) {
             Ok(()) => {
-                self.status = format!("Saved {}", path.display());
+                self.status.text = format!("Saved {}", path.display());
                 self.remember_recent(path);
                 true
             }
             Err(e) => {
-                self.dialog = Some(Dialog::Message(format!("Cannot save.\n\n{e}")));
+                self.dialogs.question = Some(Dialog::Message(format!("Cannot save.\n\n{e}")));
                 false
             }
         }
@@ -295,9 +295,9 @@ impl PlanetApp {
     /// only after a question.
     fn save_typed(&mut self, path: PathBuf) {
         if is_shipped_example(&path) {
-            self.dialog = Some(Dialog::Message(format!("{} is an example shipped with PlanetGraph.\n\nSave your graph under another name (File > Save to path…).", path.display())));
+            self.dialogs.question = Some(Dialog::Message(format!("{} is an example shipped with PlanetGraph.\n\nSave your graph under another name (File > Save to path…).", path.display())));
         } else if path.exists() && self.doc.path.as_deref() != Some(path.as_path()) {
-            self.dialog = Some(Dialog::Overwrite(path));
+            self.dialogs.question = Some(Dialog::Overwrite(path));
         } else {
             self.save_to(&path);
         }
@@ -309,14 +309,14 @@ impl PlanetApp {
     }
 
     pub(super) fn dialogs(&mut self, ctx: &egui::Context) {
-        let Some(dialog) = self.dialog.clone() else { return };
+        let Some(dialog) = self.dialogs.question.clone() else { return };
         match dialog {
             Dialog::Message(m) => {
                 egui::Window::new("PlanetGraph").collapsible(false).resizable(false).min_width(460.0).max_width(640.0).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
                     ui.set_min_width(460.0);
                     egui::ScrollArea::vertical().max_height(ctx.content_rect().height() * 0.6).show(ui, |ui| ui.label(m));
                     if ui.button("OK").clicked() {
-                        self.dialog = None;
+                        self.dialogs.question = None;
                         self.offer_next_recovery();
                     }
                 });
@@ -338,10 +338,10 @@ impl PlanetApp {
                         }
                     });
                 });
-                self.dialog = Some(Dialog::Path { save, text: text.clone() });
+                self.dialogs.question = Some(Dialog::Path { save, text: text.clone() });
                 match done {
                     Some(true) if !text.trim().is_empty() => {
-                        self.dialog = None;
+                        self.dialogs.question = None;
                         let path = PathBuf::from(text.trim());
                         if save {
                             self.save_typed(path);
@@ -349,7 +349,7 @@ impl PlanetApp {
                             self.open_path(path);
                         }
                     }
-                    Some(false) => self.dialog = None,
+                    Some(false) => self.dialogs.question = None,
                     _ => {}
                 }
             }
@@ -358,11 +358,11 @@ impl PlanetApp {
                     ui.label(format!("{} already exists.", path.display()));
                     ui.horizontal(|ui| {
                         if ui.button("Replace").clicked() {
-                            self.dialog = None;
+                            self.dialogs.question = None;
                             self.save_to(&path);
                         }
                         if ui.button("Cancel").clicked() {
-                            self.dialog = Some(Dialog::Path { save: true, text: path.display().to_string() });
+                            self.dialogs.question = Some(Dialog::Path { save: true, text: path.display().to_string() });
                         }
                     });
                 });
@@ -398,17 +398,17 @@ impl PlanetApp {
                     ui.label(format!("{} has unsaved changes.", self.doc.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "The graph".into())));
                     ui.horizontal(|ui| {
                         if ui.button("Save").clicked() {
-                            self.dialog = None;
+                            self.dialogs.question = None;
                             if self.save(false) {
                                 self.do_action(action.clone(), ctx);
                             }
                         }
                         if ui.button("Don't save").clicked() {
-                            self.dialog = None;
+                            self.dialogs.question = None;
                             self.do_action(action.clone(), ctx);
                         }
                         if ui.button("Cancel").clicked() {
-                            self.dialog = None;
+                            self.dialogs.question = None;
                         }
                     });
                 });

@@ -111,10 +111,10 @@ impl PlanetApp {
     /// Shows a newly opened document: every node when that is legible, else the top-left of
     /// the graph at a legible zoom ([`LEGIBLE_ZOOM`]; the rest is a scroll away).
     pub fn frame_opened(&mut self) {
-        let nodes = self.editor.node_rects.values().copied();
+        let nodes = self.canvas.editor.node_rects.values().copied();
         let frames = self.doc.graph.frames.iter().map(rect_of);
         if let Some(r) = nodes.chain(frames).reduce(|a, b| a.union(b)) {
-            self.editor.pan_zoom.frame_legible(r, 30.0, LEGIBLE_ZOOM);
+            self.canvas.editor.pan_zoom.frame_legible(r, 30.0, LEGIBLE_ZOOM);
         }
     }
 
@@ -128,20 +128,20 @@ impl PlanetApp {
     /// Shows the selected nodes (F); every node and frame when none is selected.
     pub fn frame_selected(&mut self) {
         match self.selection_rect() {
-            Some(r) => self.editor.pan_zoom.frame(r, 60.0),
+            Some(r) => self.canvas.editor.pan_zoom.frame(r, 60.0),
             None => self.frame_all(),
         }
     }
 
     /// The rectangle around the selected nodes as drawn in the last frame (graph points).
     fn selection_rect(&self) -> Option<Rect> {
-        self.editor.selected_nodes.iter().filter_map(|n| self.editor.node_rects.get(n).copied()).reduce(|a, b| a.union(b))
+        self.canvas.editor.selected_nodes.iter().filter_map(|n| self.canvas.editor.node_rects.get(n).copied()).reduce(|a, b| a.union(b))
     }
 
     /// Puts a new frame around the selected nodes (Ctrl+J) and opens its name and comment.
     pub fn frame_selection(&mut self) {
         let Some(around) = self.selection_rect() else {
-            self.status = "Select the nodes to frame first (Ctrl+J)".into();
+            self.status.text = "Select the nodes to frame first (Ctrl+J)".into();
             return;
         };
         let r = Rect::from_min_max(around.min - egui::vec2(MARGIN, MARGIN + BAR_H), around.max + egui::vec2(MARGIN, MARGIN));
@@ -151,7 +151,7 @@ impl PlanetApp {
         let index = g.frames.len() - 1;
         self.doc.seal();
         self.doc.commit(g, false);
-        self.frame_edit = Some(FrameEdit { index, label: self.doc.graph.frames[index].label.clone(), comment: String::new(), focus: true });
+        self.dialogs.frame = Some(FrameEdit { index, label: self.doc.graph.frames[index].label.clone(), comment: String::new(), focus: true });
     }
 
     /// Carries out the frame actions of this frame.
@@ -164,16 +164,16 @@ impl PlanetApp {
                     let Some(f) = g.frames.get(i).cloned() else { continue };
                     // The nodes inside when the drag began move with it (not those it passes
                     // over); they move in the editor too, then the graph is read back.
-                    let inside = match &self.frame_drag {
+                    let inside = match &self.canvas.frame_drag {
                         Some((j, members)) if *j == i => members.clone(),
                         _ => {
-                            let members: Vec<_> = self.editor.graph.iter_nodes().filter(|n| self.editor.node_positions.get(*n).is_some_and(|p| f.contains((p.x, p.y)))).collect();
-                            self.frame_drag = Some((i, members.clone()));
+                            let members: Vec<_> = self.canvas.editor.graph.iter_nodes().filter(|n| self.canvas.editor.node_positions.get(*n).is_some_and(|p| f.contains((p.x, p.y)))).collect();
+                            self.canvas.frame_drag = Some((i, members.clone()));
                             members
                         }
                     };
                     for n in inside {
-                        if let Some(p) = self.editor.node_positions.get_mut(n) {
+                        if let Some(p) = self.canvas.editor.node_positions.get_mut(n) {
                             *p += d;
                         }
                     }
@@ -188,7 +188,7 @@ impl PlanetApp {
                 }
                 FrameAction::Edit(i) => {
                     if let Some(f) = g.frames.get(i) {
-                        self.frame_edit = Some(FrameEdit { index: i, label: f.label.clone(), comment: f.comment.clone(), focus: true });
+                        self.dialogs.frame = Some(FrameEdit { index: i, label: f.label.clone(), comment: f.comment.clone(), focus: true });
                     }
                     continue;
                 }
@@ -206,13 +206,13 @@ impl PlanetApp {
             self.doc.commit(g, dragging);
         }
         if !dragging {
-            self.frame_drag = None;
+            self.canvas.frame_drag = None;
         }
     }
 
     /// The window that edits a frame's name and comment.
     pub(super) fn frame_window(&mut self, ctx: &egui::Context) {
-        let Some(mut e) = self.frame_edit.take() else { return };
+        let Some(mut e) = self.dialogs.frame.take() else { return };
         let mut done = None;
         egui::Window::new("Frame").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
             ui.label("Name");
@@ -232,7 +232,7 @@ impl PlanetApp {
                 }
             }
             Some(false) => {}
-            None => self.frame_edit = Some(e),
+            None => self.dialogs.frame = Some(e),
         }
     }
 }

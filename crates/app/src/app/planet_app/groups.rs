@@ -49,18 +49,18 @@ impl PlanetApp {
         let ids = self.selected_ids();
         let mut g = self.doc.graph.clone();
         if let Some(grp) = ids.iter().find_map(|id| g.group(*id)) {
-            self.status = format!("Cannot group: '{}' is a group, and groups cannot hold groups; ungroup it first (Ctrl+Shift+G)", grp.label);
+            self.status.text = format!("Cannot group: '{}' is a group, and groups cannot hold groups; ungroup it first (Ctrl+Shift+G)", grp.label);
             return;
         }
         match g.make_group(&ids, "Group") {
             Ok(id) => {
                 if self.apply_edit(g) {
                     self.select_ids(&[id]);
-                    self.status = format!("Grouped {} nodes: Tab opens the group, Ctrl+Shift+G ungroups", ids.len());
+                    self.status.text = format!("Grouped {} nodes: Tab opens the group, Ctrl+Shift+G ungroups", ids.len());
                     self.edit_group(id);
                 }
             }
-            Err(e) => self.status = format!("Cannot group: {e}"),
+            Err(e) => self.status.text = format!("Cannot group: {e}"),
         }
     }
 
@@ -69,7 +69,7 @@ impl PlanetApp {
         let mut g = self.doc.graph.clone();
         let groups: Vec<Group> = self.selected_ids().iter().filter_map(|id| g.group(*id).cloned()).collect();
         if groups.is_empty() {
-            self.status = "Select a group to ungroup (Ctrl+Shift+G)".into();
+            self.status.text = "Select a group to ungroup (Ctrl+Shift+G)".into();
             return;
         }
         for grp in &groups {
@@ -89,7 +89,7 @@ impl PlanetApp {
             (Some(grp), _) => (grp.id, true),
             (None, Some(grp)) if grp.open => (grp.id, false),
             _ => {
-                self.status = "Tab opens a selected group, or closes the open group of a selected node".into();
+                self.status.text = "Tab opens a selected group, or closes the open group of a selected node".into();
                 return;
             }
         };
@@ -98,7 +98,7 @@ impl PlanetApp {
         if self.apply_edit(g) {
             self.select_ids(if open { &members } else { std::slice::from_ref(&gid) });
             if open {
-                self.status = "Group open: edit its nodes, Tab closes it again".into();
+                self.status.text = "Group open: edit its nodes, Tab closes it again".into();
             }
         }
     }
@@ -107,42 +107,42 @@ impl PlanetApp {
     pub fn open_or_close_selected(&mut self) {
         match self.selected_ids().first() {
             Some(id) => self.open_or_close(*id),
-            None => self.status = "Select a group to open it (Tab)".into(),
+            None => self.status.text = "Select a group to open it (Tab)".into(),
         }
     }
 
     /// Opens the settings window of group `id`.
     pub(super) fn edit_group(&mut self, id: NodeId) {
         if let Some(grp) = self.doc.graph.group(id) {
-            self.group_edit = Some(GroupEdit { id, label: grp.label.clone(), group: grp.clone(), focus: true });
+            self.dialogs.group = Some(GroupEdit { id, label: grp.label.clone(), group: grp.clone(), focus: true });
         }
     }
 
     /// Saves group `id` to the user's library.
     pub(super) fn save_group(&mut self, id: NodeId) {
         let Some(lib) = self.library.as_mut() else {
-            self.status = "No library folder: set PLANETGRAPH_LIBRARY_DIR or HOME".into();
+            self.status.text = "No library folder: set PLANETGRAPH_LIBRARY_DIR or HOME".into();
             return;
         };
         match lib.save(&self.doc.graph, id) {
             Ok(path) => {
-                self.status = format!("Saved to my groups as {} (add it from the finder, My groups)", path.display());
+                self.status.text = format!("Saved to my groups as {} (add it from the finder, My groups)", path.display());
             }
-            Err(e) => self.status = format!("Cannot save the group: {e}"),
+            Err(e) => self.status.text = format!("Cannot save the group: {e}"),
         }
     }
 
     /// The rectangles (graph points) and titles of the open groups, around their nodes as
     /// drawn in the last frame.
     pub(super) fn open_group_outlines(&self) -> Vec<(String, Rect)> {
-        let rects: std::collections::HashMap<NodeId, Rect> = self.editor.node_rects.iter().filter_map(|(n, r)| Some((self.editor.graph.nodes.get(*n)?.user_data.id, *r))).collect();
+        let rects: std::collections::HashMap<NodeId, Rect> = self.canvas.editor.node_rects.iter().filter_map(|(n, r)| Some((self.canvas.editor.graph.nodes.get(*n)?.user_data.id, *r))).collect();
         self.doc.graph.groups.iter().filter(|g| g.open).filter_map(|g| Some((g.label.clone(), g.members.iter().filter_map(|m| rects.get(m).copied()).reduce(|a, b| a.union(b))?))).collect()
     }
 
     /// The group settings window: name, and which member ports and parameters the group node
     /// shows. Ports with a wire across the group's border stay.
     pub(super) fn group_window(&mut self, ctx: &egui::Context) {
-        let Some(mut e) = self.group_edit.take() else { return };
+        let Some(mut e) = self.dialogs.group.take() else { return };
         let graph = &self.doc.graph;
         let mut done = None;
         egui::Window::new("Group settings").collapsible(false).resizable(true).default_height(420.0).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
@@ -190,7 +190,7 @@ impl PlanetApp {
                 }
             }
             Some(false) => {}
-            None => self.group_edit = Some(e),
+            None => self.dialogs.group = Some(e),
         }
     }
 }

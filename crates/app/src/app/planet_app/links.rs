@@ -16,8 +16,8 @@ impl PlanetApp {
     pub(super) fn explain_refused_links(&mut self, responses: &[Response]) {
         for r in responses {
             let NodeResponse::ConnectRefused { from, to } = r else { continue };
-            let reason = link_refusal(&self.editor, *from, *to).unwrap_or_else(|| "the ports do not fit".to_string());
-            self.status = format!("Not connected: {reason}");
+            let reason = link_refusal(&self.canvas.editor, *from, *to).unwrap_or_else(|| "the ports do not fit".to_string());
+            self.status.text = format!("Not connected: {reason}");
         }
     }
 
@@ -48,7 +48,7 @@ impl PlanetApp {
         let mut s: HydraulicErosionSettings = match node.settings() {
             Ok(s) => s,
             Err(e) => {
-                self.status = format!("{name}: {e}");
+                self.status.text = format!("{name}: {e}");
                 return;
             }
         };

@@ -68,7 +68,7 @@ impl PlanetApp {
             if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Tab)) {
                 self.open_or_close_selected();
                 // egui moves the keyboard focus on Tab as well: give it back at the frame's end.
-                self.drop_focus = true;
+                self.canvas.drop_focus = true;
             }
             if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::V)) {
                 self.view_selected();
@@ -140,7 +140,7 @@ impl PlanetApp {
                 }
                 if ui.button("Save to path…").on_hover_text("Type the path to save to (where no file dialog is available)").clicked() {
                     ui.close();
-                    self.dialog = Some(Dialog::Path { save: true, text: self.save_text() });
+                    self.dialogs.question = Some(Dialog::Path { save: true, text: self.save_text() });
                 }
                 ui.separator();
                 if ui.add(egui::Button::new("Export…").shortcut_text("Ctrl+E")).on_hover_text("Build the Export nodes' files (or the default set) into a folder").clicked() {
@@ -163,7 +163,7 @@ impl PlanetApp {
                     self.redo();
                 }
                 ui.separator();
-                let any = !self.editor.selected_nodes.is_empty();
+                let any = !self.canvas.editor.selected_nodes.is_empty();
                 if ui.add_enabled(any, egui::Button::new("Cut").shortcut_text("Ctrl+X")).clicked() {
                     ui.close();
                     self.cut_selection(ctx);
@@ -232,18 +232,18 @@ impl PlanetApp {
                     self.viewport.reset_view();
                 }
                 ui.label("Evaluation resolution (cells per face edge):");
-                let before = self.res;
-                egui::ComboBox::from_label("previews").selected_text(self.res.preview.to_string()).show_ui(ui, |ui| {
+                let before = self.pipeline.res;
+                egui::ComboBox::from_label("previews").selected_text(self.pipeline.res.preview.to_string()).show_ui(ui, |ui| {
                     for n in [32usize, 64, 128] {
-                        ui.selectable_value(&mut self.res.preview, n, n.to_string());
+                        ui.selectable_value(&mut self.pipeline.res.preview, n, n.to_string());
                     }
                 });
-                egui::ComboBox::from_label("viewport").selected_text(self.res.viewport.to_string()).show_ui(ui, |ui| {
+                egui::ComboBox::from_label("viewport").selected_text(self.pipeline.res.viewport.to_string()).show_ui(ui, |ui| {
                     for n in [128usize, 256, 512] {
-                        ui.selectable_value(&mut self.res.viewport, n, n.to_string());
+                        ui.selectable_value(&mut self.pipeline.res.viewport, n, n.to_string());
                     }
                 });
-                if before != self.res {
+                if before != self.pipeline.res {
                     self.request_eval();
                 }
             });
@@ -265,12 +265,13 @@ impl PlanetApp {
         // The right-hand figures first, so a long message is cut short (the whole of it on
         // hover) instead of running under them.
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let shown = match self.shown_n {
-                Some(n) if n == self.res.viewport => format!("viewport at {n}"),
-                Some(n) => format!("viewport at {n} of {}", self.res.viewport),
+            let shown = match self.pipeline.shown_n() {
+                Some(n) if n == self.pipeline.res.viewport => format!("viewport at {n}"),
+                Some(n) => format!("viewport at {n} of {}", self.pipeline.res.viewport),
                 None => "viewport empty".to_string(),
             };
-            ui.label(format!("previews {} | {shown} cells per face edge | {} nodes", self.res.preview, self.doc.graph.nodes.len())).on_hover_text("Resolutions: the previews' setting, then what the viewport shows now against its setting (View menu)");
+            ui.label(format!("previews {} | {shown} cells per face edge | {} nodes", self.pipeline.res.preview, self.doc.graph.nodes.len()))
+                .on_hover_text("Resolutions: the previews' setting, then what the viewport shows now against its setting (View menu)");
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| self.status_message(ui));
         });
     }
@@ -278,18 +279,18 @@ impl PlanetApp {
     /// The status line's left part: progress and Cancel while evaluating, else Run and the
     /// last message.
     fn status_message(&mut self, ui: &mut egui::Ui) {
-        if self.worker.is_busy() {
+        if self.pipeline.is_busy() {
             ui.spinner();
-            let (d, t) = (self.worker.progress.done.load(Ordering::Relaxed), self.worker.progress.total.load(Ordering::Relaxed));
-            let (sd, st) = (self.worker.progress.inner.done.load(Ordering::Relaxed), self.worker.progress.inner.total.load(Ordering::Relaxed));
+            let (d, t) = (self.pipeline.progress().done.load(Ordering::Relaxed), self.pipeline.progress().total.load(Ordering::Relaxed));
+            let (sd, st) = (self.pipeline.progress().inner.done.load(Ordering::Relaxed), self.pipeline.progress().inner.total.load(Ordering::Relaxed));
             if st > 0 {
                 ui.add(egui::ProgressBar::new(sd as f32 / st as f32).desired_width(120.0).text(format!("{sd}/{st} steps")));
             }
             if ui.small_button("Cancel").on_hover_text("Stop the running evaluation").clicked() {
-                self.worker.cancel();
+                self.pipeline.cancel();
             }
             // A close-up's tile is evaluated by the same thread, after the planet.
-            let text = match self.viewport.closeups.loading().filter(|_| self.viewport.closeups.is_pending(self.worker.generation())) {
+            let text = match self.viewport.closeups.loading().filter(|_| self.viewport.closeups.is_pending(self.pipeline.generation())) {
                 Some(tiles) => format!("{tiles}; this tile {d}/{t} nodes"),
                 None => format!("Evaluating: {d}/{t} nodes"),
             };
@@ -299,8 +300,8 @@ impl PlanetApp {
                 self.run_again();
             }
             let text = match self.viewport.closeups.loading() {
-                Some(tiles) => format!("{} · {tiles}", self.status),
-                None => self.status.clone(),
+                Some(tiles) => format!("{} · {tiles}", self.status.text),
+                None => self.status.text.clone(),
             };
             ui.add(egui::Label::new(text).truncate());
         }
@@ -309,11 +310,11 @@ impl PlanetApp {
     /// Evaluates again (Run, F5): after a cancel, or to refresh.
     pub fn run_again(&mut self) {
         self.request_eval();
-        self.status = "Evaluating".into();
+        self.status.text = "Evaluating".into();
     }
 
     pub(super) fn open_finder(&mut self, ctx: &egui::Context) {
         let pos = ctx.input(|i| i.pointer.hover_pos()).unwrap_or_else(|| ctx.content_rect().center());
-        self.editor.node_finder = Some(NodeFinder::new_at(pos));
+        self.canvas.editor.node_finder = Some(NodeFinder::new_at(pos));
     }
 }

@@ -19,6 +19,16 @@ const TAB: Vec2 = Vec2::new(64.0, 22.0);
 /// the edges.
 const PLACES: [egui::Align2; 8] = [egui::Align2::RIGHT_BOTTOM, egui::Align2::LEFT_BOTTOM, egui::Align2::RIGHT_TOP, egui::Align2::LEFT_TOP, egui::Align2::CENTER_BOTTOM, egui::Align2::RIGHT_CENTER, egui::Align2::CENTER_TOP, egui::Align2::LEFT_CENTER];
 
+/// Where the minimap sits and whether it is folded.
+#[derive(Default)]
+pub(super) struct MinimapPlace {
+    /// The place on the canvas it sits in (an index into `PLACES`).
+    pub corner: usize,
+    /// Whether the user folded it to a tab (`Some(true)`) or opened it (`Some(false)`);
+    /// `None`: folded while every place it could take has nodes under it.
+    pub folded: Option<bool>,
+}
+
 /// What the minimap draws this frame, and how graph points map onto it.
 pub struct Minimap {
     /// Its rectangle on screen.
@@ -56,12 +66,12 @@ impl Minimap {
 impl PlanetApp {
     /// The minimap of the last frame's canvas: `None` while every node and frame is in view.
     pub fn minimap_layout(&self) -> Option<Minimap> {
-        let pz = &self.editor.pan_zoom;
+        let pz = &self.canvas.editor.pan_zoom;
         let view = pz.to_graph() * pz.clip_rect;
         let mut boxes: Vec<(Rect, Color32)> = self.doc.graph.frames.iter().map(|f| (rect_of(f), colour_of(f))).collect();
         let frames = boxes.len();
-        boxes.extend(self.editor.node_rects.iter().filter_map(|(id, r)| {
-            let data = &self.editor.graph.nodes.get(*id)?.user_data;
+        boxes.extend(self.canvas.editor.node_rects.iter().filter_map(|(id, r)| {
+            let data = &self.canvas.editor.graph.nodes.get(*id)?.user_data;
             Some((*r, data.node_kind().map_or(GROUP_COLOUR, |k| category_colour(k.meta().category))))
         }));
         if boxes.iter().all(|(r, _)| view.contains_rect(*r)) {
@@ -70,7 +80,7 @@ impl PlanetApp {
         let world = boxes.iter().map(|(r, _)| *r).fold(view, |a, b| a.union(b)).expand(40.0);
         let scale = (SIZE.x / world.width()).min(SIZE.y / world.height());
         let folded = self.minimap_is_folded();
-        let rect = self.minimap_rect(self.minimap_corner, folded);
+        let rect = self.minimap_rect(self.canvas.minimap.corner, folded);
         Some(Minimap { rect, boxes, frames, view, world, scale, folded })
     }
 
@@ -78,32 +88,32 @@ impl PlanetApp {
     /// or folded to its tab.
     pub(super) fn minimap_rect(&self, corner: usize, folded: bool) -> Rect {
         let size = if folded { TAB } else { SIZE };
-        PLACES[corner % PLACES.len()].align_size_within_rect(size, self.editor.pan_zoom.clip_rect.shrink(INSET))
+        PLACES[corner % PLACES.len()].align_size_within_rect(size, self.canvas.editor.pan_zoom.clip_rect.shrink(INSET))
     }
 
     /// Whether the minimap shows as its tab: as the user chose, else while nodes lie under every
     /// place it could take (it would cover some wherever it went).
     pub fn minimap_is_folded(&self) -> bool {
-        self.minimap_folded.unwrap_or_else(|| (0..PLACES.len()).all(|c| self.covered(self.minimap_rect(c, false)) > 0.0))
+        self.canvas.minimap.folded.unwrap_or_else(|| (0..PLACES.len()).all(|c| self.covered(self.minimap_rect(c, false)) > 0.0))
     }
 
     /// How much of screen rectangle `r` the drawn nodes cover, in square screen points.
     fn covered(&self, r: Rect) -> f32 {
-        let to_screen = self.editor.pan_zoom.to_screen();
-        self.editor.node_rects.values().map(|n| (to_screen * *n).intersect(r)).filter(|i| i.is_positive()).map(|i| i.area()).sum()
+        let to_screen = self.canvas.editor.pan_zoom.to_screen();
+        self.canvas.editor.node_rects.values().map(|n| (to_screen * *n).intersect(r)).filter(|i| i.is_positive()).map(|i| i.area()).sum()
     }
 
     /// Moves the minimap to the corner nodes cover least, when nodes lie under it where it is
     /// (so it stays put while it covers nothing, and never jumps for a tie).
     fn settle_minimap_corner(&mut self) {
         let folded = self.minimap_is_folded();
-        let here = self.covered(self.minimap_rect(self.minimap_corner, folded));
+        let here = self.covered(self.minimap_rect(self.canvas.minimap.corner, folded));
         if here <= 0.0 {
             return;
         }
         let best = (0..PLACES.len()).map(|c| (c, self.covered(self.minimap_rect(c, folded)))).min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
         if let Some((corner, _)) = best.filter(|&(_, cover)| cover < here) {
-            self.minimap_corner = corner;
+            self.canvas.minimap.corner = corner;
         }
     }
 
@@ -120,7 +130,7 @@ impl PlanetApp {
                 }
             });
             if fold.is_some() {
-                self.minimap_folded = fold;
+                self.canvas.minimap.folded = fold;
             }
             return;
         }
@@ -142,17 +152,17 @@ impl PlanetApp {
             }
         });
         if fold.is_some() {
-            self.minimap_folded = fold;
+            self.canvas.minimap.folded = fold;
         }
         if let Some(p) = target {
             self.centre_view_on(p);
-            self.frame_pending = 0;
+            self.canvas.frame_pending = 0;
         }
     }
 
     /// Moves the view so that graph point `p` is at the canvas centre (zoom unchanged).
     pub fn centre_view_on(&mut self, p: Pos2) {
-        let pz = &mut self.editor.pan_zoom;
+        let pz = &mut self.canvas.editor.pan_zoom;
         pz.pan = pz.clip_rect.center() - pz.clip_rect.min - p.to_vec2() * pz.zoom;
     }
 }

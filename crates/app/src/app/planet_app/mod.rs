@@ -5,7 +5,9 @@
 mod autosave;
 mod background;
 mod cache;
+mod canvas;
 mod closeup_requests;
+mod dialogs;
 mod edit;
 mod export_dialog;
 mod files;
@@ -17,114 +19,51 @@ mod minimap;
 mod placement;
 mod plate_animation;
 mod results;
+mod status;
 mod templates;
 
+pub use canvas::Canvas;
 use files::{Dialog, Pending};
 pub use frames::LEGIBLE_ZOOM;
 
 use super::document::Document;
+use super::pipeline::Pipeline;
+pub use super::pipeline::{Resolutions, COARSE_N};
 use super::viewport::Viewport;
 use crate::editor::types::EdResponse;
-use crate::editor::{assign_new_ids, from_editor, keep_open_groups, to_editor, update_visibility, AllKinds, EdState, EditorState};
+use crate::editor::{assign_new_ids, from_editor, keep_open_groups, update_visibility, AllKinds};
 use egui_node_graph2::NodeResponse;
-use planetgraph_core::eval::{EvalResult, EvalWorker};
 use planetgraph_core::graph::NodeId;
 use std::sync::Arc;
 
-/// Frames during which a newly opened document is framed again while sizes settle.
-const FRAME_SETTLE: u8 = 20;
-
-/// Cells per face edge of the first, coarse stage after an edit: the same graph, so it looks
-/// like a smaller version of the planet, in a fraction of the preview's time.
-pub const COARSE_N: usize = 32;
-
-/// Evaluation resolutions (cells per face edge).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Resolutions {
-    /// Previews and the first, quick viewport update.
-    pub preview: usize,
-    /// The viewport's refined planet.
-    pub viewport: usize,
-}
-
-impl Resolutions {
-    /// The stages of an evaluation, coarsest first: [`COARSE_N`], the previews, the viewport
-    /// (each once). Each replaces the last on screen, and a newer request cancels the stages
-    /// still to come.
-    pub fn stages(&self) -> Vec<usize> {
-        let mut list: Vec<usize> = [COARSE_N, self.preview, self.viewport].into_iter().filter(|&n| n <= self.preview.max(self.viewport)).collect();
-        list.sort_unstable();
-        list.dedup();
-        list
-    }
-
-    /// The stage after the one at `n`, if `n` is not the last.
-    pub fn after(&self, n: usize) -> Option<usize> {
-        self.stages().into_iter().find(|&m| m > n)
-    }
-}
-
-/// The application.
+/// The application: the parts it owns, and the wiring between them.
 pub struct PlanetApp {
-    /// The open document.
+    /// The open document and its undo history.
     pub doc: Document,
-    /// The node editor state.
-    pub editor: EditorState,
-    /// Errors, previews and timings shown in the editor.
-    pub ed_state: EdState,
-    /// Evaluation resolutions.
-    pub res: Resolutions,
-    /// The viewport.
+    /// The node canvas and what it shows on the nodes.
+    pub canvas: Canvas,
+    /// The evaluation pipeline.
+    pub pipeline: Pipeline,
+    /// The viewport and its close-ups.
     pub viewport: Viewport,
-    /// The newest evaluation result.
-    pub last_result: Option<EvalResult>,
-    worker: EvalWorker,
-    /// Textures of a replaced document, kept until the frame that drew them is painted.
-    retired_textures: Vec<egui::TextureHandle>,
-    dialog: Option<Dialog>,
-    export_ui: Option<export_dialog::ExportUi>,
-    allow_close: bool,
-    /// Frames left during which every node is framed again (a newly opened document: the
-    /// window and panel sizes settle in the first frames); the user's first click or scroll
-    /// on the canvas ends it.
-    frame_pending: u8,
-    /// The place on the canvas the minimap sits in (an index into `minimap::PLACES`).
-    minimap_corner: usize,
-    /// Whether the user folded the minimap to a tab (`Some(true)`) or opened it
-    /// (`Some(false)`); `None`: folded while every place it could take has nodes under it.
-    minimap_folded: Option<bool>,
-    /// Cells per face edge of the evaluation the viewport and previews show.
-    shown_n: Option<usize>,
-    /// Cells per face edge of each stage shown since the last request, in order.
-    stages_shown: Vec<usize>,
-    /// The frame whose name and comment are being edited.
-    frame_edit: Option<frames::FrameEdit>,
-    /// The node being renamed.
-    rename: Option<edit::Rename>,
-    /// Tab opened or closed a group this frame: the widget egui focused for it lets go.
-    drop_focus: bool,
-    /// The group whose settings are being edited.
-    group_edit: Option<groups::GroupEdit>,
-    /// The user's library of saved groups (none in tests unless a folder is given).
-    library: Option<crate::app::library::Library>,
-    /// The frame being dragged and the editor nodes that move with it.
-    frame_drag: Option<(usize, Vec<egui_node_graph2::NodeId>)>,
-    /// The node being dragged (a drop onto a wire inserts it).
-    dragged: Option<egui_node_graph2::NodeId>,
+    /// The open dialogs and editing windows.
+    dialogs: dialogs::Dialogs,
+    /// The status line.
+    status: status::StatusLine,
     /// Autosave, recovery and recent files (none in tests unless a folder is given).
     files: files::FileState,
-    title: String,
-    status: String,
-    /// A note on the last edit (a typed value that was clamped, a preset, a noise type's
-    /// suggested settings) kept in front of the status line until the evaluation it started
-    /// has reported ([`Self::note_edit`]).
-    notice: Option<String>,
+    /// The user's library of saved groups (none in tests unless a folder is given).
+    library: Option<crate::app::library::Library>,
+    /// The library and recovery reads running in the background.
+    loads: background::Loads,
     /// The ready-made *Planet surface* group of the finder (made once from the default graph).
     ready_surface: Option<Arc<planetgraph_core::graph::Graph>>,
     /// The templates' renders, loaded when the picker first opens.
     template_textures: Vec<Option<egui::TextureHandle>>,
-    /// The library and recovery reads running in the background.
-    loads: background::Loads,
+    /// The unsaved-changes question was answered: the window may close.
+    allow_close: bool,
+    /// The window title last sent.
+    title: String,
 }
 
 /// The editor's style: egui's default, with labels that let clicks and drags through to the
@@ -148,86 +87,66 @@ impl PlanetApp {
     pub fn new(doc: Document, ctx: &egui::Context) -> std::io::Result<PlanetApp> {
         ctx.all_styles_mut(compact_style);
         let repaint = ctx.clone();
-        let worker = EvalWorker::start(Arc::new(move || repaint.request_repaint()))?;
+        let pipeline = Pipeline::start(Arc::new(move || repaint.request_repaint()))?;
         let repaint = ctx.clone();
         let loads = background::Loads::new(Arc::new(move || repaint.request_repaint()));
-        let editor = to_editor(&doc.graph);
         let mut app = PlanetApp {
+            canvas: Canvas::new(&doc.graph),
             doc,
-            editor,
-            ed_state: EdState::default(),
-            res: Resolutions { preview: 128, viewport: 256 },
+            pipeline,
             viewport: Viewport::default(),
-            last_result: None,
-            worker,
-            retired_textures: Vec::new(),
-            dialog: None,
-            export_ui: None,
-            allow_close: false,
-            frame_pending: FRAME_SETTLE,
-            minimap_corner: 0,
-            minimap_folded: None,
-            shown_n: None,
-            stages_shown: Vec::new(),
+            dialogs: dialogs::Dialogs::default(),
+            status: status::StatusLine::new("Starting"),
             files: files::FileState::default(),
-            dragged: None,
-            frame_edit: None,
-            rename: None,
-            group_edit: None,
-            drop_focus: false,
             library: None,
-            frame_drag: None,
-            title: String::new(),
-            status: "Starting".into(),
-            template_textures: Vec::new(),
-            notice: None,
             loads,
             ready_surface: None,
+            template_textures: Vec::new(),
+            allow_close: false,
+            title: String::new(),
         };
         match planetgraph_examples::templates::planet_surface() {
             Ok(body) => app.ready_surface = Some(Arc::new(body)),
             // The built-in default graph is tested to give it; say so should it ever not.
-            Err(e) => app.status = format!("The Planet surface group is not available: {e}"),
+            Err(e) => app.status.text = format!("The Planet surface group is not available: {e}"),
         }
         app.request_eval();
         Ok(app)
     }
 
-    /// Asks the worker for a new evaluation (cancels the one running).
+    /// Asks the pipeline for a new evaluation (cancels the one running); the viewport and the
+    /// previews are marked out of date until it lands.
     pub fn request_eval(&mut self) {
-        let extra = self.ed_state.viewed.into_iter().collect();
-        self.worker.request(self.doc.graph.clone(), self.res.stages(), extra);
-        self.stages_shown.clear();
+        let extra = self.canvas.ed_state.viewed.into_iter().collect();
+        self.pipeline.request(self.doc.graph.clone(), extra);
         self.viewport.set_refining(Some("evaluating the change…".to_string()));
-        self.ed_state.previews_stale = true;
+        self.canvas.ed_state.previews_stale = true;
     }
 
     /// Cells per face edge of each stage of the last requested evaluation that has reached the
     /// viewport so far, coarsest first (stages that land in one frame are all listed).
     pub fn stages_shown(&self) -> &[usize] {
-        &self.stages_shown
+        self.pipeline.stages_shown()
     }
 
-    /// Says `text` about the edit just made, in the status line and, in front of the
-    /// evaluation's own report, until the evaluation the edit started has reported.
+    /// Says `text` about the edit just made (see [`status::StatusLine::note_edit`]).
     pub(super) fn note_edit(&mut self, text: String) {
-        self.status = text.clone();
-        self.notice = Some(text);
+        self.status.note_edit(text);
     }
 
     /// The status line's text.
     pub fn status(&self) -> &str {
-        &self.status
+        &self.status.text
     }
 
     /// Cancels the running evaluation (the status line's Cancel).
     pub fn cancel_eval(&self) {
-        self.worker.cancel();
+        self.pipeline.cancel();
     }
 
     /// Whether an evaluation is still running.
     pub fn is_evaluating(&self) -> bool {
-        self.worker.is_busy()
+        self.pipeline.is_busy()
     }
 
     /// Records `g` as an undo step of its own and, when its content changed, rebuilds the
@@ -244,7 +163,7 @@ impl PlanetApp {
     /// The graph as the editor shows it now: its nodes, links and closed groups, with the
     /// document's frames and open groups (the node editor knows nothing of those).
     fn read_editor(&self) -> planetgraph_core::graph::Graph {
-        let mut g = from_editor(&self.editor);
+        let mut g = from_editor(&self.canvas.editor);
         g.frames = self.doc.graph.frames.clone();
         keep_open_groups(&mut g, &self.doc.graph);
         g
@@ -257,23 +176,16 @@ impl PlanetApp {
 
     /// Rebuilds the editor from the document's graph, keeping the view and the selection.
     fn rebuild_editor(&mut self) {
-        let pan = self.editor.pan_zoom.clone();
-        let selected = self.selected_ids();
-        self.editor = to_editor(&self.doc.graph);
-        self.editor.pan_zoom = pan;
-        self.editor.selected_nodes = self.editor.graph.iter_nodes().filter(|n| selected.contains(&self.editor.graph[*n].user_data.id)).collect();
+        self.canvas.rebuild(&self.doc.graph);
     }
 
     fn set_document(&mut self, doc: Document) {
         self.doc = doc;
-        self.editor = to_editor(&self.doc.graph);
-        // The previews may be drawn in this very frame: free them only in the next one.
-        self.retired_textures.extend(std::mem::take(&mut self.ed_state).previews.into_values());
+        self.canvas.replace(&self.doc.graph);
         self.viewport.clear_field();
         self.viewport.aim_at_land_next();
         self.viewport.set_viewer(None);
-        self.shown_n = None;
-        self.frame_pending = FRAME_SETTLE;
+        self.pipeline.forget_shown();
         self.request_eval();
     }
 
@@ -283,7 +195,7 @@ impl PlanetApp {
         let mut s: planetgraph_core::nodes::output::export::ExportSettings = match node.settings() {
             Ok(s) => s,
             Err(e) => {
-                self.status = format!("{}: {e}", node.describe());
+                self.status.text = format!("{}: {e}", node.describe());
                 return;
             }
         };
@@ -296,20 +208,17 @@ impl PlanetApp {
     /// Shows the canvas at zoom 1 with graph point (0, 0) at the canvas corner, and stops the
     /// framing of a newly opened document (tests click at known layout positions).
     pub fn reset_canvas_view(&mut self) {
-        self.frame_pending = 0;
-        self.editor.pan_zoom.zoom = 1.0;
-        self.editor.pan_zoom.pan = egui::Vec2::ZERO;
+        self.canvas.reset_view();
     }
 
     /// Undo the last edit; the status line says what it took back.
     pub fn undo(&mut self) {
         let before = self.doc.graph.clone();
         if self.doc.undo() {
-            self.status = format!("Undid: {}", planetgraph_core::graph::describe_change(&self.doc.graph, &before));
-            self.notice = Some(self.status.clone());
+            self.note_edit(format!("Undid: {}", planetgraph_core::graph::describe_change(&self.doc.graph, &before)));
             self.reload_editor();
         } else {
-            self.status = "Nothing to undo".into();
+            self.status.text = "Nothing to undo".into();
         }
     }
 
@@ -317,17 +226,16 @@ impl PlanetApp {
     pub fn redo(&mut self) {
         let before = self.doc.graph.clone();
         if self.doc.redo() {
-            self.status = format!("Redid: {}", planetgraph_core::graph::describe_change(&before, &self.doc.graph));
-            self.notice = Some(self.status.clone());
+            self.note_edit(format!("Redid: {}", planetgraph_core::graph::describe_change(&before, &self.doc.graph)));
             self.reload_editor();
         } else {
-            self.status = "Nothing to redo".into();
+            self.status.text = "Nothing to redo".into();
         }
     }
 
     /// Domain ids of the selected nodes.
     pub fn selected_ids(&self) -> Vec<NodeId> {
-        self.editor.selected_nodes.iter().filter_map(|n| self.editor.graph.nodes.get(*n)).map(|n| n.user_data.id).collect()
+        self.canvas.selected_ids()
     }
 
     /// Deletes the selected nodes.
@@ -347,37 +255,37 @@ impl PlanetApp {
     /// in tests: the viewport then shows a placeholder).
     pub fn ui(&mut self, root: &mut egui::Ui, gpu: Option<&egui_wgpu::RenderState>) {
         let ctx = &root.ctx().clone();
-        self.retired_textures.clear();
+        self.canvas.retired_textures.clear();
         self.apply_background_loads();
         self.apply_results(ctx);
-        self.ed_state.folder.clone_from(&self.doc.graph.folder);
+        self.canvas.ed_state.folder.clone_from(&self.doc.graph.folder);
         if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty() {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.dialog = Some(Dialog::Unsaved(Pending::Quit));
+            self.dialogs.question = Some(Dialog::Unsaved(Pending::Quit));
         }
-        if self.dialog.is_none() && self.frame_edit.is_none() && self.rename.is_none() && self.group_edit.is_none() {
+        if !self.dialogs.takes_keys() {
             self.shortcuts(ctx);
         }
         egui::Panel::top("menu").show(root, |ui| self.menu(ctx, ui));
         egui::Panel::bottom("status").show(root, |ui| self.status_line(ui));
         egui::Panel::right("viewport").resizable(true).default_size(ctx.content_rect().width() * 0.45).min_size(200.0).show(root, |ui| {
             if self.viewport.controls(ui) {
-                self.ed_state.viewed = None;
+                self.canvas.ed_state.viewed = None;
                 self.update_viewer();
             }
             self.viewport.picture(ui, gpu);
         });
         self.request_closeup(ctx);
-        update_visibility(&mut self.editor);
-        self.ed_state.selected = self.selected_ids();
-        self.ed_state.open_groups = self.doc.graph.groups.iter().filter(|g| g.open).flat_map(|g| g.members.iter().copied()).collect();
+        update_visibility(&mut self.canvas.editor);
+        self.canvas.ed_state.selected = self.selected_ids();
+        self.canvas.ed_state.open_groups = self.doc.graph.groups.iter().filter(|g| g.open).flat_map(|g| g.members.iter().copied()).collect();
         let mut responses = Vec::new();
         let mut frame_actions = Vec::new();
         let frames = self.doc.graph.frames.clone();
         let outlines = self.open_group_outlines();
         let templates = self.library_templates();
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(root, |ui| {
-            let r = self.editor.draw_graph_editor_with(ui, AllKinds(&templates), &mut self.ed_state, Vec::new(), &mut |ui| {
+            let r = self.canvas.editor.draw_graph_editor_with(ui, AllKinds(&templates), &mut self.canvas.ed_state, Vec::new(), &mut |ui| {
                 frames::draw_frames(ui, &frames, &mut frame_actions);
                 groups::draw_open_groups(ui, &outlines);
             });
@@ -385,10 +293,10 @@ impl PlanetApp {
             self.empty_canvas_hint(ui);
         });
         if ctx.input(|i| i.pointer.any_pressed() || i.smooth_scroll_delta != egui::Vec2::ZERO) {
-            self.frame_pending = 0;
+            self.canvas.frame_pending = 0;
         }
-        if self.frame_pending > 0 && !self.editor.node_rects.is_empty() {
-            self.frame_pending -= 1;
+        if self.canvas.frame_pending > 0 && !self.canvas.editor.node_rects.is_empty() {
+            self.canvas.frame_pending -= 1;
             self.frame_opened();
             ctx.request_repaint();
         }
@@ -402,7 +310,7 @@ impl PlanetApp {
         self.group_window(ctx);
         self.play_tick(ctx);
         self.autosave_tick(ctx);
-        if std::mem::take(&mut self.drop_focus) {
+        if std::mem::take(&mut self.canvas.drop_focus) {
             if let Some(id) = ctx.memory(|m| m.focused()) {
                 ctx.memory_mut(|m| m.surrender_focus(id));
             }
@@ -440,7 +348,7 @@ impl PlanetApp {
             }
         }
         if let Some(NodeResponse::MoveNode { node, .. }) = responses.iter().find(|r| matches!(r, NodeResponse::MoveNode { .. })) {
-            self.dragged = Some(*node);
+            self.canvas.dragged = Some(*node);
         }
         let released = !ctx.input(|i| i.pointer.any_down());
         self.explain_refused_links(responses);
@@ -449,7 +357,7 @@ impl PlanetApp {
                 self.place_new_node(*node);
             }
         }
-        assign_new_ids(&mut self.editor, self.doc.next_id());
+        assign_new_ids(&mut self.canvas.editor, self.doc.next_id());
         let mut g = self.read_editor();
         if self.adapt_noise_types(&mut g) {
             // The editor shows the adapted values from the next frame.
@@ -465,7 +373,7 @@ impl PlanetApp {
         }
         if released {
             // A single node dropped onto a wire goes into it.
-            if let Some(node) = self.dragged.take().filter(|_| self.editor.selected_nodes.len() <= 1) {
+            if let Some(node) = self.canvas.dragged.take().filter(|_| self.canvas.editor.selected_nodes.len() <= 1) {
                 self.drop_on_wire(node);
             }
         }

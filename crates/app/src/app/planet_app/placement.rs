@@ -11,20 +11,20 @@ impl PlanetApp {
     /// The size a node will have once drawn, estimated from its rows (it is drawn only in the
     /// next frame), in graph points.
     fn estimated_size(&self, node: egui_node_graph2::NodeId) -> egui::Vec2 {
-        let n = &self.editor.graph[node];
+        let n = &self.canvas.editor.graph[node];
         size_of_rows(n.inputs.len() + n.outputs.len())
     }
 
     /// Moves a newly created node into view, clear of the minimap's corner and of the other
     /// nodes, to the free place nearest to where it was put.
     pub(super) fn place_new_node(&mut self, node: egui_node_graph2::NodeId) {
-        let Some(&start) = self.editor.node_positions.get(node) else { return };
-        let pz = &self.editor.pan_zoom;
+        let Some(&start) = self.canvas.editor.node_positions.get(node) else { return };
+        let pz = &self.canvas.editor.pan_zoom;
         let to_graph = pz.to_graph();
         let view = (to_graph * pz.clip_rect).shrink(GAP);
-        let minimap = to_graph * self.minimap_rect(self.minimap_corner, self.minimap_is_folded()).expand(GAP);
+        let minimap = to_graph * self.minimap_rect(self.canvas.minimap.corner, self.minimap_is_folded()).expand(GAP);
         let size = self.estimated_size(node);
-        let others: Vec<Rect> = self.editor.node_rects.iter().filter(|(id, _)| **id != node).map(|(_, r)| r.expand(GAP)).collect();
+        let others: Vec<Rect> = self.canvas.editor.node_rects.iter().filter(|(id, _)| **id != node).map(|(_, r)| r.expand(GAP)).collect();
         let fits = |p: Pos2| {
             let r = Rect::from_min_size(p, size);
             !r.intersects(minimap) && others.iter().all(|o| !o.intersects(r))
@@ -41,7 +41,7 @@ impl PlanetApp {
             .filter(|p| fits(*p))
             .min_by(|a, b| a.distance_sq(wanted).total_cmp(&b.distance_sq(wanted)))
             .unwrap_or(wanted);
-        self.editor.node_positions[node] = p;
+        self.canvas.editor.node_positions[node] = p;
     }
 }
 
@@ -71,12 +71,12 @@ impl PlanetApp {
             })
             .reduce(|a, b| a.union(b));
         let Some(block) = block else { return };
-        let others: Vec<Rect> = self.editor.node_rects.values().map(|r| r.expand(GAP)).collect();
+        let others: Vec<Rect> = self.canvas.editor.node_rects.values().map(|r| r.expand(GAP)).collect();
         let fits = |d: egui::Vec2| others.iter().all(|o| !o.intersects(block.translate(d)));
         if fits(egui::Vec2::ZERO) {
             return;
         }
-        let pz = &self.editor.pan_zoom;
+        let pz = &self.canvas.editor.pan_zoom;
         let view = pz.to_graph() * pz.clip_rect;
         let step = 16.0;
         let (rx, ry) = ((view.width() / step) as i32 + 1, (view.height() / step) as i32 + 1);

@@ -16,12 +16,12 @@ impl PlanetApp {
             StepAction::Step => (true, cycles + 1),
             StepAction::Play => (true, cycles),
             StepAction::Pause => {
-                self.ed_state.playing = None;
+                self.canvas.ed_state.playing = None;
                 return;
             }
             StepAction::Finish => (false, cycles),
         };
-        self.ed_state.playing = match action {
+        self.canvas.ed_state.playing = match action {
             StepAction::Play => Some(id),
             _ => None,
         };
@@ -43,17 +43,17 @@ impl PlanetApp {
 
     /// Advances a playing flood fill by one cycle once the previous one is shown.
     pub(super) fn play_tick(&mut self, ctx: &egui::Context) {
-        let Some(id) = self.ed_state.playing else { return };
+        let Some(id) = self.canvas.ed_state.playing else { return };
         let Some(Ok(s)) = self.doc.graph.node(id).map(|n| n.settings::<TectonicPlatesSettings>()) else {
-            self.ed_state.playing = None;
+            self.canvas.ed_state.playing = None;
             return;
         };
         let cycles = s.cycles;
-        if self.worker.is_busy() {
+        if self.pipeline.is_busy() {
             return;
         }
-        match self.ed_state.plates.get(&id) {
-            Some(st) if st.complete => self.ed_state.playing = None,
+        match self.canvas.ed_state.plates.get(&id) {
+            Some(st) if st.complete => self.canvas.ed_state.playing = None,
             Some(st) if st.cycles == cycles => {
                 // About 60 frames for the whole growth: random-driven plates claim one region
                 // per cycle each, so they advance several cycles per frame.

@@ -15,7 +15,7 @@ use planetgraph_core::nodes::NodeKind;
 impl PlanetApp {
     /// A closed group shows the first error (or idle hint) of its nodes, and their summed time.
     fn group_results(&mut self) {
-        let st = &mut self.ed_state;
+        let st = &mut self.canvas.ed_state;
         for grp in self.doc.graph.groups.iter().filter(|g| !g.open) {
             let title = |id: NodeId| self.doc.graph.node(id).map_or_else(|| id.to_string(), |n| n.title().to_string());
             let first = |m: &std::collections::HashMap<NodeId, String>| grp.members.iter().find_map(|id| m.get(id).map(|e| format!("{}: {e}", title(*id))));
@@ -30,39 +30,35 @@ impl PlanetApp {
     }
 
     pub(super) fn apply_results(&mut self, ctx: &egui::Context) {
-        let results = self.worker.poll();
+        let results = self.pipeline.poll();
         if !results.is_empty() {
             self.disk_cache_notice();
         }
         for r in results {
-            if r.generation != self.worker.generation() {
-                continue;
-            }
             if r.tile.is_some() {
                 self.closeup_arrived(ctx, r.generation, r.result);
                 continue;
             }
             if r.result.cancelled {
                 self.viewport.set_refining(Some("cancelled: Run (F5) evaluates again".to_string()));
-                self.status = match self.shown_n {
+                self.status.text = match self.pipeline.shown_n() {
                     Some(n) => format!("Cancelled: the viewport still shows the evaluation at {n} cells per face edge, from before the last edits if any. Run (F5) evaluates again"),
                     None => "Cancelled: nothing evaluated yet. Run (F5) evaluates again".into(),
                 };
                 continue;
             }
             let res = r.result;
-            self.ed_state.errors = res.errors.iter().map(|(k, v)| (*k, v.clone())).collect();
-            self.ed_state.idle = res.idle.iter().map(|(k, v)| (*k, v.clone())).collect();
+            self.canvas.ed_state.errors = res.errors.iter().map(|(k, v)| (*k, v.clone())).collect();
+            self.canvas.ed_state.idle = res.idle.iter().map(|(k, v)| (*k, v.clone())).collect();
             for (id, ms) in &res.timings_ms {
-                self.ed_state.timings.insert(*id, *ms);
+                self.canvas.ed_state.timings.insert(*id, *ms);
             }
             self.group_results();
-            if res.n == self.res.preview {
-                update_previews(ctx, &self.doc.graph, &res, &mut self.ed_state.previews, &mut self.ed_state.thumbnail_ranges);
-                self.ed_state.previews_stale = false;
+            if res.n == self.pipeline.res.preview {
+                update_previews(ctx, &self.doc.graph, &res, &mut self.canvas.ed_state.previews, &mut self.canvas.ed_state.thumbnail_ranges);
+                self.canvas.ed_state.previews_stale = false;
             }
-            self.stages_shown.push(res.n);
-            let next = self.res.after(res.n);
+            let next = self.pipeline.stage_landed(res.n);
             self.viewport.set_refining(next.map(|m| format!("showing {} cells per face edge, evaluating {m}…", res.n)));
             // Only the newest request's results arrive here, coarse first, so each one refines
             // the picture.
@@ -82,7 +78,7 @@ impl PlanetApp {
                         match planet.settings::<PlanetSettings>() {
                             Ok(settings) => self.viewport.set_field(f.clone(), albedo, settings),
                             Err(e) => {
-                                self.ed_state.errors.insert(planet.id, e.to_string());
+                                self.canvas.ed_state.errors.insert(planet.id, e.to_string());
                             }
                         }
                         None
@@ -99,10 +95,9 @@ impl PlanetApp {
             for node in self.doc.graph.nodes.iter().filter(|n| n.kind == NodeKind::TectonicPlates) {
                 if let Some(p) = res.port_value(node.id, planetgraph_core::nodes::tectonics::plates::PLATES) {
                     let claimed = p.plate_of.iter().filter(|&&x| x != planetgraph_core::tectonics::UNCLAIMED).count();
-                    self.ed_state.plates.insert(node.id, PlateStatus { cycles: p.cycles, claimed, total: p.plate_of.len(), complete: p.complete });
+                    self.canvas.ed_state.plates.insert(node.id, PlateStatus { cycles: p.cycles, claimed, total: p.plate_of.len(), complete: p.complete });
                 }
             }
-            self.shown_n = Some(res.n);
             let mut notes = Vec::new();
             if !res.errors.is_empty() {
                 notes.push(format!("{} node{} with errors", res.errors.len(), if res.errors.len() == 1 { "" } else { "s" }));
@@ -111,13 +106,13 @@ impl PlanetApp {
                 notes.push(format!("{} idle, waiting for an input", res.idle.len()));
             }
             let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join(", ")) };
-            self.status = if self.doc.graph.nodes.is_empty() {
+            let report = if self.doc.graph.nodes.is_empty() {
                 "Ready: the graph is empty".to_string()
             } else if let Some(next) = next {
                 // An earlier stage: the viewport's banner says what is shown and what comes; the
                 // status line keeps what the last action said (the spinner shows meanwhile), but
                 // not the last evaluation's "Ready", which only the last stage may say.
-                let last = std::mem::take(&mut self.status);
+                let last = std::mem::take(&mut self.status.text);
                 if last.starts_with("Ready") {
                     format!("Evaluating: showing {} cells per face edge, {next} next", res.n)
                 } else {
@@ -127,10 +122,8 @@ impl PlanetApp {
                 format!("Ready: evaluated at {} cells per face edge in {:.0} ms ({} computed, {} cached){notes}", res.n, res.total_ms, res.timings_ms.len(), res.cached)
             };
             // A notice waits for the last stage of the evaluation, and goes with it.
-            if let Some(n) = self.notice.take_if(|_| next.is_none()) {
-                self.status = format!("{n}. {}", self.status);
-            }
-            self.last_result = Some(res);
+            self.status.report(report, next.is_none());
+            self.pipeline.keep(res);
             self.update_viewer();
         }
     }
@@ -140,17 +133,17 @@ impl PlanetApp {
     /// Gives the viewport the viewed node's newest value (or clears the viewer when the node
     /// is gone).
     pub(super) fn update_viewer(&mut self) {
-        let Some(id) = self.ed_state.viewed else {
+        let Some(id) = self.canvas.ed_state.viewed else {
             self.viewport.set_viewer(None);
             return;
         };
         let Some(node) = self.doc.graph.node(id) else {
-            self.ed_state.viewed = None;
+            self.canvas.ed_state.viewed = None;
             self.viewport.set_viewer(None);
             return;
         };
         let label = node.describe();
-        let res = self.last_result.as_ref();
+        let res = self.pipeline.last_result();
         let field = res.and_then(|r| r.field(id).or_else(|| r.shown_field(id)));
         let colour = res.and_then(|r| r.colour(id).or_else(|| r.shown_colour(id)));
         let value = match (field, colour) {
@@ -160,10 +153,10 @@ impl PlanetApp {
         };
         let note = match value {
             Some(_) => None,
-            None => Some(match (self.ed_state.errors.get(&id), self.ed_state.idle.get(&id)) {
+            None => Some(match (self.canvas.ed_state.errors.get(&id), self.canvas.ed_state.idle.get(&id)) {
                 (Some(e), _) => format!("nothing to show: {e}"),
                 (None, Some(i)) => format!("nothing to show yet: {i}"),
-                _ if self.worker.is_busy() => "evaluating…".to_string(),
+                _ if self.pipeline.is_busy() => "evaluating…".to_string(),
                 _ => "nothing to show: its output is not a field or colours (regions, plates and vectors are shown by the viewport's own modes)".to_string(),
             }),
         };

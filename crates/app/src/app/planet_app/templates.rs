@@ -59,28 +59,28 @@ impl PlanetApp {
             });
         });
         if !open {
-            self.dialog = None;
+            self.dialogs.question = None;
         }
         if let Some(k) = picked {
-            self.dialog = None;
+            self.dialogs.question = None;
             self.try_action(Pending::Template(k), ctx);
         }
     }
 
     /// Opens the template picker.
     pub fn open_templates(&mut self) {
-        self.dialog = Some(Dialog::Templates);
+        self.dialogs.question = Some(Dialog::Templates);
     }
 
     /// Whether the template picker is on screen.
     pub fn shows_templates(&self) -> bool {
-        matches!(self.dialog, Some(Dialog::Templates))
+        matches!(self.dialogs.question, Some(Dialog::Templates))
     }
 
     /// Over an empty canvas: what to do next.
     pub(super) fn empty_canvas_hint(&mut self, ui: &mut egui::Ui) {
         // Not over a dialog (the hint's layer is above the windows).
-        if !self.doc.graph.nodes.is_empty() || !self.doc.graph.groups.is_empty() || self.dialog.is_some() {
+        if !self.doc.graph.nodes.is_empty() || !self.doc.graph.groups.is_empty() || self.dialogs.question.is_some() {
             return;
         }
         let centre = ui.max_rect().center();
