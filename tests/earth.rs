@@ -50,6 +50,15 @@ fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {
     let (cover, cells) = measured.rivers.expect("the default planet has rivers");
     assert!(cover > 0.0 && cover < 0.006, "river water over the land {cover}");
     assert!(cells > 0.02 && cover < 0.1 * cells, "a river network ({cells} of the land) painted thin ({cover})");
+    // Ice sheets with relief (issue 48): the figures above are the bed's, as Earth's are
+    // ETOPO1's bedrock; the ice covers about as much of the land as Earth's two sheets (0.10)
+    // and is as thick (Antarctica 2160 m on average, 4780 m at most; Greenland 1670 m and
+    // 3370 m). Measured 0.116, 1760 m and 4148 m.
+    let ice = measured.ice.as_ref().expect("the default planet has an ice sheet");
+    assert!((0.05..=0.2).contains(&ice.land_share), "ice over the land {}", ice.land_share);
+    assert!((1200.0..=2600.0).contains(&ice.mean_thickness_m), "mean ice {} m", ice.mean_thickness_m);
+    assert!((2500.0..=5000.0).contains(&ice.max_thickness_m), "thickest ice {} m", ice.max_thickness_m);
+    assert!(ice.surface_mean_land_m > e.mean_land_m, "the ice surface {} m over the bed {} m", ice.surface_mean_land_m, e.mean_land_m);
     // Relief between the ranges (issue 48), beside Earth's land at the same cells (ETOPO1 at
     // 0.25 degree imported at 512): landforms and local relief within 50 km.
     let planet = measured.landforms.expect("the default planet has land");

@@ -11,6 +11,7 @@ use planetgraph_core::inspect::landforms::{landform_figures, Landform, LandformF
 use planetgraph_core::inspect::realism::{biome_shares, earth_figures, land_mean_and_share, land_median, land_median_where, latitudinal_border_share, plateau_figures, EarthFigures, PlateauFigures, EARTH};
 use planetgraph_core::inspect::tectonic_values;
 use planetgraph_core::io::{load_graph, Strictness};
+use planetgraph_core::nodes::climate::ice_sheet;
 use planetgraph_core::nodes::climate::precipitation::PRECIPITATION;
 use planetgraph_core::nodes::erosion::landscape::RIVERS;
 use planetgraph_core::nodes::output::planet::PlanetSettings;
@@ -18,6 +19,7 @@ use planetgraph_core::nodes::tectonics::earth_relief;
 use planetgraph_core::nodes::texture::biomes::Biome;
 use planetgraph_core::nodes::texture::biomes::BIOME;
 use planetgraph_core::nodes::{NodeKind, OutPort};
+use planetgraph_core::planet::Field;
 use planetgraph_examples::default_graph;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -29,7 +31,7 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         Some(p) => (load_graph(p, Strictness::Complete).map_err(CliError::input)?, p.display().to_string()),
         None => (default_graph().map_err(CliError::internal)?, "default graph".to_string()),
     };
-    let Measured { relief: e, plateau, climate, rivers, landforms, seconds } = measure(&g, &name, n)?;
+    let Measured { relief: e, plateau, climate, rivers, landforms, ice, seconds } = measure(&g, &name, n)?;
     let earth_forms = earth_landforms(n)?;
     println!("# {name} at {n} cells per face edge; Earth's figures after the values");
     println!("earth_eval_s {seconds:.1} s");
@@ -38,6 +40,14 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
     println!("earth_mean_land_m {:.0} m{}", e.mean_land_m, earth("mean_land_m"));
     println!("earth_ocean_mode_m {:.0} m{}", e.ocean_mode_m, earth("ocean_mode_m"));
     println!("earth_above_3km_share {:.4}{}", e.above_3km_share, earth("above_3km_share"));
+    if let Some(i) = &ice {
+        println!("# under the ice sheet, the bed above; the ice's surface and the ice:");
+        println!("earth_ice_surface_mean_land_m {:.0} m  (Earth 840)", i.surface_mean_land_m);
+        println!("earth_ice_surface_above_3km_share {:.4}  (of the globe; Earth 0.015)", i.surface_above_3km_share);
+        println!("earth_ice_sheet_land_share {:.3}  (Earth's ice sheets about 0.10 of the land: Antarctica 0.094, Greenland 0.012)", i.land_share);
+        println!("earth_ice_mean_thickness_m {:.0} m  (Antarctica 2160, Greenland 1670)", i.mean_thickness_m);
+        println!("earth_ice_max_thickness_m {:.0} m  (Antarctica 4780, Greenland 3370)", i.max_thickness_m);
+    }
     println!("earth_deepest_m {:.0} m{}", e.deepest_m, earth("deepest_m"));
     println!("earth_wide_belt_share {:.3}{}", e.wide_belt_share, earth("wide_belt_share"));
     println!("earth_largest_landmass_share {:.3}{}", e.largest_landmass_share, earth("largest_landmass_share"));
@@ -108,6 +118,33 @@ pub struct ClimateFigures {
     pub latitudinal_borders: Option<f64>,
 }
 
+/// The ice of an Ice sheet node over the land (the bed above sea level).
+pub struct IceFigures {
+    /// Area-weighted mean height of the ice's surface (the bed where bare) over the land, m.
+    pub surface_mean_land_m: f64,
+    /// Share of the globe whose ice surface (or bare bed) is higher than 3 km.
+    pub surface_above_3km_share: f64,
+    /// Share of the land under ice (the node's cover, 0 to 1, averaged).
+    pub land_share: f64,
+    /// Area-weighted mean thickness where there is ice, m.
+    pub mean_thickness_m: f64,
+    /// Thickest ice, m.
+    pub max_thickness_m: f64,
+}
+
+/// [`IceFigures`] of a bed and an ice surface in metres, the ice's thickness and cover, on a
+/// planet with `land` of its surface above sea level.
+fn ice_figures(bed_m: &Field, surface_m: &Field, thickness: &Field, cover: &Field, land: f64) -> IceFigures {
+    let land_share = land_mean_and_share(bed_m, cover).0;
+    IceFigures {
+        surface_mean_land_m: land_mean_and_share(bed_m, surface_m).0,
+        surface_above_3km_share: land * land_mean_and_share(bed_m, &surface_m.map(|m| if m > 3000.0 { 1.0 } else { 0.0 })).0,
+        land_share,
+        mean_thickness_m: if land_share > 0.0 { land_mean_and_share(bed_m, thickness).0 / land_share } else { 0.0 },
+        max_thickness_m: f64::from(thickness.data().iter().copied().fold(0.0f32, f32::max)),
+    }
+}
+
 /// What [`measure`] finds.
 pub struct Measured {
     /// The relief against Earth's figures.
@@ -121,6 +158,9 @@ pub struct Measured {
     pub rivers: Option<(f64, f64)>,
     /// Landforms and local relief over the land ([`EARTH_SCALE`]; `None` without land).
     pub landforms: Option<LandformFigures>,
+    /// The ice of an Ice sheet node in front of the Planet node (`None` without one; the other
+    /// figures are then the bed's).
+    pub ice: Option<IceFigures>,
     /// Seconds of the cold evaluation.
     pub seconds: f64,
 }
@@ -168,6 +208,12 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{name}: no Planet node to measure")))?;
     let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{name}: {}: {e}", planet.describe())))?;
     let link = g.link_into(planet.id, planetgraph_core::nodes::output::planet::ELEVATION).ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", planet.describe())))?;
+    // Earth's figures are ETOPO1's bedrock: under an Ice sheet node its bed is measured, and
+    // the ice beside it.
+    let (link, ice_node) = match g.node(link.from) {
+        Some(ice) if ice.kind == NodeKind::IceSheet => (g.link_into(ice.id, ice_sheet::ELEVATION).ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", ice.describe())))?, Some(ice.id)),
+        _ => (link, None),
+    };
     let source = g.node(link.from).ok_or_else(|| CliError::internal(anyhow!("{name}: link from a missing node")))?;
     let output = source.kind.meta().outputs.iter().position(|o| o.name == link.output).ok_or_else(|| CliError::internal(anyhow!("{name}: no output {}", link.output)))?;
     let (rain, biomes) = (g.first_of(NodeKind::Precipitation).map(|x| x.id), g.first_of(NodeKind::Biomes).map(|x| x.id));
@@ -175,7 +221,7 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     targets.extend(g.nodes.iter().filter(|x| x.kind == NodeKind::TectonicPlates).map(|x| x.id));
     let relief_node = g.first_of(NodeKind::EarthRelief).map(|x| x.id);
     let landscape = g.first_of(NodeKind::LandscapeEvolution).map(|x| x.id);
-    targets.extend(rain.iter().chain(&biomes).chain(&relief_node).chain(&landscape));
+    targets.extend(rain.iter().chain(&biomes).chain(&relief_node).chain(&landscape).chain(&ice_node));
     let program = compile_for(g, &targets);
     let cancel = AtomicBool::new(false);
     let t = Instant::now();
@@ -217,5 +263,6 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     };
     let rivers = landscape.map(|id| port(id, RIVERS).map(|r| land_mean_and_share(&metres, r))).transpose()?;
     let landforms = landform_figures(&metres, f64::from(settings.radius_km), &EARTH_SCALE);
-    Ok(Measured { relief, plateau, climate, rivers, landforms, seconds })
+    let ice = ice_node.map(|id| -> Result<IceFigures, CliError> { Ok(ice_figures(&metres, &settings.apply(port(id, ice_sheet::SURFACE)?), port(id, ice_sheet::THICKNESS)?, port(id, ice_sheet::ICE)?, relief.land_share)) }).transpose()?;
+    Ok(Measured { relief, plateau, climate, rivers, landforms, ice, seconds })
 }

@@ -107,10 +107,19 @@ const SURFACE_NODES: [planetgraph_core::graph::NodeId; 8] = {
 /// biome, slope). Made from the built-in default graph, so it is always the default planet's
 /// look.
 pub fn planet_surface() -> Result<Graph, String> {
+    use planetgraph_core::graph::NodeId;
+    use planetgraph_core::nodes::texture::{biomes, materials};
+    use planetgraph_core::nodes::{FIELD_IN, FIELD_OUT};
     let mut g = crate::default_graph().map_err(|e| e.to_string())?;
     if let Some(missing) = SURFACE_NODES.iter().find(|id| g.node(**id).is_none()) {
         return Err(format!("the default graph has no node {missing} for the Planet surface group"));
     }
+    // The group textures the planet it is given: its Slope, Biomes and Materials read its own
+    // To metres (the default graph's read the surface of its ice sheet, which stays outside
+    // the group).
+    g.link(NodeId(12), FIELD_OUT, NodeId(13), FIELD_IN).map_err(|e| e.to_string())?;
+    g.link(NodeId(12), FIELD_OUT, NodeId(17), biomes::ELEVATION).map_err(|e| e.to_string())?;
+    g.link(NodeId(12), FIELD_OUT, NodeId(18), materials::ELEVATION).map_err(|e| e.to_string())?;
     let id = g.make_group(&SURFACE_NODES, "Planet surface").map_err(|e| e.to_string())?;
     let mut body = planetgraph_core::graph::part::subgraph(&g, &[id]);
     // Ports named for what they carry, not "out" and "out (Slope)".

@@ -156,6 +156,7 @@ registry! {
     Wetness => masks::wetness::Wetness,
     Temperature => climate::temperature::Temperature,
     Precipitation => climate::precipitation::Precipitation,
+    IceSheet => climate::ice_sheet::IceSheet,
     ColourRamp => texture::colour_ramp::ColourRamp,
     BlendColours => texture::blend_colours::BlendColours,
     Biomes => texture::biomes::Biomes,

@@ -1,6 +1,7 @@
 //! Climate nodes in physical units: temperature (degrees C) and precipitation (mm per year)
 //! with the prevailing winds. Elevations come in metres (a To metres node).
 
+pub mod ice_sheet;
 pub mod precipitation;
 pub mod temperature;
 

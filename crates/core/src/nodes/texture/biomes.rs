@@ -53,13 +53,17 @@ impl Biome {
 /// Whittaker's table: bands of annual mean temperature (each up to its bound, °C), each
 /// divided by annual precipitation (each biome up to its bound, mm/yr).
 const TABLE: [(f32, &[(f32, Biome)]); 5] = [
-    (-15.0, &[(f32::INFINITY, Biome::Ice)]),
+    (ICE_BELOW_C, &[(f32::INFINITY, Biome::Ice)]),
     // Siberia's and arctic Canada's -10 to -15 °C are tundra on permafrost, not ice sheets.
     (-3.0, &[(f32::INFINITY, Biome::Tundra)]),
     (5.0, &[(250.0, Biome::Tundra), (f32::INFINITY, Biome::BorealForest)]),
     (20.0, &[(250.0, Biome::Desert), (600.0, Biome::Grassland), (1000.0, Biome::Shrubland), (2200.0, Biome::TemperateForest), (f32::INFINITY, Biome::TemperateRainforest)]),
     (f32::INFINITY, &[(400.0, Biome::Desert), (1200.0, Biome::Savanna), (2500.0, Biome::TropicalSeasonalForest), (f32::INFINITY, Biome::TropicalRainforest)]),
 ];
+
+/// Annual mean temperature below which the climate biome is ice, °C (the Ice sheet node's
+/// default line too). Ice is ice at any height: alpine snow lies only where it is warmer.
+pub const ICE_BELOW_C: f32 = -15.0;
 
 /// The climate biome of annual mean temperature `t_c` (°C) and precipitation `p_mm` (mm/yr):
 /// Whittaker's table ([`TABLE`]).
@@ -177,7 +181,7 @@ impl BiomesSettings {
     pub fn classify(&self, elevation_m: f32, t_c: f32, p_mm: f32, slope_deg: Option<f32>, coast_km: Option<f32>, shift_c: [f32; 2]) -> Biome {
         if elevation_m < 0.0 {
             Biome::Ocean
-        } else if elevation_m > self.snow_m && t_c < crate::nodes::climate::snow_line_c(self.snow_c, p_mm) {
+        } else if elevation_m > self.snow_m && (ICE_BELOW_C..crate::nodes::climate::snow_line_c(self.snow_c, p_mm)).contains(&t_c) {
             Biome::Snow
         } else if slope_deg.is_some_and(|s| s > self.rock_deg) {
             Biome::BareRock
@@ -408,6 +412,8 @@ mod tests {
         // The same cold, dry plateau carries none; a wet range is snowy a little warmer.
         assert_ne!(s.classify(4500.0, -5.0, 150.0, Some(2.0), None, [0.0; 2]), Biome::Snow);
         assert_eq!(s.classify(3000.0, 0.0, 4000.0, Some(10.0), None, [0.0; 2]), Biome::Snow);
+        // An ice sheet's high surface is ice, not alpine snow.
+        assert_eq!(s.classify(3000.0, -20.0, 900.0, Some(1.0), None, [0.0; 2]), Biome::Ice);
         assert_eq!(s.classify(500.0, 15.0, 1500.0, Some(5.0), None, [0.0; 2]), Biome::TemperateForest);
         assert_eq!(Biome::VARIANTS.iter().enumerate().filter(|(i, b)| **b as usize != *i).count(), 0);
         assert_eq!(Biome::from_index(3.0), Some(Biome::TemperateForest));

@@ -1,0 +1,146 @@
+//! The Ice sheet node: ice where the land is colder than its snow line, domed up by the plastic
+//! profile of an ice sheet (thicker with the distance from its margin), nunataks where the bed
+//! rises through it and a rough, crevassed band along its margin.
+
+use super::{snow_line_c, SNOW_LINE_REFERENCE_MM};
+use crate::nodes::masks::smoothstep;
+use crate::nodes::prelude::*;
+use crate::planet::diffusion::blur;
+use crate::planet::distance::{cell_dirs, signed_distance_km};
+use crate::planet::fbm::{noise_radius, FastFbm};
+use rayon::prelude::*;
+
+/// Density of glacier ice, kg/m³.
+const ICE_DENSITY: f32 = 917.0;
+/// Gravity at the surface, m/s².
+const GRAVITY: f32 = 9.81;
+/// Blur of the bed the dome stands on, degrees of arc: the sheet's base follows the broad bed
+/// (a sheet on a plateau stands higher), not every valley, which the ice fills.
+const BASE_BLUR_DEG: f32 = 3.0;
+/// Width of the margin over which the ice thins to nothing, km (no cliff where the ice ends).
+const MARGIN_RAMP_KM: f32 = 40.0;
+/// Features of the crevassed margin's noise around the equator (about 70 km apart on Earth).
+const CREVASSE_FEATURES: f32 = 560.0;
+/// Temperature over which the cold side of the snow line ramps from 0 to 1 (0.5 on it), °C.
+const COLD_RAMP_C: f32 = 2.0;
+/// Height over which the land side of the coast ramps from 0 to 1 (0.5 on it), m.
+const LAND_RAMP_M: f32 = 20.0;
+/// Thickness of ice that counts as fully covered in the `ice` output, m.
+const COVERED_M: f32 = 20.0;
+
+crate::settings! {
+    /// Settings of the Ice sheet node.
+    pub struct IceSheetSettings, keys IceSheetKeys {
+        /// Temperature below which ice builds up (at 800 mm/yr of precipitation), degrees C.
+        ice_below_c: f32 = float("Ice below", crate::nodes::texture::biomes::ICE_BELOW_C, -60.0, 20.0, Unit::Celsius, 0.1, "Annual mean temperature below which snow outlasts the summers and builds an ice sheet (the Biomes node draws ice below -15 °C; Siberia's -10 to -15 °C is tundra). With the precipitation input this is the value at 800 mm/yr: wetter ground holds ice up to 5 °C warmer, drier ground needs up to 8 °C colder."),
+        /// Yield stress of the ice, kPa.
+        yield_stress_kpa: f32 = float("Yield stress", 60.0, 5.0, 300.0, Unit::Named("kPa"), 1.0, "Basal shear stress of the ice (perfectly plastic ice: 50 to 150 kPa on Earth). The sheet's surface rises as the square root of 2 x stress / (ice density x gravity) x the distance from its margin: 60 kPa gives about 2.6 km at 500 km from the margin (Greenland) and 4 km at 1200 km (East Antarctica)."),
+        /// Height of the roughness along the margin, m.
+        crevasses_m: f32 = float("Margin roughness", 60.0, 0.0, 1000.0, Unit::Metre, 1.0, "Height of the crevassed, broken relief of the outlet glaciers along the margin, fading over the Margin band into the smooth interior of the sheet."),
+        /// Width of the rough margin, km.
+        margin_km: f32 = float("Margin band", 150.0, 1.0, 2000.0, Unit::Kilometre, 1.0, "Distance from the margin over which the roughness fades out."),
+        /// Seed of the margin's roughness.
+        seed: u32 = seed(21),
+    }
+}
+
+crate::ports! {
+    const INPUTS: In = [
+        /// Elevation of the bed in the Planet node's units.
+        ELEVATION: Field = PortDef::field("elevation"),
+        /// Annual mean temperature, °C.
+        TEMPERATURE: Field = PortDef::field("temperature"),
+        /// Optional precipitation, mm/yr.
+        PRECIPITATION: Field = PortDef::optional("precipitation", PortType::Field),
+    ];
+}
+
+crate::ports! {
+    const OUTPUTS: Out = [
+        /// The ice's surface where there is ice, else the bed, in the Planet node's units.
+        SURFACE: Field = PortDef::field("elevation"),
+        /// Thickness of the ice, m.
+        THICKNESS: Field = PortDef::field("thickness").with_unit(PortUnit::Of(Unit::Metre)),
+        /// Ice cover, 0 to 1.
+        ICE: Field = PortDef::field("ice"),
+    ];
+}
+
+/// The Ice sheet node.
+pub struct IceSheet;
+
+impl Node for IceSheet {
+    type Settings = IceSheetSettings;
+    const META: NodeMeta = NodeMeta::new(
+        "Ice sheet",
+        Category::Climate,
+        "Ice on land colder than its snow line, domed up as a plastic ice sheet: the surface rises with the square root of the distance from the margin (4 km at the heart of a continent-sized sheet), fills valleys, leaves nunataks where the bed rises through it and a rough, crevassed band along the margin. Elevation in and out in the Planet node's units; temperature in °C (the Temperature node on the bed); thickness in m.",
+        INPUTS,
+        OUTPUTS,
+        file!(),
+    )
+    .reading_planet()
+    .costing(96);
+
+    fn run(s: &IceSheetSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
+        ctx.check()?;
+        let (bed, temperature, precipitation) = (inputs.port(ELEVATION)?, inputs.port(TEMPERATURE)?, inputs.port_opt(PRECIPITATION)?);
+        let planet = ctx.planet()?;
+        let n = bed.n();
+        let bed_m: Vec<f32> = bed.data().par_iter().map(|&v| planet.to_metres(v)).collect();
+        // How far each cell is on the cold side of the snow line and above the sea, 0.5 on
+        // either line: a smooth field, so the margin runs between the cells instead of along
+        // their edges.
+        let cold: Vec<f32> = (0..bed_m.len())
+            .into_par_iter()
+            .map(|c| {
+                let rain = precipitation.map_or(SNOW_LINE_REFERENCE_MM, |p| p.data()[c]);
+                let colder = (snow_line_c(s.ice_below_c, rain) - temperature.data()[c]) / COLD_RAMP_C + 0.5;
+                colder.min(bed_m[c] / LAND_RAMP_M + 0.5).clamp(0.0, 1.0)
+            })
+            .collect();
+        // Distance into the ice from its margin, km (negative outside).
+        let inside_km = signed_distance_km(n, &cell_dirs(n), &cold, 0.5, planet.radius_km, &|_| true, ctx.cancel)?;
+        ctx.check()?;
+        let base = blur(&Field::from_vec(n, bed_m.iter().map(|&m| m.max(0.0)).collect())?, BASE_BLUR_DEG, ctx.cancel)?;
+        let profile = IceProfile::new(s.yield_stress_kpa);
+        let rough = FastFbm::new(s.seed, 3, 0.5, 2.0);
+        let r = noise_radius(CREVASSE_FEATURES);
+        let thickness = bed.like(|c, d| {
+            let km = inside_km[c];
+            if km.is_nan() || km <= 0.0 {
+                return 0.0;
+            }
+            let ramp = smoothstep(0.0, MARGIN_RAMP_KM, km);
+            let crevasses = s.crevasses_m * (1.0 - km / s.margin_km.max(1.0)).max(0.0) * (1.0 - 2.0 * rough.get([f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]).abs() as f32);
+            ((base.data()[c] + profile.height_m(km) + crevasses - bed_m[c]) * ramp).max(0.0)
+        });
+        let surface = bed.like(|c, _| if thickness.data()[c] > 0.0 { planet.from_metres(bed_m[c] + thickness.data()[c]) } else { bed.data()[c] });
+        let ice = thickness.map(|t| (t / COVERED_M).clamp(0.0, 1.0));
+        Ok(vec![surface.into(), thickness.into(), ice.into()])
+    }
+}
+
+/// The surface profile of a perfectly plastic ice sheet (Nye): at a distance `d` from the
+/// margin the surface stands `sqrt(2 τ d / (ρ g))` above its base.
+#[derive(Debug, Clone, Copy)]
+pub struct IceProfile {
+    /// `2 τ / (ρ g)`, m.
+    scale_m: f32,
+}
+
+impl IceProfile {
+    /// The profile for a yield stress in kPa.
+    pub fn new(yield_stress_kpa: f32) -> IceProfile {
+        IceProfile { scale_m: 2.0 * yield_stress_kpa * 1000.0 / (ICE_DENSITY * GRAVITY) }
+    }
+
+    /// Height of the surface above its base at `km` from the margin, m.
+    pub fn height_m(&self, km: f32) -> f32 {
+        (self.scale_m * km.max(0.0) * 1000.0).sqrt()
+    }
+}
+
+#[cfg(test)]
+#[path = "ice_sheet_tests.rs"]
+mod tests;
