@@ -264,8 +264,7 @@ fn an_edit_shows_a_coarse_stage_first_marked_until_the_last_stage_lands() {
     d.app.pipeline.res.preview = 128;
     d.app.pipeline.res.viewport = 128;
     d.app.request_eval();
-    // Ready: nothing evaluating, the status says so and the viewport's out-of-date mark is gone
-    // (the status line still reads Ready from the last evaluation until the new one starts).
+    // Ready: nothing evaluating, the status says so and the viewport's out-of-date mark is gone.
     let ready = |d: &Driver| !d.app.is_evaluating() && d.app.status().starts_with("Ready: evaluated at 128") && d.app.viewport.refining().is_none();
     wait_until(&mut d, "the first evaluation", ready);
     assert!(d.app.viewport.refining().is_none() && !d.app.canvas.ed_state.previews_stale);
@@ -273,6 +272,7 @@ fn an_edit_shows_a_coarse_stage_first_marked_until_the_last_stage_lands() {
     d.app.doc.graph.set_settings(plates, &TectonicPlatesSettings { seed: settings.seed + 1, ..settings });
     d.app.request_eval();
     assert!(d.app.viewport.refining().is_some_and(|w| w.contains("evaluating")), "marked at once");
+    assert!(!d.app.status().starts_with("Ready"), "the last evaluation's Ready goes at once: {}", d.app.status());
     assert!(d.app.canvas.ed_state.previews_stale);
     let mut saw_coarse = false;
     for _ in 0..3000 {
