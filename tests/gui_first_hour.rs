@@ -320,11 +320,12 @@ fn switching_a_noise_to_ridged_gives_it_ridged_defaults_in_one_undo_step() {
 fn optional_input_ports_say_so_and_required_ones_are_plain() {
     use planetgraph_app::editor::types::{port_label, EdKind, EdNode};
     let materials = EdNode { id: NodeId(1), kind: EdKind::Node(NodeKind::Materials), label: None, bypass: false, collapsed: false, thumbnail: None };
-    assert_eq!(port_label("slope_deg", materials.input_optional("slope_deg")).0, "slope_deg (optional)", "Materials measures the slope itself without one");
-    assert_eq!(port_label("elevation_m", materials.input_optional("elevation_m")).0, "elevation_m", "Materials needs its elevation");
+    // Saved names read as words on the node ("slope deg", not "slope_deg").
+    assert_eq!(port_label("slope_deg", materials.input_optional("slope_deg")).0, "slope deg (optional)", "Materials measures the slope itself without one");
+    assert_eq!(port_label("elevation_m", materials.input_optional("elevation_m")).0, "elevation m", "Materials needs its elevation");
     assert_eq!(port_label("water", materials.input_optional("water")).0, "water (optional)");
     let biomes = EdNode { kind: EdKind::Node(NodeKind::Biomes), ..materials.clone() };
-    assert_eq!(port_label("slope_deg", biomes.input_optional("slope_deg")).0, "slope_deg (optional)");
+    assert_eq!(port_label("slope_deg", biomes.input_optional("slope_deg")).0, "slope deg (optional)");
 }
 
 #[test]

@@ -341,6 +341,11 @@ impl NodeDataTrait for EdNode {
         self.collapsed
     }
 
+    fn output_ui(&self, ui: &mut egui::Ui, _: NodeId, _: &egui_node_graph2::Graph<Self, EdType, EdValue>, _: &mut EdState, param_name: &str) -> Vec<egui_node_graph2::NodeResponse<EdResponse, Self>> {
+        ui.label(super::widgets::port_words(param_name));
+        Vec::new()
+    }
+
     fn title_tooltip(&self) -> Option<String> {
         match &self.kind {
             EdKind::Node(k) => Some(format!("{} ({} {})\n\n{}", k.meta().label, k.meta().category.name(), self.id, k.meta().description)),

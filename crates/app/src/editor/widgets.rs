@@ -289,13 +289,19 @@ pub fn gradient_editor(ui: &mut egui::Ui, stops: &mut Vec<[f32; 4]>) {
     }
 }
 
+/// How a port's saved name reads on a node: words apart ("elevation m", not "elevation_m").
+pub fn port_words(name: &str) -> String {
+    name.replace('_', " ")
+}
+
 /// How an input port's name is shown: optional ports say so, so that a node's required
 /// inputs are known before it sits idle.
 pub fn port_label(name: &str, optional: Option<bool>) -> (String, Option<&'static str>) {
+    let words = port_words(name);
     match optional {
-        Some(true) => (format!("{name} (optional)"), Some("May stay unconnected: the node works without it")),
-        Some(false) => (name.to_string(), Some("Required: the node waits (idle) until this input is connected")),
-        None => (name.to_string(), None),
+        Some(true) => (format!("{words} (optional)"), Some("May stay unconnected: the node works without it")),
+        Some(false) => (words, Some("Required: the node waits (idle) until this input is connected")),
+        None => (words, None),
     }
 }
 

@@ -79,6 +79,9 @@ fn compact_style(s: &mut egui::Style) {
             font.size = 12.5;
         }
     }
+    // Hinting snapped the thin strokes of '-' and '_' to nothing at 12.5 px (a parameter of
+    // -25 read "25", "Earth-like" "Earth like"): unhinted glyphs keep them at every zoom.
+    s.visuals.text_options.font_hinting = false;
 }
 
 impl PlanetApp {
