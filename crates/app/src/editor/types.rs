@@ -329,6 +329,11 @@ impl WidgetValueTrait for EdValue {
         }
         Vec::new()
     }
+
+    fn value_widget_connected(&mut self, param_name: &str, _: NodeId, ui: &mut egui::Ui, _: &mut EdState, _: &EdNode) -> Vec<EdResponse> {
+        ui.label(super::widgets::port_words(param_name));
+        Vec::new()
+    }
 }
 
 impl NodeDataTrait for EdNode {
