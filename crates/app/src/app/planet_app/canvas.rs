@@ -51,7 +51,12 @@ impl Canvas {
         let selected = self.selected_ids();
         self.editor = to_editor(g);
         self.editor.pan_zoom = pan;
-        self.editor.selected_nodes = self.editor.graph.iter_nodes().filter(|n| selected.contains(&self.editor.graph[*n].user_data.id)).collect();
+        self.select(&selected);
+    }
+
+    /// Selects the nodes with these domain ids.
+    pub(super) fn select(&mut self, ids: &[NodeId]) {
+        self.editor.selected_nodes = self.editor.graph.iter_nodes().filter(|n| ids.contains(&self.editor.graph[*n].user_data.id)).collect();
     }
 
     /// Domain ids of the selected nodes.

@@ -26,7 +26,7 @@ impl PlanetApp {
 
     /// Selects the nodes with these domain ids (after the editor was rebuilt).
     pub(super) fn select_ids(&mut self, ids: &[NodeId]) {
-        self.canvas.editor.selected_nodes = self.canvas.editor.graph.iter_nodes().filter(|n| ids.contains(&self.canvas.editor.graph[*n].user_data.id)).collect();
+        self.canvas.select(ids);
     }
 
     /// Puts the selected nodes on the clipboard as RON text (Ctrl+C). Returns false when

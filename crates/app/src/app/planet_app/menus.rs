@@ -281,8 +281,9 @@ impl PlanetApp {
     fn status_message(&mut self, ui: &mut egui::Ui) {
         if self.pipeline.is_busy() {
             ui.spinner();
-            let (d, t) = (self.pipeline.progress().done.load(Ordering::Relaxed), self.pipeline.progress().total.load(Ordering::Relaxed));
-            let (sd, st) = (self.pipeline.progress().inner.done.load(Ordering::Relaxed), self.pipeline.progress().inner.total.load(Ordering::Relaxed));
+            let p = self.pipeline.progress();
+            let (d, t) = (p.done.load(Ordering::Relaxed), p.total.load(Ordering::Relaxed));
+            let (sd, st) = (p.inner.done.load(Ordering::Relaxed), p.inner.total.load(Ordering::Relaxed));
             if st > 0 {
                 ui.add(egui::ProgressBar::new(sd as f32 / st as f32).desired_width(120.0).text(format!("{sd}/{st} steps")));
             }
@@ -310,7 +311,7 @@ impl PlanetApp {
     /// Evaluates again (Run, F5): after a cancel, or to refresh.
     pub fn run_again(&mut self) {
         self.request_eval();
-        self.status.text = "Evaluating".into();
+        self.status.evaluation_says("Evaluating…".into());
     }
 
     pub(super) fn open_finder(&mut self, ctx: &egui::Context) {

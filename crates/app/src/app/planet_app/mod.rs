@@ -124,10 +124,8 @@ impl PlanetApp {
         self.pipeline.request(self.doc.graph.clone(), extra);
         self.viewport.set_refining(Some("evaluating the change…".to_string()));
         self.canvas.ed_state.previews_stale = true;
-        // The last evaluation's "Ready" no longer holds; what an edit said stays.
-        if self.status.text.starts_with("Ready") {
-            self.status.text = "Evaluating…".to_string();
-        }
+        // The last evaluation's report no longer holds; what an edit said stays.
+        self.status.progress("Evaluating…".to_string());
     }
 
     /// Cells per face edge of each stage of the last requested evaluation that has reached the

@@ -41,10 +41,10 @@ impl PlanetApp {
             }
             if r.result.cancelled {
                 self.viewport.set_refining(Some("cancelled: Run (F5) evaluates again".to_string()));
-                self.status.text = match self.pipeline.shown_n() {
+                self.status.evaluation_says(match self.pipeline.shown_n() {
                     Some(n) => format!("Cancelled: the viewport still shows the evaluation at {n} cells per face edge, from before the last edits if any. Run (F5) evaluates again"),
                     None => "Cancelled: nothing evaluated yet. Run (F5) evaluates again".into(),
-                };
+                });
                 continue;
             }
             let res = r.result;
@@ -106,23 +106,15 @@ impl PlanetApp {
                 notes.push(format!("{} idle, waiting for an input", res.idle.len()));
             }
             let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join(", ")) };
-            let report = if self.doc.graph.nodes.is_empty() {
-                "Ready: the graph is empty".to_string()
-            } else if let Some(next) = next {
-                // An earlier stage: the viewport's banner says what is shown and what comes; the
-                // status line keeps what the last action said (the spinner shows meanwhile), but
-                // not the last evaluation's "Ready", which only the last stage may say.
-                let last = std::mem::take(&mut self.status.text);
-                if last.starts_with("Ready") {
-                    format!("Evaluating: showing {} cells per face edge, {next} next", res.n)
-                } else {
-                    last
-                }
-            } else {
-                format!("Ready: evaluated at {} cells per face edge in {:.0} ms ({} computed, {} cached){notes}", res.n, res.total_ms, res.timings_ms.len(), res.cached)
-            };
-            // A notice waits for the last stage of the evaluation, and goes with it.
-            self.status.report(report, next.is_none());
+            let empty = self.doc.graph.nodes.is_empty();
+            let ready = if empty { "Ready: the graph is empty".to_string() } else { format!("Ready: evaluated at {} cells per face edge in {:.0} ms ({} computed, {} cached){notes}", res.n, res.total_ms, res.timings_ms.len(), res.cached) };
+            match next {
+                // An earlier stage: the viewport's banner says what is shown and what comes;
+                // only the last stage may say "Ready" (of a graph), and the edit's note waits
+                // for it.
+                Some(next) => self.status.progress(if empty { ready } else { format!("Evaluating: showing {} cells per face edge, {next} next", res.n) }),
+                None => self.status.report(ready),
+            }
             self.pipeline.keep(res);
             self.update_viewer();
         }

@@ -87,22 +87,24 @@ impl Node for IceSheet {
         let (bed, temperature, precipitation) = (inputs.port(ELEVATION)?, inputs.port(TEMPERATURE)?, inputs.port_opt(PRECIPITATION)?);
         let planet = ctx.planet()?;
         let n = bed.n();
-        let bed_m: Vec<f32> = bed.data().par_iter().map(|&v| planet.to_metres(v)).collect();
+        let bed_m = planet.apply(bed);
         // How far each cell is on the cold side of the snow line and above the sea, 0.5 on
         // either line: a smooth field, so the margin runs between the cells instead of along
         // their edges.
-        let cold: Vec<f32> = (0..bed_m.len())
-            .into_par_iter()
-            .map(|c| {
+        let cold: Vec<f32> = bed_m
+            .data()
+            .par_iter()
+            .enumerate()
+            .map(|(c, &m)| {
                 let rain = precipitation.map_or(SNOW_LINE_REFERENCE_MM, |p| p.data()[c]);
                 let colder = (snow_line_c(s.ice_below_c, rain) - temperature.data()[c]) / COLD_RAMP_C + 0.5;
-                colder.min(bed_m[c] / LAND_RAMP_M + 0.5).clamp(0.0, 1.0)
+                colder.min(m / LAND_RAMP_M + 0.5).clamp(0.0, 1.0)
             })
             .collect();
         // Distance into the ice from its margin, km (negative outside).
         let inside_km = signed_distance_km(n, &cell_dirs(n), &cold, 0.5, planet.radius_km, &|_| true, ctx.cancel)?;
         ctx.check()?;
-        let base = blur(&Field::from_vec(n, bed_m.iter().map(|&m| m.max(0.0)).collect())?, BASE_BLUR_DEG, ctx.cancel)?;
+        let base = blur(&bed_m.map(|m| m.max(0.0)), BASE_BLUR_DEG, ctx.cancel)?;
         let profile = IceProfile::new(s.yield_stress_kpa);
         let rough = FastFbm::new(s.seed, 3, 0.5, 2.0);
         let r = noise_radius(CREVASSE_FEATURES);
@@ -112,10 +114,12 @@ impl Node for IceSheet {
                 return 0.0;
             }
             let ramp = smoothstep(0.0, MARGIN_RAMP_KM, km);
-            let crevasses = s.crevasses_m * (1.0 - km / s.margin_km.max(1.0)).max(0.0) * (1.0 - 2.0 * rough.get([f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]).abs() as f32);
-            ((base.data()[c] + profile.height_m(km) + crevasses - bed_m[c]) * ramp).max(0.0)
+            // The crevassed band: ridged noise fading inwards (none read beyond it).
+            let band = s.crevasses_m * (1.0 - km / s.margin_km.max(1.0)).max(0.0);
+            let crevasses = if band > 0.0 { band * (1.0 - 2.0 * rough.get([f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]).abs() as f32) } else { 0.0 };
+            ((base.data()[c] + profile.height_m(km) + crevasses - bed_m.data()[c]) * ramp).max(0.0)
         });
-        let surface = bed.like(|c, _| if thickness.data()[c] > 0.0 { planet.from_metres(bed_m[c] + thickness.data()[c]) } else { bed.data()[c] });
+        let surface = bed.like(|c, _| if thickness.data()[c] > 0.0 { planet.from_metres(bed_m.data()[c] + thickness.data()[c]) } else { bed.data()[c] });
         let ice = thickness.map(|t| (t / COVERED_M).clamp(0.0, 1.0));
         Ok(vec![surface.into(), thickness.into(), ice.into()])
     }
