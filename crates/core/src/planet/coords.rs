@@ -147,11 +147,13 @@ pub fn neighbour(cell: Cell, di: i64, dj: i64, n: usize) -> Option<Cell> {
 /// axis, for a step of `2 / n` in linear face coordinates. The six faces sum to `4 PI`.
 pub fn face_solid_angles(n: usize) -> Vec<f64> {
     use super::warp::warp_slope;
+    use rayon::prelude::*;
     let linear = |i: usize| (2.0 * (i as f32 + 0.5) / n as f32) - 1.0;
     let w: Vec<f64> = (0..n).map(|i| f64::from(warp(linear(i)))).collect();
     let step = 2.0 / n as f64;
     let stretch: Vec<f64> = (0..n).map(|i| f64::from(warp_slope(linear(i))) * step).collect();
     (0..n * n)
+        .into_par_iter()
         .map(|p| {
             let (i, j) = (p % n, p / n);
             let (u, v) = (w[i], w[j]);

@@ -32,24 +32,29 @@ pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool +
 pub fn bodies<const K: usize>(cells: usize, keep: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> (Vec<u32>, Vec<f64>) {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering};
-    let parent: Vec<AtomicU32> = (0..cells as u32).map(AtomicU32::new).collect();
-    // The root of `x`, halving the path on the way.
+    let parent: Vec<AtomicU32> = (0..cells as u32).into_par_iter().map(AtomicU32::new).collect();
+    // The root of `x`, halving the path on the way. Only roots are ever linked (by the
+    // compare-exchange below), so a plain store of a grandparent keeps every pointer on a
+    // path to the same root, whatever other threads do meanwhile.
     let find = |mut x: u32| loop {
         let p = parent[x as usize].load(Ordering::Relaxed);
         if p == x {
             return x;
         }
         let gp = parent[p as usize].load(Ordering::Relaxed);
-        let _ = parent[x as usize].compare_exchange(p, gp, Ordering::Relaxed, Ordering::Relaxed);
-        x = p;
+        if gp != p {
+            parent[x as usize].store(gp, Ordering::Relaxed);
+        }
+        x = gp;
     };
-    (0..cells).into_par_iter().filter(|&c| keep(c)).for_each(|c| {
+    (0..cells).into_par_iter().with_min_len(4096).filter(|&c| keep(c)).for_each(|c| {
+        let mut root = c as u32;
         for x in neighbours(c) {
             if x == NONE || x as usize >= c || !keep(x as usize) {
                 continue;
             }
             // Join the two roots, the later under the earlier.
-            let (mut a, mut b) = (find(c as u32), find(x));
+            let (mut a, mut b) = (find(root), find(x));
             while a != b {
                 if a < b {
                     std::mem::swap(&mut a, &mut b);
@@ -59,6 +64,7 @@ pub fn bodies<const K: usize>(cells: usize, keep: impl Fn(usize) -> bool + Sync,
                     Err(_) => (a, b) = (find(a), find(b)),
                 }
             }
+            root = b;
         }
     });
     let roots: Vec<u32> = (0..cells).into_par_iter().map(|c| find(c as u32)).collect();

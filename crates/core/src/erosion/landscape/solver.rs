@@ -79,7 +79,7 @@ pub struct Level {
 
 /// The ocean of heights `h` (m above sea level) on `grid`: see [`Level::ocean`].
 pub fn ocean_cells(grid: &Grid, h: &[f32]) -> Vec<bool> {
-    crate::planet::ocean::ocean_cells(grid.cells(), |c| h[c] < 0.0, |c| f64::from(grid.area(c)), |c| grid.neighbours(c).map(|(x, _)| x))
+    crate::planet::ocean::ocean_cells(grid.cells(), |c| h[c] < 0.0, |c| f64::from(grid.area(c)), |c| grid.neighbour_cells(c))
 }
 
 impl Level {
@@ -120,7 +120,7 @@ impl Level {
     /// Cells whose water stands at least `depth_m` over the ground away from the sea where a lake
     /// may stay ([`Level::lakes_allowed`]): the lakes after [`Level::route`].
     pub fn lake_cells(&self, depth_m: f32) -> Vec<bool> {
-        (0..self.h.len()).map(|c| !self.is_sea(c) && self.filled[c] - self.h[c] >= depth_m && may_hold_lake(&self.lakes_allowed, true, c)).collect()
+        (0..self.h.len()).into_par_iter().map(|c| !self.is_sea(c) && self.filled[c] - self.h[c] >= depth_m && may_hold_lake(&self.lakes_allowed, true, c)).collect()
     }
 
     /// Rain-weighted drainage area: every land cell's area summed down the receivers, into
