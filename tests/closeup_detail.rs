@@ -83,3 +83,47 @@ fn a_close_up_over_a_range_has_four_times_the_fine_detail() {
     eprintln!("high-frequency energy: {fine:.3} with the close-up, {coarse:.3} without ({:.1} times)", fine / coarse);
     assert!(fine >= 4.0 * coarse, "{fine} against {coarse}");
 }
+
+/// The Ice sheet needs the whole planet, so a close-up tile once got its whole-planet run's
+/// output sampled smoothly: every gully and river valley of the nodes above it vanished from
+/// close-ups. On a tile of the default graph over ice-free land, the Planet's elevation is the
+/// Erosion filter's on the tile, cell for cell; over the ice, never below it.
+#[test]
+fn close_ups_keep_the_gullies_under_the_ice_sheet_node() {
+    use planetgraph_core::eval::request::Request;
+    use planetgraph_core::eval::{compile, Evaluator};
+    use planetgraph_core::nodes::NodeKind;
+    use planetgraph_core::planet::tile::Tile;
+    use planetgraph_core::planet::Face;
+    let g = default_graph().expect("default graph");
+    let ice = g.first_of(NodeKind::IceSheet).expect("an Ice sheet").id;
+    let bed = g.links.iter().find(|l| l.to == ice && l.input == "elevation").expect("the ice's bed").from;
+    let field = |res: &planetgraph_core::eval::EvalResult, id| res.output(id, 0).and_then(|v| v.as_field()).expect("a field").clone();
+    // A tile of 64 cells at level 4096 in the middle of the front face, and one at the
+    // thickest ice of a whole-planet run at 64, each with a whole-planet run at 64.
+    let whole = Evaluator::new().run(&compile(&g), &Request::whole(64), &AtomicBool::new(false), &Progress::default());
+    let thickest = whole.output(ice, 1).and_then(|v| v.as_field()).expect("thickness").data().iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(c, _)| c).expect("cells");
+    let cell = planetgraph_core::planet::Cell::from_index(thickest, 64);
+    let ice_tile = Tile::new(cell.face, 4096, (cell.i * 64).min(4096 - 64), (cell.j * 64).min(4096 - 64), 64).expect("tile");
+    for (tile, polar) in [(Tile::new(Face::Front, 4096, 2016, 2016, 64).expect("tile"), false), (ice_tile, true)] {
+        let res = Evaluator::new().run(&compile(&g), &Request::region(Grid::Tile(tile), 64), &AtomicBool::new(false), &Progress::default());
+        assert!(res.errors.is_empty(), "{:?}", res.errors);
+        let (surface, bed_h, thickness) = (field(&res, ice), field(&res, bed), res.output(ice, 1).and_then(|v| v.as_field()).expect("thickness").clone());
+        let (mut bare, mut covered) = (0, 0);
+        for ((s, b), t) in surface.data().iter().zip(bed_h.data()).zip(thickness.data()) {
+            if *t == 0.0 {
+                assert_eq!(s, b, "bare ground is the bed on the tile");
+                bare += 1;
+            } else {
+                assert!(s >= b, "the ice stands on its bed");
+                covered += 1;
+            }
+        }
+        if polar {
+            assert!(covered > 0, "the tile at the thickest ice is under ice");
+        } else {
+            assert_eq!(covered, 0, "no ice in the tropics");
+            assert!(bare > 0);
+        }
+    }
+}

@@ -131,7 +131,7 @@ pub fn with_steps<T>(ctx: &OpContext, total: usize, f: impl FnOnce(&AtomicUsize)
 pub enum RefineFrom {
     /// Nothing more (Landscape evolution, and every node that does not refine).
     Outputs,
-    /// Its inputs on tiles at the region's level ([`Refine::input_on`]): Warp.
+    /// Its inputs on tiles at the region's level ([`Refine::input_on`]): Warp, Ice sheet.
     TileInputs,
     /// Its inputs on tiles and in the whole-planet run ([`Refine::whole_inputs`], which a
     /// tiled build then keeps): Curvature, Terrace, Normalize.

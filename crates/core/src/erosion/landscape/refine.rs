@@ -76,9 +76,37 @@ struct Course {
     height: (f32, f32),
     /// Whether no river drains into it (its valley opens from nothing at its centre).
     head: bool,
+    /// Where it lies in an estuary ([`ESTUARY_MIN_M3_S`]): how far its start lies upstream of
+    /// the coastline and the estuary's length, both in the run's cells (one per course).
+    estuary: Option<(f32, f32)>,
 }
 
+/// Discharge from which a river meets the sea in an estuary, m³/s.
+pub const ESTUARY_MIN_M3_S: f32 = 1000.0;
+/// How many times its own width an estuary is at the coastline (funnel-shaped estuaries widen
+/// seaward roughly exponentially, to tens of times the river's width: the Thames, the Gironde,
+/// the Río de la Plata).
+pub const ESTUARY_FLARE: f32 = 12.0;
+/// Length of an estuary upstream of the coastline, km (at least one of the run's cells).
+pub const ESTUARY_KM: f32 = 60.0;
+/// Largest half-width of a refined river or estuary, in the run's cells: the lines near a
+/// place are looked up in its run cell and the ring around it.
+pub const MOST_HALF_WIDTH_CELLS: f32 = 0.35;
+
 impl Course {
+    /// Width of the river at `t` along the course (0 at its start, 1 at its end), m: its own,
+    /// or in an estuary widening towards the coastline to [`ESTUARY_FLARE`] times that (the
+    /// exponent growing with the square of the share of the estuary's length passed).
+    fn width_at(&self, t: f32) -> f32 {
+        match self.estuary {
+            Some((start, length)) => {
+                let passed = (1.0 - (start - t) / length).clamp(0.0, 1.0);
+                self.width_m * ESTUARY_FLARE.powf(passed * passed)
+            }
+            None => self.width_m,
+        }
+    }
+
     /// Distance (chord, in radii) from `p` to the curve, and where along it (0 at its start, 1
     /// at its end) the nearest point lies.
     fn nearest(&self, p: Vec3) -> (f32, f32) {
@@ -118,7 +146,7 @@ impl Courses {
     /// The courses of every river cell of the run (mask `rivers`, drainage area in km²,
     /// discharge in m³/s, elevation) under `grid` and in two rings around it: a place looks at
     /// the ring around the cell it wanders into, up to a cell away.
-    fn new(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid) -> Courses {
+    fn new(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid, sea_level: f32, estuary_cells: f32) -> Courses {
         let (m, n) = (rivers.n(), grid.n());
         let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
         let sorted = |mut cells: Vec<usize>| {
@@ -148,7 +176,7 @@ impl Courses {
         let centre = |c: usize| Cell::from_index(c, m).direction(m);
         let half_way = |a: usize, b: usize| ((centre(a) + centre(b)) * 0.5, 0.5 * (h[a] + h[b]));
         let start = |c: usize| main_in.get(&c).map_or((centre(c), h[c]), |&u| half_way(u, c));
-        let lines: HashMap<usize, Course> = seen
+        let mut lines: HashMap<usize, Course> = seen
             .into_iter()
             .filter_map(|c| {
                 let r = *drains.get(&c)?;
@@ -165,9 +193,27 @@ impl Courses {
                         None => (centre(r), h[r]),
                     },
                 );
-                Some((c, Course { points: bent(from, centre(c), to), width_m: river_width_m(q[c]), height: (from_h, to_h), head: !main_in.contains_key(&c) }))
+                Some((c, Course { points: bent(from, centre(c), to), width_m: river_width_m(q[c]), height: (from_h, to_h), head: !main_in.contains_key(&c), estuary: None }))
             })
             .collect();
+        // Estuaries: from each large river's mouth (a river cell draining into the sea) up
+        // its main river for the estuary's length, measured from where its floor crosses sea
+        // level on the last course.
+        let mouths: Vec<usize> = drains.iter().filter(|&(&c, &r)| !drains.contains_key(&r) && h[r] < sea_level && q[c] >= ESTUARY_MIN_M3_S).map(|(&c, _)| c).collect();
+        for mouth in mouths {
+            let (from_h, to_h) = (start(mouth).1, h[drains[&mouth]]);
+            let crossing = ((from_h - sea_level) / (from_h - to_h).max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
+            let (mut cell, mut k) = (mouth, 0.0f32);
+            while k < estuary_cells + 1.0 {
+                if let Some(course) = lines.get_mut(&cell) {
+                    course.estuary = Some((k + crossing, estuary_cells));
+                }
+                match main_in.get(&cell) {
+                    Some(&up) => (cell, k) = (up, k + 1.0),
+                    None => break,
+                }
+            }
+        }
         let wander = [0x5249_0001, 0x5249_0002, 0x5249_0003].map(|seed| FastFbm::new(seed, 2, 0.5, 2.0));
         let (scale, reach) = (noise_radius(4.0 * m as f32 / BEND_CELLS), WANDER_CELLS * std::f32::consts::FRAC_PI_2 / m as f32);
         Courses { m, lines, wander, scale, reach }
@@ -217,11 +263,15 @@ pub struct RefinedCourses {
 
 /// The run's rivers on `grid`, finer than the run whose `elevation`, river mask (above 0 on
 /// river cells: the share of the cell the river covers), drainage area (km²) and discharge (m³/s) it reads, in one pass over the grid: the
-/// lines, the valleys along them and the valleys' sides ([`RefinedCourses`]).
-pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, radius_km: f32) -> RefinedCourses {
+/// lines, the valleys along them and the valleys' sides ([`RefinedCourses`]). A river of at
+/// least [`ESTUARY_MIN_M3_S`] whose last cell drains into the sea (a cell below `sea_level`,
+/// in the elevation's units) widens over its last [`ESTUARY_KM`] into an estuary,
+/// [`ESTUARY_FLARE`] times its width at the coastline (at most [`MOST_HALF_WIDTH_CELLS`] of
+/// the run's cells each side), its floor falling to the sea cell's depth.
+pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, radius_km: f32, sea_level: f32) -> RefinedCourses {
     let (m, n) = (elevation.n(), grid.n());
-    let courses = Courses::new(rivers, area_km2, discharge, elevation, grid);
     let (cell_km, run_km) = (std::f32::consts::FRAC_PI_2 / n as f32 * radius_km, std::f32::consts::FRAC_PI_2 / m as f32 * radius_km);
+    let courses = Courses::new(rivers, area_km2, discharge, elevation, grid, sea_level, (ESTUARY_KM / run_km).max(1.0));
     let valley_km = (VALLEY_RUN_CELLS * run_km).max(VALLEY_MIN_CELLS * cell_km);
     let h = elevation.data();
     let cells: Vec<[f32; 3]> = (0..grid.cells())
@@ -235,7 +285,7 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
             for course in courses.near(p) {
                 let (d, t) = course.nearest(p);
                 let d_km = d * radius_km;
-                let floor_km = 0.5 * course.width_m / 1000.0;
+                let floor_km = (0.5 * course.width_at(t) / 1000.0).min(MOST_HALF_WIDTH_CELLS * run_km);
                 line_mask = line_mask.max(((floor_km.max(0.6 * cell_km) - d_km) / cell_km + 0.5).clamp(0.0, 1.0));
                 // A valley widens from nothing at the river's head to its full width a cell on.
                 let taper = if course.head { t } else { 1.0 };
@@ -267,158 +317,5 @@ pub fn hillslopes(sides: &Field, lakes: &Field) -> Field {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::planet::tile::Tile;
-    use crate::planet::Face;
-
-    /// A run at level 16 with one river along row 8 of the front face (cells 2 to 13), flowing
-    /// to +i down a valley: its elevation, river mask, drainage area and discharge, and the
-    /// whole front face at level 128.
-    fn front_run() -> ([Field; 4], Grid) {
-        let m = 16;
-        let on_river = |c: Cell| c.face == Face::Front && c.j == 8 && (2..14).contains(&c.i);
-        let cell = |k: usize| Cell::from_index(k, m);
-        let elevation = Field::from_fn_cell(m, |k| {
-            let c = cell(k);
-            0.5 - 0.01 * c.i as f32 + 0.02 * (c.j as f32 - 8.0).abs()
-        });
-        let rivers = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 1.0 } else { 0.0 });
-        let area = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 1e4 * cell(k).i as f32 } else { 10.0 });
-        let discharge = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 100.0 * cell(k).i as f32 } else { 0.1 });
-        ([elevation, rivers, area, discharge], Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile")))
-    }
-
-    /// [`front_run`]'s river refined on its grid.
-    fn refined_front() -> RefinedCourses {
-        let ([elevation, rivers, area, discharge], grid) = front_run();
-        refine_courses(&elevation, &rivers, &area, &discharge, grid, 6371.0)
-    }
-
-    /// [`front_run`]'s river drawn on its grid.
-    fn river_on_front() -> (Field, usize) {
-        (refined_front().rivers, 128)
-    }
-
-    #[test]
-    fn a_river_becomes_a_thin_continuous_line_along_its_course() {
-        let (f, n) = river_on_front();
-        let at = |i: usize, j: usize| f.data()[j * n + i];
-        // The course runs from the centre of cell 2 (fine column 20) to that of cell 13
-        // (column 108), along the centre of row 8 (fine row 67.5).
-        // It wanders up to 0.3 run cells (2.4 fine rows) off that line.
-        for i in 24..105 {
-            let column: Vec<f32> = (0..n).map(|j| at(i, j)).collect();
-            assert!(column[62..74].iter().any(|&v| v > 0.5), "column {i}: {:?}", &column[60..76]);
-            // A couple of cells wide (the river is tens of metres; the line keeps 1.2 cells).
-            let sum: f32 = column.iter().sum();
-            assert!(sum < 4.0, "column {i}: {sum}");
-            assert!(column[..60].iter().chain(&column[76..]).all(|&v| v == 0.0), "column {i}");
-        }
-        // And it does wander: its middle row is not the same in every column.
-        let middle = |i: usize| (0..n).max_by(|&a, &b| at(i, a).total_cmp(&at(i, b))).unwrap_or(0);
-        assert!((24..105).any(|i| middle(i) != middle(24)));
-        // Nothing upstream of the first river cell.
-        assert!((0..n).all(|j| at(10, j) == 0.0));
-    }
-
-    /// The same run's elevation on the same grid: a valley along the drawn line, falling
-    /// downstream, as deep as the river cells and no deeper, and the sampled ground elsewhere.
-    #[test]
-    fn the_ground_gathers_into_a_valley_along_the_river_line() {
-        let ([elevation, rivers, area, discharge], grid) = front_run();
-        let (m, n) = (16, 128);
-        let cell = |k: usize| Cell::from_index(k, m);
-        let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, 6371.0);
-        let (valleys, line) = (&refined.elevation, &refined.rivers);
-        // The run's elevation sampled as region evaluation samples it: smooth taps.
-        let sampled = Field::from_fn_cell_on(grid, |k| {
-            let (a, b) = grid.cell(k).center_ab(n);
-            Field::smooth_taps_ab(m, Face::Front, a, b).sample(elevation.data())
-        });
-        let (v, s, l) = (valleys.data(), sampled.data(), line.data());
-        // Never above the sampled ground; the same far from the river.
-        assert!(v.iter().zip(s).all(|(a, b)| a <= b));
-        for j in (0..40).chain(96..n) {
-            assert!((0..n).all(|i| v[j * n + i] == s[j * n + i]), "row {j}");
-        }
-        // Along the drawn line the ground is the river's height: lower than sampled between the
-        // cells, never below the lower river cell, and falling downstream.
-        let (mut previous, mut gathered) = (f32::MAX, 0);
-        for i in 24..105 {
-            let j = (0..n).max_by(|&a, &b| l[a * n + i].total_cmp(&l[b * n + i])).unwrap_or(0);
-            let floor = v[j * n + i];
-            assert!(floor <= previous + 1e-6, "column {i}: {floor} after {previous}");
-            assert!(floor >= 0.5 - 0.01 * 14.0, "column {i}: {floor}");
-            previous = floor;
-            // A run cell (8 rows) and more away, beyond the valley and the wander, it is the
-            // sampled ground.
-            let away = (j + 8).min(n - 1);
-            assert_eq!(v[away * n + i], s[away * n + i], "column {i}");
-            if v[(j + 2) * n + i] < s[(j + 2) * n + i] {
-                gathered += 1;
-            }
-        }
-        // Two rows (a quarter of a run cell) beside the line, the ground lies below the
-        // sampled trough nearly everywhere.
-        assert!(gathered >= 75, "{gathered} of 81 columns");
-        // The hillslopes are 0 on the line, 1 beyond the valley, and 0 on a lake.
-        let on_lake = |k: usize| cell(k).face == Face::Front && cell(k).i == 14 && cell(k).j == 3;
-        let lake = Field::from_fn_cell(m, |k| if on_lake(k) { 1.0 } else { 0.0 });
-        // A lake lies in a hollow: its floor below the ground around it.
-        let hollow = Field::from_fn_cell(m, |k| if on_lake(k) { 0.0 } else { elevation.data()[k] });
-        let slopes = hillslopes(&refined.sides, &super::super::lakes::refine_lakes(&lake, &hollow, grid));
-        let h = slopes.data();
-        for i in 24..105 {
-            let j = (0..n).max_by(|&a, &b| l[a * n + i].total_cmp(&l[b * n + i])).unwrap_or(0);
-            assert!(h[j * n + i] < 0.1, "column {i}: {}", h[j * n + i]);
-            assert_eq!(h[(j + 8).min(n - 1) * n + i], 1.0, "column {i}");
-        }
-        assert_eq!(h[(3 * 8 + 4) * n + 14 * 8 + 4], 0.0, "the lake");
-        assert!(h.iter().all(|v| (0.0..=1.0).contains(v)));
-    }
-
-    /// A run at 16 whose river flows +i along row 8 to cell (8, 8), turns there to flow +j
-    /// down column 8, and takes in a small tributary from (7, 10) at (8, 10).
-    #[test]
-    fn courses_round_their_turns_and_tributaries_join_the_main_river() {
-        let m = 16;
-        let mut path: Vec<(usize, usize)> = (2..=8).map(|i| (i, 8)).collect();
-        path.extend((9..14).map(|j| (8, j)));
-        let at = |c: Cell| (c.face == Face::Front).then(|| path.iter().position(|&p| p == (c.i, c.j))).flatten();
-        let tributary = |c: Cell| c.face == Face::Front && (c.i, c.j) == (7, 10);
-        // Along the path the ground falls 0.01 a cell, but only 0.001 round the corner, so the
-        // diagonal short cut from (7, 8) to (8, 9) is less steep than the turn.
-        let height = |k: usize| 0.5 - 0.01 * k as f32 + if k > 6 { 0.009 } else { 0.0 };
-        let cell = |k: usize| Cell::from_index(k, m);
-        let elevation = Field::from_fn_cell(m, |k| if tributary(cell(k)) { 0.6 } else { at(cell(k)).map_or(1.0, height) });
-        let rivers = Field::from_fn_cell(m, |k| if at(cell(k)).is_some() || tributary(cell(k)) { 0.01 } else { 0.0 });
-        let area = Field::from_fn_cell(m, |k| at(cell(k)).map_or(if tributary(cell(k)) { 50.0 } else { 10.0 }, |k| 1e4 * (k + 1) as f32));
-        let discharge = area.map(|a| 0.01 * a);
-        let grid = Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile"));
-        let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid);
-        let course = |i: usize, j: usize| courses.lines.get(&Cell { face: Face::Front, i, j }.index(m)).copied().unwrap_or_else(|| panic!("a course at ({i}, {j})"));
-        let (before, corner, after) = (course(7, 8), course(8, 8), course(8, 9));
-        // The curves meet, and turn there without a kink.
-        for (a, b) in [(before, corner), (corner, after)] {
-            assert!((a.points[PIECES] - b.points[0]).length() < 1e-6, "the curves meet");
-            let (out, into) = ((a.points[PIECES] - a.points[PIECES - 1]).normalize(), (b.points[1] - b.points[0]).normalize());
-            assert!(out.dot(into) > 25f32.to_radians().cos(), "a kink of {} degrees", out.dot(into).acos().to_degrees());
-        }
-        // The corner's curve cuts inside the turn instead of passing its cell's centre.
-        let centre = Cell { face: Face::Front, i: 8, j: 8 }.direction(m);
-        let cell_rad = std::f32::consts::FRAC_PI_2 / m as f32;
-        let off = corner.nearest(centre).0 / cell_rad;
-        assert!(off > 0.1 && off < 0.25, "the corner passes {off} cells from the centre");
-        // The tributary ends on the main river's curve, where the main river goes on.
-        let joined = course(7, 10);
-        assert!(course(8, 10).nearest(joined.points[PIECES]).0 < 1e-4, "the tributary joins the main river");
-        assert!(course(2, 8).head && joined.head && !corner.head && !course(8, 10).head);
-    }
-
-    #[test]
-    fn wide_rivers_are_drawn_as_wide_as_they_are() {
-        assert!((river_width_m(1000.0) - 126.5).abs() < 0.5);
-        assert!(river_width_m(1e5) > 1000.0 && river_width_m(-1.0) == 0.0);
-    }
-}
+#[path = "refine_tests.rs"]
+mod tests;

@@ -123,6 +123,53 @@ impl Node for IceSheet {
         let ice = thickness.map(|t| (t / COVERED_M).clamp(0.0, 1.0));
         Ok(vec![surface.into(), thickness.into(), ice.into()])
     }
+
+    /// On a grid finer than the whole-planet run (close-ups, tiled builds above the cap): the
+    /// bed on the grid itself, so the gullies and river valleys of the nodes above stay where
+    /// there is no ice, and the run's ice surface sampled smoothly over it. Under the ice the
+    /// surface is the higher of the two (the ice fills the fine valleys, the fine peaks rise
+    /// through it as nunataks), blended into the bare bed by the run's ice cover, so the
+    /// margin has no step.
+    fn refine(_s: &IceSheetSettings, r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
+        let whole = |p: OutPort<Field>| p.value_in(r.outputs).ok().flatten().cloned();
+        let (Some(surface), Some(thickness), Some(planet)) = (whole(SURFACE), whole(THICKNESS), r.planet) else {
+            return Ok(Vec::new());
+        };
+        let bed = (r.input_on)(ELEVATION.index(), r.grid)?;
+        let bed = bed.as_field().ok_or_else(|| OpError::Invalid("internal error: the Ice sheet's elevation on a tile is not a field".to_string()))?;
+        let (grid, n, m) = (r.grid, r.grid.n(), thickness.n());
+        let sampled = |f: &Field| {
+            Field::from_fn_cell_on(grid, |k| {
+                let cell = grid.cell(k);
+                let (a, b) = cell.center_ab(n);
+                Field::smooth_taps_ab(m, cell.face, a, b).sample(f.data())
+            })
+        };
+        let (run_surface, run_thickness) = (sampled(&surface), sampled(&thickness));
+        let fine: Vec<(f32, f32)> = (0..grid.cells())
+            .into_par_iter()
+            .map(|k| {
+                let bed_units = bed.data()[k];
+                let t = run_thickness.data()[k];
+                if t <= 0.0 {
+                    return (bed_units, 0.0);
+                }
+                let bed_m = planet.to_metres(bed_units);
+                let cover = (t / COVERED_M).clamp(0.0, 1.0);
+                let top_m = bed_m + cover * (planet.to_metres(run_surface.data()[k]) - bed_m).max(0.0);
+                let thick = top_m - bed_m;
+                (if thick > 0.0 { planet.from_metres(top_m) } else { bed_units }, thick.max(0.0))
+            })
+            .collect();
+        let out = |i: usize| Field::from_fn_cell_on(grid, |k| if i == 0 { fine[k].0 } else { fine[k].1 });
+        let thick = out(1);
+        let ice = thick.map(|t| (t / COVERED_M).clamp(0.0, 1.0));
+        Ok(vec![Some(out(0).into()), Some(thick.into()), Some(ice.into())])
+    }
+
+    fn refines_from(_s: &IceSheetSettings) -> RefineFrom {
+        RefineFrom::TileInputs
+    }
 }
 
 /// The surface profile of a perfectly plastic ice sheet (Nye): at a distance `d` from the

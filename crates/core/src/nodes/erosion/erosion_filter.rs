@@ -56,7 +56,7 @@ impl Node for ErosionFilter {
     const META: NodeMeta = NodeMeta::new(
         "Erosion filter",
         Category::Erosion,
-        "Branching gullies and spurs that run downhill, cut into any elevation below the size of a simulation's cells: stripes across the slope, deeper on steep ground, none on flats; each finer octave follows the slope of the coarser ones, so the gullies branch. Rivers get troughs instead of ridges, lakes keep their floor. It works point by point, so close-up tiles, seams and every level get the same gullies, and only the octaves the cells resolve are added.",
+        "Branching gullies and spurs that run downhill, cut into any elevation below the size of a simulation's cells: stripes across the slope, deeper on steep ground, none on flats; each finer octave follows the slope of the coarser ones, so the gullies branch. Rivers get troughs instead of ridges, lakes keep their floor, and land is never cut below sea level (deep cuts near the sea flatten towards it). It works point by point, so close-up tiles, seams and every level get the same gullies, and only the octaves the cells resolve are added.",
         INPUTS,
         OUTPUTS,
         file!(),
@@ -86,7 +86,8 @@ impl Node for ErosionFilter {
             let p = stencil.direction(c);
             let scale = (1.0 - share(lakes, c)) * mask.map_or(1.0, |m| m.data()[c].clamp(0.0, 1.0));
             let water = PointWater { river: share(rivers, c), scale };
-            h.data()[c] + filter.at(p, glam::Vec3::from(gradient.data[k]), water)
+            let h0 = h.data()[c];
+            keep_land(h0, h0 + filter.at(p, glam::Vec3::from(gradient.data[k]), water), planet.sea_level)
         });
         ctx.check()?;
         Ok(vec![out.into()])
@@ -98,6 +99,24 @@ impl Node for ErosionFilter {
     }
 }
 
+/// Ground at or above sea level `sea` (`h0`, cut to `out`) stays above it: a cut of up to half
+/// the ground's height over the sea is kept, a deeper one approaches sea level smoothly and never
+/// goes below it, so gullies cut into coastal lowlands do not flood as scattered pools of sea
+/// (a river's own valley still reaches the sea: it is the input's). The sea floor is cut
+/// freely. In the elevation's units.
+pub fn keep_land(h0: f32, out: f32, sea: f32) -> f32 {
+    let half = 0.5 * (h0 - sea);
+    let cut = h0 - out;
+    if h0 < sea || cut <= half {
+        return out;
+    }
+    if half <= 0.0 {
+        // Ground at sea level: the edge of the sea, not cut.
+        return h0;
+    }
+    h0 - half - half * (1.0 - (-(cut - half) / half).exp())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +126,27 @@ mod tests {
 
     fn planet() -> PlanetSettings {
         PlanetSettings::from_params(&NodeKind::Planet.default_params()).expect("defaults")
+    }
+
+    #[test]
+    fn land_stays_above_the_sea_and_shallow_cuts_are_kept() {
+        let sea = 0.1;
+        // Shallow cuts and the sea floor: unchanged.
+        assert_eq!(keep_land(0.5, 0.4, sea), 0.4);
+        assert_eq!(keep_land(0.05, -0.2, sea), -0.2);
+        assert_eq!(keep_land(0.5, 0.6, sea), 0.6);
+        // Deep cuts into land approach the sea, never cross it, and deeper stays deeper.
+        let mut last = f32::INFINITY;
+        for cut in [0.25, 0.3, 0.4, 0.8, 1.5] {
+            let out = keep_land(0.6, 0.6 - cut, sea);
+            assert!(out > sea && out < last, "cut {cut}: {out}");
+            last = out;
+        }
+        // However deep, at most down to sea level (to the last bit).
+        assert!(keep_land(0.6, -1e6, sea) >= sea);
+        // Continuous where the compression starts.
+        assert!((keep_land(0.6, 0.35 - 1e-4, sea) - (0.35 - 1e-4)).abs() < 1e-3);
+        assert_eq!(keep_land(sea, sea - 0.3, sea), sea, "ground at sea level is the sea's edge, not cut");
     }
 
     fn run_at(n: usize, input: Field) -> Result<Field, OpError> {

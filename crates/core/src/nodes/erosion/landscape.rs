@@ -140,7 +140,7 @@ impl Node for LandscapeEvolution {
         let lakes = (want(LAKES) || want(HILLSLOPES)).then(|| field(LAKES).zip(field(ELEVATION)).map(|(l, h)| refine_lakes(&l, &h, grid))).flatten();
         if want(ELEVATION) || want(RIVERS) || want(HILLSLOPES) {
             if let (Some(elevation), Some(area), Some(discharge), Some(rivers), Some(planet)) = (field(ELEVATION), field(AREA), field(DISCHARGE), field(RIVERS), planet) {
-                let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, planet.radius_km);
+                let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, planet.radius_km, planet.sea_level);
                 if want(HILLSLOPES) {
                     out[HILLSLOPES.index()] = lakes.as_ref().map(|l| hillslopes(&refined.sides, l).into());
                 }

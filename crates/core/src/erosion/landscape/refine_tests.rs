@@ -1,0 +1,180 @@
+//! Tests of the refined river courses.
+
+use super::*;
+use crate::planet::tile::Tile;
+use crate::planet::Face;
+
+/// A run at level 16 with one river along row 8 of the front face (cells 2 to 13), flowing
+/// to +i down a valley: its elevation, river mask, drainage area and discharge, and the
+/// whole front face at level 128.
+fn front_run() -> ([Field; 4], Grid) {
+    let m = 16;
+    let on_river = |c: Cell| c.face == Face::Front && c.j == 8 && (2..14).contains(&c.i);
+    let cell = |k: usize| Cell::from_index(k, m);
+    let elevation = Field::from_fn_cell(m, |k| {
+        let c = cell(k);
+        0.5 - 0.01 * c.i as f32 + 0.02 * (c.j as f32 - 8.0).abs()
+    });
+    let rivers = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 1.0 } else { 0.0 });
+    let area = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 1e4 * cell(k).i as f32 } else { 10.0 });
+    let discharge = Field::from_fn_cell(m, |k| if on_river(cell(k)) { 100.0 * cell(k).i as f32 } else { 0.1 });
+    ([elevation, rivers, area, discharge], Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile")))
+}
+
+/// [`front_run`]'s river refined on its grid.
+fn refined_front() -> RefinedCourses {
+    let ([elevation, rivers, area, discharge], grid) = front_run();
+    refine_courses(&elevation, &rivers, &area, &discharge, grid, 6371.0, 0.0)
+}
+
+/// [`front_run`]'s river drawn on its grid.
+fn river_on_front() -> (Field, usize) {
+    (refined_front().rivers, 128)
+}
+
+#[test]
+fn a_river_becomes_a_thin_continuous_line_along_its_course() {
+    let (f, n) = river_on_front();
+    let at = |i: usize, j: usize| f.data()[j * n + i];
+    // The course runs from the centre of cell 2 (fine column 20) to that of cell 13
+    // (column 108), along the centre of row 8 (fine row 67.5).
+    // It wanders up to 0.3 run cells (2.4 fine rows) off that line.
+    for i in 24..105 {
+        let column: Vec<f32> = (0..n).map(|j| at(i, j)).collect();
+        assert!(column[62..74].iter().any(|&v| v > 0.5), "column {i}: {:?}", &column[60..76]);
+        // A couple of cells wide (the river is tens of metres; the line keeps 1.2 cells).
+        let sum: f32 = column.iter().sum();
+        assert!(sum < 4.0, "column {i}: {sum}");
+        assert!(column[..60].iter().chain(&column[76..]).all(|&v| v == 0.0), "column {i}");
+    }
+    // And it does wander: its middle row is not the same in every column.
+    let middle = |i: usize| (0..n).max_by(|&a, &b| at(i, a).total_cmp(&at(i, b))).unwrap_or(0);
+    assert!((24..105).any(|i| middle(i) != middle(24)));
+    // Nothing upstream of the first river cell.
+    assert!((0..n).all(|j| at(10, j) == 0.0));
+}
+
+/// The same run's elevation on the same grid: a valley along the drawn line, falling
+/// downstream, as deep as the river cells and no deeper, and the sampled ground elsewhere.
+#[test]
+fn the_ground_gathers_into_a_valley_along_the_river_line() {
+    let ([elevation, rivers, area, discharge], grid) = front_run();
+    let (m, n) = (16, 128);
+    let cell = |k: usize| Cell::from_index(k, m);
+    let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, 6371.0, 0.0);
+    let (valleys, line) = (&refined.elevation, &refined.rivers);
+    // The run's elevation sampled as region evaluation samples it: smooth taps.
+    let sampled = Field::from_fn_cell_on(grid, |k| {
+        let (a, b) = grid.cell(k).center_ab(n);
+        Field::smooth_taps_ab(m, Face::Front, a, b).sample(elevation.data())
+    });
+    let (v, s, l) = (valleys.data(), sampled.data(), line.data());
+    // Never above the sampled ground; the same far from the river.
+    assert!(v.iter().zip(s).all(|(a, b)| a <= b));
+    for j in (0..40).chain(96..n) {
+        assert!((0..n).all(|i| v[j * n + i] == s[j * n + i]), "row {j}");
+    }
+    // Along the drawn line the ground is the river's height: lower than sampled between the
+    // cells, never below the lower river cell, and falling downstream.
+    let (mut previous, mut gathered) = (f32::MAX, 0);
+    for i in 24..105 {
+        let j = (0..n).max_by(|&a, &b| l[a * n + i].total_cmp(&l[b * n + i])).unwrap_or(0);
+        let floor = v[j * n + i];
+        assert!(floor <= previous + 1e-6, "column {i}: {floor} after {previous}");
+        assert!(floor >= 0.5 - 0.01 * 14.0, "column {i}: {floor}");
+        previous = floor;
+        // A run cell (8 rows) and more away, beyond the valley and the wander, it is the
+        // sampled ground.
+        let away = (j + 8).min(n - 1);
+        assert_eq!(v[away * n + i], s[away * n + i], "column {i}");
+        if v[(j + 2) * n + i] < s[(j + 2) * n + i] {
+            gathered += 1;
+        }
+    }
+    // Two rows (a quarter of a run cell) beside the line, the ground lies below the
+    // sampled trough nearly everywhere.
+    assert!(gathered >= 75, "{gathered} of 81 columns");
+    // The hillslopes are 0 on the line, 1 beyond the valley, and 0 on a lake.
+    let on_lake = |k: usize| cell(k).face == Face::Front && cell(k).i == 14 && cell(k).j == 3;
+    let lake = Field::from_fn_cell(m, |k| if on_lake(k) { 1.0 } else { 0.0 });
+    // A lake lies in a hollow: its floor below the ground around it.
+    let hollow = Field::from_fn_cell(m, |k| if on_lake(k) { 0.0 } else { elevation.data()[k] });
+    let slopes = hillslopes(&refined.sides, &super::super::lakes::refine_lakes(&lake, &hollow, grid));
+    let h = slopes.data();
+    for i in 24..105 {
+        let j = (0..n).max_by(|&a, &b| l[a * n + i].total_cmp(&l[b * n + i])).unwrap_or(0);
+        assert!(h[j * n + i] < 0.1, "column {i}: {}", h[j * n + i]);
+        assert_eq!(h[(j + 8).min(n - 1) * n + i], 1.0, "column {i}");
+    }
+    assert_eq!(h[(3 * 8 + 4) * n + 14 * 8 + 4], 0.0, "the lake");
+    assert!(h.iter().all(|v| (0.0..=1.0).contains(v)));
+}
+
+/// A run at 16 whose river flows +i along row 8 to cell (8, 8), turns there to flow +j
+/// down column 8, and takes in a small tributary from (7, 10) at (8, 10).
+#[test]
+fn courses_round_their_turns_and_tributaries_join_the_main_river() {
+    let m = 16;
+    let mut path: Vec<(usize, usize)> = (2..=8).map(|i| (i, 8)).collect();
+    path.extend((9..14).map(|j| (8, j)));
+    let at = |c: Cell| (c.face == Face::Front).then(|| path.iter().position(|&p| p == (c.i, c.j))).flatten();
+    let tributary = |c: Cell| c.face == Face::Front && (c.i, c.j) == (7, 10);
+    // Along the path the ground falls 0.01 a cell, but only 0.001 round the corner, so the
+    // diagonal short cut from (7, 8) to (8, 9) is less steep than the turn.
+    let height = |k: usize| 0.5 - 0.01 * k as f32 + if k > 6 { 0.009 } else { 0.0 };
+    let cell = |k: usize| Cell::from_index(k, m);
+    let elevation = Field::from_fn_cell(m, |k| if tributary(cell(k)) { 0.6 } else { at(cell(k)).map_or(1.0, height) });
+    let rivers = Field::from_fn_cell(m, |k| if at(cell(k)).is_some() || tributary(cell(k)) { 0.01 } else { 0.0 });
+    let area = Field::from_fn_cell(m, |k| at(cell(k)).map_or(if tributary(cell(k)) { 50.0 } else { 10.0 }, |k| 1e4 * (k + 1) as f32));
+    let discharge = area.map(|a| 0.01 * a);
+    let grid = Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile"));
+    let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid, 0.0, 1.0);
+    let course = |i: usize, j: usize| courses.lines.get(&Cell { face: Face::Front, i, j }.index(m)).copied().unwrap_or_else(|| panic!("a course at ({i}, {j})"));
+    let (before, corner, after) = (course(7, 8), course(8, 8), course(8, 9));
+    // The curves meet, and turn there without a kink.
+    for (a, b) in [(before, corner), (corner, after)] {
+        assert!((a.points[PIECES] - b.points[0]).length() < 1e-6, "the curves meet");
+        let (out, into) = ((a.points[PIECES] - a.points[PIECES - 1]).normalize(), (b.points[1] - b.points[0]).normalize());
+        assert!(out.dot(into) > 25f32.to_radians().cos(), "a kink of {} degrees", out.dot(into).acos().to_degrees());
+    }
+    // The corner's curve cuts inside the turn instead of passing its cell's centre.
+    let centre = Cell { face: Face::Front, i: 8, j: 8 }.direction(m);
+    let cell_rad = std::f32::consts::FRAC_PI_2 / m as f32;
+    let off = corner.nearest(centre).0 / cell_rad;
+    assert!(off > 0.1 && off < 0.25, "the corner passes {off} cells from the centre");
+    // The tributary ends on the main river's curve, where the main river goes on.
+    let joined = course(7, 10);
+    assert!(course(8, 10).nearest(joined.points[PIECES]).0 < 1e-4, "the tributary joins the main river");
+    assert!(course(2, 8).head && joined.head && !corner.head && !course(8, 10).head);
+}
+
+#[test]
+fn wide_rivers_are_drawn_as_wide_as_they_are() {
+    assert!((river_width_m(1000.0) - 126.5).abs() < 0.5);
+    assert!(river_width_m(1e5) > 1000.0 && river_width_m(-1.0) == 0.0);
+}
+
+/// [`front_run`]'s river meets the sea beyond cell 13 when the sea stands at 0.365 (cell 14 of
+/// its row lies at 0.36). With a thousand times its discharge (a great river, 1.3 million m³/s
+/// at the mouth) it widens into an estuary over its last cells, on a planet of 204 km radius
+/// whose run cells are 20 km (the estuary three of them) and fine cells 2.5 km.
+#[test]
+fn a_large_river_widens_into_an_estuary_where_it_meets_the_sea() {
+    let ([elevation, rivers, area, discharge], grid) = front_run();
+    let great = discharge.map(|q| q * 1000.0);
+    let width = |sea: f32, discharge: &Field, i: usize| {
+        let f = refine_courses(&elevation, &rivers, &area, discharge, grid, 204.0, sea).rivers;
+        (0..128).map(|j| f.data()[j * 128 + i]).sum::<f32>()
+    };
+    let middle = width(0.365, &great, 60);
+    let mouth = width(0.365, &great, 108);
+    assert!(middle > 0.5 && middle < 3.0, "the river upstream: {middle} cells");
+    assert!(mouth > 3.0 * middle, "the estuary near the coast: {mouth} cells, the river {middle}");
+    // No wider than the run's cells allow (0.35 of 8 fine cells each side, edges smoothed
+    // over a cell).
+    assert!(mouth < 8.0, "{mouth}");
+    // Without the sea there, or with a small river, no estuary.
+    assert!(width(0.0, &great, 108) < 2.0 * middle, "no sea: {}", width(0.0, &great, 108));
+    let small = discharge.map(|q| q * 0.5);
+    assert!(width(0.365, &small, 108) < 2.0, "650 m³/s: {}", width(0.365, &small, 108));
+}
