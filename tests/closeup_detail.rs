@@ -127,3 +127,42 @@ fn close_ups_keep_the_gullies_under_the_ice_sheet_node() {
         }
     }
 }
+
+/// On a close-up tile across a coast the Erosion filter keeps the coastline of its input (the
+/// Landscape evolution's refined elevation on the tile), cell for cell: its gullies neither
+/// flood land nor raise the sea floor, so tiles of different levels, which resolve different
+/// octaves, share one coastline.
+#[test]
+fn the_erosion_filter_keeps_the_coastline_of_a_close_up() {
+    use planetgraph_core::eval::request::Request;
+    use planetgraph_core::eval::{compile, planet_of, Evaluator};
+    use planetgraph_core::nodes::NodeKind;
+    use planetgraph_core::planet::tile::Tile;
+    let g = default_graph().expect("default graph");
+    let sea = planet_of(&g).expect("a Planet node").sea_level;
+    let filter = g.first_of(NodeKind::ErosionFilter).expect("an Erosion filter").id;
+    let input = g.links.iter().find(|l| l.to == filter && l.input == "elevation").expect("the filter's input").from;
+    // A coast of the whole-planet run at 64: a land cell with sea to its right.
+    let whole = Evaluator::new().run(&compile(&g), &Request::whole(64), &AtomicBool::new(false), &Progress::default());
+    let h = whole.output(input, 0).and_then(|v| v.as_field()).expect("elevation").data().to_vec();
+    let coast = (0..h.len() - 1).find(|&c| c % 64 < 63 && h[c] > sea && h[c + 1] < sea).expect("a coast");
+    let cell = planetgraph_core::planet::Cell::from_index(coast, 64);
+    for level in [2048, 4096] {
+        let k = level / 64;
+        let tile = Tile::new(cell.face, level, (cell.i * k).min(level - 64), (cell.j * k).min(level - 64), 64).expect("tile");
+        let res = Evaluator::new().run(&compile(&g), &Request::region(Grid::Tile(tile), 64), &AtomicBool::new(false), &Progress::default());
+        assert!(res.errors.is_empty(), "{:?}", res.errors);
+        let field = |id| res.output(id, 0).and_then(|v| v.as_field()).expect("a field").clone();
+        let (before, after) = (field(input), field(filter));
+        let (mut land, mut water) = (0, 0);
+        for (b, a) in before.data().iter().zip(after.data()) {
+            assert_eq!(*b >= sea, *a >= sea, "level {level}: {b} became {a}");
+            if *b >= sea {
+                land += 1;
+            } else {
+                water += 1;
+            }
+        }
+        assert!(land > 0 && water > 0, "level {level}: the tile crosses the coast ({land} land, {water} sea)");
+    }
+}

@@ -2,6 +2,7 @@
 //! below the cells of a simulation ([`crate::erosion::filter`]).
 
 use crate::erosion::filter::{GullyFilter, GullySpec, PointWater};
+use crate::nodes::masks::smoothstep;
 use crate::nodes::prelude::*;
 use crate::planet::gradient::gradient_on;
 use crate::planet::stencil::Neighbours4;
@@ -56,7 +57,7 @@ impl Node for ErosionFilter {
     const META: NodeMeta = NodeMeta::new(
         "Erosion filter",
         Category::Erosion,
-        "Branching gullies and spurs that run downhill, cut into any elevation below the size of a simulation's cells: stripes across the slope, deeper on steep ground, none on flats; each finer octave follows the slope of the coarser ones, so the gullies branch. Rivers get troughs instead of ridges, lakes keep their floor, and land is never cut below sea level (deep cuts near the sea flatten towards it). It works point by point, so close-up tiles, seams and every level get the same gullies, and only the octaves the cells resolve are added.",
+        "Branching gullies and spurs that run downhill, cut into any elevation below the size of a simulation's cells: stripes across the slope, deeper on steep ground, none on flats; each finer octave follows the slope of the coarser ones, so the gullies branch. Rivers get troughs instead of ridges, lakes keep their floor, and the coastline stays the input's (land is never cut below sea level, nor the sea floor raised above it). It works point by point, so close-up tiles, seams and every level get the same gullies, and only the octaves the cells resolve are added.",
         INPUTS,
         OUTPUTS,
         file!(),
@@ -87,7 +88,11 @@ impl Node for ErosionFilter {
             let scale = (1.0 - share(lakes, c)) * mask.map_or(1.0, |m| m.data()[c].clamp(0.0, 1.0));
             let water = PointWater { river: share(rivers, c), scale };
             let h0 = h.data()[c];
-            keep_land(h0, h0 + filter.at(p, glam::Vec3::from(gradient.data[k]), water), planet.sea_level)
+            let mut change = filter.at(p, glam::Vec3::from(gradient.data[k]), water);
+            if h0 < planet.sea_level {
+                change *= smoothstep(0.0, SHORE_FADE_M, -planet.to_metres(h0));
+            }
+            keep_coast(h0, h0 + change, planet.sea_level)
         });
         ctx.check()?;
         Ok(vec![out.into()])
@@ -99,22 +104,35 @@ impl Node for ErosionFilter {
     }
 }
 
-/// Ground at or above sea level `sea` (`h0`, cut to `out`) stays above it: a cut of up to half
-/// the ground's height over the sea is kept, a deeper one approaches sea level smoothly and never
-/// goes below it, so gullies cut into coastal lowlands do not flood as scattered pools of sea
-/// (a river's own valley still reaches the sea: it is the input's). The sea floor is cut
-/// freely. In the elevation's units.
-pub fn keep_land(h0: f32, out: f32, sea: f32) -> f32 {
-    let half = 0.5 * (h0 - sea);
-    let cut = h0 - out;
-    if h0 < sea || cut <= half {
+/// Depth over which the gullies of the sea floor fade out towards the shore, m: the floor near
+/// the coast stays the input's, so the coastline is a smooth line where the input's ground
+/// crosses sea level rather than a band of ground hovering at sea level.
+pub const SHORE_FADE_M: f32 = 200.0;
+
+/// The coastline stays where the input has it (`h0`, changed to `out`, sea level `sea`): ground
+/// at or above sea level stays above it, the sea floor below it. A change of up to half the
+/// distance to sea level is kept, a larger one approaches sea level smoothly and never crosses
+/// it. Gullies cut into coastal lowlands would otherwise flood as scattered pools of sea, and
+/// spurs on a shallow shelf would rise as islands; and as a close-up's tiles of different
+/// levels resolve different octaves, the coast would jump along their straight borders. In
+/// the elevation's units.
+pub fn keep_coast(h0: f32, out: f32, sea: f32) -> f32 {
+    // Distance to sea level and the change towards it, both positive on the way to the coast.
+    let (to_sea, towards) = if h0 >= sea { (h0 - sea, h0 - out) } else { (sea - h0, out - h0) };
+    let half = 0.5 * to_sea;
+    if towards <= half {
         return out;
     }
     if half <= 0.0 {
-        // Ground at sea level: the edge of the sea, not cut.
+        // Ground at sea level: the coastline itself, left where it is.
         return h0;
     }
-    h0 - half - half * (1.0 - (-(cut - half) / half).exp())
+    let kept = half + half * (1.0 - (-(towards - half) / half).exp());
+    if h0 >= sea {
+        h0 - kept
+    } else {
+        h0 + kept
+    }
 }
 
 #[cfg(test)]
@@ -129,24 +147,29 @@ mod tests {
     }
 
     #[test]
-    fn land_stays_above_the_sea_and_shallow_cuts_are_kept() {
+    fn the_coastline_stays_and_small_changes_are_kept() {
         let sea = 0.1;
-        // Shallow cuts and the sea floor: unchanged.
-        assert_eq!(keep_land(0.5, 0.4, sea), 0.4);
-        assert_eq!(keep_land(0.05, -0.2, sea), -0.2);
-        assert_eq!(keep_land(0.5, 0.6, sea), 0.6);
-        // Deep cuts into land approach the sea, never cross it, and deeper stays deeper.
-        let mut last = f32::INFINITY;
-        for cut in [0.25, 0.3, 0.4, 0.8, 1.5] {
-            let out = keep_land(0.6, 0.6 - cut, sea);
-            assert!(out > sea && out < last, "cut {cut}: {out}");
-            last = out;
+        // Changes of up to half the way to sea level, and changes away from it: unchanged.
+        assert_eq!(keep_coast(0.5, 0.4, sea), 0.4);
+        assert_eq!(keep_coast(0.5, 0.6, sea), 0.6);
+        assert_eq!(keep_coast(-0.5, -0.6, sea), -0.6);
+        assert_eq!(keep_coast(-0.5, -0.3, sea), -0.3);
+        // Deep cuts into land and high spurs on the sea floor approach sea level, never cross
+        // it, and a larger change stays larger.
+        for (h0, sign) in [(0.6f32, -1.0f32), (-0.4, 1.0)] {
+            let mut last = h0;
+            for change in [0.26, 0.3, 0.4, 0.8, 1.5] {
+                let out = keep_coast(h0, h0 + sign * change, sea);
+                assert!((out - sea) * (h0 - sea) > 0.0 && (out - last) * sign > 0.0, "{h0} changed by {change}: {out}");
+                last = out;
+            }
+            // However large, at most to sea level (to the last bit).
+            assert!((keep_coast(h0, h0 + sign * 1e6, sea) - sea) * (h0 - sea) >= 0.0);
+            // Continuous where the compression starts.
+            let at = h0 + sign * (0.25 + 1e-4);
+            assert!((keep_coast(h0, at, sea) - at).abs() < 1e-3);
         }
-        // However deep, at most down to sea level (to the last bit).
-        assert!(keep_land(0.6, -1e6, sea) >= sea);
-        // Continuous where the compression starts.
-        assert!((keep_land(0.6, 0.35 - 1e-4, sea) - (0.35 - 1e-4)).abs() < 1e-3);
-        assert_eq!(keep_land(sea, sea - 0.3, sea), sea, "ground at sea level is the sea's edge, not cut");
+        assert_eq!(keep_coast(sea, sea - 0.3, sea), sea, "ground at sea level is the coastline, not cut");
     }
 
     fn run_at(n: usize, input: Field) -> Result<Field, OpError> {
