@@ -84,6 +84,30 @@ fn a_close_up_over_a_range_has_four_times_the_fine_detail() {
     assert!(fine >= 4.0 * coarse, "{fine} against {coarse}");
 }
 
+/// The default graph evaluated for `request` (64 cells per face edge for the whole-planet
+/// nodes of a region), without errors.
+fn evaluate(g: &planetgraph_core::graph::Graph, request: &planetgraph_core::eval::request::Request) -> planetgraph_core::eval::EvalResult {
+    let res = planetgraph_core::eval::Evaluator::new().run(&planetgraph_core::eval::compile(g), request, &AtomicBool::new(false), &Progress::default());
+    assert!(res.errors.is_empty(), "{:?}", res.errors);
+    res
+}
+
+/// Output `port` of node `id` in `res`, a field.
+fn field_of(res: &planetgraph_core::eval::EvalResult, id: planetgraph_core::graph::NodeId, port: usize) -> planetgraph_core::planet::Field {
+    res.output(id, port).and_then(|v| v.as_field()).expect("a field").as_ref().clone()
+}
+
+/// The node feeding the elevation input of `id`.
+fn elevation_into(g: &planetgraph_core::graph::Graph, id: planetgraph_core::graph::NodeId) -> planetgraph_core::graph::NodeId {
+    g.links.iter().find(|l| l.to == id && l.input == "elevation").expect("an elevation input").from
+}
+
+/// A tile of 64 cells at `level` in cell `c` of a whole-planet field at 64 (its corner).
+fn tile_in(c: usize, level: usize) -> planetgraph_core::planet::tile::Tile {
+    let (cell, k) = (planetgraph_core::planet::Cell::from_index(c, 64), level / 64);
+    planetgraph_core::planet::tile::Tile::new(cell.face, level, (cell.i * k).min(level - 64), (cell.j * k).min(level - 64), 64).expect("tile")
+}
+
 /// The Ice sheet needs the whole planet, so a close-up tile once got its whole-planet run's
 /// output sampled smoothly: every gully and river valley of the nodes above it vanished from
 /// close-ups. On a tile of the default graph over ice-free land, the Planet's elevation is the
@@ -91,24 +115,19 @@ fn a_close_up_over_a_range_has_four_times_the_fine_detail() {
 #[test]
 fn close_ups_keep_the_gullies_under_the_ice_sheet_node() {
     use planetgraph_core::eval::request::Request;
-    use planetgraph_core::eval::{compile, Evaluator};
     use planetgraph_core::nodes::NodeKind;
     use planetgraph_core::planet::tile::Tile;
     use planetgraph_core::planet::Face;
     let g = default_graph().expect("default graph");
     let ice = g.first_of(NodeKind::IceSheet).expect("an Ice sheet").id;
-    let bed = g.links.iter().find(|l| l.to == ice && l.input == "elevation").expect("the ice's bed").from;
-    let field = |res: &planetgraph_core::eval::EvalResult, id| res.output(id, 0).and_then(|v| v.as_field()).expect("a field").clone();
+    let bed = elevation_into(&g, ice);
     // A tile of 64 cells at level 4096 in the middle of the front face, and one at the
     // thickest ice of a whole-planet run at 64, each with a whole-planet run at 64.
-    let whole = Evaluator::new().run(&compile(&g), &Request::whole(64), &AtomicBool::new(false), &Progress::default());
-    let thickest = whole.output(ice, 1).and_then(|v| v.as_field()).expect("thickness").data().iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(c, _)| c).expect("cells");
-    let cell = planetgraph_core::planet::Cell::from_index(thickest, 64);
-    let ice_tile = Tile::new(cell.face, 4096, (cell.i * 64).min(4096 - 64), (cell.j * 64).min(4096 - 64), 64).expect("tile");
-    for (tile, polar) in [(Tile::new(Face::Front, 4096, 2016, 2016, 64).expect("tile"), false), (ice_tile, true)] {
-        let res = Evaluator::new().run(&compile(&g), &Request::region(Grid::Tile(tile), 64), &AtomicBool::new(false), &Progress::default());
-        assert!(res.errors.is_empty(), "{:?}", res.errors);
-        let (surface, bed_h, thickness) = (field(&res, ice), field(&res, bed), res.output(ice, 1).and_then(|v| v.as_field()).expect("thickness").clone());
+    let thickness = field_of(&evaluate(&g, &Request::whole(64)), ice, 1);
+    let thickest = thickness.data().iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(c, _)| c).expect("cells");
+    for (tile, polar) in [(Tile::new(Face::Front, 4096, 2016, 2016, 64).expect("tile"), false), (tile_in(thickest, 4096), true)] {
+        let res = evaluate(&g, &Request::region(Grid::Tile(tile), 64));
+        let (surface, bed_h, thickness) = (field_of(&res, ice, 0), field_of(&res, bed, 0), field_of(&res, ice, 1));
         let (mut bare, mut covered) = (0, 0);
         for ((s, b), t) in surface.data().iter().zip(bed_h.data()).zip(thickness.data()) {
             if *t == 0.0 {
@@ -134,26 +153,20 @@ fn close_ups_keep_the_gullies_under_the_ice_sheet_node() {
 /// octaves, share one coastline.
 #[test]
 fn the_erosion_filter_keeps_the_coastline_of_a_close_up() {
+    use planetgraph_core::eval::planet_of;
     use planetgraph_core::eval::request::Request;
-    use planetgraph_core::eval::{compile, planet_of, Evaluator};
     use planetgraph_core::nodes::NodeKind;
-    use planetgraph_core::planet::tile::Tile;
     let g = default_graph().expect("default graph");
     let sea = planet_of(&g).expect("a Planet node").sea_level;
     let filter = g.first_of(NodeKind::ErosionFilter).expect("an Erosion filter").id;
-    let input = g.links.iter().find(|l| l.to == filter && l.input == "elevation").expect("the filter's input").from;
+    let input = elevation_into(&g, filter);
     // A coast of the whole-planet run at 64: a land cell with sea to its right.
-    let whole = Evaluator::new().run(&compile(&g), &Request::whole(64), &AtomicBool::new(false), &Progress::default());
-    let h = whole.output(input, 0).and_then(|v| v.as_field()).expect("elevation").data().to_vec();
+    let h = field_of(&evaluate(&g, &Request::whole(64)), input, 0);
+    let h = h.data();
     let coast = (0..h.len() - 1).find(|&c| c % 64 < 63 && h[c] > sea && h[c + 1] < sea).expect("a coast");
-    let cell = planetgraph_core::planet::Cell::from_index(coast, 64);
     for level in [2048, 4096] {
-        let k = level / 64;
-        let tile = Tile::new(cell.face, level, (cell.i * k).min(level - 64), (cell.j * k).min(level - 64), 64).expect("tile");
-        let res = Evaluator::new().run(&compile(&g), &Request::region(Grid::Tile(tile), 64), &AtomicBool::new(false), &Progress::default());
-        assert!(res.errors.is_empty(), "{:?}", res.errors);
-        let field = |id| res.output(id, 0).and_then(|v| v.as_field()).expect("a field").clone();
-        let (before, after) = (field(input), field(filter));
+        let res = evaluate(&g, &Request::region(Grid::Tile(tile_in(coast, level)), 64));
+        let (before, after) = (field_of(&res, input, 0), field_of(&res, filter, 0));
         let (mut land, mut water) = (0, 0);
         for (b, a) in before.data().iter().zip(after.data()) {
             assert_eq!(*b >= sea, *a >= sea, "level {level}: {b} became {a}");

@@ -119,15 +119,11 @@ fn sample_with(v: &Value, grid: Grid, smooth: bool) -> Value {
     let m = from.n();
     let n = grid.n();
     match v {
-        Value::Field(f) if n == m => Value::Field(Arc::new(Field::from_fn_cell_on(grid, |k| f.data()[grid.cell(k).index(m)]))),
+        Value::Field(f) if smooth || n == m => Value::Field(Arc::new(f.smooth_on(grid))),
         Value::Field(f) => Value::Field(Arc::new(Field::from_fn_cell_on(grid, |k| {
             let cell = grid.cell(k);
             let (a, b) = cell.center_ab(n);
-            if smooth {
-                Field::smooth_taps_ab(m, cell.face, a, b).sample(f.data())
-            } else {
-                f.sample_ab(cell.face, a, b)
-            }
+            f.sample_ab(cell.face, a, b)
         }))),
         Value::Colour(c) => Value::Colour(Arc::new(c.sample_on(grid))),
         Value::Vector(vf) => Value::Vector(Arc::new(vf.sample_on(grid))),

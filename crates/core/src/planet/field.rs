@@ -237,6 +237,22 @@ impl Field {
         self.sample_ab(face, a, b)
     }
 
+    /// This whole-planet field on `grid` (a tile, or the whole planet at another level): the
+    /// same cells' values where the levels agree, otherwise smooth samples
+    /// ([`Field::smooth_taps_ab`]) at the grid's cell centres, seamless across face edges and
+    /// without facets along the coarse cells.
+    pub fn smooth_on(&self, grid: Grid) -> Field {
+        let (m, n) = (self.n, grid.n());
+        if m == n {
+            return Field::from_fn_cell_on(grid, |k| self.data[grid.cell(k).index(m)]);
+        }
+        Field::from_fn_cell_on(grid, |k| {
+            let cell = grid.cell(k);
+            let (a, b) = cell.center_ab(n);
+            Field::smooth_taps_ab(m, cell.face, a, b).sample(&self.data)
+        })
+    }
+
     /// This field at resolution `m`: block average when `n` is a multiple of `m`, otherwise
     /// bilinear sampling at the new cell centres. Both use the shared face parameterisation.
     pub fn resample(&self, m: usize) -> Field {

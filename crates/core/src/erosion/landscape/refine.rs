@@ -199,9 +199,9 @@ impl Courses {
         // Estuaries: from each large river's mouth (a river cell draining into the sea) up
         // its main river for the estuary's length, measured from where its floor crosses sea
         // level on the last course.
-        let mouths: Vec<usize> = drains.iter().filter(|&(&c, &r)| !drains.contains_key(&r) && h[r] < sea_level && q[c] >= ESTUARY_MIN_M3_S).map(|(&c, _)| c).collect();
-        for mouth in mouths {
-            let (from_h, to_h) = (start(mouth).1, h[drains[&mouth]]);
+        let mouths: Vec<(usize, usize)> = drains.iter().map(|(&c, &r)| (c, r)).filter(|&(c, r)| !drains.contains_key(&r) && h[r] < sea_level && q[c] >= ESTUARY_MIN_M3_S).collect();
+        for (mouth, sea) in mouths {
+            let (from_h, to_h) = (start(mouth).1, h[sea]);
             let crossing = ((from_h - sea_level) / (from_h - to_h).max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
             let (mut cell, mut k) = (mouth, 0.0f32);
             while k < estuary_cells + 1.0 {

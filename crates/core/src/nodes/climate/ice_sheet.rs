@@ -119,8 +119,8 @@ impl Node for IceSheet {
             let crevasses = if band > 0.0 { band * (1.0 - 2.0 * rough.get([f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]).abs() as f32) } else { 0.0 };
             ((base.data()[c] + profile.height_m(km) + crevasses - bed_m.data()[c]) * ramp).max(0.0)
         });
-        let surface = bed.like(|c, _| if thickness.data()[c] > 0.0 { planet.from_metres(bed_m.data()[c] + thickness.data()[c]) } else { bed.data()[c] });
-        let ice = thickness.map(|t| (t / COVERED_M).clamp(0.0, 1.0));
+        let surface = on_bed(bed, &thickness, planet);
+        let ice = thickness.map(cover);
         Ok(vec![surface.into(), thickness.into(), ice.into()])
     }
 
@@ -137,39 +137,41 @@ impl Node for IceSheet {
         };
         let bed = (r.input_on)(ELEVATION.index(), r.grid)?;
         let bed = bed.as_field().ok_or_else(|| OpError::Invalid("internal error: the Ice sheet's elevation on a tile is not a field".to_string()))?;
-        let (grid, n, m) = (r.grid, r.grid.n(), thickness.n());
-        let sampled = |f: &Field| {
-            Field::from_fn_cell_on(grid, |k| {
-                let cell = grid.cell(k);
-                let (a, b) = cell.center_ab(n);
-                Field::smooth_taps_ab(m, cell.face, a, b).sample(f.data())
-            })
-        };
-        let (run_surface, run_thickness) = (sampled(&surface), sampled(&thickness));
-        let fine: Vec<(f32, f32)> = (0..grid.cells())
-            .into_par_iter()
-            .map(|k| {
-                let bed_units = bed.data()[k];
-                let t = run_thickness.data()[k];
-                if t <= 0.0 {
-                    return (bed_units, 0.0);
-                }
-                let bed_m = planet.to_metres(bed_units);
-                let cover = (t / COVERED_M).clamp(0.0, 1.0);
-                let top_m = bed_m + cover * (planet.to_metres(run_surface.data()[k]) - bed_m).max(0.0);
-                let thick = top_m - bed_m;
-                (if thick > 0.0 { planet.from_metres(top_m) } else { bed_units }, thick.max(0.0))
-            })
-            .collect();
-        let out = |i: usize| Field::from_fn_cell_on(grid, |k| if i == 0 { fine[k].0 } else { fine[k].1 });
-        let thick = out(1);
-        let ice = thick.map(|t| (t / COVERED_M).clamp(0.0, 1.0));
-        Ok(vec![Some(out(0).into()), Some(thick.into()), Some(ice.into())])
+        let (run_surface, run_thickness) = (surface.smooth_on(r.grid), thickness.smooth_on(r.grid));
+        let thickness = Field::from_fn_cell_on(r.grid, |k| {
+            let t = run_thickness.data()[k];
+            if t <= 0.0 {
+                return 0.0;
+            }
+            let bed_m = planet.to_metres(bed.data()[k]);
+            cover(t) * (planet.to_metres(run_surface.data()[k]) - bed_m).max(0.0)
+        });
+        let surface = on_bed(bed, &thickness, planet);
+        let ice = thickness.map(cover);
+        Ok(vec![Some(surface.into()), Some(thickness.into()), Some(ice.into())])
     }
 
     fn refines_from(_s: &IceSheetSettings) -> RefineFrom {
         RefineFrom::TileInputs
     }
+}
+
+/// The ice cover (0 to 1) of ice `thickness_m` thick: full from [`COVERED_M`].
+fn cover(thickness_m: f32) -> f32 {
+    (thickness_m / COVERED_M).clamp(0.0, 1.0)
+}
+
+/// The surface of ice `thickness` (m) on `bed` (the Planet node's units): the bed itself,
+/// bit for bit, where there is no ice.
+fn on_bed(bed: &Field, thickness: &Field, planet: &crate::nodes::output::planet::PlanetSettings) -> Field {
+    Field::from_fn_cell_on(bed.grid(), |c| {
+        let t = thickness.data()[c];
+        if t > 0.0 {
+            planet.from_metres(planet.to_metres(bed.data()[c]) + t)
+        } else {
+            bed.data()[c]
+        }
+    })
 }
 
 /// The surface profile of a perfectly plastic ice sheet (Nye): at a distance `d` from the
