@@ -10,7 +10,8 @@
 #      Blender instead (the summary at the end lists them);
 #   2. a virtual environment under the target folder (target/test-venv) with the pinned test
 #      requirements (scripts/requirements-test.txt), made once and reused while they are the same;
-#   3. the glTF validator from npm (tests/clients/package-lock.json);
+#   3. the glTF validator from npm (tests/clients/package-lock.json), and ETOPO1 at 0.1 degree
+#      for the comparisons with Earth (fetched once from PyPI into the target folder);
 #   4. cargo fmt --check, cargo test --release --locked, cargo clippy -D warnings;
 #   5. the Python package built from source into the environment, and pytest against the
 #      `planetgraph` binary the Rust tests built.
@@ -86,6 +87,21 @@ export PATH="$venv/bin:$PATH"
 if [ ! -d tests/clients/node_modules/gltf-validator ] || [ tests/clients/package-lock.json -nt tests/clients/node_modules/.package-lock.json ]; then
   npm ci --prefix tests/clients --no-audit --no-fund --loglevel=error
 fi
+
+# --- 3b. Earth at 0.1 degree ----------------------------------------------------------------
+# ETOPO1 Bedrock at 0.1 degree, as bundled in the PyPI package pybacktrack 1.5.0 (public data,
+# not committed): the wheel is fetched once (its hash pinned in scripts/earth-data.txt), its grid
+# written as a 16-bit PNG under the target folder (scripts/earth_grid.py --fine) and the wheel
+# dropped. tests/earth.rs and `planetgraph bench --earth` measure Earth from it.
+earth="$target/earth/etopo1_0.1.png"
+if [ ! -s "$earth" ]; then
+  echo "test.sh: fetching ETOPO1 at 0.1 degree (pybacktrack 1.5.0, 137 MB)"
+  mkdir -p "$target/earth"
+  "$venv/bin/python" -m pip download -q --disable-pip-version-check --no-deps --require-hashes -r scripts/earth-data.txt -d "$target/earth"
+  "$venv/bin/python" scripts/earth_grid.py --fine "$target/earth/pybacktrack-1.5.0-py3-none-any.whl" "$earth"
+  rm -f "$target/earth/pybacktrack-1.5.0-py3-none-any.whl"
+fi
+export PLANETGRAPH_ETOPO1="$earth"
 
 # --- 4. The Rust tests ----------------------------------------------------------------------
 export PLANETGRAPH_SKIPPED_LOG="$target/skipped-tests.txt"

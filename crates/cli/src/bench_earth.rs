@@ -21,7 +21,8 @@ use planetgraph_core::nodes::texture::biomes::BIOME;
 use planetgraph_core::nodes::{NodeKind, OutPort};
 use planetgraph_core::planet::Field;
 use planetgraph_examples::default_graph;
-use std::path::Path;
+use planetgraph_core::nodes::sources::import_raster::ImportRasterSettings;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -32,7 +33,8 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         None => (default_graph().map_err(CliError::internal)?, "default graph".to_string()),
     };
     let Measured { relief: e, plateau, climate, rivers, landforms, ice, seconds } = measure(&g, &name, n)?;
-    let earth_forms = earth_landforms(n)?;
+    let grid = EarthGrid::from_env()?;
+    let earth_forms = earth_landforms(n, &grid)?;
     println!("# {name} at {n} cells per face edge; Earth's figures after the values");
     println!("earth_eval_s {seconds:.1} s");
     let earth = |k: &str| EARTH.iter().find(|x| x.0 == k).map_or(String::new(), |x| format!("  (Earth {})", x.1));
@@ -42,11 +44,11 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
     println!("earth_above_3km_share {:.4}{}", e.above_3km_share, earth("above_3km_share"));
     if let Some(i) = &ice {
         println!("# under the ice sheet, the bed above; the ice's surface and the ice:");
-        println!("earth_ice_surface_mean_land_m {:.0} m  (Earth 840)", i.surface_mean_land_m);
-        println!("earth_ice_surface_above_3km_share {:.4}  (of the globe; Earth 0.015)", i.surface_above_3km_share);
-        println!("earth_ice_sheet_land_share {:.3}  (Earth's ice sheets about 0.10 of the land: Antarctica 0.094, Greenland 0.012)", i.land_share);
-        println!("earth_ice_mean_thickness_m {:.0} m  (Antarctica 2160, Greenland 1670)", i.mean_thickness_m);
-        println!("earth_ice_max_thickness_m {:.0} m  (Antarctica 4780, Greenland 3370)", i.max_thickness_m);
+        println!("earth_ice_surface_mean_land_m {:.0} m{}", i.surface_mean_land_m, earth("ice_surface_mean_land_m"));
+        println!("earth_ice_surface_above_3km_share {:.4}  (of the globe){}", i.surface_above_3km_share, earth("ice_surface_above_3km_share"));
+        println!("earth_ice_sheet_land_share {:.3}{}", i.land_share, earth("ice_sheet_land_share"));
+        println!("earth_ice_mean_thickness_m {:.0} m{}", i.mean_thickness_m, earth("ice_mean_thickness_m"));
+        println!("earth_ice_max_thickness_m {:.0} m{}", i.max_thickness_m, earth("ice_max_thickness_m"));
     }
     println!("earth_deepest_m {:.0} m{}", e.deepest_m, earth("deepest_m"));
     println!("earth_wide_belt_share {:.3}{}", e.wide_belt_share, earth("wide_belt_share"));
@@ -92,6 +94,7 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
         }
         None => println!("earth_land_biomes -  (no Biomes or Precipitation node)"),
     }
+    println!("# Earth's landforms from {}", grid.describe());
     print_landforms(landforms.as_ref(), &earth_forms, n);
     match rivers {
         Some((cover, cells)) => {
@@ -172,7 +175,7 @@ fn print_landforms(planet: Option<&LandformFigures>, earth: &LandformFigures, n:
         println!("earth_landforms -  (no land)");
         return;
     };
-    println!("# landforms over land (geomorphons: lines of sight of {} km, level within {} degrees) beside Earth's (ETOPO1 at 0.25 degree, imported at {n} cells per face edge)", EARTH_SCALE.lookup_km, EARTH_SCALE.flat_deg);
+    println!("# landforms over land (geomorphons: lines of sight of {} km, level within {} degrees) beside Earth's at {n} cells per face edge", EARTH_SCALE.lookup_km, EARTH_SCALE.flat_deg);
     for form in Landform::ALL {
         println!("earth_landform_{} {:.3}  (Earth {:.3})", form.id(), p.share(form), earth.share(form));
     }
@@ -181,23 +184,69 @@ fn print_landforms(planet: Option<&LandformFigures>, earth: &LandformFigures, n:
     }
 }
 
-/// Landforms and local relief of Earth's land at `n` cells per face edge: the bundled ETOPO1
-/// grid (0.25 degree, the *Earth, amplified* template's file) imported as that template imports
-/// it, in metres through its Planet node.
-pub fn earth_landforms(n: usize) -> Result<LandformFigures, CliError> {
+/// The grid of Earth's relief the landform figures are measured on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EarthGrid {
+    /// ETOPO1 at 0.1 degree (`scripts/earth_grid.py --fine`; `scripts/test.sh` fetches it and
+    /// names it in `PLANETGRAPH_ETOPO1`).
+    Fine(PathBuf),
+    /// The committed 0.25-degree grid of the *Earth, amplified* template.
+    Bundled,
+}
+
+impl EarthGrid {
+    /// The file named by `PLANETGRAPH_ETOPO1` when it is set (an error when that file is
+    /// missing, rather than a quiet fall-back), else the bundled grid.
+    pub fn from_env() -> Result<Self, CliError> {
+        match std::env::var_os("PLANETGRAPH_ETOPO1") {
+            Some(p) if !p.is_empty() => {
+                let path = PathBuf::from(p);
+                if !path.is_file() {
+                    return Err(CliError::input(anyhow!("PLANETGRAPH_ETOPO1 names {}, which is not a file (scripts/test.sh writes it with scripts/earth_grid.py --fine)", path.display())));
+                }
+                Ok(Self::Fine(path))
+            }
+            _ => Ok(Self::Bundled),
+        }
+    }
+
+    /// Where the grid comes from, in words.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Fine(p) => format!("ETOPO1 at 0.1 degree ({})", p.display()),
+            Self::Bundled => "ETOPO1 at 0.25 degree (the Earth, amplified template's grid; set PLANETGRAPH_ETOPO1 to the 0.1-degree grid for the finer one)".to_string(),
+        }
+    }
+}
+
+/// How much finer than the measured cells Earth's grid is imported, before each block of
+/// `EARTH_OVERSAMPLE`² cells is averaged into one: the cells hold the mean of the relief within
+/// them, not one sample of it.
+const EARTH_OVERSAMPLE: usize = 4;
+
+/// Landforms and local relief of Earth's land at `n` cells per face edge: `grid` imported as
+/// the *Earth, amplified* template imports it (its Import raster node and Planet settings) at
+/// 4n cells per face edge, then averaged down to `n`, in metres.
+pub fn earth_landforms(n: usize, grid: &EarthGrid) -> Result<LandformFigures, CliError> {
     let template = planetgraph_examples::templates::TEMPLATES.iter().find(|t| t.file == "earth_amplified.ron").ok_or_else(|| CliError::internal(anyhow!("no Earth, amplified template")))?;
     let mut g = template.graph().map_err(CliError::internal)?;
     let dir = std::env::temp_dir().join("planetgraph-bench");
     g.folder = template.materialise(&dir).map_err(|e| CliError::internal(anyhow!("writing the Earth grid into {}: {e}", dir.display())))?;
-    let import = g.first_of(NodeKind::ImportRaster).map(|x| x.id).ok_or_else(|| CliError::internal(anyhow!("the Earth template has no Import raster node")))?;
+    let import = g.first_of(NodeKind::ImportRaster).ok_or_else(|| CliError::internal(anyhow!("the Earth template has no Import raster node")))?;
+    let id = import.id;
+    if let EarthGrid::Fine(path) = grid {
+        let mut s: ImportRasterSettings = import.settings().map_err(|e| CliError::internal(anyhow!("{}: {e}", import.describe())))?;
+        s.path = path.display().to_string();
+        g.set_settings(id, &s);
+    }
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::internal(anyhow!("the Earth template has no Planet node")))?;
     let settings: PlanetSettings = planet.settings().map_err(|e| CliError::internal(anyhow!("{}: {e}", planet.describe())))?;
-    let res = Evaluator::new().run(&compile_for(&g, &[import]), &Request::whole(n), &AtomicBool::new(false), &Progress::default());
-    if let Some((id, e)) = res.errors.iter().next() {
-        return Err(CliError::internal(anyhow!("the Earth template's node {id}: {e}")));
+    let res = Evaluator::new().run(&compile_for(&g, &[id]), &Request::whole(n * EARTH_OVERSAMPLE), &AtomicBool::new(false), &Progress::default());
+    if let Some((node, e)) = res.errors.iter().next() {
+        return Err(CliError::input(anyhow!("Earth's grid, {}: node {node}: {e}", grid.describe())));
     }
-    let field = res.output(import, 0).and_then(|v| v.as_field()).ok_or_else(|| CliError::internal(anyhow!("the Earth grid was not imported")))?;
-    let metres = settings.apply(field);
+    let field = res.output(id, 0).and_then(|v| v.as_field()).ok_or_else(|| CliError::internal(anyhow!("the Earth grid was not imported")))?;
+    let metres = settings.apply(&field.resample(n));
     landform_figures(&metres, f64::from(settings.radius_km), &EARTH_SCALE).ok_or_else(|| CliError::internal(anyhow!("the Earth grid has no land")))
 }
 

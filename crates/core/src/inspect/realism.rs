@@ -48,7 +48,7 @@ pub struct EarthFigures {
 }
 
 /// Earth's figures (ETOPO1 bedrock at the cell size of a 512 build; issue 23).
-pub const EARTH: [(&str, &str); 7] = [
+pub const EARTH: [(&str, &str); 12] = [
     ("land_share", "0.279"),
     ("mean_land_m", "648 (840 on the ice surface)"),
     ("ocean_mode_m", "-4400"),
@@ -56,6 +56,11 @@ pub const EARTH: [(&str, &str); 7] = [
     ("deepest_m", "-10200"),
     ("wide_belt_share", "about 0.5"),
     ("largest_landmass_share", "0.56"),
+    ("ice_surface_mean_land_m", "840"),
+    ("ice_surface_above_3km_share", "0.015"),
+    ("ice_sheet_land_share", "about 0.10: Antarctica 0.094, Greenland 0.012"),
+    ("ice_mean_thickness_m", "Antarctica 2160, Greenland 1670"),
+    ("ice_max_thickness_m", "Antarctica 4780, Greenland 3370"),
 ];
 
 /// Measures `elevation_m` (metres, sea level 0) on a planet of `radius_km`. `tectonics`, when
