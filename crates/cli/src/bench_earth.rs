@@ -5,6 +5,7 @@
 
 use super::CliError;
 use anyhow::anyhow;
+use planetgraph_core::erosion::landscape::river_cover;
 use planetgraph_core::eval::{compile_for, Evaluator, Progress, Request};
 use planetgraph_core::graph::Graph;
 use planetgraph_core::inspect::landforms::{landform_figures, Landform, LandformFigures, EARTH_SCALE, RELIEF_QUANTILES};
@@ -13,15 +14,16 @@ use planetgraph_core::inspect::tectonic_values;
 use planetgraph_core::io::{load_graph, Strictness};
 use planetgraph_core::nodes::climate::ice_sheet;
 use planetgraph_core::nodes::climate::precipitation::PRECIPITATION;
-use planetgraph_core::nodes::erosion::landscape::RIVERS;
+use planetgraph_core::nodes::erosion::landscape::{self, RIVERS};
 use planetgraph_core::nodes::output::planet::PlanetSettings;
+use planetgraph_core::nodes::sources::import_raster::ImportRasterSettings;
 use planetgraph_core::nodes::tectonics::earth_relief;
 use planetgraph_core::nodes::texture::biomes::Biome;
 use planetgraph_core::nodes::texture::biomes::BIOME;
 use planetgraph_core::nodes::{NodeKind, OutPort};
+use planetgraph_core::planet::coords::face_solid_angles;
 use planetgraph_core::planet::Field;
 use planetgraph_examples::default_graph;
-use planetgraph_core::nodes::sources::import_raster::ImportRasterSettings;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -97,9 +99,10 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
     println!("# Earth's landforms from {}", grid.describe());
     print_landforms(landforms.as_ref(), &earth_forms, n);
     match rivers {
-        Some((cover, cells)) => {
-            println!("earth_river_cover_land_share {cover:.5}  (water surface of the rivers mask over the land; Earth's rivers and streams of every size about 0.006 of the ice-free land, Allen and Pavelsky 2018)");
-            println!("earth_river_cells_land_share {cells:.4}  (land in river cells, which a mask of whole cells would paint as water)");
+        Some(r) => {
+            println!("earth_river_cover_land_share {:.5}  (river water at true widths over the land; Earth's rivers and streams of every size about 0.006 of the ice-free land, Allen and Pavelsky 2018)", r.water);
+            println!("earth_river_painted_land_share {:.5}  (the rivers mask over the land, its large rivers drawn as lines at least a share of a cell wide)", r.painted);
+            println!("earth_river_cells_land_share {:.4}  (land in river cells, which a mask of whole cells would paint as water)", r.cells);
         }
         None => println!("earth_river_cover_land_share -  (no Landscape evolution node)"),
     }
@@ -148,6 +151,18 @@ fn ice_figures(bed_m: &Field, surface_m: &Field, thickness: &Field, cover: &Fiel
     }
 }
 
+/// The rivers of a Landscape evolution node over the land.
+#[derive(Clone, Copy, Debug)]
+pub struct RiverFigures {
+    /// Share of the land under river water at the rivers' true widths (4 m x the square root
+    /// of the discharge in m³/s).
+    pub water: f64,
+    /// Share of the land the rivers mask covers (with its line share for large rivers).
+    pub painted: f64,
+    /// Share of the land in river cells.
+    pub cells: f64,
+}
+
 /// What [`measure`] finds.
 pub struct Measured {
     /// The relief against Earth's figures.
@@ -156,9 +171,8 @@ pub struct Measured {
     pub plateau: Option<PlateauFigures>,
     /// The climate on land (`None` without a Precipitation and a Biomes node).
     pub climate: Option<ClimateFigures>,
-    /// Rivers of the first Landscape evolution node: the mean share of the land its rivers
-    /// mask covers, and the share of the land in river cells (`None` without the node).
-    pub rivers: Option<(f64, f64)>,
+    /// Rivers of the first Landscape evolution node (`None` without the node).
+    pub rivers: Option<RiverFigures>,
     /// Landforms and local relief over the land ([`EARTH_SCALE`]; `None` without land).
     pub landforms: Option<LandformFigures>,
     /// The ice of an Ice sheet node in front of the Planet node (`None` without one; the other
@@ -310,7 +324,17 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
         Some((id, e)) => plateau_figures(&settings.apply(port(id, earth_relief::ELEVATION)?), &metres, e, settings.radius_km),
         None => None,
     };
-    let rivers = landscape.map(|id| port(id, RIVERS).map(|r| land_mean_and_share(&metres, r))).transpose()?;
+    let rivers = landscape
+        .map(|id| -> Result<RiverFigures, CliError> {
+            let (mask, q) = (port(id, RIVERS)?, port(id, landscape::DISCHARGE)?);
+            let (painted, cells) = land_mean_and_share(&metres, mask);
+            let m = mask.n();
+            let radius_m = f64::from(settings.radius_km) * 1000.0;
+            let cell_m2: Vec<f32> = face_solid_angles(m).iter().map(|a| (a * radius_m * radius_m) as f32).collect();
+            let true_width = Field::from_fn_cell(m, |c| if mask.data()[c] > 0.0 { river_cover(q.data()[c], cell_m2[c % (m * m)], 0.0) } else { 0.0 });
+            Ok(RiverFigures { water: land_mean_and_share(&metres, &true_width).0, painted, cells })
+        })
+        .transpose()?;
     let landforms = landform_figures(&metres, f64::from(settings.radius_km), &EARTH_SCALE);
     let ice = ice_node.map(|id| -> Result<IceFigures, CliError> { Ok(ice_figures(&metres, &settings.apply(port(id, ice_sheet::SURFACE)?), port(id, ice_sheet::THICKNESS)?, port(id, ice_sheet::ICE)?, relief.land_share)) }).transpose()?;
     Ok(Measured { relief, plateau, climate, rivers, landforms, ice, seconds })

@@ -22,6 +22,7 @@ fn settings() -> LandscapeSettings {
         radius_km: 2000.0,
         lakes: false,
         river_area_km2: 1000.0,
+        river_lines: 0.0,
     }
 }
 
@@ -292,4 +293,20 @@ fn finer_levels_keep_only_the_coarser_levels_lakes() {
     let outside = fine.lakes.data().iter().zip(allowed.data()).filter(|(&l, &a)| l > 0.0 && a < 0.5).count();
     eprintln!("lake cells: {} at 128, {lakes} at 256, {outside} of them where the 128 run had none", coarse.lakes.data().iter().filter(|&&v| v > 0.0).count());
     assert_eq!(outside, 0, "{outside} of {lakes} lake cells at 256 lie where the 128 run had no lake");
+}
+
+#[test]
+fn large_rivers_cover_a_line_share_of_coarse_cells_and_small_ones_their_true_width() {
+    let cell = 20_000.0f32 * 20_000.0;
+    // 4 m x sqrt(50 000) = 894 m over 20 km: a 4.5 % tint at its true width.
+    let true_share = river_cover(50_000.0, cell, 0.0);
+    assert!((true_share - 0.0447).abs() < 1e-3, "{true_share}");
+    // With a line share of 0.5: 0.5 x ln(25) / ln(50) = 0.41.
+    let line = river_cover(50_000.0, cell, 0.5);
+    assert!((line - 0.411).abs() < 2e-3, "{line}");
+    // The whole share from 100 000 m³/s, none below 2 000 m³/s.
+    assert!((river_cover(200_000.0, cell, 0.5) - 0.5).abs() < 1e-6);
+    assert_eq!(river_cover(1500.0, cell, 0.5), river_cover(1500.0, cell, 0.0));
+    // Where the cells are narrower than the river, its true width wins.
+    assert_eq!(river_cover(50_000.0, 500.0 * 500.0, 0.5), 1.0);
 }
