@@ -46,7 +46,7 @@ fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {
     // Rivers: their water at true widths covers less of the land than Earth's rivers and
     // streams of every size do (about 0.6 %; the mask holds only rivers of more than 20 000 km²
     // of drainage; measured 0.11 %). The mask paints the large ones as lines at least a share
-    // of a cell wide (River lines 0.5), so they show from mid altitudes, but never as whole
+    // wide (River lines 10 km), so they show from mid altitudes, but never as whole
     // cells (4.7 % of the land at 512, which read as cracks from orbit): measured 0.11 of the
     // river cells.
     let rivers = measured.rivers.expect("the default planet has rivers");

@@ -38,4 +38,11 @@ fn the_default_graph_opens_legible_in_frames() {
         let holders: Vec<&str> = g.frames.iter().filter(|f| frame_rect(f).contains_rect(*r)).map(|f| f.label.as_str()).collect();
         assert_eq!(holders.len(), 1, "{} at {r:?} lies inside {holders:?}", g.describe_node(id));
     }
+    // No node covers another.
+    let rects: Vec<_> = d.app.canvas.editor.node_rects.iter().map(|(node, r)| (d.app.canvas.editor.graph[*node].user_data.id, *r)).collect();
+    for (i, (a, ra)) in rects.iter().enumerate() {
+        for (b, rb) in &rects[i + 1..] {
+            assert!(!ra.shrink(0.5).intersects(*rb), "{} at {ra:?} overlaps {} at {rb:?}", g.describe_node(*a), g.describe_node(*b));
+        }
+    }
 }

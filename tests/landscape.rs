@@ -1,4 +1,5 @@
-//! The landscape evolution on the default planet: Hack's law on its river network, and the
+//! The landscape evolution on the default planet: Hack's law on its river network, the rivers
+//! that water their valley floors through dry land, and the
 //! preview at 128 against the build at 512 (elevation and the largest basins).
 
 mod common;
@@ -112,4 +113,45 @@ fn the_preview_at_128_shows_the_build_at_512() {
     let overall = matched as f64 / total as f64;
     eprintln!("the ten largest preview basins: {:.0} % of their cells drain to their build basin", overall * 100.0);
     assert!(overall >= 0.7, "the preview's basins drain elsewhere in the build: {overall:.2}");
+}
+
+/// The first node of `kind` in `g` and the field of its output `port` in `r`.
+fn output_of<'a>(g: &Graph, r: &'a planetgraph_core::eval::EvalResult, kind: NodeKind, port: &str) -> &'a planetgraph_core::planet::Field {
+    let node = g.first_of(kind).unwrap_or_else(|| panic!("no {kind:?} node"));
+    let k = kind.meta().outputs.iter().position(|p| p.name == port).unwrap_or_else(|| panic!("{kind:?} has no output {port}"));
+    r.output(node.id, k).and_then(|v| v.as_field()).unwrap_or_else(|| panic!("{kind:?}.{port} was not computed"))
+}
+
+#[test]
+fn rivers_water_their_valley_floors_in_dry_land() {
+    // The default graph's biomes read the rain, raised towards 1000 mm/yr times the share of
+    // the cell that is a river's valley floor (1 - hillslopes) where the river carries at least
+    // 300 m³/s of the rain that falls upstream: green ribbons through the deserts (the Nile,
+    // the Indus), not wadis. Here: dry land under rivers on at least 0.3 of the cell.
+    let g = default_graph();
+    let n = 512;
+    let r = Evaluator::new().evaluate(&g, n, &AtomicBool::new(false), &Progress::default());
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let rain = output_of(&g, &r, NodeKind::Precipitation, "precipitation");
+    let discharge = output_of(&g, &r, NodeKind::DrainageRivers, "discharge");
+    let hillslopes = output_of(&g, &r, NodeKind::LandscapeEvolution, "hillslopes");
+    let biome = output_of(&g, &r, NodeKind::Biomes, "biome");
+    let metres = output_of(&g, &r, NodeKind::ToMetres, "out");
+    let desert = planetgraph_core::nodes::texture::biomes::Biome::Desert as usize as f32;
+    let (mut floors, mut floor_desert, mut dry, mut dry_desert) = (0usize, 0usize, 0usize, 0usize);
+    for c in 0..6 * n * n {
+        if metres.data()[c] <= 0.0 || rain.data()[c] >= 250.0 {
+            continue;
+        }
+        let is_desert = usize::from(biome.data()[c] == desert);
+        if hillslopes.data()[c] <= 0.7 && discharge.data()[c] >= 300.0 {
+            (floors, floor_desert) = (floors + 1, floor_desert + is_desert);
+        } else {
+            (dry, dry_desert) = (dry + 1, dry_desert + is_desert);
+        }
+    }
+    let (on_floors, elsewhere) = (floor_desert as f64 / floors.max(1) as f64, dry_desert as f64 / dry.max(1) as f64);
+    eprintln!("dry land (under 250 mm/yr) at {n}: {floors} cells on watered valley floors, {on_floors:.2} of them desert; {dry} cells elsewhere, {elsewhere:.2} desert");
+    assert!(floors >= 20, "only {floors} watered valley floors in dry land");
+    assert!(on_floors <= 0.2 && elsewhere >= 0.6, "desert on watered floors {on_floors:.2}, elsewhere {elsewhere:.2}");
 }

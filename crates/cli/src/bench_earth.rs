@@ -101,7 +101,7 @@ pub fn run(file: Option<&Path>, n: usize) -> Result<(), CliError> {
     match rivers {
         Some(r) => {
             println!("earth_river_cover_land_share {:.5}  (river water at true widths over the land; Earth's rivers and streams of every size about 0.006 of the ice-free land, Allen and Pavelsky 2018)", r.water);
-            println!("earth_river_painted_land_share {:.5}  (the rivers mask over the land, its large rivers drawn as lines at least a share of a cell wide)", r.painted);
+            println!("earth_river_painted_land_share {:.5}  (the rivers mask over the land, its large rivers painted at least the River lines width)", r.painted);
             println!("earth_river_cells_land_share {:.4}  (land in river cells, which a mask of whole cells would paint as water)", r.cells);
         }
         None => println!("earth_river_cover_land_share -  (no Landscape evolution node)"),

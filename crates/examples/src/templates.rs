@@ -108,6 +108,7 @@ const SURFACE_NODES: [planetgraph_core::graph::NodeId; 8] = {
 /// look.
 pub fn planet_surface() -> Result<Graph, String> {
     use planetgraph_core::graph::NodeId;
+    use planetgraph_core::nodes::climate::precipitation;
     use planetgraph_core::nodes::texture::{biomes, materials};
     use planetgraph_core::nodes::{FIELD_IN, FIELD_OUT};
     let mut g = crate::default_graph().map_err(|e| e.to_string())?;
@@ -120,6 +121,10 @@ pub fn planet_surface() -> Result<Graph, String> {
     g.link(NodeId(12), FIELD_OUT, NodeId(13), FIELD_IN).map_err(|e| e.to_string())?;
     g.link(NodeId(12), FIELD_OUT, NodeId(17), biomes::ELEVATION).map_err(|e| e.to_string())?;
     g.link(NodeId(12), FIELD_OUT, NodeId(18), materials::ELEVATION).map_err(|e| e.to_string())?;
+    // Its Biomes and Materials read its own rain (the default graph's read the rain raised on
+    // the floors of rivers from outside it).
+    g.link(NodeId(16), precipitation::PRECIPITATION, NodeId(17), biomes::PRECIPITATION).map_err(|e| e.to_string())?;
+    g.link(NodeId(16), precipitation::PRECIPITATION, NodeId(18), materials::PRECIPITATION).map_err(|e| e.to_string())?;
     let id = g.make_group(&SURFACE_NODES, "Planet surface").map_err(|e| e.to_string())?;
     let mut body = planetgraph_core::graph::part::subgraph(&g, &[id]);
     // Ports named for what they carry, not "out" and "out (Slope)".

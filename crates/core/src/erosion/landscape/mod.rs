@@ -87,8 +87,8 @@ pub struct LandscapeSettings {
     pub lakes: bool,
     /// Drainage area from which a cell is a river, km².
     pub river_area_km2: f64,
-    /// Least share of a cell the largest rivers cover in the rivers mask ([`river_cover`]), 0..1.
-    pub river_lines: f32,
+    /// Least width the largest rivers are painted in the rivers mask ([`river_cover`]), m.
+    pub river_lines_m: f32,
 }
 
 /// The fields a run reads, all of one resolution.
@@ -282,24 +282,24 @@ fn at_level(f: &Field, n: usize) -> std::borrow::Cow<'_, Field> {
 /// river cell stays marked for masks and for the refinement of finer grids.
 pub const MIN_RIVER_COVER: f32 = 1e-3;
 
-/// Discharge, m³/s, from which a river is drawn as a line where its cells are wider than it
-/// ([`river_cover`]).
+/// Discharge, m³/s, from which a river is painted wider than it is ([`river_cover`]).
 pub const LINE_FROM_M3_S: f32 = 2000.0;
-/// Discharge, m³/s, from which a river gets the whole line share of [`river_cover`].
+/// Discharge, m³/s, from which a river is painted the whole line width of [`river_cover`].
 pub const LINE_FULL_M3_S: f32 = 100_000.0;
 
 /// Share of a cell of `cell_area_m2` that a river carrying `discharge_m3_s` covers: its width
-/// ([`refine::river_width_m`]) over the cell's width, at most 1 and at least
-/// [`MIN_RIVER_COVER`]. Where the cells are much wider than the river, a large river covers at
-/// least `line_share` of its cells, scaled from 0 at [`LINE_FROM_M3_S`] to 1 at
-/// [`LINE_FULL_M3_S`] on a logarithmic scale: on cells of 20 km (a 512 build of an Earth-sized
-/// planet) a 50 000 m³/s river about 900 m wide would be a 4 % tint, invisible from mid
-/// altitudes, while the close-up tiles draw it as a line; with a line share of 0.5 it covers
-/// 0.41 of its cells and reads as a thin line, as the largest rivers do from orbit.
-pub fn river_cover(discharge_m3_s: f32, cell_area_m2: f32, line_share: f32) -> f32 {
-    let true_share = refine::river_width_m(discharge_m3_s) / cell_area_m2.max(1.0).sqrt();
+/// over the cell's width, at most 1 and at least [`MIN_RIVER_COVER`]. The width is the
+/// river's own ([`refine::river_width_m`]), or for a large river at least `line_m` scaled from
+/// 0 at [`LINE_FROM_M3_S`] to 1 at [`LINE_FULL_M3_S`] on a logarithmic scale. On cells of
+/// 20 km (a 512 build of an Earth-sized planet) a 50 000 m³/s river about 900 m wide is a
+/// 4 % tint at its own width, invisible from mid altitudes while the close-up tiles draw it
+/// as a line; painted 8.2 km wide (a line width of 10 km) it covers 0.41 of its cells and
+/// reads as a thin line, as the largest rivers do from orbit. The width is in metres, so a
+/// preview's coarser cells show the same line, fainter, rather than a wider one.
+pub fn river_cover(discharge_m3_s: f32, cell_area_m2: f32, line_m: f32) -> f32 {
     let ramp = ((discharge_m3_s.max(1.0) / LINE_FROM_M3_S).ln() / (LINE_FULL_M3_S / LINE_FROM_M3_S).ln()).clamp(0.0, 1.0);
-    true_share.max(line_share * ramp).clamp(MIN_RIVER_COVER, 1.0)
+    let width_m = refine::river_width_m(discharge_m3_s).max(line_m * ramp);
+    (width_m / cell_area_m2.max(1.0).sqrt()).clamp(MIN_RIVER_COVER, 1.0)
 }
 
 /// The outputs from the finest level's final state.
@@ -316,7 +316,7 @@ fn finish(mut level: Level, init_m: &[f32], inputs: LandscapeInputs, s: &Landsca
     let lake = |c: usize| lake_cells[c];
     let lakes = Field::from_fn_cell(n, |c| if lake(c) { 1.0 } else { 0.0 });
     let q = discharge.data();
-    let rivers = Field::from_fn_cell(n, |c| if !level.is_sea(c) && !lake(c) && level.area[c] / 1e6 >= s.river_area_km2 { river_cover(q[c], level.grid.area(c), s.river_lines) } else { 0.0 });
+    let rivers = Field::from_fn_cell(n, |c| if !level.is_sea(c) && !lake(c) && level.area[c] / 1e6 >= s.river_area_km2 { river_cover(q[c], level.grid.area(c), s.river_lines_m) } else { 0.0 });
     let uplift_m = |c: usize| f64::from(level.uplift[c]) * total_years;
     let erosion_m = Field::from_fn_cell(n, |c| (f64::from(level.h[c]) - f64::from(init_m[c]) - uplift_m(c)) as f32);
     let scale = s.metres_per_unit;

@@ -22,7 +22,7 @@ fn settings() -> LandscapeSettings {
         radius_km: 2000.0,
         lakes: false,
         river_area_km2: 1000.0,
-        river_lines: 0.0,
+        river_lines_m: 0.0,
     }
 }
 
@@ -296,17 +296,19 @@ fn finer_levels_keep_only_the_coarser_levels_lakes() {
 }
 
 #[test]
-fn large_rivers_cover_a_line_share_of_coarse_cells_and_small_ones_their_true_width() {
+fn large_rivers_are_painted_as_lines_on_coarse_cells_and_small_ones_at_their_true_width() {
     let cell = 20_000.0f32 * 20_000.0;
     // 4 m x sqrt(50 000) = 894 m over 20 km: a 4.5 % tint at its true width.
     let true_share = river_cover(50_000.0, cell, 0.0);
     assert!((true_share - 0.0447).abs() < 1e-3, "{true_share}");
-    // With a line share of 0.5: 0.5 x ln(25) / ln(50) = 0.41.
-    let line = river_cover(50_000.0, cell, 0.5);
+    // With lines of 10 km: 10 km x ln(25) / ln(50) = 8.2 km, 0.41 of the cell.
+    let line = river_cover(50_000.0, cell, 10_000.0);
     assert!((line - 0.411).abs() < 2e-3, "{line}");
-    // The whole share from 100 000 m³/s, none below 2 000 m³/s.
-    assert!((river_cover(200_000.0, cell, 0.5) - 0.5).abs() < 1e-6);
-    assert_eq!(river_cover(1500.0, cell, 0.5), river_cover(1500.0, cell, 0.0));
-    // Where the cells are narrower than the river, its true width wins.
-    assert_eq!(river_cover(50_000.0, 500.0 * 500.0, 0.5), 1.0);
+    // The same line on cells four times as wide: a quarter of the share.
+    assert!((river_cover(50_000.0, 16.0 * cell, 10_000.0) - 0.411 / 4.0).abs() < 1e-3);
+    // The whole width from 100 000 m³/s, none below 2 000 m³/s.
+    assert!((river_cover(200_000.0, cell, 10_000.0) - 0.5).abs() < 1e-6);
+    assert_eq!(river_cover(1500.0, cell, 10_000.0), river_cover(1500.0, cell, 0.0));
+    // Where the cells are narrower than the river, it covers them.
+    assert_eq!(river_cover(50_000.0, 500.0 * 500.0, 10_000.0), 1.0);
 }

@@ -32,8 +32,8 @@ crate::settings! {
         lakes: bool = boolean("Lakes", true, "On: closed basins hold lakes; water crosses them over their sills and they are not cut below the water. Off: basins fill with sediment up to their sills."),
         /// River drainage area, km².
         river_area_km2: f32 = float("River area", 20000.0, 1.0, 10000000.0, Unit::SquareKilometre, 100.0, "Drainage area from which a cell is marked as river in the 'rivers' output."),
-        /// Least share of a cell the largest rivers cover, 0..1.
-        river_lines: f32 = float("River lines", 0.5, 0.0, 1.0, Unit::None, 0.05, "Least share of a cell that the largest rivers cover in the 'rivers' output (100 000 m³/s and more; falling to 0 at 2 000 m³/s on a logarithmic scale), so they read as lines from mid altitudes where the cells are much wider than the river. 0: every river at its true width (4 m x the square root of its discharge)."),
+        /// Least width of the largest rivers in the rivers output, km.
+        river_lines_km: f32 = float("River lines", 10.0, 0.0, 100.0, Unit::Kilometre, 0.1, "Least width the largest rivers are painted in the 'rivers' output (100 000 m³/s and more; narrower down to nothing at 2 000 m³/s, on a logarithmic scale), so they read as thin lines from mid altitudes where the cells are much wider than the river: 10 km covers 0.5 of a 512 build's cells on an Earth-sized planet. 0: every river at its true width (4 m x the square root of its discharge)."),
     }
 }
 
@@ -56,7 +56,7 @@ impl LandscapeEvolutionSettings {
             radius_km: f64::from(planet.radius_km),
             lakes: self.lakes,
             river_area_km2: f64::from(self.river_area_km2),
-            river_lines: self.river_lines,
+            river_lines_m: self.river_lines_km * 1000.0,
         }
     }
 }
