@@ -25,8 +25,8 @@ struct Uniforms {
     // The detail patches of a close-up, one per texture layer: face coordinates of the corner
     // (xy), the edge (z), the face (w).
     patch_area: array<vec4<f32>, 32>,
-    // Per patch, 1 where it fades towards a side, 0 where it stays sharp: low a, high a,
-    // low b, high b.
+    // Per patch, 1 where it fades towards a side, 2 where it softens towards a coarser patch,
+    // 0 where it stays sharp: low a, high a, low b, high b.
     patch_fades: array<vec4<f32>, 32>,
     // Per patch, how much of it shows (0..1, while it fades in), four to a vector.
     patch_opacity: array<vec4<f32>, 8>,
@@ -142,21 +142,32 @@ fn face_colour(f: u32) -> vec3<f32> {
     }
 }
 
-// Position across detail patch k (xy) and the patch's weight there (z: 1 inside, fading to 0
-// over the margin towards the sides it fades on, 0 outside or on another face); the same as
-// DetailPatch::place.
-fn patch_place(k: i32, face: u32, uv: vec2<f32>) -> vec3<f32> {
+// Share of a patch's edge over which it softens towards a coarser patch, and the mipmap level
+// it is drawn at there (crates/renderer/src/layers.rs SOFT_MARGIN, SOFT_LOD).
+const SOFT_MARGIN: f32 = 0.25;
+const SOFT_LOD: f32 = 2.0;
+
+// Position across detail patch k (xy), the patch's weight there (z: 1 inside, fading to 0
+// over the margin towards the sides it fades on, 0 outside or on another face) and the
+// mipmap level to draw it at (w: SOFT_LOD on a side it softens on, 0 from SOFT_MARGIN in);
+// the same as DetailPatch::place and DetailPatch::softness.
+fn patch_place(k: i32, face: u32, uv: vec2<f32>) -> vec4<f32> {
     let area = u.patch_area[k];
     let t = (uv - area.xy) / max(area.z, 1e-6);
     var w = 0.0;
+    var lod = 0.0;
     if (face == u32(area.w + 0.5) && all(t >= vec2<f32>(0.0)) && all(t <= vec2<f32>(1.0))) {
         let fades = u.patch_fades[k];
         let far = vec4<f32>(1e9);
-        let sides = select(far, vec4<f32>(t.x, 1.0 - t.x, t.y, 1.0 - t.y), fades > vec4<f32>(0.5));
+        let inside = vec4<f32>(t.x, 1.0 - t.x, t.y, 1.0 - t.y);
+        let sides = select(far, inside, fades > vec4<f32>(0.5) & fades < vec4<f32>(1.5));
         let edge = min(min(sides.x, sides.y), min(sides.z, sides.w));
         w = clamp(edge / max(u.patch_flags.z, 1e-6), 0.0, 1.0);
+        let soft_sides = select(far, inside, fades > vec4<f32>(1.5));
+        let soft_edge = min(min(soft_sides.x, soft_sides.y), min(soft_sides.z, soft_sides.w));
+        lod = SOFT_LOD * (1.0 - clamp(soft_edge / SOFT_MARGIN, 0.0, 1.0));
     }
-    return vec3<f32>(clamp(t, vec2<f32>(0.0), vec2<f32>(1.0)), w);
+    return vec4<f32>(clamp(t, vec2<f32>(0.0), vec2<f32>(1.0)), w, lod);
 }
 
 @fragment
@@ -168,8 +179,8 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
     let inland = (v.face & 8u) != 0u;
     var over = textureSample(overlay, overlay_sampler, v.uv, i32(face));
     var mapped = textureSample(normal_map, overlay_sampler, v.uv, i32(face)).xyz;
-    // The patches, finest (last) first, each sampled only where it lies (explicit level 0:
-    // the patch layers have no mipmaps, and it needs no uniform control flow), composited
+    // The patches, finest (last) first, each sampled only where it lies (an explicit mipmap
+    // level: 0, or coarser towards a coarser neighbour; it needs no uniform control flow), composited
     // front to back: the same as laying them coarse first one over the other, but it stops
     // at the first patch that covers the fragment fully.
     var patch_colour = vec4<f32>(0.0);
@@ -180,8 +191,8 @@ fn fs_main(v: VertexOut) -> @location(0) vec4<f32> {
         let weight = place.z * u.patch_opacity[k / 4][k % 4];
         if (weight > 0.0) {
             let w = weight * uncovered;
-            patch_colour += w * textureSampleLevel(patch_overlay, overlay_sampler, place.xy, k, 0.0);
-            fine_normal += w * textureSampleLevel(patch_normals, overlay_sampler, place.xy, k, 0.0).xyz;
+            patch_colour += w * textureSampleLevel(patch_overlay, overlay_sampler, place.xy, k, place.w);
+            fine_normal += w * textureSampleLevel(patch_normals, overlay_sampler, place.xy, k, place.w).xyz;
             uncovered *= 1.0 - weight;
             if (uncovered <= 0.0) {
                 break;

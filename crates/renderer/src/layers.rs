@@ -27,7 +27,11 @@ impl<'a> OverlayTexture<'a> {
 /// colours and normals, laid out like [`OverlayTexture`]'s layers but one layer only. Towards
 /// the sides it [`fades`](DetailPatch::fades) on, it fades into whatever lies under it (the
 /// planet's own layers, or a coarser patch) over [`PATCH_MARGIN`] of its edge, so no seam shows
-/// where it ends; a side that meets another patch stays sharp.
+/// where it ends; a side that meets another patch stays sharp. Towards the sides it
+/// [`softens`](DetailPatch::softens) on (those that meet a coarser patch), its colours and
+/// normals are drawn from its coarser mipmaps over [`SOFT_MARGIN`] of its edge, so its finer
+/// detail (the gullies of an octave the coarser level does not resolve) fades out where the
+/// coarser patch begins instead of ending along a straight line.
 #[derive(Debug, Clone, Copy)]
 pub struct DetailPatch<'a> {
     /// The face it lies on.
@@ -46,6 +50,9 @@ pub struct DetailPatch<'a> {
     pub normals: Option<&'a [u8]>,
     /// Whether it fades towards each side: low `a`, high `a`, low `b`, high `b`.
     pub fades: [bool; 4],
+    /// Whether it softens towards each side (same order): its detail blurs towards the
+    /// resolution of the coarser patch that side meets ([`DetailPatch::softness`]).
+    pub softens: [bool; 4],
     /// How much of its colours and normals show (0..1; 1 once it has faded in), over whatever
     /// lies under it. The mesh's relief morphs on its own clock ([`crate::gpu_types::Vertex::morph`]).
     pub opacity: f32,
@@ -53,6 +60,18 @@ pub struct DetailPatch<'a> {
 
 /// Share of a patch's edge over which it fades into the planet's layers.
 pub const PATCH_MARGIN: f32 = 0.08;
+
+/// Share of a patch's edge over which it softens towards a coarser neighbour
+/// ([`DetailPatch::softness`]; `SOFT_MARGIN` in `shaders/planet.wgsl`).
+pub const SOFT_MARGIN: f32 = 0.25;
+
+/// Mipmap level a patch is drawn at where it meets a coarser patch (`SOFT_LOD` in
+/// `shaders/planet.wgsl`): level 1 has the coarser patch's texel size, and 1.5 also damps the
+/// octave of relief that only the finer level resolves (four texels per wavelength).
+pub const SOFT_LOD: f32 = 2.0;
+
+/// Mipmap levels of the patches' textures (the finest and two coarser).
+pub const PATCH_MIPS: u32 = 3;
 
 impl DetailPatch<'_> {
     /// Checks the lengths of the per-texel data.
@@ -83,27 +102,41 @@ impl DetailPatch<'_> {
         ([x, y], (edge / PATCH_MARGIN).clamp(0.0, 1.0))
     }
 
+    /// How soft the patch is drawn at `(x, y)` in 0..1 across it: 1 on a side it
+    /// [`softens`](DetailPatch::softens) on, falling to 0 over [`SOFT_MARGIN`] of its edge
+    /// (the shader draws it at mipmap level `SOFT_LOD` times this).
+    pub fn softness(&self, x: f32, y: f32) -> f32 {
+        let side = |d: f32, soft: bool| if soft { d } else { f32::INFINITY };
+        let edge = side(x, self.softens[0]).min(side(1.0 - x, self.softens[1])).min(side(y, self.softens[2])).min(side(1.0 - y, self.softens[3]));
+        1.0 - (edge / SOFT_MARGIN).clamp(0.0, 1.0)
+    }
+
     /// Keeps sharp every side of the patches whose outside lies on other patches somewhere
     /// along it: the leaves of a close-up's quadtree meet without fading into the coarser
     /// planet between them; a side facing only the planet's own layers keeps its fade. (Where
     /// such a side meets other leaves along part of its length only, the rest faces nodes the
     /// picture does not show. A side on the face's edge never fades: the next face's patch, or
     /// the planet, meets it there with the same values, region evaluation being continuous
-    /// across face edges.)
+    /// across face edges.) A side that meets a coarser patch somewhere along it
+    /// [`softens`](DetailPatch::softens).
     pub fn joined(patches: &mut [DetailPatch]) {
         const ALONG: usize = 8;
         let boxes: Vec<(crate::planet::Face, [f32; 2], f32)> = patches.iter().map(|p| (p.face, p.corner, p.span)).collect();
         for (k, p) in patches.iter_mut().enumerate() {
-            let on_others = |a: f32, b: f32| boxes.iter().enumerate().any(|(j, &(face, c, s))| j != k && face == p.face && (c[0]..=c[0] + s).contains(&a) && (c[1]..=c[1] + s).contains(&b));
+            // The span of the patch other than this one that holds (a, b), if any.
+            let other_at = |a: f32, b: f32| boxes.iter().enumerate().find(|&(j, &(face, c, s))| j != k && face == p.face && (c[0]..=c[0] + s).contains(&a) && (c[1]..=c[1] + s).contains(&b)).map(|(_, b)| b.2);
             let out = 1e-3 * p.span;
-            for (side, fades) in p.fades.iter_mut().enumerate() {
-                let covered = (0..ALONG).any(|i| {
-                    let t = p.span * (i as f32 + 0.5) / ALONG as f32;
-                    let across = if side % 2 == 0 { -out } else { p.span + out };
-                    let (a, b) = if side < 2 { (p.corner[0] + across, p.corner[1] + t) } else { (p.corner[0] + t, p.corner[1] + across) };
-                    on_others(a, b)
-                });
-                *fades &= !covered;
+            for side in 0..4 {
+                let spans: Vec<f32> = (0..ALONG)
+                    .filter_map(|i| {
+                        let t = p.span * (i as f32 + 0.5) / ALONG as f32;
+                        let across = if side % 2 == 0 { -out } else { p.span + out };
+                        let (a, b) = if side < 2 { (p.corner[0] + across, p.corner[1] + t) } else { (p.corner[0] + t, p.corner[1] + across) };
+                        other_at(a, b)
+                    })
+                    .collect();
+                p.fades[side] &= spans.is_empty();
+                p.softens[side] = spans.iter().any(|&s| s > 1.5 * p.span);
             }
         }
     }
@@ -150,15 +183,45 @@ pub(crate) fn blank_view(device: &wgpu::Device, label: &str) -> wgpu::TextureVie
     array_view(&device.create_texture(&descriptor(1, label)))
 }
 
-/// Uploads patch layers (each `size² 4` bytes, one layer per patch) as a texture array (or
-/// the placeholder when there are none).
+/// Uploads patch layers (each `size² 4` bytes, one layer per patch) as a texture array with
+/// [`PATCH_MIPS`] mipmap levels (or the placeholder when there are none).
 pub(crate) fn patch_view(device: &wgpu::Device, queue: &wgpu::Queue, size: u32, layers: &[&[u8]], label: &str) -> wgpu::TextureView {
     use wgpu::util::DeviceExt;
     if layers.is_empty() {
         return blank_view(device, label);
     }
-    let bytes = layers.concat();
-    array_view(&device.create_texture_with_data(queue, &layered(size, layers.len() as u32, label), wgpu::util::TextureDataOrder::LayerMajor, &bytes))
+    let mips = PATCH_MIPS.min(size.ilog2() + 1);
+    // Layer by layer, each layer's levels in order.
+    let mut bytes = Vec::with_capacity(layers.iter().map(|l| l.len() * 4 / 3 + 4).sum());
+    for layer in layers {
+        let mut level = layer.to_vec();
+        let mut s = size as usize;
+        bytes.extend_from_slice(&level);
+        for _ in 1..mips {
+            level = half_size(&level, s);
+            s = (s / 2).max(1);
+            bytes.extend_from_slice(&level);
+        }
+    }
+    let descriptor = wgpu::TextureDescriptor { mip_level_count: mips, ..layered(size, layers.len() as u32, label) };
+    array_view(&device.create_texture_with_data(queue, &descriptor, wgpu::util::TextureDataOrder::LayerMajor, &bytes))
+}
+
+/// The next mipmap level of an RGBA8 square of `size` texels per edge: each texel the mean of
+/// the 2 x 2 it covers (the last row and column repeated where `size` is odd).
+pub(crate) fn half_size(rgba: &[u8], size: usize) -> Vec<u8> {
+    let half = (size / 2).max(1);
+    let at = |i: usize, j: usize, c: usize| u32::from(rgba[(j.min(size - 1) * size + i.min(size - 1)) * 4 + c]);
+    let mut out = vec![0u8; half * half * 4];
+    for j in 0..half {
+        for i in 0..half {
+            for c in 0..4 {
+                let sum = at(2 * i, 2 * j, c) + at(2 * i + 1, 2 * j, c) + at(2 * i, 2 * j + 1, c) + at(2 * i + 1, 2 * j + 1, c);
+                out[(j * half + i) * 4 + c] = ((sum + 2) / 4) as u8;
+            }
+        }
+    }
+    out
 }
 
 /// Uploads `img` as a six-layer texture (or the placeholder for `None`).
@@ -167,5 +230,20 @@ pub(crate) fn layers_view(device: &wgpu::Device, queue: &wgpu::Queue, img: Optio
     match img {
         Some(img) => array_view(&device.create_texture_with_data(queue, &descriptor(img.size, label), wgpu::util::TextureDataOrder::LayerMajor, img.rgba)),
         None => blank_view(device, label),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mipmap_level_averages_each_two_by_two_block() {
+        // 2 x 2 texels: black, white, grey 100, grey 201 (alpha 255) average to one texel.
+        let rgba = [0, 0, 0, 255, 255, 255, 255, 255, 100, 100, 100, 255, 201, 201, 201, 255];
+        assert_eq!(half_size(&rgba, 2), vec![139, 139, 139, 255]);
+        // An odd size repeats its last row and column: 3 x 3 gives 1 x 1 of the top-left 2 x 2.
+        let odd: Vec<u8> = (0..9u8).flat_map(|k| [k * 10, 0, 0, 255]).collect();
+        assert_eq!(half_size(&odd, 3), vec![20, 0, 0, 255]);
     }
 }

@@ -234,7 +234,7 @@ impl<'a> DetailPatch<'a> {
     pub fn on_tile(tile: Tile, elevation_m: &'a [f32], overlay: Option<&'a [u8]>, normals: Option<&'a [u8]>) -> DetailPatch<'a> {
         let (corner, span) = tile.area_ab();
         let fades = [tile.i0 > 0, tile.i0 + tile.size < tile.n, tile.j0 > 0, tile.j0 + tile.size < tile.n];
-        DetailPatch { face: tile.face, corner, span, size: tile.size as u32, elevation_m, overlay, normals, fades, opacity: 1.0 }
+        DetailPatch { face: tile.face, corner, span, size: tile.size as u32, elevation_m, overlay, normals, fades, softens: [false; 4], opacity: 1.0 }
     }
 
     /// `patches` ready to draw: coarse first, so that where they overlap the finer lie on
@@ -328,11 +328,35 @@ mod tests {
             }
             assert!(points > 100);
         }
-        // A lone patch away from the face's edges fades on every side.
+        // A lone patch away from the face's edges fades on every side and softens on none.
         let lone = Tile::new(Face::Front, 4096, 1024, 1024, TILE_CELLS).expect("a tile");
         let mut patches = [DetailPatch::on_tile(lone, &[], None, None)];
         DetailPatch::joined(&mut patches);
         assert_eq!(patches[0].fades, [true; 4]);
+        assert_eq!(patches[0].softens, [false; 4]);
+    }
+
+    /// Where a finer patch meets a coarser one, the finer softens towards it (its detail
+    /// blurs to the coarser one's resolution near that side) and stays sharp; the coarser
+    /// one, and patches of one level side by side, stay sharp without softening.
+    #[test]
+    fn a_finer_patch_softens_towards_a_coarser_neighbour() {
+        let tile = |n: usize, i: usize, j: usize| Tile::new(Face::Front, n, i, j, TILE_CELLS).expect("a tile");
+        // A coarse tile at 2048 and, to its right, two finer ones at 4096 side by side.
+        let coarse = tile(2048, 512, 512);
+        let (upper, lower) = (tile(4096, 2048, 1024), tile(4096, 2048, 1536));
+        let patches = DetailPatch::layered([coarse, upper, lower].iter().map(|&t| DetailPatch::on_tile(t, &[], None, None)).collect());
+        let find = |t: Tile| patches.iter().find(|p| p.span == t.area_ab().1 && p.corner == t.area_ab().0).expect("the patch");
+        let (c, u) = (find(coarse), find(upper));
+        assert_eq!(c.softens, [false; 4], "the coarse patch");
+        // The finer patch's low-a side meets the coarse patch; its high-b side meets the other fine patch.
+        assert_eq!(u.softens, [true, false, false, false], "the fine patch");
+        assert!(!u.fades[0] && !u.fades[3], "{:?}", u.fades);
+        // Soft at that side, sharp from a quarter of the way in.
+        assert_eq!(u.softness(0.0, 0.5), 1.0);
+        assert!((u.softness(0.125, 0.5) - 0.5).abs() < 1e-6);
+        assert_eq!(u.softness(0.3, 0.5), 0.0);
+        assert_eq!(u.softness(1.0, 0.0), 0.0);
     }
 
     /// Over a cube edge the picture's other side gets tiles of its own face; straight down

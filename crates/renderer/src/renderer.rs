@@ -214,6 +214,8 @@ impl PlanetRenderer {
             label: Some("overlay sampler"),
             mag_filter: wgpu::FilterMode::Linear,
             min_filter: wgpu::FilterMode::Linear,
+            // Between the patches' mipmap levels (a softening side, DetailPatch::softness).
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
             address_mode_u: wgpu::AddressMode::ClampToEdge,
             address_mode_v: wgpu::AddressMode::ClampToEdge,
             ..Default::default()

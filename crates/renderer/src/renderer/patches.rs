@@ -31,7 +31,16 @@ impl PlanetRenderer {
         let mut u = PatchUniforms::default();
         for (k, p) in drawn.iter().enumerate() {
             u.area[k] = [p.corner[0], p.corner[1], p.span, p.face.index() as f32];
-            u.fades[k] = p.fades.map(flag);
+            // 1: fades into what lies under it; 2: softens towards a coarser patch; 0: sharp.
+            u.fades[k] = std::array::from_fn(|side| {
+                if p.fades[side] {
+                    1.0
+                } else if p.softens[side] {
+                    2.0
+                } else {
+                    0.0
+                }
+            });
             u.opacity[k / 4][k % 4] = p.opacity.clamp(0.0, 1.0);
         }
         let some = !drawn.is_empty();
