@@ -126,7 +126,7 @@ fn output_of<'a>(g: &Graph, r: &'a planetgraph_core::eval::EvalResult, kind: Nod
 fn rivers_water_their_valley_floors_in_dry_land() {
     // The default graph's biomes read the rain, raised towards 1000 mm/yr times the share of
     // the cell that is a river's valley floor (1 - hillslopes) where the river carries at least
-    // 300 m³/s of the rain that falls upstream: green ribbons through the deserts (the Nile,
+    // 300 m³/s of the rain that falls upstream (widened by a Blur): green ribbons through the deserts (the Nile,
     // the Indus), not wadis. Here: dry land under rivers on at least 0.3 of the cell.
     let g = default_graph();
     let n = 512;
