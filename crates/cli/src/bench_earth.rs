@@ -138,15 +138,19 @@ pub struct IceFigures {
     pub max_thickness_m: f64,
 }
 
-/// [`IceFigures`] of a bed and an ice surface in metres, the ice's thickness and cover, on a
-/// planet with `land` of its surface above sea level.
-fn ice_figures(bed_m: &Field, surface_m: &Field, thickness: &Field, cover: &Field, land: f64) -> IceFigures {
-    let land_share = land_mean_and_share(bed_m, cover).0;
+/// [`IceFigures`] of the land surface in metres (the ice's where there is ice; land where it
+/// is above sea level), the ice's thickness and cover.
+fn ice_figures(surface_m: &Field, thickness: &Field, cover: &Field) -> IceFigures {
+    let land_share = land_mean_and_share(surface_m, cover).0;
+    // The land surface's share of the globe.
+    let n = surface_m.n();
+    let area = face_solid_angles(n);
+    let globe = |keep: &dyn Fn(f32) -> bool| surface_m.data().iter().enumerate().filter(|(_, &h)| keep(h)).map(|(c, _)| area[c % (n * n)]).sum::<f64>() / (4.0 * std::f64::consts::PI);
     IceFigures {
-        surface_mean_land_m: land_mean_and_share(bed_m, surface_m).0,
-        surface_above_3km_share: land * land_mean_and_share(bed_m, &surface_m.map(|m| if m > 3000.0 { 1.0 } else { 0.0 })).0,
+        surface_mean_land_m: land_mean_and_share(surface_m, surface_m).0,
+        surface_above_3km_share: globe(&|h| h > 3000.0),
         land_share,
-        mean_thickness_m: if land_share > 0.0 { land_mean_and_share(bed_m, thickness).0 / land_share } else { 0.0 },
+        mean_thickness_m: if land_share > 0.0 { land_mean_and_share(surface_m, thickness).0 / land_share } else { 0.0 },
         max_thickness_m: f64::from(thickness.data().iter().copied().fold(0.0f32, f32::max)),
     }
 }
@@ -271,8 +275,8 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let planet = g.first_of(NodeKind::Planet).ok_or_else(|| CliError::input(anyhow!("{name}: no Planet node to measure")))?;
     let settings: PlanetSettings = planet.settings().map_err(|e| CliError::input(anyhow!("{name}: {}: {e}", planet.describe())))?;
     let link = g.link_into(planet.id, planetgraph_core::nodes::output::planet::ELEVATION).ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", planet.describe())))?;
-    // Earth's figures are ETOPO1's bedrock: under an Ice sheet node its bed is measured, and
-    // the ice beside it.
+    // Earth's figures are ETOPO1's bedrock: under an Ice sheet node its (lowered) bed is
+    // measured, and the ice beside it.
     let (link, ice_node) = match g.node(link.from) {
         Some(ice) if ice.kind == NodeKind::IceSheet => (g.link_into(ice.id, ice_sheet::ELEVATION).ok_or_else(|| CliError::input(anyhow!("{name}: {}: elevation is not connected", ice.describe())))?, Some(ice.id)),
         _ => (link, None),
@@ -297,7 +301,18 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let port = |id, p: OutPort<planetgraph_core::planet::Field>| -> Result<&planetgraph_core::planet::Field, CliError> {
         res.port_value(id, p).map(|f| f.as_ref()).ok_or_else(|| CliError::internal(anyhow!("{name}: node {id} output {} was not computed", p.name())))
     };
-    let metres = settings.apply(field(link.from, output)?);
+    // Under an Ice sheet node, its bed as the ice's weight lowered it (ETOPO1's bedrock is the
+    // lowered bed too).
+    let metres = match ice_node {
+        Some(id) => settings.apply(port(id, ice_sheet::BED)?),
+        None => settings.apply(field(link.from, output)?),
+    };
+    // The land surface (the ice's where there is ice): where the climate, the cover and the
+    // ice are measured, as Earth's land (Antarctica's whole area, its bed partly below sea level).
+    let surface_m = match ice_node {
+        Some(id) => settings.apply(port(id, ice_sheet::SURFACE)?),
+        None => metres.clone(),
+    };
     let tect = tectonic_values(g, &res);
     let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
     let relief = earth_figures(&metres, settings.radius_km, pair, &cancel).map_err(|e| CliError::internal(anyhow!(e)))?;
@@ -306,16 +321,16 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
         (Some(rain), Some(biomes)) => {
             let rain = port(rain, PRECIPITATION)?;
             let plateau_precipitation_median_mm = erodibility.map(|(_, e)| {
-                let e = e.resample(metres.n());
-                land_median_where(&metres, rain, |c| e.data()[c] < 0.5)
+                let e = e.resample(surface_m.n());
+                land_median_where(&surface_m, rain, |c| e.data()[c] < 0.5)
             });
             let biome = port(biomes, BIOME)?;
             Some(ClimateFigures {
-                precipitation_median_mm: land_median(&metres, rain),
-                precipitation_mean_mm: land_mean_and_share(&metres, rain).0,
+                precipitation_median_mm: land_median(&surface_m, rain),
+                precipitation_mean_mm: land_mean_and_share(&surface_m, rain).0,
                 plateau_precipitation_median_mm,
-                biomes: biome_shares(&metres, biome),
-                latitudinal_borders: latitudinal_border_share(&metres, biome),
+                biomes: biome_shares(&surface_m, biome),
+                latitudinal_borders: latitudinal_border_share(&surface_m, biome),
             })
         }
         _ => None,
@@ -327,15 +342,15 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let rivers = landscape
         .map(|id| -> Result<RiverFigures, CliError> {
             let (mask, q) = (port(id, RIVERS)?, port(id, landscape::DISCHARGE)?);
-            let (painted, cells) = land_mean_and_share(&metres, mask);
+            let (painted, cells) = land_mean_and_share(&surface_m, mask);
             let m = mask.n();
             let radius_m = f64::from(settings.radius_km) * 1000.0;
             let cell_m2: Vec<f32> = face_solid_angles(m).iter().map(|a| (a * radius_m * radius_m) as f32).collect();
             let true_width = Field::from_fn_cell(m, |c| if mask.data()[c] > 0.0 { river_cover(q.data()[c], cell_m2[c % (m * m)], 0.0) } else { 0.0 });
-            Ok(RiverFigures { water: land_mean_and_share(&metres, &true_width).0, painted, cells })
+            Ok(RiverFigures { water: land_mean_and_share(&surface_m, &true_width).0, painted, cells })
         })
         .transpose()?;
     let landforms = landform_figures(&metres, f64::from(settings.radius_km), &EARTH_SCALE);
-    let ice = ice_node.map(|id| -> Result<IceFigures, CliError> { Ok(ice_figures(&metres, &settings.apply(port(id, ice_sheet::SURFACE)?), port(id, ice_sheet::THICKNESS)?, port(id, ice_sheet::ICE)?, relief.land_share)) }).transpose()?;
+    let ice = ice_node.map(|id| -> Result<IceFigures, CliError> { Ok(ice_figures(&surface_m, port(id, ice_sheet::THICKNESS)?, port(id, ice_sheet::ICE)?)) }).transpose()?;
     Ok(Measured { relief, plateau, climate, rivers, landforms, ice, seconds })
 }

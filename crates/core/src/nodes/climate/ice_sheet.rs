@@ -1,6 +1,7 @@
 //! The Ice sheet node: ice where the land is colder than its snow line, domed up by the plastic
 //! profile of an ice sheet (thicker with the distance from its margin), nunataks where the bed
-//! rises through it and a rough, crevassed band along its margin.
+//! rises through it and a rough, crevassed band along its margin; the ice's weight presses the
+//! bed down (isostasy).
 
 use super::{snow_line_c, SNOW_LINE_REFERENCE_MM};
 use crate::nodes::masks::smoothstep;
@@ -27,6 +28,11 @@ const COLD_RAMP_C: f32 = 2.0;
 const LAND_RAMP_M: f32 = 20.0;
 /// Thickness of ice that counts as fully covered in the `ice` output, m.
 const COVERED_M: f32 = 20.0;
+/// Density of the mantle the lithosphere floats on, kg/m³.
+const MANTLE_DENSITY: f32 = 3300.0;
+/// Width over which the lithosphere spreads the ice's load, degrees of arc (the blur of the
+/// thickness whose weight the bed sinks under: a flexural wavelength of a few hundred km).
+const FLEXURE_DEG: f32 = 1.0;
 
 crate::settings! {
     /// Settings of the Ice sheet node.
@@ -63,6 +69,10 @@ crate::ports! {
         THICKNESS: Field = PortDef::field("thickness").with_unit(PortUnit::Of(Unit::Metre)),
         /// Ice cover, 0 to 1.
         ICE: Field = PortDef::field("ice"),
+        /// The bed pressed down by the ice, in the Planet node's units.
+        BED: Field = PortDef::field("bed"),
+        /// How far the ice's weight presses the bed down, m.
+        SINKING: Field = PortDef::field("sinking").with_unit(PortUnit::Of(Unit::Metre)),
     ];
 }
 
@@ -74,7 +84,7 @@ impl Node for IceSheet {
     const META: NodeMeta = NodeMeta::new(
         "Ice sheet",
         Category::Climate,
-        "Ice on land colder than its snow line, domed up as a plastic ice sheet: the surface rises with the square root of the distance from the margin (4 km at the heart of a continent-sized sheet), fills valleys, leaves nunataks where the bed rises through it and a rough, crevassed band along the margin. Elevation in and out in the Planet node's units; temperature in °C (the Temperature node on the bed); thickness in m.",
+        "Ice on land colder than its snow line, domed up as a plastic ice sheet: the surface rises with the square root of the distance from the margin (4 km at the heart of a continent-sized sheet), fills valleys, leaves nunataks where the bed rises through it and a rough, crevassed band along the margin. The ice's weight presses the bed down by 917/3300 of the thickness spread over about 1 degree (isostasy: the bed of a 3 km sheet lies about 800 m lower), and the ice stands on the lowered bed. Elevation in and out in the Planet node's units (the surface, and the lowered bed); temperature in °C (the Temperature node on the bed); thickness and sinking in m.",
         INPUTS,
         OUTPUTS,
         file!(),
@@ -119,9 +129,12 @@ impl Node for IceSheet {
             let crevasses = if band > 0.0 { band * (1.0 - 2.0 * rough.get([f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]).abs() as f32) } else { 0.0 };
             ((base.data()[c] + profile.height_m(km) + crevasses - bed_m.data()[c]) * ramp).max(0.0)
         });
-        let surface = on_bed(bed, &thickness, planet);
+        // Isostasy: the lithosphere spreads the ice's weight and sinks under it.
+        let sinking = blur(&thickness, FLEXURE_DEG, ctx.cancel)?.map(|t| (t * ICE_DENSITY / MANTLE_DENSITY).max(0.0));
+        let lowered = sunk(bed, &sinking, planet);
+        let surface = on_bed(&lowered, &thickness, planet);
         let ice = thickness.map(cover);
-        Ok(vec![surface.into(), thickness.into(), ice.into()])
+        Ok(vec![surface.into(), thickness.into(), ice.into(), lowered.into(), sinking.into()])
     }
 
     /// On a grid finer than the whole-planet run (close-ups, tiled builds above the cap): the
@@ -129,14 +142,16 @@ impl Node for IceSheet {
     /// there is no ice, and the run's ice surface sampled smoothly over it. Under the ice the
     /// surface is the higher of the two (the ice fills the fine valleys, the fine peaks rise
     /// through it as nunataks), blended into the bare bed by the run's ice cover, so the
-    /// margin has no step.
+    /// margin has no step. The tile's bed sinks by the run's sinking, sampled smoothly.
     fn refine(_s: &IceSheetSettings, r: &Refine) -> Result<Vec<Option<Value>>, OpError> {
         let whole = |p: OutPort<Field>| p.value_in(r.outputs).ok().flatten().cloned();
-        let (Some(surface), Some(thickness), Some(planet)) = (whole(SURFACE), whole(THICKNESS), r.planet) else {
+        let (Some(surface), Some(thickness), Some(sinking), Some(planet)) = (whole(SURFACE), whole(THICKNESS), whole(SINKING), r.planet) else {
             return Ok(Vec::new());
         };
         let bed = (r.input_on)(ELEVATION.index(), r.grid)?;
         let bed = bed.as_field().ok_or_else(|| OpError::Invalid("internal error: the Ice sheet's elevation on a tile is not a field".to_string()))?;
+        let sinking = sinking.smooth_on(r.grid).map(|m| m.max(0.0));
+        let bed = &sunk(bed, &sinking, planet);
         let (run_surface, run_thickness) = (surface.smooth_on(r.grid), thickness.smooth_on(r.grid));
         let thickness = Field::from_fn_cell_on(r.grid, |k| {
             let t = run_thickness.data()[k];
@@ -148,7 +163,7 @@ impl Node for IceSheet {
         });
         let surface = on_bed(bed, &thickness, planet);
         let ice = thickness.map(cover);
-        Ok(vec![Some(surface.into()), Some(thickness.into()), Some(ice.into())])
+        Ok(vec![Some(surface.into()), Some(thickness.into()), Some(ice.into()), Some(bed.clone().into()), Some(sinking.into())])
     }
 
     fn refines_from(_s: &IceSheetSettings) -> RefineFrom {
@@ -159,6 +174,19 @@ impl Node for IceSheet {
 /// The ice cover (0 to 1) of ice `thickness_m` thick: full from [`COVERED_M`].
 fn cover(thickness_m: f32) -> f32 {
     (thickness_m / COVERED_M).clamp(0.0, 1.0)
+}
+
+/// `bed` (the Planet node's units) lowered by `sinking_m`: the bed itself, bit for bit, where
+/// it does not sink.
+fn sunk(bed: &Field, sinking_m: &Field, planet: &crate::nodes::output::planet::PlanetSettings) -> Field {
+    Field::from_fn_cell_on(bed.grid(), |c| {
+        let down = sinking_m.data()[c];
+        if down > 0.0 {
+            planet.from_metres(planet.to_metres(bed.data()[c]) - down)
+        } else {
+            bed.data()[c]
+        }
+    })
 }
 
 /// The surface of ice `thickness` (m) on `bed` (the Planet node's units): the bed itself,

@@ -9,9 +9,9 @@ fn defaults() -> IceSheetSettings {
     IceSheetSettings::from_params(&NodeKind::IceSheet.default_params()).expect("defaults")
 }
 
-/// Runs the node on a bed in metres and a temperature field; returns the surface in metres, the
-/// thickness and the cover.
-fn run(s: &IceSheetSettings, bed_m: &Field, temperature: &Field, precipitation: Option<&Field>) -> (Field, Field, Field) {
+/// Runs the node on a bed in metres and a temperature field; returns its outputs with the
+/// surface and the lowered bed in metres.
+fn run_all(s: &IceSheetSettings, bed_m: &Field, temperature: &Field, precipitation: Option<&Field>) -> Vec<Field> {
     let n = bed_m.n();
     let cancel = AtomicBool::new(false);
     let ctx = OpContext { n, tile: None, cancel: &cancel, steps: None, planet: Some(&EARTH), files: &[] };
@@ -19,7 +19,15 @@ fn run(s: &IceSheetSettings, bed_m: &Field, temperature: &Field, precipitation: 
     let inputs = [Some(bed.into()), Some(temperature.clone().into()), precipitation.map(|p| p.clone().into())];
     let out = IceSheet::run(s, &Inputs(&inputs), &ctx).expect("runs");
     let field = |k: usize| Field::clone(out[k].as_field().expect("a field"));
-    (field(0).map(|v| EARTH.to_metres(v)), field(1), field(2))
+    let metres = |k: usize| field(k).map(|v| EARTH.to_metres(v));
+    vec![metres(SURFACE.index()), field(THICKNESS.index()), field(ICE.index()), metres(BED.index()), field(SINKING.index())]
+}
+
+/// The surface in metres, the thickness and the cover of [`run_all`].
+fn run(s: &IceSheetSettings, bed_m: &Field, temperature: &Field, precipitation: Option<&Field>) -> (Field, Field, Field) {
+    let mut out = run_all(s, bed_m, temperature, precipitation).into_iter();
+    let mut next = || out.next().expect("an output");
+    (next(), next(), next())
 }
 
 /// Angle in radians between two directions.
@@ -63,10 +71,12 @@ fn a_cold_continent_domes_up_from_its_margin_and_a_peak_stands_through_it() {
         let peak = (centre * 0.12f32.cos() + side * 0.12f32.sin()).normalize();
         let bed = continent(n, centre, r, peak, 5500.0);
         let cold = Field::filled(n, -30.0);
-        let (surface, thickness, ice) = run(&s, &bed, &cold, None);
-        // At the centre the ice stands at the profile's height over the flat bed (within the
-        // margin's position, a cell, and the blur of the coast into the base).
-        let want = 300.0 + profile.height_m(r * radius_km);
+        let out = run_all(&s, &bed, &cold, None);
+        let (surface, thickness, ice, sinking) = (&out[0], &out[1], &out[2], &out[4]);
+        // At the centre the ice stands at the profile's height over the flat bed, lowered by
+        // the ice's weight (within the margin's position, a cell, and the blur of the coast
+        // into the base).
+        let want = 300.0 - sinking.sample_dir(centre) + profile.height_m(r * radius_km);
         let got = surface.sample_dir(centre);
         assert!((got - want).abs() < 0.08 * want, "{centre}: centre at {got} m, want about {want} m");
         // It rises from the margin inwards along any line.
@@ -74,8 +84,9 @@ fn a_cold_continent_domes_up_from_its_margin_and_a_peak_stands_through_it() {
         let along = |a: f32| surface.sample_dir((centre * a.cos() + up * a.sin()).normalize());
         let heights: Vec<f32> = [0.2, 0.15, 0.1, 0.05].iter().map(|&a| along(a)).collect();
         assert!(heights.windows(2).all(|w| w[1] > w[0]), "{centre}: {heights:?}");
-        // The peak stands above the ice, bare: a nunatak.
-        assert!(thickness.sample_dir(peak) < 1.0 && (surface.sample_dir(peak) - 5500.0).abs() < 1.0, "{centre}: the peak is under {} m of ice", thickness.sample_dir(peak));
+        // The peak stands above the ice, bare: a nunatak (sunk with the sheet around it).
+        let peak_m = 5500.0 - sinking.sample_dir(peak);
+        assert!(thickness.sample_dir(peak) < 1.0 && (surface.sample_dir(peak) - peak_m).abs() < 1.0, "{centre}: the peak is under {} m of ice", thickness.sample_dir(peak));
         // The sea stays open.
         let sea = (centre * 0.6f32.cos() + up * 0.6f32.sin()).normalize();
         assert_eq!(thickness.sample_dir(sea), 0.0);
@@ -124,4 +135,27 @@ fn the_margin_is_rough_and_the_interior_smooth() {
     let (margin, interior) = (ring(30.0, 90.0), ring(600.0, 1500.0));
     assert!(margin > 20.0, "margin roughness {margin} m");
     assert_eq!(interior, 0.0, "interior roughness {interior} m");
+}
+
+#[test]
+fn the_ice_presses_its_bed_down_by_its_weight_over_the_mantle() {
+    let n = 96;
+    let centre = Vec3::new(0.2, 0.1, 1.0).normalize();
+    let bed = continent(n, centre, 0.25, centre, 300.0);
+    let out = run_all(&IceSheetSettings { crevasses_m: 0.0, ..defaults() }, &bed, &Field::filled(n, -30.0), None);
+    let (surface, thickness, lowered, sinking) = (&out[0], &out[1], &out[3], &out[4]);
+    // Under the middle of the sheet, where the thickness varies slowly, the bed sinks by
+    // 917/3300 of it (Airy isostasy: about 1.1 km under 4 km of ice).
+    let (t, down) = (thickness.sample_dir(centre), sinking.sample_dir(centre));
+    assert!(t > 3000.0, "{t} m of ice");
+    assert!((down - t * 917.0 / 3300.0).abs() < 0.05 * down, "{down} m under {t} m of ice");
+    for c in 0..6 * n * n {
+        // The lowered bed is the bed less the sinking, and the ice stands on it.
+        assert!((lowered.data()[c] - (bed.data()[c] - sinking.data()[c])).abs() < 0.5, "cell {c}");
+        assert!((surface.data()[c] - lowered.data()[c] - thickness.data()[c]).abs() < 0.5, "cell {c}");
+    }
+    // Far from the ice the bed keeps its height, to the bit.
+    let far = Vec3::new(-0.2, -0.1, -1.0).normalize();
+    assert_eq!(sinking.sample_dir(far), 0.0);
+    assert_eq!(lowered.sample_dir(far), bed.sample_dir(far));
 }
