@@ -100,12 +100,15 @@ fn rivers_above_the_cap_are_thin_lines_along_the_run_s_rivers() {
     use planetgraph_core::nodes::erosion::landscape::RIVERS;
     let refined = fine.port_value(le, RIVERS).expect("rivers").clone();
     let coarse = Evaluator::new().run(&program, &Request::whole(cap), &cancel, &Progress::default());
-    let rivers = &planetgraph_core::nodes::Value::Field(coarse.port_value(le, RIVERS).expect("rivers at the cap").clone());
+    // The run's river cells (1, else 0): the mask's values vary (large rivers are painted as
+    // lines at least River lines wide), and the smooth sampling's lobes beside a strong river
+    // would hide the cells next to it.
+    let cells = coarse.port_value(le, RIVERS).expect("rivers at the cap").map(|v| if v > 0.0 { 1.0 } else { 0.0 });
+    let rivers = &planetgraph_core::nodes::Value::Field(std::sync::Arc::new(cells));
     let sampled = planetgraph_core::eval::sample_on(rivers, Grid::Whole(n));
     let sampled = sampled.as_field().expect("field");
-    // The run's mask is the share of a cell the river's water covers (a few per cent at the
-    // cap), so the run's river cells are where it samples above 0; the lines are the refined
-    // cells over one half.
+    // The run's river cells are where their indicator samples above 0; the lines are the
+    // refined cells over one half.
     let share = |f: &[f32], above: f32| f.iter().filter(|&&v| v > above).count() as f64 / f.len() as f64;
     let (thin, blown) = (share(refined.data(), 0.5), share(sampled.data(), 0.0));
     eprintln!("refined cells over one half {thin:.4}, sampled river cells {blown:.4}");
