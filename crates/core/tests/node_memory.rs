@@ -72,6 +72,12 @@ fn measure(kind: NodeKind, regions: &Arc<RegionSurface>, plates: &Value, files: 
     if kind == NodeKind::ImportRaster {
         params.insert("path".into(), ParamValue::Text("relief.png".into()));
     }
+    // The Erosion filter's default 20 km gullies are finer than these cells, and a level
+    // without octaves only copies its input; its declared memory is that of a level with
+    // octaves to add.
+    if kind == NodeKind::ErosionFilter {
+        params.insert("spacing_km".into(), ParamValue::Float(1000.0));
+    }
     let inputs = inputs(kind, regions, plates, open);
     let cancel = AtomicBool::new(false);
     let planet = kind.meta().reads_planet.then_some(&EARTH);

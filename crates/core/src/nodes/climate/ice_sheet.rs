@@ -98,6 +98,10 @@ impl Node for IceSheet {
         let planet = ctx.planet()?;
         let n = bed.n();
         let bed_m = planet.apply(bed);
+        // Ground below sea level away from the ocean (an inland basin, a lake's floor) is land
+        // the ice covers, as Vostok lies under East Antarctica's ice: not open water in it.
+        let ocean = crate::planet::ocean::ocean_of(&bed_m, 0.0);
+        ctx.check()?;
         // How far each cell is on the cold side of the snow line and above the sea, 0.5 on
         // either line: a smooth field, so the margin runs between the cells instead of along
         // their edges.
@@ -108,7 +112,8 @@ impl Node for IceSheet {
             .map(|(c, &m)| {
                 let rain = precipitation.map_or(SNOW_LINE_REFERENCE_MM, |p| p.data()[c]);
                 let colder = (snow_line_c(s.ice_below_c, rain) - temperature.data()[c]) / COLD_RAMP_C + 0.5;
-                colder.min(m / LAND_RAMP_M + 0.5).clamp(0.0, 1.0)
+                let land = if m >= 0.0 || ocean[c] { m / LAND_RAMP_M + 0.5 } else { 1.0 };
+                colder.min(land).clamp(0.0, 1.0)
             })
             .collect();
         // Distance into the ice from its margin, km (negative outside).

@@ -159,3 +159,20 @@ fn the_ice_presses_its_bed_down_by_its_weight_over_the_mantle() {
     assert_eq!(sinking.sample_dir(far), 0.0);
     assert_eq!(lowered.sample_dir(far), bed.sample_dir(far));
 }
+
+#[test]
+fn an_inland_basin_below_sea_level_lies_under_the_ice() {
+    // A cold continent with a closed hollow 500 m below sea level near its middle: the ice
+    // covers it (as Vostok's), it is not open water in the sheet; the sea around stays open.
+    let n = 96;
+    let centre = Vec3::new(0.2, 0.1, 1.0).normalize();
+    let side = centre.cross(Vec3::Y).normalize();
+    let hollow = (centre * 0.05f32.cos() + side * 0.05f32.sin()).normalize();
+    let plain = continent(n, centre, 0.25, centre, 300.0);
+    let bed = Field::from_fn_cell(n, |c| if angle(crate::planet::Cell::from_index(c, n).direction(n), hollow) < 0.04 { -500.0 } else { plain.data()[c] });
+    let (_, thickness, ice) = run(&IceSheetSettings { crevasses_m: 0.0, ..defaults() }, &bed, &Field::filled(n, -30.0), None);
+    assert!(thickness.sample_dir(hollow) > 1000.0, "{} m of ice over the hollow", thickness.sample_dir(hollow));
+    assert_eq!(ice.sample_dir(hollow), 1.0);
+    let sea = (centre * 0.6f32.cos() + side * 0.6f32.sin()).normalize();
+    assert_eq!(ice.sample_dir(sea), 0.0);
+}
