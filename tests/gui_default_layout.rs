@@ -40,9 +40,6 @@ fn the_default_graph_opens_legible_in_frames() {
     }
     // No node covers another.
     let rects: Vec<_> = d.app.canvas.editor.node_rects.iter().map(|(node, r)| (d.app.canvas.editor.graph[*node].user_data.id, *r)).collect();
-    for (i, (a, ra)) in rects.iter().enumerate() {
-        for (b, rb) in &rects[i + 1..] {
-            assert!(!ra.shrink(0.5).intersects(*rb), "{} at {ra:?} overlaps {} at {rb:?}", g.describe_node(*a), g.describe_node(*b));
-        }
-    }
+    let overlapping: Vec<String> = driver::overlaps(&rects).iter().map(|&(a, b)| format!("{} and {}", g.describe_node(a), g.describe_node(b))).collect();
+    assert!(overlapping.is_empty(), "overlapping nodes: {overlapping:?}");
 }

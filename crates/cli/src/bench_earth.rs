@@ -124,7 +124,8 @@ pub struct ClimateFigures {
     pub latitudinal_borders: Option<f64>,
 }
 
-/// The ice of an Ice sheet node over the land (the bed above sea level).
+/// The ice of an Ice sheet node over the land (the land surface above sea level: the ice's
+/// where there is ice).
 pub struct IceFigures {
     /// Area-weighted mean height of the ice's surface (the bed where bare) over the land, m.
     pub surface_mean_land_m: f64,
@@ -142,13 +143,12 @@ pub struct IceFigures {
 /// is above sea level), the ice's thickness and cover.
 fn ice_figures(surface_m: &Field, thickness: &Field, cover: &Field) -> IceFigures {
     let land_share = land_mean_and_share(surface_m, cover).0;
-    // The land surface's share of the globe.
     let n = surface_m.n();
     let area = face_solid_angles(n);
-    let globe = |keep: &dyn Fn(f32) -> bool| surface_m.data().iter().enumerate().filter(|(_, &h)| keep(h)).map(|(c, _)| area[c % (n * n)]).sum::<f64>() / (4.0 * std::f64::consts::PI);
+    let above_3km = surface_m.data().iter().enumerate().filter(|(_, &h)| h > 3000.0).map(|(c, _)| area[c % (n * n)]).sum::<f64>();
     IceFigures {
         surface_mean_land_m: land_mean_and_share(surface_m, surface_m).0,
-        surface_above_3km_share: globe(&|h| h > 3000.0),
+        surface_above_3km_share: above_3km / (4.0 * std::f64::consts::PI),
         land_share,
         mean_thickness_m: if land_share > 0.0 { land_mean_and_share(surface_m, thickness).0 / land_share } else { 0.0 },
         max_thickness_m: f64::from(thickness.data().iter().copied().fold(0.0f32, f32::max)),
@@ -309,10 +309,8 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     };
     // The land surface (the ice's where there is ice): where the climate, the cover and the
     // ice are measured, as Earth's land (Antarctica's whole area, its bed partly below sea level).
-    let surface_m = match ice_node {
-        Some(id) => settings.apply(port(id, ice_sheet::SURFACE)?),
-        None => metres.clone(),
-    };
+    let ice_surface_m = ice_node.map(|id| port(id, ice_sheet::SURFACE).map(|f| settings.apply(f))).transpose()?;
+    let surface_m = ice_surface_m.as_ref().unwrap_or(&metres);
     let tect = tectonic_values(g, &res);
     let pair = tect.plates.as_deref().map(|p| (p.regions.as_ref(), p));
     let relief = earth_figures(&metres, settings.radius_km, pair, &cancel).map_err(|e| CliError::internal(anyhow!(e)))?;
@@ -322,15 +320,15 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
             let rain = port(rain, PRECIPITATION)?;
             let plateau_precipitation_median_mm = erodibility.map(|(_, e)| {
                 let e = e.resample(surface_m.n());
-                land_median_where(&surface_m, rain, |c| e.data()[c] < 0.5)
+                land_median_where(surface_m, rain, |c| e.data()[c] < 0.5)
             });
             let biome = port(biomes, BIOME)?;
             Some(ClimateFigures {
-                precipitation_median_mm: land_median(&surface_m, rain),
-                precipitation_mean_mm: land_mean_and_share(&surface_m, rain).0,
+                precipitation_median_mm: land_median(surface_m, rain),
+                precipitation_mean_mm: land_mean_and_share(surface_m, rain).0,
                 plateau_precipitation_median_mm,
-                biomes: biome_shares(&surface_m, biome),
-                latitudinal_borders: latitudinal_border_share(&surface_m, biome),
+                biomes: biome_shares(surface_m, biome),
+                latitudinal_borders: latitudinal_border_share(surface_m, biome),
             })
         }
         _ => None,
@@ -342,15 +340,15 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
     let rivers = landscape
         .map(|id| -> Result<RiverFigures, CliError> {
             let (mask, q) = (port(id, RIVERS)?, port(id, landscape::DISCHARGE)?);
-            let (painted, cells) = land_mean_and_share(&surface_m, mask);
+            let (painted, cells) = land_mean_and_share(surface_m, mask);
             let m = mask.n();
             let radius_m = f64::from(settings.radius_km) * 1000.0;
             let cell_m2: Vec<f32> = face_solid_angles(m).iter().map(|a| (a * radius_m * radius_m) as f32).collect();
             let true_width = Field::from_fn_cell(m, |c| if mask.data()[c] > 0.0 { river_cover(q.data()[c], cell_m2[c % (m * m)], 0.0) } else { 0.0 });
-            Ok(RiverFigures { water: land_mean_and_share(&surface_m, &true_width).0, painted, cells })
+            Ok(RiverFigures { water: land_mean_and_share(surface_m, &true_width).0, painted, cells })
         })
         .transpose()?;
     let landforms = landform_figures(&metres, f64::from(settings.radius_km), &EARTH_SCALE);
-    let ice = ice_node.map(|id| -> Result<IceFigures, CliError> { Ok(ice_figures(&surface_m, port(id, ice_sheet::THICKNESS)?, port(id, ice_sheet::ICE)?)) }).transpose()?;
+    let ice = ice_node.map(|id| -> Result<IceFigures, CliError> { Ok(ice_figures(surface_m, port(id, ice_sheet::THICKNESS)?, port(id, ice_sheet::ICE)?)) }).transpose()?;
     Ok(Measured { relief, plateau, climate, rivers, landforms, ice, seconds })
 }

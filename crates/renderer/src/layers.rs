@@ -66,8 +66,9 @@ pub const PATCH_MARGIN: f32 = 0.08;
 pub const SOFT_MARGIN: f32 = 0.25;
 
 /// Mipmap level a patch is drawn at where it meets a coarser patch (`SOFT_LOD` in
-/// `shaders/planet.wgsl`): level 1 has the coarser patch's texel size, and 1.5 also damps the
-/// octave of relief that only the finer level resolves (four texels per wavelength).
+/// `shaders/planet.wgsl`): level 1 has the coarser patch's texel size; level 2 also averages
+/// away the octave of relief that only the finer level resolves (four texels per wavelength),
+/// which level 1.5 left visible along the border.
 pub const SOFT_LOD: f32 = 2.0;
 
 /// Mipmap levels of the patches' textures (the finest and two coarser).
@@ -97,18 +98,14 @@ impl DetailPatch<'_> {
         if face != self.face || !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
             return ([x, y], 0.0);
         }
-        let side = |d: f32, fades: bool| if fades { d } else { f32::INFINITY };
-        let edge = side(x, self.fades[0]).min(side(1.0 - x, self.fades[1])).min(side(y, self.fades[2])).min(side(1.0 - y, self.fades[3]));
-        ([x, y], (edge / PATCH_MARGIN).clamp(0.0, 1.0))
+        ([x, y], (to_sides(x, y, self.fades) / PATCH_MARGIN).clamp(0.0, 1.0))
     }
 
     /// How soft the patch is drawn at `(x, y)` in 0..1 across it: 1 on a side it
     /// [`softens`](DetailPatch::softens) on, falling to 0 over [`SOFT_MARGIN`] of its edge
     /// (the shader draws it at mipmap level `SOFT_LOD` times this).
     pub fn softness(&self, x: f32, y: f32) -> f32 {
-        let side = |d: f32, soft: bool| if soft { d } else { f32::INFINITY };
-        let edge = side(x, self.softens[0]).min(side(1.0 - x, self.softens[1])).min(side(y, self.softens[2])).min(side(1.0 - y, self.softens[3]));
-        1.0 - (edge / SOFT_MARGIN).clamp(0.0, 1.0)
+        1.0 - (to_sides(x, y, self.softens) / SOFT_MARGIN).clamp(0.0, 1.0)
     }
 
     /// Keeps sharp every side of the patches whose outside lies on other patches somewhere
@@ -159,6 +156,12 @@ impl DetailPatch<'_> {
 
 fn descriptor(size: u32, label: &str) -> wgpu::TextureDescriptor<'_> {
     layered(size, 6, label)
+}
+
+/// Distance from `(x, y)` (0..1 across a patch) to the nearest of the sides marked in `sides`
+/// (low `a`, high `a`, low `b`, high `b`); infinite when none is.
+fn to_sides(x: f32, y: f32, sides: [bool; 4]) -> f32 {
+    [x, 1.0 - x, y, 1.0 - y].iter().zip(sides).filter(|(_, on)| *on).map(|(d, _)| *d).fold(f32::INFINITY, f32::min)
 }
 
 fn layered(size: u32, layers: u32, label: &str) -> wgpu::TextureDescriptor<'_> {

@@ -136,8 +136,8 @@ impl Node for IceSheet {
         });
         // Isostasy: the lithosphere spreads the ice's weight and sinks under it.
         let sinking = blur(&thickness, FLEXURE_DEG, ctx.cancel)?.map(|t| (t * ICE_DENSITY / MANTLE_DENSITY).max(0.0));
-        let lowered = sunk(bed, &sinking, planet);
-        let surface = on_bed(&lowered, &thickness, planet);
+        let lowered = raised(bed, planet, |c| -sinking.data()[c]);
+        let surface = raised(&lowered, planet, |c| thickness.data()[c]);
         let ice = thickness.map(cover);
         Ok(vec![surface.into(), thickness.into(), ice.into(), lowered.into(), sinking.into()])
     }
@@ -156,7 +156,7 @@ impl Node for IceSheet {
         let bed = (r.input_on)(ELEVATION.index(), r.grid)?;
         let bed = bed.as_field().ok_or_else(|| OpError::Invalid("internal error: the Ice sheet's elevation on a tile is not a field".to_string()))?;
         let sinking = sinking.smooth_on(r.grid).map(|m| m.max(0.0));
-        let bed = &sunk(bed, &sinking, planet);
+        let bed = &raised(bed, planet, |c| -sinking.data()[c]);
         let (run_surface, run_thickness) = (surface.smooth_on(r.grid), thickness.smooth_on(r.grid));
         let thickness = Field::from_fn_cell_on(r.grid, |k| {
             let t = run_thickness.data()[k];
@@ -166,7 +166,7 @@ impl Node for IceSheet {
             let bed_m = planet.to_metres(bed.data()[k]);
             cover(t) * (planet.to_metres(run_surface.data()[k]) - bed_m).max(0.0)
         });
-        let surface = on_bed(bed, &thickness, planet);
+        let surface = raised(bed, planet, |c| thickness.data()[c]);
         let ice = thickness.map(cover);
         Ok(vec![Some(surface.into()), Some(thickness.into()), Some(ice.into()), Some(bed.clone().into()), Some(sinking.into())])
     }
@@ -181,26 +181,14 @@ fn cover(thickness_m: f32) -> f32 {
     (thickness_m / COVERED_M).clamp(0.0, 1.0)
 }
 
-/// `bed` (the Planet node's units) lowered by `sinking_m`: the bed itself, bit for bit, where
-/// it does not sink.
-fn sunk(bed: &Field, sinking_m: &Field, planet: &crate::nodes::output::planet::PlanetSettings) -> Field {
+/// `bed` (the Planet node's units) moved up by `up_m(cell)` metres (down where negative): the
+/// lowered bed under the ice's weight, the ice's surface on its bed. The bed itself, bit for
+/// bit, where it does not move.
+fn raised(bed: &Field, planet: &crate::nodes::output::planet::PlanetSettings, up_m: impl Fn(usize) -> f32 + Sync) -> Field {
     Field::from_fn_cell_on(bed.grid(), |c| {
-        let down = sinking_m.data()[c];
-        if down > 0.0 {
-            planet.from_metres(planet.to_metres(bed.data()[c]) - down)
-        } else {
-            bed.data()[c]
-        }
-    })
-}
-
-/// The surface of ice `thickness` (m) on `bed` (the Planet node's units): the bed itself,
-/// bit for bit, where there is no ice.
-fn on_bed(bed: &Field, thickness: &Field, planet: &crate::nodes::output::planet::PlanetSettings) -> Field {
-    Field::from_fn_cell_on(bed.grid(), |c| {
-        let t = thickness.data()[c];
-        if t > 0.0 {
-            planet.from_metres(planet.to_metres(bed.data()[c]) + t)
+        let up = up_m(c);
+        if up != 0.0 {
+            planet.from_metres(planet.to_metres(bed.data()[c]) + up)
         } else {
             bed.data()[c]
         }

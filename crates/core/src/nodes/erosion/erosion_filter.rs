@@ -77,6 +77,9 @@ impl Node for ErosionFilter {
             // The level resolves no gullies: the elevation without its halo (before the
             // stencil, whose cell directions alone cost about a second at 1024).
             let out = ctx.grid();
+            if h.grid() == out {
+                return Ok(vec![Value::Field(std::sync::Arc::clone(h))]);
+            }
             let same = h.grid().crop(h.data(), out).ok_or_else(|| OpError::Internal(format!("the elevation on {} does not hold the output grid {}", h.grid(), out)))?;
             return Ok(vec![Field::from_vec_on(out, same)?.into()]);
         }
