@@ -157,7 +157,10 @@ pub fn face_solid_angles(n: usize) -> Vec<f64> {
         .map(|p| {
             let (i, j) = (p % n, p / n);
             let (u, v) = (w[i], w[j]);
-            (1.0 + u * u + v * v).powf(-1.5) * stretch[i] * stretch[j]
+            {
+                let r2 = 1.0 + u * u + v * v;
+                stretch[i] * stretch[j] / (r2 * r2.sqrt())
+            }
         })
         .collect()
 }

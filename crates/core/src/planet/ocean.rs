@@ -6,18 +6,25 @@
 use super::coords::{face_solid_angles, neighbour, Cell, NEIGHBOURS_8};
 use super::pipes::NONE;
 use super::Field;
+use rayon::prelude::*;
 
 /// Share of the planet's area from which a body of water below sea level is a sea (part of
 /// the ocean), not an inland basin: 0.1 %, about 510 000 km² on an Earth-sized planet (more
 /// than the Caspian Sea's 371 000 km²). The largest body is a sea whatever its size.
 pub const SEA_MIN_SHARE: f64 = 0.001;
 
+/// Cells per piece of the parallel numbering and summing in [`bodies`] (fixed, so the sums
+/// do not depend on the number of threads).
+const BODY_PIECE: usize = 1 << 15;
+
 /// Which of `cells` cells are ocean: those `below` sea level that are connected, through the
 /// neighbours `neighbours` gives ([`NONE`] for none), to a body below sea level of at least
 /// [`SEA_MIN_SHARE`] of the total `area`, or to the largest body.
-pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> Vec<bool> {
+pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64 + Sync, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> Vec<bool> {
     let (body, areas) = bodies(cells, below, &area, neighbours);
-    let total: f64 = (0..cells).map(&area).sum();
+    // Summed piece by piece, the pieces in order (the same sum whatever the threads).
+    let partial: Vec<f64> = (0..cells.div_ceil(BODY_PIECE)).into_par_iter().map(|k| (k * BODY_PIECE..((k + 1) * BODY_PIECE).min(cells)).map(&area).sum()).collect();
+    let total: f64 = partial.iter().sum();
     let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
     let sea: Vec<bool> = areas.iter().enumerate().map(|(k, &a)| a >= SEA_MIN_SHARE * total || Some(k) == largest).collect();
     body.iter().map(|&b| b != u32::MAX && sea[b as usize]).collect()
@@ -29,8 +36,7 @@ pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool +
 /// their first cell. Found on the threads by union-find (each group's root is its first
 /// cell, whatever order the threads join them in), so the result does not depend on the
 /// number of threads.
-pub fn bodies<const K: usize>(cells: usize, keep: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> (Vec<u32>, Vec<f64>) {
-    use rayon::prelude::*;
+pub fn bodies<const K: usize>(cells: usize, keep: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64 + Sync, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> (Vec<u32>, Vec<f64>) {
     use std::sync::atomic::{AtomicU32, Ordering};
     let parent: Vec<AtomicU32> = (0..cells as u32).into_par_iter().map(AtomicU32::new).collect();
     // The root of `x`, halving the path on the way. Only roots are ever linked (by the
@@ -68,20 +74,52 @@ pub fn bodies<const K: usize>(cells: usize, keep: impl Fn(usize) -> bool + Sync,
         }
     });
     let roots: Vec<u32> = (0..cells).into_par_iter().map(|c| find(c as u32)).collect();
-    let mut body = vec![u32::MAX; cells];
-    let mut areas: Vec<f64> = Vec::new();
-    for c in 0..cells {
-        if !keep(c) {
-            continue;
+    // Groups numbered in the order of their roots (first cells): each piece of the cells counts
+    // its roots, and numbers them from the count of the pieces before it.
+    let pieces = cells.div_ceil(BODY_PIECE);
+    let range = |k: usize| k * BODY_PIECE..((k + 1) * BODY_PIECE).min(cells);
+    let is_root = |c: usize| keep(c) && roots[c] as usize == c;
+    let counts: Vec<u32> = (0..pieces).into_par_iter().map(|k| range(k).filter(|&c| is_root(c)).count() as u32).collect();
+    let mut first = Vec::with_capacity(pieces);
+    let mut groups = 0u32;
+    for &count in &counts {
+        first.push(groups);
+        groups += count;
+    }
+    let mut root_number = vec![u32::MAX; cells];
+    root_number.par_chunks_mut(BODY_PIECE).enumerate().for_each(|(k, out)| {
+        let mut next = first[k];
+        for (o, c) in out.iter_mut().zip(range(k)) {
+            if is_root(c) {
+                *o = next;
+                next += 1;
+            }
         }
-        let r = roots[c] as usize;
-        if r == c {
-            body[c] = areas.len() as u32;
-            areas.push(0.0);
-        } else {
-            body[c] = body[r];
-        }
-        areas[body[c] as usize] += area(c);
+    });
+    let body: Vec<u32> = (0..cells).into_par_iter().map(|c| if keep(c) { root_number[roots[c] as usize] } else { u32::MAX }).collect();
+    drop(root_number);
+    // Areas: each piece's runs of one group summed in cell order, then the runs added to their
+    // groups piece by piece (an order fixed by the cells, whatever the threads).
+    let runs: Vec<Vec<(u32, f64)>> = (0..pieces)
+        .into_par_iter()
+        .map(|k| {
+            let mut out: Vec<(u32, f64)> = Vec::new();
+            for c in range(k) {
+                let b = body[c];
+                if b == u32::MAX {
+                    continue;
+                }
+                match out.last_mut() {
+                    Some((last, sum)) if *last == b => *sum += area(c),
+                    _ => out.push((b, area(c))),
+                }
+            }
+            out
+        })
+        .collect();
+    let mut areas = vec![0.0f64; groups as usize];
+    for (b, sum) in runs.into_iter().flatten() {
+        areas[b as usize] += sum;
     }
     (body, areas)
 }

@@ -26,6 +26,9 @@ pub struct Grid {
     down_right: Vec<f32>,
     /// To `(i - 1, j + 1)`, m.
     down_left: Vec<f32>,
+    /// `1 / right²` and `1 / down²`, 1/m² (the diffusion weighs its neighbours by
+    /// multiplying, not dividing).
+    inverse_squares: [Vec<f32>; 2],
     /// Area of the cell at face position `(i, j)`, m².
     area: Vec<f32>,
     /// `log2 n` where `n` is a power of two (face positions by shifts instead of divisions).
@@ -66,8 +69,15 @@ impl Grid {
         // The face is symmetric under swapping its axes, so the distance down from (i, j) is the
         // distance right from (j, i) (the same arithmetic, to the bit).
         let right = table(1, 0);
-        let down = (0..n * n).into_par_iter().map(|p| right[(p % n) * n + p / n]).collect();
-        Grid { n, right, down, down_right: table(1, 1), down_left: table(-1, 1), area, shift, border }
+        let down: Vec<f32> = (0..n * n).into_par_iter().map(|p| right[(p % n) * n + p / n]).collect();
+        // Mirrored left to right (the warp is odd), the step down and left from (i, j) is the
+        // step down and right from (n - 1 - i, j); the entries on the border columns, never
+        // read, take their mirror's value too.
+        let down_right = table(1, 1);
+        let down_left: Vec<f32> = (0..n * n).into_par_iter().map(|p| down_right[(p / n) * n + (n - 1 - p % n)]).collect();
+        let invert = |t: &[f32]| -> Vec<f32> { t.par_iter().map(|&d| 1.0 / (d * d)).collect() };
+        let inverse_squares = [invert(&right), invert(&down)];
+        Grid { n, right, down, down_right, down_left, inverse_squares, area, shift, border }
     }
 
     /// Cells in all.
@@ -118,6 +128,20 @@ impl Grid {
             (at(ni), self.down[p]),
             (at(ni + 1), self.down_right[p]),
         ]
+    }
+
+    /// The four edge neighbours of [`Self::neighbours4`] with `1 / distance²`, 1/m² (the
+    /// weights of a Laplacian).
+    #[inline]
+    pub fn neighbours4_weights(&self, c: usize) -> [(u32, f32); 4] {
+        let n = self.n;
+        let (p, i, j) = self.position(c);
+        if i == 0 || j == 0 || i + 1 == n || j + 1 == n {
+            return self.neighbours4(c).map(|(x, l)| (x, 1.0 / (l * l)));
+        }
+        let (c, nu) = (c as u32, n as u32);
+        let [right, down] = &self.inverse_squares;
+        [(c - 1, right[p - 1]), (c + 1, right[p]), (c - nu, down[p - n]), (c + nu, down[p])]
     }
 
     /// The cells of [`Self::neighbours`] alone, without their distances (the routing's donor

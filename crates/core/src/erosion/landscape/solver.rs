@@ -263,8 +263,8 @@ impl Level {
                         continue;
                     }
                     let mut lap = 0.0;
-                    for (x, l) in grid.neighbours4(c) {
-                        lap += (h[x as usize].max(0.0) - hc) / (l * l);
+                    for (x, w) in grid.neighbours4_weights(c) {
+                        lap += (h[x as usize].max(0.0) - hc) * w;
                     }
                     *v = (hc + k * lap).max(0.0);
                 }
