@@ -73,7 +73,8 @@ fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {
     assert!((0.25..=0.4).contains(&earth.share(Landform::Flat)), "Earth's level land {}", earth.share(Landform::Flat));
     assert!((450.0..=700.0).contains(&earth.relief_m[2]), "Earth's upper quartile of local relief {} m", earth.relief_m[2]);
     // The planet's land is carved like Earth's: level land within 0.12 of Earth's share
-    // (measured 0.389; 0.654 before the uplands and the time per finer level), and the
+    // (measured 0.339; 0.389 before the rock variation, 0.654 before the uplands and the time
+    // per finer level), and the
     // quartiles of local relief within a factor 1.5 of Earth's (measured 0.87, 0.99 and 0.91 of
     // Earth's; the upper quartile was 0.30).
     assert!((planet.share(Landform::Flat) - earth.share(Landform::Flat)).abs() <= 0.12, "level land {} against Earth's {}", planet.share(Landform::Flat), earth.share(Landform::Flat));
@@ -82,8 +83,12 @@ fn the_default_planet_has_earths_hypsometry_belts_and_landmasses() {
         assert!((1.0 / 1.5..=1.5).contains(&ratio), "local relief {q}: {} m against Earth's {} m", planet.relief_m[k], earth.relief_m[k]);
     }
     // Hills and valleys, not only level ground and ramps: each of these landforms holds at
-    // least half Earth's share (peaks do not yet: about a quarter).
-    for form in [Landform::Slope, Landform::Ridge, Landform::Spur, Landform::Hollow, Landform::Valley] {
+    // least half Earth's share (shoulders and footslopes since the rock variation: 0.72 and
+    // 0.64 of Earth's).
+    for form in [Landform::Slope, Landform::Ridge, Landform::Spur, Landform::Hollow, Landform::Valley, Landform::Shoulder, Landform::Footslope] {
         assert!(planet.share(form) >= 0.5 * earth.share(form), "{}: {} against Earth's {}", form.id(), planet.share(form), earth.share(form));
     }
+    // Summits: hard rock stands out as massifs (0.49 of Earth's share with the rock variation,
+    // 0.28 without).
+    assert!(planet.share(Landform::Peak) >= 0.4 * earth.share(Landform::Peak), "peaks {} against Earth's {}", planet.share(Landform::Peak), earth.share(Landform::Peak));
 }

@@ -116,7 +116,7 @@ pub struct ClimateFigures {
     /// Area-weighted mean precipitation on land, mm/yr.
     pub precipitation_mean_mm: f64,
     /// Area-weighted median precipitation on plateau interiors (an Earth-like relief's
-    /// erodibility below one half), mm/yr; `None` without such a relief.
+    /// erodibility below `PLATEAU_ERODIBILITY_BELOW`), mm/yr; `None` without such a relief.
     pub plateau_precipitation_median_mm: Option<f64>,
     /// Share of the land per biome.
     pub biomes: Vec<(Biome, f64)>,
@@ -320,7 +320,7 @@ pub fn measure(g: &Graph, name: &str, n: usize) -> Result<Measured, CliError> {
             let rain = port(rain, PRECIPITATION)?;
             let plateau_precipitation_median_mm = erodibility.map(|(_, e)| {
                 let e = e.resample(surface_m.n());
-                land_median_where(surface_m, rain, |c| e.data()[c] < 0.5)
+                land_median_where(surface_m, rain, |c| e.data()[c] < planetgraph_core::inspect::realism::PLATEAU_ERODIBILITY_BELOW)
             });
             let biome = port(biomes, BIOME)?;
             Some(ClimateFigures {

@@ -307,7 +307,7 @@ pub fn latitudinal_border_share(elevation_m: &Field, biome_index: &Field) -> Opt
 }
 
 /// How plateaus came through erosion: measured on the cells a relief marks as plateau interior
-/// (its erodibility output below one half) that are land at the end.
+/// (its erodibility output below [`PLATEAU_ERODIBILITY_BELOW`]) that are land at the end.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlateauFigures {
     /// Share of the planet's area, 0..1 (Tibet: about 0.005).
@@ -320,6 +320,12 @@ pub struct PlateauFigures {
     pub final_slope_deg: f64,
 }
 
+/// Erodibility below which the Earth-like relief's erodibility marks a plateau's dry interior:
+/// such an interior has 0.01 of the land's by default, and the relief's rock variation moves the
+/// rest of the land's by at most about four times either way (0.25 at the hardest), so its
+/// hard rock does not count as plateau.
+pub const PLATEAU_ERODIBILITY_BELOW: f32 = 0.1;
+
 /// Plateau figures from a relief's elevation, the final elevation (both m) and the relief's
 /// erodibility output (`None` where no cell is a plateau interior).
 pub fn plateau_figures(relief_m: &Field, final_m: &Field, erodibility: &Field, radius_km: f32) -> Option<PlateauFigures> {
@@ -331,7 +337,7 @@ pub fn plateau_figures(relief_m: &Field, final_m: &Field, erodibility: &Field, r
     for c in 0..final_m.data().len() {
         let a = face_area[c % (n * n)];
         total += a;
-        if erod.data()[c] < 0.5 && final_m.data()[c] > 0.0 {
+        if erod.data()[c] < PLATEAU_ERODIBILITY_BELOW && final_m.data()[c] > 0.0 {
             area += a;
             rel += a * f64::from(relief.data()[c]);
             fin += a * f64::from(final_m.data()[c]);

@@ -49,6 +49,8 @@ crate::settings! {
         upland_height_m: f32 = float("Upland height", ReliefSettings::DEFAULT.upland_height_m, 0.0, 3000.0, Unit::Metre, 10.0, "How high the uplands of the continents' interiors (old orogens and swells, about a third of the interiors) stand above the plains, in m before erosion."),
         /// Uplift of the uplands, mm/yr.
         upland_uplift_mm_yr: f32 = float("Upland uplift", ReliefSettings::DEFAULT.upland_uplift_mm_yr, 0.0, 10.0, Unit::MillimetrePerYear, 0.01, "Rock uplift of the uplands in the uplift output, mm per year: the landscape evolution cuts them into hills and valleys while the basins between stay plains (0: the uplands are smooth swells)."),
+        /// Variation of the rock's strength on land.
+        rock_variation: f32 = float("Rock variation", ReliefSettings::DEFAULT.rock_variation, 0.0, 2.0, Unit::None, 0.01, "How much the rock's resistance to erosion varies on land, in patches about 160 km apart on Earth, through the 'erodibility' output: at 1 the rock is up to about 2.3 times harder or softer than the mean. Hard patches stand out as massifs and inselbergs above the weaker rock around them, with concave footslopes; 0: one rock everywhere."),
         /// Random seed.
         seed: u32 = seed(7),
     }
@@ -72,6 +74,7 @@ impl EarthReliefSettings {
             upland_height_m: self.upland_height_m,
             upland_uplift_mm_yr: self.upland_uplift_mm_yr,
             plateau_erodibility: self.plateau_erodibility,
+            rock_variation: self.rock_variation,
             max_elevation_m: planet.max_elevation_m,
             max_depth_m: planet.max_depth_m,
             radius_km: planet.radius_km,

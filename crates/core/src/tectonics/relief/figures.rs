@@ -92,6 +92,10 @@ pub(super) struct Uplands {
     pub rift_clear_km: f32,
 }
 
+/// The rock-strength noise: features around the equator (patches about 160 km apart on Earth,
+/// a few cells of a 512 build, the scale of massifs and plutons) and octaves.
+pub(super) const ROCK: (f32, usize) = (250.0, 3);
+
 /// See [`Uplands`].
 pub(super) const UPLANDS: Uplands = Uplands { features: 12.0, threshold: -0.02, ramp: 0.25, inland_km: 200.0, rift_clear_km: 400.0 };
 

@@ -65,6 +65,10 @@ pub struct ReliefSettings {
     pub upland_uplift_mm_yr: f32,
     /// Erodibility of a plateau's dry interior, relative to the rest of the land (0..1).
     pub plateau_erodibility: f32,
+    /// How much the rock's strength varies on land (0: one rock everywhere): the erodibility
+    /// is multiplied by `2^(2 rock_variation v)` with `v` a noise of about -0.6..0.6 in patches
+    /// of `ROCK`'s size (see [`rock_factor`]).
+    pub rock_variation: f32,
     /// Metres of elevation 1 (the Planet node's highest peak).
     pub max_elevation_m: f32,
     /// Metres below sea level of elevation -1 (the Planet node's deepest ocean).
@@ -88,6 +92,7 @@ impl ReliefSettings {
         upland_height_m: 300.0,
         upland_uplift_mm_yr: 0.2,
         plateau_erodibility: 0.01,
+        rock_variation: 0.0,
         max_elevation_m: 6000.0,
         max_depth_m: 11000.0,
         radius_km: 6371.0,
@@ -215,6 +220,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let fbm = |k: u32, octaves: usize, persistence: f64| FastFbm::new(s.seed.wrapping_add(0x5E_0000 + k), octaves, persistence, 2.0);
     let (interior, along, width_var, ridged, detail, hills) = (fbm(1, 5, 0.5), fbm(2, 3, 0.5), fbm(3, 3, 0.5), fbm(4, 6, 0.5), fbm(5, 5, 0.45), fbm(6, 5, 0.55));
     let uplands = fbm(7, 4, 0.5);
+    let rock = fbm(8, ROCK.1, 0.5);
     let at = |d: Vec3, f: f32| {
         let r = noise_radius(f);
         [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
@@ -284,7 +290,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
             if d > -CRUST_SHELF_KM {
                 h += s.detail * (DETAIL.0 + DETAIL.1 * h.max(0.0)) * detail.get(at(x, DETAIL.2)) as f32;
             }
-            let erodibility = 1.0 - (1.0 - s.plateau_erodibility) * dry * (1.0 - belt);
+            let erodibility = (1.0 - (1.0 - s.plateau_erodibility) * dry * (1.0 - belt)) * if d > -CRUST_SHELF_KM { rock_factor(s.rock_variation, rock.get(at(x, ROCK.0)) as f32) } else { 1.0 };
             (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age }, erodibility)
         })
         .collect();
@@ -316,6 +322,14 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
         plate_id: Field::from_vec(n, plate_id)?,
         motion: motion_field,
     })
+}
+
+/// The factor of the erodibility where the rock noise is `v` (about -0.6..0.6) for a rock
+/// variation of `variation`: `2^(2 variation v)`, so at 1 the rock is up to about 2.3 times
+/// harder or softer than the mean. Resistant patches stand out as massifs and inselbergs with
+/// concave footslopes where the weaker rock around them wears down (differential erosion).
+pub fn rock_factor(variation: f32, v: f32) -> f32 {
+    (2.0 * variation.max(0.0) * v).exp2()
 }
 
 /// Age given to the floor of a plate without a ridge, Myr.

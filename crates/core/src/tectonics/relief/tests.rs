@@ -88,3 +88,25 @@ fn a_finer_build_matches_the_structure_resolution() {
     let r = crate::planet::field::correlation(metres(&base).data(), down.data());
     assert!(r > 0.97, "correlation {r}");
 }
+
+/// Rock variation multiplies the land's erodibility by patches of harder and softer rock, and
+/// leaves the rest of the relief and the sea's erodibility as they were.
+#[test]
+fn rock_variation_patterns_the_land_s_erodibility_only() {
+    let n = 48;
+    let regions = Arc::new(RegionSurface::new(40, 0.9, 3));
+    let plates = Plates::grow(regions, &PlateSettings { count: 24, expansion_range: 2.0, random_driven: true, max_cycles: None, seed: 11 }).expect("plates");
+    let run = |rock_variation: f32| earth_relief(&plates, &ReliefSettings { seed: 4, rock_variation, ..Default::default() }, n, &AtomicBool::new(false)).expect("not cancelled");
+    let (plain, varied) = (run(0.0), run(1.0));
+    assert_eq!(plain.elevation, varied.elevation);
+    assert_eq!(plain.uplift_mm_yr, varied.uplift_mm_yr);
+    let (e0, e1) = (plain.erodibility.data(), varied.erodibility.data());
+    let land: Vec<usize> = (0..e0.len()).filter(|&c| plain.crust.data()[c] > 0.99).collect();
+    let ratios: Vec<f32> = land.iter().map(|&c| e1[c] / e0[c]).collect();
+    let (lo, hi) = ratios.iter().fold((f32::INFINITY, 0.0f32), |(a, b), &r| (a.min(r), b.max(r)));
+    assert!(lo < 0.8 && hi > 1.25 && lo > 0.2 && hi < 5.0, "harder and softer rock: {lo}..{hi}");
+    let deep_sea = (0..e0.len()).filter(|&c| plain.crust.data()[c] < 0.01);
+    assert!(deep_sea.into_iter().all(|c| e0[c] == e1[c]), "the ocean floor keeps its erodibility");
+    assert_eq!(rock_factor(0.0, 0.5), 1.0);
+    assert!((rock_factor(1.0, 0.5) - 2.0).abs() < 1e-6);
+}
