@@ -160,6 +160,48 @@ mod tests {
         }
     }
 
+    /// The groups and their areas are the same to the bit on one thread and on several, and
+    /// match a plain flood fill's (groups numbered by their first cell).
+    #[test]
+    fn bodies_are_the_same_for_any_thread_count_and_match_a_flood_fill() {
+        // More cells than one piece of the parallel numbering, so groups span pieces.
+        let n = 128;
+        assert!(6 * n * n > 2 * BODY_PIECE);
+        let f = Field::from_fn_dir(n, |d| (d.x * 7.0).sin() * (d.y * 5.0).cos() + (d.z * 11.0).sin() * 0.5);
+        let h = f.data();
+        let face_area = face_solid_angles(n);
+        let keep = |c: usize| h[c] > 0.8;
+        let run = |threads: usize| rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool").install(|| bodies(h.len(), keep, |c| face_area[c % (n * n)], |c| moore(c, n)));
+        let (one, many) = (run(1), run(3));
+        assert_eq!(one.0, many.0);
+        assert_eq!(one.1.iter().map(|a| a.to_bits()).collect::<Vec<_>>(), many.1.iter().map(|a| a.to_bits()).collect::<Vec<_>>());
+        let mut body = vec![u32::MAX; h.len()];
+        let mut areas: Vec<f64> = Vec::new();
+        for start in 0..h.len() {
+            if !keep(start) || body[start] != u32::MAX {
+                continue;
+            }
+            let id = areas.len() as u32;
+            areas.push(0.0);
+            let mut stack = vec![start];
+            body[start] = id;
+            while let Some(c) = stack.pop() {
+                areas[id as usize] += face_area[c % (n * n)];
+                for x in moore(c, n) {
+                    if x != NONE && keep(x as usize) && body[x as usize] == u32::MAX {
+                        body[x as usize] = id;
+                        stack.push(x as usize);
+                    }
+                }
+            }
+        }
+        assert!(areas.len() > 3, "{} groups", areas.len());
+        assert_eq!(one.0, body);
+        for (a, b) in one.1.iter().zip(&areas) {
+            assert!((a - b).abs() <= 1e-9 * b, "{a} against {b}");
+        }
+    }
+
     /// A sea around a continent, and two hollows below sea level in the continent: a small one
     /// is an inland basin, one larger than the threshold a sea of its own.
     #[test]
