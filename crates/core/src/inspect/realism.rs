@@ -321,9 +321,9 @@ pub struct PlateauFigures {
 }
 
 /// Erodibility below which the Earth-like relief's erodibility marks a plateau's dry interior:
-/// such an interior has 0.01 of the land's by default, and the relief's rock variation moves the
-/// rest of the land's by at most about four times either way (0.25 at the hardest), so its
-/// hard rock does not count as plateau.
+/// such an interior has 0.01 of the land's by default, and the relief's rock variation makes
+/// the rest of the land's at most about five times harder (0.2 at the setting's largest, 2),
+/// so its hard rock does not count as plateau.
 pub const PLATEAU_ERODIBILITY_BELOW: f32 = 0.1;
 
 /// Plateau figures from a relief's elevation, the final elevation (both m) and the relief's

@@ -157,10 +157,8 @@ pub fn face_solid_angles(n: usize) -> Vec<f64> {
         .map(|p| {
             let (i, j) = (p % n, p / n);
             let (u, v) = (w[i], w[j]);
-            {
-                let r2 = 1.0 + u * u + v * v;
-                stretch[i] * stretch[j] / (r2 * r2.sqrt())
-            }
+            let r2 = 1.0 + u * u + v * v;
+            stretch[i] * stretch[j] / (r2 * r2.sqrt())
         })
         .collect()
 }

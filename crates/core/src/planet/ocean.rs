@@ -17,13 +17,18 @@ pub const SEA_MIN_SHARE: f64 = 0.001;
 /// do not depend on the number of threads).
 const BODY_PIECE: usize = 1 << 15;
 
+/// The cells of piece `k` of `cells` cells in [`BODY_PIECE`]s.
+fn piece(k: usize, cells: usize) -> std::ops::Range<usize> {
+    k * BODY_PIECE..((k + 1) * BODY_PIECE).min(cells)
+}
+
 /// Which of `cells` cells are ocean: those `below` sea level that are connected, through the
 /// neighbours `neighbours` gives ([`NONE`] for none), to a body below sea level of at least
 /// [`SEA_MIN_SHARE`] of the total `area`, or to the largest body.
 pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64 + Sync, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> Vec<bool> {
     let (body, areas) = bodies(cells, below, &area, neighbours);
     // Summed piece by piece, the pieces in order (the same sum whatever the threads).
-    let partial: Vec<f64> = (0..cells.div_ceil(BODY_PIECE)).into_par_iter().map(|k| (k * BODY_PIECE..((k + 1) * BODY_PIECE).min(cells)).map(&area).sum()).collect();
+    let partial: Vec<f64> = (0..cells.div_ceil(BODY_PIECE)).into_par_iter().map(|k| piece(k, cells).map(&area).sum()).collect();
     let total: f64 = partial.iter().sum();
     let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
     let sea: Vec<bool> = areas.iter().enumerate().map(|(k, &a)| a >= SEA_MIN_SHARE * total || Some(k) == largest).collect();
@@ -77,7 +82,7 @@ pub fn bodies<const K: usize>(cells: usize, keep: impl Fn(usize) -> bool + Sync,
     // Groups numbered in the order of their roots (first cells): each piece of the cells counts
     // its roots, and numbers them from the count of the pieces before it.
     let pieces = cells.div_ceil(BODY_PIECE);
-    let range = |k: usize| k * BODY_PIECE..((k + 1) * BODY_PIECE).min(cells);
+    let range = |k: usize| piece(k, cells);
     let is_root = |c: usize| keep(c) && roots[c] as usize == c;
     let counts: Vec<u32> = (0..pieces).into_par_iter().map(|k| range(k).filter(|&c| is_root(c)).count() as u32).collect();
     let mut first = Vec::with_capacity(pieces);

@@ -290,7 +290,9 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
             if d > -CRUST_SHELF_KM {
                 h += s.detail * (DETAIL.0 + DETAIL.1 * h.max(0.0)) * detail.get(at(x, DETAIL.2)) as f32;
             }
-            let erodibility = (1.0 - (1.0 - s.plateau_erodibility) * dry * (1.0 - belt)) * if d > -CRUST_SHELF_KM { rock_factor(s.rock_variation, rock.get(at(x, ROCK.0)) as f32) } else { 1.0 };
+            // Rock patches on the continents (no noise evaluated without rock variation).
+            let rock_erodibility = if d > -CRUST_SHELF_KM && s.rock_variation > 0.0 { rock_factor(s.rock_variation, rock.get(at(x, ROCK.0)) as f32) } else { 1.0 };
+            let erodibility = (1.0 - (1.0 - s.plateau_erodibility) * dry * (1.0 - belt)) * rock_erodibility;
             (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age }, erodibility)
         })
         .collect();
