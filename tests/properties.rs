@@ -268,6 +268,10 @@ proptest! {
         }
         let every: Vec<NodeId> = g.nodes.iter().map(|n| n.id).collect();
         let res = Evaluator::new().run(&compile_with(&g, &every), &Request::whole(8), &AtomicBool::new(false), &Progress::default());
-        prop_assert!(res.errors.is_empty(), "validation passed, the run refused: {:?}", res.errors.iter().map(|(id, m)| format!("{}: {m}", g.describe_node(*id))).collect::<Vec<_>>());
+        // An overflow to infinity depends on the values flowing in (a Power of a large field
+        // then scaled by 100 leaves f32), not on any setting, so no check can foresee it; the
+        // run reports it on the node where it happens, which is what is asked of it.
+        let refused: Vec<String> = res.errors.iter().filter(|(_, m)| !m.contains("non-finite value")).map(|(id, m)| format!("{}: {m}", g.describe_node(*id))).collect();
+        prop_assert!(refused.is_empty(), "validation passed, the run refused: {:?}", refused);
     }
 }

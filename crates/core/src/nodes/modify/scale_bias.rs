@@ -28,3 +28,24 @@ impl Node for ScaleBias {
         Locality::Cellwise
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::nodes::{NodeKind, ParamValue};
+    use crate::planet::Field;
+    use std::sync::atomic::AtomicBool;
+
+    /// A finite input scaled past f32's range is refused on this node with a located message,
+    /// never passed on as infinity.
+    #[test]
+    fn an_overflow_is_reported_on_the_node() {
+        let cancel = AtomicBool::new(false);
+        let ctx = super::OpContext { tile: None, n: 2, cancel: &cancel, steps: None, planet: None, files: &[] };
+        let mut params = NodeKind::ScaleBias.default_params();
+        params.insert("scale".into(), ParamValue::Float(100.0));
+        let inputs = [Some(Field::filled(2, 1e38).into())];
+        let err = NodeKind::ScaleBias.run(&params, &inputs, &ctx).expect_err("overflows");
+        let msg = err.to_string();
+        assert!(msg.contains("non-finite value") && msg.contains("latitude"), "{msg}");
+    }
+}
