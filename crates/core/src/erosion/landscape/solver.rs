@@ -140,18 +140,7 @@ impl Level {
         let chunks = &self.routing.chunks;
         self.stack_area.clear();
         self.stack_area.resize(order.len(), 0.0);
-        split_chunks(&mut self.stack_area, chunks).into_par_iter().zip(chunks.par_iter()).for_each(|(area, &(start, _))| {
-            for (i, a) in area.iter_mut().enumerate() {
-                let c = order[start + i] as usize;
-                *a = f64::from(grid.area(c)) * f64::from(rain[c]);
-            }
-            for i in (0..area.len()).rev() {
-                let r = receiver_pos[start + i];
-                if r != NONE {
-                    area[r as usize - start] += area[i];
-                }
-            }
-        });
+        split_chunks(&mut self.stack_area, chunks).into_par_iter().zip(chunks.par_iter()).for_each(|(area, &(start, _))| accumulate_chunk(area, start, order, grid, rain, receiver_pos));
     }
 
     /// One time step of `dt` years: routing, drainage area, uplift with implicit stream-power
@@ -183,20 +172,22 @@ impl Level {
     /// the threads. Ground under a lake's water is not cut. Also counts the sediment that
     /// reaches the sea.
     fn incise(&mut self, dt: f64, p: &Physics) {
-        self.accumulate_stack();
         let unit_n = (p.n - 1.0).abs() < 1e-9;
         let n = self.order.len();
         self.stack_h.resize(n, 0.0);
         self.stack_sediment.clear();
         self.stack_sediment.resize(n, 0.0);
+        self.stack_area.resize(n, 0.0);
         let (order, grid, routing) = (&self.order, &self.grid, &self.routing);
-        let (h, filled, uplift, erodibility, receiver, receiver_m, area) = (&self.h, &self.filled, &self.uplift, &self.erodibility, &self.receiver, &self.receiver_m, &self.stack_area);
+        let (h, filled, uplift, erodibility, receiver, receiver_m, rain) = (&self.h, &self.filled, &self.uplift, &self.erodibility, &self.receiver, &self.receiver_m, &self.rain);
         let lakes_allowed = &self.lakes_allowed;
         let chunks = &routing.chunks;
-        let pieces = split_chunks(&mut self.stack_h, chunks).into_par_iter().zip(split_chunks(&mut self.stack_sediment, chunks));
+        let pieces = split_chunks(&mut self.stack_h, chunks).into_par_iter().zip(split_chunks(&mut self.stack_sediment, chunks)).zip(split_chunks(&mut self.stack_area, chunks));
         let to_sea: Vec<f64> = pieces
             .zip(chunks.par_iter())
-            .map(|((heights, eroded), &(start, _))| {
+            .map(|(((heights, eroded), area), &(start, _))| {
+                // The drainage area of the chunk's trees, while its cells are in the cache.
+                accumulate_chunk(area, start, order, grid, rain, &routing.receiver_pos);
                 for i in 0..heights.len() {
                     let c = order[start + i] as usize;
                     let h0 = f64::from(h[c]) + dt * f64::from(uplift[c]);
@@ -205,7 +196,7 @@ impl Level {
                         Some(hr) if h0 > hr && !(filled[c] > h[c] && may_hold_lake(lakes_allowed, p.lakes, c)) => {
                             let l = f64::from(receiver_m[c]);
                             let l_n = if unit_n { l } else { l.powf(p.n) };
-                            let g = dt * p.k * f64::from(erodibility[c]) * area[start + i].powf(p.m) / l_n;
+                            let g = dt * p.k * f64::from(erodibility[c]) * area[i].powf(p.m) / l_n;
                             hr + solve(h0 - hr, g, p.n)
                         }
                         _ => h0,
@@ -291,6 +282,22 @@ impl Level {
             }
         });
         self.scatter_heights();
+    }
+}
+
+/// The rain-weighted drainage area, m², of one chunk of the stack (`area`, starting at stack
+/// position `start`): each cell's own, summed down the receivers within the chunk.
+#[inline]
+fn accumulate_chunk(area: &mut [f64], start: usize, order: &[u32], grid: &Grid, rain: &[f32], receiver_pos: &[u32]) {
+    for (i, a) in area.iter_mut().enumerate() {
+        let c = order[start + i] as usize;
+        *a = f64::from(grid.area(c)) * f64::from(rain[c]);
+    }
+    for i in (0..area.len()).rev() {
+        let r = receiver_pos[start + i];
+        if r != NONE {
+            area[r as usize - start] += area[i];
+        }
     }
 }
 
