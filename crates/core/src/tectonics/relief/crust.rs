@@ -2,6 +2,7 @@
 //! is continent, the signed distance to its coastline in km, and the passive-margin profile
 //! (shelf, slope, rise) that joins a continent to the ocean floor.
 
+use crate::planet::cache::Recent;
 use crate::planet::coords::face_solid_angles;
 use crate::planet::distance::signed_distance_km;
 use crate::planet::fbm::{noise_radius, FastFbm};
@@ -9,6 +10,7 @@ use crate::planet::SimError;
 use glam::Vec3;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Continental crust and its coastline on a resolution-`n` grid.
 #[derive(Debug, Clone)]
@@ -115,6 +117,27 @@ pub fn continents(n: usize, dirs: &[Vec3], land_fraction: f32, count: usize, fre
     Ok(Continents { field, threshold, coast_km })
 }
 
+/// What [`continents`] computes from: its resolution and settings, floats by their bits.
+type ContinentsKey = (usize, u32, usize, u32, u32, u32);
+
+/// Bytes the recent continents of [`continents_shared`] may hold together (an entry at 512
+/// cells per face edge takes 12.6 MB, one at 128 0.8 MB).
+const SHARED_BYTES: usize = 64 << 20;
+
+/// The most recently used continents.
+static RECENT: Recent<ContinentsKey, Continents> = Recent::new();
+
+/// [`continents`] through a small cache of recent results: the continents do not depend on
+/// the plates, so an edit of the plates (or of any other relief setting) reruns none of this,
+/// and the editor's coarse, preview and viewport stages each find theirs. The result is the
+/// same value as computed afresh; a run cut short by a cancel is an error and caches nothing.
+// The continents' settings, the grid and the cancel flag: one argument each, as `continents`.
+#[allow(clippy::too_many_arguments)]
+pub fn continents_shared(n: usize, dirs: &[Vec3], land_fraction: f32, count: usize, frequency: f32, seed: u32, radius_km: f32, cancel: &AtomicBool) -> Result<Arc<Continents>, SimError> {
+    let key = (n, land_fraction.to_bits(), count, frequency.to_bits(), seed, radius_km.to_bits());
+    RECENT.get_or_try(key, SHARED_BYTES, |c| 4 * (c.field.len() + c.coast_km.len()), || continents(n, dirs, land_fraction, count, frequency, seed, radius_km, cancel))
+}
+
 /// Widths of a passive margin, km.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Margin {
@@ -194,6 +217,23 @@ mod tests {
         }
         let (lo, hi) = c.coast_km.iter().fold((0.0f32, 0.0f32), |a, &v| (a.0.min(v), a.1.max(v)));
         assert!(lo < -1000.0 && hi > 500.0, "{lo}..{hi}");
+    }
+
+    #[test]
+    fn shared_continents_are_the_computed_ones() {
+        let n = 24;
+        let dirs = cell_dirs(n);
+        let cancel = AtomicBool::new(false);
+        let fresh = continents(n, &dirs, 0.3, 4, 3.0, 77, 6371.0, &cancel).expect("not cancelled");
+        let shared = continents_shared(n, &dirs, 0.3, 4, 3.0, 77, 6371.0, &cancel).expect("not cancelled");
+        assert!(shared.coast_km.iter().zip(&fresh.coast_km).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert!(shared.field.iter().zip(&fresh.field).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert_eq!(shared.threshold.to_bits(), fresh.threshold.to_bits());
+        let again = continents_shared(n, &dirs, 0.3, 4, 3.0, 77, 6371.0, &cancel).expect("not cancelled");
+        assert!(Arc::ptr_eq(&shared, &again), "the second request reuses the first");
+        // Any other setting is another entry.
+        let other = continents_shared(n, &dirs, 0.31, 4, 3.0, 77, 6371.0, &cancel).expect("not cancelled");
+        assert!(!Arc::ptr_eq(&shared, &other) && other.threshold != shared.threshold);
     }
 
     #[test]

@@ -14,6 +14,8 @@ pub mod belts;
 pub mod crust;
 mod figures;
 pub mod hotspots;
+mod lookup;
+mod noise;
 pub mod ocean;
 
 use super::boundary::{classify, other_plate, region_boundary_values, BoundaryClass};
@@ -21,7 +23,6 @@ use super::motion::{BaseElevation, PlateMotion};
 use super::plates::{Plates, UNCLAIMED};
 use crate::planet::diffusion::blur;
 use crate::planet::distance::{cell_dirs, nearest_points, signed_distance_km, NONE};
-use crate::planet::fbm::{noise_radius, FastFbm};
 use crate::planet::pipes::pipes4;
 use crate::planet::SimError;
 use crate::planet::{Cell, Field, VectorField};
@@ -30,6 +31,7 @@ use crust::{margin_profile, smoothstep, Margin};
 use figures::*;
 use glam::Vec3;
 use hotspots::HotspotSettings;
+use noise::SurfaceNoise;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -172,8 +174,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let cells = 6 * n * n;
     let motion = PlateMotion::new(plates, BaseElevation::RandomRange(0.0), s.seed);
     let km = s.radius_km.max(1.0);
-    let lookup = PlateLookup::new(plates, s);
-    let mut st = structure(plates, &motion, &lookup, s, n.min(STRUCTURE_N), cancel)?;
+    let mut st = structure(plates, &motion, s, n.min(STRUCTURE_N), cancel)?;
     let coarse = st.m != n;
     let dirs = cell_dirs(n);
     // A coarse value at a fine cell: bilinear over the finite taps (the taps are found once
@@ -216,36 +217,32 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
         return Err(SimError::Cancelled);
     }
     let continental = |c: usize| coast[c] > -CRUST_SHELF_KM;
-    // Noise: continental interiors, along-strike variation, mountain texture, fine detail.
-    let fbm = |k: u32, octaves: usize, persistence: f64| FastFbm::new(s.seed.wrapping_add(0x5E_0000 + k), octaves, persistence, 2.0);
-    let (interior, along, width_var, ridged, detail, hills) = (fbm(1, 5, 0.5), fbm(2, 3, 0.5), fbm(3, 3, 0.5), fbm(4, 6, 0.5), fbm(5, 5, 0.45), fbm(6, 5, 0.55));
-    let uplands = fbm(7, 4, 0.5);
-    let rock = fbm(8, ROCK.1, 0.5);
-    let at = |d: Vec3, f: f32| {
-        let r = noise_radius(f);
-        [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
-    };
+    // Noise: continental interiors, along-strike variation, mountain texture, fine detail
+    // (cached at the editor's resolutions: the plates do not change it).
+    let noise = SurfaceNoise::new(s);
+    let shared = noise.shared(s, n, &coast);
     let surface: Vec<(f32, f32, f32, f32)> = (0..cells)
         .into_par_iter()
         .map(|c| {
             let x = Cell::from_index(c, n).direction(n);
             let d = coast[c];
+            let z = shared.as_ref().map_or_else(|| noise.at(x, d), |v| v[c]);
             let taps = coarse.then(|| Field::bilinear_taps(st.m, x));
             let age = sample(&st.age, c, &taps);
             let age = if age.is_finite() { age } else { OLD_FLOOR_MYR };
-            let floor = -ocean::depth_m(age) + ocean::sediment_uplift_m(age) + ABYSSAL_HILLS_M * (1.0 - age / HILLS_BURIED_MYR).max(HILLS_LEAST_SHARE) * hills.get(at(x, HILLS_FEATURES)) as f32;
+            let floor = -ocean::depth_m(age) + ocean::sediment_uplift_m(age) + ABYSSAL_HILLS_M * (1.0 - age / HILLS_BURIED_MYR).max(HILLS_LEAST_SHARE) * z.hills;
             let mut h = if d >= 0.0 {
-                let inland = INTERIOR_LOW_M + INTERIOR_SPREAD_M * (0.5 + interior.get(at(x, INTERIOR_FEATURES)) as f32);
+                let inland = INTERIOR_LOW_M + INTERIOR_SPREAD_M * (0.5 + z.interior);
                 COAST_M + (inland - COAST_M) * smoothstep(d / INLAND_RISE_KM)
             } else {
                 let margin = Margin { shelf_km: (SHELF_KM.0 + SHELF_KM.1 * age).min(SHELF_MAX_KM), slope_km: CONTINENTAL_SLOPE_KM, rise_km: CONTINENTAL_RISE_KM };
                 margin_profile(-d, floor, &margin)
             };
             let mut uplift = 0.0;
-            let strike = (1.0 + STRIKE.0 * along.get(at(x, STRIKE.1)) as f32).max(STRIKE.2);
-            let widen = (1.0 + WIDTH.0 * width_var.get(at(x, WIDTH.1)) as f32).max(WIDTH.2);
+            let strike = (1.0 + STRIKE.0 * z.along).max(STRIKE.2);
+            let widen = (1.0 + WIDTH.0 * z.width).max(WIDTH.2);
             let texture = {
-                let r = 1.0 - ridged.get(at(x, RIDGES.0)).abs() as f32 * RIDGES.1;
+                let r = 1.0 - z.ridged.abs() * RIDGES.1;
                 RIDGES.2 + RIDGES.3 * r.max(0.0).powi(2)
             };
             // Orogens fade where their side of the boundary is ocean.
@@ -283,15 +280,15 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
                 // landscape evolution dissects into hills; the basins between stay plains, and
                 // plateaus, collision belts and rift valleys keep their own shapes. Plateaus'
                 // dry interiors get their own slow uplift instead (`PLATEAU_UPLIFT_MM_YR`).
-                let raised = smoothstep((uplands.get(at(x, UPLANDS.features)) as f32 - UPLANDS.threshold) / UPLANDS.ramp) * smoothstep(d / UPLANDS.inland_km) * (1.0 - dry) * (1.0 - belt) * (1.0 - rift);
+                let raised = smoothstep((z.uplands - UPLANDS.threshold) / UPLANDS.ramp) * smoothstep(d / UPLANDS.inland_km) * (1.0 - dry) * (1.0 - belt) * (1.0 - rift);
                 h += s.upland_height_m * raised;
                 uplift += s.upland_uplift_mm_yr * raised + PLATEAU_UPLIFT_MM_YR * dry;
             }
             if d > -CRUST_SHELF_KM {
-                h += s.detail * (DETAIL.0 + DETAIL.1 * h.max(0.0)) * detail.get(at(x, DETAIL.2)) as f32;
+                h += s.detail * (DETAIL.0 + DETAIL.1 * h.max(0.0)) * z.detail;
             }
             // Rock patches on the continents (no noise evaluated without rock variation).
-            let rock_erodibility = if d > -CRUST_SHELF_KM && s.rock_variation > 0.0 { rock_factor(s.rock_variation, rock.get(at(x, ROCK.0)) as f32) } else { 1.0 };
+            let rock_erodibility = if d > -CRUST_SHELF_KM && s.rock_variation > 0.0 { rock_factor(s.rock_variation, z.rock) } else { 1.0 };
             let erodibility = (1.0 - (1.0 - s.plateau_erodibility) * dry * (1.0 - belt)) * rock_erodibility;
             (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age }, erodibility)
         })
@@ -337,55 +334,20 @@ pub fn rock_factor(variation: f32, v: f32) -> f32 {
 /// Age given to the floor of a plate without a ridge, Myr.
 const OLD_FLOOR_MYR: f32 = 150.0;
 
-/// Plates through a warp, so their borders wander off the region cells' straight edges.
-struct PlateLookup {
-    small: [FastFbm; 3],
-    large: [FastFbm; 3],
-    r_small: f64,
-    r_large: f64,
-    amp: f32,
-}
-
-impl PlateLookup {
-    fn new(plates: &Plates, s: &ReliefSettings) -> PlateLookup {
-        let r = plates.regions.resolution() as f32;
-        PlateLookup {
-            small: [1u32, 2, 3].map(|k| FastFbm::new(s.seed.wrapping_add(0x7A_0000 + k), 3, 0.5, 2.0)),
-            large: [4u32, 5, 6].map(|k| FastFbm::new(s.seed.wrapping_add(0x7A_0000 + k), 3, 0.5, 2.0)),
-            r_small: noise_radius(r * 1.2),
-            r_large: noise_radius(r * 0.3),
-            amp: s.boundary_warp.max(0.0) * std::f32::consts::FRAC_PI_2 / r,
-        }
-    }
-
-    fn sample3(f: &[FastFbm; 3], d: Vec3, r: f64) -> Vec3 {
-        let p = [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r];
-        Vec3::new(f[0].get(p) as f32, f[1].get(p) as f32, f[2].get(p) as f32)
-    }
-
-    /// The nearest region and the plate under direction `d`, through the warp; the plate is
-    /// the vote of the regions around (smooth borders, not Voronoi zig-zags).
-    fn region_and_plate(&self, plates: &Plates, d: Vec3) -> (u32, u32) {
-        let w = d + self.amp * (0.5 * Self::sample3(&self.small, d, self.r_small) + 2.5 * Self::sample3(&self.large, d, self.r_large));
-        let (r, p) = plates.regions.nearest_and_vote(&plates.plate_of, w.normalize());
-        (r as u32, p)
-    }
-}
-
 /// The plate structure at resolution `m`.
-fn structure(plates: &Plates, motion: &PlateMotion, lookup: &PlateLookup, s: &ReliefSettings, m: usize, cancel: &AtomicBool) -> Result<Structure, SimError> {
+fn structure(plates: &Plates, motion: &PlateMotion, s: &ReliefSettings, m: usize, cancel: &AtomicBool) -> Result<Structure, SimError> {
     let cells = 6 * m * m;
     let km = s.radius_km.max(1.0);
     let dirs = cell_dirs(m);
-    let looked: Vec<(u32, u32)> = dirs.par_iter().map(|&d| lookup.region_and_plate(plates, d)).collect();
+    let looked = lookup::regions_and_plates(plates, s, m, &dirs);
     let cell_region: Vec<u32> = looked.iter().map(|x| x.0).collect();
     let cell_plate: Vec<u32> = looked.iter().map(|x| x.1).collect();
     drop(looked);
     if cancel.load(Ordering::Relaxed) {
         return Err(SimError::Cancelled);
     }
-    let cont = crust::continents(m, &dirs, s.land_fraction, s.continents, s.coast_frequency, s.seed, km, cancel)?;
-    let (coast, threshold) = (cont.coast_km, cont.threshold);
+    let cont = crust::continents_shared(m, &dirs, s.land_fraction, s.continents, s.coast_frequency, s.seed, km, cancel)?;
+    let (coast, threshold) = (cont.coast_km.clone(), cont.threshold);
     let continental = |c: usize| coast[c] > -CRUST_SHELF_KM;
     // Boundary cells with the smoothed relative motion of their regions.
     let regions = &plates.regions;
