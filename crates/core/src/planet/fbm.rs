@@ -88,6 +88,8 @@ impl FastPerlin {
 /// conventions (octave `k` uses seed + k, first amplitude = persistence, result normalised by
 /// the sum of amplitudes).
 pub struct FastFbm {
+    /// Seed of the first octave.
+    seed: u32,
     octaves: Vec<FastPerlin>,
     persistence: f64,
     lacunarity: f64,
@@ -99,7 +101,7 @@ impl FastFbm {
     pub fn new(seed: u32, octaves: usize, persistence: f64, lacunarity: f64) -> FastFbm {
         let octaves = octaves.max(1);
         let denom: f64 = (1..=octaves).map(|k| persistence.powi(k as i32)).sum();
-        FastFbm { octaves: (0..octaves).map(|k| FastPerlin::new(seed.wrapping_add(k as u32))).collect(), persistence, lacunarity, scale: if denom > 0.0 { 1.0 / denom } else { 0.0 } }
+        FastFbm { seed, octaves: (0..octaves).map(|k| FastPerlin::new(seed.wrapping_add(k as u32))).collect(), persistence, lacunarity, scale: if denom > 0.0 { 1.0 / denom } else { 0.0 } }
     }
 
     /// Value at a point (about -1..1).
@@ -138,9 +140,35 @@ unsafe fn fbm_row_sse41(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp:
     fbm_row(f, grid, row, r, amp, out);
 }
 
+/// What an fBm field of the whole planet is made from: seed, octaves, persistence and
+/// lacunarity, cells per face edge, radius and amplitude (floats by their bits).
+type FieldKey = (u32, usize, u64, u64, usize, u64, u32);
+
+/// Bytes the recent fBm fields of the whole planet may hold together (a field at 512 cells per
+/// face edge takes 6.3 MB, one at 128 0.4 MB).
+const RECENT_FIELD_BYTES: usize = 32 << 20;
+
+/// The most recently used fBm fields of the whole planet.
+static RECENT_FIELDS: super::cache::Recent<FieldKey, Field> = super::cache::Recent::new();
+
 /// An fBm field on `grid` (the whole planet or a tile): `amp * fbm(r * direction)` per cell, in
-/// parallel rows.
+/// parallel rows. Fields of the whole planet come from a small cache of recent ones (the
+/// nodes that texture the land evaluate the same noise at every edit upstream of them).
 pub fn fbm_field(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
+    match grid {
+        super::Grid::Whole(n) if 6 * n * n * 4 <= RECENT_FIELD_BYTES / 4 => {
+            let key = (f.seed, f.octaves.len(), f.persistence.to_bits(), f.lacunarity.to_bits(), n, r.to_bits(), amp.to_bits());
+            match RECENT_FIELDS.get_or_try(key, RECENT_FIELD_BYTES, |v| 4 * v.data().len(), || Ok::<_, std::convert::Infallible>(fbm_field_now(f, grid, r, amp))) {
+                Ok(field) => Field::clone(&field),
+                Err(never) => match never {},
+            }
+        }
+        _ => fbm_field_now(f, grid, r, amp),
+    }
+}
+
+/// [`fbm_field`] evaluated.
+fn fbm_field_now(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     use rayon::prelude::*;
     #[cfg(target_arch = "x86_64")]
     let sse41 = std::arch::is_x86_feature_detected!("sse4.1");
@@ -220,6 +248,22 @@ pub fn noise_radius(frequency: f32) -> f64 {
 mod tests {
     use super::*;
     use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
+
+    #[test]
+    fn a_cached_field_is_the_evaluated_one() {
+        let f = FastFbm::new(4242, 3, 0.5, 2.0);
+        let grid = super::super::Grid::Whole(12);
+        let fresh = fbm_field_now(&f, grid, 3.0, 0.7);
+        for _ in 0..2 {
+            let cached = fbm_field(&f, grid, 3.0, 0.7);
+            assert!(cached.data().iter().zip(fresh.data()).all(|(a, b)| a.to_bits() == b.to_bits()));
+        }
+        // Another seed, radius or amplitude is another field.
+        assert_ne!(fbm_field(&FastFbm::new(4243, 3, 0.5, 2.0), grid, 3.0, 0.7).data(), fresh.data());
+        assert_ne!(fbm_field(&f, grid, 3.5, 0.7).data(), fresh.data());
+        assert_ne!(fbm_field(&f, grid, 3.0, 0.8).data(), fresh.data());
+    }
+
     #[test]
     fn fast_perlin_equals_noise_crate() {
         for seed in [0u32, 1, 12345] {

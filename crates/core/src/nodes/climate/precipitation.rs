@@ -5,6 +5,7 @@
 
 use super::{east_north, latitude};
 use crate::nodes::prelude::*;
+use crate::planet::cache::PerResolution;
 use crate::planet::diffusion::{blur, cell_angle};
 use crate::planet::pipes::pipes4;
 use crate::planet::VectorField;
@@ -109,6 +110,10 @@ const MIN_DRIFT: f32 = 0.3;
 const MIXING: f32 = 0.2;
 /// Cells per piece of work of the moisture transport's parallel passes.
 const CHUNK: usize = 2048;
+
+/// Per climate level, where each cell's air comes from one step upwind: the bilinear taps
+/// of the prevailing wind's source point.
+static UPWIND: PerResolution<Vec<[(usize, f32); 4]>> = PerResolution::new();
 
 /// The grid the moisture is carried on (cells per face edge): precipitation is a smooth field,
 /// and one grid for previews and builds makes them agree.
@@ -260,8 +265,9 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
     // Carry the moisture along the wind until the strongest wind has crossed three reaches.
     let steps = ((3.0 * s.reach_km / step_km).ceil() as usize).clamp(8, 400);
     let table = pipes4(m);
-    // Where each cell's air comes from, sampled bilinearly across seams (fixed: the wind is).
-    let taps: Vec<[(usize, f32); 4]> = (0..6 * m * m).into_par_iter().map(|c| Field::bilinear_taps(m, (dirs[c] - wind[c] * step).normalize())).collect();
+    // Where each cell's air comes from, sampled bilinearly across seams (fixed, as the wind
+    // is: made once per level).
+    let taps = UPWIND.get(m, || (0..6 * m * m).into_par_iter().map(|c| Field::bilinear_taps(m, (dirs[c] - wind[c] * step).normalize())).collect());
     // Sea air stays saturated (1): only land cells change, each from the last step's arrays, in
     // chunks on the threads (every cell writes its own value, so any thread count gives the
     // same bytes).
