@@ -144,19 +144,25 @@ unsafe fn fbm_row_sse41(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp:
 /// lacunarity, cells per face edge, radius and amplitude (floats by their bits).
 type FieldKey = (u32, usize, u64, u64, usize, u64, u32);
 
-/// Bytes the recent fBm fields of the whole planet may hold together (a field at 512 cells per
-/// face edge takes 6.3 MB, one at 128 0.4 MB).
-const RECENT_FIELD_BYTES: usize = 32 << 20;
+/// Bytes the recent fBm fields of the whole planet may hold together (a field at 128 cells per
+/// face edge takes 0.4 MB).
+const RECENT_FIELD_BYTES: usize = 16 << 20;
+
+/// The finest whole-planet level whose fBm fields are cached: the editor's preview level, which
+/// every edit evaluates again. Finer fields are made afresh, so a node's memory at the levels
+/// of builds is what it declares (`crates/core/tests/node_memory.rs`).
+const CACHED_FIELD_MAX_N: usize = 128;
 
 /// The most recently used fBm fields of the whole planet.
 static RECENT_FIELDS: super::cache::Recent<FieldKey, Field> = super::cache::Recent::new();
 
 /// An fBm field on `grid` (the whole planet or a tile): `amp * fbm(r * direction)` per cell, in
-/// parallel rows. Fields of the whole planet come from a small cache of recent ones (the
-/// nodes that texture the land evaluate the same noise at every edit upstream of them).
+/// parallel rows. Fields of the whole planet at preview levels come from a small cache of
+/// recent ones (the nodes that texture the land evaluate the same noise at every edit upstream
+/// of them).
 pub fn fbm_field(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     match grid {
-        super::Grid::Whole(n) if 6 * n * n * 4 <= RECENT_FIELD_BYTES / 4 => {
+        super::Grid::Whole(n) if n <= CACHED_FIELD_MAX_N => {
             let key = (f.seed, f.octaves.len(), f.persistence.to_bits(), f.lacunarity.to_bits(), n, r.to_bits(), amp.to_bits());
             match RECENT_FIELDS.get_or_try(key, RECENT_FIELD_BYTES, |v| 4 * v.data().len(), || Ok::<_, std::convert::Infallible>(fbm_field_now(f, grid, r, amp))) {
                 Ok(field) => Field::clone(&field),
