@@ -51,6 +51,21 @@ impl<K: PartialEq, V> Recent<K, V> {
         Recent(OnceLock::new())
     }
 
+    /// Drops every cached result (users holding one keep their copy).
+    pub fn clear(&self) {
+        if let Some(list) = self.0.get() {
+            list.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+        }
+    }
+
+    /// [`Recent::get_or_try`] for a computation that cannot fail.
+    pub fn get_or(&self, key: K, cap: usize, bytes: impl Fn(&V) -> usize, build: impl FnOnce() -> V) -> Arc<V> {
+        match self.get_or_try(key, cap, bytes, || Ok::<V, std::convert::Infallible>(build())) {
+            Ok(v) => v,
+            Err(never) => match never {},
+        }
+    }
+
     /// The value for `key`: the cached one, else `build`'s (cached when `bytes` of it fit in
     /// `cap` bytes together with the newer entries; older entries beyond the cap are dropped).
     /// `build` runs outside the lock, and its error is returned and cached nowhere.

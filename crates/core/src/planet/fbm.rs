@@ -164,10 +164,7 @@ pub fn fbm_field(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     match grid {
         super::Grid::Whole(n) if n <= CACHED_FIELD_MAX_N => {
             let key = (f.seed, f.octaves.len(), f.persistence.to_bits(), f.lacunarity.to_bits(), n, r.to_bits(), amp.to_bits());
-            match RECENT_FIELDS.get_or_try(key, RECENT_FIELD_BYTES, |v| 4 * v.data().len(), || Ok::<_, std::convert::Infallible>(fbm_field_now(f, grid, r, amp))) {
-                Ok(field) => Field::clone(&field),
-                Err(never) => match never {},
-            }
+            Field::clone(&RECENT_FIELDS.get_or(key, RECENT_FIELD_BYTES, |v| 4 * v.data().len(), || fbm_field_now(f, grid, r, amp)))
         }
         _ => fbm_field_now(f, grid, r, amp),
     }

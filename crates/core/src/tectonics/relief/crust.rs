@@ -180,6 +180,12 @@ pub fn smoothstep(t: f32) -> f32 {
     t * t * (3.0 - 2.0 * t)
 }
 
+/// Empties this module's cache (tests that a result computed afresh equals a cached one).
+#[cfg(test)]
+pub(super) fn clear_cache() {
+    RECENT.clear();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -110,3 +110,47 @@ fn rock_variation_patterns_the_land_s_erodibility_only() {
     assert_eq!(rock_factor(0.0, 0.5), 1.0);
     assert!((rock_factor(1.0, 0.5) - 2.0).abs() < 1e-6);
 }
+
+/// The relief's caches (continents, plate warp, surface noises) are keyed by every setting
+/// their values depend on: a relief that differs from a cached one in a single setting gives
+/// the bytes it gives with the caches empty. A setting missing from a key would hand it the
+/// other relief's entry.
+#[test]
+fn the_relief_s_caches_tell_every_setting_apart() {
+    let n = 40;
+    let regions = Arc::new(RegionSurface::new(40, 0.9, 3));
+    let plates = Plates::grow(regions, &PlateSettings { count: 24, expansion_range: 2.0, random_driven: true, max_cycles: None, seed: 11 }).expect("plates");
+    let run = |s: &ReliefSettings| earth_relief(&plates, s, n, &AtomicBool::new(false)).expect("not cancelled");
+    let clear = || {
+        crust::clear_cache();
+        lookup::clear_cache();
+        noise::clear_cache();
+    };
+    let base = ReliefSettings { seed: 21, rock_variation: 1.0, ..Default::default() };
+    let variants = [
+        ReliefSettings { seed: 22, ..base },
+        ReliefSettings { land_fraction: 0.4, ..base },
+        ReliefSettings { continents: 3, ..base },
+        ReliefSettings { coast_frequency: 5.0, ..base },
+        ReliefSettings { radius_km: 3000.0, ..base },
+        ReliefSettings { boundary_warp: 1.5, ..base },
+        ReliefSettings { rock_variation: 0.0, ..base },
+    ];
+    let bits = |p: &ReliefSurface| [&p.elevation, &p.erodibility, &p.plate_id, &p.crust].map(|f| f.data().iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+    clear();
+    let fresh_base = bits(&run(&base));
+    for other in variants {
+        clear();
+        let fresh = bits(&run(&other));
+        // Each after the other has filled the caches: the variant after the base, and the
+        // base after the variant.
+        clear();
+        run(&base);
+        assert!(bits(&run(&other)) == fresh, "{other:?} after the base: not the bytes it gives with the caches empty");
+        clear();
+        run(&other);
+        assert!(bits(&run(&base)) == fresh_base, "the base after {other:?}: not the bytes it gives with the caches empty");
+        // The variant is a different relief (rock variation changes the erodibility alone).
+        assert!(fresh != fresh_base, "{other:?} made the same relief");
+    }
+}
