@@ -8,7 +8,7 @@ use planetgraph_core::eval::{compile_for, Evaluator, Progress, Request};
 use planetgraph_core::inspect::CloseUp;
 use planetgraph_core::nodes::output::planet::PlanetSettings;
 use planetgraph_core::nodes::NodeKind;
-use planetgraph_core::planet::{Face, Grid, Tile};
+use planetgraph_core::planet::{Face, Tile};
 use planetgraph_renderer::quadtree::{tiles_for_view, TILE_CELLS};
 use planetgraph_renderer::OrbitCamera;
 use std::sync::atomic::AtomicBool;
@@ -71,7 +71,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     let start = (LEVEL - TILE_CELLS) / 2;
     let Ok(tile) = Tile::new(Face::Front, LEVEL, start, start, TILE_CELLS) else { return };
     let mut last = None;
-    let times: Vec<f64> = (0..reps).map(|_| time_ms(|| last = Some(ev.run(&program, &Request::region(Grid::Tile(tile), 256), &cancel, &Progress::default())))).collect();
+    let times: Vec<f64> = (0..reps).map(|_| time_ms(|| last = Some(ev.run(&program, &Request::region(CloseUp::grid(tile), 256), &cancel, &Progress::default())))).collect();
     if wants("closeup_tile_s") {
         print("closeup_tile_s", median(times) / 1e3, "s");
     }
@@ -101,7 +101,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
             let done = AtomicBool::new(false);
             let times = std::thread::scope(|s| {
                 s.spawn(|| {
-                    drop(ev.run(&program, &Request::region(Grid::Tile(next), 256), &cancel, &Progress::default()));
+                    drop(ev.run(&program, &Request::region(CloseUp::grid(next), 256), &cancel, &Progress::default()));
                     done.store(true, std::sync::atomic::Ordering::Release);
                 });
                 let mut times = Vec::new();
@@ -125,7 +125,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     }
     let mut all = Vec::new();
     let ms = time_ms(|| {
-        all = tiles.iter().filter_map(|&t| CloseUp::from_result(&ev.run(&program, &Request::region(Grid::Tile(t), 256), &cancel, &Progress::default()), planet.id, &settings, 20.0, true).ok()).collect();
+        all = tiles.iter().filter_map(|&t| CloseUp::from_result(&ev.run(&program, &Request::region(CloseUp::grid(t), 256), &cancel, &Progress::default()), planet.id, &settings, 20.0, true).ok()).collect();
     });
     if wants("closeup_view_s") {
         print("closeup_view_s", ms / 1e3, "s");
@@ -193,7 +193,7 @@ fn first_tile(field: &planetgraph_core::planet::Field, program: &planetgraph_cor
         times.push(time_ms(|| {
             let tiles = tiles_for_view(&camera, 1600, 900, n);
             if let Some(&tile) = tiles.first() {
-                let res = ev.run(program, &Request::region(Grid::Tile(tile), n), &cancel, &Progress::default());
+                let res = ev.run(program, &Request::region(CloseUp::grid(tile), n), &cancel, &Progress::default());
                 drop(CloseUp::from_result(&res, planet, settings, 20.0, true));
             }
         }));

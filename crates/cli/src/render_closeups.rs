@@ -11,7 +11,7 @@ use planetgraph_core::eval::{Evaluator, Program, Progress, Request};
 use planetgraph_core::graph::{Graph, NodeId};
 use planetgraph_core::inspect::CloseUp;
 use planetgraph_core::nodes::output::planet::PlanetSettings;
-use planetgraph_core::planet::{Grid, Tile};
+use planetgraph_core::planet::Tile;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 /// times.
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(ev: &mut Evaluator, program: &Program, g: &Graph, path: &Path, planet: NodeId, settings: &PlanetSettings, tile: Tile, n: usize, exaggeration: f32, cancel: &AtomicBool) -> Result<CloseUp, CliError> {
-    let res = ev.run(program, &Request::region(Grid::Tile(tile), n), cancel, &Progress::default());
+    let res = ev.run(program, &Request::region(CloseUp::grid(tile), n), cancel, &Progress::default());
     if res.cancelled {
         return Err(CliError::internal(anyhow!("cancelled")));
     }

@@ -29,28 +29,36 @@ pub fn normal_image(elevation_m: &Field, radius_km: f32, exaggeration: f32, flat
 }
 
 /// Normals of a tile of elevation (metres, a field on a [`crate::planet::Grid::Tile`]) as
-/// `0.5 + 0.5 n` RGBA8 per texel, row-major over the tile: what a close-up's detail patch is lit
-/// by. Differences are taken between the tile's own cells (one-sided on its border); the other
-/// arguments are those of [`normal_image`]. `None` for a field on the whole planet.
+/// `0.5 + 0.5 n` RGBA8 per texel, row-major over the tile's own cells (its halo left out):
+/// what a close-up's detail patch is lit by. Differences are central, across the halo on the
+/// tile's border, so neighbouring tiles evaluated with a halo of one cell or more meet
+/// without a line of differing light; without a halo they are one-sided on the border. The
+/// other arguments are those of [`normal_image`]. `None` for a field on the whole planet.
 pub fn tile_normals(elevation_m: &Field, radius_km: f32, exaggeration: f32, flat_sea: bool) -> Option<Vec<u8>> {
     let crate::planet::Grid::Tile(tile) = elevation_m.grid() else { return None };
-    let (s, n) = (tile.size, tile.n);
+    let (s, h, w, n) = (tile.size, tile.halo, tile.width(), tile.n);
     let scale = exaggeration / (radius_km.max(1.0) * 1000.0);
     let e = elevation_m.data();
-    let point = |i: usize, j: usize| {
-        let k = j * s + i;
-        tile.cell(k).direction(n) * (1.0 + e[k] * scale)
-    };
-    let rgba = (0..tile.cells())
+    // Each stored cell's direction and displaced point, once (storage positions: the tile's
+    // own cell (x, y) lies at (x + h, y + h)).
+    let (ups, points): (Vec<Vec3>, Vec<Vec3>) = (0..w * w)
+        .into_par_iter()
+        .map(|k| {
+            let up = tile.cell(k).direction(n);
+            (up, up * (1.0 + e[k] * scale))
+        })
+        .unzip();
+    let point = |i: usize, j: usize| points[j * w + i];
+    let rgba = (0..s * s)
         .into_par_iter()
         .flat_map_iter(|k| {
-            let (i, j) = (k % s, k / s);
-            let up = tile.cell(k).direction(n);
-            let normal = if (flat_sea && e[k] < 0.0) || s < 2 {
+            let (i, j) = (k % s + h, k / s + h);
+            let up = ups[j * w + i];
+            let normal = if (flat_sea && e[j * w + i] < 0.0) || w < 2 {
                 up
             } else {
-                let du = point((i + 1).min(s - 1), j) - point(i.saturating_sub(1), j);
-                let dv = point(i, (j + 1).min(s - 1)) - point(i, j.saturating_sub(1));
+                let du = point((i + 1).min(w - 1), j) - point(i.saturating_sub(1), j);
+                let dv = point(i, (j + 1).min(w - 1)) - point(i, j.saturating_sub(1));
                 let c = du.cross(dv).normalize_or(up);
                 if c.dot(up) < 0.0 {
                     -c
@@ -107,5 +115,36 @@ mod tests {
             assert!(at(&ours, k).normalize().dot(w.normalize()) > 0.995, "texel {k}");
         }
         assert!(tile_normals(&Field::filled(4, 0.0), 6371.0, 1.0, false).is_none());
+    }
+
+    /// With a halo, a tile's normals on its border are those a larger tile holding it has at
+    /// the same cells (central differences across the border), so two neighbouring tiles'
+    /// light meets without a line; without one they differ on the border (one-sided).
+    #[test]
+    fn with_a_halo_a_tile_s_border_normals_are_those_of_a_larger_tile() {
+        use crate::planet::{Face, Grid, Tile};
+        let n = 64;
+        // Relief with detail at two cells' wavelength, where one-sided differences go wrong.
+        let relief = |d: Vec3| (200.0 * d.x).sin() * (170.0 * d.y).cos() * 3.0e4;
+        let on = |t: Tile| Field::from_fn_on(Grid::Tile(t), |_, d| relief(d));
+        let big = Tile::new(Face::Left, n, 10, 10, 20).expect("tile");
+        let small = Tile::new(Face::Left, n, 14, 14, 8).expect("tile");
+        let normals = |t: Tile| tile_normals(&on(t), 6371.0, 20.0, false).expect("a tile");
+        let (reference, haloed, plain) = (normals(big), normals(small.with_halo(1)), normals(small));
+        assert_eq!(haloed.len(), 4 * small.cells(), "the tile's own cells only");
+        fn texel(bytes: &[u8], k: usize) -> &[u8] {
+            &bytes[4 * k..4 * k + 4]
+        }
+        let mut border_differs = 0;
+        for k in 0..small.cells() {
+            let (i, j) = (k % 8 + 4, k / 8 + 4);
+            let r = texel(&reference, j * 20 + i);
+            assert_eq!(texel(&haloed, k), r, "cell {k}");
+            border_differs += usize::from(texel(&plain, k) != r);
+        }
+        assert!(border_differs > 10, "{border_differs} border texels differ without a halo");
+        // Over a face edge the halo continues on the next face: no panic, unit normals.
+        let edge = normals(Tile::new(Face::Left, n, 0, 0, 8).expect("tile").with_halo(1));
+        assert!(edge.chunks(4).all(|t| t[3] == 255));
     }
 }

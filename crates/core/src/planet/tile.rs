@@ -213,12 +213,12 @@ impl Grid {
     }
 
     /// The first cell of storage row `row` when the row's cells are consecutive cells along
-    /// `i` of one face (every row of the whole planet and of a tile without halo); `None` for
-    /// a row of a tile with a halo, which may cross a face's edge.
+    /// `i` of one face (every row of the whole planet, and of a tile whose halo stays on its
+    /// face); `None` for a row of a tile whose halo crosses a face's edge.
     pub fn straight_row(&self, row: usize) -> Option<Cell> {
         match self {
             Grid::Whole(n) => Some(Cell { face: Face::ALL[row / n], i: 0, j: row % n }),
-            Grid::Tile(t) if t.halo == 0 => Some(Cell { face: t.face, i: t.i0, j: t.j0 + row }),
+            Grid::Tile(t) if t.i0 >= t.halo && t.j0 >= t.halo && t.i0 + t.size + t.halo <= t.n && t.j0 + t.size + t.halo <= t.n => Some(Cell { face: t.face, i: t.i0 - t.halo, j: t.j0 - t.halo + row }),
             Grid::Tile(_) => None,
         }
     }
@@ -315,5 +315,22 @@ mod tests {
         let whole = Grid::Whole(32);
         assert_eq!(whole.cells(), 6 * 32 * 32);
         assert_eq!(whole.cell(t.cell(7).index(32)), t.cell(7));
+    }
+
+    /// A row's cells are each storage position's cell, whether the row is straight (a halo on
+    /// the tile's face) or not (a halo over a face's edge or a cube corner).
+    #[test]
+    fn row_cells_are_the_storage_positions_cells() {
+        let inside = Tile::new(Face::Top, 32, 8, 4, 5).expect("tile").with_halo(2);
+        let corner = Tile::new(Face::Left, 32, 0, 27, 5).expect("tile").with_halo(1);
+        assert!(Grid::Tile(inside).straight_row(0).is_some() && Grid::Tile(corner).straight_row(0).is_none());
+        assert!(Grid::Tile(Tile::new(Face::Top, 32, 8, 4, 5).expect("tile").with_halo(5)).straight_row(0).is_none(), "a halo beyond the face's edge");
+        for t in [inside, corner] {
+            let g = Grid::Tile(t);
+            for row in 0..t.width() {
+                let cells: Vec<Cell> = g.row_cells(row).collect();
+                assert_eq!(cells, (0..t.width()).map(|i| g.cell(row * t.width() + i)).collect::<Vec<_>>(), "{t:?} row {row}");
+            }
+        }
     }
 }
