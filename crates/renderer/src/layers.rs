@@ -28,10 +28,13 @@ impl<'a> OverlayTexture<'a> {
 /// the sides it [`fades`](DetailPatch::fades) on, it fades into whatever lies under it (the
 /// planet's own layers, or a coarser patch) over [`PATCH_MARGIN`] of its edge, so no seam shows
 /// where it ends; a side that meets another patch stays sharp. Towards the sides it
-/// [`softens`](DetailPatch::softens) on (those that meet a coarser patch), its colours and
-/// normals are drawn from its coarser mipmaps over [`SOFT_MARGIN`] of its edge, so its finer
-/// detail (the gullies of an octave the coarser level does not resolve) fades out where the
-/// coarser patch begins instead of ending along a straight line.
+/// [`blends`](DetailPatch::blends) on (those that meet a coarser patch, with a patch of a
+/// coarser level under it), it fades into that underlay over [`SOFT_MARGIN`] of its edge: the
+/// underlay's level meets the coarser patch without a seam, so the finer relief (the gullies
+/// of an octave the coarser level does not resolve, or resolves fainter) fades out where the
+/// coarser patch begins instead of ending along a straight line. Towards the sides it only
+/// [`softens`](DetailPatch::softens) on (no underlay yet), its colours and normals are drawn
+/// from its coarser mipmaps over that margin instead, which blurs the finer relief.
 #[derive(Debug, Clone, Copy)]
 pub struct DetailPatch<'a> {
     /// The face it lies on.
@@ -53,6 +56,9 @@ pub struct DetailPatch<'a> {
     /// Whether it softens towards each side (same order): its detail blurs towards the
     /// resolution of the coarser patch that side meets ([`DetailPatch::softness`]).
     pub softens: [bool; 4],
+    /// Whether it blends towards each side (same order) into a coarser patch under it, one
+    /// that meets the coarser patch beyond that side ([`DetailPatch::place`]).
+    pub blends: [bool; 4],
     /// How much of its colours and normals show (0..1; 1 once it has faded in), over whatever
     /// lies under it. The mesh's relief morphs on its own clock ([`crate::gpu_types::Vertex::morph`]).
     pub opacity: f32,
@@ -61,8 +67,9 @@ pub struct DetailPatch<'a> {
 /// Share of a patch's edge over which it fades into the planet's layers.
 pub const PATCH_MARGIN: f32 = 0.08;
 
-/// Share of a patch's edge over which it softens towards a coarser neighbour
-/// ([`DetailPatch::softness`]; `SOFT_MARGIN` in `shaders/planet.wgsl`).
+/// Share of a patch's edge over which it softens towards a coarser neighbour, or blends into
+/// the underlay that meets it ([`DetailPatch::softness`], [`DetailPatch::place`];
+/// `SOFT_MARGIN` in `shaders/planet.wgsl`).
 pub const SOFT_MARGIN: f32 = 0.25;
 
 /// Mipmap level a patch is drawn at where it meets a coarser patch (`SOFT_LOD` in
@@ -91,14 +98,16 @@ impl DetailPatch<'_> {
     }
 
     /// Position `(x, y)` in 0..1 across the patch of face coordinates `(a, b)` of `face`, and
-    /// the weight of the patch there: 1 inside, fading to 0 over the margin towards the sides
-    /// it [`fades`](DetailPatch::fades) on, 0 outside.
+    /// the weight of the patch there: 1 inside, fading to 0 over [`PATCH_MARGIN`] towards the
+    /// sides it [`fades`](DetailPatch::fades) on and over [`SOFT_MARGIN`] towards those it
+    /// [`blends`](DetailPatch::blends) on, 0 outside.
     pub fn place(&self, face: crate::planet::Face, a: f32, b: f32) -> ([f32; 2], f32) {
         let (x, y) = ((a - self.corner[0]) / self.span, (b - self.corner[1]) / self.span);
         if face != self.face || !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
             return ([x, y], 0.0);
         }
-        ([x, y], (to_sides(x, y, self.fades) / PATCH_MARGIN).clamp(0.0, 1.0))
+        let fade = (to_sides(x, y, self.fades) / PATCH_MARGIN).clamp(0.0, 1.0);
+        ([x, y], fade.min((to_sides(x, y, self.blends) / SOFT_MARGIN).clamp(0.0, 1.0)))
     }
 
     /// How soft the patch is drawn at `(x, y)` in 0..1 across it: 1 on a side it
@@ -115,13 +124,20 @@ impl DetailPatch<'_> {
     /// picture does not show. A side on the face's edge never fades: the next face's patch, or
     /// the planet, meets it there with the same values, region evaluation being continuous
     /// across face edges.) A side that meets a coarser patch somewhere along it
-    /// [`softens`](DetailPatch::softens).
+    /// [`softens`](DetailPatch::softens), or [`blends`](DetailPatch::blends) where a coarser
+    /// patch lies under all of it (its underlay).
     pub fn joined(patches: &mut [DetailPatch]) {
         const ALONG: usize = 8;
         let boxes: Vec<(crate::planet::Face, [f32; 2], f32)> = patches.iter().map(|p| (p.face, p.corner, p.span)).collect();
         for (k, p) in patches.iter_mut().enumerate() {
-            // The span of the patch other than this one that holds (a, b), if any.
-            let other_at = |a: f32, b: f32| boxes.iter().enumerate().find(|&(j, &(face, c, s))| j != k && face == p.face && (c[0]..=c[0] + s).contains(&a) && (c[1]..=c[1] + s).contains(&b)).map(|(_, b)| b.2);
+            // The span of the finest patch other than this one that holds (a, b), if any (the
+            // one drawn on top there).
+            let other_at = |a: f32, b: f32| boxes.iter().enumerate().filter(|&(j, &(face, c, s))| j != k && face == p.face && (c[0]..=c[0] + s).contains(&a) && (c[1]..=c[1] + s).contains(&b)).map(|(_, b)| b.2).reduce(f32::min);
+            let slack = 1e-3 * p.span;
+            let under = boxes
+                .iter()
+                .enumerate()
+                .any(|(j, &(face, c, s))| j != k && face == p.face && s > 1.5 * p.span && c[0] <= p.corner[0] + slack && c[1] <= p.corner[1] + slack && c[0] + s + slack >= p.corner[0] + p.span && c[1] + s + slack >= p.corner[1] + p.span);
             let out = 1e-3 * p.span;
             for side in 0..4 {
                 let spans: Vec<f32> = (0..ALONG)
@@ -133,7 +149,9 @@ impl DetailPatch<'_> {
                     })
                     .collect();
                 p.fades[side] &= spans.is_empty();
-                p.softens[side] = spans.iter().any(|&s| s > 1.5 * p.span);
+                let coarser = spans.iter().any(|&s| s > 1.5 * p.span);
+                p.softens[side] = coarser && !under;
+                p.blends[side] = coarser && under;
             }
         }
     }

@@ -18,7 +18,7 @@ pub const MAX_DETAIL_LEVEL: usize = 65536;
 pub const TILE_CELLS: usize = 512;
 
 /// Most tiles a view holds at once (the leaves of its quadtree finer than the planet's own
-/// cells): the renderer's patch layers.
+/// cells, and their underlays): the renderer's patch layers.
 pub const MAX_TILES: usize = MAX_PATCHES;
 
 /// Camera distances (planet radii) up to which close-ups are made.
@@ -183,16 +183,25 @@ fn cap(face: Face, corner: [f32; 2], span: f32) -> (Vec3, f32) {
 
 /// The tiles a close-up evaluates for `camera` looking at a picture of `width` x `height`
 /// pixels over a planet evaluated at `n` cells per face edge: the leaves of a quadtree over
-/// the faces the picture sees, each of [`TILE_CELLS`] cells. A node splits into its four
-/// children (those the picture sees) while some pixel showing it wants cells at least twice as
-/// fine (its range and slant to the view), up to [`MAX_DETAIL_LEVEL`], the nodes most short of
-/// detail first, while the leaves finer than `n` stay within [`MAX_TILES`]. Leaves no finer
-/// than `n` are left out (the planet's own cells are fine enough there). Returned nearest the
-/// picture's centre first (the order to evaluate them in); empty when the camera is further
-/// than [`AUTO_DISTANCE`]. The leaves do not overlap; draw them with [`DetailPatch::joined`].
+/// the faces the picture sees, then their underlays ([`underlays`]), each of [`TILE_CELLS`]
+/// cells. A node splits into its four children (those the picture sees) while some pixel
+/// showing it wants cells at least twice as fine (its range and slant to the view), up to
+/// [`MAX_DETAIL_LEVEL`], the nodes most short of detail first, while the leaves finer than `n`
+/// and their underlays stay within [`MAX_TILES`]. Leaves no finer than `n` are left out (the
+/// planet's own cells are fine enough there). The leaves come nearest the picture's centre
+/// first (the order to evaluate them in), the underlays after them; empty when the camera is
+/// further than [`AUTO_DISTANCE`]. The leaves do not overlap, each underlay lies under leaves;
+/// draw them with [`DetailPatch::layered`].
 pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> Vec<Tile> {
+    let (mut leaves, under) = view_quadtree(camera, width, height, n);
+    leaves.extend(under);
+    leaves
+}
+
+/// [`tiles_for_view`]'s leaves and underlays, apart.
+fn view_quadtree(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> (Vec<Tile>, Vec<Tile>) {
     if camera.distance > AUTO_DISTANCE {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let sight = Sight::new(camera, width, height);
     let drawn = |node: &Node| node.level > n;
@@ -214,8 +223,8 @@ pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -
         };
         let node = leaves[k].0;
         let children: Vec<(Node, Seen, bool)> = node.children().into_iter().filter_map(|c| sight.node(c).map(|s| (c, s, true))).collect();
-        let count = leaves.iter().filter(|l| drawn(&l.0)).count() - usize::from(drawn(&node)) + children.iter().filter(|c| drawn(&c.0)).count();
-        if count > MAX_TILES {
+        let after: Vec<Node> = leaves.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, l)| l.0).chain(children.iter().map(|c| c.0)).filter(drawn).collect();
+        if after.len() + underlays(&after).len() > MAX_TILES {
             leaves[k].2 = false;
             continue;
         }
@@ -224,7 +233,33 @@ pub fn tiles_for_view(camera: &OrbitCamera, width: u32, height: u32, n: usize) -
     }
     leaves.retain(|l| drawn(&l.0));
     leaves.sort_by(|a, b| a.1.from_centre.total_cmp(&b.1.from_centre).then(b.0.level.cmp(&a.0.level)));
-    leaves.iter().filter_map(|l| l.0.tile()).collect()
+    let nodes: Vec<Node> = leaves.iter().map(|l| l.0).collect();
+    (nodes.iter().filter_map(Node::tile).collect(), underlays(&nodes).iter().filter_map(Node::tile).collect())
+}
+
+/// The underlays of drawn leaves (which do not overlap): where a leaf meets a coarser leaf
+/// along a side (on its face), its ancestor at that coarser level, in the order of the leaves
+/// that need them. Drawn under the leaf, an underlay has the coarser neighbour's level, so it
+/// meets that neighbour without a seam, and the leaf blends into it towards that side
+/// ([`DetailPatch::blends`]) rather than ending its finer relief along a straight line.
+fn underlays(leaves: &[Node]) -> Vec<Node> {
+    let held: std::collections::HashSet<(usize, usize, usize, usize)> = leaves.iter().map(|l| (l.face.index(), l.level, l.x, l.y)).collect();
+    let mut out: Vec<Node> = Vec::new();
+    for leaf in leaves {
+        let last = leaf.level / TILE_CELLS - 1;
+        let sides = [(leaf.x > 0).then(|| (leaf.x - 1, leaf.y)), (leaf.x < last).then(|| (leaf.x + 1, leaf.y)), (leaf.y > 0).then(|| (leaf.x, leaf.y - 1)), (leaf.y < last).then(|| (leaf.x, leaf.y + 1))];
+        for (ax, ay) in sides.into_iter().flatten() {
+            // The coarser leaf holding the node beside this side, if one does.
+            let coarser = (1..).take_while(|&k| leaf.level >> k >= TILE_CELLS).find(|&k| held.contains(&(leaf.face.index(), leaf.level >> k, ax >> k, ay >> k)));
+            if let Some(k) = coarser {
+                let under = Node { face: leaf.face, level: leaf.level >> k, x: leaf.x >> k, y: leaf.y >> k };
+                if !out.contains(&under) {
+                    out.push(under);
+                }
+            }
+        }
+    }
+    out
 }
 
 impl<'a> DetailPatch<'a> {
@@ -234,7 +269,7 @@ impl<'a> DetailPatch<'a> {
     pub fn on_tile(tile: Tile, elevation_m: &'a [f32], overlay: Option<&'a [u8]>, normals: Option<&'a [u8]>) -> DetailPatch<'a> {
         let (corner, span) = tile.area_ab();
         let fades = [tile.i0 > 0, tile.i0 + tile.size < tile.n, tile.j0 > 0, tile.j0 + tile.size < tile.n];
-        DetailPatch { face: tile.face, corner, span, size: tile.size as u32, elevation_m, overlay, normals, fades, softens: [false; 4], opacity: 1.0 }
+        DetailPatch { face: tile.face, corner, span, size: tile.size as u32, elevation_m, overlay, normals, fades, softens: [false; 4], blends: [false; 4], opacity: 1.0 }
     }
 
     /// `patches` ready to draw: coarse first, so that where they overlap the finer lie on
@@ -289,8 +324,8 @@ mod tests {
             OrbitCamera { distance: 1.3, yaw: 0.7, pitch: 0.6, ..Default::default() },
         ];
         for camera in views {
-            let tiles = tiles_for_view(&camera, 800, 600, 256);
-            assert!(!tiles.is_empty() && tiles.len() <= MAX_TILES, "{camera:?}: {} tiles", tiles.len());
+            let (tiles, under) = view_quadtree(&camera, 800, 600, 256);
+            assert!(!tiles.is_empty() && tiles.len() + under.len() <= MAX_TILES, "{camera:?}: {} tiles", tiles.len());
             for (i, s) in tiles.iter().enumerate() {
                 assert_eq!(s.size, TILE_CELLS);
                 assert!(s.n.is_power_of_two() && s.n > 256 && s.n <= MAX_DETAIL_LEVEL && s.i0 % TILE_CELLS == 0 && s.j0 % TILE_CELLS == 0);
@@ -357,6 +392,50 @@ mod tests {
         assert!((u.softness(0.125, 0.5) - 0.5).abs() < 1e-6);
         assert_eq!(u.softness(0.3, 0.5), 0.0);
         assert_eq!(u.softness(1.0, 0.0), 0.0);
+    }
+
+    /// Where a leaf meets a coarser leaf, the view also evaluates the leaf's ancestor at the
+    /// coarser level, after the leaves: it lies under leaves only, and drawn, the leaf blends
+    /// into it towards the coarser leaf, where sibling leaves of one level stay sharp.
+    #[test]
+    fn a_leaf_beside_a_coarser_one_gets_an_underlay_of_that_level() {
+        let mut camera = OrbitCamera { distance: 1.05, yaw: 0.3, pitch: 0.2, ..Default::default() };
+        camera.tilt = 1.0;
+        let (leaves, under) = view_quadtree(&camera, 800, 600, 256);
+        let levels: std::collections::BTreeSet<usize> = leaves.iter().map(|t| t.n).collect();
+        assert!(levels.len() >= 2 && !under.is_empty(), "levels {levels:?}, underlays {under:?}");
+        assert_eq!(tiles_for_view(&camera, 800, 600, 256), [leaves.clone(), under.clone()].concat(), "the leaves first");
+        for u in &under {
+            let inside: Vec<&Tile> = leaves.iter().filter(|l| l.overlaps(u)).collect();
+            assert!(inside.iter().all(|l| l.n > u.n), "{u:?} lies under leaves only");
+            assert!(leaves.iter().any(|l| l.n == u.n && !l.overlaps(u)), "{u:?} has a leaf of its level");
+        }
+        let patches = DetailPatch::layered(leaves.iter().chain(&under).map(|&t| DetailPatch::on_tile(t, &[], None, None)).collect());
+        assert!(patches.iter().any(|p| p.blends.contains(&true)), "some leaf blends");
+        assert!(patches.iter().all(|p| !p.softens.contains(&true)), "with underlays nothing only softens");
+    }
+
+    /// A finer patch with an underlay blends into it towards the coarser neighbour: weight 0
+    /// at that side, full from a quarter of the way in, and sharp towards its sibling.
+    #[test]
+    fn a_finer_patch_blends_into_its_underlay() {
+        let tile = |n: usize, i: usize, j: usize| Tile::new(Face::Front, n, i, j, TILE_CELLS).expect("a tile");
+        // A coarse tile at 2048, its right-hand neighbour at 2048 under its four children.
+        let (coarse, under) = (tile(2048, 512, 512), tile(2048, 1024, 512));
+        let (upper, lower) = (tile(4096, 2048, 1024), tile(4096, 2048, 1536));
+        let right = [tile(4096, 2560, 1024), tile(4096, 2560, 1536)];
+        let patches = DetailPatch::layered([upper, coarse, lower, under, right[0], right[1]].iter().map(|&t| DetailPatch::on_tile(t, &[], None, None)).collect());
+        let find = |t: Tile| patches.iter().find(|p| p.span == t.area_ab().1 && p.corner == t.area_ab().0).expect("the patch");
+        let u = find(upper);
+        assert_eq!((u.blends, u.softens), ([true, false, false, false], [false; 4]));
+        assert_eq!((find(under).blends, find(coarse).blends), ([false; 4], [false; 4]));
+        let (corner, span) = upper.area_ab();
+        let weight = |x: f32| u.place(Face::Front, corner[0] + x * span, corner[1] + 0.5 * span).1;
+        assert_eq!(weight(0.0), 0.0);
+        assert!((weight(0.125) - 0.5).abs() < 1e-4, "{}", weight(0.125));
+        assert_eq!(weight(0.3), 1.0);
+        // Towards its sibling (high b) it stays at full weight.
+        assert_eq!(u.place(Face::Front, corner[0] + 0.5 * span, corner[1] + span).1, 1.0);
     }
 
     /// Over a cube edge the picture's other side gets tiles of its own face; straight down
