@@ -416,3 +416,62 @@ fn the_atmosphere_glows_above_the_horizon_and_space_stays_dark() {
         assert!(at(&with, x, y).iter().all(|&c| c < 40), "space far from the planet stays dark: {:?}", at(&with, x, y));
     }
 }
+
+/// Where a finer leaf meets a coarser one, with the leaf's underlay (its ancestor at the
+/// coarser level) under it, the leaf blends into the underlay: the colour runs on across the
+/// border from the coarser leaf and changes gradually. Without the underlay the finer leaf
+/// keeps its own colour up to the border (a straight edge). Red coarse leaf and underlay, blue
+/// finer leaves: the sharp red-to-blue steps along that border go with the underlay.
+#[test]
+fn a_finer_leaf_blends_into_its_underlay_without_an_edge() {
+    use planetgraph_core::planet::{Face, Tile};
+    use planetgraph_renderer::{view_mesh, DetailPatch, PlanetRenderer};
+    if needs::skip_without_adapter("a_finer_leaf_blends_into_its_underlay_without_an_edge") {
+        return;
+    }
+    let (device, queue) = headless_device().expect("graphics device");
+    let field = Field::filled(64, 500.0);
+    let view = ViewSettings::default();
+    let face = Face::from_normal(view.camera.eye());
+    let tile = |n: usize, i: usize, j: usize| Tile { face, n, i0: i, j0: j, size: 64, halo: 0 };
+    let elevation = vec![500.0; 64 * 64];
+    let colour = |rgb: [u8; 3]| -> Vec<u8> { (0..64 * 64).flat_map(|_| [rgb[0], rgb[1], rgb[2], 0]).collect() };
+    let (red, blue) = (colour([220, 30, 30]), colour([30, 30, 220]));
+    let up: Vec<u8> = (0..64 * 64).flat_map(|_| [128, 128, 255, 255]).collect();
+    // Level 128 (half a face per tile): the coarse leaf on the left half of the face's upper
+    // half, its neighbour's four children at 256 on the right half, and that neighbour itself.
+    let coarse = tile(128, 0, 0);
+    let under = tile(128, 64, 0);
+    let fine = [tile(256, 128, 0), tile(256, 192, 0), tile(256, 128, 64), tile(256, 192, 64)];
+    let patches = |with_under: bool| {
+        let mut p = vec![DetailPatch::on_tile(coarse, &elevation, Some(&red), Some(&up))];
+        if with_under {
+            p.push(DetailPatch::on_tile(under, &elevation, Some(&red), Some(&up)));
+        }
+        p.extend(fine.iter().map(|&t| DetailPatch::on_tile(t, &elevation, Some(&blue), Some(&up))));
+        DetailPatch::layered(p)
+    };
+    let grey: Vec<u8> = (0..6 * 4 * 4).flat_map(|_| [128, 128, 128, 0]).collect();
+    let opts = MeshOptions { resolution: 32, ..Default::default() };
+    let size = 256u32;
+    let picture = |patches: &[DetailPatch]| {
+        let mut r = PlanetRenderer::new(&device);
+        r.set_mesh(&device, &view_mesh(&field, 6371.0, &opts, &view, patches, None));
+        r.set_overlay(&device, &queue, Some(OverlayTexture::new(4, &grey).expect("overlay")));
+        r.set_patches(&device, &queue, patches);
+        r.render(&device, &queue, size, size, &view);
+        r.read_pixels(&device, &queue).expect("pixels").2
+    };
+    // Steps from red to blue (or back) between neighbouring pixels: from clearly red (blue
+    // minus red below -90) to clearly blue (above 90), not to or from the grey planet.
+    let sharp = |px: &[u8]| {
+        let w = size as usize;
+        let tone = |x: usize, y: usize| i32::from(px[(y * w + x) * 4 + 2]) - i32::from(px[(y * w + x) * 4]);
+        let step = |a: i32, b: i32| a.min(b) < -90 && a.max(b) > 90;
+        (0..w - 1).flat_map(|y| (0..w - 1).map(move |x| (x, y))).filter(|&(x, y)| step(tone(x + 1, y), tone(x, y)) || step(tone(x, y + 1), tone(x, y))).count()
+    };
+    let (blended, softened) = (sharp(&picture(&patches(true))), sharp(&picture(&patches(false))));
+    eprintln!("sharp red-blue steps: {blended} with the underlay, {softened} without");
+    assert!(softened >= 20, "without an underlay the border is an edge: {softened}");
+    assert!(blended * 4 <= softened, "with the underlay it is gone: {blended} against {softened}");
+}
