@@ -25,9 +25,9 @@ struct Uniforms {
     // The detail patches of a close-up, one per texture layer: face coordinates of the corner
     // (xy), the edge (z), the face (w).
     patch_area: array<vec4<f32>, 32>,
-    // Per patch, 1 where it fades towards a side, 2 where it softens towards a coarser patch,
-    // 3 where it blends into the coarser patch under it, 0 where it stays sharp: low a,
-    // high a, low b, high b.
+    // Per patch, 1 where it fades towards a side, 2 to 3 where it softens towards a coarser
+    // patch (2 plus how far it blends into the coarser patch under it), 0 where it stays
+    // sharp: low a, high a, low b, high b.
     patch_fades: array<vec4<f32>, 32>,
     // Per patch, how much of it shows (0..1, while it fades in), four to a vector.
     patch_opacity: array<vec4<f32>, 8>,
@@ -150,10 +150,10 @@ const SOFT_MARGIN: f32 = 0.25;
 const SOFT_LOD: f32 = 2.0;
 
 // Position across detail patch k (xy), the patch's weight there (z: 1 inside, fading to 0
-// over the margin towards the sides it fades on and over SOFT_MARGIN towards those it blends
-// on, 0 outside or on another face) and the
-// mipmap level to draw it at (w: SOFT_LOD on a side it softens on, 0 from SOFT_MARGIN in);
-// the same as DetailPatch::place and DetailPatch::softness.
+// over the margin towards the sides it fades on and over SOFT_MARGIN to 1 less its blend
+// towards those it softens on, 0 outside or on another face) and the mipmap level to draw it
+// at (w: SOFT_LOD times 1 less its blend on a side it softens on, 0 from SOFT_MARGIN in); the
+// same as DetailPatch::place and DetailPatch::softness.
 fn patch_place(k: i32, face: u32, uv: vec2<f32>) -> vec4<f32> {
     let area = u.patch_area[k];
     let t = (uv - area.xy) / max(area.z, 1e-6);
@@ -166,12 +166,13 @@ fn patch_place(k: i32, face: u32, uv: vec2<f32>) -> vec4<f32> {
         let sides = select(far, inside, fades > vec4<f32>(0.5) & fades < vec4<f32>(1.5));
         let edge = min(min(sides.x, sides.y), min(sides.z, sides.w));
         w = clamp(edge / max(u.patch_flags.z, 1e-6), 0.0, 1.0);
-        let blend_sides = select(far, inside, fades > vec4<f32>(2.5));
-        let blend_edge = min(min(blend_sides.x, blend_sides.y), min(blend_sides.z, blend_sides.w));
-        w = min(w, clamp(blend_edge / SOFT_MARGIN, 0.0, 1.0));
-        let soft_sides = select(far, inside, fades > vec4<f32>(1.5) & fades < vec4<f32>(2.5));
-        let soft_edge = min(min(soft_sides.x, soft_sides.y), min(soft_sides.z, soft_sides.w));
-        lod = SOFT_LOD * (1.0 - clamp(soft_edge / SOFT_MARGIN, 0.0, 1.0));
+        let soft = fades > vec4<f32>(1.5);
+        let ramp = clamp(inside / SOFT_MARGIN, vec4<f32>(0.0), vec4<f32>(1.0));
+        let blend = clamp(fades - vec4<f32>(2.0), vec4<f32>(0.0), vec4<f32>(1.0));
+        let weights = select(vec4<f32>(1.0), vec4<f32>(1.0) - blend * (vec4<f32>(1.0) - ramp), soft);
+        w = min(w, min(min(weights.x, weights.y), min(weights.z, weights.w)));
+        let lods = select(vec4<f32>(0.0), (vec4<f32>(1.0) - ramp) * (vec4<f32>(1.0) - blend), soft);
+        lod = SOFT_LOD * max(max(lods.x, lods.y), max(lods.z, lods.w));
     }
     return vec4<f32>(clamp(t, vec2<f32>(0.0), vec2<f32>(1.0)), w, lod);
 }

@@ -31,15 +31,13 @@ impl PlanetRenderer {
         let mut u = PatchUniforms::default();
         for (k, p) in drawn.iter().enumerate() {
             u.area[k] = [p.corner[0], p.corner[1], p.span, p.face.index() as f32];
-            // 1: fades into what lies under it; 2: softens towards a coarser patch; 3: blends
-            // into the coarser patch under it; 0: sharp.
+            // 1: fades into what lies under it; 2 to 3: softens towards a coarser patch,
+            // blending into its underlay as far as the fraction says; 0: sharp.
             u.fades[k] = std::array::from_fn(|side| {
                 if p.fades[side] {
                     1.0
                 } else if p.softens[side] {
-                    2.0
-                } else if p.blends[side] {
-                    3.0
+                    2.0 + p.blends[side].clamp(0.0, 1.0)
                 } else {
                     0.0
                 }
