@@ -345,7 +345,7 @@ impl CloseUps {
     /// The Close-ups box's tooltip: what it does, and how the close-ups on screen stand.
     pub fn describe(&self) -> String {
         let mut text = format!(
-            "Within {} planet radii, evaluate the planet again in the background on a quadtree of tiles under the picture, nearest the centre first, each at the level where a cell is about a pixel there (up to {} cells per face edge, about 0.6 km on Earth), and draw them over the planet: real detail from the cellwise nodes such as Detail. Tiles stay cached (up to {} MiB) until the planet changes",
+            "Within {} planet radii, evaluate the planet again in the background on a quadtree of tiles under the picture, nearest the centre first, each at the level where a cell is about a pixel there (up to {} cells per face edge, about 0.6 km on Earth), and draw them over the planet: real detail from the cellwise nodes such as Detail. Where a finer tile meets a coarser one, the finer tile's parent at the coarser level comes last, under it, and the finer tile blends into it towards the border, so the two levels meet without a line. Tiles stay cached (up to {} MiB) until the planet changes",
             planetgraph_renderer::quadtree::AUTO_DISTANCE,
             planetgraph_renderer::quadtree::MAX_DETAIL_LEVEL,
             CACHE_BYTES >> 20
