@@ -208,8 +208,9 @@ pub struct RenderArgs {
     /// Close-up detail: `auto` evaluates the graph again on a quadtree of tiles of 512 x 512
     /// cells under the picture, each at the level where a cell is about a pixel there (up to
     /// 65536 cells per face edge, at most 32 tiles), when the camera is 1.6 planet radii or
-    /// nearer, where that level is finer than `--resolution`; `off` shows the planet at
-    /// `--resolution` only.
+    /// nearer, where that level is finer than `--resolution`; where a finer tile meets a
+    /// coarser one, also the finer one's parent at the coarser level, which it blends into
+    /// towards that border (an underlay); `off` shows the planet at `--resolution` only.
     #[arg(long, value_enum, default_value_t = DetailArg::Auto)]
     pub detail: DetailArg,
 }

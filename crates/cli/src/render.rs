@@ -112,7 +112,10 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
                 *levels.entry(std::cmp::Reverse(t.tile.n)).or_insert(0) += 1;
             }
             let levels: Vec<String> = levels.iter().map(|(l, k)| format!("{k} at {}", l.0)).collect();
-            println!("{} ({w} x {h}; close-up: {} tile{} of {} cells: {})", args.out.display(), close.len(), if close.len() == 1 { "" } else { "s" }, c.tile.size, levels.join(", "));
+            // Underlays: tiles under finer ones, where those meet a coarser tile.
+            let under = close.iter().filter(|u| close.iter().any(|t| t.tile.n > u.tile.n && t.tile.overlaps(&u.tile))).count();
+            let under = if under > 0 { format!(", {under} of them {} (under finer tiles where those meet coarser ones)", if under == 1 { "an underlay" } else { "underlays" }) } else { String::new() };
+            println!("{} ({w} x {h}; close-up: {} tile{} of {} cells: {}{under})", args.out.display(), close.len(), if close.len() == 1 { "" } else { "s" }, c.tile.size, levels.join(", "));
         }
         None => println!("{} ({w} x {h})", args.out.display()),
     }
