@@ -30,7 +30,7 @@ impl<'a> OverlayTexture<'a> {
 /// where it ends; a side that meets another patch stays sharp. Towards the sides it
 /// [`softens`](DetailPatch::softens) on (those that meet a coarser patch), it fades over
 /// [`SOFT_MARGIN`] of its edge into the patch of a coarser level under it (its underlay, as
-/// much as [`blends`](DetailPatch::blends) says): the underlay's level meets the coarser patch
+/// much as [`underlay`](DetailPatch::underlay) says): the underlay's level meets the coarser patch
 /// without a seam, so the finer relief (the gullies of an octave the coarser level does not
 /// resolve, or resolves fainter) fades out where the coarser patch begins instead of ending
 /// along a straight line. For the rest (no underlay yet, or one still fading in) its colours
@@ -58,10 +58,10 @@ pub struct DetailPatch<'a> {
     /// its underlay ([`DetailPatch::place`]) and, as far as it does not, its detail blurs
     /// towards the coarser patch's resolution ([`DetailPatch::softness`]).
     pub softens: [bool; 4],
-    /// How far it blends into an underlay towards each side it softens on (same order): the
-    /// opacity of the coarser patch under all of it (0..1; 0 without one, 1 once it has faded
+    /// How far it blends into its underlay towards the sides it softens on: the opacity of the
+    /// most opaque coarser patch under all of it (0..1; 0 without one, 1 once it has faded
     /// in).
-    pub blends: [f32; 4],
+    pub underlay: f32,
     /// How much of its colours and normals show (0..1; 1 once it has faded in), over whatever
     /// lies under it. The mesh's relief morphs on its own clock ([`crate::gpu_types::Vertex::morph`]).
     pub opacity: f32,
@@ -103,32 +103,31 @@ impl DetailPatch<'_> {
     /// Position `(x, y)` in 0..1 across the patch of face coordinates `(a, b)` of `face`, and
     /// the weight of the patch there: 1 inside, fading to 0 over [`PATCH_MARGIN`] towards the
     /// sides it [`fades`](DetailPatch::fades) on, and over [`SOFT_MARGIN`] towards those it
-    /// [`softens`](DetailPatch::softens) on to 1 less its [`blends`](DetailPatch::blends)
-    /// there; 0 outside.
+    /// [`softens`](DetailPatch::softens) on to 1 less its [`underlay`](DetailPatch::underlay);
+    /// 0 outside.
     pub fn place(&self, face: crate::planet::Face, a: f32, b: f32) -> ([f32; 2], f32) {
         let (x, y) = ((a - self.corner[0]) / self.span, (b - self.corner[1]) / self.span);
         if face != self.face || !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
             return ([x, y], 0.0);
         }
         let fade = (to_sides(x, y, self.fades) / PATCH_MARGIN).clamp(0.0, 1.0);
-        let blend = self.soft_sides(x, y).map(|(ramp, blend)| 1.0 - blend * (1.0 - ramp)).into_iter().fold(1.0, f32::min);
+        let blend = 1.0 - self.underlay.clamp(0.0, 1.0) * (1.0 - self.soft_ramp(x, y));
         ([x, y], fade.min(blend))
     }
 
     /// How soft the patch is drawn at `(x, y)` in 0..1 across it: towards a side it
-    /// [`softens`](DetailPatch::softens) on, 1 less its [`blends`](DetailPatch::blends) at
-    /// that side, falling to 0 over [`SOFT_MARGIN`] of its edge (the shader draws it at
+    /// [`softens`](DetailPatch::softens) on, 1 less its [`underlay`](DetailPatch::underlay)
+    /// at that side, falling to 0 over [`SOFT_MARGIN`] of its edge (the shader draws it at
     /// mipmap level `SOFT_LOD` times this).
     pub fn softness(&self, x: f32, y: f32) -> f32 {
-        self.soft_sides(x, y).map(|(ramp, blend)| (1.0 - ramp) * (1.0 - blend)).into_iter().fold(0.0, f32::max)
+        (1.0 - self.soft_ramp(x, y)) * (1.0 - self.underlay.clamp(0.0, 1.0))
     }
 
-    /// For each side (low `a`, high `a`, low `b`, high `b`) at `(x, y)` across the patch: how
-    /// far in from it over [`SOFT_MARGIN`] (0 at the side, 1 from the margin on; 1 on a side
-    /// that does not soften) and the patch's [`blends`](DetailPatch::blends) there.
-    fn soft_sides(&self, x: f32, y: f32) -> [(f32, f32); 4] {
-        let inside = [x, 1.0 - x, y, 1.0 - y];
-        std::array::from_fn(|side| if self.softens[side] { ((inside[side] / SOFT_MARGIN).clamp(0.0, 1.0), self.blends[side].clamp(0.0, 1.0)) } else { (1.0, 0.0) })
+    /// How far `(x, y)` (0..1 across the patch) lies in from the nearest side it
+    /// [`softens`](DetailPatch::softens) on, over [`SOFT_MARGIN`]: 0 at the side, 1 from the
+    /// margin on (and with no such side).
+    fn soft_ramp(&self, x: f32, y: f32) -> f32 {
+        (to_sides(x, y, self.softens) / SOFT_MARGIN).clamp(0.0, 1.0)
     }
 
     /// Keeps sharp every side of the patches whose outside lies on other patches somewhere
@@ -138,8 +137,8 @@ impl DetailPatch<'_> {
     /// picture does not show. A side on the face's edge never fades: the next face's patch, or
     /// the planet, meets it there with the same values, region evaluation being continuous
     /// across face edges.) A side that meets a coarser patch somewhere along it
-    /// [`softens`](DetailPatch::softens), and [`blends`](DetailPatch::blends) as much as the
-    /// most opaque coarser patch under all of it (its underlay) shows.
+    /// [`softens`](DetailPatch::softens); the [`underlay`](DetailPatch::underlay) is how much
+    /// the most opaque coarser patch under all of it shows.
     pub fn joined(patches: &mut [DetailPatch]) {
         const ALONG: usize = 8;
         let boxes: Vec<(crate::planet::Face, [f32; 2], f32, f32)> = patches.iter().map(|p| (p.face, p.corner, p.span, p.opacity)).collect();
@@ -148,7 +147,7 @@ impl DetailPatch<'_> {
             // one drawn on top there).
             let other_at = |a: f32, b: f32| boxes.iter().enumerate().filter(|&(j, &(face, c, s, _))| j != k && face == p.face && (c[0]..=c[0] + s).contains(&a) && (c[1]..=c[1] + s).contains(&b)).map(|(_, b)| b.2).reduce(f32::min);
             let slack = 1e-3 * p.span;
-            let under = boxes
+            p.underlay = boxes
                 .iter()
                 .enumerate()
                 .filter(|&(j, &(face, c, s, _))| j != k && face == p.face && s > 1.5 * p.span && c[0] <= p.corner[0] + slack && c[1] <= p.corner[1] + slack && c[0] + s + slack >= p.corner[0] + p.span && c[1] + s + slack >= p.corner[1] + p.span)
@@ -166,7 +165,6 @@ impl DetailPatch<'_> {
                     .collect();
                 p.fades[side] &= spans.is_empty();
                 p.softens[side] = spans.iter().any(|&s| s > 1.5 * p.span);
-                p.blends[side] = if p.softens[side] { under } else { 0.0 };
             }
         }
     }

@@ -241,7 +241,7 @@ fn view_quadtree(camera: &OrbitCamera, width: u32, height: u32, n: usize) -> (Ve
 /// along a side (on its face), its ancestor at that coarser level, in the order of the leaves
 /// that need them. Drawn under the leaf, an underlay has the coarser neighbour's level, so it
 /// meets that neighbour without a seam, and the leaf blends into it towards that side
-/// ([`DetailPatch::blends`]) rather than ending its finer relief along a straight line.
+/// ([`DetailPatch::underlay`]) rather than ending its finer relief along a straight line.
 fn underlays(leaves: &[Node]) -> Vec<Node> {
     let held: std::collections::HashSet<(usize, usize, usize, usize)> = leaves.iter().map(|l| (l.face.index(), l.level, l.x, l.y)).collect();
     let mut out: Vec<Node> = Vec::new();
@@ -269,7 +269,7 @@ impl<'a> DetailPatch<'a> {
     pub fn on_tile(tile: Tile, elevation_m: &'a [f32], overlay: Option<&'a [u8]>, normals: Option<&'a [u8]>) -> DetailPatch<'a> {
         let (corner, span) = tile.area_ab();
         let fades = [tile.i0 > 0, tile.i0 + tile.size < tile.n, tile.j0 > 0, tile.j0 + tile.size < tile.n];
-        DetailPatch { face: tile.face, corner, span, size: tile.size as u32, elevation_m, overlay, normals, fades, softens: [false; 4], blends: [0.0; 4], opacity: 1.0 }
+        DetailPatch { face: tile.face, corner, span, size: tile.size as u32, elevation_m, overlay, normals, fades, softens: [false; 4], underlay: 0.0, opacity: 1.0 }
     }
 
     /// `patches` ready to draw: coarse first, so that where they overlap the finer lie on
@@ -411,8 +411,8 @@ mod tests {
             assert!(leaves.iter().any(|l| l.n == u.n && !l.overlaps(u)), "{u:?} has a leaf of its level");
         }
         let patches = DetailPatch::layered(leaves.iter().chain(&under).map(|&t| DetailPatch::on_tile(t, &[], None, None)).collect());
-        assert!(patches.iter().any(|p| p.blends.contains(&1.0)), "some leaf blends");
-        assert!(patches.iter().all(|p| (0..4).all(|side| !p.softens[side] || p.blends[side] == 1.0)), "with underlays every softening side blends");
+        assert!(patches.iter().any(|p| p.softens.contains(&true)), "some leaf meets a coarser one");
+        assert!(patches.iter().all(|p| !p.softens.contains(&true) || p.underlay == 1.0), "with underlays every leaf that meets a coarser one blends");
     }
 
     /// A finer patch with an underlay blends into it towards the coarser neighbour: weight 0
@@ -427,8 +427,8 @@ mod tests {
         let patches = DetailPatch::layered([upper, coarse, lower, under, right[0], right[1]].iter().map(|&t| DetailPatch::on_tile(t, &[], None, None)).collect());
         let find = |t: Tile| patches.iter().find(|p| p.span == t.area_ab().1 && p.corner == t.area_ab().0).expect("the patch");
         let u = find(upper);
-        assert_eq!((u.blends, u.softens), ([1.0, 0.0, 0.0, 0.0], [true, false, false, false]));
-        assert_eq!((find(under).blends, find(coarse).blends), ([0.0; 4], [0.0; 4]));
+        assert_eq!((u.underlay, u.softens), (1.0, [true, false, false, false]));
+        assert_eq!((find(under).underlay, find(coarse).underlay), (0.0, 0.0));
         assert_eq!(u.softness(0.0, 0.5), 0.0, "blended, not blurred");
         let (corner, span) = upper.area_ab();
         let weight = |x: f32| u.place(Face::Front, corner[0] + x * span, corner[1] + 0.5 * span).1;
@@ -442,7 +442,7 @@ mod tests {
         let mut fading: Vec<DetailPatch> = [upper, coarse, lower, under, right[0], right[1]].iter().map(|&t| DetailPatch { opacity: if t == under { 0.5 } else { 1.0 }, ..DetailPatch::on_tile(t, &[], None, None) }).collect();
         DetailPatch::joined(&mut fading);
         let half = fading.iter().find(|p| p.span == span && p.corner == corner).expect("the patch");
-        assert_eq!(half.blends, [0.5, 0.0, 0.0, 0.0]);
+        assert_eq!(half.underlay, 0.5);
         assert_eq!(half.place(Face::Front, corner[0], corner[1] + 0.5 * span).1, 0.5);
         assert_eq!(half.softness(0.0, 0.5), 0.5);
         assert_eq!(half.place(Face::Front, corner[0] + 0.3 * span, corner[1] + 0.5 * span).1, 1.0);

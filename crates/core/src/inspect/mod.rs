@@ -12,7 +12,7 @@ pub mod tile_surface;
 
 pub use climate::{elevation_image, precipitation_image, ramp_image, slope_image, temperature_image, texture_values, TextureValues};
 pub use normals::{normal_image, tile_normals};
-pub use tile_surface::{CloseUp, CLOSEUP_HALO};
+pub use tile_surface::CloseUp;
 
 pub use overlay::{albedo_image, motion_arrows, overlay_image, overlay_size, OverlayColours, OverlayImage};
 

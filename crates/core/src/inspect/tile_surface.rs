@@ -23,16 +23,21 @@ pub struct CloseUp {
     pub exaggeration: f32,
 }
 
-/// Cells of halo a close-up's tile is evaluated with ([`CloseUp::grid`]): its normals take
-/// central differences across its border, so the light of neighbouring tiles meets without a
-/// line (one-sided differences there drew one along every tile border).
+/// Cells of halo a close-up's tile is evaluated with ([`CloseUp::evaluated`]): its normals
+/// take central differences across its border, so the light of neighbouring tiles meets
+/// without a line (one-sided differences there drew one along every tile border).
 pub const CLOSEUP_HALO: usize = 1;
 
 impl CloseUp {
-    /// The grid to evaluate `tile`'s close-up on: the tile with [`CLOSEUP_HALO`] cells of halo
+    /// The tile to evaluate `tile`'s close-up on: `tile` with [`CLOSEUP_HALO`] cells of halo
     /// (from [`CloseUp::from_result`] the close-up holds the tile's own cells only).
+    pub fn evaluated(tile: Tile) -> Tile {
+        tile.with_halo(CLOSEUP_HALO)
+    }
+
+    /// [`CloseUp::evaluated`] as the grid of a region request.
     pub fn grid(tile: Tile) -> Grid {
-        Grid::Tile(tile.with_halo(CLOSEUP_HALO))
+        Grid::Tile(CloseUp::evaluated(tile))
     }
 
     /// The close-up of `res`, a region evaluation on a tile (best [`CloseUp::grid`]) in which
@@ -50,11 +55,11 @@ impl CloseUp {
         let normals = tile_normals(field, settings.radius_km, exaggeration, flat_sea).ok_or_else(|| "the close-up's elevation does not lie on a tile".to_string())?;
         let own = |what: &str, grid: Grid| format!("the close-up's {what} on {grid} does not hold the tile {tile:?}");
         let elevation_m = evaluated.crop(field.data(), Grid::Tile(tile)).ok_or_else(|| own("elevation", evaluated))?;
-        let albedo = match res.input(planet, ALBEDO) {
-            Some(a) => {
-                let grid = a.tile.map_or(Grid::Whole(a.n), Grid::Tile);
-                let colours = grid.crop(&a.data, Grid::Tile(tile)).ok_or_else(|| own("colours", grid))?;
-                Some(
+        let albedo = res
+            .input(planet, ALBEDO)
+            .map(|a| {
+                let colours = a.grid().crop(&a.data, Grid::Tile(tile)).ok_or_else(|| own("colours", a.grid()))?;
+                Ok::<Vec<u8>, String>(
                     colours
                         .iter()
                         .flat_map(|&c| {
@@ -63,9 +68,8 @@ impl CloseUp {
                         })
                         .collect(),
                 )
-            }
-            None => None,
-        };
+            })
+            .transpose()?;
         Ok(CloseUp { tile, elevation_m, albedo, normals, exaggeration })
     }
 }

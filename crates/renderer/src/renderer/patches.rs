@@ -37,7 +37,7 @@ impl PlanetRenderer {
                 if p.fades[side] {
                     1.0
                 } else if p.softens[side] {
-                    2.0 + p.blends[side].clamp(0.0, 1.0)
+                    2.0 + p.underlay.clamp(0.0, 1.0)
                 } else {
                     0.0
                 }

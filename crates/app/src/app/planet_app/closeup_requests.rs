@@ -27,7 +27,7 @@ impl PlanetApp {
             return;
         }
         let Some(planet) = self.doc.graph.first_of(NodeKind::Planet) else { return };
-        let generation = self.pipeline.request_tile(self.doc.graph.clone(), tile.with_halo(planetgraph_core::inspect::CLOSEUP_HALO), n, planet.id);
+        let generation = self.pipeline.request_tile(self.doc.graph.clone(), planetgraph_core::inspect::CloseUp::evaluated(tile), n, planet.id);
         self.viewport.closeups.requested(tile, generation);
     }
 
