@@ -213,11 +213,12 @@ impl Field {
     /// cell borders, so relief sampled on a finer grid has no facets along the coarse cells.
     /// Read it with [`SmoothTaps::sample`].
     pub fn smooth_taps_ab(n: usize, face: Face, a: f32, b: f32) -> SmoothTaps {
-        let nf = n as f32;
-        let (x, y) = (a * nf - 0.5, b * nf - 0.5);
-        let (x0, y0) = (floor32(x), floor32(y));
-        let (wx, wy) = (catmull_rom(x - x0), catmull_rom(y - y0));
-        let (i0, j0) = (x0 as i64, y0 as i64);
+        Field::smooth_taps_of(n, face, smooth_axis(n, a), smooth_axis(n, b))
+    }
+
+    /// [`Field::smooth_taps_ab`] from the sample's column and row ([`smooth_axis`] of its `a`
+    /// and its `b`), which a grid's rows share.
+    fn smooth_taps_of(n: usize, face: Face, (i0, wx): (i64, [f32; 4]), (j0, wy): (i64, [f32; 4])) -> SmoothTaps {
         let mut taps = [(0usize, 0.0f32); 16];
         // Inside the face (the common case) the cells are found by their offsets; near an edge
         // each is wrapped onto its face.
@@ -245,6 +246,20 @@ impl Field {
         let (m, n) = (self.n, grid.n());
         if m == n {
             return Field::from_fn_cell_on(grid, |k| self.data[grid.cell(k).index(m)]);
+        }
+        if let (Some(t), Some(first)) = (grid.tile(), grid.straight_row(0)) {
+            // A tile on one face: a cell's column gives its sample's column and weights, its
+            // row the rest, so each is found once per column and per row.
+            let w = t.width();
+            let columns: Vec<(i64, [f32; 4])> = (0..w).map(|x| smooth_axis(m, Cell { i: first.i + x, ..first }.center_ab(n).0)).collect();
+            let rows: Vec<(i64, [f32; 4])> = (0..w).map(|y| smooth_axis(m, Cell { j: first.j + y, ..first }.center_ab(n).1)).collect();
+            let mut out = Field::filled_on(grid, 0.0);
+            out.data.par_chunks_mut(w).zip(rows.par_iter()).for_each(|(chunk, &row)| {
+                for (v, &column) in chunk.iter_mut().zip(&columns) {
+                    *v = Field::smooth_taps_of(m, first.face, column, row).sample(&self.data);
+                }
+            });
+            return out;
         }
         Field::from_fn_cell_on(grid, |k| {
             let cell = grid.cell(k);
@@ -304,6 +319,15 @@ impl Field {
         }
         out
     }
+}
+
+/// The first of the four columns (or rows) a smooth sample at face coordinate `a` reads in a
+/// field of resolution `n`, less one (the column at or before the point), and their
+/// Catmull-Rom weights.
+fn smooth_axis(n: usize, a: f32) -> (i64, [f32; 4]) {
+    let x = a * n as f32 - 0.5;
+    let x0 = floor32(x);
+    (x0 as i64, catmull_rom(x - x0))
 }
 
 /// Catmull-Rom weights of the four samples around a point `t` (0..1) of the way from the
@@ -426,6 +450,23 @@ mod tests {
         };
         let (bilinear, cubic) = (kink(&|a| f.sample_ab(Face::Front, a, b)), kink(&|a| smooth(a, b)));
         assert!(cubic * 8.0 < bilinear, "the smooth sample's largest second difference {cubic} against the bilinear's {bilinear}");
+    }
+
+    /// A tile on one face samples by columns and rows; every cell still gets, to the bit,
+    /// the smooth sample at its centre, also where the taps wrap over the face's edge.
+    #[test]
+    fn a_tile_s_smooth_samples_are_each_cell_s() {
+        let f = Field::from_fn_dir(24, smooth);
+        for tile in [Tile::new(Face::Back, 200, 40, 60, 33).map(|t| t.with_halo(1)), Tile::new(Face::Bottom, 200, 0, 167, 33)] {
+            let grid = Grid::Tile(tile.expect("tile"));
+            assert!(grid.straight_row(0).is_some());
+            let on = f.smooth_on(grid);
+            for k in 0..grid.cells() {
+                let cell = grid.cell(k);
+                let (a, b) = cell.center_ab(200);
+                assert_eq!(on.data()[k].to_bits(), Field::smooth_taps_ab(24, cell.face, a, b).sample(f.data()).to_bits(), "{grid}: cell {k}");
+            }
+        }
     }
 
     #[test]

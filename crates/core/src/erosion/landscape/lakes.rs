@@ -2,26 +2,27 @@
 //! and on a finer grid the water where the ground lies below it, so close-ups and large builds
 //! show shores along the ground's contour instead of the run's cells blown up.
 
+use crate::planet::cell_map::{CellMap, CellSet};
 use crate::planet::{Field, Grid};
-use std::collections::{HashMap, HashSet};
+use rayon::prelude::*;
 
 /// The water level of the lakes of a run that hold any of the cells `seeds`: per cell of those
 /// lakes, the level of its lake (the lowest ground around the lake, where it spills: the
 /// outlet's ground lies at the water's surface), in the units of `elevation`. A lake cell is
 /// one with `lakes` above 0.5; lakes join across their cells' eight neighbours. Only the lakes
 /// the seeds lie in are flooded, so a tile pays for its own lakes, not for the whole run's.
-pub fn lake_levels(lakes: &Field, elevation: &Field, seeds: impl IntoIterator<Item = usize>) -> HashMap<usize, f32> {
+pub fn lake_levels(lakes: &Field, elevation: &Field, seeds: impl IntoIterator<Item = usize>) -> CellMap<f32> {
     use crate::planet::ocean::moore;
     use crate::planet::pipes::NONE;
     let m = lakes.n();
     let (wet, h) = (lakes.data(), elevation.data());
     let on_lake = |c: usize| wet[c] > 0.5;
-    let mut levels = HashMap::new();
+    let mut levels = CellMap::default();
     for seed in seeds {
         if !on_lake(seed) || levels.contains_key(&seed) {
             continue;
         }
-        let (mut lake, mut seen) = (vec![seed], HashSet::from([seed]));
+        let (mut lake, mut seen) = (vec![seed], CellSet::from_iter([seed]));
         let mut level = f32::INFINITY;
         let mut k = 0;
         while let Some(&c) = lake.get(k) {
@@ -50,15 +51,25 @@ pub fn lake_levels(lakes: &Field, elevation: &Field, seeds: impl IntoIterator<It
 pub fn refine_lakes(lakes: &Field, elevation: &Field, grid: Grid) -> Field {
     let (m, n) = (lakes.n(), grid.n());
     let (wet, h) = (lakes.data(), elevation.data());
-    // Per cell of the grid near the run's lakes: how much of the lakes its four nearest run
-    // cells hold, and those four cells (the centre of its smooth taps).
+    // Per cell of the grid: how much of the lakes its four nearest run cells hold (found once,
+    // in parallel). Cells holding more than 0.2 are near a lake: their smooth taps are read.
+    let shares: Vec<f32> = (0..grid.cells())
+        .into_par_iter()
+        .map(|k| {
+            let cell = grid.cell(k);
+            let (a, b) = cell.center_ab(n);
+            Field::bilinear_taps_ab(m, cell.face, a, b).iter().map(|&(c, w)| w * wet[c]).sum()
+        })
+        .collect();
     let near = |k: usize| {
-        let cell = grid.cell(k);
-        let (a, b) = cell.center_ab(n);
-        let near: f32 = Field::bilinear_taps_ab(m, cell.face, a, b).iter().map(|&(c, w)| w * wet[c]).sum();
-        (near > 0.2).then(|| (near, Field::smooth_taps_ab(m, cell.face, a, b)))
+        let near = shares[k];
+        (near > 0.2).then(|| {
+            let cell = grid.cell(k);
+            let (a, b) = cell.center_ab(n);
+            (near, Field::smooth_taps_ab(m, cell.face, a, b))
+        })
     };
-    let seeds: HashSet<usize> = (0..grid.cells()).filter_map(near).flat_map(|(_, taps)| CENTRE.map(|t| taps.0[t].0)).collect();
+    let seeds: CellSet = (0..grid.cells()).into_par_iter().filter_map(near).flat_map_iter(|(_, taps)| CENTRE.map(|t| taps.0[t].0)).collect();
     let levels = lake_levels(lakes, elevation, seeds);
     Field::from_fn_cell_on(grid, |k| {
         let Some((near, taps)) = near(k) else { return 0.0 };

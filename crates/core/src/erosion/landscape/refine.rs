@@ -4,12 +4,12 @@
 //! the run's cells blown up, and the elevation gathers the run's relief into a valley along
 //! that line instead of a bilinear trough. (Lakes finer than the run: [`super::lakes`].)
 
+use crate::planet::cell_map::{CellMap, CellSet};
 use crate::planet::coords::{dir_to_face_ab, wrap_cell, Cell};
 use crate::planet::fbm::{noise_radius, FastFbm};
 use crate::planet::{Field, Grid};
 use glam::Vec3;
 use rayon::prelude::*;
-use std::collections::HashMap;
 
 /// Width of a river carrying `discharge_m3_s`, metres: about 4 Q^0.5 (the hydraulic geometry of
 /// alluvial rivers, Leopold and Maddock: a river of 1 000 m³/s is about 130 m wide).
@@ -55,6 +55,35 @@ fn to_segment(p: Vec3, a: Vec3, b: Vec3) -> (f32, f32) {
     let ab = b - a;
     let t = ((p - a).dot(ab) / ab.length_squared().max(1e-20)).clamp(0.0, 1.0);
     ((p - (a + ab * t)).length(), t)
+}
+
+/// Rings of run cells around a course within which a place may find it: a place wanders by at
+/// most [`WANDER_CELLS`] times the length of a tangent of three noise values of at most 1
+/// (0.52 of a cell, less than a cell), into a run cell of the ring around its own, and looks up
+/// the courses of that cell and the ring around it (two rings); one more ring spare.
+const QUIET_RINGS: usize = 3;
+
+/// The run cells (level `m`) that the cells of `grid` lie in, possibly with a few more beside
+/// them, in no order and possibly repeated. For a tile whose cells lie on one face, the rectangle of run cells its
+/// border cells lie in, one more each way (along a face the cell a direction lies in moves
+/// with its position, so the inside's cells lie in the rectangle; the margin covers rounding),
+/// found from the border alone; else every cell's own.
+fn footprint(grid: Grid, m: usize) -> Vec<usize> {
+    let n = grid.n();
+    let own = |k: usize| containing(grid.cell(k).direction(n), m);
+    if let (Grid::Tile(t), Some(_)) = (grid, grid.straight_row(0)) {
+        let w = t.width();
+        let border: Vec<Cell> = (0..w).flat_map(|x| [x, (w - 1) * w + x, x * w, x * w + w - 1]).map(own).collect();
+        if border.iter().all(|c| c.face == t.face) {
+            let span = |of: fn(&Cell) -> usize| {
+                let (lo, hi) = border.iter().map(of).fold((usize::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
+                lo.saturating_sub(1)..=(hi + 1).min(m - 1)
+            };
+            let (is, js) = (span(|c| c.i), span(|c| c.j));
+            return js.flat_map(|j| is.clone().map(move |i| Cell { face: t.face, i, j }.index(m))).collect();
+        }
+    }
+    (0..grid.cells()).into_par_iter().map(|k| own(k).index(m)).collect()
 }
 
 /// Straight pieces a course's curve is measured on.
@@ -136,7 +165,10 @@ fn bent(a: Vec3, c: Vec3, b: Vec3) -> [Vec3; PIECES + 1] {
 /// that makes the lines wander.
 struct Courses {
     m: usize,
-    lines: HashMap<usize, Course>,
+    lines: CellMap<Course>,
+    /// The run cells within [`QUIET_RINGS`] rings of a course: a place whose run cell is not
+    /// one of them has no course near it, wherever it wanders.
+    busy: CellSet,
     wander: [FastFbm; 3],
     scale: f64,
     reach: f32,
@@ -147,14 +179,14 @@ impl Courses {
     /// discharge in m³/s, elevation) under `grid` and in two rings around it: a place looks at
     /// the ring around the cell it wanders into, up to a cell away.
     fn new(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid, sea_level: f32, estuary_cells: f32) -> Courses {
-        let (m, n) = (rivers.n(), grid.n());
+        let m = rivers.n();
         let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
         let sorted = |mut cells: Vec<usize>| {
             cells.par_sort_unstable();
             cells.dedup();
             cells
         };
-        let mut near = sorted((0..grid.cells()).into_par_iter().map(|k| containing(grid.cell(k).direction(n), m).index(m)).collect());
+        let mut near = sorted(footprint(grid, m));
         let ring = |near: &mut Vec<usize>| *near = sorted(near.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect());
         ring(&mut near);
         ring(&mut near);
@@ -163,10 +195,10 @@ impl Courses {
         // river cells here.
         ring(&mut near);
         ring(&mut near);
-        let drains: HashMap<usize, usize> = near.into_par_iter().filter(|&c| river[c] > 0.0).filter_map(|c| receiver(Cell::from_index(c, m), m, area, h).map(|r| (c, r.index(m)))).collect();
+        let drains: CellMap<usize> = near.into_par_iter().filter(|&c| river[c] > 0.0).filter_map(|c| receiver(Cell::from_index(c, m), m, area, h).map(|r| (c, r.index(m)))).collect();
         // The main river into each cell: the one with the largest drainage area (then the
         // highest index), whatever order the map is read in.
-        let mut main_in: HashMap<usize, usize> = HashMap::new();
+        let mut main_in: CellMap<usize> = CellMap::default();
         for (&c, &r) in &drains {
             let main = main_in.entry(r).or_insert(c);
             if (area[c], c) > (area[*main], *main) {
@@ -176,7 +208,7 @@ impl Courses {
         let centre = |c: usize| Cell::from_index(c, m).direction(m);
         let half_way = |a: usize, b: usize| ((centre(a) + centre(b)) * 0.5, 0.5 * (h[a] + h[b]));
         let start = |c: usize| main_in.get(&c).map_or((centre(c), h[c]), |&u| half_way(u, c));
-        let mut lines: HashMap<usize, Course> = seen
+        let mut lines: CellMap<Course> = seen
             .into_iter()
             .filter_map(|c| {
                 let r = *drains.get(&c)?;
@@ -216,7 +248,19 @@ impl Courses {
         }
         let wander = [0x5249_0001, 0x5249_0002, 0x5249_0003].map(|seed| FastFbm::new(seed, 2, 0.5, 2.0));
         let (scale, reach) = (noise_radius(4.0 * m as f32 / BEND_CELLS), WANDER_CELLS * std::f32::consts::FRAC_PI_2 / m as f32);
-        Courses { m, lines, wander, scale, reach }
+        let mut busy: CellSet = lines.keys().copied().collect();
+        for _ in 0..QUIET_RINGS {
+            let ring: Vec<usize> = busy.iter().flat_map(|&c| neighbours(Cell::from_index(c, m), m).map(|r| r.index(m))).collect();
+            busy.extend(ring);
+        }
+        Courses { m, lines, busy, wander, scale, reach }
+    }
+
+    /// Whether a course may pass near the place `at` (before it wanders): its run cell lies
+    /// within [`QUIET_RINGS`] rings of one. Where none may, [`Courses::near`] of the wandered
+    /// place finds nothing, so the noise of the wandering need not be evaluated.
+    fn may_pass(&self, at: Vec3) -> bool {
+        !self.busy.is_empty() && self.busy.contains(&containing(at, self.m).index(self.m))
     }
 
     /// Where the lines are looked up for the place `at`: moved along the smooth tangent noise
@@ -280,7 +324,11 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
             let cell = grid.cell(k);
             let (a, b) = cell.center_ab(n);
             let sampled = Field::smooth_taps_ab(m, cell.face, a, b).sample(h);
-            let p = courses.wandered(cell.direction(n));
+            let at = cell.direction(n);
+            if !courses.may_pass(at) {
+                return [0.0, sampled, 1.0];
+            }
+            let p = courses.wandered(at);
             let (mut line_mask, mut height, mut side) = (0.0f32, sampled, 1.0f32);
             for course in courses.near(p) {
                 let (d, t) = course.nearest(p);

@@ -178,3 +178,46 @@ fn a_large_river_widens_into_an_estuary_where_it_meets_the_sea() {
     let small = discharge.map(|q| q * 0.5);
     assert!(width(0.365, &small, 108) < 2.0, "650 m³/s: {}", width(0.365, &small, 108));
 }
+
+/// Places whose run cell lies beyond [`QUIET_RINGS`] of every course skip the wandering: at
+/// none of them would the wandered place have found a course, so skipping changes nothing.
+#[test]
+fn a_place_far_from_every_course_finds_none_however_it_wanders() {
+    let ([elevation, rivers, area, discharge], _) = front_run();
+    let grid = Grid::Whole(96);
+    let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid, 0.0, 1.0);
+    assert!(!courses.lines.is_empty());
+    let (mut quiet, mut busy) = (0, 0);
+    for k in 0..grid.cells() {
+        let at = grid.direction(k);
+        if courses.may_pass(at) {
+            busy += 1;
+        } else {
+            quiet += 1;
+            assert!(courses.near(courses.wandered(at)).next().is_none(), "cell {k} skipped beside a course");
+        }
+    }
+    assert!(quiet > 10 * busy && busy > 1000, "{quiet} quiet, {busy} busy");
+    // Without a course no place looks.
+    let dry = Field::filled(16, 0.0);
+    assert!(!Courses::new(&dry, &area, &discharge, &elevation, grid, 0.0, 1.0).may_pass(grid.direction(0)));
+}
+
+/// A tile's footprint on the run holds the run cell of every one of its cells, inside a face
+/// (found from the tile's border) and with a halo over a face's edge (found cell by cell).
+#[test]
+fn a_tile_s_footprint_holds_the_run_cell_of_each_of_its_cells() {
+    let m = 16;
+    for tile in [Tile::new(Face::Top, 256, 70, 130, 40).expect("tile").with_halo(1), Tile::new(Face::Left, 256, 0, 200, 56).expect("tile").with_halo(2)] {
+        let grid = Grid::Tile(tile);
+        let mut footprint = footprint(grid, m);
+        footprint.sort_unstable();
+        footprint.dedup();
+        for k in 0..grid.cells() {
+            let own = containing(grid.direction(k), m).index(m);
+            assert!(footprint.binary_search(&own).is_ok(), "{tile:?}: cell {k}");
+        }
+        // Tight: the tiles span 3 to 4 run cells each way, and the margin is one run cell.
+        assert!(footprint.len() <= 36, "{}", footprint.len());
+    }
+}
