@@ -124,15 +124,28 @@ impl GullyFilter {
     /// The height to add at the unit direction `p` where the input's gradient is `gradient`
     /// (a tangent vector, input units per radian); the result is in the input's units.
     pub fn at(&self, p: Vec3, gradient: Vec3, water: PointWater) -> f32 {
+        self.at_near(p, gradient, water, &mut self.near())
+    }
+
+    /// A fresh [`Near`] for [`GullyFilter::at_near`].
+    pub fn near(&self) -> Near {
+        Near(vec![Corners::default(); self.octaves.len() + 1])
+    }
+
+    /// [`GullyFilter::at`] for a point near the one before (the next cell of a row): the
+    /// random vectors of each octave's lattice corners come from `near` while the point stays
+    /// in the same lattice cell. The same value, to the bit.
+    pub fn at_near(&self, p: Vec3, gradient: Vec3, water: PointWater, near: &mut Near) -> f32 {
         if water.scale <= 0.0 {
             return 0.0;
         }
+        let Some((drift_near, octave_near)) = near.0.split_last_mut() else { return 0.0 };
         let river = water.river.clamp(0.0, 1.0);
-        let gradient = if self.min_slope > 0.0 { gradient + drift(p, self.drift.0, self.drift.1) * self.min_slope } else { gradient };
+        let gradient = if self.min_slope > 0.0 { gradient + drift(p, self.drift.0, self.drift.1, drift_near) * self.min_slope } else { gradient };
         let mut sum = 0.0;
         let mut g_sum = gradient;
         let most = MAX_STEEPENING * gradient.length();
-        for o in &self.octaves {
+        for (o, corners) in self.octaves.iter().zip(octave_near) {
             let g = gradient * (1.0 - self.follow) + g_sum * self.follow;
             let slope = g_sum.length().min(most);
             let across = p.cross(g);
@@ -141,7 +154,7 @@ impl GullyFilter {
                 continue;
             }
             let t = across / len;
-            let (v, dv) = stripes(p * o.cells_per_radian, t, o.seed);
+            let (v, dv) = stripes(p * o.cells_per_radian, t, o.seed, corners);
             let a = o.amplitude_per_slope * slope * water.scale;
             // Under a river only the troughs stay.
             let (shape, dshape) = if v > 0.0 { (v * (1.0 - river), 1.0 - river) } else { (v, 1.0) };
@@ -150,6 +163,20 @@ impl GullyFilter {
         }
         sum
     }
+}
+
+/// What [`GullyFilter::at_near`] keeps from one point to the next: the last lattice cell of
+/// each octave and of the drift, with its corners' random vectors.
+pub struct Near(Vec<Corners>);
+
+/// A lattice cell and the random vectors of its eight corners ([`unit`] of bits 0, 10 and 20
+/// of each corner's hash), by axis.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Corners {
+    cell: Option<([i32; 3], u32)>,
+    x: [f32; 8],
+    y: [f32; 8],
+    z: [f32; 8],
 }
 
 /// The blended stripes at lattice point `q` across the unit tangent `t`: the value (-1..1) and
@@ -161,20 +188,20 @@ impl GullyFilter {
 /// amplitude fades over a short distance, where the phasor's length falls below
 /// [`FORK_WIDTH`]).
 #[inline]
-fn stripes(q: Vec3, t: Vec3, seed: u32) -> (f32, Vec3) {
+fn stripes(q: Vec3, t: Vec3, seed: u32, corners: &mut Corners) -> (f32, Vec3) {
     // Corner k's phase, in waves, is WAVES_PER_CELL ((f - d_k) - JITTER r_k) . t, that is
     // WAVES_PER_CELL (f.t - d_k.t - JITTER r_k.t), the lower four corners in one 4-lane vector
     // and the upper four (d_k.z = 1) in another.
-    let c = Lattice::at(q, seed);
+    let c = Lattice::at(q, seed, corners);
     let f = c.fraction;
     let [w_lo, w_hi] = c.weights;
-    let rt: [f32; 8] = std::array::from_fn(|k| {
-        let h = c.hashes[k];
-        unit(h) * t.x + unit(h >> 10) * t.y + unit(h >> 20) * t.z
-    });
+    let rt = |half: usize| {
+        let lanes = |v: &[f32; 8]| Vec4::from_slice(&v[4 * half..4 * half + 4]);
+        lanes(&corners.x) * t.x + lanes(&corners.y) * t.y + lanes(&corners.z) * t.z
+    };
     let d_t = Vec4::new(0.0, t.x, t.y, t.x + t.y);
-    let ph_lo = (Vec4::splat(f.dot(t)) - d_t - Vec4::from_slice(&rt[..4]) * JITTER) * WAVES_PER_CELL;
-    let ph_hi = (Vec4::splat(f.dot(t) - t.z) - d_t - Vec4::from_slice(&rt[4..]) * JITTER) * WAVES_PER_CELL;
+    let ph_lo = (Vec4::splat(f.dot(t)) - d_t - rt(0) * JITTER) * WAVES_PER_CELL;
+    let ph_hi = (Vec4::splat(f.dot(t) - t.z) - d_t - rt(1) * JITTER) * WAVES_PER_CELL;
     let quarter = Vec4::splat(0.25);
     let re = (w_lo * sin_turns4(ph_lo + quarter) + w_hi * sin_turns4(ph_hi + quarter)).element_sum();
     let im = (w_lo * sin_turns4(ph_lo) + w_hi * sin_turns4(ph_hi)).element_sum();
@@ -182,30 +209,34 @@ fn stripes(q: Vec3, t: Vec3, seed: u32) -> (f32, Vec3) {
     (re * norm, t * (-TAU * WAVES_PER_CELL * im * norm))
 }
 
-/// The lattice cell around a point: the point's fraction within it, the blending weights of
-/// its eight corners (smooth, summing to 1) and each corner's hash (from the corner and the
-/// seed; [`unit`] of its bits 0, 10 and 20 is the corner's random vector). Corner `k` is
-/// `(k & 1, (k >> 1) & 1, k >> 2)` from the cell's lowest corner: the weights hold corners 0-3
-/// (z = 0), then 4-7.
+/// The lattice cell around a point: the point's fraction within it and the blending weights
+/// of its eight corners (smooth, summing to 1); the corners' random vectors are in the
+/// [`Corners`] it fills. Corner `k` is `(k & 1, (k >> 1) & 1, k >> 2)` from the cell's lowest
+/// corner: the weights hold corners 0-3 (z = 0), then 4-7.
 struct Lattice {
     fraction: Vec3,
     weights: [Vec4; 2],
-    hashes: [u32; 8],
 }
 
 impl Lattice {
+    /// The cell around `q` for the lattice of `seed`, its corners' random vectors found and
+    /// kept in `corners` unless they are already that cell's.
     #[inline]
-    fn at(q: Vec3, seed: u32) -> Lattice {
+    fn at(q: Vec3, seed: u32, corners: &mut Corners) -> Lattice {
         let (ix, iy, iz) = (floor_to_i32(q.x), floor_to_i32(q.y), floor_to_i32(q.z));
         let fraction = q - Vec3::new(ix as f32, iy as f32, iz as f32);
         let (wx, wy, wz) = (smooth(fraction.x), smooth(fraction.y), smooth(fraction.z));
         let across = Vec4::new((1.0 - wx) * (1.0 - wy), wx * (1.0 - wy), (1.0 - wx) * wy, wx * wy);
-        // The hash's three products, shared between the corners.
-        let hx = [ix, ix.wrapping_add(1)].map(|x| (x as u32).wrapping_mul(HASH_X));
-        let hy = [iy, iy.wrapping_add(1)].map(|y| (y as u32).wrapping_mul(HASH_Y));
-        let hz = [iz, iz.wrapping_add(1)].map(|z| (z as u32).wrapping_mul(HASH_Z));
-        let hashes = std::array::from_fn(|k| mix(seed ^ hx[k & 1] ^ hy[(k >> 1) & 1] ^ hz[k >> 2]));
-        Lattice { fraction, weights: [across * (1.0 - wz), across * wz], hashes }
+        let key = Some(([ix, iy, iz], seed));
+        if corners.cell != key {
+            // The hash's three products, shared between the corners.
+            let hx = [ix, ix.wrapping_add(1)].map(|x| (x as u32).wrapping_mul(HASH_X));
+            let hy = [iy, iy.wrapping_add(1)].map(|y| (y as u32).wrapping_mul(HASH_Y));
+            let hz = [iz, iz.wrapping_add(1)].map(|z| (z as u32).wrapping_mul(HASH_Z));
+            let hashes: [u32; 8] = std::array::from_fn(|k| mix(seed ^ hx[k & 1] ^ hy[(k >> 1) & 1] ^ hz[k >> 2]));
+            *corners = Corners { cell: key, x: hashes.map(unit), y: hashes.map(|h| unit(h >> 10)), z: hashes.map(|h| unit(h >> 20)) };
+        }
+        Lattice { fraction, weights: [across * (1.0 - wz), across * wz] }
     }
 }
 
@@ -215,10 +246,10 @@ const DRIFT_TAPER: f32 = 0.5;
 /// A smooth random tangent (of unit length but near its zeros) at the unit direction `p`:
 /// random directions at the corners
 /// of a lattice of `cells_per_radian`, blended by the same weights as the stripes.
-fn drift(p: Vec3, cells_per_radian: f32, seed: u32) -> Vec3 {
-    let c = Lattice::at(p * cells_per_radian, seed);
+fn drift(p: Vec3, cells_per_radian: f32, seed: u32, corners: &mut Corners) -> Vec3 {
+    let c = Lattice::at(p * cells_per_radian, seed, corners);
     let weights: [f32; 8] = std::array::from_fn(|k| c.weights[k / 4][k % 4]);
-    let sum: Vec3 = (0..8).map(|k| Vec3::new(unit(c.hashes[k]), unit(c.hashes[k] >> 10), unit(c.hashes[k] >> 20)) * weights[k]).sum();
+    let sum: Vec3 = (0..8).map(|k| Vec3::new(corners.x[k], corners.y[k], corners.z[k]) * weights[k]).sum();
     let tangent = sum - p * p.dot(sum);
     // Unit length away from the field's zeros; near one it fades to nothing, so a hilltop or
     // saddle of the field stays smooth instead of gathering stripes into a star.
@@ -347,6 +378,21 @@ mod tests {
         let variation = |dir: Vec3| -> f32 { (0..400).map(|k| (f.at((p + dir * (k as f32 * step)).normalize(), g, DRY) - f.at((p + dir * ((k + 1) as f32 * step)).normalize(), g, DRY)).abs()).sum() };
         let (along, over) = (variation(down), variation(across));
         assert!(over > 4.0 * along, "across {over}, along {along}");
+    }
+
+    /// Along a row the corners kept from one point to the next give each point, to the bit,
+    /// what a fresh evaluation gives it (octaves, drift and a jump back to an earlier cell).
+    #[test]
+    fn kept_corners_change_no_value() {
+        let f = GullyFilter::new(&GullySpec { min_slope: 0.3, ..spec() }, 8192);
+        let p = Vec3::new(0.4, -0.2, 0.9).normalize();
+        let (east, north) = (Vec3::Y.cross(p).normalize(), p.cross(Vec3::Y.cross(p).normalize()));
+        let mut near = f.near();
+        for k in (0..600).chain(0..50) {
+            let q = (p + east * (k as f32 * 3e-5)).normalize();
+            let g = east * 0.7 + north * (0.3 * (k as f32 * 0.05).sin());
+            assert_eq!(f.at_near(q, g, DRY, &mut near).to_bits(), f.at(q, g, DRY).to_bits(), "point {k}");
+        }
     }
 
     /// Under a river the filter leaves troughs only; a lake or mask scale of 0 leaves the ground.

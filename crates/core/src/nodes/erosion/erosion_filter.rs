@@ -1,11 +1,12 @@
 //! The Erosion filter node: branching gullies and spurs that run downhill, added point by point
 //! below the cells of a simulation ([`crate::erosion::filter`]).
 
-use crate::erosion::filter::{GullyFilter, GullySpec, PointWater};
+use crate::erosion::filter::{GullyFilter, GullySpec, Near, PointWater};
 use crate::nodes::masks::smoothstep;
 use crate::nodes::prelude::*;
 use crate::planet::gradient::gradient_on;
 use crate::planet::stencil::Neighbours4;
+use rayon::prelude::*;
 
 crate::settings! {
     /// Settings of the Erosion filter node.
@@ -87,17 +88,26 @@ impl Node for ErosionFilter {
         let gradient = gradient_on(h, &stencil);
         ctx.check()?;
         let share = |f: Option<&std::sync::Arc<Field>>, c: usize| f.map_or(0.0, |f| f.data()[c].clamp(0.0, 1.0));
-        let out = Field::from_fn_on(stencil.out(), |k, _| {
+        let value = |k: usize, near: &mut Near| {
             let c = stencil.at(k).0;
             let p = stencil.direction(c);
             let scale = (1.0 - share(lakes, c)) * mask.map_or(1.0, |m| m.data()[c].clamp(0.0, 1.0));
             let water = PointWater { river: share(rivers, c), scale };
             let h0 = h.data()[c];
-            let mut change = filter.at(p, glam::Vec3::from(gradient.data[k]), water);
+            let mut change = filter.at_near(p, glam::Vec3::from(gradient.data[k]), water, near);
             if h0 < planet.sea_level {
                 change *= smoothstep(0.0, SHORE_FADE_M, -planet.to_metres(h0));
             }
             keep_coast(h0, h0 + change, planet.sea_level)
+        };
+        // Row by row, so that neighbouring cells share the lattice corners of the filter.
+        let grid = stencil.out();
+        let mut out = Field::filled_on(grid, 0.0);
+        out.data_mut().par_chunks_mut(grid.row()).enumerate().for_each(|(row, values)| {
+            let mut near = filter.near();
+            for (i, v) in values.iter_mut().enumerate() {
+                *v = value(row * grid.row() + i, &mut near);
+            }
         });
         ctx.check()?;
         Ok(vec![out.into()])
