@@ -129,7 +129,7 @@ impl GullyFilter {
 
     /// A fresh [`Near`] for [`GullyFilter::at_near`].
     pub fn near(&self) -> Near {
-        Near(vec![Corners::default(); self.octaves.len() + 1])
+        Near(vec![CornerVectors::default(); self.octaves.len() + 1])
     }
 
     /// [`GullyFilter::at`] for a point near the one before (the next cell of a row): the
@@ -167,12 +167,12 @@ impl GullyFilter {
 
 /// What [`GullyFilter::at_near`] keeps from one point to the next: the last lattice cell of
 /// each octave and of the drift, with its corners' random vectors.
-pub struct Near(Vec<Corners>);
+pub struct Near(Vec<CornerVectors>);
 
 /// A lattice cell and the random vectors of its eight corners ([`unit`] of bits 0, 10 and 20
 /// of each corner's hash), by axis.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Corners {
+struct CornerVectors {
     cell: Option<([i32; 3], u32)>,
     x: [f32; 8],
     y: [f32; 8],
@@ -188,7 +188,7 @@ pub struct Corners {
 /// amplitude fades over a short distance, where the phasor's length falls below
 /// [`FORK_WIDTH`]).
 #[inline]
-fn stripes(q: Vec3, t: Vec3, seed: u32, corners: &mut Corners) -> (f32, Vec3) {
+fn stripes(q: Vec3, t: Vec3, seed: u32, corners: &mut CornerVectors) -> (f32, Vec3) {
     // Corner k's phase, in waves, is WAVES_PER_CELL ((f - d_k) - JITTER r_k) . t, that is
     // WAVES_PER_CELL (f.t - d_k.t - JITTER r_k.t), the lower four corners in one 4-lane vector
     // and the upper four (d_k.z = 1) in another.
@@ -211,7 +211,7 @@ fn stripes(q: Vec3, t: Vec3, seed: u32, corners: &mut Corners) -> (f32, Vec3) {
 
 /// The lattice cell around a point: the point's fraction within it and the blending weights
 /// of its eight corners (smooth, summing to 1); the corners' random vectors are in the
-/// [`Corners`] it fills. Corner `k` is `(k & 1, (k >> 1) & 1, k >> 2)` from the cell's lowest
+/// [`CornerVectors`] it fills. Corner `k` is `(k & 1, (k >> 1) & 1, k >> 2)` from the cell's lowest
 /// corner: the weights hold corners 0-3 (z = 0), then 4-7.
 struct Lattice {
     fraction: Vec3,
@@ -222,7 +222,7 @@ impl Lattice {
     /// The cell around `q` for the lattice of `seed`, its corners' random vectors found and
     /// kept in `corners` unless they are already that cell's.
     #[inline]
-    fn at(q: Vec3, seed: u32, corners: &mut Corners) -> Lattice {
+    fn at(q: Vec3, seed: u32, corners: &mut CornerVectors) -> Lattice {
         let (ix, iy, iz) = (floor_to_i32(q.x), floor_to_i32(q.y), floor_to_i32(q.z));
         let fraction = q - Vec3::new(ix as f32, iy as f32, iz as f32);
         let (wx, wy, wz) = (smooth(fraction.x), smooth(fraction.y), smooth(fraction.z));
@@ -234,7 +234,7 @@ impl Lattice {
             let hy = [iy, iy.wrapping_add(1)].map(|y| (y as u32).wrapping_mul(HASH_Y));
             let hz = [iz, iz.wrapping_add(1)].map(|z| (z as u32).wrapping_mul(HASH_Z));
             let hashes: [u32; 8] = std::array::from_fn(|k| mix(seed ^ hx[k & 1] ^ hy[(k >> 1) & 1] ^ hz[k >> 2]));
-            *corners = Corners { cell: key, x: hashes.map(unit), y: hashes.map(|h| unit(h >> 10)), z: hashes.map(|h| unit(h >> 20)) };
+            *corners = CornerVectors { cell: key, x: hashes.map(unit), y: hashes.map(|h| unit(h >> 10)), z: hashes.map(|h| unit(h >> 20)) };
         }
         Lattice { fraction, weights: [across * (1.0 - wz), across * wz] }
     }
@@ -246,7 +246,7 @@ const DRIFT_TAPER: f32 = 0.5;
 /// A smooth random tangent (of unit length but near its zeros) at the unit direction `p`:
 /// random directions at the corners
 /// of a lattice of `cells_per_radian`, blended by the same weights as the stripes.
-fn drift(p: Vec3, cells_per_radian: f32, seed: u32, corners: &mut Corners) -> Vec3 {
+fn drift(p: Vec3, cells_per_radian: f32, seed: u32, corners: &mut CornerVectors) -> Vec3 {
     let c = Lattice::at(p * cells_per_radian, seed, corners);
     let weights: [f32; 8] = std::array::from_fn(|k| c.weights[k / 4][k % 4]);
     let sum: Vec3 = (0..8).map(|k| Vec3::new(corners.x[k], corners.y[k], corners.z[k]) * weights[k]).sum();
