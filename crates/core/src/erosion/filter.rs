@@ -129,7 +129,7 @@ impl GullyFilter {
 
     /// A fresh [`Near`] for [`GullyFilter::at_near`].
     pub fn near(&self) -> Near {
-        Near(vec![CornerVectors::default(); self.octaves.len() + 1])
+        Near { drift: CornerVectors::default(), octaves: vec![CornerVectors::default(); self.octaves.len()] }
     }
 
     /// [`GullyFilter::at`] for a point near the one before (the next cell of a row): the
@@ -139,13 +139,15 @@ impl GullyFilter {
         if water.scale <= 0.0 {
             return 0.0;
         }
-        let Some((drift_near, octave_near)) = near.0.split_last_mut() else { return 0.0 };
+        // A `Near` made for another filter holds the wrong number of octaves (its cells are
+        // keyed by seed, so it can only cost a recomputation, never a wrong value).
+        near.octaves.resize(self.octaves.len(), CornerVectors::default());
         let river = water.river.clamp(0.0, 1.0);
-        let gradient = if self.min_slope > 0.0 { gradient + drift(p, self.drift.0, self.drift.1, drift_near) * self.min_slope } else { gradient };
+        let gradient = if self.min_slope > 0.0 { gradient + drift(p, self.drift.0, self.drift.1, &mut near.drift) * self.min_slope } else { gradient };
         let mut sum = 0.0;
         let mut g_sum = gradient;
         let most = MAX_STEEPENING * gradient.length();
-        for (o, corners) in self.octaves.iter().zip(octave_near) {
+        for (o, corners) in self.octaves.iter().zip(&mut near.octaves) {
             let g = gradient * (1.0 - self.follow) + g_sum * self.follow;
             let slope = g_sum.length().min(most);
             let across = p.cross(g);
@@ -166,8 +168,11 @@ impl GullyFilter {
 }
 
 /// What [`GullyFilter::at_near`] keeps from one point to the next: the last lattice cell of
-/// each octave and of the drift, with its corners' random vectors.
-pub struct Near(Vec<CornerVectors>);
+/// the drift and of each octave, with its corners' random vectors.
+pub struct Near {
+    drift: CornerVectors,
+    octaves: Vec<CornerVectors>,
+}
 
 /// A lattice cell and the random vectors of its eight corners ([`unit`] of bits 0, 10 and 20
 /// of each corner's hash), by axis.

@@ -122,6 +122,12 @@ impl EvalResult {
     }
 }
 
+/// The error a node gets when node `src`, whose output it reads, produced nothing (it failed
+/// or was cancelled; its own error says why).
+pub fn waiting_for(src: NodeId) -> String {
+    format!("waiting for node {src}, which produced nothing")
+}
+
 /// The values on `step`'s input ports from the outputs in `res` (`None` for an optional input
 /// left open); `None`, with the error put on the step's node, when a source produced nothing.
 pub(super) fn step_inputs(res: &mut EvalResult, step: &Step) -> Option<Vec<Option<Value>>> {
@@ -132,7 +138,7 @@ pub(super) fn step_inputs(res: &mut EvalResult, step: &Step) -> Option<Vec<Optio
             Some((src, idx)) => match res.output(src, idx) {
                 Some(v) => inputs.push(Some(v.clone())),
                 None => {
-                    res.errors.entry(step.id).or_insert_with(|| format!("waiting for node {src}, which produced nothing"));
+                    res.errors.entry(step.id).or_insert_with(|| waiting_for(src));
                     return None;
                 }
             },

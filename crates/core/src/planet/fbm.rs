@@ -52,22 +52,31 @@ impl FastPerlin {
     /// Noise at a point.
     #[inline]
     pub fn get(&self, p: [f64; 3]) -> f64 {
-        let (fx, fy, fz) = (floor64(p[0]), floor64(p[1]), floor64(p[2]));
-        let hashes = self.corner_hashes(fx as isize, fy as isize, fz as isize);
-        blend(hashes, p[0] - fx, p[1] - fy, p[2] - fz)
+        let f = p.map(floor64);
+        let hashes = self.corner_hashes(f[0] as isize, f[1] as isize, f[2] as isize);
+        blend([hashes], [[p[0] - f[0]], [p[1] - f[1]], [p[2] - f[2]]])[0]
     }
 
-    /// [`FastPerlin::get`] for a point near the one before (the next cell of a row): the
-    /// hashes of its lattice cell's corners come from `last` when it is the same cell, else
-    /// are found and kept there. The same value as `get`, to the bit.
-    #[inline]
-    pub fn get_near(&self, p: [f64; 3], last: &mut Corners) -> f64 {
-        let (fx, fy, fz) = (floor64(p[0]), floor64(p[1]), floor64(p[2]));
-        let cell = [fx as isize, fy as isize, fz as isize];
-        if last.cell != Some(cell) {
-            *last = Corners { cell: Some(cell), hashes: self.corner_hashes(cell[0], cell[1], cell[2]) };
+    /// [`FastPerlin::get`] at `L` points in order along a row: the hashes of a point's lattice
+    /// cell come from `last` when the point before was in the same cell (else they are found
+    /// and kept there), and the blend runs on all points together ([`blend`]). The same
+    /// values as `get`, to the bit.
+    #[inline(always)]
+    fn get_row<const L: usize>(&self, p: [[f64; 3]; L], last: &mut Corners) -> [f64; L] {
+        let mut hashes = [[0u8; 8]; L];
+        let mut fraction = [[0.0f64; L]; 3];
+        for l in 0..L {
+            let f = p[l].map(floor64);
+            let cell = f.map(|v| v as isize);
+            if last.cell != Some(cell) {
+                *last = Corners { cell: Some(cell), hashes: self.corner_hashes(cell[0], cell[1], cell[2]) };
+            }
+            hashes[l] = last.hashes;
+            for axis in 0..3 {
+                fraction[axis][l] = p[l][axis] - f[axis];
+            }
         }
-        blend(last.hashes, p[0] - fx, p[1] - fy, p[2] - fz)
+        blend(hashes, fraction)
     }
 
     /// The gradient indices (0..16) of the eight corners of the lattice cell at `(x, y, z)`,
@@ -85,37 +94,43 @@ impl FastPerlin {
     }
 }
 
-/// The lattice cell of the last point a [`FastPerlin`] evaluated for one caller, and its
-/// corners' gradient indices ([`FastPerlin::get_near`]).
+/// The lattice cell of the last point a [`FastPerlin`] evaluated along a row, and its
+/// corners' gradient indices ([`FastPerlin::get_row`]).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Corners {
+struct Corners {
     cell: Option<[isize; 3]>,
     hashes: [u8; 8],
 }
 
-/// The noise at fractions `(dx, dy, dz)` of a lattice cell whose corners have the gradients
-/// `hashes` ([`FastPerlin::corner_hashes`]).
-#[inline]
-fn blend(hashes: [u8; 8], dx: f64, dy: f64, dz: f64) -> f64 {
+/// The noise at `L` points, each at fractions `(dx, dy, dz)` (by axis, then point) of a
+/// lattice cell whose corners have the gradients `hashes` ([`FastPerlin::corner_hashes`]):
+/// the same operations in the same order for every point, so a row's points can run in vector
+/// lanes and a single point ([`FastPerlin::get`]) gets the same bits.
+#[inline(always)]
+fn blend<const L: usize>(hashes: [[u8; 8]; L], [dx, dy, dz]: [[f64; L]; 3]) -> [f64; L] {
     const SCALE: f64 = 1.154_700_538_379_251_5;
-    let g = |h: u8, px: f64, py: f64, pz: f64| {
-        let v = GRADIENTS[h as usize];
-        v[0] * px + v[1] * py + v[2] * pz
+    let minus_one = |v: [f64; L]| v.map(|x| x - 1.0);
+    let (ex, ey, ez) = (minus_one(dx), minus_one(dy), minus_one(dz));
+    let g = |corner: usize, px: &[f64; L], py: &[f64; L], pz: &[f64; L]| -> [f64; L] {
+        std::array::from_fn(|l| {
+            let v = GRADIENTS[hashes[l][corner] as usize];
+            v[0] * px[l] + v[1] * py[l] + v[2] * pz[l]
+        })
     };
-    let (ex, ey, ez) = (dx - 1.0, dy - 1.0, dz - 1.0);
-    let g000 = g(hashes[0], dx, dy, dz);
-    let g001 = g(hashes[1], dx, dy, ez);
-    let g010 = g(hashes[2], dx, ey, dz);
-    let g011 = g(hashes[3], dx, ey, ez);
-    let g100 = g(hashes[4], ex, dy, dz);
-    let g101 = g(hashes[5], ex, dy, ez);
-    let g110 = g(hashes[6], ex, ey, dz);
-    let g111 = g(hashes[7], ex, ey, ez);
-    let q = |t: f64| t * t * t * (t * (t * 6.0 - 15.0) + 10.0);
+    let g000 = g(0, &dx, &dy, &dz);
+    let g001 = g(1, &dx, &dy, &ez);
+    let g010 = g(2, &dx, &ey, &dz);
+    let g011 = g(3, &dx, &ey, &ez);
+    let g100 = g(4, &ex, &dy, &dz);
+    let g101 = g(5, &ex, &dy, &ez);
+    let g110 = g(6, &ex, &ey, &dz);
+    let g111 = g(7, &ex, &ey, &ez);
+    let q = |t: [f64; L]| t.map(|t| t * t * t * (t * (t * 6.0 - 15.0) + 10.0));
     let (cx, cy, cz) = (q(dx), q(dy), q(dz));
-    let lin = |a: f64, b: f64, t: f64| b * t + a * (1.0 - t);
-    let r = lin(lin(lin(g000, g001, cz), lin(g010, g011, cz), cy), lin(lin(g100, g101, cz), lin(g110, g111, cz), cy), cx) * SCALE;
-    r.clamp(-1.0, 1.0)
+    let lin = |a: &[f64; L], b: &[f64; L], t: &[f64; L]| -> [f64; L] { std::array::from_fn(|l| b[l] * t[l] + a[l] * (1.0 - t[l])) };
+    let x0 = lin(&lin(&g000, &g001, &cz), &lin(&g010, &g011, &cz), &cy);
+    let x1 = lin(&lin(&g100, &g101, &cz), &lin(&g110, &g111, &cz), &cy);
+    lin(&x0, &x1, &cx).map(|r| (r * SCALE).clamp(-1.0, 1.0))
 }
 
 /// Fractal Brownian motion over [`FastPerlin`] octaves, with the noise crate's `Fbm`
@@ -152,33 +167,17 @@ impl FastFbm {
         sum * self.scale
     }
 
-    /// [`FastFbm::get`] for a point near the one before, each octave through
-    /// [`FastPerlin::get_near`] with its own entry of `last` (as many as the octaves). The same
-    /// value, to the bit.
-    #[inline]
-    pub fn get_near(&self, p: [f64; 3], last: &mut [Corners]) -> f64 {
-        let mut p = p;
-        let mut sum = 0.0;
-        let mut amp = self.persistence;
-        for (o, last) in self.octaves.iter().zip(last) {
-            sum += o.get_near(p, last) * amp;
-            amp *= self.persistence;
-            p = [p[0] * self.lacunarity, p[1] * self.lacunarity, p[2] * self.lacunarity];
-        }
-        sum * self.scale
-    }
-
-    /// [`FastFbm::get_near`] at [`LANES`] points along a row at once: each lane the same
-    /// arithmetic in the same order, so the same values to the bit, but the noise's blend
-    /// runs on all lanes together (vector instructions where the caller is compiled for them).
+    /// [`FastFbm::get`] at `L` points in order along a row, each octave through
+    /// [`FastPerlin::get_row`] with its own entry of `last`: the same values, to the bit.
     #[inline(always)]
-    fn get_lanes(&self, p: [[f64; 3]; LANES], last: &mut [Corners]) -> [f64; LANES] {
+    fn get_row<const L: usize>(&self, p: [[f64; 3]; L], last: &mut [Corners]) -> [f64; L] {
+        debug_assert_eq!(last.len(), self.octaves.len(), "one entry per octave");
         let mut p = p;
-        let mut sum = [0.0; LANES];
+        let mut sum = [0.0; L];
         let mut amp = self.persistence;
         for (o, last) in self.octaves.iter().zip(last) {
-            let v = o.get_lanes(p, last);
-            for l in 0..LANES {
+            let v = o.get_row(p, last);
+            for l in 0..L {
                 sum[l] += v[l] * amp;
             }
             amp *= self.persistence;
@@ -188,80 +187,27 @@ impl FastFbm {
     }
 }
 
-/// Points of a row evaluated together by [`FastFbm::get_lanes`].
+/// Points of a row evaluated together by [`fbm_row`] (four `f64` lanes of AVX2).
 const LANES: usize = 4;
 
-impl FastPerlin {
-    /// [`FastPerlin::get_near`] at [`LANES`] points in order, `last` passed from one to the
-    /// next.
-    #[inline(always)]
-    fn get_lanes(&self, p: [[f64; 3]; LANES], last: &mut Corners) -> [f64; LANES] {
-        let mut hashes = [[0u8; 8]; LANES];
-        let mut fraction = [[0.0f64; LANES]; 3];
-        for l in 0..LANES {
-            let f = p[l].map(floor64);
-            let cell = f.map(|v| v as isize);
-            if last.cell != Some(cell) {
-                *last = Corners { cell: Some(cell), hashes: self.corner_hashes(cell[0], cell[1], cell[2]) };
-            }
-            hashes[l] = last.hashes;
-            for axis in 0..3 {
-                fraction[axis][l] = p[l][axis] - f[axis];
-            }
-        }
-        blend_lanes(&hashes, fraction)
-    }
-}
-
-/// [`blend`] on [`LANES`] points at once (fractions by axis, then lane): the same operations
-/// in the same order on every lane.
-#[inline(always)]
-fn blend_lanes(hashes: &[[u8; 8]; LANES], [dx, dy, dz]: [[f64; LANES]; 3]) -> [f64; LANES] {
-    const SCALE: f64 = 1.154_700_538_379_251_5;
-    type L = [f64; LANES];
-    let minus_one = |v: L| v.map(|x| x - 1.0);
-    let (ex, ey, ez) = (minus_one(dx), minus_one(dy), minus_one(dz));
-    let g = |corner: usize, px: &L, py: &L, pz: &L| -> L {
-        std::array::from_fn(|l| {
-            let v = GRADIENTS[hashes[l][corner] as usize];
-            v[0] * px[l] + v[1] * py[l] + v[2] * pz[l]
-        })
-    };
-    let g000 = g(0, &dx, &dy, &dz);
-    let g001 = g(1, &dx, &dy, &ez);
-    let g010 = g(2, &dx, &ey, &dz);
-    let g011 = g(3, &dx, &ey, &ez);
-    let g100 = g(4, &ex, &dy, &dz);
-    let g101 = g(5, &ex, &dy, &ez);
-    let g110 = g(6, &ex, &ey, &dz);
-    let g111 = g(7, &ex, &ey, &ez);
-    let q = |t: L| t.map(|t| t * t * t * (t * (t * 6.0 - 15.0) + 10.0));
-    let (cx, cy, cz) = (q(dx), q(dy), q(dz));
-    let lin = |a: &L, b: &L, t: &L| -> L { std::array::from_fn(|l| b[l] * t[l] + a[l] * (1.0 - t[l])) };
-    let x0 = lin(&lin(&g000, &g001, &cz), &lin(&g010, &g011, &cz), &cy);
-    let x1 = lin(&lin(&g100, &g101, &cz), &lin(&g110, &g111, &cz), &cy);
-    lin(&x0, &x1, &cx).map(|r| (r * SCALE).clamp(-1.0, 1.0))
-}
-
-/// Fills one row of cells at level `n`, from cell `start` along `i`, with `amp * fbm(r * dir)`.
+/// Fills storage row `row` of `grid` with `amp * fbm(r * dir)`, [`LANES`] cells at a time.
 #[inline(always)]
 fn fbm_row(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp: f32, out: &mut [f32]) {
     let n = grid.n();
     let mut last = vec![Corners::default(); f.octaves.len()];
-    let mut cells = grid.row_cells(row);
-    let point = |cell: super::Cell| {
-        let d = cell.direction(n);
-        [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
-    };
-    let mut chunks = out.chunks_exact_mut(LANES);
-    for chunk in &mut chunks {
-        let p: [[f64; 3]; LANES] = std::array::from_fn(|_| cells.next().map_or([0.0; 3], point));
-        for (v, x) in chunk.iter_mut().zip(f.get_lanes(p, &mut last)) {
-            *v = x as f32 * amp;
-        }
+    let points: Vec<[f64; 3]> = grid
+        .row_cells(row)
+        .map(|cell| {
+            let d = cell.direction(n);
+            [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
+        })
+        .collect();
+    let ((groups, rest), (values, rest_values)) = (points.as_chunks::<LANES>(), out.as_chunks_mut::<LANES>());
+    for (p, v) in groups.iter().zip(values) {
+        *v = f.get_row(*p, &mut last).map(|x| x as f32 * amp);
     }
-    for (v, cell) in chunks.into_remainder().iter_mut().zip(cells) {
-        *v = f.get_near(point(cell), &mut last) as f32 * amp;
+    for (p, v) in rest.iter().zip(rest_values) {
+        *v = f.get_row([*p], &mut last)[0] as f32 * amp;
     }
 }
 
@@ -308,11 +254,9 @@ pub fn fbm_field(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
 
 /// [`fbm_field`] evaluated.
 fn fbm_field_now(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
-    use rayon::prelude::*;
     #[cfg(target_arch = "x86_64")]
     let avx2 = std::arch::is_x86_feature_detected!("avx2");
-    let mut out = Field::filled_on(grid, 0.0);
-    out.data_mut().par_chunks_mut(grid.row()).enumerate().for_each(|(row, chunk)| {
+    Field::from_rows_on(grid, |row, chunk| {
         #[cfg(target_arch = "x86_64")]
         if avx2 {
             // SAFETY: AVX2 support was detected at run time just above.
@@ -320,8 +264,7 @@ fn fbm_field_now(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
             return;
         }
         fbm_row(f, grid, row, r, amp, chunk);
-    });
-    out
+    })
 }
 
 /// Octaves of Perlin noise on the sphere from a coarsest frequency down to the finest one a

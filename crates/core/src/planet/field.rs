@@ -49,12 +49,18 @@ impl Field {
     /// direction, in parallel rows (the same values [`Field::from_fn_index`] gives those cells).
     pub fn from_fn_on(grid: Grid, f: impl Fn(usize, Vec3) -> f32 + Sync) -> Field {
         let (n, w) = (grid.n(), grid.row());
-        let mut out = Field::filled_on(grid, 0.0);
-        out.data.par_chunks_mut(w).enumerate().for_each(|(row, chunk)| {
-            for ((i, v), cell) in chunk.iter_mut().enumerate().zip(grid.row_cells(row)) {
+        Field::from_rows_on(grid, |row, values| {
+            for ((i, v), cell) in values.iter_mut().enumerate().zip(grid.row_cells(row)) {
                 *v = f(row * w + i, cell.direction(n));
             }
-        });
+        })
+    }
+
+    /// A field on `grid` whose storage rows `f` fills (the row's index and its values), rows
+    /// in parallel: for kernels that carry work from one cell of a row to the next.
+    pub fn from_rows_on(grid: Grid, f: impl Fn(usize, &mut [f32]) + Sync) -> Field {
+        let mut out = Field::filled_on(grid, 0.0);
+        out.data.par_chunks_mut(grid.row()).enumerate().for_each(|(row, values)| f(row, values));
         out
     }
 
@@ -253,13 +259,11 @@ impl Field {
             let w = t.width();
             let columns: Vec<(i64, [f32; 4])> = (0..w).map(|x| smooth_axis(m, Cell { i: first.i + x, ..first }.center_ab(n).0)).collect();
             let rows: Vec<(i64, [f32; 4])> = (0..w).map(|y| smooth_axis(m, Cell { j: first.j + y, ..first }.center_ab(n).1)).collect();
-            let mut out = Field::filled_on(grid, 0.0);
-            out.data.par_chunks_mut(w).zip(rows.par_iter()).for_each(|(chunk, &row)| {
-                for (v, &column) in chunk.iter_mut().zip(&columns) {
-                    *v = Field::smooth_taps_of(m, first.face, column, row).sample(&self.data);
+            return Field::from_rows_on(grid, |row, values| {
+                for (v, &column) in values.iter_mut().zip(&columns) {
+                    *v = Field::smooth_taps_of(m, first.face, column, rows[row]).sample(&self.data);
                 }
             });
-            return out;
         }
         Field::from_fn_cell_on(grid, |k| {
             let cell = grid.cell(k);

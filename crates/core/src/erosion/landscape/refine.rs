@@ -248,10 +248,12 @@ impl Courses {
         }
         let wander = [0x5249_0001, 0x5249_0002, 0x5249_0003].map(|seed| FastFbm::new(seed, 2, 0.5, 2.0));
         let (scale, reach) = (noise_radius(4.0 * m as f32 / BEND_CELLS), WANDER_CELLS * std::f32::consts::FRAC_PI_2 / m as f32);
+        // Ring by ring outwards, each from the cells the ring before added.
         let mut busy: CellSet = lines.keys().copied().collect();
+        let mut added: Vec<usize> = busy.iter().copied().collect();
         for _ in 0..QUIET_RINGS {
-            let ring: Vec<usize> = busy.iter().flat_map(|&c| neighbours(Cell::from_index(c, m), m).map(|r| r.index(m))).collect();
-            busy.extend(ring);
+            let ring: Vec<usize> = added.iter().flat_map(|&c| neighbours(Cell::from_index(c, m), m).map(|r| r.index(m))).collect();
+            added = ring.into_iter().filter(|&c| busy.insert(c)).collect();
         }
         Courses { m, lines, busy, wander, scale, reach }
     }

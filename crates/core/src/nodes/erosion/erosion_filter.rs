@@ -6,7 +6,6 @@ use crate::nodes::masks::smoothstep;
 use crate::nodes::prelude::*;
 use crate::planet::gradient::gradient_on;
 use crate::planet::stencil::Neighbours4;
-use rayon::prelude::*;
 
 crate::settings! {
     /// Settings of the Erosion filter node.
@@ -101,12 +100,11 @@ impl Node for ErosionFilter {
             keep_coast(h0, h0 + change, planet.sea_level)
         };
         // Row by row, so that neighbouring cells share the lattice corners of the filter.
-        let grid = stencil.out();
-        let mut out = Field::filled_on(grid, 0.0);
-        out.data_mut().par_chunks_mut(grid.row()).enumerate().for_each(|(row, values)| {
+        let w = stencil.out().row();
+        let out = Field::from_rows_on(stencil.out(), |row, values| {
             let mut near = filter.near();
             for (i, v) in values.iter_mut().enumerate() {
-                *v = value(row * grid.row() + i, &mut near);
+                *v = value(row * w + i, &mut near);
             }
         });
         ctx.check()?;
