@@ -14,7 +14,7 @@
 //! exists; the cost is that of eight lattice corners per octave, whatever the level.
 
 use crate::planet::rounding::floor_to_i32;
-use glam::{Vec3, Vec4};
+use glam::Vec3;
 use std::f32::consts::TAU;
 
 /// Lattice jitter: how far a pivot may move from its corner, in lattice cells each way.
@@ -124,141 +124,259 @@ impl GullyFilter {
     /// The height to add at the unit direction `p` where the input's gradient is `gradient`
     /// (a tangent vector, input units per radian); the result is in the input's units.
     pub fn at(&self, p: Vec3, gradient: Vec3, water: PointWater) -> f32 {
-        self.at_near(p, gradient, water, &mut self.near())
+        self.at_lanes([p], [gradient], [water])[0]
     }
 
-    /// A fresh [`Near`] for [`GullyFilter::at_near`].
-    pub fn near(&self) -> Near {
-        Near { drift: CornerVectors::default(), octaves: vec![CornerVectors::default(); self.octaves.len()] }
-    }
-
-    /// [`GullyFilter::at`] for a point near the one before (the next cell of a row): the
-    /// random vectors of each octave's lattice corners come from `near` while the point stays
-    /// in the same lattice cell. The same value, to the bit.
-    pub fn at_near(&self, p: Vec3, gradient: Vec3, water: PointWater, near: &mut Near) -> f32 {
-        if water.scale <= 0.0 {
-            return 0.0;
+    /// [`GullyFilter::at`] of `L` points at once, each lane computed with the same operations
+    /// in the same order as a lone point, so the values are the same to the bit whatever `L`
+    /// (and a compiler that turns the lanes into vector instructions changes none of them;
+    /// [`GullyFilter::at_row`] is that).
+    #[inline(always)]
+    pub fn at_lanes<const L: usize>(&self, p: [Vec3; L], gradient: [Vec3; L], water: [PointWater; L]) -> [f32; L] {
+        let p = V3::from(p);
+        let scale: [f32; L] = lanes(|l| water[l].scale);
+        let river: [f32; L] = lanes(|l| water[l].river.clamp(0.0, 1.0));
+        let mut gradient = V3::from(gradient);
+        if self.min_slope > 0.0 {
+            let d = drift(p, self.drift.0, self.drift.1);
+            gradient = gradient.add(d.times(lanes(|_| self.min_slope)));
         }
-        // A `Near` made for another filter holds the wrong number of octaves (its cells are
-        // keyed by seed, so it can only cost a recomputation, never a wrong value).
-        near.octaves.resize(self.octaves.len(), CornerVectors::default());
-        let river = water.river.clamp(0.0, 1.0);
-        let gradient = if self.min_slope > 0.0 { gradient + drift(p, self.drift.0, self.drift.1, &mut near.drift) * self.min_slope } else { gradient };
-        let mut sum = 0.0;
+        let mut sum = [0.0f32; L];
         let mut g_sum = gradient;
-        let most = MAX_STEEPENING * gradient.length();
-        for (o, corners) in self.octaves.iter().zip(&mut near.octaves) {
-            let g = gradient * (1.0 - self.follow) + g_sum * self.follow;
-            let slope = g_sum.length().min(most);
+        let length = gradient.length();
+        let most: [f32; L] = lanes(|l| MAX_STEEPENING * length[l]);
+        for o in &self.octaves {
+            let g = gradient.times(lanes(|_| 1.0 - self.follow)).add(g_sum.times(lanes(|_| self.follow)));
+            let slope_len = g_sum.length();
+            let slope: [f32; L] = lanes(|l| slope_len[l].min(most[l]));
             let across = p.cross(g);
             let len = across.length();
-            if len <= 1e-12 || slope <= 0.0 {
-                continue;
-            }
-            let t = across / len;
-            let (v, dv) = stripes(p * o.cells_per_radian, t, o.seed, corners);
-            let a = o.amplitude_per_slope * slope * water.scale;
+            let t = across.over(len);
+            let (v, dv) = stripes(p.times(lanes(|_| o.cells_per_radian)), t, o.seed);
+            let a: [f32; L] = lanes(|l| o.amplitude_per_slope * slope[l] * scale[l]);
             // Under a river only the troughs stay.
-            let (shape, dshape) = if v > 0.0 { (v * (1.0 - river), 1.0 - river) } else { (v, 1.0) };
-            sum += a * shape;
-            g_sum += dv * (a * dshape * o.cells_per_radian);
+            let shape: [f32; L] = lanes(|l| if v[l] > 0.0 { v[l] * (1.0 - river[l]) } else { v[l] });
+            let s: [f32; L] = lanes(|l| a[l] * (if v[l] > 0.0 { 1.0 - river[l] } else { 1.0 }) * o.cells_per_radian);
+            // A lane without a direction across the slope, or without slope, gets nothing
+            // from this octave (its other values are left unused).
+            let skip: [bool; L] = lanes(|l| (len[l] <= 1e-12) | (slope[l] <= 0.0));
+            sum = lanes(|l| if skip[l] { sum[l] } else { sum[l] + a[l] * shape[l] });
+            g_sum.x = lanes(|l| if skip[l] { g_sum.x[l] } else { g_sum.x[l] + dv.x[l] * s[l] });
+            g_sum.y = lanes(|l| if skip[l] { g_sum.y[l] } else { g_sum.y[l] + dv.y[l] * s[l] });
+            g_sum.z = lanes(|l| if skip[l] { g_sum.z[l] } else { g_sum.z[l] + dv.z[l] * s[l] });
         }
-        sum
+        lanes(|l| if scale[l] <= 0.0 { 0.0 } else { sum[l] })
+    }
+
+    /// [`GullyFilter::at_lanes`] of a row of points, [`ROW_LANES`] at a time, written to `out`
+    /// (the lengths must agree): in AVX2 vector instructions where the CPU has them (without
+    /// FMA, so every lane rounds as a lone point does), plainly elsewhere.
+    pub fn at_row(&self, p: &[Vec3], gradient: &[Vec3], water: &[PointWater], out: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 support was detected at run time just above.
+            unsafe { self.at_row_avx2(p, gradient, water, out) };
+            return;
+        }
+        self.at_row_plain(p, gradient, water, out);
+    }
+
+    /// [`GullyFilter::at_row`] compiled with AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn at_row_avx2(&self, p: &[Vec3], gradient: &[Vec3], water: &[PointWater], out: &mut [f32]) {
+        self.at_row_plain(p, gradient, water, out);
+    }
+
+    /// [`GullyFilter::at_row`] as the compiler's target allows.
+    #[inline(always)]
+    fn at_row_plain(&self, p: &[Vec3], gradient: &[Vec3], water: &[PointWater], out: &mut [f32]) {
+        let (p, p_rest) = p.as_chunks::<ROW_LANES>();
+        let (g, g_rest) = gradient.as_chunks::<ROW_LANES>();
+        let (w, w_rest) = water.as_chunks::<ROW_LANES>();
+        let (o, o_rest) = out.as_chunks_mut::<ROW_LANES>();
+        for (((p, g), w), o) in p.iter().zip(g).zip(w).zip(o) {
+            *o = self.at_lanes(*p, *g, *w);
+        }
+        for (((p, g), w), o) in p_rest.iter().zip(g_rest).zip(w_rest).zip(o_rest) {
+            *o = self.at(*p, *g, *w);
+        }
     }
 }
 
-/// What [`GullyFilter::at_near`] keeps from one point to the next: the last lattice cell of
-/// the drift and of each octave, with its corners' random vectors.
-pub struct Near {
-    drift: CornerVectors,
-    octaves: Vec<CornerVectors>,
+/// Points that [`GullyFilter::at_row`] evaluates together: eight `f32` lanes of AVX2.
+pub const ROW_LANES: usize = 8;
+
+/// `L` values, lane by lane (a plain loop, which the compiler turns into vector instructions;
+/// `std::array::from_fn` and `map` are not always inlined, and then they are not).
+#[inline(always)]
+fn lanes<T: Copy + Default, const L: usize>(mut f: impl FnMut(usize) -> T) -> [T; L] {
+    let mut out = [T::default(); L];
+    for (l, o) in out.iter_mut().enumerate() {
+        *o = f(l);
+    }
+    out
 }
 
-/// A lattice cell and the random vectors of its eight corners ([`unit`] of bits 0, 10 and 20
-/// of each corner's hash), by axis.
-#[derive(Debug, Clone, Copy, Default)]
-struct CornerVectors {
-    cell: Option<([i32; 3], u32)>,
-    x: [f32; 8],
-    y: [f32; 8],
-    z: [f32; 8],
+/// `L` vectors by axis, with the operations of [`Vec3`] lane by lane in its order.
+#[derive(Clone, Copy)]
+struct V3<const L: usize> {
+    x: [f32; L],
+    y: [f32; L],
+    z: [f32; L],
 }
 
-/// The blended stripes at lattice point `q` across the unit tangent `t`: the value (-1..1) and
-/// its derivative along `q` (per lattice cell, the weights' own derivative left out).
+impl<const L: usize> V3<L> {
+    #[inline(always)]
+    fn from(v: [Vec3; L]) -> V3<L> {
+        V3 { x: lanes(|l| v[l].x), y: lanes(|l| v[l].y), z: lanes(|l| v[l].z) }
+    }
+
+    #[inline(always)]
+    fn add(self, o: V3<L>) -> V3<L> {
+        V3 { x: lanes(|l| self.x[l] + o.x[l]), y: lanes(|l| self.y[l] + o.y[l]), z: lanes(|l| self.z[l] + o.z[l]) }
+    }
+
+    #[inline(always)]
+    fn times(self, s: [f32; L]) -> V3<L> {
+        V3 { x: lanes(|l| self.x[l] * s[l]), y: lanes(|l| self.y[l] * s[l]), z: lanes(|l| self.z[l] * s[l]) }
+    }
+
+    #[inline(always)]
+    fn over(self, s: [f32; L]) -> V3<L> {
+        V3 { x: lanes(|l| self.x[l] / s[l]), y: lanes(|l| self.y[l] / s[l]), z: lanes(|l| self.z[l] / s[l]) }
+    }
+
+    #[inline(always)]
+    fn dot(self, o: V3<L>) -> [f32; L] {
+        lanes(|l| (self.x[l] * o.x[l]) + (self.y[l] * o.y[l]) + (self.z[l] * o.z[l]))
+    }
+
+    #[inline(always)]
+    fn length(self) -> [f32; L] {
+        let d = self.dot(self);
+        lanes(|l| d[l].sqrt())
+    }
+
+    #[inline(always)]
+    fn cross(self, o: V3<L>) -> V3<L> {
+        V3 { x: lanes(|l| self.y[l] * o.z[l] - o.y[l] * self.z[l]), y: lanes(|l| self.z[l] * o.x[l] - o.z[l] * self.x[l]), z: lanes(|l| self.x[l] * o.y[l] - o.x[l] * self.y[l]) }
+    }
+}
+
+/// The blended stripes at lattice points `q` across the unit tangents `t`: the value (-1..1)
+/// and its derivative along `q` (per lattice cell, the weights' own derivative left out).
 ///
-/// The corners' waves are blended as phasors and the sum is brought back to unit length, so
-/// the stripes keep their full depth between corners and their phase moves smoothly from one
+/// Corner `k`'s phase, in waves, is `WAVES_PER_CELL ((f - d_k) - JITTER r_k) . t`, `f` the
+/// point's fraction in its cell, `d_k` the corner's offset and `r_k` its random vector. The
+/// corners' waves are blended as phasors and the sum is brought back to unit length, so the
+/// stripes keep their full depth between corners and their phase moves smoothly from one
 /// corner's to the next; where the phases of the corners cancel, the stripes fork (and the
 /// amplitude fades over a short distance, where the phasor's length falls below
 /// [`FORK_WIDTH`]).
-#[inline]
-fn stripes(q: Vec3, t: Vec3, seed: u32, corners: &mut CornerVectors) -> (f32, Vec3) {
-    // Corner k's phase, in waves, is WAVES_PER_CELL ((f - d_k) - JITTER r_k) . t, that is
-    // WAVES_PER_CELL (f.t - d_k.t - JITTER r_k.t), the lower four corners in one 4-lane vector
-    // and the upper four (d_k.z = 1) in another.
-    let c = Lattice::at(q, seed, corners);
-    let f = c.fraction;
-    let [w_lo, w_hi] = c.weights;
-    let rt = |half: usize| {
-        let lanes = |v: &[f32; 8]| Vec4::from_slice(&v[4 * half..4 * half + 4]);
-        lanes(&corners.x) * t.x + lanes(&corners.y) * t.y + lanes(&corners.z) * t.z
-    };
-    let d_t = Vec4::new(0.0, t.x, t.y, t.x + t.y);
-    let ph_lo = (Vec4::splat(f.dot(t)) - d_t - rt(0) * JITTER) * WAVES_PER_CELL;
-    let ph_hi = (Vec4::splat(f.dot(t) - t.z) - d_t - rt(1) * JITTER) * WAVES_PER_CELL;
-    let quarter = Vec4::splat(0.25);
-    let re = (w_lo * sin_turns4(ph_lo + quarter) + w_hi * sin_turns4(ph_hi + quarter)).element_sum();
-    let im = (w_lo * sin_turns4(ph_lo) + w_hi * sin_turns4(ph_hi)).element_sum();
-    let norm = 1.0 / (re * re + im * im + FORK_WIDTH * FORK_WIDTH).sqrt();
-    (re * norm, t * (-TAU * WAVES_PER_CELL * im * norm))
-}
-
-/// The lattice cell around a point: the point's fraction within it and the blending weights
-/// of its eight corners (smooth, summing to 1); the corners' random vectors are in the
-/// [`CornerVectors`] it fills. Corner `k` is `(k & 1, (k >> 1) & 1, k >> 2)` from the cell's lowest
-/// corner: the weights hold corners 0-3 (z = 0), then 4-7.
-struct Lattice {
-    fraction: Vec3,
-    weights: [Vec4; 2],
-}
-
-impl Lattice {
-    /// The cell around `q` for the lattice of `seed`, its corners' random vectors found and
-    /// kept in `corners` unless they are already that cell's.
-    #[inline]
-    fn at(q: Vec3, seed: u32, corners: &mut CornerVectors) -> Lattice {
-        let (ix, iy, iz) = (floor_to_i32(q.x), floor_to_i32(q.y), floor_to_i32(q.z));
-        let fraction = q - Vec3::new(ix as f32, iy as f32, iz as f32);
-        let (wx, wy, wz) = (smooth(fraction.x), smooth(fraction.y), smooth(fraction.z));
-        let across = Vec4::new((1.0 - wx) * (1.0 - wy), wx * (1.0 - wy), (1.0 - wx) * wy, wx * wy);
-        let key = Some(([ix, iy, iz], seed));
-        if corners.cell != key {
-            // The hash's three products, shared between the corners.
-            let hx = [ix, ix.wrapping_add(1)].map(|x| (x as u32).wrapping_mul(HASH_X));
-            let hy = [iy, iy.wrapping_add(1)].map(|y| (y as u32).wrapping_mul(HASH_Y));
-            let hz = [iz, iz.wrapping_add(1)].map(|z| (z as u32).wrapping_mul(HASH_Z));
-            let hashes: [u32; 8] = std::array::from_fn(|k| mix(seed ^ hx[k & 1] ^ hy[(k >> 1) & 1] ^ hz[k >> 2]));
-            *corners = CornerVectors { cell: key, x: hashes.map(unit), y: hashes.map(|h| unit(h >> 10)), z: hashes.map(|h| unit(h >> 20)) };
+#[inline(always)]
+fn stripes<const L: usize>(q: V3<L>, t: V3<L>, seed: u32) -> ([f32; L], V3<L>) {
+    let c = Lattice::at(q, seed);
+    let f_t = c.fraction.dot(t);
+    // Corner k's wave as (re, im), the lower four corners (d_k.z = 0) from `f_t`, the upper
+    // four from `f_t - t.z`.
+    let wave = |corner: usize, base: &[f32; L], d_t: &[f32; L]| -> ([f32; L], [f32; L]) {
+        let mut re = [0.0; L];
+        let mut im = [0.0; L];
+        for l in 0..L {
+            let r_t = c.x[corner][l] * t.x[l] + c.y[corner][l] * t.y[l] + c.z[corner][l] * t.z[l];
+            let phase = (base[l] - d_t[l] - r_t * JITTER) * WAVES_PER_CELL;
+            re[l] = c.weights[corner][l] * sin_turns(phase + 0.25);
+            im[l] = c.weights[corner][l] * sin_turns(phase);
         }
-        Lattice { fraction, weights: [across * (1.0 - wz), across * wz] }
+        (re, im)
+    };
+    let upper_base: [f32; L] = lanes(|l| f_t[l] - t.z[l]);
+    let offsets: [[f32; L]; 4] = [[0.0; L], t.x, t.y, lanes(|l| t.x[l] + t.y[l])];
+    // Corner k's pair first (lower plus upper), then the pairs summed as (0 + 1) + (2 + 3).
+    let mut re_pairs = [[0.0f32; L]; 4];
+    let mut im_pairs = [[0.0f32; L]; 4];
+    for k in 0..4 {
+        let (lo_re, lo_im) = wave(k, &f_t, &offsets[k]);
+        let (hi_re, hi_im) = wave(k + 4, &upper_base, &offsets[k]);
+        re_pairs[k] = lanes(|l| lo_re[l] + hi_re[l]);
+        im_pairs[k] = lanes(|l| lo_im[l] + hi_im[l]);
+    }
+    let total = |pairs: &[[f32; L]; 4]| -> [f32; L] { lanes(|l| (pairs[0][l] + pairs[1][l]) + (pairs[2][l] + pairs[3][l])) };
+    let (re, im) = (total(&re_pairs), total(&im_pairs));
+    let norm: [f32; L] = lanes(|l| 1.0 / (re[l] * re[l] + im[l] * im[l] + FORK_WIDTH * FORK_WIDTH).sqrt());
+    let slope: [f32; L] = lanes(|l| -TAU * WAVES_PER_CELL * im[l] * norm[l]);
+    (lanes(|l| re[l] * norm[l]), t.times(slope))
+}
+
+/// The lattice cells around `L` points: each point's fraction within its cell, the blending
+/// weights of the eight corners (smooth, summing to 1) and their random vectors ([`unit`] of
+/// bits 0, 10 and 20 of each corner's hash), by axis. Corner `k` is `(k & 1, (k >> 1) & 1,
+/// k >> 2)` from the cell's lowest corner.
+struct Lattice<const L: usize> {
+    fraction: V3<L>,
+    weights: [[f32; L]; 8],
+    x: [[f32; L]; 8],
+    y: [[f32; L]; 8],
+    z: [[f32; L]; 8],
+}
+
+impl<const L: usize> Lattice<L> {
+    /// The cells around `q` for the lattice of `seed`.
+    #[inline(always)]
+    fn at(q: V3<L>, seed: u32) -> Lattice<L> {
+        let cell = |v: [f32; L]| -> [i32; L] { lanes(|l| floor_to_i32(v[l])) };
+        let (ix, iy, iz) = (cell(q.x), cell(q.y), cell(q.z));
+        let fraction = V3 { x: lanes(|l| q.x[l] - ix[l] as f32), y: lanes(|l| q.y[l] - iy[l] as f32), z: lanes(|l| q.z[l] - iz[l] as f32) };
+        let (wx, wy, wz): ([f32; L], [f32; L], [f32; L]) = (lanes(|l| smooth(fraction.x[l])), lanes(|l| smooth(fraction.y[l])), lanes(|l| smooth(fraction.z[l])));
+        let across: [[f32; L]; 4] = [lanes(|l| (1.0 - wx[l]) * (1.0 - wy[l])), lanes(|l| wx[l] * (1.0 - wy[l])), lanes(|l| (1.0 - wx[l]) * wy[l]), lanes(|l| wx[l] * wy[l])];
+        let mut weights = [[0.0; L]; 8];
+        for k in 0..4 {
+            weights[k] = lanes(|l| across[k][l] * (1.0 - wz[l]));
+            weights[k + 4] = lanes(|l| across[k][l] * wz[l]);
+        }
+        // The hash's three products, shared between the corners.
+        let product = |i: [i32; L], step: i32, factor: u32| -> [u32; L] { lanes(|l| (i[l].wrapping_add(step) as u32).wrapping_mul(factor)) };
+        let hx = [product(ix, 0, HASH_X), product(ix, 1, HASH_X)];
+        let hy = [product(iy, 0, HASH_Y), product(iy, 1, HASH_Y)];
+        let hz = [product(iz, 0, HASH_Z), product(iz, 1, HASH_Z)];
+        let (mut x, mut y, mut z) = ([[0.0; L]; 8], [[0.0; L]; 8], [[0.0; L]; 8]);
+        for k in 0..8 {
+            let h: [u32; L] = lanes(|l| mix(seed ^ hx[k & 1][l] ^ hy[(k >> 1) & 1][l] ^ hz[k >> 2][l]));
+            x[k] = lanes(|l| unit(h[l]));
+            y[k] = lanes(|l| unit(h[l] >> 10));
+            z[k] = lanes(|l| unit(h[l] >> 20));
+        }
+        Lattice { fraction, weights, x, y, z }
     }
 }
 
 /// Length of the blended drift below which it is not brought to unit length.
 const DRIFT_TAPER: f32 = 0.5;
 
-/// A smooth random tangent (of unit length but near its zeros) at the unit direction `p`:
-/// random directions at the corners
-/// of a lattice of `cells_per_radian`, blended by the same weights as the stripes.
-fn drift(p: Vec3, cells_per_radian: f32, seed: u32, corners: &mut CornerVectors) -> Vec3 {
-    let c = Lattice::at(p * cells_per_radian, seed, corners);
-    let weights: [f32; 8] = std::array::from_fn(|k| c.weights[k / 4][k % 4]);
-    let sum: Vec3 = (0..8).map(|k| Vec3::new(corners.x[k], corners.y[k], corners.z[k]) * weights[k]).sum();
-    let tangent = sum - p * p.dot(sum);
+/// Smooth random tangents (of unit length but near their zeros) at the unit directions `p`:
+/// random directions at the corners of a lattice of `cells_per_radian`, blended by the same
+/// weights as the stripes.
+#[inline(always)]
+fn drift<const L: usize>(p: V3<L>, cells_per_radian: f32, seed: u32) -> V3<L> {
+    let c = Lattice::at(p.times(lanes(|_| cells_per_radian)), seed);
+    let sum_of = |axis: &[[f32; L]; 8]| {
+        let mut s = [0.0; L];
+        for k in 0..8 {
+            s = lanes(|l| s[l] + axis[k][l] * c.weights[k][l]);
+        }
+        s
+    };
+    let sum = V3 { x: sum_of(&c.x), y: sum_of(&c.y), z: sum_of(&c.z) };
+    let along = p.dot(sum);
+    let tangent = V3 { x: lanes(|l| sum.x[l] - p.x[l] * along[l]), y: lanes(|l| sum.y[l] - p.y[l] * along[l]), z: lanes(|l| sum.z[l] - p.z[l] * along[l]) };
     // Unit length away from the field's zeros; near one it fades to nothing, so a hilltop or
     // saddle of the field stays smooth instead of gathering stripes into a star.
-    tangent / tangent.length().max(DRIFT_TAPER)
+    let length = tangent.length();
+    tangent.over(lanes(|l| length[l].max(DRIFT_TAPER)))
 }
 
 /// Quintic smoothstep of a lattice fraction (zero first and second derivatives at the corners).
@@ -290,16 +408,16 @@ fn mix(mut h: u32) -> u32 {
     h ^ (h >> 16)
 }
 
-/// `sin(2 pi x)` of four values `x` (in turns) to about 4e-6: each turn reduced to -0.5..0.5,
-/// folded without branches to a quarter turn either side of 0 (`sin(pi - a) = sin(a)`), then
-/// a Taylor polynomial of degree 9.
-#[inline]
-fn sin_turns4(x: Vec4) -> Vec4 {
-    let y = x - (x + Vec4::splat(0.5)).floor();
-    let y = (Vec4::splat(0.25) - (y.abs() - Vec4::splat(0.25)).abs()).copysign(y);
+/// `sin(2 pi x)` of `x` in turns, to about 4e-6: the turn reduced to -0.5..0.5, folded without
+/// branches to a quarter turn either side of 0 (`sin(pi - a) = sin(a)`), then a Taylor
+/// polynomial of degree 9.
+#[inline(always)]
+fn sin_turns(x: f32) -> f32 {
+    let y = x - (x + 0.5).floor();
+    let y = (0.25 - (y.abs() - 0.25).abs()).copysign(y);
     let a = y * TAU;
     let a2 = a * a;
-    a * (Vec4::ONE + a2 * (Vec4::splat(-1.0 / 6.0) + a2 * (Vec4::splat(1.0 / 120.0) + a2 * (Vec4::splat(-1.0 / 5040.0) + a2 * (1.0 / 362_880.0)))))
+    a * (1.0 + a2 * (-1.0 / 6.0 + a2 * (1.0 / 120.0 + a2 * (-1.0 / 5040.0 + a2 * (1.0 / 362_880.0)))))
 }
 
 #[cfg(test)]
@@ -316,9 +434,9 @@ mod tests {
     fn the_fast_sine_is_close_to_the_library_s() {
         for k in -2000..2000 {
             let x = k as f32 * 0.00137;
-            let four = sin_turns4(Vec4::new(x, x + 0.25, -x, x * 3.0));
-            let exact = Vec4::new((x * TAU).sin(), (x * TAU).cos(), -(x * TAU).sin(), (x * 3.0 * TAU).sin());
-            assert!((four - exact).abs().max_element() < 2e-5, "at {x}: {four} against {exact}");
+            for (y, exact) in [(x, (x * TAU).sin()), (x + 0.25, (x * TAU).cos()), (-x, -(x * TAU).sin()), (x * 3.0, (x * 3.0 * TAU).sin())] {
+                assert!((sin_turns(y) - exact).abs() < 2e-5, "at {y}: {} against {exact}", sin_turns(y));
+            }
         }
     }
 
@@ -385,18 +503,28 @@ mod tests {
         assert!(over > 4.0 * along, "across {over}, along {along}");
     }
 
-    /// Along a row the corners kept from one point to the next give each point, to the bit,
-    /// what a fresh evaluation gives it (octaves, drift and a jump back to an earlier cell).
+    /// A row of points evaluated in lanes (in vector instructions where the CPU has them) gives
+    /// each point, to the bit, what it gets alone: with drift, on flats, under rivers, in
+    /// lakes, and in a row whose length is not a whole number of lane groups.
     #[test]
-    fn kept_corners_change_no_value() {
+    fn a_row_in_lanes_gives_each_point_its_own_value() {
         let f = GullyFilter::new(&GullySpec { min_slope: 0.3, ..spec() }, 8192);
         let p = Vec3::new(0.4, -0.2, 0.9).normalize();
         let (east, north) = (Vec3::Y.cross(p).normalize(), p.cross(Vec3::Y.cross(p).normalize()));
-        let mut near = f.near();
-        for k in (0..600).chain(0..50) {
-            let q = (p + east * (k as f32 * 3e-5)).normalize();
-            let g = east * 0.7 + north * (0.3 * (k as f32 * 0.05).sin());
-            assert_eq!(f.at_near(q, g, DRY, &mut near).to_bits(), f.at(q, g, DRY).to_bits(), "point {k}");
+        let count = 8 * ROW_LANES + 5;
+        let points: Vec<Vec3> = (0..count).map(|k| (p + east * (k as f32 * 3e-5) + north * (k as f32 * 1e-5)).normalize()).collect();
+        let gradients: Vec<Vec3> = (0..count).map(|k| if k % 7 == 3 { Vec3::ZERO } else { east * 0.7 + north * (0.3 * (k as f32 * 0.05).sin()) }).collect();
+        let water: Vec<PointWater> = (0..count).map(|k| PointWater { river: [0.0, 0.5, 1.0][k % 3], scale: [1.0, 0.0, 0.6, 1.0, 1.0][k % 5] }).collect();
+        for filter in [f.clone(), GullyFilter::new(&spec(), 8192)] {
+            let mut row = vec![f32::NAN; count];
+            filter.at_row(&points, &gradients, &water, &mut row);
+            let mut changed = 0;
+            for k in 0..count {
+                let alone = filter.at(points[k], gradients[k], water[k]);
+                assert_eq!(row[k].to_bits(), alone.to_bits(), "point {k}");
+                changed += usize::from(alone != 0.0);
+            }
+            assert!(changed > count / 2, "{changed} of {count} points get gullies");
         }
     }
 

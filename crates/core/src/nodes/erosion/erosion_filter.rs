@@ -1,7 +1,7 @@
 //! The Erosion filter node: branching gullies and spurs that run downhill, added point by point
 //! below the cells of a simulation ([`crate::erosion::filter`]).
 
-use crate::erosion::filter::{GullyFilter, GullySpec, Near, PointWater};
+use crate::erosion::filter::{GullyFilter, GullySpec, PointWater};
 use crate::nodes::masks::smoothstep;
 use crate::nodes::prelude::*;
 use crate::planet::gradient::gradient_on;
@@ -87,24 +87,21 @@ impl Node for ErosionFilter {
         let gradient = gradient_on(h, &stencil);
         ctx.check()?;
         let share = |f: Option<&std::sync::Arc<Field>>, c: usize| f.map_or(0.0, |f| f.data()[c].clamp(0.0, 1.0));
-        let value = |k: usize, near: &mut Near| {
-            let c = stencil.at(k).0;
-            let p = stencil.direction(c);
-            let scale = (1.0 - share(lakes, c)) * mask.map_or(1.0, |m| m.data()[c].clamp(0.0, 1.0));
-            let water = PointWater { river: share(rivers, c), scale };
-            let h0 = h.data()[c];
-            let mut change = filter.at_near(p, glam::Vec3::from(gradient.data[k]), water, near);
-            if h0 < planet.sea_level {
-                change *= smoothstep(0.0, SHORE_FADE_M, -planet.to_metres(h0));
-            }
-            keep_coast(h0, h0 + change, planet.sea_level)
-        };
-        // Row by row, so that neighbouring cells share the lattice corners of the filter.
+        // Row by row, the filter in lanes of neighbouring cells.
         let w = stencil.out().row();
         let out = Field::from_rows_on(stencil.out(), |row, values| {
-            let mut near = filter.near();
-            for (i, v) in values.iter_mut().enumerate() {
-                *v = value(row * w + i, &mut near);
+            let cells: Vec<usize> = (row * w..row * w + values.len()).map(|k| stencil.at(k).0).collect();
+            let points: Vec<glam::Vec3> = cells.iter().map(|&c| stencil.direction(c)).collect();
+            let gradients: Vec<glam::Vec3> = (row * w..row * w + values.len()).map(|k| glam::Vec3::from(gradient.data[k])).collect();
+            let water: Vec<PointWater> = cells.iter().map(|&c| PointWater { river: share(rivers, c), scale: (1.0 - share(lakes, c)) * mask.map_or(1.0, |m| m.data()[c].clamp(0.0, 1.0)) }).collect();
+            filter.at_row(&points, &gradients, &water, values);
+            for (v, &c) in values.iter_mut().zip(&cells) {
+                let h0 = h.data()[c];
+                let mut change = *v;
+                if h0 < planet.sea_level {
+                    change *= smoothstep(0.0, SHORE_FADE_M, -planet.to_metres(h0));
+                }
+                *v = keep_coast(h0, h0 + change, planet.sea_level);
             }
         });
         ctx.check()?;
