@@ -53,7 +53,20 @@ impl Cell {
 /// with or without the tangent warp.
 pub fn face_ab_to_cube(face: Face, a: f32, b: f32, warped: bool) -> Vec3 {
     let (u, v) = if warped { (warp(2.0 * a - 1.0), warp(2.0 * b - 1.0)) } else { (2.0 * a - 1.0, 2.0 * b - 1.0) };
+    face_uv_to_cube(face, u, v)
+}
+
+/// Point on the cube surface for cube coordinates `(u, v)`, each in [-1, 1] (warped already
+/// where the caller wants the warp).
+#[inline]
+pub fn face_uv_to_cube(face: Face, u: f32, v: f32) -> Vec3 {
     face.normal() + u * face.right() + v * face.down()
+}
+
+/// Unit direction for cube coordinates `(u, v)` ([`face_uv_to_cube`] normalised).
+#[inline]
+pub fn face_uv_to_dir(face: Face, u: f32, v: f32) -> Vec3 {
+    face_uv_to_cube(face, u, v).normalize()
 }
 
 /// Unit direction for face coordinates `(a, b)`.

@@ -190,7 +190,7 @@ pub fn signed_distance_km(n: usize, dirs: &[Vec3], field: &[f32], level: f32, ra
 
 /// Cell centres of a resolution-`n` grid, in cell order.
 pub fn cell_dirs(n: usize) -> Vec<Vec3> {
-    (0..6 * n * n).into_par_iter().map(|c| super::Cell::from_index(c, n).direction(n)).collect()
+    super::Grid::Whole(n).directions()
 }
 
 #[cfg(test)]

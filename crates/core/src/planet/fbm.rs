@@ -6,6 +6,7 @@
 //! result equals `noise::Fbm::<Perlin>::get` up to float rounding (tested) while running
 //! several times faster.
 
+use super::cell_directions::CellDirections;
 use super::rounding::floor64;
 use super::Field;
 use noise::permutationtable::{NoiseHasher, PermutationTable};
@@ -192,13 +193,12 @@ const LANES: usize = 4;
 
 /// Fills storage row `row` of `grid` with `amp * fbm(r * dir)`, [`LANES`] cells at a time.
 #[inline(always)]
-fn fbm_row(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp: f32, out: &mut [f32]) {
-    let n = grid.n();
+fn fbm_row(f: &FastFbm, grid: super::Grid, dirs: &CellDirections, row: usize, r: f64, amp: f32, out: &mut [f32]) {
     let mut last = vec![Corners::default(); f.octaves.len()];
     let points: Vec<[f64; 3]> = grid
         .row_cells(row)
         .map(|cell| {
-            let d = cell.direction(n);
+            let d = dirs.of(cell);
             [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
         })
         .collect();
@@ -218,8 +218,8 @@ fn fbm_row(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp: f32, out: &m
 /// The CPU must support AVX2 (checked with `is_x86_feature_detected!` by the caller).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn fbm_row_avx2(f: &FastFbm, grid: super::Grid, row: usize, r: f64, amp: f32, out: &mut [f32]) {
-    fbm_row(f, grid, row, r, amp, out);
+unsafe fn fbm_row_avx2(f: &FastFbm, grid: super::Grid, dirs: &CellDirections, row: usize, r: f64, amp: f32, out: &mut [f32]) {
+    fbm_row(f, grid, dirs, row, r, amp, out);
 }
 
 /// What an fBm field of the whole planet is made from: seed, octaves, persistence and
@@ -256,14 +256,15 @@ pub fn fbm_field(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
 fn fbm_field_now(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     #[cfg(target_arch = "x86_64")]
     let avx2 = std::arch::is_x86_feature_detected!("avx2");
+    let dirs = CellDirections::new(grid);
     Field::from_rows_on(grid, |row, chunk| {
         #[cfg(target_arch = "x86_64")]
         if avx2 {
             // SAFETY: AVX2 support was detected at run time just above.
-            unsafe { fbm_row_avx2(f, grid, row, r, amp, chunk) };
+            unsafe { fbm_row_avx2(f, grid, &dirs, row, r, amp, chunk) };
             return;
         }
-        fbm_row(f, grid, row, r, amp, chunk);
+        fbm_row(f, grid, &dirs, row, r, amp, chunk);
     })
 }
 

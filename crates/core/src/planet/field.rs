@@ -48,10 +48,10 @@ impl Field {
     /// A field on `grid` from a function of each value's storage position and its cell's
     /// direction, in parallel rows (the same values [`Field::from_fn_index`] gives those cells).
     pub fn from_fn_on(grid: Grid, f: impl Fn(usize, Vec3) -> f32 + Sync) -> Field {
-        let (n, w) = (grid.n(), grid.row());
+        let (dirs, w) = (super::cell_directions::CellDirections::new(grid), grid.row());
         Field::from_rows_on(grid, |row, values| {
             for ((i, v), cell) in values.iter_mut().enumerate().zip(grid.row_cells(row)) {
-                *v = f(row * w + i, cell.direction(n));
+                *v = f(row * w + i, dirs.of(cell));
             }
         })
     }

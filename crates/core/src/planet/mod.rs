@@ -5,6 +5,7 @@
 
 pub mod blocks;
 pub mod cache;
+pub mod cell_directions;
 pub mod cell_map;
 pub mod colour;
 pub mod coords;

@@ -93,7 +93,7 @@ impl<const K: usize> PipeTable<K> {
                 row
             })
             .collect();
-        let dirs: Vec<glam::Vec3> = (0..cells).into_par_iter().map(|c| Cell::from_index(c, n).direction(n)).collect();
+        let dirs: Vec<glam::Vec3> = super::Grid::Whole(n).directions();
         let length = std::array::from_fn(|k| {
             (0..cells)
                 .into_par_iter()

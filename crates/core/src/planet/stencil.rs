@@ -6,7 +6,6 @@ use super::coords::{neighbour, NEIGHBOURS_4};
 use super::pipes::{pipe_length, pipes4, PipeTable};
 use super::tile::Grid;
 use glam::Vec3;
-use rayon::prelude::*;
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -43,7 +42,7 @@ impl Neighbours4 {
         match (input, out) {
             (Grid::Whole(a), Grid::Whole(b)) if a == b => Ok(Neighbours4::whole(a)),
             (Grid::Tile(t), Grid::Tile(o)) if t.with_halo(0) == o.with_halo(0) && t.halo > o.halo => {
-                let dirs = (0..input.cells()).into_par_iter().map(|k| input.direction(k)).collect();
+                let dirs = input.directions();
                 Ok(Neighbours4 { input, out, n: t.n, table: None, dirs, width: t.width(), margin: t.halo - o.halo })
             }
             _ => Err(StencilError { input, out }),
@@ -52,7 +51,7 @@ impl Neighbours4 {
 
     /// The stencil of the whole planet at level `n`, input and output alike.
     pub fn whole(n: usize) -> Neighbours4 {
-        let dirs = (0..6 * n * n).into_par_iter().map(|c| super::Cell::from_index(c, n).direction(n)).collect();
+        let dirs = Grid::Whole(n).directions();
         Neighbours4 { input: Grid::Whole(n), out: Grid::Whole(n), n, table: Some(pipes4(n)), dirs, width: 0, margin: 0 }
     }
 

@@ -200,7 +200,7 @@ pub fn precipitation(h: &Field, s: &PrecipitationSettings, ctx: &OpContext) -> R
     let step = cell_angle(m); // radians per step
     let radius_km = ctx.planet()?.radius_km;
     let step_km = step * radius_km;
-    let dirs: Vec<Vec3> = (0..6 * m * m).into_par_iter().map(|c| crate::planet::Cell::from_index(c, m).direction(m)).collect();
+    let dirs: Vec<Vec3> = crate::planet::Grid::Whole(m).directions();
     // The wind per cell (about unit strength at its strongest): each step the air moves by its
     // speed times one cell and rains out in proportion to the distance it moved, so calm belts
     // keep their moisture rather than draining in place.
