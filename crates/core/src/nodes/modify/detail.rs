@@ -71,16 +71,16 @@ impl Node for Detail {
         let (input, mask) = (inputs.port(INPUT)?, inputs.port_opt(MASK)?);
         let octaves = Octaves::new(s, ctx.n);
         let (relief, lowland) = (s.relief.max(1e-6), s.lowland.clamp(0.0, 1.0));
-        let out = input.like(|c, d| {
+        let noise = octaves.field(input.grid());
+        let out = input.like(|c, _| {
             let h = input.data()[c];
             let t = (h / relief).clamp(0.0, 1.0);
             let share = lowland + (1.0 - lowland) * t * t * (3.0 - 2.0 * t);
             let m = mask.map_or(1.0, |m| m.data()[c].clamp(0.0, 1.0));
             let amp = s.amplitude * share * m;
-            if amp == 0.0 || octaves.layers.is_empty() {
-                h
-            } else {
-                h + amp * octaves.at(d)
+            match &noise {
+                Some(noise) if amp != 0.0 => h + amp * noise.data()[c],
+                _ => h,
             }
         });
         ctx.check()?;
@@ -105,16 +105,20 @@ impl Octaves {
         Octaves { layers: LevelOctaves::new(s.seed, s.frequency, s.octaves, s.roughness, n), ridged: s.character == DetailCharacter::Ridged }
     }
 
-    /// The detail in direction `d`, about -1..1.
-    fn at(&self, d: glam::Vec3) -> f32 {
-        if self.ridged {
-            self.layers.at(d, |v| {
+    /// The detail at every cell of `grid`, about -1..1; `None` when the level resolves none
+    /// of the octaves.
+    fn field(&self, grid: Grid) -> Option<Field> {
+        if self.layers.is_empty() {
+            return None;
+        }
+        Some(if self.ridged {
+            self.layers.field(grid, |v| {
                 let crest = 1.0 - v.abs();
                 2.0 * crest * crest - 0.9
             })
         } else {
-            self.layers.at(d, |v| v)
-        }
+            self.layers.field(grid, |v| v)
+        })
     }
 }
 

@@ -73,9 +73,9 @@ impl Variation {
             let mut brightness = field(s.seed);
             let texture = LevelOctaves::new(s.seed.wrapping_add(0x7f4a), Self::TEXTURE_FEATURES, Self::TEXTURE_OCTAVES, Self::TEXTURE_ROUGHNESS, grid.n());
             if !texture.is_empty() {
-                let fine = Field::from_fn_on(grid, |_, d| Self::TEXTURE * Self::patchy(texture.at(d, |v| v)));
+                let fine = texture.field(grid, |v| v);
                 for (b, f) in brightness.data_mut().iter_mut().zip(fine.data()) {
-                    *b += f;
+                    *b += Self::TEXTURE * Self::patchy(*f);
                 }
             }
             [brightness, field(s.seed.wrapping_add(0x9e37))]
