@@ -147,17 +147,6 @@ impl Level {
     /// incision from the outlets upwards, hillslope diffusion and landslides.
     pub fn step(&mut self, dt: f64, p: &Physics) {
         self.route();
-        if !p.lakes || self.lakes_allowed.is_some() {
-            // Depressions fill with sediment up to their spill height (where no lake may stay).
-            for &c in &self.order {
-                let c = c as usize;
-                let add = self.filled[c] - self.h[c];
-                if add > 0.0 && !may_hold_lake(&self.lakes_allowed, p.lakes, c) {
-                    self.filled_m3 += f64::from(add) * f64::from(self.grid.area(c));
-                    self.h[c] = self.filled[c];
-                }
-            }
-        }
         self.incise(dt, p);
         if p.diffusion > 0.0 {
             self.diffuse(dt, p.diffusion);
@@ -169,8 +158,10 @@ impl Level {
 
     /// Uplift and the implicit stream-power update in stack order (every receiver is updated
     /// before the cells that drain into it), after Braun and Willett (2013), outlet by outlet on
-    /// the threads. Ground under a lake's water is not cut. Also counts the sediment that
-    /// reaches the sea.
+    /// the threads. Depressions where no lake may stay are first filled with sediment up to
+    /// their spill height; ground under a lake's water is not cut. Also counts the sediment
+    /// that fills depressions and the sediment that reaches the sea (each summed chunk by chunk,
+    /// then over the chunks in order, so the sums do not depend on the threads).
     fn incise(&mut self, dt: f64, p: &Physics) {
         let unit_n = (p.n - 1.0).abs() < 1e-9;
         let n = self.order.len();
@@ -183,17 +174,25 @@ impl Level {
         let lakes_allowed = &self.lakes_allowed;
         let chunks = &routing.chunks;
         let pieces = split_chunks(&mut self.stack_h, chunks).into_par_iter().zip(split_chunks(&mut self.stack_sediment, chunks)).zip(split_chunks(&mut self.stack_area, chunks));
-        let to_sea: Vec<f64> = pieces
+        let sums: Vec<(f64, f64)> = pieces
             .zip(chunks.par_iter())
             .map(|(((heights, eroded), area), &(start, _))| {
                 // The drainage area of the chunk's trees, while its cells are in the cache.
                 accumulate_chunk(area, start, order, grid, rain, &routing.receiver_pos);
+                let mut filled_m3 = 0.0;
                 for i in 0..heights.len() {
                     let c = order[start + i] as usize;
-                    let h0 = f64::from(h[c]) + dt * f64::from(uplift[c]);
+                    let add = filled[c] - h[c];
+                    let ground = if add > 0.0 && !may_hold_lake(lakes_allowed, p.lakes, c) {
+                        filled_m3 += f64::from(add) * f64::from(grid.area(c));
+                        filled[c]
+                    } else {
+                        h[c]
+                    };
+                    let h0 = f64::from(ground) + dt * f64::from(uplift[c]);
                     let hr = receiver_height(heights, start, routing.receiver_pos[start + i], receiver[c]).map(f64::from);
                     let new = match hr {
-                        Some(hr) if h0 > hr && !(filled[c] > h[c] && may_hold_lake(lakes_allowed, p.lakes, c)) => {
+                        Some(hr) if h0 > hr && !(filled[c] > ground && may_hold_lake(lakes_allowed, p.lakes, c)) => {
                             let l = f64::from(receiver_m[c]);
                             let l_n = if unit_n { l } else { l.powf(p.n) };
                             let g = dt * p.k * f64::from(erodibility[c]) * area[i].powf(p.m) / l_n;
@@ -214,10 +213,11 @@ impl Level {
                         to_sea += eroded[i];
                     }
                 }
-                to_sea
+                (to_sea, filled_m3)
             })
             .collect();
-        self.to_sea_m3 += to_sea.iter().sum::<f64>();
+        self.to_sea_m3 += sums.iter().map(|s| s.0).sum::<f64>();
+        self.filled_m3 += sums.iter().map(|s| s.1).sum::<f64>();
         self.scatter_heights();
     }
 
