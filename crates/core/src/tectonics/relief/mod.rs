@@ -31,7 +31,7 @@ use crust::{margin_profile, smoothstep, Margin};
 use figures::*;
 use glam::Vec3;
 use hotspots::HotspotSettings;
-use noise::SurfaceNoise;
+use noise::{CellNoise, SurfaceNoise};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -221,76 +221,85 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     // (cached at the editor's resolutions: the plates do not change it).
     let noise = SurfaceNoise::new(s);
     let shared = noise.shared(s, n, &coast);
-    let surface: Vec<(f32, f32, f32, f32)> = (0..cells)
+    let surface_at = |c: usize, z: CellNoise| -> (f32, f32, f32, f32) {
+        let x = Cell::from_index(c, n).direction(n);
+        let d = coast[c];
+        let taps = coarse.then(|| Field::bilinear_taps(st.m, x));
+        let age = sample(&st.age, c, &taps);
+        let age = if age.is_finite() { age } else { OLD_FLOOR_MYR };
+        let floor = -ocean::depth_m(age) + ocean::sediment_uplift_m(age) + ABYSSAL_HILLS_M * (1.0 - age / HILLS_BURIED_MYR).max(HILLS_LEAST_SHARE) * z.hills;
+        let mut h = if d >= 0.0 {
+            let inland = INTERIOR_LOW_M + INTERIOR_SPREAD_M * (0.5 + z.interior);
+            COAST_M + (inland - COAST_M) * smoothstep(d / INLAND_RISE_KM)
+        } else {
+            let margin = Margin { shelf_km: (SHELF_KM.0 + SHELF_KM.1 * age).min(SHELF_MAX_KM), slope_km: CONTINENTAL_SLOPE_KM, rise_km: CONTINENTAL_RISE_KM };
+            margin_profile(-d, floor, &margin)
+        };
+        let mut uplift = 0.0;
+        let strike = (1.0 + STRIKE.0 * z.along).max(STRIKE.2);
+        let widen = (1.0 + WIDTH.0 * z.width).max(WIDTH.2);
+        let texture = {
+            let r = 1.0 - z.ridged.abs() * RIDGES.1;
+            RIDGES.2 + RIDGES.3 * r.max(0.0).powi(2)
+        };
+        // Orogens fade where their side of the boundary is ocean.
+        let on_land = smoothstep((d + OROGEN_FADE_KM) / OROGEN_FADE_KM);
+        let mut orogen = 0.0f32;
+        let (mut dry, mut belt, mut rift) = (0.0f32, 0.0f32, 0.0f32);
+        for (role, dist, intensity) in &st.roles {
+            let (dist, f) = (sample(dist, c, &taps), sample(intensity, c, &taps));
+            if !f.is_finite() || !dist.is_finite() {
+                continue;
+            }
+            let feat = feature(*role, dist, f, widen, &s.heights);
+            if *role == Role::Rift {
+                rift = rift.max(f.min(1.0) * smoothstep(1.0 - dist / UPLANDS.rift_clear_km));
+            }
+            let land_weight = match role {
+                Role::Collision | Role::Plateau | Role::Cordillera => on_land,
+                _ => 1.0,
+            };
+            let raised = feat.textured_m * texture * strike * land_weight;
+            match role {
+                // Belt and plateau do not stack: the higher one shapes the ground.
+                // A plateau varies less along the belt than the range (Tibet is flat).
+                Role::Collision => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(COLLISION_STRIKE.0, COLLISION_STRIKE.1)),
+                Role::Plateau => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(PLATEAU_STRIKE.0, PLATEAU_STRIKE.1)),
+                _ => h += raised + feat.smooth_m,
+            }
+            uplift += feat.uplift_mm_yr * land_weight;
+            dry = dry.max(feat.dry * land_weight);
+            belt = belt.max(feat.belt);
+        }
+        h += orogen;
+        if d >= 0.0 {
+            // Uplands: old orogens and swells of the interiors, raised slowly, which the
+            // landscape evolution dissects into hills; the basins between stay plains, and
+            // plateaus, collision belts and rift valleys keep their own shapes. Plateaus'
+            // dry interiors get their own slow uplift instead (`PLATEAU_UPLIFT_MM_YR`).
+            let raised = smoothstep((z.uplands - UPLANDS.threshold) / UPLANDS.ramp) * smoothstep(d / UPLANDS.inland_km) * (1.0 - dry) * (1.0 - belt) * (1.0 - rift);
+            h += s.upland_height_m * raised;
+            uplift += s.upland_uplift_mm_yr * raised + PLATEAU_UPLIFT_MM_YR * dry;
+        }
+        if d > -CRUST_SHELF_KM {
+            h += s.detail * (DETAIL.0 + DETAIL.1 * h.max(0.0)) * z.detail;
+        }
+        // Rock patches on the continents (no noise evaluated without rock variation).
+        let rock_erodibility = if d > -CRUST_SHELF_KM && s.rock_variation > 0.0 { rock_factor(s.rock_variation, z.rock) } else { 1.0 };
+        let erodibility = (1.0 - (1.0 - s.plateau_erodibility) * dry * (1.0 - belt)) * rock_erodibility;
+        (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age }, erodibility)
+    };
+    // Row by row, the noises of a row evaluated together where the cache does not hold them.
+    let noise_dirs = crate::planet::cell_directions::CellDirections::new(crate::planet::Grid::Whole(n));
+    let surface: Vec<(f32, f32, f32, f32)> = (0..6 * n)
         .into_par_iter()
-        .map(|c| {
-            let x = Cell::from_index(c, n).direction(n);
-            let d = coast[c];
-            let z = shared.as_ref().map_or_else(|| noise.at(x, d), |v| v[c]);
-            let taps = coarse.then(|| Field::bilinear_taps(st.m, x));
-            let age = sample(&st.age, c, &taps);
-            let age = if age.is_finite() { age } else { OLD_FLOOR_MYR };
-            let floor = -ocean::depth_m(age) + ocean::sediment_uplift_m(age) + ABYSSAL_HILLS_M * (1.0 - age / HILLS_BURIED_MYR).max(HILLS_LEAST_SHARE) * z.hills;
-            let mut h = if d >= 0.0 {
-                let inland = INTERIOR_LOW_M + INTERIOR_SPREAD_M * (0.5 + z.interior);
-                COAST_M + (inland - COAST_M) * smoothstep(d / INLAND_RISE_KM)
-            } else {
-                let margin = Margin { shelf_km: (SHELF_KM.0 + SHELF_KM.1 * age).min(SHELF_MAX_KM), slope_km: CONTINENTAL_SLOPE_KM, rise_km: CONTINENTAL_RISE_KM };
-                margin_profile(-d, floor, &margin)
+        .flat_map_iter(|row| {
+            let cells = row * n..(row + 1) * n;
+            let z_row = match &shared {
+                Some(all) => all[cells.clone()].to_vec(),
+                None => noise.row(&noise_dirs, n, row, &coast[cells.clone()]),
             };
-            let mut uplift = 0.0;
-            let strike = (1.0 + STRIKE.0 * z.along).max(STRIKE.2);
-            let widen = (1.0 + WIDTH.0 * z.width).max(WIDTH.2);
-            let texture = {
-                let r = 1.0 - z.ridged.abs() * RIDGES.1;
-                RIDGES.2 + RIDGES.3 * r.max(0.0).powi(2)
-            };
-            // Orogens fade where their side of the boundary is ocean.
-            let on_land = smoothstep((d + OROGEN_FADE_KM) / OROGEN_FADE_KM);
-            let mut orogen = 0.0f32;
-            let (mut dry, mut belt, mut rift) = (0.0f32, 0.0f32, 0.0f32);
-            for (role, dist, intensity) in &st.roles {
-                let (dist, f) = (sample(dist, c, &taps), sample(intensity, c, &taps));
-                if !f.is_finite() || !dist.is_finite() {
-                    continue;
-                }
-                let feat = feature(*role, dist, f, widen, &s.heights);
-                if *role == Role::Rift {
-                    rift = rift.max(f.min(1.0) * smoothstep(1.0 - dist / UPLANDS.rift_clear_km));
-                }
-                let land_weight = match role {
-                    Role::Collision | Role::Plateau | Role::Cordillera => on_land,
-                    _ => 1.0,
-                };
-                let raised = feat.textured_m * texture * strike * land_weight;
-                match role {
-                    // Belt and plateau do not stack: the higher one shapes the ground.
-                    // A plateau varies less along the belt than the range (Tibet is flat).
-                    Role::Collision => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(COLLISION_STRIKE.0, COLLISION_STRIKE.1)),
-                    Role::Plateau => orogen = orogen.max(raised + feat.smooth_m * land_weight * strike.clamp(PLATEAU_STRIKE.0, PLATEAU_STRIKE.1)),
-                    _ => h += raised + feat.smooth_m,
-                }
-                uplift += feat.uplift_mm_yr * land_weight;
-                dry = dry.max(feat.dry * land_weight);
-                belt = belt.max(feat.belt);
-            }
-            h += orogen;
-            if d >= 0.0 {
-                // Uplands: old orogens and swells of the interiors, raised slowly, which the
-                // landscape evolution dissects into hills; the basins between stay plains, and
-                // plateaus, collision belts and rift valleys keep their own shapes. Plateaus'
-                // dry interiors get their own slow uplift instead (`PLATEAU_UPLIFT_MM_YR`).
-                let raised = smoothstep((z.uplands - UPLANDS.threshold) / UPLANDS.ramp) * smoothstep(d / UPLANDS.inland_km) * (1.0 - dry) * (1.0 - belt) * (1.0 - rift);
-                h += s.upland_height_m * raised;
-                uplift += s.upland_uplift_mm_yr * raised + PLATEAU_UPLIFT_MM_YR * dry;
-            }
-            if d > -CRUST_SHELF_KM {
-                h += s.detail * (DETAIL.0 + DETAIL.1 * h.max(0.0)) * z.detail;
-            }
-            // Rock patches on the continents (no noise evaluated without rock variation).
-            let rock_erodibility = if d > -CRUST_SHELF_KM && s.rock_variation > 0.0 { rock_factor(s.rock_variation, z.rock) } else { 1.0 };
-            let erodibility = (1.0 - (1.0 - s.plateau_erodibility) * dry * (1.0 - belt)) * rock_erodibility;
-            (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age }, erodibility)
+            cells.zip(z_row).map(|(c, z)| surface_at(c, z)).collect::<Vec<_>>()
         })
         .collect();
     if cancelled() {

@@ -8,8 +8,9 @@
 use super::figures::{DETAIL, HILLS_FEATURES, INTERIOR_FEATURES, RIDGES, ROCK, STRIKE, UPLANDS, WIDTH};
 use super::{ReliefSettings, CRUST_SHELF_KM};
 use crate::planet::cache::Recent;
+use crate::planet::cell_directions::CellDirections;
 use crate::planet::fbm::{noise_radius, FastFbm};
-use crate::planet::Cell;
+use crate::planet::Grid;
 use glam::Vec3;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -83,8 +84,9 @@ impl SurfaceNoise {
         }
     }
 
-    /// The noises at direction `x` of a cell `coast_km` from the coast (positive on land).
-    #[inline]
+    /// The noises at direction `x` of a cell `coast_km` from the coast (positive on land),
+    /// one point alone: what [`SurfaceNoise::row`] gives each cell of a row.
+    #[cfg(test)]
     pub fn at(&self, x: Vec3, coast_km: f32) -> CellNoise {
         let land = coast_km >= 0.0;
         let crust = coast_km > -CRUST_SHELF_KM;
@@ -101,6 +103,35 @@ impl SurfaceNoise {
         }
     }
 
+    /// The noises of the `n` cells of storage row `row` of the whole planet at `n` cells per
+    /// face edge, whose coast distances are `coast_km`: each noise along the row in vector
+    /// lanes ([`FastFbm::get_many`]) at the cells whose side of the coast uses it. The same
+    /// values as [`SurfaceNoise::at`], to the bit.
+    pub fn row(&self, dirs: &CellDirections, n: usize, row: usize, coast_km: &[f32]) -> Vec<CellNoise> {
+        let points: Vec<Vec3> = Grid::Whole(n).row_cells(row).map(|cell| dirs.of(cell)).collect();
+        let noise = |f: &FastFbm, features: f32, used: &dyn Fn(f32) -> bool| -> Vec<f32> {
+            let wanted: Vec<usize> = (0..points.len()).filter(|&k| used(coast_km[k])).collect();
+            let at_points: Vec<[f64; 3]> = wanted.iter().map(|&k| at(points[k], features)).collect();
+            let mut values = vec![0.0; at_points.len()];
+            f.get_many(&at_points, &mut values);
+            let mut out = vec![0.0f32; points.len()];
+            for (&k, v) in wanted.iter().zip(values) {
+                out[k] = v as f32;
+            }
+            out
+        };
+        let (land, crust, everywhere) = (|d: f32| d >= 0.0, |d: f32| d > -CRUST_SHELF_KM, |_: f32| true);
+        let interior = noise(&self.interior, INTERIOR_FEATURES, &land);
+        let hills = noise(&self.hills, HILLS_FEATURES, &everywhere);
+        let along = noise(&self.along, STRIKE.1, &everywhere);
+        let width = noise(&self.width, WIDTH.1, &everywhere);
+        let ridged = noise(&self.ridged, RIDGES.0, &everywhere);
+        let uplands = noise(&self.uplands, UPLANDS.features, &land);
+        let detail = noise(&self.detail, DETAIL.2, &crust);
+        let rock = if self.rock_on { noise(&self.rock, ROCK.0, &crust) } else { vec![0.0; points.len()] };
+        (0..points.len()).map(|k| CellNoise { interior: interior[k], hills: hills[k], along: along[k], width: width[k], ridged: ridged[k], uplands: uplands[k], detail: detail[k], rock: rock[k] }).collect()
+    }
+
     /// Every cell's noises at `n` cells per face edge over the coast distances `coast_km`,
     /// from the cache when a recent relief of the same seed and continents asked for them;
     /// `None` where they would not fit in the cache (the caller evaluates them cell by cell).
@@ -110,7 +141,15 @@ impl SurfaceNoise {
             return None;
         }
         let key = (n, s.seed, self.rock_on, s.land_fraction.to_bits(), s.continents, s.coast_frequency.to_bits(), s.radius_km.to_bits());
-        Some(RECENT.get_or(key, NOISE_BYTES, |v| std::mem::size_of_val(v.as_slice()), || (0..cells).into_par_iter().map(|c| self.at(Cell::from_index(c, n).direction(n), coast_km[c])).collect()))
+        Some(RECENT.get_or(
+            key,
+            NOISE_BYTES,
+            |v| std::mem::size_of_val(v.as_slice()),
+            || {
+                let dirs = CellDirections::new(Grid::Whole(n));
+                (0..6 * n).into_par_iter().flat_map_iter(|row| self.row(&dirs, n, row, &coast_km[row * n..(row + 1) * n])).collect()
+            },
+        ))
     }
 }
 
@@ -118,4 +157,30 @@ impl SurfaceNoise {
 #[cfg(test)]
 pub(super) fn clear_cache() {
     RECENT.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row's noises, evaluated together in lanes and only where the coast asks for them, are
+    /// each cell's own to the bit (land, shelf and deep sea along the row; with rock patches).
+    #[test]
+    fn a_row_s_noises_are_each_cell_s() {
+        let s = ReliefSettings { rock_variation: 0.5, ..ReliefSettings::DEFAULT };
+        let noise = SurfaceNoise::new(&s);
+        let n = 45;
+        let dirs = CellDirections::new(Grid::Whole(n));
+        for row in [0, 7, 3 * n + 20, 6 * n - 1] {
+            let coast: Vec<f32> = (0..n).map(|i| 300.0 - 25.0 * i as f32).collect();
+            let got = noise.row(&dirs, n, row, &coast);
+            for (i, z) in got.iter().enumerate() {
+                let cell = Grid::Whole(n).cell(row * n + i);
+                let want = noise.at(cell.direction(n), coast[i]);
+                let bits = |z: &CellNoise| [z.interior, z.hills, z.along, z.width, z.ridged, z.uplands, z.detail, z.rock].map(f32::to_bits);
+                assert_eq!(bits(z), bits(&want), "row {row}, cell {i}");
+            }
+            assert!(got.iter().any(|z| z.interior != 0.0) && got.iter().any(|z| z.interior == 0.0 && z.hills != 0.0));
+        }
+    }
 }
