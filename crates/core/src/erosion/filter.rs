@@ -365,8 +365,8 @@ fn drift<const L: usize>(p: V3<L>, cells_per_radian: f32, seed: u32) -> V3<L> {
     let c = Lattice::at(p.times(lanes(|_| cells_per_radian)), seed);
     let sum_of = |axis: &[[f32; L]; 8]| {
         let mut s = [0.0; L];
-        for k in 0..8 {
-            s = lanes(|l| s[l] + axis[k][l] * c.weights[k][l]);
+        for (a, w) in axis.iter().zip(&c.weights) {
+            s = lanes(|l| s[l] + a[l] * w[l]);
         }
         s
     };
