@@ -260,17 +260,21 @@ pub fn fbm_field(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     }
 }
 
+/// The cells of storage row `row` of `grid` as points `r` times their direction (in `f64`).
+fn row_points(grid: super::Grid, dirs: &CellDirections, row: usize, r: f64) -> Vec<[f64; 3]> {
+    grid.row_cells(row)
+        .map(|cell| {
+            let d = dirs.of(cell);
+            [f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]
+        })
+        .collect()
+}
+
 /// [`fbm_field`] evaluated.
 fn fbm_field_now(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     let dirs = CellDirections::new(grid);
     Field::from_rows_on(grid, |row, chunk| {
-        let points: Vec<[f64; 3]> = grid
-            .row_cells(row)
-            .map(|cell| {
-                let d = dirs.of(cell);
-                [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
-            })
-            .collect();
+        let points = row_points(grid, &dirs, row, r);
         let mut values = vec![0.0; points.len()];
         f.get_many(&points, &mut values);
         for (v, x) in chunk.iter_mut().zip(values) {
@@ -332,13 +336,7 @@ impl LevelOctaves {
         let avx2 = std::arch::is_x86_feature_detected!("avx2");
         let dirs = CellDirections::new(grid);
         Field::from_rows_on(grid, |row, out| {
-            let points: Vec<[f64; 3]> = grid
-                .row_cells(row)
-                .map(|cell| {
-                    let d = dirs.of(cell);
-                    [f64::from(d.x), f64::from(d.y), f64::from(d.z)]
-                })
-                .collect();
+            let points = row_points(grid, &dirs, row, 1.0);
             let w = out.len();
             let mut noise = vec![0.0f64; w * self.layers.len()];
             for ((perlin, r, _), values) in self.layers.iter().zip(noise.chunks_mut(w.max(1))) {
