@@ -259,9 +259,23 @@ impl Field {
             let w = t.width();
             let columns: Vec<(i64, [f32; 4])> = (0..w).map(|x| smooth_axis(m, Cell { i: first.i + x, ..first }.center_ab(n).0)).collect();
             let rows: Vec<(i64, [f32; 4])> = (0..w).map(|y| smooth_axis(m, Cell { j: first.j + y, ..first }.center_ab(n).1)).collect();
+            // Neighbouring cells of a row share their coarse block while its column stays (64
+            // cells at 16384 over 256): its 16 values are read once.
             return Field::from_rows_on(grid, |row, values| {
+                let (_, wy) = rows[row];
+                let mut block: Option<(i64, [f32; 16])> = None;
                 for (v, &column) in values.iter_mut().zip(&columns) {
-                    *v = Field::smooth_taps_of(m, first.face, column, rows[row]).sample(&self.data);
+                    let d = match block {
+                        Some((i0, d)) if i0 == column.0 => d,
+                        _ => {
+                            let taps = Field::smooth_taps_of(m, first.face, column, rows[row]);
+                            let d = taps.0.map(|(c, _)| self.data[c]);
+                            block = Some((column.0, d));
+                            d
+                        }
+                    };
+                    let wx = column.1;
+                    *v = smooth_blend(&d, |k| wx[k % 4] * wy[k / 4]);
                 }
             });
         }
@@ -351,15 +365,22 @@ impl SmoothTaps {
     /// cells' values: a cubic overshoots beside a step (a coast, a cliff), which would raise
     /// ridges and sink hollows that are in none of the cells.
     pub fn sample(&self, data: &[f32]) -> f32 {
-        let v: f32 = self.0.iter().map(|&(c, w)| w * data[c]).sum();
-        let near = [5, 6, 9, 10].map(|k| data[self.0[k].0]);
-        let (lo, hi) = (near.iter().copied().fold(f32::INFINITY, f32::min), near.iter().copied().fold(f32::NEG_INFINITY, f32::max));
-        // Not clamped when the cells hold no numbers (NaN stays NaN, as the bilinear sample).
-        if lo <= hi {
-            v.clamp(lo, hi)
-        } else {
-            v
-        }
+        smooth_blend(&self.0.map(|(c, _)| data[c]), |k| self.0[k].1)
+    }
+}
+
+/// The smooth sample of a 4 x 4 block of values `d` (row by row) with the weights `w(k)`, kept
+/// within the four central values ([`SmoothTaps::sample`]).
+#[inline]
+fn smooth_blend(d: &[f32; 16], w: impl Fn(usize) -> f32) -> f32 {
+    let v: f32 = (0..16).map(|k| w(k) * d[k]).sum();
+    let near = [5, 6, 9, 10].map(|k| d[k]);
+    let (lo, hi) = (near.iter().copied().fold(f32::INFINITY, f32::min), near.iter().copied().fold(f32::NEG_INFINITY, f32::max));
+    // Not clamped when the cells hold no numbers (NaN stays NaN, as the bilinear sample).
+    if lo <= hi {
+        v.clamp(lo, hi)
+    } else {
+        v
     }
 }
 
