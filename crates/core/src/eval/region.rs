@@ -120,11 +120,7 @@ fn sample_with(v: &Value, grid: Grid, smooth: bool) -> Value {
     let n = grid.n();
     match v {
         Value::Field(f) if smooth || n == m => Value::Field(Arc::new(f.smooth_on(grid))),
-        Value::Field(f) => Value::Field(Arc::new(Field::from_fn_cell_on(grid, |k| {
-            let cell = grid.cell(k);
-            let (a, b) = cell.center_ab(n);
-            f.sample_ab(cell.face, a, b)
-        }))),
+        Value::Field(f) => Value::Field(Arc::new(f.bilinear_on(grid))),
         Value::Colour(c) => Value::Colour(Arc::new(c.sample_on(grid))),
         Value::Vector(vf) => Value::Vector(Arc::new(vf.sample_on(grid))),
         Value::Regions(_) | Value::Plates(_) => v.clone(),
