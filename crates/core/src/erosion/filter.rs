@@ -132,7 +132,7 @@ impl GullyFilter {
     /// (and a compiler that turns the lanes into vector instructions changes none of them;
     /// [`GullyFilter::at_row`] is that).
     #[inline(always)]
-    pub fn at_lanes<const L: usize>(&self, p: [Vec3; L], gradient: [Vec3; L], water: [PointWater; L]) -> [f32; L] {
+    fn at_lanes<const L: usize>(&self, p: [Vec3; L], gradient: [Vec3; L], water: [PointWater; L]) -> [f32; L] {
         let p = V3::from(p);
         let scale: [f32; L] = lanes(|l| water[l].scale);
         let river: [f32; L] = lanes(|l| water[l].river.clamp(0.0, 1.0));
@@ -154,9 +154,10 @@ impl GullyFilter {
             let t = across.over(len);
             let (v, dv) = stripes(p.times(lanes(|_| o.cells_per_radian)), t, o.seed);
             let a: [f32; L] = lanes(|l| o.amplitude_per_slope * slope[l] * scale[l]);
-            // Under a river only the troughs stay.
-            let shape: [f32; L] = lanes(|l| if v[l] > 0.0 { v[l] * (1.0 - river[l]) } else { v[l] });
-            let s: [f32; L] = lanes(|l| a[l] * (if v[l] > 0.0 { 1.0 - river[l] } else { 1.0 }) * o.cells_per_radian);
+            // Under a river only the troughs stay: the ridges (v > 0) are scaled down.
+            let keep: [f32; L] = lanes(|l| if v[l] > 0.0 { 1.0 - river[l] } else { 1.0 });
+            let shape: [f32; L] = lanes(|l| v[l] * keep[l]);
+            let s: [f32; L] = lanes(|l| a[l] * keep[l] * o.cells_per_radian);
             // A lane without a direction across the slope, or without slope, gets nothing
             // from this octave (its other values are left unused).
             let skip: [bool; L] = lanes(|l| (len[l] <= 1e-12) | (slope[l] <= 0.0));
@@ -208,7 +209,7 @@ impl GullyFilter {
 }
 
 /// Points that [`GullyFilter::at_row`] evaluates together: eight `f32` lanes of AVX2.
-pub const ROW_LANES: usize = 8;
+const ROW_LANES: usize = 8;
 
 /// `L` values, lane by lane (a plain loop, which the compiler turns into vector instructions;
 /// `std::array::from_fn` and `map` are not always inlined, and then they are not).

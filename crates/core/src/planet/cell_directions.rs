@@ -53,6 +53,12 @@ impl CellDirections {
         }
         cell.direction(self.n)
     }
+
+    /// The directions of the cells of storage row `row` of `grid` (the grid these tables were
+    /// made for, or any whose cells they hold).
+    pub fn row(&self, grid: Grid, row: usize) -> Vec<Vec3> {
+        grid.row_cells(row).map(|cell| self.of(cell)).collect()
+    }
 }
 
 impl Grid {

@@ -188,46 +188,100 @@ impl FastFbm {
     }
 }
 
-/// Points of a row evaluated together by [`fbm_row`] (four `f64` lanes of AVX2).
+/// Points of a row evaluated together by [`FastFbm::get_many`] and [`FastPerlin::get_many`]
+/// (four `f64` lanes of AVX2).
 const LANES: usize = 4;
+
+/// A noise that evaluates points of a row `L` at a time, carrying what one point leaves for
+/// the next (the lattice cells' hashes) in a `Last`.
+trait RowNoise {
+    /// What a point leaves for the next one.
+    type Last;
+    /// A `Last` that holds nothing yet.
+    fn fresh(&self) -> Self::Last;
+    /// The values at `L` points in order along a row.
+    fn lanes<const L: usize>(&self, p: [[f64; 3]; L], last: &mut Self::Last) -> [f64; L];
+}
+
+impl RowNoise for FastPerlin {
+    type Last = Corners;
+    fn fresh(&self) -> Corners {
+        Corners::default()
+    }
+    #[inline(always)]
+    fn lanes<const L: usize>(&self, p: [[f64; 3]; L], last: &mut Corners) -> [f64; L] {
+        self.get_row(p, last)
+    }
+}
+
+impl RowNoise for FastFbm {
+    type Last = Vec<Corners>;
+    fn fresh(&self) -> Vec<Corners> {
+        vec![Corners::default(); self.octaves.len()]
+    }
+    #[inline(always)]
+    fn lanes<const L: usize>(&self, p: [[f64; 3]; L], last: &mut Vec<Corners>) -> [f64; L] {
+        self.get_row(p, last)
+    }
+}
 
 impl FastFbm {
     /// [`FastFbm::get`] at each of `points` (in order along a row, for the lattice cells they
-    /// share), into `out` (as long), [`LANES`] points at a time: in AVX2 vector instructions
-    /// where the CPU has them. The same values as `get`, to the bit.
-    pub fn get_many(&self, points: &[[f64; 3]], out: &mut [f64]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 support was detected at run time just above.
-            unsafe { fbm_many_avx2(self, points, out) };
-            return;
-        }
-        fbm_many(self, points, out);
+    /// share), [`LANES`] points at a time: in AVX2 vector instructions where the CPU has them.
+    /// The same values as `get`, to the bit.
+    pub fn get_many(&self, points: &[[f64; 3]]) -> Vec<f64> {
+        many(self, points)
     }
 }
 
-/// [`FastFbm::get_many`] as the compiler's target allows.
+impl FastPerlin {
+    /// [`FastPerlin::get`] at each of `points`, as [`FastFbm::get_many`].
+    pub fn get_many(&self, points: &[[f64; 3]]) -> Vec<f64> {
+        many(self, points)
+    }
+}
+
+/// `noise` at each of `points`: in AVX2 where the CPU has it, plainly elsewhere.
+fn many<N: RowNoise>(noise: &N, points: &[[f64; 3]]) -> Vec<f64> {
+    let mut out = vec![0.0; points.len()];
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 support was detected at run time just above.
+        unsafe { many_avx2(noise, points, &mut out) };
+        return out;
+    }
+    many_plain(noise, points, &mut out);
+    out
+}
+
+/// [`many`] as the compiler's target allows: [`LANES`] points at a time, the rest one by one.
 #[inline(always)]
-fn fbm_many(f: &FastFbm, points: &[[f64; 3]], out: &mut [f64]) {
-    let mut last = vec![Corners::default(); f.octaves.len()];
+fn many_plain<N: RowNoise>(noise: &N, points: &[[f64; 3]], out: &mut [f64]) {
+    let mut last = noise.fresh();
     let ((groups, rest), (values, rest_values)) = (points.as_chunks::<LANES>(), out.as_chunks_mut::<LANES>());
     for (p, v) in groups.iter().zip(values) {
-        *v = f.get_row(*p, &mut last);
+        *v = noise.lanes(*p, &mut last);
     }
     for (p, v) in rest.iter().zip(rest_values) {
-        *v = f.get_row([*p], &mut last)[0];
+        *v = noise.lanes([*p], &mut last)[0];
     }
 }
 
-/// [`fbm_many`] compiled with AVX2, where the blend of [`LANES`] points runs in 4-lane
+/// [`many_plain`] compiled with AVX2, where the blend of [`LANES`] points runs in 4-lane
 /// vector instructions. Without FMA (not enabled), every lane rounds as the scalar code does.
 ///
 /// # Safety
 /// The CPU must support AVX2 (checked with `is_x86_feature_detected!` by the caller).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn fbm_many_avx2(f: &FastFbm, points: &[[f64; 3]], out: &mut [f64]) {
-    fbm_many(f, points, out);
+unsafe fn many_avx2<N: RowNoise>(noise: &N, points: &[[f64; 3]], out: &mut [f64]) {
+    many_plain(noise, points, out);
+}
+
+/// The directions `dirs` as points `r` times them, in `f64` (where [`FastFbm::get_many`]
+/// evaluates a noise of radius `r` over them).
+pub fn points_at(dirs: &[glam::Vec3], r: f64) -> Vec<[f64; 3]> {
+    dirs.iter().map(|d| [f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]).collect()
 }
 
 /// What an fBm field of the whole planet is made from: seed, octaves, persistence and
@@ -260,24 +314,11 @@ pub fn fbm_field(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     }
 }
 
-/// The cells of storage row `row` of `grid` as points `r` times their direction (in `f64`).
-fn row_points(grid: super::Grid, dirs: &CellDirections, row: usize, r: f64) -> Vec<[f64; 3]> {
-    grid.row_cells(row)
-        .map(|cell| {
-            let d = dirs.of(cell);
-            [f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]
-        })
-        .collect()
-}
-
 /// [`fbm_field`] evaluated.
 fn fbm_field_now(f: &FastFbm, grid: super::Grid, r: f64, amp: f32) -> Field {
     let dirs = CellDirections::new(grid);
     Field::from_rows_on(grid, |row, chunk| {
-        let points = row_points(grid, &dirs, row, r);
-        let mut values = vec![0.0; points.len()];
-        f.get_many(&points, &mut values);
-        for (v, x) in chunk.iter_mut().zip(values) {
+        for (v, x) in chunk.iter_mut().zip(f.get_many(&points_at(&dirs.row(grid, row), r))) {
             *v = x as f32 * amp;
         }
     })
@@ -332,51 +373,15 @@ impl LevelOctaves {
     /// [`LevelOctaves::at`] at every cell of `grid`: rows in parallel, each octave's noise along
     /// a row in vector lanes ([`FastPerlin::get_row`]). The same values as `at`, to the bit.
     pub fn field(&self, grid: super::Grid, shape: impl Fn(f32) -> f32 + Sync) -> Field {
-        #[cfg(target_arch = "x86_64")]
-        let avx2 = std::arch::is_x86_feature_detected!("avx2");
         let dirs = CellDirections::new(grid);
         Field::from_rows_on(grid, |row, out| {
-            let points = row_points(grid, &dirs, row, 1.0);
-            let w = out.len();
-            let mut noise = vec![0.0f64; w * self.layers.len()];
-            for ((perlin, r, _), values) in self.layers.iter().zip(noise.chunks_mut(w.max(1))) {
-                #[cfg(target_arch = "x86_64")]
-                if avx2 {
-                    // SAFETY: AVX2 support was detected at run time above.
-                    unsafe { perlin_row_avx2(perlin, &points, *r, values) };
-                    continue;
-                }
-                perlin_row(perlin, &points, *r, values);
-            }
+            let row_dirs = dirs.row(grid, row);
+            let noise: Vec<Vec<f64>> = self.layers.iter().map(|(perlin, r, _)| perlin.get_many(&points_at(&row_dirs, *r))).collect();
             for (i, v) in out.iter_mut().enumerate() {
-                *v = self.layers.iter().enumerate().map(|(o, (_, _, weight))| weight * shape(noise[o * w + i] as f32)).sum();
+                *v = self.layers.iter().zip(&noise).map(|((_, _, weight), values)| weight * shape(values[i] as f32)).sum();
             }
         })
     }
-}
-
-/// The noise of `perlin` at `r` times each of `points`, into `out`, [`LANES`] points at a time.
-#[inline(always)]
-fn perlin_row(perlin: &FastPerlin, points: &[[f64; 3]], r: f64, out: &mut [f64]) {
-    let mut last = Corners::default();
-    let scaled: Vec<[f64; 3]> = points.iter().map(|p| [p[0] * r, p[1] * r, p[2] * r]).collect();
-    let ((groups, rest), (values, rest_values)) = (scaled.as_chunks::<LANES>(), out.as_chunks_mut::<LANES>());
-    for (p, v) in groups.iter().zip(values) {
-        *v = perlin.get_row(*p, &mut last);
-    }
-    for (p, v) in rest.iter().zip(rest_values) {
-        *v = perlin.get_row([*p], &mut last)[0];
-    }
-}
-
-/// [`perlin_row`] compiled with AVX2 (without FMA: every lane rounds as a lone point does).
-///
-/// # Safety
-/// The CPU must support AVX2 (checked with `is_x86_feature_detected!` by the caller).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn perlin_row_avx2(perlin: &FastPerlin, points: &[[f64; 3]], r: f64, out: &mut [f64]) {
-    perlin_row(perlin, points, r, out);
 }
 
 /// How much of an octave of `cells_per_wave` cells per wavelength a level shows: none at two

@@ -177,12 +177,9 @@ impl Field {
     /// row, both; wrapped across face edges) and the point's fractions `(tx, ty)` between them:
     /// with [`Field::bilinear_mix`], the sample of [`Field::sample_ab`].
     pub fn bilinear_cells_ab(n: usize, face: Face, a: f32, b: f32) -> ([Cell; 4], f32, f32) {
-        let x = a * n as f32 - 0.5;
-        let y = b * n as f32 - 0.5;
-        let (x0, y0) = (floor32(x), floor32(y));
-        let (i0, j0) = (x0 as i64, y0 as i64);
+        let ((i0, tx), (j0, ty)) = (bilinear_axis(n, a), bilinear_axis(n, b));
         let at = |i: i64, j: i64| wrap_or_nearest(face, i, j, n);
-        ([at(i0, j0), at(i0 + 1, j0), at(i0, j0 + 1), at(i0 + 1, j0 + 1)], x - x0, y - y0)
+        ([at(i0, j0), at(i0 + 1, j0), at(i0, j0 + 1), at(i0 + 1, j0 + 1)], tx, ty)
     }
 
     /// The bilinear mix of the values of [`Field::bilinear_cells_ab`]'s cells at fractions
@@ -204,11 +201,7 @@ impl Field {
     /// The four cells and weights of the bilinear sample at face coordinates `(a, b)` of
     /// `face` (the same as [`Field::sample_ab`] reads) in a field of resolution `n`.
     pub fn bilinear_taps_ab(n: usize, face: Face, a: f32, b: f32) -> [(usize, f32); 4] {
-        let nf = n as f32;
-        let (x, y) = (a * nf - 0.5, b * nf - 0.5);
-        let (x0, y0) = (floor32(x), floor32(y));
-        let (tx, ty) = (x - x0, y - y0);
-        let (i0, j0) = (x0 as i64, y0 as i64);
+        let ((i0, tx), (j0, ty)) = (bilinear_axis(n, a), bilinear_axis(n, b));
         let at = |i: i64, j: i64| wrap_or_nearest(face, i, j, n).index(n);
         [(at(i0, j0), (1.0 - tx) * (1.0 - ty)), (at(i0 + 1, j0), tx * (1.0 - ty)), (at(i0, j0 + 1), (1.0 - tx) * ty), (at(i0 + 1, j0 + 1), tx * ty)]
     }
@@ -253,12 +246,10 @@ impl Field {
         if m == n {
             return Field::from_fn_cell_on(grid, |k| self.data[grid.cell(k).index(m)]);
         }
-        if let (Some(t), Some(first)) = (grid.tile(), grid.straight_row(0)) {
-            // A tile on one face: a cell's column gives its sample's column and weights, its
-            // row the rest, so each is found once per column and per row.
-            let w = t.width();
-            let columns: Vec<(i64, [f32; 4])> = (0..w).map(|x| smooth_axis(m, Cell { i: first.i + x, ..first }.center_ab(n).0)).collect();
-            let rows: Vec<(i64, [f32; 4])> = (0..w).map(|y| smooth_axis(m, Cell { j: first.j + y, ..first }.center_ab(n).1)).collect();
+        if let Some(first) = tile_on_one_face(grid) {
+            // A cell's column gives its sample's column and weights, its row the rest, so each
+            // is found once per column and per row.
+            let (columns, rows) = tile_axes(first, grid.row(), n, |a| smooth_axis(m, a));
             // Neighbouring cells of a row share their coarse block while its column stays (64
             // cells at 16384 over 256): its 16 values are read once.
             return Field::from_rows_on(grid, |row, values| {
@@ -292,22 +283,14 @@ impl Field {
     /// four values of a coarse block once while it stays in it.
     pub fn bilinear_on(&self, grid: Grid) -> Field {
         let (m, n) = (self.n, grid.n());
-        let Some(first) = grid.straight_row(0).filter(|_| grid.tile().is_some()) else {
+        let Some(first) = tile_on_one_face(grid) else {
             return Field::from_fn_cell_on(grid, |k| {
                 let cell = grid.cell(k);
                 let (a, b) = cell.center_ab(n);
                 self.sample_ab(cell.face, a, b)
             });
         };
-        let w = grid.row();
-        // The cell at or before the point and the fraction beyond it, along one axis.
-        let axis = |a: f32| {
-            let x = a * m as f32 - 0.5;
-            let x0 = floor32(x);
-            (x0 as i64, x - x0)
-        };
-        let columns: Vec<(i64, f32)> = (0..w).map(|x| axis(Cell { i: first.i + x, ..first }.center_ab(n).0)).collect();
-        let rows: Vec<(i64, f32)> = (0..w).map(|y| axis(Cell { j: first.j + y, ..first }.center_ab(n).1)).collect();
+        let (columns, rows) = tile_axes(first, grid.row(), n, |a| bilinear_axis(m, a));
         Field::from_rows_on(grid, |row, values| {
             let (j0, ty) = rows[row];
             let mut block: Option<(i64, [f32; 4])> = None;
@@ -377,6 +360,31 @@ impl Field {
         }
         out
     }
+}
+
+/// Along one axis of a face at level `n`, the column (or row) at or before face coordinate
+/// `a` and the fraction of the way from its centre to the next one's: a bilinear sample's
+/// place.
+fn bilinear_axis(n: usize, a: f32) -> (i64, f32) {
+    let x = a * n as f32 - 0.5;
+    let x0 = floor32(x);
+    (x0 as i64, x - x0)
+}
+
+/// The first cell of a tile whose storage rows lie along one face (its halo too), whose
+/// samples of a coarser field can be placed column by column and row by row; `None` for the
+/// whole planet and for a tile whose halo crosses a face's edge.
+fn tile_on_one_face(grid: Grid) -> Option<Cell> {
+    grid.tile().and(grid.straight_row(0))
+}
+
+/// `place` of the face coordinate of each storage column's and each storage row's cell
+/// centres, for a tile of `w` values a row at level `n` whose first cell is `first`
+/// ([`tile_on_one_face`]).
+fn tile_axes<T>(first: Cell, w: usize, n: usize, place: impl Fn(f32) -> T) -> (Vec<T>, Vec<T>) {
+    let columns = (0..w).map(|x| place(Cell { i: first.i + x, ..first }.center_ab(n).0)).collect();
+    let rows = (0..w).map(|y| place(Cell { j: first.j + y, ..first }.center_ab(n).1)).collect();
+    (columns, rows)
 }
 
 /// The first of the four columns (or rows) a smooth sample at face coordinate `a` reads in a

@@ -71,7 +71,8 @@ impl Node for Detail {
         let (input, mask) = (inputs.port(INPUT)?, inputs.port_opt(MASK)?);
         let octaves = Octaves::new(s, ctx.n);
         let (relief, lowland) = (s.relief.max(1e-6), s.lowland.clamp(0.0, 1.0));
-        let noise = octaves.field(input.grid());
+        // No noise evaluated where it would be multiplied by nothing.
+        let noise = if s.amplitude == 0.0 { None } else { octaves.field(input.grid()) };
         let out = input.like(|c, _| {
             let h = input.data()[c];
             let t = (h / relief).clamp(0.0, 1.0);

@@ -5,7 +5,7 @@
 use crate::planet::cache::Recent;
 use crate::planet::coords::face_solid_angles;
 use crate::planet::distance::signed_distance_km;
-use crate::planet::fbm::{noise_radius, FastFbm};
+use crate::planet::fbm::{noise_radius, points_at, FastFbm};
 use crate::planet::SimError;
 use glam::Vec3;
 use rayon::prelude::*;
@@ -81,15 +81,9 @@ pub fn continent_field(dirs: &[Vec3], count: usize, fraction: f32, frequency: f3
     // (`FastFbm::get_many`: the same values as one point at a time).
     dirs.par_chunks(NOISE_RUN)
         .flat_map_iter(|run| {
-            let at = |scale: f64| -> Vec<[f64; 3]> { run.iter().map(|d| [d.x as f64 * scale, d.y as f64 * scale, d.z as f64 * scale]).collect() };
-            let noise = |f: &FastFbm, points: &[[f64; 3]]| {
-                let mut values = vec![0.0; points.len()];
-                f.get_many(points, &mut values);
-                values
-            };
-            let warped = at(rw);
-            let w = warp.each_ref().map(|f| noise(f, &warped));
-            let rough = noise(&shape, &at(r));
+            let warped = points_at(run, rw);
+            let w = warp.each_ref().map(|f| f.get_many(&warped));
+            let rough = shape.get_many(&points_at(run, r));
             run.iter()
                 .enumerate()
                 .map(|(k, &d)| {

@@ -221,8 +221,7 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     // (cached at the editor's resolutions: the plates do not change it).
     let noise = SurfaceNoise::new(s);
     let shared = noise.shared(s, n, &coast);
-    let surface_at = |c: usize, z: CellNoise| -> (f32, f32, f32, f32) {
-        let x = Cell::from_index(c, n).direction(n);
+    let surface_at = |c: usize, x: Vec3, z: &CellNoise| -> (f32, f32, f32, f32) {
         let d = coast[c];
         let taps = coarse.then(|| Field::bilinear_taps(st.m, x));
         let age = sample(&st.age, c, &taps);
@@ -290,16 +289,21 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
         (h, uplift, if continental(c) { ocean::MAX_AGE_MYR } else { age }, erodibility)
     };
     // Row by row, the noises of a row evaluated together where the cache does not hold them.
-    let noise_dirs = crate::planet::cell_directions::CellDirections::new(crate::planet::Grid::Whole(n));
+    let table = crate::planet::cell_directions::CellDirections::new(crate::planet::Grid::Whole(n));
     let surface: Vec<(f32, f32, f32, f32)> = (0..6 * n)
         .into_par_iter()
         .flat_map_iter(|row| {
             let cells = row * n..(row + 1) * n;
-            let z_row = match &shared {
-                Some(all) => all[cells.clone()].to_vec(),
-                None => noise.row(&noise_dirs, n, row, &coast[cells.clone()]),
+            let xs = table.row(crate::planet::Grid::Whole(n), row);
+            let evaluated;
+            let z_row: &[CellNoise] = match &shared {
+                Some(all) => &all[cells.clone()],
+                None => {
+                    evaluated = noise.row(&xs, &coast[cells.clone()]);
+                    &evaluated
+                }
             };
-            cells.zip(z_row).map(|(c, z)| surface_at(c, z)).collect::<Vec<_>>()
+            cells.zip(xs.iter().zip(z_row)).map(|(c, (&x, z))| surface_at(c, x, z)).collect::<Vec<_>>()
         })
         .collect();
     if cancelled() {

@@ -9,7 +9,7 @@ use super::figures::{DETAIL, HILLS_FEATURES, INTERIOR_FEATURES, RIDGES, ROCK, ST
 use super::{ReliefSettings, CRUST_SHELF_KM};
 use crate::planet::cache::Recent;
 use crate::planet::cell_directions::CellDirections;
-use crate::planet::fbm::{noise_radius, FastFbm};
+use crate::planet::fbm::{noise_radius, points_at, FastFbm};
 use crate::planet::Grid;
 use glam::Vec3;
 use rayon::prelude::*;
@@ -61,12 +61,6 @@ const NOISE_BYTES: usize = 40 << 20;
 /// The most recently used noises.
 static RECENT: Recent<NoiseKey, Vec<CellNoise>> = Recent::new();
 
-/// A point `features` noise features around the equator scale on direction `d`.
-fn at(d: Vec3, features: f32) -> [f64; 3] {
-    let r = noise_radius(features);
-    [d.x as f64 * r, d.y as f64 * r, d.z as f64 * r]
-}
-
 impl SurfaceNoise {
     /// The generators of the relief `s`.
     pub fn new(s: &ReliefSettings) -> SurfaceNoise {
@@ -90,7 +84,7 @@ impl SurfaceNoise {
     pub fn at(&self, x: Vec3, coast_km: f32) -> CellNoise {
         let land = coast_km >= 0.0;
         let crust = coast_km > -CRUST_SHELF_KM;
-        let get = |f: &FastFbm, features: f32| f.get(at(x, features)) as f32;
+        let get = |f: &FastFbm, features: f32| f.get(points_at(&[x], noise_radius(features))[0]) as f32;
         CellNoise {
             interior: if land { get(&self.interior, INTERIOR_FEATURES) } else { 0.0 },
             hills: get(&self.hills, HILLS_FEATURES),
@@ -103,17 +97,14 @@ impl SurfaceNoise {
         }
     }
 
-    /// The noises of the `n` cells of storage row `row` of the whole planet at `n` cells per
-    /// face edge, whose coast distances are `coast_km`: each noise along the row in vector
+    /// The noises of a row of cells in directions `points` whose coast distances are
+    /// `coast_km`: each noise along the row in vector
     /// lanes ([`FastFbm::get_many`]) at the cells whose side of the coast uses it. The same
     /// values as [`SurfaceNoise::at`], to the bit.
-    pub fn row(&self, dirs: &CellDirections, n: usize, row: usize, coast_km: &[f32]) -> Vec<CellNoise> {
-        let points: Vec<Vec3> = Grid::Whole(n).row_cells(row).map(|cell| dirs.of(cell)).collect();
+    pub fn row(&self, points: &[Vec3], coast_km: &[f32]) -> Vec<CellNoise> {
         let noise = |f: &FastFbm, features: f32, used: &dyn Fn(f32) -> bool| -> Vec<f32> {
             let wanted: Vec<usize> = (0..points.len()).filter(|&k| used(coast_km[k])).collect();
-            let at_points: Vec<[f64; 3]> = wanted.iter().map(|&k| at(points[k], features)).collect();
-            let mut values = vec![0.0; at_points.len()];
-            f.get_many(&at_points, &mut values);
+            let values = f.get_many(&points_at(&wanted.iter().map(|&k| points[k]).collect::<Vec<_>>(), noise_radius(features)));
             let mut out = vec![0.0f32; points.len()];
             for (&k, v) in wanted.iter().zip(values) {
                 out[k] = v as f32;
@@ -134,7 +125,8 @@ impl SurfaceNoise {
 
     /// Every cell's noises at `n` cells per face edge over the coast distances `coast_km`,
     /// from the cache when a recent relief of the same seed and continents asked for them;
-    /// `None` where they would not fit in the cache (the caller evaluates them cell by cell).
+    /// `None` where they would not fit in the cache (the caller evaluates them row by row,
+    /// [`SurfaceNoise::row`]).
     pub fn shared(&self, s: &ReliefSettings, n: usize, coast_km: &[f32]) -> Option<Arc<Vec<CellNoise>>> {
         let cells = 6 * n * n;
         if cells * std::mem::size_of::<CellNoise>() > NOISE_BYTES {
@@ -147,7 +139,7 @@ impl SurfaceNoise {
             |v| std::mem::size_of_val(v.as_slice()),
             || {
                 let dirs = CellDirections::new(Grid::Whole(n));
-                (0..6 * n).into_par_iter().flat_map_iter(|row| self.row(&dirs, n, row, &coast_km[row * n..(row + 1) * n])).collect()
+                (0..6 * n).into_par_iter().flat_map_iter(|row| self.row(&dirs.row(Grid::Whole(n), row), &coast_km[row * n..(row + 1) * n])).collect()
             },
         ))
     }
@@ -173,7 +165,7 @@ mod tests {
         let dirs = CellDirections::new(Grid::Whole(n));
         for row in [0, 7, 3 * n + 20, 6 * n - 1] {
             let coast: Vec<f32> = (0..n).map(|i| 300.0 - 25.0 * i as f32).collect();
-            let got = noise.row(&dirs, n, row, &coast);
+            let got = noise.row(&dirs.row(Grid::Whole(n), row), &coast);
             for (i, z) in got.iter().enumerate() {
                 let cell = Grid::Whole(n).cell(row * n + i);
                 let want = noise.at(cell.direction(n), coast[i]);
