@@ -130,6 +130,22 @@ impl Grid {
         ]
     }
 
+    /// For cells inside a face (not on its border): the distance table of each of the eight
+    /// neighbours of [`Self::neighbours`], with the offset from the cell's face position to
+    /// its entry, and the offset from the cell's index to the neighbour's. Consecutive cells of
+    /// a row read consecutive entries, so a row runs in vector lanes.
+    #[inline]
+    pub fn interior_tables(&self) -> [(&[f32], isize, isize); 8] {
+        let ni = self.n as isize;
+        [(&self.down_right, -ni - 1, -ni - 1), (&self.down, -ni, -ni), (&self.down_left, -ni + 1, -ni + 1), (&self.right, -1, -1), (&self.right, 0, 1), (&self.down_left, 0, ni - 1), (&self.down, 0, ni), (&self.down_right, 0, ni + 1)]
+    }
+
+    /// Face position `(p, i, j)` of cell `c`: index within the face, column and row.
+    #[inline]
+    pub fn face_position(&self, c: usize) -> (usize, usize, usize) {
+        self.position(c)
+    }
+
     /// The four edge neighbours of [`Self::neighbours4`] with `1 / distance²`, 1/m² (the
     /// weights of a Laplacian).
     #[inline]

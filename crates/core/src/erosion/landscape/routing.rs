@@ -98,40 +98,12 @@ impl Level {
     }
 
     /// Every land cell's receiver: its steepest downhill neighbour (sea counting at sea level),
-    /// else at the coast its first sea neighbour; [`NONE`] for a pit and at sea.
+    /// else at the coast its first sea neighbour; [`NONE`] for a pit and at sea (see
+    /// [`descend_run`]).
     fn steepest_descent(&mut self) {
         let (h, ocean, grid) = (&self.h, &self.ocean, &self.grid);
-        let sea = |c: usize| is_sea(ocean, h, c);
         self.receiver.par_chunks_mut(4096).zip(self.receiver_m.par_chunks_mut(4096)).enumerate().for_each(|(chunk, (receivers, distances))| {
-            for (o, (r, m)) in receivers.iter_mut().zip(distances.iter_mut()).enumerate() {
-                let c = chunk * 4096 + o;
-                let mut best = (0.0f32, NONE, 1.0f32);
-                if !sea(c) {
-                    let hc = h[c];
-                    let mut coast = None;
-                    for (x, d) in grid.neighbours(c) {
-                        if x == NONE {
-                            continue;
-                        }
-                        let hx = if sea(x as usize) {
-                            coast.get_or_insert((x, d));
-                            0.0
-                        } else {
-                            h[x as usize]
-                        };
-                        let s = (hc - hx) / d;
-                        if s > best.0 {
-                            best = (s, x, d);
-                        }
-                    }
-                    if best.1 == NONE {
-                        if let Some((x, d)) = coast {
-                            best = (0.0, x, d);
-                        }
-                    }
-                }
-                (*r, *m) = (best.1, best.2);
-            }
+            descend_run(h, ocean, grid, chunk * 4096, receivers, distances);
         });
     }
 
@@ -338,6 +310,133 @@ impl Level {
     }
 }
 
+/// Cells [`descend_lanes`] takes at once: eight `f32` lanes of AVX2.
+const LANES: usize = 8;
+
+/// The receiver of cell `c` and the distance to it, m, as [`Level::steepest_descent`] finds
+/// it: `(NONE, 1.0)` for a pit and at sea.
+#[inline]
+fn descend(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, c: usize) -> (u32, f32) {
+    let sea = |c: usize| is_sea(ocean, h, c);
+    let mut best = (0.0f32, NONE, 1.0f32);
+    if !sea(c) {
+        let hc = h[c];
+        let mut coast = None;
+        for (x, d) in grid.neighbours(c) {
+            if x == NONE {
+                continue;
+            }
+            let hx = if sea(x as usize) {
+                coast.get_or_insert((x, d));
+                0.0
+            } else {
+                h[x as usize]
+            };
+            let s = (hc - hx) / d;
+            if s > best.0 {
+                best = (s, x, d);
+            }
+        }
+        if best.1 == NONE {
+            if let Some((x, d)) = coast {
+                best = (0.0, x, d);
+            }
+        }
+    }
+    (best.1, best.2)
+}
+
+/// The receivers and distances of the cells from `first` on (as many as `receivers` holds):
+/// in AVX2 where the CPU has it, plainly elsewhere.
+fn descend_run(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, first: usize, receivers: &mut [u32], distances: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 support was detected at run time just above.
+        unsafe { descend_run_avx2(h, ocean, grid, first, receivers, distances) };
+        return;
+    }
+    descend_run_plain(h, ocean, grid, first, receivers, distances);
+}
+
+/// [`descend_run_plain`] compiled with AVX2 (without FMA: nothing here multiplies and adds).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn descend_run_avx2(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, first: usize, receivers: &mut [u32], distances: &mut [f32]) {
+    descend_run_plain(h, ocean, grid, first, receivers, distances);
+}
+
+/// [`descend_run`] as the compiler's target allows: runs of cells inside a face row
+/// [`LANES`] at a time ([`descend_lanes`]), the rest one by one ([`descend`]).
+#[inline(always)]
+fn descend_run_plain(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, first: usize, receivers: &mut [u32], distances: &mut [f32]) {
+    let n = grid.n;
+    let mut o = 0;
+    while o < receivers.len() {
+        let c = first + o;
+        let (_, i, j) = grid.face_position(c);
+        // Cells left in this row inside the face, and in this run.
+        let run = if i >= 1 && j >= 1 && j + 1 < n && i + 1 < n { (n - 1 - i).min(receivers.len() - o) } else { 0 };
+        if run >= LANES {
+            let (r, m) = descend_lanes(h, ocean, grid, c);
+            receivers[o..o + LANES].copy_from_slice(&r);
+            distances[o..o + LANES].copy_from_slice(&m);
+            o += LANES;
+        } else {
+            (receivers[o], distances[o]) = descend(h, ocean, grid, c);
+            o += 1;
+        }
+    }
+}
+
+/// [`descend`] of the [`LANES`] cells from `c` on, all inside one face row (none on the
+/// face's border): the same comparisons in the same order, lane by lane (plain loops, which
+/// the compiler turns into vector instructions), so each cell gets the same receiver and
+/// distance to the bit.
+#[inline(always)]
+fn descend_lanes(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, c: usize) -> ([u32; LANES], [f32; LANES]) {
+    let (p, _, _) = grid.face_position(c);
+    let (hc, oc) = (&h[c..c + LANES], &ocean[c..c + LANES]);
+    // Best slope, its direction (8 for none) and distance; first sea direction (8 for none)
+    // and its distance. Choices are bit masks (all ones or zero), so they stay in lanes.
+    let mut best = [0.0f32; LANES];
+    let mut best_k = [8u32; LANES];
+    let mut best_d = [1.0f32; LANES];
+    let mut coast_k = [8u32; LANES];
+    let mut coast_d = [1.0f32; LANES];
+    let tables = grid.interior_tables();
+    for (k, &(table, at, step)) in tables.iter().enumerate() {
+        let x = (c as isize + step) as usize;
+        let q = (p as isize + at) as usize;
+        let (hx, ox, d) = (&h[x..x + LANES], &ocean[x..x + LANES], &table[q..q + LANES]);
+        let k = k as u32;
+        for l in 0..LANES {
+            let sea = (u32::from(ox[l]) & u32::from(hx[l] < 0.0)).wrapping_neg();
+            let ground = f32::from_bits(hx[l].to_bits() & !sea);
+            let s = (hc[l] - ground) / d[l];
+            let better = u32::from(s > best[l]).wrapping_neg();
+            best[l] = f32::from_bits((s.to_bits() & better) | (best[l].to_bits() & !better));
+            best_k[l] = (k & better) | (best_k[l] & !better);
+            best_d[l] = f32::from_bits((d[l].to_bits() & better) | (best_d[l].to_bits() & !better));
+            let first_sea = sea & u32::from(coast_k[l] == 8).wrapping_neg();
+            coast_k[l] = (k & first_sea) | (coast_k[l] & !first_sea);
+            coast_d[l] = f32::from_bits((d[l].to_bits() & first_sea) | (coast_d[l].to_bits() & !first_sea));
+        }
+    }
+    let mut receivers = [NONE; LANES];
+    let mut distances = [1.0f32; LANES];
+    for l in 0..LANES {
+        let (k, d) = if best_k[l] != 8 { (best_k[l], best_d[l]) } else { (coast_k[l], coast_d[l]) };
+        if !(oc[l] && hc[l] < 0.0) && k != 8 {
+            receivers[l] = (c as isize + l as isize + tables[k as usize].2) as u32;
+            distances[l] = d;
+        }
+    }
+    (receivers, distances)
+}
+
 /// `v` cut into the disjoint ranges `chunks` (sorted, touching, covering `v`).
 pub fn split_chunks<'a, T>(mut v: &'a mut [T], chunks: &[(usize, usize)]) -> Vec<&'a mut [T]> {
     let mut out = Vec::with_capacity(chunks.len());
@@ -350,4 +449,34 @@ pub fn split_chunks<'a, T>(mut v: &'a mut [T], chunks: &[(usize, usize)]) -> Vec
         at = b;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::erosion::landscape::grid::Grid;
+
+    /// The receivers of whole rows in lanes are the ones each cell finds alone, to the bit,
+    /// over land, sea below and above sea level, flats and ties, on grids whose rows are and
+    /// are not whole numbers of lane groups.
+    #[test]
+    fn receivers_in_lanes_are_each_cell_s_own() {
+        for n in [16usize, 37, 64] {
+            let grid = Grid::new(n, 1000.0);
+            let cells = grid.cells();
+            // Terraced hills (ties and flats) with sea and basins below sea level.
+            let h: Vec<f32> = (0..cells).map(|c| (((c * 7919) % 23) as f32 - 6.0).round() * 50.0 + if c % 11 == 0 { 300.0 } else { 0.0 }).collect();
+            let ocean: Vec<bool> = (0..cells).map(|c| c % 3 != 0).collect();
+            let mut receivers = vec![0u32; cells];
+            let mut distances = vec![0f32; cells];
+            descend_run(&h, &ocean, &grid, 0, &mut receivers, &mut distances);
+            let mut lanes = 0;
+            for c in 0..cells {
+                let (r, d) = descend(&h, &ocean, &grid, c);
+                assert_eq!((receivers[c], distances[c].to_bits()), (r, d.to_bits()), "n={n} cell {c}");
+                lanes += usize::from(r != NONE);
+            }
+            assert!(lanes > cells / 4, "n={n}: too few receivers ({lanes}) to test");
+        }
+    }
 }
