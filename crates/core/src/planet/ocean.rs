@@ -32,7 +32,7 @@ pub fn ocean_cells<const K: usize>(cells: usize, below: impl Fn(usize) -> bool +
     let total: f64 = partial.iter().sum();
     let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
     let sea: Vec<bool> = areas.iter().enumerate().map(|(k, &a)| a >= SEA_MIN_SHARE * total || Some(k) == largest).collect();
-    body.iter().map(|&b| b != u32::MAX && sea[b as usize]).collect()
+    body.par_iter().map(|&b| b != u32::MAX && sea[b as usize]).collect()
 }
 
 /// The connected groups of the `cells` cells where `keep` holds, through the neighbours

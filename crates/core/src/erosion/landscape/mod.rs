@@ -205,7 +205,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
                 let pinit_up = Field::from_vec(pn, pinit)?.resample(ln);
                 let h = up.data().par_iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect();
                 coarse = Some(up);
-                coarse_lakes = lakes.map(|l| Field::from_vec(pn, l).map(|f| f.resample(ln).data().iter().map(|&x| x >= 0.5).collect())).transpose()?;
+                coarse_lakes = lakes.map(|l| Field::from_vec(pn, l).map(|f| f.resample(ln).data().par_iter().map(|&x| x >= 0.5).collect())).transpose()?;
                 h
             }
         };
@@ -239,12 +239,12 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         to_sea += level.to_sea_m3;
         filled += level.filled_m3;
         if index + 1 == all.len() {
-            return Ok(finish(level, &init, inputs, s, total_years, to_sea, filled));
+            return finish(level, &init, inputs, s, total_years, to_sea, filled);
         }
         // The lakes the next level may keep (none to keep with lakes off).
         let lakes = physics.lakes.then(|| {
             level.route();
-            level.lake_cells(LAKE_DEPTH_M).into_iter().map(|x| if x { 1.0 } else { 0.0 }).collect()
+            level.lake_cells(LAKE_DEPTH_M).into_par_iter().map(|x| if x { 1.0 } else { 0.0 }).collect()
         });
         previous = Some((ln, level.h, init, lakes));
     }
@@ -261,11 +261,12 @@ type Finished = (usize, Vec<f32>, Vec<f32>, Option<Vec<f32>>);
 /// evolved lowland into hundreds of small closed hollows below sea level, which the coarser
 /// level had filled or worn away. Inland basins the coarser level kept stay as they are.
 fn fill_sunk_land(level: &mut Level, coarse: &[f32]) {
-    for (c, h) in level.h.iter_mut().enumerate() {
-        if *h < 0.0 && !level.ocean[c] && coarse[c] >= 0.0 {
+    let ocean = &level.ocean;
+    level.h.par_iter_mut().zip(ocean.par_iter().zip(coarse)).for_each(|(h, (&ocean, &coarse))| {
+        if *h < 0.0 && !ocean && coarse >= 0.0 {
             *h = 0.0;
         }
-    }
+    });
 }
 
 /// `f` at `n` cells per face edge: borrowed where it already is (the finest level), else
@@ -302,29 +303,43 @@ pub fn river_cover(discharge_m3_s: f32, cell_area_m2: f32, line_m: f32) -> f32 {
     (width_m / cell_area_m2.max(1.0).sqrt()).clamp(MIN_RIVER_COVER, 1.0)
 }
 
-/// The outputs from the finest level's final state.
-fn finish(mut level: Level, init_m: &[f32], inputs: LandscapeInputs, s: &LandscapeSettings, total_years: f64, to_sea_m3: f64, filled_m3: f64) -> Landscape {
+/// The outputs from the finest level's final state, computed cell by cell in one pass on the
+/// threads.
+fn finish(mut level: Level, init_m: &[f32], inputs: LandscapeInputs, s: &LandscapeSettings, total_years: f64, to_sea_m3: f64, filled_m3: f64) -> Result<Landscape, SimError> {
     let n = level.grid.n;
     level.route();
-    // Discharge from the rain-weighted area, then the plain area.
-    level.accumulate();
-    let discharge = Field::from_fn_cell(n, |c| (level.area[c] / SECONDS_PER_YEAR) as f32);
-    level.rain.iter_mut().for_each(|r| *r = 1.0);
-    level.accumulate();
-    let area_km2 = Field::from_fn_cell(n, |c| (level.area[c] / 1e6) as f32);
-    let lake_cells = level.lake_cells(LAKE_DEPTH_M);
-    let lake = |c: usize| lake_cells[c];
-    let lakes = Field::from_fn_cell(n, |c| if lake(c) { 1.0 } else { 0.0 });
-    let q = discharge.data();
-    let rivers = Field::from_fn_cell(n, |c| if !level.is_sea(c) && !lake(c) && level.area[c] / 1e6 >= s.river_area_km2 { river_cover(q[c], level.grid.area(c), s.river_lines_m) } else { 0.0 });
-    let uplift_m = |c: usize| f64::from(level.uplift[c]) * total_years;
-    let erosion_m = Field::from_fn_cell(n, |c| (f64::from(level.h[c]) - f64::from(init_m[c]) - uplift_m(c)) as f32);
-    let scale = s.metres_per_unit;
-    let source = inputs.elevation.data();
-    // Unchanged cells keep their input value exactly.
-    let elevation = Field::from_fn_cell(n, |c| if level.h[c] == init_m[c] { source[c] } else { s.sea_level + level.h[c] / scale });
-    let receiver = level.receiver.iter().enumerate().map(|(c, &r)| if level.is_sea(c) { NONE } else { r }).collect();
-    Landscape { elevation, area_km2, discharge, rivers, lakes, erosion_m, receiver, receiver_m: level.receiver_m, height_m: level.h, total_years, to_sea_m3, filled_m3 }
+    let areas = level.drainage_areas();
+    let cells = level.grid.cells();
+    let mut fields: [Vec<f32>; 6] = std::array::from_fn(|_| vec![0.0; cells]);
+    let mut receiver = vec![NONE; cells];
+    {
+        let level = &level;
+        let (scale, source) = (s.metres_per_unit, inputs.elevation.data());
+        // Every output of one cell: discharge from the rain-weighted area (m³/s), the plain area
+        // (km²), lake, river cover, erosion (m), elevation, receiver.
+        let cell = |c: usize| -> ([f32; 6], u32) {
+            let (weighted, plain) = level.stack_position(c).map_or((0.0, 0.0), |p| areas[p]);
+            let discharge = (weighted / SECONDS_PER_YEAR) as f32;
+            let sea = level.is_sea(c);
+            let lake = level.holds_lake(c, LAKE_DEPTH_M);
+            let river = if !sea && !lake && plain / 1e6 >= s.river_area_km2 { river_cover(discharge, level.grid.area(c), s.river_lines_m) } else { 0.0 };
+            let uplift_m = f64::from(level.uplift[c]) * total_years;
+            let erosion = (f64::from(level.h[c]) - f64::from(init_m[c]) - uplift_m) as f32;
+            // Unchanged cells keep their input value exactly.
+            let elevation = if level.h[c] == init_m[c] { source[c] } else { s.sea_level + level.h[c] / scale };
+            ([discharge, (plain / 1e6) as f32, if lake { 1.0 } else { 0.0 }, river, erosion, elevation], if sea { NONE } else { level.receiver[c] })
+        };
+        const PIECE: usize = 4096;
+        let [discharge, area_km2, lakes, rivers, erosion_m, elevation] = &mut fields;
+        let outputs = discharge.par_chunks_mut(PIECE).zip(area_km2.par_chunks_mut(PIECE)).zip(lakes.par_chunks_mut(PIECE)).zip(rivers.par_chunks_mut(PIECE)).zip(erosion_m.par_chunks_mut(PIECE)).zip(elevation.par_chunks_mut(PIECE));
+        outputs.zip(receiver.par_chunks_mut(PIECE)).enumerate().for_each(|(k, ((((((q, a), l), r), e), h), rc))| {
+            for o in 0..q.len() {
+                ([q[o], a[o], l[o], r[o], e[o], h[o]], rc[o]) = cell(k * PIECE + o);
+            }
+        });
+    }
+    let [discharge, area_km2, lakes, rivers, erosion_m, elevation] = fields.map(|v| Field::from_vec(n, v));
+    Ok(Landscape { elevation: elevation?, area_km2: area_km2?, discharge: discharge?, rivers: rivers?, lakes: lakes?, erosion_m: erosion_m?, receiver, receiver_m: level.receiver_m, height_m: level.h, total_years, to_sea_m3, filled_m3 })
 }
 
 #[cfg(test)]

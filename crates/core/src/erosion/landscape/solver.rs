@@ -52,8 +52,6 @@ pub struct Level {
     /// Land cells in stack order: every cell after its receiver, each outlet's tree in one
     /// piece.
     pub order: Vec<u32>,
-    /// Rain-weighted drainage area, m² (the cell's own area included; 0 at sea).
-    pub area: Vec<f64>,
     /// Sediment that left the land into the sea, m³ (summed over steps).
     pub to_sea_m3: f64,
     /// Sediment that filled depressions (lakes off), m³ (summed over steps).
@@ -99,7 +97,6 @@ impl Level {
             receiver: vec![NONE; cells],
             receiver_m: vec![1.0; cells],
             order: Vec::with_capacity(cells),
-            area: vec![0.0; cells],
             to_sea_m3: 0.0,
             filled_m3: 0.0,
             lakes_allowed: None,
@@ -120,27 +117,46 @@ impl Level {
     /// Cells whose water stands at least `depth_m` over the ground away from the sea where a lake
     /// may stay ([`Level::lakes_allowed`]): the lakes after [`Level::route`].
     pub fn lake_cells(&self, depth_m: f32) -> Vec<bool> {
-        (0..self.h.len()).into_par_iter().map(|c| !self.is_sea(c) && self.filled[c] - self.h[c] >= depth_m && may_hold_lake(&self.lakes_allowed, true, c)).collect()
+        (0..self.h.len()).into_par_iter().map(|c| self.holds_lake(c, depth_m)).collect()
     }
 
-    /// Rain-weighted drainage area: every land cell's area summed down the receivers, into
-    /// [`Level::area`] (after [`Level::route`]).
-    pub fn accumulate(&mut self) {
-        self.accumulate_stack();
-        let (pos, stack) = (&self.routing.pos, &self.stack_area);
-        self.area.par_iter_mut().enumerate().for_each(|(c, a)| {
-            let p = pos[c].load(Ordering::Relaxed);
-            *a = if p == NONE { 0.0 } else { stack[p as usize] };
+    /// Whether cell `c` is one of [`Level::lake_cells`].
+    #[inline]
+    pub fn holds_lake(&self, c: usize, depth_m: f32) -> bool {
+        !self.is_sea(c) && self.filled[c] - self.h[c] >= depth_m && may_hold_lake(&self.lakes_allowed, true, c)
+    }
+
+    /// Drainage area of every land cell, m² (the cell's own included), rain-weighted and
+    /// plain, in stack order (see [`Level::stack_position`]): both summed down the receivers in
+    /// one pass over the stack, outlet by outlet on the threads (after [`Level::route`]).
+    pub fn drainage_areas(&self) -> Vec<(f64, f64)> {
+        let (order, grid, rain, receiver_pos, chunks) = (&self.order, &self.grid, &self.rain, &self.routing.receiver_pos, &self.routing.chunks);
+        let mut out = vec![(0.0, 0.0); order.len()];
+        split_chunks(&mut out, chunks).into_par_iter().zip(chunks.par_iter()).for_each(|(area, &(start, _))| {
+            for (i, a) in area.iter_mut().enumerate() {
+                let c = order[start + i] as usize;
+                let own = f64::from(grid.area(c));
+                *a = (own * f64::from(rain[c]), own);
+            }
+            for i in (0..area.len()).rev() {
+                let r = receiver_pos[start + i];
+                if r != NONE {
+                    let (weighted, plain) = area[i];
+                    let to = &mut area[r as usize - start];
+                    to.0 += weighted;
+                    to.1 += plain;
+                }
+            }
         });
+        out
     }
 
-    /// The drainage area in stack order, outlet by outlet on the threads.
-    fn accumulate_stack(&mut self) {
-        let (order, grid, rain, receiver_pos) = (&self.order, &self.grid, &self.rain, &self.routing.receiver_pos);
-        let chunks = &self.routing.chunks;
-        self.stack_area.clear();
-        self.stack_area.resize(order.len(), 0.0);
-        split_chunks(&mut self.stack_area, chunks).into_par_iter().zip(chunks.par_iter()).for_each(|(area, &(start, _))| accumulate_chunk(area, start, order, grid, rain, receiver_pos));
+    /// Position of cell `c` in the stack ([`Level::order`]) after [`Level::route`]; `None` at
+    /// sea.
+    #[inline]
+    pub fn stack_position(&self, c: usize) -> Option<usize> {
+        let p = self.routing.pos[c].load(Ordering::Relaxed);
+        (p != NONE).then_some(p as usize)
     }
 
     /// One time step of `dt` years: routing, drainage area, uplift with implicit stream-power
