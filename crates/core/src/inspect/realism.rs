@@ -110,7 +110,7 @@ pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&Re
     let wide_area = sum_area(&|c| high(c) && to_centre.angle(c) <= radius);
 
     // Landmasses, and the bodies below sea level.
-    let groups = |keep: &(dyn Fn(usize) -> bool + Sync)| crate::planet::ocean::bodies(cells, keep, area, |c| table.to[c]).1;
+    let groups = |keep: &(dyn Fn(usize) -> bool + Sync)| crate::planet::ocean::bodies(n, keep, area, |c| table.to[c]).1;
     let sizes = groups(&|c| h[c] > 0.0);
     let largest = sizes.iter().cloned().fold(0.0, f64::max);
     let ocean = crate::planet::ocean::ocean_of(elevation_m, 0.0);

@@ -48,14 +48,10 @@ impl Grid {
         // the border (their table entries are never read across the seam, but stay finite).
         let at = |i: isize| if i >= 0 && (i as usize) < n { w[i as usize] } else { f64::from(warp((2.0 * (i as f32 + 0.5) / n as f32) - 1.0)) };
         let local = |i: isize, j: isize| DVec3::new(at(i), at(j), 1.0).normalize();
-        let table = |di: isize, dj: isize| -> Vec<f32> {
-            (0..n * n)
-                .into_par_iter()
-                .map(|p| {
-                    let (i, j) = ((p % n) as isize, (p / n) as isize);
-                    (local(i, j).angle_between(local(i + di, j + dj)) * radius_m) as f32
-                })
-                .collect()
+        // The distance from face position (i, j) to (i + di, j + dj), m.
+        let direct = |i: usize, j: usize, di: isize, dj: isize| -> f32 {
+            let (i, j) = (i as isize, j as isize);
+            (local(i, j).angle_between(local(i + di, j + dj)) * radius_m) as f32
         };
         let r2 = radius_m * radius_m;
         let area = face_solid_angles(n).into_iter().map(|sr| (sr * r2) as f32).collect();
@@ -66,14 +62,40 @@ impl Grid {
         };
         let positions: Vec<usize> = (0..n * n).filter(|&p| on_border(p)).collect();
         let border = (0..6 * positions.len()).into_par_iter().map(|k| seam_neighbours(k / positions.len() * n * n + positions[k % positions.len()], n, radius_m)).collect();
-        // The face is symmetric under swapping its axes, so the distance down from (i, j) is the
-        // distance right from (j, i) (the same arithmetic, to the bit).
-        let right = table(1, 0);
+        // The warp is odd, so the face is symmetric under mirroring each axis. Where `n` is a
+        // power of two, to the bit: a cell centre's linear coordinate is exact, so a mirrored
+        // position negates a coordinate, and the same products are summed in the same order.
+        // Then the distance right from (i, j) is the one from (i, n - 1 - j): the upper half
+        // of the rows is computed, the lower half mirrored (other `n`: all computed).
+        let exact = n.is_power_of_two();
+        let half = if exact { n.div_ceil(2) } else { n };
+        let right_top: Vec<f32> = (0..half * n).into_par_iter().map(|p| direct(p % n, p / n, 1, 0)).collect();
+        let source_row = |j: usize| if exact { j.min(n - 1 - j) } else { j };
+        let right: Vec<f32> = (0..n * n).into_par_iter().map(|p| right_top[source_row(p / n) * n + p % n]).collect();
+        // Swapping the axes, the distance down from (i, j) is the distance right from (j, i).
         let down: Vec<f32> = (0..n * n).into_par_iter().map(|p| right[(p % n) * n + p / n]).collect();
-        // Mirrored left to right (the warp is odd), the step down and left from (i, j) is the
-        // step down and right from (n - 1 - i, j); the entries on the border columns, never
-        // read, take their mirror's value too.
-        let down_right = table(1, 1);
+        // Turned half round, the step down and right from (i, j) is the step up and left from
+        // (n - 1 - i, n - 1 - j), the step down and right from (n - 2 - i, n - 2 - j): rows from
+        // n / 2 on, but the last row and column, are the first rows turned round. The entries on
+        // the last row and column (never read across the seam) are computed.
+        let top = if exact { n / 2 } else { n };
+        let down_right_top: Vec<f32> = (0..top * n).into_par_iter().map(|p| direct(p % n, p / n, 1, 1)).collect();
+        let down_right: Vec<f32> = (0..n * n)
+            .into_par_iter()
+            .map(|p| {
+                let (i, j) = (p % n, p / n);
+                if j < top {
+                    down_right_top[p]
+                } else if i + 2 <= n && j + 2 <= n && n - 2 - j < top {
+                    down_right_top[(n - 2 - j) * n + (n - 2 - i)]
+                } else {
+                    direct(i, j, 1, 1)
+                }
+            })
+            .collect();
+        // Mirrored left to right, the step down and left from (i, j) is the step down and
+        // right from (n - 1 - i, j); the entries on the border columns, never read, take their
+        // mirror's value too (for `n` not a power of two, to within a unit in the last place).
         let down_left: Vec<f32> = (0..n * n).into_par_iter().map(|p| down_right[(p / n) * n + (n - 1 - p % n)]).collect();
         let invert = |t: &[f32]| -> Vec<f32> { t.par_iter().map(|&d| 1.0 / (d * d)).collect() };
         let inverse_squares = [invert(&right), invert(&down)];
@@ -238,6 +260,31 @@ mod tests {
             let border: Vec<(usize, usize)> = (0..n * n).map(|p| (p % n, p / n)).filter(|&(i, j)| i == 0 || j == 0 || i + 1 == n || j + 1 == n).collect();
             for (k, &(i, j)) in border.iter().enumerate() {
                 assert_eq!(border_slot(i, j, n), k, "n={n} ({i}, {j})");
+            }
+        }
+    }
+
+    /// The tables filled by symmetry hold, to the bit, the distances computed position by
+    /// position where `n` is a power of two; otherwise the steps right and down-right are
+    /// computed (the same bits) and the mirrored ones agree to 1e-4 (the rounding of a cell centre's
+    /// coordinate, magnified by the short step between neighbours).
+    #[test]
+    fn mirrored_tables_are_the_computed_ones() {
+        for n in [2usize, 3, 4, 7, 16, 33, 64, 100, 128] {
+            let radius_m = 6.371e6;
+            let g = Grid::new(n, radius_m / 1000.0);
+            let centre = |i: isize| f64::from(warp((2.0 * (i as f32 + 0.5) / n as f32) - 1.0));
+            let local = |i: isize, j: isize| DVec3::new(centre(i), centre(j), 1.0).normalize();
+            let direct = |i: isize, j: isize, di: isize, dj: isize| (local(i, j).angle_between(local(i + di, j + dj)) * radius_m) as f32;
+            let near = |a: f32, b: f32| if n.is_power_of_two() { a.to_bits() == b.to_bits() } else { (a - b).abs() <= 1e-4 * b };
+            for p in 0..n * n {
+                let (i, j) = ((p % n) as isize, (p / n) as isize);
+                assert_eq!(g.right[p].to_bits(), direct(i, j, 1, 0).to_bits(), "n={n} right ({i}, {j})");
+                assert_eq!(g.down_right[p].to_bits(), direct(i, j, 1, 1).to_bits(), "n={n} down right ({i}, {j})");
+                assert!(near(g.down[p], direct(i, j, 0, 1)), "n={n} down ({i}, {j})");
+                if i >= 1 {
+                    assert!(near(g.down_left[p], direct(i, j, -1, 1)), "n={n} down left ({i}, {j})");
+                }
             }
         }
     }

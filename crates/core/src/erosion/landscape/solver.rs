@@ -77,7 +77,7 @@ pub struct Level {
 
 /// The ocean of heights `h` (m above sea level) on `grid`: see [`Level::ocean`].
 pub fn ocean_cells(grid: &Grid, h: &[f32]) -> Vec<bool> {
-    crate::planet::ocean::ocean_cells(grid.cells(), |c| h[c] < 0.0, |c| f64::from(grid.area(c)), |c| grid.neighbour_cells(c))
+    crate::planet::ocean::ocean_cells(grid.n, |c| h[c] < 0.0, |c| f64::from(grid.area(c)), |c| grid.neighbour_cells(c))
 }
 
 impl Level {
