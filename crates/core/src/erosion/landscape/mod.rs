@@ -228,6 +228,9 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         }
         level.lakes_allowed = coarse_lakes;
         let (level_steps, level_dt) = if index == 0 { (steps, dt) } else { (fine_steps(s.level_myr), s.level_myr * 1e6 / FINE_STEPS as f64) };
+        if level_steps > 2 * FINE_STEPS {
+            level.remember_powers();
+        }
         for _ in 0..level_steps {
             if cancel.load(Ordering::Relaxed) {
                 return Err(SimError::Cancelled);
