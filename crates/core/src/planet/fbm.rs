@@ -278,10 +278,16 @@ unsafe fn many_avx2<N: RowNoise>(noise: &N, points: &[[f64; 3]], out: &mut [f64]
     many_plain(noise, points, out);
 }
 
-/// The directions `dirs` as points `r` times them, in `f64` (where [`FastFbm::get_many`]
-/// evaluates a noise of radius `r` over them).
+/// The direction `d` as the point `r` times it, in `f64` (where a noise of radius `r` is
+/// evaluated).
+pub fn point_at(d: glam::Vec3, r: f64) -> [f64; 3] {
+    [f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]
+}
+
+/// [`point_at`] of each of the directions `dirs` (where [`FastFbm::get_many`] evaluates a
+/// noise of radius `r` over them).
 pub fn points_at(dirs: &[glam::Vec3], r: f64) -> Vec<[f64; 3]> {
-    dirs.iter().map(|d| [f64::from(d.x) * r, f64::from(d.y) * r, f64::from(d.z) * r]).collect()
+    dirs.iter().map(|&d| point_at(d, r)).collect()
 }
 
 /// What an fBm field of the whole planet is made from: seed, octaves, persistence and

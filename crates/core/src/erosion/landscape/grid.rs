@@ -86,7 +86,7 @@ impl Grid {
                 let (i, j) = (p % n, p / n);
                 if j < top {
                     down_right_top[p]
-                } else if i + 2 <= n && j + 2 <= n && n - 2 - j < top {
+                } else if i + 2 <= n && j + 2 <= n {
                     down_right_top[(n - 2 - j) * n + (n - 2 - i)]
                 } else {
                     direct(i, j, 1, 1)
@@ -109,7 +109,7 @@ impl Grid {
 
     /// Face position `(p, i, j)` of cell `c`: index within the face, column and row.
     #[inline(always)]
-    fn position(&self, c: usize) -> (usize, usize, usize) {
+    pub fn position(&self, c: usize) -> (usize, usize, usize) {
         match self.shift {
             Some(s) => {
                 let p = c & ((1 << (2 * s)) - 1);
@@ -137,19 +137,7 @@ impl Grid {
         if i == 0 || j == 0 || i + 1 == n || j + 1 == n {
             return self.border_neighbours(c);
         }
-        let ni = n as isize;
-        let c = c as isize;
-        let at = |o: isize| (c + o) as u32;
-        [
-            (at(-ni - 1), self.down_right[p - n - 1]),
-            (at(-ni), self.down[p - n]),
-            (at(-ni + 1), self.down_left[p - n + 1]),
-            (at(-1), self.right[p - 1]),
-            (at(1), self.right[p]),
-            (at(ni - 1), self.down_left[p]),
-            (at(ni), self.down[p]),
-            (at(ni + 1), self.down_right[p]),
-        ]
+        self.interior_tables().map(|(table, at, step)| ((c as isize + step) as u32, table[(p as isize + at) as usize]))
     }
 
     /// For cells inside a face (not on its border): the distance table of each of the eight
@@ -160,12 +148,6 @@ impl Grid {
     pub fn interior_tables(&self) -> [(&[f32], isize, isize); 8] {
         let ni = self.n as isize;
         [(&self.down_right, -ni - 1, -ni - 1), (&self.down, -ni, -ni), (&self.down_left, -ni + 1, -ni + 1), (&self.right, -1, -1), (&self.right, 0, 1), (&self.down_left, 0, ni - 1), (&self.down, 0, ni), (&self.down_right, 0, ni + 1)]
-    }
-
-    /// Face position `(p, i, j)` of cell `c`: index within the face, column and row.
-    #[inline]
-    pub fn face_position(&self, c: usize) -> (usize, usize, usize) {
-        self.position(c)
     }
 
     /// The four edge neighbours of [`Self::neighbours4`] with `1 / distance²`, 1/m² (the
@@ -191,8 +173,7 @@ impl Grid {
         if i == 0 || j == 0 || i + 1 == n || j + 1 == n {
             return self.border_neighbours(c).map(|(x, _)| x);
         }
-        let (ni, c) = (n as isize, c as isize);
-        [-ni - 1, -ni, -ni + 1, -1, 1, ni - 1, ni, ni + 1].map(|o| (c + o) as u32)
+        self.interior_tables().map(|(_, _, step)| (c as isize + step) as u32)
     }
 
     /// The four edge neighbours of cell `c` (left, right, up, down) with distances in metres.

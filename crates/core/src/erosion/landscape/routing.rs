@@ -376,7 +376,7 @@ fn descend_run_plain(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, first:
     let mut o = 0;
     while o < receivers.len() {
         let c = first + o;
-        let (_, i, j) = grid.face_position(c);
+        let (_, i, j) = grid.position(c);
         // Cells left in this row inside the face, and in this run.
         let run = if i >= 1 && j >= 1 && j + 1 < n && i + 1 < n { (n - 1 - i).min(receivers.len() - o) } else { 0 };
         if run >= LANES {
@@ -397,7 +397,7 @@ fn descend_run_plain(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, first:
 /// distance to the bit.
 #[inline(always)]
 fn descend_lanes(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, c: usize) -> ([u32; LANES], [f32; LANES]) {
-    let (p, _, _) = grid.face_position(c);
+    let (p, _, _) = grid.position(c);
     let (hc, oc) = (&h[c..c + LANES], &ocean[c..c + LANES]);
     // Best slope, its direction (8 for none) and distance; first sea direction (8 for none)
     // and its distance. Choices are bit masks (all ones or zero), so they stay in lanes.
@@ -470,13 +470,13 @@ mod tests {
             let mut receivers = vec![0u32; cells];
             let mut distances = vec![0f32; cells];
             descend_run(&h, &ocean, &grid, 0, &mut receivers, &mut distances);
-            let mut lanes = 0;
+            let mut draining = 0;
             for c in 0..cells {
                 let (r, d) = descend(&h, &ocean, &grid, c);
                 assert_eq!((receivers[c], distances[c].to_bits()), (r, d.to_bits()), "n={n} cell {c}");
-                lanes += usize::from(r != NONE);
+                draining += usize::from(r != NONE);
             }
-            assert!(lanes > cells / 4, "n={n}: too few receivers ({lanes}) to test");
+            assert!(draining > cells / 4, "n={n}: too few receivers ({draining}) to test");
         }
     }
 }

@@ -146,20 +146,14 @@ impl Level {
         let (order, grid, rain, receiver_pos, chunks) = (&self.order, &self.grid, &self.rain, &self.routing.receiver_pos, &self.routing.chunks);
         let mut out = vec![(0.0, 0.0); order.len()];
         split_chunks(&mut out, chunks).into_par_iter().zip(chunks.par_iter()).for_each(|(area, &(start, _))| {
-            for (i, a) in area.iter_mut().enumerate() {
-                let c = order[start + i] as usize;
+            let own = |c: usize| {
                 let own = f64::from(grid.area(c));
-                *a = (own * f64::from(rain[c]), own);
-            }
-            for i in (0..area.len()).rev() {
-                let r = receiver_pos[start + i];
-                if r != NONE {
-                    let (weighted, plain) = area[i];
-                    let to = &mut area[r as usize - start];
-                    to.0 += weighted;
-                    to.1 += plain;
-                }
-            }
+                (own * f64::from(rain[c]), own)
+            };
+            accumulate_chunk(area, start, order, receiver_pos, own, |to, (weighted, plain)| {
+                to.0 += weighted;
+                to.1 += plain;
+            });
         });
         out
     }
@@ -220,7 +214,7 @@ impl Level {
             .zip(chunks.par_iter())
             .map(|(((heights, eroded), area), &(start, _))| {
                 // The drainage area of the chunk's trees, while its cells are in the cache.
-                accumulate_chunk(area, start, order, grid, rain, &routing.receiver_pos);
+                accumulate_chunk(area, start, order, &routing.receiver_pos, |c| f64::from(grid.area(c)) * f64::from(rain[c]), |to, from| *to += from);
                 let mut filled_m3 = 0.0;
                 for i in 0..heights.len() {
                     let c = order[start + i] as usize;
@@ -327,18 +321,18 @@ impl Level {
     }
 }
 
-/// The rain-weighted drainage area, m², of one chunk of the stack (`area`, starting at stack
-/// position `start`): each cell's own, summed down the receivers within the chunk.
+/// Drainage area of one chunk of the stack (`area`, starting at stack position `start`): each
+/// cell's `own`, summed down the receivers within the chunk by `add`.
 #[inline]
-fn accumulate_chunk(area: &mut [f64], start: usize, order: &[u32], grid: &Grid, rain: &[f32], receiver_pos: &[u32]) {
+fn accumulate_chunk<T: Copy>(area: &mut [T], start: usize, order: &[u32], receiver_pos: &[u32], own: impl Fn(usize) -> T, add: impl Fn(&mut T, T)) {
     for (i, a) in area.iter_mut().enumerate() {
-        let c = order[start + i] as usize;
-        *a = f64::from(grid.area(c)) * f64::from(rain[c]);
+        *a = own(order[start + i] as usize);
     }
     for i in (0..area.len()).rev() {
         let r = receiver_pos[start + i];
         if r != NONE {
-            area[r as usize - start] += area[i];
+            let from = area[i];
+            add(&mut area[r as usize - start], from);
         }
     }
 }

@@ -84,7 +84,7 @@ impl SurfaceNoise {
     pub fn at(&self, x: Vec3, coast_km: f32) -> CellNoise {
         let land = coast_km >= 0.0;
         let crust = coast_km > -CRUST_SHELF_KM;
-        let get = |f: &FastFbm, features: f32| f.get(points_at(&[x], noise_radius(features))[0]) as f32;
+        let get = |f: &FastFbm, features: f32| f.get(crate::planet::fbm::point_at(x, noise_radius(features))) as f32;
         CellNoise {
             interior: if land { get(&self.interior, INTERIOR_FEATURES) } else { 0.0 },
             hills: get(&self.hills, HILLS_FEATURES),
