@@ -18,14 +18,15 @@
 use super::grid::NONE;
 use super::solver::Level;
 use rayon::prelude::*;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Label of a cell that drains to the sea (or is sea) in [`Scratch::label`].
 const DRAINED: u32 = u32::MAX - 1;
 /// Outlets whose trees make one chunk of the stack, solved by one thread.
 const OUTLETS_PER_CHUNK: usize = 64;
+
+#[path = "spill.rs"]
+mod spill;
 
 /// The routing's per-cell scratch arrays, kept between steps (no allocation per step once
 /// they have grown).
@@ -35,6 +36,8 @@ pub struct Scratch {
     label: Vec<AtomicU32>,
     /// Pits (cells without a receiver) in index order.
     pits: Vec<u32>,
+    /// The cells of each pit's basin, the pit first (breadth first up the donors).
+    basins: Vec<Vec<u32>>,
     /// Outlets: land cells draining into the sea (or nowhere), in cell order.
     outlets: Vec<u32>,
     /// Position of every land cell in the stack ([`NONE`] at sea).
@@ -59,31 +62,6 @@ pub fn is_sea(ocean: &[bool], h: &[f32], c: usize) -> bool {
 #[inline]
 fn donors<'a>(grid: &'a super::grid::Grid, receiver: &'a [u32], x: u32) -> impl Iterator<Item = u32> + 'a {
     grid.neighbour_cells(x as usize).into_iter().filter(move |&d| d != NONE && receiver[d as usize] == x)
-}
-
-/// Maps `f` to a `u32` of the same order (`total_cmp`'s order for finite values).
-fn ordered(f: f32) -> u32 {
-    let b = f.to_bits();
-    if b >> 31 == 1 {
-        !b
-    } else {
-        b | 0x8000_0000
-    }
-}
-
-/// The `f32` that [`ordered`] mapped to `key`.
-fn unordered(key: u32) -> f32 {
-    f32::from_bits(if key >> 31 == 1 { key & 0x7fff_ffff } else { !key })
-}
-
-/// An edge between two basins: the pass height and the pair of neighbours it crosses.
-#[derive(Clone, Copy)]
-struct Edge {
-    from: u32,
-    to: u32,
-    pass: f32,
-    cell_from: u32,
-    cell_to: u32,
 }
 
 impl Level {
@@ -115,107 +93,30 @@ impl Level {
         let s = &mut self.routing;
         s.pits.clear();
         s.pits.par_extend((0..grid.cells()).into_par_iter().filter(|&c| receiver[c] == NONE && !is_sea(ocean, h, c)).map(|c| c as u32));
-        if s.label.len() != grid.cells() {
-            s.label = (0..grid.cells()).map(|_| AtomicU32::new(DRAINED)).collect();
+        // Only the last step's basins carry labels to clear.
+        if s.label.len() == grid.cells() {
+            let label = &s.label;
+            s.basins.par_iter().flatten().for_each(|&c| label[c as usize].store(DRAINED, Ordering::Relaxed));
+        } else {
+            s.label = (0..grid.cells()).into_par_iter().map(|_| AtomicU32::new(DRAINED)).collect();
         }
         let label = &s.label;
-        label.par_iter().for_each(|l| l.store(DRAINED, Ordering::Relaxed));
-        s.pits.par_iter().enumerate().for_each_init(Vec::new, |queue: &mut Vec<u32>, (k, &pit)| {
-            queue.clear();
-            queue.push(pit);
-            let mut read = 0;
-            while read < queue.len() {
-                let x = queue[read];
-                read += 1;
-                label[x as usize].store(k as u32, Ordering::Relaxed);
-                queue.extend(donors(grid, receiver, x));
-            }
-        });
-    }
-
-    /// The water surface of every pit's basin (`-inf` for the outlet of a planet without sea)
-    /// and the pass each spills through (its cell and the neighbour beyond).
-    fn spill(&mut self) -> (Vec<f32>, Vec<(u32, u32)>) {
-        let s = &self.routing;
-        let pits = s.pits.len();
-        let mut levels = vec![f32::INFINITY; pits];
-        let mut outlets = vec![(NONE, NONE); pits];
-        if pits == 0 {
-            return (levels, outlets);
-        }
-        let (h, ocean, grid) = (&self.h, &self.ocean, &self.grid);
-        let label = |c: usize| s.label[c].load(Ordering::Relaxed);
-        let height = |c: usize| if is_sea(ocean, h, c) { 0.0 } else { h[c] };
-        // Every boundary pair of neighbours seen from a pit's basin, in cell order: from each
-        // cell the lowest pass to each other basin around it (at most eight).
-        let edges: Vec<Edge> = (0..grid.cells())
-            .into_par_iter()
-            .filter(|&c| label(c) != DRAINED)
-            .flat_map_iter(|c| {
-                let from = label(c);
-                let mut out = [Edge { from, to: DRAINED, pass: 0.0, cell_from: c as u32, cell_to: NONE }; 8];
-                let mut len = 0;
-                for x in grid.neighbour_cells(c) {
-                    if x == NONE || label(x as usize) == from {
-                        continue;
-                    }
-                    let e = Edge { from, to: label(x as usize), pass: height(c).max(height(x as usize)), cell_from: c as u32, cell_to: x };
-                    match out[..len].iter_mut().find(|o| o.to == e.to) {
-                        Some(o) if e.pass < o.pass => *o = e,
-                        Some(_) => {}
-                        None => {
-                            out[len] = e;
-                            len += 1;
-                        }
-                    }
+        s.basins = s
+            .pits
+            .par_iter()
+            .enumerate()
+            .map(|(k, &pit)| {
+                let mut queue = vec![pit];
+                let mut read = 0;
+                while read < queue.len() {
+                    let x = queue[read];
+                    read += 1;
+                    label[x as usize].store(k as u32, Ordering::Relaxed);
+                    queue.extend(donors(grid, receiver, x));
                 }
-                out.into_iter().take(len)
+                queue
             })
             .collect();
-        // Edges grouped by the basin they leave.
-        let mut start = vec![0u32; pits + 1];
-        for e in &edges {
-            start[e.from as usize + 1] += 1;
-        }
-        for k in 0..pits {
-            start[k + 1] += start[k];
-        }
-        let mut grouped = vec![0u32; edges.len()];
-        let mut next = start.clone();
-        for (i, e) in edges.iter().enumerate() {
-            grouped[next[e.from as usize] as usize] = i as u32;
-            next[e.from as usize] += 1;
-        }
-        let mut done = vec![false; pits];
-        // (pass, basin, its cell, the cell beyond), smallest first.
-        let mut heap: BinaryHeap<Reverse<(u32, u32, u32, u32)>> = BinaryHeap::new();
-        // The search starts from the sea. Where no basin touches it (a planet without sea:
-        // no cell drains to a coast), from the lowest pit, the planet's outlet.
-        for e in edges.iter().filter(|e| e.to == DRAINED) {
-            heap.push(Reverse((ordered(e.pass), e.from, e.cell_from, e.cell_to)));
-        }
-        if heap.is_empty() {
-            if let Some(root) = (0..pits).min_by(|&a, &b| h[s.pits[a] as usize].total_cmp(&h[s.pits[b] as usize]).then(a.cmp(&b))) {
-                heap.push(Reverse((ordered(f32::NEG_INFINITY), root as u32, NONE, NONE)));
-            }
-        }
-        while let Some(Reverse((key, k, cell, beyond))) = heap.pop() {
-            let k = k as usize;
-            if done[k] {
-                continue;
-            }
-            done[k] = true;
-            let level = if cell == NONE { f32::NEG_INFINITY } else { unordered(key) };
-            levels[k] = level;
-            outlets[k] = (cell, beyond);
-            for &i in &grouped[start[k] as usize..start[k + 1] as usize] {
-                let e = edges[i as usize];
-                if e.to != DRAINED && !done[e.to as usize] {
-                    heap.push(Reverse((ordered(e.pass.max(level)), e.to, e.cell_to, e.cell_from)));
-                }
-            }
-        }
-        (levels, outlets)
     }
 
     /// The water surface and the receivers inside closed basins: from each basin's pass down
@@ -293,10 +194,11 @@ impl Level {
         }
         self.order.resize(at, 0);
         s.receiver_pos.resize(at, 0);
-        if s.pos.len() != grid.cells() {
-            s.pos = (0..grid.cells()).map(|_| AtomicU32::new(NONE)).collect();
+        if s.pos.len() == grid.cells() {
+            s.pos.par_iter().for_each(|p| p.store(NONE, Ordering::Relaxed));
+        } else {
+            s.pos = (0..grid.cells()).into_par_iter().map(|_| AtomicU32::new(NONE)).collect();
         }
-        s.pos.par_iter().for_each(|p| p.store(NONE, Ordering::Relaxed));
         let pos = &s.pos;
         split_chunks(&mut self.order, &s.chunks).into_par_iter().zip(split_chunks(&mut s.receiver_pos, &s.chunks)).zip(s.chunks.par_iter().zip(&s.trees)).for_each(|((order, up), (&(start, _), tree))| {
             order.copy_from_slice(&tree.0);
