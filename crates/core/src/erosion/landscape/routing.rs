@@ -38,6 +38,8 @@ pub struct Scratch {
     pits: Vec<u32>,
     /// The cells of each pit's basin, the pit first (breadth first up the donors).
     basins: Vec<Vec<u32>>,
+    /// Land cells whose steepest descent leads into the sea, in cell order.
+    coast: Vec<u32>,
     /// Outlets: land cells draining into the sea (or nowhere), in cell order.
     outlets: Vec<u32>,
     /// Position of every land cell in the stack ([`NONE`] at sea).
@@ -78,21 +80,45 @@ impl Level {
     /// Every land cell's receiver: its steepest downhill neighbour (sea counting at sea level),
     /// else at the coast its first sea neighbour; [`NONE`] for a pit and at sea (see
     /// [`descend_run`]).
+    /// Also lists the pits and the land cells that drain into the sea, in cell order.
     fn steepest_descent(&mut self) {
         let (h, ocean, grid) = (&self.h, &self.ocean, &self.grid);
-        self.receiver.par_chunks_mut(4096).zip(self.receiver_m.par_chunks_mut(4096)).enumerate().for_each(|(chunk, (receivers, distances))| {
-            descend_run(h, ocean, grid, chunk * 4096, receivers, distances);
-        });
+        let found: Vec<(Vec<u32>, Vec<u32>)> = self
+            .receiver
+            .par_chunks_mut(4096)
+            .zip(self.receiver_m.par_chunks_mut(4096))
+            .enumerate()
+            .map(|(chunk, (receivers, distances))| {
+                let first = chunk * 4096;
+                descend_run(h, ocean, grid, first, receivers, distances);
+                let (mut pits, mut coast) = (Vec::new(), Vec::new());
+                for (c, &r) in (first..).zip(receivers.iter()) {
+                    if r == NONE {
+                        if !is_sea(ocean, h, c) {
+                            pits.push(c as u32);
+                        }
+                    } else if is_sea(ocean, h, r as usize) {
+                        coast.push(c as u32);
+                    }
+                }
+                (pits, coast)
+            })
+            .collect();
+        let s = &mut self.routing;
+        s.pits.clear();
+        s.coast.clear();
+        for (pits, coast) in found {
+            s.pits.extend(pits);
+            s.coast.extend(coast);
+        }
     }
 
     /// Labels every land cell with the pit its water reaches, or [`DRAINED`]: each pit's
     /// basin breadth first up its donors (pits on the threads), so the work is in proportion
     /// to the closed basins.
     fn label_basins(&mut self) {
-        let (h, ocean, receiver, grid) = (&self.h, &self.ocean, &self.receiver, &self.grid);
+        let (receiver, grid) = (&self.receiver, &self.grid);
         let s = &mut self.routing;
-        s.pits.clear();
-        s.pits.par_extend((0..grid.cells()).into_par_iter().filter(|&c| receiver[c] == NONE && !is_sea(ocean, h, c)).map(|c| c as u32));
         // Only the last step's basins carry labels to clear.
         if s.label.len() == grid.cells() {
             let label = &s.label;
@@ -155,17 +181,33 @@ impl Level {
                 (previous, cell) = (cell, next);
             }
         }
+        // The outlets: the cells that drained into the sea before, the passes that spill into
+        // it now, and pits left without a receiver (the outlet of a planet without sea).
+        let s = &mut self.routing;
+        let mut more: Vec<u32> = outlets.iter().filter(|&&(pass, beyond)| pass != NONE && is_sea(ocean, h, beyond as usize)).map(|&(pass, _)| pass).collect();
+        more.extend(s.pits.iter().filter(|&&p| self.receiver[p as usize] == NONE));
+        more.sort_unstable();
+        s.outlets.clear();
+        let (mut i, mut j) = (0, 0);
+        while i < s.coast.len() && j < more.len() {
+            if s.coast[i] < more[j] {
+                s.outlets.push(s.coast[i]);
+                i += 1;
+            } else {
+                s.outlets.push(more[j]);
+                j += 1;
+            }
+        }
+        s.outlets.extend(&s.coast[i..]);
+        s.outlets.extend(&more[j..]);
     }
 
     /// The stack: every outlet's tree breadth first from the outlet, groups of
     /// [`OUTLETS_PER_CHUNK`] outlets (in cell order) on the threads, every cell after its
     /// receiver; each group is a chunk for the solve.
     fn build_stack(&mut self) {
-        let (h, ocean, receiver, grid) = (&self.h, &self.ocean, &self.receiver, &self.grid);
-        let sea = |c: usize| is_sea(ocean, h, c);
+        let (receiver, grid) = (&self.receiver, &self.grid);
         let s = &mut self.routing;
-        s.outlets.clear();
-        s.outlets.par_extend((0..grid.cells()).into_par_iter().filter(|&c| !sea(c) && (receiver[c] == NONE || sea(receiver[c] as usize))).map(|c| c as u32));
         // Each group's trees into buffers kept between steps: the cells, and each one's
         // receiver's position within the group.
         s.trees.resize_with(s.outlets.len().div_ceil(OUTLETS_PER_CHUNK), Default::default);
@@ -379,6 +421,39 @@ mod tests {
                 draining += usize::from(r != NONE);
             }
             assert!(draining > cells / 4, "n={n}: too few receivers ({draining}) to test");
+        }
+    }
+
+    /// The pits and outlets that the routing gathers as it goes are those a scan of every cell
+    /// finds: hills full of closed basins, inland basins below sea level, passes that spill
+    /// into the sea and (with no sea) the planet's outlet.
+    #[test]
+    fn pits_and_outlets_are_those_of_a_scan_of_every_cell() {
+        use crate::erosion::landscape::solver::Physics;
+        let n = 40;
+        let physics = Physics { k: 2e-6, m: 0.45, n: 1.0, diffusion: 0.01, max_slope: 0.6, lakes: true };
+        for offset in [-80.0f32, 400.0, 1500.0] {
+            let grid = Grid::new(n, 1000.0);
+            let field = crate::planet::Field::from_fn_dir(n, |d| 1000.0 * (d.x * 11.0).sin() * (d.y * 9.0).cos() * (d.z * 7.0).sin() + offset);
+            // Rough ground: closed hollows everywhere.
+            let h: Vec<f32> = field.data().iter().enumerate().map(|(c, &v)| v + ((c * 7919) % 23) as f32 * 20.0).collect();
+            let cells = grid.cells();
+            let mut level = Level::new(grid, h, vec![1e-3; cells], vec![1.0; cells], vec![1.0; cells]);
+            let (mut pitted, mut spilled) = (0, 0);
+            for step in 0..4 {
+                level.steepest_descent();
+                let sea = |c: usize| level.is_sea(c);
+                let pits: Vec<u32> = (0..cells).filter(|&c| level.receiver[c] == NONE && !sea(c)).map(|c| c as u32).collect();
+                assert_eq!(level.routing.pits, pits, "offset {offset}, step {step}");
+                pitted += pits.len();
+                level.route();
+                let sea = |c: usize| level.is_sea(c);
+                let outlets: Vec<u32> = (0..cells).filter(|&c| !sea(c) && (level.receiver[c] == NONE || sea(level.receiver[c] as usize))).map(|c| c as u32).collect();
+                assert_eq!(level.routing.outlets, outlets, "offset {offset}, step {step}");
+                spilled += outlets.len() - level.routing.coast.len();
+                level.step(1e5, &physics);
+            }
+            assert!(pitted > 10 && spilled > 0, "offset {offset}: closed basins that spill");
         }
     }
 }
