@@ -315,12 +315,20 @@ impl Field {
         if m == self.n {
             return self.clone();
         }
+        Field { n: m, tile: None, data: self.resample_map(m, |_, v| v) }
+    }
+
+    /// [`Field::resample`]'s value of each cell at resolution `m`, passed with the cell's index
+    /// through `f` (so a result derived from it needs no resampled field of its own).
+    pub fn resample_map<T: Copy + Default + Send + Sync>(&self, m: usize, f: impl Fn(usize, f32) -> T + Sync) -> Vec<T> {
         let n = self.n;
-        let mut out = Field::filled(m, 0.0);
-        if n > m && n.is_multiple_of(m) {
+        let mut out = vec![T::default(); 6 * m * m];
+        if m == n {
+            out.par_iter_mut().zip(self.data.par_iter()).enumerate().for_each(|(c, (o, &v))| *o = f(c, v));
+        } else if n > m && n.is_multiple_of(m) {
             let k = n / m;
             let inv = 1.0 / (k * k) as f32;
-            out.data.par_chunks_mut(m).enumerate().for_each(|(row, chunk)| {
+            out.par_chunks_mut(m).enumerate().for_each(|(row, chunk)| {
                 let (face, j) = (row / m, row % m);
                 for (i, v) in chunk.iter_mut().enumerate() {
                     let mut s = 0.0;
@@ -328,7 +336,7 @@ impl Field {
                         let base = face * n * n + (j * k + dj) * n + i * k;
                         s += self.data[base..base + k].iter().sum::<f32>();
                     }
-                    *v = s * inv;
+                    *v = f(row * m + i, s * inv);
                 }
             });
         } else {
@@ -342,19 +350,20 @@ impl Field {
                 })
                 .collect();
             let inside = |k: i64| k >= 0 && k + 1 < n as i64;
-            out.data.par_chunks_mut(m).enumerate().for_each(|(row, chunk)| {
+            out.par_chunks_mut(m).enumerate().for_each(|(row, chunk)| {
                 let face = Face::ALL[row / m];
                 let j = row % m;
                 let (j0, ty) = taps[j];
                 for (i, v) in chunk.iter_mut().enumerate() {
                     let (i0, tx) = taps[i];
-                    *v = if inside(i0) && inside(j0) {
+                    let value = if inside(i0) && inside(j0) {
                         let at = face.index() * n * n + j0 as usize * n + i0 as usize;
                         Field::bilinear_mix([self.data[at], self.data[at + 1], self.data[at + n], self.data[at + n + 1]], tx, ty)
                     } else {
                         let (a, b) = Cell { face, i, j }.center_ab(m);
                         self.sample_ab(face, a, b)
                     };
+                    *v = f(row * m + i, value);
                 }
             });
         }

@@ -186,15 +186,14 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
     let steps = base_steps(s.time_myr);
     let dt = s.time_myr * 1e6 / steps as f64;
     let scale = s.metres_per_unit;
-    let metres = |f: &Field| -> Vec<f32> { f.data().par_iter().map(|&v| (v - s.sea_level) * scale).collect() };
     let (per_unit, land_uplift) = ((s.uplift_mm_yr / 1000.0) as f32, (s.land_uplift_mm_yr / 1000.0) as f32);
     let mut previous: Option<Finished> = None;
     let mut total_years = 0.0;
     let (mut to_sea, mut filled) = (0.0, 0.0);
     let all = levels(n);
     for (index, &ln) in all.iter().enumerate() {
-        let at = |f| at_level(f, ln);
-        let init = metres(&at(inputs.elevation));
+        // Each input at this level's cells (resampled where it is finer) and in its units.
+        let init = inputs.elevation.resample_map(ln, |_, v| (v - s.sea_level) * scale);
         // The coarser result where this level continues one (`None` at the first level).
         let mut coarse = None;
         let mut coarse_lakes = None;
@@ -202,24 +201,24 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
             None => init.clone(),
             Some((pn, result, pinit, lakes)) => {
                 let up = Field::from_vec(pn, result)?.resample(ln);
-                let pinit_up = Field::from_vec(pn, pinit)?.resample(ln);
-                let h = up.data().par_iter().zip(pinit_up.data()).zip(&init).map(|((&u, &p), &i)| u + (i - p)).collect();
+                // The coarser result plus the input's detail that the coarser level did not see.
+                let h = Field::from_vec(pn, pinit)?.resample_map(ln, |c, p| up.data()[c] + (init[c] - p));
                 coarse = Some(up);
-                coarse_lakes = lakes.map(|l| Field::from_vec(pn, l).map(|f| f.resample(ln).data().par_iter().map(|&x| x >= 0.5).collect())).transpose()?;
+                coarse_lakes = lakes.map(|l| Field::from_vec(pn, l).map(|f| f.resample_map(ln, |_, x| x >= 0.5))).transpose()?;
                 h
             }
         };
         let on_land = |h: f32| if h >= 0.0 { land_uplift } else { 0.0 };
         let uplift: Vec<f32> = match inputs.uplift {
-            Some(u) => at(u).data().par_iter().zip(&init).map(|(&v, &h)| v * per_unit + on_land(h)).collect(),
+            Some(u) => u.resample_map(ln, |c, v| v * per_unit + on_land(init[c])),
             None => init.par_iter().map(|&h| on_land(h)).collect(),
         };
         let rain: Vec<f32> = match inputs.precipitation {
-            Some(p) => at(p).data().par_iter().map(|&v| v.max(0.0) / 1000.0).collect(),
+            Some(p) => p.resample_map(ln, |_, v| v.max(0.0) / 1000.0),
             None => vec![1.0; 6 * ln * ln],
         };
         let erodibility: Vec<f32> = match inputs.erodibility {
-            Some(e) => at(e).data().par_iter().map(|&v| v.max(0.0)).collect(),
+            Some(e) => e.resample_map(ln, |_, v| v.max(0.0)),
             None => vec![1.0; 6 * ln * ln],
         };
         let mut level = Level::new(Grid::new(ln, s.radius_km), h, uplift, rain, erodibility);
@@ -272,16 +271,6 @@ fn fill_sunk_land(level: &mut Level, coarse: &[f32]) {
             *h = 0.0;
         }
     });
-}
-
-/// `f` at `n` cells per face edge: borrowed where it already is (the finest level), else
-/// resampled.
-fn at_level(f: &Field, n: usize) -> std::borrow::Cow<'_, Field> {
-    if f.n() == n {
-        std::borrow::Cow::Borrowed(f)
-    } else {
-        std::borrow::Cow::Owned(f.resample(n))
-    }
 }
 
 /// Least share of a cell a river covers in the rivers mask: invisible, but above 0, so every
