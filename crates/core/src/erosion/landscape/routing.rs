@@ -234,13 +234,15 @@ impl Level {
             s.chunks.push((at, at + order.len()));
             at += order.len();
         }
-        self.order.resize(at, 0);
-        s.receiver_pos.resize(at, 0);
+        // Only the last stack's cells hold a position to clear.
         if s.pos.len() == grid.cells() {
-            s.pos.par_iter().for_each(|p| p.store(NONE, Ordering::Relaxed));
+            let pos = &s.pos;
+            self.order.par_iter().for_each(|&c| pos[c as usize].store(NONE, Ordering::Relaxed));
         } else {
             s.pos = (0..grid.cells()).into_par_iter().map(|_| AtomicU32::new(NONE)).collect();
         }
+        self.order.resize(at, 0);
+        s.receiver_pos.resize(at, 0);
         let pos = &s.pos;
         split_chunks(&mut self.order, &s.chunks).into_par_iter().zip(split_chunks(&mut s.receiver_pos, &s.chunks)).zip(s.chunks.par_iter().zip(&s.trees)).for_each(|((order, up), (&(start, _), tree))| {
             order.copy_from_slice(&tree.0);
@@ -425,7 +427,8 @@ mod tests {
     }
 
     /// The pits and outlets that the routing gathers as it goes are those a scan of every cell
-    /// finds: hills full of closed basins, inland basins below sea level, passes that spill
+    /// finds, and the stack positions it keeps are the stack's (cells leave the stack only if
+    /// land sinks into the sea, which these steps never do): hills full of closed basins, inland basins below sea level, passes that spill
     /// into the sea and (with no sea) the planet's outlet.
     #[test]
     fn pits_and_outlets_are_those_of_a_scan_of_every_cell() {
@@ -450,6 +453,12 @@ mod tests {
                 let sea = |c: usize| level.is_sea(c);
                 let outlets: Vec<u32> = (0..cells).filter(|&c| !sea(c) && (level.receiver[c] == NONE || sea(level.receiver[c] as usize))).map(|c| c as u32).collect();
                 assert_eq!(level.routing.outlets, outlets, "offset {offset}, step {step}");
+                // Every stack position is current, and every other cell has none.
+                let mut pos = vec![NONE; cells];
+                for (p, &c) in level.order.iter().enumerate() {
+                    pos[c as usize] = p as u32;
+                }
+                assert!(level.routing.pos.iter().map(|p| p.load(Ordering::Relaxed)).eq(pos), "offset {offset}, step {step}");
                 spilled += outlets.len() - level.routing.coast.len();
                 level.step(1e5, &physics);
             }

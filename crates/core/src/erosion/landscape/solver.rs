@@ -188,8 +188,8 @@ impl Level {
     fn incise(&mut self, dt: f64, p: &Physics) {
         let unit_n = (p.n - 1.0).abs() < 1e-9;
         let n = self.order.len();
+        // Every entry of the three is written below before it is read.
         self.stack_h.resize(n, 0.0);
-        self.stack_sediment.clear();
         self.stack_sediment.resize(n, 0.0);
         self.stack_area.resize(n, 0.0);
         let (order, grid, routing) = (&self.order, &self.grid, &self.routing);
