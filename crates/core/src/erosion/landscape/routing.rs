@@ -25,6 +25,8 @@ const DRAINED: u32 = u32::MAX - 1;
 /// Outlets whose trees make one chunk of the stack, solved by one thread.
 const OUTLETS_PER_CHUNK: usize = 64;
 
+#[path = "donors.rs"]
+mod donors;
 #[path = "spill.rs"]
 mod spill;
 
@@ -42,6 +44,8 @@ pub struct Scratch {
     coast: Vec<u32>,
     /// Outlets: land cells draining into the sea (or nowhere), in cell order.
     outlets: Vec<u32>,
+    /// Each cell's donors as bits (see [`donors::donor_masks`]).
+    donors: Vec<u8>,
     /// Position of every land cell in the stack ([`NONE`] at sea).
     pub pos: Vec<AtomicU32>,
     /// Stack position of each stack entry's receiver ([`NONE`] for an outlet).
@@ -208,6 +212,8 @@ impl Level {
     fn build_stack(&mut self) {
         let (receiver, grid) = (&self.receiver, &self.grid);
         let s = &mut self.routing;
+        donors::donor_masks(grid, receiver, &mut s.donors);
+        let masks = &s.donors;
         // Each group's trees into buffers kept between steps: the cells, and each one's
         // receiver's position within the group.
         s.trees.resize_with(s.outlets.len().div_ceil(OUTLETS_PER_CHUNK), Default::default);
@@ -220,9 +226,15 @@ impl Level {
                 up.push(NONE);
                 while read < order.len() {
                     let x = order[read];
-                    for d in donors(grid, receiver, x) {
-                        order.push(d);
-                        up.push(read as u32);
+                    // The donors in the order of the neighbours (none for most cells).
+                    let mut bits = masks[x as usize];
+                    if bits != 0 {
+                        let around = grid.neighbour_cells(x as usize);
+                        while bits != 0 {
+                            order.push(around[bits.trailing_zeros() as usize]);
+                            up.push(read as u32);
+                            bits &= bits - 1;
+                        }
                     }
                     read += 1;
                 }
