@@ -78,13 +78,13 @@ impl Level {
         self.label_basins();
         let (levels, outlets) = self.spill();
         self.reverse_to_passes(&levels, &outlets);
+        self.gather_outlets(&outlets);
         self.build_stack();
     }
 
     /// Every land cell's receiver: its steepest downhill neighbour (sea counting at sea level),
     /// else at the coast its first sea neighbour; [`NONE`] for a pit and at sea (see
-    /// [`descend_run`]).
-    /// Also lists the pits and the land cells that drain into the sea, in cell order.
+    /// [`descend_run`]). Also lists the pits and the land cells that drain into the sea, in cell order.
     fn steepest_descent(&mut self) {
         let (h, ocean, grid) = (&self.h, &self.ocean, &self.grid);
         let found: Vec<(Vec<u32>, Vec<u32>)> = self
@@ -185,10 +185,16 @@ impl Level {
                 (previous, cell) = (cell, next);
             }
         }
-        // The outlets: the cells that drained into the sea before, the passes that spill into
-        // it now, and pits left without a receiver (the outlet of a planet without sea).
+    }
+
+    /// The outlets, in cell order, after [`Level::reverse_to_passes`] turned the closed basins
+    /// round to the passes `spills` gives: the cells whose descent led into the sea, the passes
+    /// that spill into it, and pits left without a receiver (the outlet of a planet without sea).
+    /// No other cell's receiver changed, so no scan of every cell is needed.
+    fn gather_outlets(&mut self, spills: &[(u32, u32)]) {
+        let (h, ocean) = (&self.h, &self.ocean);
         let s = &mut self.routing;
-        let mut more: Vec<u32> = outlets.iter().filter(|&&(pass, beyond)| pass != NONE && is_sea(ocean, h, beyond as usize)).map(|&(pass, _)| pass).collect();
+        let mut more: Vec<u32> = spills.iter().filter(|&&(pass, beyond)| pass != NONE && is_sea(ocean, h, beyond as usize)).map(|&(pass, _)| pass).collect();
         more.extend(s.pits.iter().filter(|&&p| self.receiver[p as usize] == NONE));
         more.sort_unstable();
         s.outlets.clear();
@@ -439,9 +445,9 @@ mod tests {
     }
 
     /// The pits and outlets that the routing gathers as it goes are those a scan of every cell
-    /// finds, and the stack positions it keeps are the stack's (cells leave the stack only if
-    /// land sinks into the sea, which these steps never do): hills full of closed basins, inland basins below sea level, passes that spill
-    /// into the sea and (with no sea) the planet's outlet.
+    /// finds, and the stack positions it keeps are the stack's: hills full of closed basins,
+    /// inland basins below sea level, passes that spill into the sea, (with no sea) the
+    /// planet's outlet, and sea cells that rise into the stack and sink out of it again.
     #[test]
     fn pits_and_outlets_are_those_of_a_scan_of_every_cell() {
         use crate::erosion::landscape::solver::Physics;
@@ -454,6 +460,7 @@ mod tests {
             let h: Vec<f32> = field.data().iter().enumerate().map(|(c, &v)| v + ((c * 7919) % 23) as f32 * 20.0).collect();
             let cells = grid.cells();
             let mut level = Level::new(grid, h, vec![1e-3; cells], vec![1.0; cells], vec![1.0; cells]);
+            let coast_sea: Vec<usize> = (0..cells).filter(|&c| level.is_sea(c) && level.grid.neighbour_cells(c).iter().any(|&x| x != NONE && !level.is_sea(x as usize))).step_by(3).collect();
             let (mut pitted, mut spilled) = (0, 0);
             for step in 0..4 {
                 level.steepest_descent();
@@ -473,6 +480,11 @@ mod tests {
                 assert!(level.routing.pos.iter().map(|p| p.load(Ordering::Relaxed)).eq(pos), "offset {offset}, step {step}");
                 spilled += outlets.len() - level.routing.coast.len();
                 level.step(1e5, &physics);
+                // Sea at the coast raised to land for one step, then sunk again: cells that
+                // join the stack and leave it (evolution alone never sinks land into the sea).
+                for c in coast_sea.iter() {
+                    level.h[*c] = if step == 0 { 5.0 } else { -5.0 };
+                }
             }
             assert!(pitted > 10 && spilled > 0, "offset {offset}: closed basins that spill");
         }

@@ -49,7 +49,7 @@ type Entry = (u32, u32, u32, u32);
 impl Level {
     /// The water surface of every pit's basin (`-inf` for the outlet of a planet without sea)
     /// and the pass each spills through (its cell and the neighbour beyond).
-    pub(super) fn spill(&mut self) -> (Vec<f32>, Vec<(u32, u32)>) {
+    pub(super) fn spill(&self) -> (Vec<f32>, Vec<(u32, u32)>) {
         let s = &self.routing;
         let (h, ocean, grid) = (&self.h, &self.ocean, &self.grid);
         let label = |c: usize| s.label[c].load(Ordering::Relaxed);
