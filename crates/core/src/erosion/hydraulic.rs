@@ -188,7 +188,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
             rows.enumerate().for_each(|(row, (((f0, f1), f2), f3))| {
                 let run = border_cells(&pipes, row, |nbs, i| {
                     let c = nbs.c;
-                    let f = outflow(&k, [f0[i], f1[i], f2[i], f3[i]], h[c], d1[c], |p| h[nbs.to_existing(p)], |p| d1[nbs.to_existing(p)], |p| pipes.length[p][c]);
+                    let f = outflow(&k, [f0[i], f1[i], f2[i], f3[i]], h[c], d1[c], |p| h[nbs.to_existing(p)], |p| d1[nbs.to_existing(p)], |p| pipes.length(p, c));
                     (f0[i], f1[i], f2[i], f3[i]) = (f[0], f[1], f[2], f[3]);
                 });
                 if let Some(run) = run {
@@ -201,7 +201,7 @@ pub fn simulate(input: &Field, water: Vec<f32>, sediment: Vec<f32>, s: &Hydrauli
         rows.enumerate().for_each(|(row, ((((hr, sr), wr), vxr), vyr))| {
             let run = border_cells(&pipes, row, |nbs, i| {
                 let c = nbs.c;
-                let e = erode(&k, [flux[0][c], flux[1][c], flux[2][c], flux[3][c]], |p| flux[nbs.back(p)][nbs.to_existing(p)], d1[c], h[c], |p| h[nbs.to_existing(p)], |p| pipes.length[p][c], sr[i]);
+                let e = erode(&k, [flux[0][c], flux[1][c], flux[2][c], flux[3][c]], |p| flux[nbs.back(p)][nbs.to_existing(p)], d1[c], h[c], |p| h[nbs.to_existing(p)], |p| pipes.length(p, c), sr[i]);
                 (hr[i], sr[i], wr[i], vxr[i], vyr[i]) = (e.h, e.sediment, e.water, e.velocity[0], e.velocity[1]);
             });
             if let Some(run) = run {

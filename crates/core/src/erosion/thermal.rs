@@ -63,7 +63,7 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
         rate.par_chunks_mut(n).enumerate().for_each(|(row, out)| {
             let run = border_cells(&table, row, |nbs, i| {
                 let c = nbs.c;
-                out[i] = shed_rate(h[c], |k| nbs.to(k).map_or(h[c], |x| h[x]), |k| table.length[k][c], talus, amount);
+                out[i] = shed_rate(h[c], |k| nbs.to(k).map_or(h[c], |x| h[x]), |k| table.length(k, c), talus, amount);
             });
             if let Some(run) = run {
                 let (hc, hn, len) = (run.at(&h), run.around(&h), run.lengths(&table));
@@ -79,7 +79,7 @@ pub fn thermal(input: &Field, s: &ThermalSettings, cancel: &AtomicBool, progress
                 // A missing diagonal (over a cube corner) is a neighbour at the same height that
                 // sends nothing: no excess either way.
                 let (hn, rn) = (|k| nbs.to(k).map_or(h[c], |x| h[x]), |k| nbs.to(k).map_or(0.0, |x| rate[x]));
-                out[i] = relax(h[c], hn, rate[c], rn, |k| table.length[k][c], talus);
+                out[i] = relax(h[c], hn, rate[c], rn, |k| table.length(k, c), talus);
             });
             if let Some(run) = run {
                 let (hc, hn, rc, rn, len) = (run.at(&h), run.around(&h), run.at(&rate), run.around(&rate), run.lengths(&table));

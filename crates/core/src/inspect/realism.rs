@@ -152,7 +152,7 @@ pub fn earth_figures(elevation_m: &Field, radius_km: f32, tectonics: Option<(&Re
     for c in (0..cells).filter(|&c| near_edge(c)) {
         for (k, &x) in table.to[c].iter().enumerate() {
             let x = x as usize;
-            let slope = (h[x] - h[c]).abs() as f64 / (f64::from(table.length[k][c]) * km_per_unit);
+            let slope = (h[x] - h[c]).abs() as f64 / (f64::from(table.length(k, c)) * km_per_unit);
             if face(x) != face(c) {
                 seam_max = seam_max.max(slope);
                 seam_sum += slope;

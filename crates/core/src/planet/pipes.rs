@@ -21,12 +21,14 @@ pub struct PipeTable<const K: usize> {
     pub to: Vec<[u32; K]>,
     /// For each pipe, the index (0..K) of the neighbour's pipe that points back.
     pub back: Vec<[u8; K]>,
-    /// For each pipe `k`, `length[k][cell]` is the great-circle distance between the two cell
-    /// centres in units of the nominal cell size `(PI / 2) / n` rad: 0.6 to 1.3 (times
-    /// `sqrt(2)` for diagonals), since the warp evens out cell areas but leaves cells narrow
-    /// along the face edges. Both ends of a pipe have the same length. 1 where there is no
-    /// neighbour. One array per pipe, so that runs of cells read them as vectors.
-    pub length: [Vec<f32>; K],
+    /// For each pipe `k`, `length[k][p]` is the great-circle distance between the centres of
+    /// the cell at face position `p` (`j n + i`, the same on every face: [`pipe_length_at`])
+    /// and its neighbour, in units of the nominal cell size `(PI / 2) / n` rad: 0.6 to 1.3
+    /// (times `sqrt(2)` for diagonals), since the warp evens out cell areas but leaves cells
+    /// narrow along the face edges. Both ends of a pipe have the same length (across a seam to
+    /// within rounding). 1 where there is no neighbour. One array per pipe, so that runs of
+    /// cells read them as vectors. Read through [`PipeTable::length`].
+    length: [Vec<f32>; K],
     /// Index offset of each pipe for a cell inside a face (not on its border), for [`Run`].
     offsets: [isize; K],
     /// The return pipe of each pipe inside a face, for [`Run`].
@@ -65,11 +67,23 @@ impl<const K: usize> Neighbours<'_, K> {
 
 impl<const K: usize> PipeTable<K> {
     /// Builds the table (in parallel: it is built on the first simulation at a resolution).
+    /// Inside a face the neighbours lie at fixed index offsets and every pipe's return pipe is
+    /// its opposite; only the border cells look theirs up across the seams. The lengths are
+    /// the same on every face ([`pipe_length_at`]): computed on one face, copied to the others.
     fn build(n: usize, offsets: &[(i64, i64); K]) -> PipeTable<K> {
         let cells = 6 * n * n;
+        let inner = offsets.map(|(di, dj)| di as isize + dj as isize * n as isize);
+        let opposite = inner.map(|o| inner.iter().position(|&x| x == -o).unwrap_or(0) as u8);
+        let interior = |c: usize| {
+            let (i, j) = (c % n, (c / n) % n);
+            i > 0 && j > 0 && i + 1 < n && j + 1 < n
+        };
         let to: Vec<[u32; K]> = (0..cells)
             .into_par_iter()
             .map(|c| {
+                if interior(c) {
+                    return inner.map(|o| (c as isize + o) as u32);
+                }
                 let cell = Cell::from_index(c, n);
                 let mut row = [NONE; K];
                 for (k, &(di, dj)) in offsets.iter().enumerate() {
@@ -83,6 +97,9 @@ impl<const K: usize> PipeTable<K> {
         let back = (0..cells)
             .into_par_iter()
             .map(|c| {
+                if interior(c) {
+                    return opposite;
+                }
                 let mut row = [0u8; K];
                 for k in 0..K {
                     let nb = to[c][k];
@@ -93,32 +110,77 @@ impl<const K: usize> PipeTable<K> {
                 row
             })
             .collect();
-        let dirs: Vec<glam::Vec3> = super::Grid::Whole(n).directions();
-        let length = std::array::from_fn(|k| {
-            (0..cells)
-                .into_par_iter()
-                .map(|c| match to[c][k] {
-                    NONE => 1.0,
-                    nb => pipe_length(dirs[c], dirs[nb as usize], n),
-                })
-                .collect()
-        });
-        let offsets = offsets.map(|(di, dj)| di as isize + dj as isize * n as isize);
-        let opposite = offsets.map(|o| offsets.iter().position(|&x| x == -o).unwrap_or(0) as u8);
-        PipeTable { n, to, back, length, offsets, opposite }
+        let centres = Centres::whole(n);
+        let length = std::array::from_fn(|k| (0..n * n).into_par_iter().map(|p| pipe_length_at(p % n, p / n, offsets[k], n, &centres).unwrap_or(1.0)).collect());
+        PipeTable { n, to, back, length, offsets: inner, opposite }
     }
 }
 
-/// The great-circle distance between the cell centres in directions `a` and `b` at level `n`,
-/// in units of the nominal cell size `(PI / 2) / n` rad: a pipe's [`PipeTable::length`], for
-/// stencils that work on tiles (computed in `f64` from the normalised directions, so a tile's
-/// value is the table's to the bit).
-pub fn pipe_length(a: glam::Vec3, b: glam::Vec3, n: usize) -> f32 {
+/// The warped face coordinate (`-1..1`) of the centres of column or row `i` at `n` cells per
+/// face edge, as the cells' directions have it: from a table over the indices a stencil
+/// reads, computed for any other.
+pub struct Centres {
+    n: usize,
+    /// Index ranges and their coordinates.
+    ranges: [(usize, Vec<f32>); 2],
+}
+
+impl Centres {
+    /// The coordinate of index `i`, computed.
+    fn compute(i: usize, n: usize) -> f32 {
+        super::warp::warp(2.0 * ((i as f32 + 0.5) / n as f32) - 1.0)
+    }
+
+    /// Tabled for the indices `a` and `b` (each a start and a count).
+    pub fn over(n: usize, a: (usize, usize), b: (usize, usize)) -> Centres {
+        let table = |(start, count): (usize, usize)| (start, (start..(start + count).min(n)).map(|i| Centres::compute(i, n)).collect());
+        Centres { n, ranges: [table(a), table(b)] }
+    }
+
+    /// Tabled for every index of a face.
+    pub fn whole(n: usize) -> Centres {
+        Centres::over(n, (0, n), (0, 0))
+    }
+
+    /// The coordinate of index `i`.
+    #[inline]
+    pub fn at(&self, i: usize) -> f32 {
+        for (start, values) in &self.ranges {
+            if let Some(&v) = i.checked_sub(*start).and_then(|k| values.get(k)) {
+                return v;
+            }
+        }
+        Centres::compute(i, self.n)
+    }
+}
+
+/// The length of the pipe at offset `(di, dj)` from the cell at face position `(i, j)`, at
+/// level `n`: the great-circle distance between the two cell centres in units of the nominal
+/// cell size `(PI / 2) / n` rad ([`PipeTable::length`]); `None` for a diagonal over a cube
+/// corner. Every face has the same cells and the same seams around it, turned, so this is one
+/// face's (the front's) whatever face the cell lies on: the whole planet's table and a tile's
+/// stencil get the same value to the bit. From the cube points of the two centres in `f64`
+/// (exact products of the `f32` coordinates), as the angle of their cross and dot products,
+/// which stays accurate for the tiny angles of fine levels.
+pub fn pipe_length_at(i: usize, j: usize, (di, dj): (i64, i64), n: usize, centres: &Centres) -> Option<f32> {
+    use super::coords::face_uv_to_cube;
+    use super::Face;
+    let from = Cell { face: Face::Front, i, j };
+    let to = neighbour(from, di, dj, n)?;
+    let a = face_uv_to_cube(Face::Front, centres.at(i), centres.at(j)).as_dvec3();
+    let b = face_uv_to_cube(to.face, centres.at(to.i), centres.at(to.j)).as_dvec3();
     let nominal = std::f64::consts::FRAC_PI_2 / n as f64;
-    (a.as_dvec3().normalize().angle_between(b.as_dvec3().normalize()) / nominal) as f32
+    Some((a.cross(b).length().atan2(a.dot(b)) / nominal) as f32)
 }
 
 impl<const K: usize> PipeTable<K> {
+    /// The length of pipe `k` from cell `c` ([`PipeTable`]'s `length`: in nominal cells of
+    /// `(PI / 2) / n` rad, 1 where the pipe leads nowhere).
+    #[inline(always)]
+    pub fn length(&self, k: usize, c: usize) -> f32 {
+        self.length[k][c % (self.n * self.n)]
+    }
+
     /// The neighbours of cell `c`, as in [`PipeTable::to`]: inside a face from the fixed
     /// offsets, on its border from the table (sweeps that visit cells in a scattered order
     /// save a memory read per cell).
@@ -171,7 +233,8 @@ impl<const K: usize> Run<K> {
     /// The pipe lengths of the run's cells, one slice per pipe.
     #[inline(always)]
     pub fn lengths<'a>(&self, table: &'a PipeTable<K>) -> [&'a [f32]; K] {
-        std::array::from_fn(|k| self.at(&table.length[k]))
+        let p = self.first % (table.n * table.n);
+        std::array::from_fn(|k| &table.length[k][p..][..self.len])
     }
 
     /// The part of a row's output that belongs to the run (all but its first and last cell).
@@ -230,7 +293,7 @@ pub fn pipes8(n: usize) -> Arc<PipeTable<8>> {
     TABLES8.get(n, || PipeTable::build(n, &NEIGHBOURS_8))
 }
 
-/// Drops the cached tables of resolution `n` (36 and 72 bytes per cell): builds call this
+/// Drops the cached tables of resolution `n` (about 23 and 45 bytes per cell): builds call this
 /// after each node so that a table lives only while a node uses it.
 pub fn forget_tables(n: usize) {
     TABLES4.forget(n);
@@ -247,6 +310,29 @@ mod tests {
             let t = pipes8(n);
             for c in 0..6 * n * n {
                 assert_eq!(t.neighbours_of(c), t.to[c], "n {n} cell {c}");
+            }
+        }
+    }
+
+    /// The table copies one face's lengths to the others: each is the pipe's own great-circle
+    /// length between its two cell centres (to within the rounding of the cells' `f32`
+    /// directions), and the missing diagonals over the cube corners get 1.
+    #[test]
+    fn every_face_s_pipes_are_their_own_length() {
+        for n in [1usize, 2, 3, 8, 33, 64] {
+            let t = pipes8(n);
+            for c in 0..6 * n * n {
+                let here = Cell::from_index(c, n).direction(n).as_dvec3().normalize();
+                for k in 0..8 {
+                    let nb = t.to[c][k];
+                    if nb == NONE {
+                        assert_eq!(t.length(k, c), 1.0);
+                        continue;
+                    }
+                    let there = Cell::from_index(nb as usize, n).direction(n).as_dvec3().normalize();
+                    let own = here.angle_between(there) / (std::f64::consts::FRAC_PI_2 / n as f64);
+                    assert!((f64::from(t.length(k, c)) - own).abs() < 1e-5 * own, "n {n} cell {c} pipe {k}: {} against {own}", t.length(k, c));
+                }
             }
         }
     }
@@ -269,8 +355,8 @@ mod tests {
                         // reach a third face): their lengths vary more.
                         continue;
                     }
-                    let ratio = t.length[k][c] / if diagonal { std::f32::consts::SQRT_2 } else { 1.0 };
-                    assert!((0.6..1.3).contains(&ratio), "cell {c} pipe {k}: {}", t.length[k][c]);
+                    let ratio = t.length(k, c) / if diagonal { std::f32::consts::SQRT_2 } else { 1.0 };
+                    assert!((0.6..1.3).contains(&ratio), "cell {c} pipe {k}: {}", t.length(k, c));
                     (lo, hi) = (lo.min(ratio), hi.max(ratio));
                 }
             }
@@ -303,7 +389,7 @@ mod tests {
                         seen[c] += 1;
                         for (k, nb) in around.iter().enumerate() {
                             assert_eq!(nb[x], t.to[c][k] as usize, "n {n} cell {c} pipe {k}");
-                            assert_eq!(lengths[k][x], t.length[k][c]);
+                            assert_eq!(lengths[k][x], t.length(k, c));
                             assert_eq!(inflow[k][x], t.to[c][k] as usize * 8 + t.back[c][k] as usize);
                         }
                     }
@@ -330,7 +416,7 @@ mod tests {
                     if nb != NONE {
                         let back = t8.back[c][k] as usize;
                         assert_eq!(t8.to[nb as usize][back] as usize, c);
-                        assert!((t8.length[back][nb as usize] - t8.length[k][c]).abs() < 1e-4);
+                        assert!((t8.length(back, nb as usize) - t8.length(k, c)).abs() < 1e-4);
                     }
                 }
             }

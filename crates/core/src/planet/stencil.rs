@@ -3,7 +3,7 @@
 //! serves both and gives a tile exactly the values the whole planet has at its cells.
 
 use super::coords::{neighbour, NEIGHBOURS_4};
-use super::pipes::{pipe_length, pipes4, PipeTable};
+use super::pipes::{pipe_length_at, pipes4, Centres, PipeTable};
 use super::tile::Grid;
 use glam::Vec3;
 use std::sync::Arc;
@@ -19,6 +19,15 @@ pub struct StencilError {
     pub out: Grid,
 }
 
+/// Where a stencil finds its neighbours and pipe lengths.
+enum Pipes {
+    /// The whole planet's table.
+    Table(Arc<PipeTable<4>>),
+    /// On a tile: the face coordinates of its columns and rows, for the pipe lengths (the
+    /// neighbours come from the halo).
+    Tile(Centres),
+}
+
 /// The positions, in an input field's storage, of each output value's own cell and of its four
 /// neighbours, with the cells' directions: from the shared neighbour table on the whole planet,
 /// from the halo on a tile.
@@ -26,8 +35,8 @@ pub struct Neighbours4 {
     input: Grid,
     out: Grid,
     n: usize,
-    /// The whole planet's table (`None` on a tile).
-    table: Option<Arc<PipeTable<4>>>,
+    /// Where the neighbours and the pipe lengths come from.
+    pipes: Pipes,
     /// Directions of the input's cells.
     dirs: Vec<Vec3>,
     /// On a tile: the input's row width and the halo it has beyond the output's.
@@ -43,7 +52,9 @@ impl Neighbours4 {
             (Grid::Whole(a), Grid::Whole(b)) if a == b => Ok(Neighbours4::whole(a)),
             (Grid::Tile(t), Grid::Tile(o)) if t.with_halo(0) == o.with_halo(0) && t.halo > o.halo => {
                 let dirs = input.directions();
-                Ok(Neighbours4 { input, out, n: t.n, table: None, dirs, width: t.width(), margin: t.halo - o.halo })
+                let span = |start: usize| (start.saturating_sub(t.halo), t.width());
+                let pipes = Pipes::Tile(Centres::over(t.n, span(t.i0), span(t.j0)));
+                Ok(Neighbours4 { input, out, n: t.n, pipes, dirs, width: t.width(), margin: t.halo - o.halo })
             }
             _ => Err(StencilError { input, out }),
         }
@@ -52,7 +63,7 @@ impl Neighbours4 {
     /// The stencil of the whole planet at level `n`, input and output alike.
     pub fn whole(n: usize) -> Neighbours4 {
         let dirs = Grid::Whole(n).directions();
-        Neighbours4 { input: Grid::Whole(n), out: Grid::Whole(n), n, table: Some(pipes4(n)), dirs, width: 0, margin: 0 }
+        Neighbours4 { input: Grid::Whole(n), out: Grid::Whole(n), n, pipes: Pipes::Table(pipes4(n)), dirs, width: 0, margin: 0 }
     }
 
     /// Where the output lies.
@@ -64,9 +75,9 @@ impl Neighbours4 {
     /// the left, right, up and down (in the face's `i` and `j`).
     #[inline]
     pub fn at(&self, k: usize) -> (usize, [usize; 4]) {
-        match &self.table {
-            Some(table) => (k, table.to[k].map(|x| x as usize)),
-            None => {
+        match &self.pipes {
+            Pipes::Table(table) => (k, table.to[k].map(|x| x as usize)),
+            Pipes::Tile(_) => {
                 let w = self.out.row();
                 let c = (k / w + self.margin) * self.width + k % w + self.margin;
                 let around = [c - 1, c + 1, c - self.width, c + self.width];
@@ -111,13 +122,19 @@ impl Neighbours4 {
         self.dirs[c]
     }
 
-    /// The lengths of the four pipes from output value `k` (whose input position is `c` and
-    /// neighbours `to`, from [`Neighbours4::at`]), in nominal cells of `(PI / 2) / n` rad.
+    /// The lengths of the four pipes from output value `k` (whose input position is `c`, from
+    /// [`Neighbours4::at`]), in nominal cells of `(PI / 2) / n` rad: the table's on the whole
+    /// planet, the same values from the cell's face position on a tile ([`pipe_length_at`]).
     #[inline]
-    pub fn lengths(&self, k: usize, c: usize, to: &[usize; 4]) -> [f32; 4] {
-        match &self.table {
-            Some(table) => std::array::from_fn(|p| table.length[p][k]),
-            None => to.map(|x| pipe_length(self.dirs[c], self.dirs[x], self.n)),
+    pub fn lengths(&self, k: usize, c: usize) -> [f32; 4] {
+        match &self.pipes {
+            Pipes::Table(table) => std::array::from_fn(|p| table.length(p, k)),
+            Pipes::Tile(centres) => {
+                let cell = self.input.cell(c);
+                // Every pipe of the von Neumann neighbourhood exists (`None` only for
+                // diagonals).
+                NEIGHBOURS_4.map(|offset| pipe_length_at(cell.i, cell.j, offset, self.n, centres).unwrap_or(1.0))
+            }
         }
     }
 }
@@ -144,7 +161,7 @@ mod tests {
                 let (wc, wto) = whole.at(cell.index(n));
                 assert_eq!(wc, cell.index(n));
                 assert_eq!(to.map(|x| input.cell(x).index(n)), wto, "{cell:?}");
-                assert_eq!(st.lengths(k, c, &to), whole.lengths(wc, wc, &wto));
+                assert_eq!(st.lengths(k, c), whole.lengths(wc, wc));
             }
         }
         assert!(Neighbours4::new(Grid::Tile(Tile::new(Face::Front, n, 0, 0, 4).expect("tile")), Grid::Tile(Tile::new(Face::Front, n, 0, 0, 4).expect("tile"))).is_err());

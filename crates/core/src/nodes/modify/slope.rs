@@ -63,7 +63,7 @@ pub fn slope_on(f: &Field, stencil: &Neighbours4, metres_per_unit: f32, radius_k
     out.data_mut().par_iter_mut().enumerate().for_each(|(k, v)| {
         let (c, to) = stencil.at(k);
         let p = stencil.direction(c);
-        let length = stencil.lengths(k, c, &to);
+        let length = stencil.lengths(k, c);
         // Unit tangent from neighbour `a` to neighbour `b` at this cell.
         let axis = |a: usize, b: usize| {
             let d = stencil.direction(to[b]) - stencil.direction(to[a]);
