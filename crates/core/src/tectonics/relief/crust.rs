@@ -216,6 +216,21 @@ mod tests {
         }
     }
 
+    /// The field is a function of each direction alone: evaluated at a scattered subset of the
+    /// cells (as a fine relief does along its coast band), it gives those cells' values of the
+    /// whole field to the bit.
+    #[test]
+    fn a_subset_of_cells_gets_the_whole_field_s_values() {
+        let n = 40;
+        let dirs = cell_dirs(n);
+        let whole = continent_field(&dirs, 4, 0.3, 3.0, 11);
+        let picked: Vec<usize> = (0..dirs.len()).filter(|c| (c * 7919) % 13 < 4 || (c / n) % 9 == 2).collect();
+        let some = continent_field(&picked.iter().map(|&c| dirs[c]).collect::<Vec<_>>(), 4, 0.3, 3.0, 11);
+        for (&c, v) in picked.iter().zip(&some) {
+            assert_eq!(v.to_bits(), whole[c].to_bits(), "cell {c}");
+        }
+    }
+
     #[test]
     fn coast_distance_is_signed_and_grows_inland() {
         let n = 48;

@@ -203,8 +203,16 @@ pub fn earth_relief(plates: &Plates, s: &ReliefSettings, n: usize, cancel: &Atom
     let band_km = 4.0 * std::f32::consts::FRAC_PI_2 / st.m as f32 * km;
     let coarse_coast: Vec<f32> = if coarse { (0..cells).into_par_iter().map(|c| sample(&st.coast, c, &Some(Field::bilinear_taps(st.m, dirs[c])))).collect() } else { Vec::new() };
     let coast = if coarse {
-        let field = crust::continent_field(&dirs, s.continents, s.land_fraction, s.coast_frequency, s.seed);
         let near = |c: usize| coarse_coast[c].abs() < band_km;
+        // The continent field where the sweep reads it: the band's cells and their
+        // neighbours (NaN elsewhere, never read).
+        let table = pipes4(n);
+        let wanted: Vec<u32> = (0..cells).into_par_iter().filter(|&c| near(c) || table.to[c].iter().any(|&k| near(k as usize))).map(|c| c as u32).collect();
+        let values = crust::continent_field(&wanted.iter().map(|&c| dirs[c as usize]).collect::<Vec<_>>(), s.continents, s.land_fraction, s.coast_frequency, s.seed);
+        let mut field = vec![f32::NAN; cells];
+        for (&c, v) in wanted.iter().zip(values) {
+            field[c as usize] = v;
+        }
         let fine = signed_distance_km(n, &dirs, &field, st.threshold, km, &near, cancel)?;
         fine.iter().zip(&coarse_coast).map(|(&f, &d)| if f.is_finite() { f + (d - f) * smoothstep((d.abs() - 0.5 * band_km) / (0.5 * band_km)) } else { d }).collect()
     } else {
