@@ -7,7 +7,7 @@ use super::pipes::{pipes4, PipeTable};
 use crate::planet::SimError;
 use glam::Vec3;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Marks "no seed point" in [`Nearest::point`] and in a seed map, and "in no group".
 pub const NONE: u32 = u32::MAX;
@@ -54,78 +54,82 @@ pub fn chord_to_angle(chord: f32) -> f32 {
 pub fn nearest_points(n: usize, dirs: &[Vec3], seed_of: &[u32], points: &[Vec3], group: &[u32], groups: usize, cancel: &AtomicBool) -> Result<Nearest, SimError> {
     let cells = 6 * n * n;
     let table = pipes4(n);
-    let mut local = vec![0u32; cells];
-    let mut cells_of: Vec<Vec<u32>> = vec![Vec::new(); groups];
-    for (c, &g) in group.iter().enumerate() {
-        if let Some(list) = cells_of.get_mut(g as usize) {
-            local[c] = list.len() as u32;
+    // The seed cells of each group, in cell order.
+    let mut seeds: Vec<Vec<u32>> = vec![Vec::new(); groups];
+    for (c, (&g, &s)) in group.iter().zip(seed_of).enumerate() {
+        if let (Some(list), true) = (seeds.get_mut(g as usize), s != NONE) {
             list.push(c as u32);
         }
     }
-    let swept: Vec<(Vec<u32>, Vec<f32>)> = cells_of.par_iter().enumerate().map(|(g, list)| sweep_group(g as u32, list, &local, group, seed_of, points, dirs, &table, n, cancel)).collect::<Result<_, _>>()?;
-    let mut point = vec![NONE; cells];
-    let mut chord = vec![f32::INFINITY; cells];
-    for (list, (near, dist)) in cells_of.iter().zip(swept) {
-        for (k, &c) in list.iter().enumerate() {
-            point[c as usize] = near[k];
-            chord[c as usize] = dist[k];
-        }
-    }
+    // Each cell's nearest point and chord in one word, by cell: the groups' sweeps share it and
+    // each writes only its own cells.
+    let best: Vec<AtomicU64> = (0..cells).into_par_iter().map(|_| AtomicU64::new(pack(NONE, f32::INFINITY))).collect();
+    seeds.par_iter().enumerate().try_for_each(|(g, seeds)| sweep_group(g as u32, seeds, group, seed_of, points, dirs, &table, n, &best, cancel))?;
+    let (point, chord) = best.into_par_iter().map(|b| unpack(b.into_inner())).unzip();
     Ok(Nearest { point, chord })
 }
 
-/// The sweep of one group over its cells `list` (`local` maps a cell to its index in the
-/// list). Returns per listed cell the point index and chord.
+/// A cell's nearest point and chord as one word (the point in the high half).
+#[inline(always)]
+fn pack(point: u32, chord: f32) -> u64 {
+    (u64::from(point) << 32) | u64::from(chord.to_bits())
+}
+
+/// The point and chord of a word of [`pack`].
+#[inline(always)]
+fn unpack(word: u64) -> (u32, f32) {
+    ((word >> 32) as u32, f32::from_bits(word as u32))
+}
+
+/// The sweep of group `id` from its seed cells `seeds` (in cell order), writing its cells'
+/// nearest points and chords into `best` ([`pack`]).
+///
+/// A queue entry is a cell and the chord it was queued with. A cell is queued only when its
+/// chord falls, so an entry whose chord is no longer the cell's is stale and skipped; the
+/// current one is popped before any stale one (it lies in the same bucket or a lower one, and
+/// a bucket is a stack), so each chord a cell takes is carried out once.
 #[allow(clippy::too_many_arguments)]
-fn sweep_group(id: u32, list: &[u32], local: &[u32], group: &[u32], seed_of: &[u32], points: &[Vec3], dirs: &[Vec3], table: &PipeTable<4>, n: usize, cancel: &AtomicBool) -> Result<(Vec<u32>, Vec<f32>), SimError> {
+fn sweep_group(id: u32, seeds: &[u32], group: &[u32], seed_of: &[u32], points: &[Vec3], dirs: &[Vec3], table: &PipeTable<4>, n: usize, best: &[AtomicU64], cancel: &AtomicBool) -> Result<(), SimError> {
     let width = 0.5 * std::f32::consts::FRAC_PI_2 / n as f32;
     let bucket_of = |d: f32| (d / width) as usize;
-    let mut nearest = vec![NONE; list.len()];
-    let mut chord = vec![f32::INFINITY; list.len()];
-    let mut done = vec![f32::NAN; list.len()];
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); bucket_of(2.0) + 2];
-    for (k, &c) in list.iter().enumerate() {
+    let mut buckets: Vec<Vec<(u32, f32)>> = vec![Vec::new(); bucket_of(2.0) + 2];
+    for &c in seeds {
         let s = seed_of[c as usize];
-        if s != NONE {
-            nearest[k] = s;
-            chord[k] = dirs[c as usize].distance(points[s as usize]);
-            buckets[bucket_of(chord[k])].push(k as u32);
-        }
+        let chord = dirs[c as usize].distance(points[s as usize]);
+        best[c as usize].store(pack(s, chord), Ordering::Relaxed);
+        buckets[bucket_of(chord)].push((c, chord));
     }
     let mut b = 0;
     let mut pops = 0usize;
     while b < buckets.len() {
-        let Some(k) = buckets[b].pop() else {
+        let Some((c, queued)) = buckets[b].pop() else {
             b += 1;
             continue;
         };
-        let k = k as usize;
-        if done[k] == chord[k] {
+        let c = c as usize;
+        let (src, chord) = unpack(best[c].load(Ordering::Relaxed));
+        if chord.to_bits() != queued.to_bits() {
             continue;
         }
-        done[k] = chord[k];
         pops += 1;
         if pops.is_multiple_of(65536) && cancel.load(Ordering::Relaxed) {
             return Err(SimError::Cancelled);
         }
-        let src = nearest[k];
         let target = points[src as usize];
-        for &g in &table.to[list[k] as usize] {
+        for &g in &table.to[c] {
             let g = g as usize;
             if group[g] != id {
                 continue;
             }
-            let j = local[g] as usize;
             let dj = dirs[g].distance(target);
-            if dj < chord[j] {
-                chord[j] = dj;
-                nearest[j] = src;
+            if dj < unpack(best[g].load(Ordering::Relaxed)).1 {
+                best[g].store(pack(src, dj), Ordering::Relaxed);
                 // Never behind the bucket being processed.
-                buckets[bucket_of(dj).max(b)].push(j as u32);
+                buckets[bucket_of(dj).max(b)].push((g as u32, dj));
             }
         }
     }
-    Ok((nearest, chord))
+    Ok(())
 }
 
 /// Signed great-circle distance in km to the iso-line `level` of `field` (positive at and
