@@ -243,7 +243,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         to_sea += level.to_sea_m3;
         filled += level.filled_m3;
         if index + 1 == all.len() {
-            return finish(level, &init, inputs, s, total_years, to_sea, filled);
+            return finish(level, init, inputs, s, total_years, to_sea, filled);
         }
         // The lakes the next level may keep (none to keep with lakes off).
         let lakes = physics.lakes.then(|| {
@@ -298,41 +298,53 @@ pub fn river_cover(discharge_m3_s: f32, cell_area_m2: f32, line_m: f32) -> f32 {
 }
 
 /// The outputs from the finest level's final state, computed cell by cell in one pass on the
-/// threads.
-fn finish(mut level: Level, init_m: &[f32], inputs: LandscapeInputs, s: &LandscapeSettings, total_years: f64, to_sea_m3: f64, filled_m3: f64) -> Result<Landscape, SimError> {
+/// threads. They are written into buffers the level no longer needs (its rain, erodibility,
+/// uplift, receivers and diffusion scratch, and the initial elevation `init_m`), which have
+/// their memory already: fresh ones cost a page fault every 4 KiB (a tenth of a second of
+/// system time at 1024).
+fn finish(mut level: Level, init_m: Vec<f32>, inputs: LandscapeInputs, s: &LandscapeSettings, total_years: f64, to_sea_m3: f64, filled_m3: f64) -> Result<Landscape, SimError> {
     let n = level.grid.n;
     level.route();
     let areas = level.drainage_areas();
     let cells = level.grid.cells();
-    let mut fields: [Vec<f32>; 6] = std::array::from_fn(|_| vec![0.0; cells]);
-    let mut receiver = vec![NONE; cells];
+    // A dead buffer of the level as an output (every value is written below).
+    let reuse = |v: Vec<f32>| if v.len() == cells { v } else { vec![0.0; cells] };
+    let mut discharge = reuse(std::mem::take(&mut level.rain));
+    let mut area_km2 = reuse(std::mem::take(&mut level.erodibility));
+    let mut lakes = reuse(level.take_diffusion_scratch());
+    let mut rivers = vec![0.0; cells];
+    // Read and then overwritten, cell by cell: the uplift becomes the erosion, the initial
+    // elevation the elevation, the receivers the receivers with the sea's taken off.
+    let mut erosion_m = std::mem::take(&mut level.uplift);
+    let mut elevation = init_m;
+    let mut receiver = std::mem::take(&mut level.receiver);
     {
         let level = &level;
         let (scale, source) = (s.metres_per_unit, inputs.elevation.data());
-        // Every output of one cell: discharge from the rain-weighted area (m³/s), the plain area
-        // (km²), lake, river cover, erosion (m), elevation, receiver.
-        let cell = |c: usize| -> ([f32; 6], u32) {
+        // Every output of one cell from its uplift (m/yr), initial elevation (m) and receiver:
+        // discharge from the rain-weighted area (m³/s), the plain area (km²), lake, river
+        // cover, erosion (m), elevation, receiver.
+        let cell = |c: usize, uplift: f32, init: f32, down: u32| -> ([f32; 6], u32) {
             let (weighted, plain) = level.stack_position(c).map_or((0.0, 0.0), |p| areas[p]);
             let discharge = (weighted / SECONDS_PER_YEAR) as f32;
             let sea = level.is_sea(c);
             let lake = level.holds_lake(c, LAKE_DEPTH_M);
             let river = if !sea && !lake && plain / 1e6 >= s.river_area_km2 { river_cover(discharge, level.grid.area(c), s.river_lines_m) } else { 0.0 };
-            let uplift_m = f64::from(level.uplift[c]) * total_years;
-            let erosion = (f64::from(level.h[c]) - f64::from(init_m[c]) - uplift_m) as f32;
+            let uplift_m = f64::from(uplift) * total_years;
+            let erosion = (f64::from(level.h[c]) - f64::from(init) - uplift_m) as f32;
             // Unchanged cells keep their input value exactly.
-            let elevation = if level.h[c] == init_m[c] { source[c] } else { s.sea_level + level.h[c] / scale };
-            ([discharge, (plain / 1e6) as f32, if lake { 1.0 } else { 0.0 }, river, erosion, elevation], if sea { NONE } else { level.receiver[c] })
+            let elevation = if level.h[c] == init { source[c] } else { s.sea_level + level.h[c] / scale };
+            ([discharge, (plain / 1e6) as f32, if lake { 1.0 } else { 0.0 }, river, erosion, elevation], if sea { NONE } else { down })
         };
         const PIECE: usize = 4096;
-        let [discharge, area_km2, lakes, rivers, erosion_m, elevation] = &mut fields;
         let outputs = discharge.par_chunks_mut(PIECE).zip(area_km2.par_chunks_mut(PIECE)).zip(lakes.par_chunks_mut(PIECE)).zip(rivers.par_chunks_mut(PIECE)).zip(erosion_m.par_chunks_mut(PIECE)).zip(elevation.par_chunks_mut(PIECE));
         outputs.zip(receiver.par_chunks_mut(PIECE)).enumerate().for_each(|(k, ((((((q, a), l), r), e), h), rc))| {
             for o in 0..q.len() {
-                ([q[o], a[o], l[o], r[o], e[o], h[o]], rc[o]) = cell(k * PIECE + o);
+                ([q[o], a[o], l[o], r[o], e[o], h[o]], rc[o]) = cell(k * PIECE + o, e[o], h[o], rc[o]);
             }
         });
     }
-    let [discharge, area_km2, lakes, rivers, erosion_m, elevation] = fields.map(|v| Field::from_vec(n, v));
+    let [discharge, area_km2, lakes, rivers, erosion_m, elevation] = [discharge, area_km2, lakes, rivers, erosion_m, elevation].map(|v| Field::from_vec(n, v));
     Ok(Landscape { elevation: elevation?, area_km2: area_km2?, discharge: discharge?, rivers: rivers?, lakes: lakes?, erosion_m: erosion_m?, receiver, receiver_m: level.receiver_m, height_m: level.h, total_years, to_sea_m3, filled_m3 })
 }
 

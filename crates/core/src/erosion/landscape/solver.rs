@@ -133,6 +133,12 @@ impl Level {
         (0..self.h.len()).into_par_iter().map(|c| self.holds_lake(c, depth_m)).collect()
     }
 
+    /// The diffusion's scratch of heights (empty before any diffusion), for a caller that is
+    /// done with the level's steps.
+    pub fn take_diffusion_scratch(&mut self) -> Vec<f32> {
+        std::mem::take(&mut self.next_h)
+    }
+
     /// Whether cell `c` is one of [`Level::lake_cells`].
     #[inline]
     pub fn holds_lake(&self, c: usize, depth_m: f32) -> bool {
