@@ -90,7 +90,7 @@ impl Node for IceSheet {
         file!(),
     )
     .reading_planet()
-    .costing(96);
+    .costing(70);
 
     fn run(s: &IceSheetSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -43,7 +43,7 @@ impl Node for CoralReef {
     type Settings = CoralReefSettings;
     const META: NodeMeta = NodeMeta::new("Coral reef", Category::Erosion, "After Nakamura and Nakamori: reefs grow in shallow sunlit water, limited by carbon that diffuses in from the open sea, while the sea slowly rises.", IN, OUTPUTS, file!())
         .reading_planet()
-        .costing(60);
+        .costing(43);
 
     fn run(s: &CoralReefSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let sim = CoralSettings {

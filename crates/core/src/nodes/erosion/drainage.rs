@@ -77,7 +77,7 @@ impl Node for DrainageRivers {
         OUTPUTS,
         file!(),
     )
-    .reading_planet().costing(118);
+    .reading_planet().costing(92);
 
     fn run(s: &DrainageRiversSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -115,7 +115,7 @@ impl Node for LandscapeEvolution {
         OUTPUTS,
         file!(),
     )
-    .reading_planet().costing(107);
+    .reading_planet().costing(80);
 
     fn run(s: &LandscapeEvolutionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -79,7 +79,7 @@ impl Node for LSystemRivers {
         OUTPUTS,
         file!(),
     )
-    .reading_planet().costing(109);
+    .reading_planet().costing(75);
 
     fn run(s: &LSystemRiversSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -18,7 +18,7 @@ impl Node for SeaFloor {
     type Settings = SeaFloorSettings;
     const META: NodeMeta = NodeMeta::new("Sea floor", Category::Erosion, "Smooths the ground below sea level (Jacobi steps of the 4-neighbour mean); land stays as it is. Sea level is the planet's (set on the Planet node).", IN, OUT, file!())
         .reading_planet()
-        .costing(60);
+        .costing(32);
 
     fn run(s: &SeaFloorSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![smooth_sea_floor(inputs.port(FIELD_IN)?, ctx.planet()?.sea_level, s.passes, ctx.cancel)?.into()])

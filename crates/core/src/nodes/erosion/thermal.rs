@@ -24,7 +24,7 @@ pub struct ThermalErosion;
 
 impl Node for ThermalErosion {
     type Settings = ThermalErosionSettings;
-    const META: NodeMeta = NodeMeta::new("Thermal erosion", Category::Erosion, "Rock slides to lower Moore neighbours where the slope is steeper than the talus angle (material is conserved).", IN, OUT, file!()).costing(96);
+    const META: NodeMeta = NodeMeta::new("Thermal erosion", Category::Erosion, "Rock slides to lower Moore neighbours where the slope is steeper than the talus angle (material is conserved).", IN, OUT, file!()).costing(63);
 
     fn run(s: &ThermalErosionSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let f = inputs.port(FIELD_IN)?;

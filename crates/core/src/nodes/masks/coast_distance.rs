@@ -31,7 +31,7 @@ impl Node for CoastDistance {
         file!(),
     )
     .reading_planet()
-    .costing(96);
+    .costing(77);
 
     fn run(s: &CoastDistanceSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;

@@ -31,7 +31,7 @@ crate::ports! {
 
 impl Node for Curvature {
     type Settings = CurvatureSettings;
-    const META: NodeMeta = NodeMeta::new("Curvature", Category::Masks, "Height above (+) or below (-) the mean of the surroundings at a scale: `curvature` in the input's unit, `convex` and `concave` masks 0..1.", IN, OUTPUTS, file!()).costing(57);
+    const META: NodeMeta = NodeMeta::new("Curvature", Category::Masks, "Height above (+) or below (-) the mean of the surroundings at a scale: `curvature` in the input's unit, `convex` and `concave` masks 0..1.", IN, OUTPUTS, file!()).costing(40);
 
     fn run(s: &CurvatureSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let f = inputs.port(FIELD_IN)?;

@@ -16,7 +16,7 @@ pub struct Blur;
 
 impl Node for Blur {
     type Settings = BlurSettings;
-    const META: NodeMeta = NodeMeta::new("Blur", Category::Modify, "Seam-aware smoothing (repeated diffusion, close to a Gaussian) with a radius in degrees of arc.", IN, OUT_AS_INPUT, file!()).costing(69);
+    const META: NodeMeta = NodeMeta::new("Blur", Category::Modify, "Seam-aware smoothing (repeated diffusion, close to a Gaussian) with a radius in degrees of arc.", IN, OUT_AS_INPUT, file!()).costing(36);
 
     fn run(s: &BlurSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![blur(inputs.port(FIELD_IN)?, s.radius, ctx.cancel)?.into()])

@@ -17,7 +17,7 @@ crate::ports! {
 
 impl Node for Gradient {
     type Settings = NoSettings;
-    const META: NodeMeta = NodeMeta::new("Gradient", Category::Modify, "The direction and steepness of the surface: a tangent vector per cell, in field units per radian.", IN, OUTPUTS, file!()).costing(60);
+    const META: NodeMeta = NodeMeta::new("Gradient", Category::Modify, "The direction and steepness of the surface: a tangent vector per cell, in field units per radian.", IN, OUTPUTS, file!()).costing(47);
 
     fn run(_: &NoSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         Ok(vec![gradient_on(inputs.port(FIELD_IN)?, &Neighbours4::new(inputs.port(FIELD_IN)?.grid(), ctx.grid())?).into()])

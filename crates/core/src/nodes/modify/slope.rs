@@ -27,7 +27,7 @@ impl Node for Slope {
         file!(),
     )
     .reading_planet()
-    .costing(60);
+    .costing(40);
 
     fn run(s: &SlopeSettings, inputs: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         let stencil = Neighbours4::new(inputs.port(FIELD_IN)?.grid(), ctx.grid())?;

@@ -38,7 +38,7 @@ pub struct Hillgrow;
 impl Node for Hillgrow {
     type Settings = HillgrowSettings;
     const META: NodeMeta =
-        NodeMeta::new("Hillgrow", Category::Sources, "Random control points with random heights and widths (degrees of arc), the sum of their Gaussians by great-circle distance, roughened and then smoothed.", &[], OUT, file!()).costing(73);
+        NodeMeta::new("Hillgrow", Category::Sources, "Random control points with random heights and widths (degrees of arc), the sum of their Gaussians by great-circle distance, roughened and then smoothed.", &[], OUT, file!()).costing(40);
 
     fn run(s: &HillgrowSettings, _: &Inputs, ctx: &OpContext) -> Result<Vec<Value>, OpError> {
         ctx.check()?;
