@@ -1,7 +1,7 @@
 //! The noises of the Earth-like relief's surface: continental interiors, along-strike and
 //! width variation of the belts, mountain ridges, uplands, fine detail, abyssal hills and rock
 //! patches. Each is a function of the cell's direction, its coast distance (which gates the
-//! ones only land or only the sea uses) and the relief's seed, not of the plates; so at the
+//! ones only land, only the sea or only the continental crust uses) and the relief's seed, not of the plates; so at the
 //! editor's resolutions they come from a small cache of recent ones, and an edit of the plates
 //! evaluates none of them.
 
@@ -21,7 +21,7 @@ use std::sync::Arc;
 pub(super) struct CellNoise {
     /// Continental interiors' height (on land).
     pub interior: f32,
-    /// Abyssal hills (everywhere: the floor profile reaches under the shelf).
+    /// Abyssal hills (at sea: the floor profile reaches under the shelf, up to the coast).
     pub hills: f32,
     /// Along-strike variation of the belts.
     pub along: f32,
@@ -87,7 +87,7 @@ impl SurfaceNoise {
         let get = |f: &FastFbm, features: f32| f.get(crate::planet::fbm::point_at(x, noise_radius(features))) as f32;
         CellNoise {
             interior: if land { get(&self.interior, INTERIOR_FEATURES) } else { 0.0 },
-            hills: get(&self.hills, HILLS_FEATURES),
+            hills: if land { 0.0 } else { get(&self.hills, HILLS_FEATURES) },
             along: get(&self.along, STRIKE.1),
             width: get(&self.width, WIDTH.1),
             ridged: get(&self.ridged, RIDGES.0),
@@ -111,9 +111,9 @@ impl SurfaceNoise {
             }
             out
         };
-        let (land, crust, everywhere) = (|d: f32| d >= 0.0, |d: f32| d > -CRUST_SHELF_KM, |_: f32| true);
+        let (land, sea, crust, everywhere) = (|d: f32| d >= 0.0, |d: f32| d < 0.0, |d: f32| d > -CRUST_SHELF_KM, |_: f32| true);
         let interior = noise(&self.interior, INTERIOR_FEATURES, &land);
-        let hills = noise(&self.hills, HILLS_FEATURES, &everywhere);
+        let hills = noise(&self.hills, HILLS_FEATURES, &sea);
         let along = noise(&self.along, STRIKE.1, &everywhere);
         let width = noise(&self.width, WIDTH.1, &everywhere);
         let ridged = noise(&self.ridged, RIDGES.0, &everywhere);
