@@ -116,8 +116,9 @@ impl Node for IceSheet {
                 colder.min(land).clamp(0.0, 1.0)
             })
             .collect();
-        // Distance into the ice from its margin, km (negative outside).
-        let inside_km = signed_distance_km(n, &cell_dirs(n), &cold, 0.5, planet.radius_km, &|_| true, ctx.cancel)?;
+        // Distance into the ice from its margin, km: swept inside the ice alone (NaN outside,
+        // where no ice is built).
+        let inside_km = signed_distance_km(n, &cell_dirs(n), &cold, 0.5, planet.radius_km, &|c| cold[c] >= 0.5, ctx.cancel)?;
         ctx.check()?;
         let base = blur(&bed_m.map(|m| m.max(0.0)), BASE_BLUR_DEG, ctx.cancel)?;
         let profile = IceProfile::new(s.yield_stress_kpa);
