@@ -51,12 +51,13 @@ def test_planets_are_spread_over_both_nodes(two_nodes, exports_graph, tmp_path):
 
 
 def test_a_tiled_build_in_shares_over_the_cluster_equals_one_machine_s(two_nodes, tiled_graph, cli, tmp_path):
-    # At 0.3 GiB the 1024 build is above its budget: each share runs the Blur at 256 and
-    # evaluates only the tiles its files read and its part of the rest for the data ranges.
+    # At 0.3 GiB the 1024 build is above its budget: each share runs the Blur at 512 (the
+    # finest level whose whole-planet nodes fit) and evaluates only the tiles its files read
+    # and its part of the rest for the data ranges.
     run = cli("build", tiled_graph, "--out", tmp_path / "cli", "--resolution", 1024, "--memory", 0.3)
     assert "tiled build" in run.stdout + run.stderr
     manifest = build_tiled(Graph.load(tiled_graph), 1024, tmp_path / "cluster", shares=3, memory_gib=0.3)
-    assert manifest["whole_planet_level"] == 256
+    assert manifest["whole_planet_level"] == 512
     cli_files = files_of(tmp_path / "cli")
     assert sorted(cli_files) == sorted(files_of(tmp_path / "cluster"))
     for name, data in cli_files.items():
