@@ -2,7 +2,7 @@
 //! face coordinates depend on its column alone (along `a`) and its row alone (along `b`), so a
 //! grid finds each column's and each row's once. The same bits as [`Cell::direction`].
 
-use super::coords::face_uv_to_dir;
+use super::coords::{face_uv_to_cube, face_uv_to_dir};
 use super::face::Face;
 use super::tile::Grid;
 use super::warp::warp;
@@ -29,7 +29,7 @@ impl CellDirections {
     /// The tables of `grid`'s columns and rows.
     pub fn new(grid: Grid) -> CellDirections {
         let n = grid.n();
-        let span = |lo: usize, hi: usize| -> Vec<f32> { (lo..hi).map(|i| warp(2.0 * ((i as f32 + 0.5) / n as f32) - 1.0)).collect() };
+        let span = |lo: usize, hi: usize| -> Vec<f32> { (lo..hi).map(|i| coordinate(i, n)).collect() };
         match grid {
             Grid::Whole(_) => {
                 let all = span(0, n);
@@ -54,11 +54,28 @@ impl CellDirections {
         cell.direction(self.n)
     }
 
+    /// The point of the cube's surface (each coordinate in -1..1) under `cell`'s centre, from
+    /// the tables where they hold its column and row (a column's coordinate is the same on every
+    /// face), else computed: the same bits either way.
+    #[inline]
+    pub fn cube_point(&self, cell: Cell) -> Vec3 {
+        let u = self.u.get(cell.i.wrapping_sub(self.i0)).copied().unwrap_or_else(|| coordinate(cell.i, self.n));
+        let v = self.v.get(cell.j.wrapping_sub(self.j0)).copied().unwrap_or_else(|| coordinate(cell.j, self.n));
+        face_uv_to_cube(cell.face, u, v)
+    }
+
     /// The directions of the cells of storage row `row` of `grid` (the grid these tables were
     /// made for, or any whose cells they hold).
     pub fn row(&self, grid: Grid, row: usize) -> Vec<Vec3> {
         grid.row_cells(row).map(|cell| self.of(cell)).collect()
     }
+}
+
+/// The warped face coordinate (-1..1) of the centres of column or row `i` at `n` cells per
+/// face edge, as [`Cell::direction`] has it.
+#[inline]
+fn coordinate(i: usize, n: usize) -> f32 {
+    warp(2.0 * ((i as f32 + 0.5) / n as f32) - 1.0)
 }
 
 impl Grid {

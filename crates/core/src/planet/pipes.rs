@@ -5,6 +5,7 @@
 //! pipe's true length on the sphere.
 
 use super::cache::PerResolution;
+use super::cell_directions::CellDirections;
 use super::coords::{neighbour, Cell, NEIGHBOURS_4, NEIGHBOURS_8};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -74,10 +75,7 @@ impl<const K: usize> PipeTable<K> {
         let cells = 6 * n * n;
         let inner = offsets.map(|(di, dj)| di as isize + dj as isize * n as isize);
         let opposite = inner.map(|o| inner.iter().position(|&x| x == -o).unwrap_or(0) as u8);
-        let interior = |c: usize| {
-            let (i, j) = (c % n, (c / n) % n);
-            i > 0 && j > 0 && i + 1 < n && j + 1 < n
-        };
+        let interior = |c: usize| inside_face(c, n);
         let to: Vec<[u32; K]> = (0..cells)
             .into_par_iter()
             .map(|c| {
@@ -110,47 +108,9 @@ impl<const K: usize> PipeTable<K> {
                 row
             })
             .collect();
-        let centres = Centres::whole(n);
+        let centres = CellDirections::new(super::Grid::Whole(n));
         let length = std::array::from_fn(|k| (0..n * n).into_par_iter().map(|p| pipe_length_at(p % n, p / n, offsets[k], n, &centres).unwrap_or(1.0)).collect());
         PipeTable { n, to, back, length, offsets: inner, opposite }
-    }
-}
-
-/// The warped face coordinate (`-1..1`) of the centres of column or row `i` at `n` cells per
-/// face edge, as the cells' directions have it: from a table over the indices a stencil
-/// reads, computed for any other.
-pub struct Centres {
-    n: usize,
-    /// Index ranges and their coordinates.
-    ranges: [(usize, Vec<f32>); 2],
-}
-
-impl Centres {
-    /// The coordinate of index `i`, computed.
-    fn compute(i: usize, n: usize) -> f32 {
-        super::warp::warp(2.0 * ((i as f32 + 0.5) / n as f32) - 1.0)
-    }
-
-    /// Tabled for the indices `a` and `b` (each a start and a count).
-    pub fn over(n: usize, a: (usize, usize), b: (usize, usize)) -> Centres {
-        let table = |(start, count): (usize, usize)| (start, (start..(start + count).min(n)).map(|i| Centres::compute(i, n)).collect());
-        Centres { n, ranges: [table(a), table(b)] }
-    }
-
-    /// Tabled for every index of a face.
-    pub fn whole(n: usize) -> Centres {
-        Centres::over(n, (0, n), (0, 0))
-    }
-
-    /// The coordinate of index `i`.
-    #[inline]
-    pub fn at(&self, i: usize) -> f32 {
-        for (start, values) in &self.ranges {
-            if let Some(&v) = i.checked_sub(*start).and_then(|k| values.get(k)) {
-                return v;
-            }
-        }
-        Centres::compute(i, self.n)
     }
 }
 
@@ -159,16 +119,14 @@ impl Centres {
 /// cell size `(PI / 2) / n` rad ([`PipeTable::length`]); `None` for a diagonal over a cube
 /// corner. Every face has the same cells and the same seams around it, turned, so this is one
 /// face's (the front's) whatever face the cell lies on: the whole planet's table and a tile's
-/// stencil get the same value to the bit. From the cube points of the two centres in `f64`
+/// stencil get the same value to the bit. From the cube points of the two centres (`centres`:
+/// any grid's tables of its columns and rows, [`CellDirections::cube_point`]) in `f64`
 /// (exact products of the `f32` coordinates), as the angle of their cross and dot products,
 /// which stays accurate for the tiny angles of fine levels.
-pub fn pipe_length_at(i: usize, j: usize, (di, dj): (i64, i64), n: usize, centres: &Centres) -> Option<f32> {
-    use super::coords::face_uv_to_cube;
-    use super::Face;
-    let from = Cell { face: Face::Front, i, j };
+pub fn pipe_length_at(i: usize, j: usize, (di, dj): (i64, i64), n: usize, centres: &CellDirections) -> Option<f32> {
+    let from = Cell { face: super::Face::Front, i, j };
     let to = neighbour(from, di, dj, n)?;
-    let a = face_uv_to_cube(Face::Front, centres.at(i), centres.at(j)).as_dvec3();
-    let b = face_uv_to_cube(to.face, centres.at(to.i), centres.at(to.j)).as_dvec3();
+    let (a, b) = (centres.cube_point(from).as_dvec3(), centres.cube_point(to).as_dvec3());
     let nominal = std::f64::consts::FRAC_PI_2 / n as f64;
     Some((a.cross(b).length().atan2(a.dot(b)) / nominal) as f32)
 }
@@ -181,19 +139,33 @@ impl<const K: usize> PipeTable<K> {
         self.length[k][c % (self.n * self.n)]
     }
 
+    /// The lengths of every pipe from cell `c` ([`PipeTable::length`] of each, the cell's face
+    /// position found once).
+    #[inline(always)]
+    pub fn lengths_of(&self, c: usize) -> [f32; K] {
+        let p = c % (self.n * self.n);
+        std::array::from_fn(|k| self.length[k][p])
+    }
+
     /// The neighbours of cell `c`, as in [`PipeTable::to`]: inside a face from the fixed
     /// offsets, on its border from the table (sweeps that visit cells in a scattered order
     /// save a memory read per cell).
     #[inline(always)]
     pub fn neighbours_of(&self, c: usize) -> [u32; K] {
-        let n = self.n;
-        let (i, j) = (c % n, (c / n) % n);
-        if i > 0 && j > 0 && i + 1 < n && j + 1 < n {
+        if inside_face(c, self.n) {
             self.offsets.map(|o| (c as isize + o) as u32)
         } else {
             self.to[c]
         }
     }
+}
+
+/// Whether cell `c` at `n` cells per face edge lies inside its face, not on its border (all
+/// its neighbours on the same face, at fixed index offsets).
+#[inline(always)]
+fn inside_face(c: usize, n: usize) -> bool {
+    let (i, j) = (c % n, (c / n) % n);
+    i > 0 && j > 0 && i + 1 < n && j + 1 < n
 }
 
 /// The interior cells of one row (all neighbours on the same face, at fixed index offsets):

@@ -2,8 +2,9 @@
 //! neighbourhood node produces, on the whole planet or on a tile with a halo, so one kernel
 //! serves both and gives a tile exactly the values the whole planet has at its cells.
 
+use super::cell_directions::CellDirections;
 use super::coords::{neighbour, NEIGHBOURS_4};
-use super::pipes::{pipe_length_at, pipes4, Centres, PipeTable};
+use super::pipes::{pipe_length_at, pipes4, PipeTable};
 use super::tile::Grid;
 use glam::Vec3;
 use std::sync::Arc;
@@ -23,9 +24,9 @@ pub struct StencilError {
 enum Pipes {
     /// The whole planet's table.
     Table(Arc<PipeTable<4>>),
-    /// On a tile: the face coordinates of its columns and rows, for the pipe lengths (the
-    /// neighbours come from the halo).
-    Tile(Centres),
+    /// On a tile: the tables of its columns and rows, for the pipe lengths (the neighbours
+    /// come from the halo).
+    Tile(CellDirections),
 }
 
 /// The positions, in an input field's storage, of each output value's own cell and of its four
@@ -52,8 +53,7 @@ impl Neighbours4 {
             (Grid::Whole(a), Grid::Whole(b)) if a == b => Ok(Neighbours4::whole(a)),
             (Grid::Tile(t), Grid::Tile(o)) if t.with_halo(0) == o.with_halo(0) && t.halo > o.halo => {
                 let dirs = input.directions();
-                let span = |start: usize| (start.saturating_sub(t.halo), t.width());
-                let pipes = Pipes::Tile(Centres::over(t.n, span(t.i0), span(t.j0)));
+                let pipes = Pipes::Tile(CellDirections::new(input));
                 Ok(Neighbours4 { input, out, n: t.n, pipes, dirs, width: t.width(), margin: t.halo - o.halo })
             }
             _ => Err(StencilError { input, out }),
@@ -128,7 +128,7 @@ impl Neighbours4 {
     #[inline]
     pub fn lengths(&self, k: usize, c: usize) -> [f32; 4] {
         match &self.pipes {
-            Pipes::Table(table) => std::array::from_fn(|p| table.length(p, k)),
+            Pipes::Table(table) => table.lengths_of(k),
             Pipes::Tile(centres) => {
                 let cell = self.input.cell(c);
                 // Every pipe of the von Neumann neighbourhood exists (`None` only for

@@ -118,7 +118,8 @@ impl Node for IceSheet {
             .collect();
         // Distance into the ice from its margin, km: swept inside the ice alone (NaN outside,
         // where no ice is built).
-        let inside_km = signed_distance_km(n, &cell_dirs(n), &cold, 0.5, planet.radius_km, &|c| cold[c] >= 0.5, ctx.cancel)?;
+        const MARGIN: f32 = 0.5;
+        let inside_km = signed_distance_km(n, &cell_dirs(n), &cold, MARGIN, planet.radius_km, &|c| cold[c] >= MARGIN, ctx.cancel)?;
         ctx.check()?;
         let base = blur(&bed_m.map(|m| m.max(0.0)), BASE_BLUR_DEG, ctx.cancel)?;
         let profile = IceProfile::new(s.yield_stress_kpa);

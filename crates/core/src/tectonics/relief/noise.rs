@@ -1,9 +1,9 @@
 //! The noises of the Earth-like relief's surface: continental interiors, along-strike and
 //! width variation of the belts, mountain ridges, uplands, fine detail, abyssal hills and rock
 //! patches. Each is a function of the cell's direction, its coast distance (which gates the
-//! ones only land, only the sea or only the continental crust uses) and the relief's seed, not of the plates; so at the
-//! editor's resolutions they come from a small cache of recent ones, and an edit of the plates
-//! evaluates none of them.
+//! ones only land, only the sea or only the continental crust uses) and the relief's seed,
+//! not of the plates; so at the editor's resolutions they come from a small cache of recent
+//! ones, and an edit of the plates evaluates none of them.
 
 use super::figures::{DETAIL, HILLS_FEATURES, INTERIOR_FEATURES, RIDGES, ROCK, STRIKE, UPLANDS, WIDTH};
 use super::{ReliefSettings, CRUST_SHELF_KM};
