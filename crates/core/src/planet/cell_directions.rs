@@ -64,6 +64,18 @@ impl CellDirections {
         face_uv_to_cube(cell.face, u, v)
     }
 
+    /// The unit direction of every cell of `grid` (the grid these tables were made for, or any
+    /// whose cells they hold), in storage order (rows in parallel).
+    pub fn all(&self, grid: Grid) -> Vec<Vec3> {
+        let mut out = vec![Vec3::ZERO; grid.cells()];
+        out.par_chunks_mut(grid.row()).enumerate().for_each(|(row, dirs)| {
+            for (d, cell) in dirs.iter_mut().zip(grid.row_cells(row)) {
+                *d = self.of(cell);
+            }
+        });
+        out
+    }
+
     /// The directions of the cells of storage row `row` of `grid` (the grid these tables were
     /// made for, or any whose cells they hold).
     pub fn row(&self, grid: Grid, row: usize) -> Vec<Vec3> {
@@ -81,14 +93,7 @@ fn coordinate(i: usize, n: usize) -> f32 {
 impl Grid {
     /// The unit direction of every cell's centre, in storage order (rows in parallel).
     pub fn directions(&self) -> Vec<Vec3> {
-        let table = CellDirections::new(*self);
-        let mut out = vec![Vec3::ZERO; self.cells()];
-        out.par_chunks_mut(self.row()).enumerate().for_each(|(row, dirs)| {
-            for (d, cell) in dirs.iter_mut().zip(self.row_cells(row)) {
-                *d = table.of(cell);
-            }
-        });
-        out
+        CellDirections::new(*self).all(*self)
     }
 }
 

@@ -52,8 +52,9 @@ impl Neighbours4 {
         match (input, out) {
             (Grid::Whole(a), Grid::Whole(b)) if a == b => Ok(Neighbours4::whole(a)),
             (Grid::Tile(t), Grid::Tile(o)) if t.with_halo(0) == o.with_halo(0) && t.halo > o.halo => {
-                let dirs = input.directions();
-                let pipes = Pipes::Tile(CellDirections::new(input));
+                let table = CellDirections::new(input);
+                let dirs = table.all(input);
+                let pipes = Pipes::Tile(table);
                 Ok(Neighbours4 { input, out, n: t.n, pipes, dirs, width: t.width(), margin: t.halo - o.halo })
             }
             _ => Err(StencilError { input, out }),
