@@ -218,17 +218,16 @@ impl Field {
     /// [`Field::smooth_taps_ab`] from the sample's column and row ([`smooth_axis`] of its `a`
     /// and its `b`), which a grid's rows share.
     fn smooth_taps_of(n: usize, face: Face, (i0, wx): (i64, [f32; 4]), (j0, wy): (i64, [f32; 4])) -> SmoothTaps {
-        let mut taps = [(0usize, 0.0f32); 16];
+        let mut cells = [0usize; 16];
         // Inside the face (the common case) the cells are found by their offsets; near an edge
         // each is wrapped onto its face.
         let inside = i0 >= 1 && j0 >= 1 && i0 + 2 < n as i64 && j0 + 2 < n as i64;
         let corner = face.index() * n * n + (j0 - 1).max(0) as usize * n + (i0 - 1).max(0) as usize;
-        for (k, tap) in taps.iter_mut().enumerate() {
+        for (k, cell) in cells.iter_mut().enumerate() {
             let (di, dj) = (k % 4, k / 4);
-            let cell = if inside { corner + dj * n + di } else { wrap_or_nearest(face, i0 - 1 + di as i64, j0 - 1 + dj as i64, n).index(n) };
-            *tap = (cell, wx[di] * wy[dj]);
+            *cell = if inside { corner + dj * n + di } else { wrap_or_nearest(face, i0 - 1 + di as i64, j0 - 1 + dj as i64, n).index(n) };
         }
-        SmoothTaps(taps)
+        SmoothTaps { cells, across: wx, down: wy }
     }
 
     /// Bilinear sample in the direction `dir` (need not be normalised, must not be zero).
@@ -260,13 +259,12 @@ impl Field {
                         Some((i0, d)) if i0 == column.0 => d,
                         _ => {
                             let taps = Field::smooth_taps_of(m, first.face, column, rows[row]);
-                            let d = taps.0.map(|(c, _)| self.data[c]);
+                            let d = taps.cells.map(|c| self.data[c]);
                             block = Some((column.0, d));
                             d
                         }
                     };
-                    let wx = column.1;
-                    *v = smooth_blend(&d, |k| wx[k % 4] * wy[k / 4]);
+                    *v = smooth_blend(&d, &column.1, &wy);
                 }
             });
         }
@@ -413,32 +411,46 @@ fn catmull_rom(t: f32) -> [f32; 4] {
 }
 
 /// The cells and weights of a smooth sample ([`Field::smooth_taps_ab`]): a 4 x 4 block, row
-/// by row.
+/// by row, and the Catmull-Rom weights of its columns and of its rows.
 #[derive(Debug, Clone, Copy)]
-pub struct SmoothTaps(pub [(usize, f32); 16]);
+pub struct SmoothTaps {
+    /// The block's cells (indices into a field's values), row by row.
+    pub cells: [usize; 16],
+    across: [f32; 4],
+    down: [f32; 4],
+}
 
 impl SmoothTaps {
     /// The sample of `data` (a field's values in storage order), kept within the four nearest
-    /// cells' values: a cubic overshoots beside a step (a coast, a cliff), which would raise
-    /// ridges and sink hollows that are in none of the cells.
+    /// cells' values ([`smooth_blend`]).
     pub fn sample(&self, data: &[f32]) -> f32 {
-        smooth_blend(&self.0.map(|(c, _)| data[c]), |k| self.0[k].1)
+        smooth_blend(&self.cells.map(|c| data[c]), &self.across, &self.down)
     }
 }
 
-/// The smooth sample of a 4 x 4 block of values `d` (row by row) with the weights `w(k)`, kept
-/// within the four central values ([`SmoothTaps::sample`]).
+/// The smooth sample of a 4 x 4 block of values `d` (row by row) with the Catmull-Rom weights
+/// `across` its columns and `down` its rows: each row interpolated across and kept within its
+/// two central values, then the rows' four values interpolated down and kept within the two
+/// central ones. A cubic overshoots beside a step (a coast, a cliff), which would raise ridges
+/// and sink hollows that are in none of the cells; kept pass by pass, the sample stays within
+/// the four nearest cells' values and continuous where it moves on to the next block (each pass
+/// lands on a central value there, which both blocks' ranges hold). Kept instead within the
+/// four nearest values of the whole block, it jumped along the coarse cells' centre lines
+/// wherever a row overshot: straight steps, which a close-up's gullies drew as dark streaks.
 #[inline]
-fn smooth_blend(d: &[f32; 16], w: impl Fn(usize) -> f32) -> f32 {
-    let v: f32 = (0..16).map(|k| w(k) * d[k]).sum();
-    let near = [5, 6, 9, 10].map(|k| d[k]);
-    let (lo, hi) = (near.iter().copied().fold(f32::INFINITY, f32::min), near.iter().copied().fold(f32::NEG_INFINITY, f32::max));
-    // Not clamped when the cells hold no numbers (NaN stays NaN, as the bilinear sample).
-    if lo <= hi {
-        v.clamp(lo, hi)
-    } else {
-        v
-    }
+fn smooth_blend(d: &[f32; 16], across: &[f32; 4], down: &[f32; 4]) -> f32 {
+    let pass = |v: [f32; 4], w: &[f32; 4]| {
+        let s = (w[0] * v[0] + w[1] * v[1]) + (w[2] * v[2] + w[3] * v[3]);
+        let (lo, hi) = (v[1].min(v[2]), v[1].max(v[2]));
+        // Not clamped when the cells hold no numbers (NaN stays NaN, as the bilinear sample).
+        if lo <= hi {
+            s.clamp(lo, hi)
+        } else {
+            s
+        }
+    };
+    let rows = [0, 4, 8, 12].map(|r| pass([d[r], d[r + 1], d[r + 2], d[r + 3]], across));
+    pass(rows, down)
 }
 
 /// Pearson correlation of two equally long sample lists (0 when one of them is constant):

@@ -75,6 +75,30 @@ fn smooth_samples_pass_through_the_cells_without_kinks() {
     assert!(cubic * 8.0 < bilinear, "the smooth sample's largest second difference {cubic} against the bilinear's {bilinear}");
 }
 
+/// The smooth sample stays continuous where it moves on to the next block of cells, also
+/// where a row overshoots beside a step and is held back: a field that steps up by 1 between
+/// columns 8 and 9 and rises 0.1 a row, sampled just either side of a row's centre line
+/// between columns 7 and 8 (where the rows' cubics dip by up to 0.074 below their cells).
+/// Held within the block's four nearest cells, it jumped there by the dip.
+#[test]
+fn smooth_samples_do_not_step_where_the_block_moves_on() {
+    let m = 16;
+    let f = Field::from_fn_cell(m, |k| {
+        let c = Cell::from_index(k, m);
+        f32::from(u8::from(c.i >= 9)) + 0.1 * c.j as f32
+    });
+    let smooth = |a: f32, b: f32| Field::smooth_taps_ab(m, Face::Front, a, b).sample(f.data());
+    let centre = 6.5 / m as f32;
+    let mut most = 0.0f32;
+    for s in 0..=100 {
+        let a = (7.5 + s as f32 / 100.0) / m as f32;
+        most = most.max((smooth(a, centre + 1e-4) - smooth(a, centre - 1e-4)).abs());
+    }
+    assert!(most < 1e-3, "a step of {most} across the row's centre line");
+    // Still within the nearest cells' values: no dip below the row's own 0.6.
+    assert!((0..=100).all(|s| smooth((7.5 + s as f32 / 100.0) / m as f32, centre) >= 0.6 - 1e-6));
+}
+
 /// A tile on one face samples by columns and rows; every cell still gets, to the bit,
 /// the smooth sample at its centre, also where the taps wrap over the face's edge.
 #[test]

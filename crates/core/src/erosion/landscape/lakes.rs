@@ -69,11 +69,11 @@ pub fn refine_lakes(lakes: &Field, elevation: &Field, grid: Grid) -> Field {
             (near, Field::smooth_taps_ab(m, cell.face, a, b))
         })
     };
-    let seeds: CellSet = (0..grid.cells()).into_par_iter().filter_map(near).flat_map_iter(|(_, taps)| CENTRE.map(|t| taps.0[t].0)).collect();
+    let seeds: CellSet = (0..grid.cells()).into_par_iter().filter_map(near).flat_map_iter(|(_, taps)| CENTRE.map(|t| taps.cells[t])).collect();
     let levels = lake_levels(lakes, elevation, seeds);
     Field::from_fn_cell_on(grid, |k| {
         let Some((near, taps)) = near(k) else { return 0.0 };
-        let centre = CENTRE.map(|t| taps.0[t].0);
+        let centre = CENTRE.map(|t| taps.cells[t]);
         let level = centre.iter().filter_map(|c| levels.get(c)).fold(f32::NEG_INFINITY, |a, &l| a.max(l));
         if !level.is_finite() {
             return 0.0;
