@@ -57,11 +57,42 @@ fn to_segment(p: Vec3, a: Vec3, b: Vec3) -> (f32, f32) {
     ((p - (a + ab * t)).length(), t)
 }
 
-/// Rings of run cells around a course within which a place may find it: a place wanders by at
-/// most [`WANDER_CELLS`] times the length of a tangent of three noise values of at most 1
-/// (0.52 of a cell, less than a cell), into a run cell of the ring around its own, and looks up
-/// the courses of that cell and the ring around it (two rings); one more ring spare.
-const QUIET_RINGS: usize = 3;
+/// Most a place wanders ([`Courses::wandered`]), in the run's nominal cells (a quarter turn
+/// over `m`): [`WANDER_CELLS`] times the length of a tangent of three noise values of at most 1.
+const MOST_WANDER_CELLS: f32 = WANDER_CELLS * 1.733;
+
+/// Least width of a run cell between its opposite sides, in nominal cells: the tangent warp's
+/// cells keep their nominal width along the face's middle lines and narrow to about 0.82 of it
+/// at the cube's corners (rhombi of 0.94 a side).
+const NARROWEST_CELL: f32 = 0.75;
+
+/// Spacing of the points a course's reach is found from, in nominal cells (every point of the
+/// curve lies within half of it of one).
+const REACH_STEP_CELLS: f32 = 0.25;
+
+/// How many rings of run cells around the cell of a point lie within `cells` nominal cells of
+/// it: a path of that length crosses at most that many cell borders each way.
+fn rings_within(cells: f32) -> usize {
+    (cells.max(0.0) / NARROWEST_CELL).ceil() as usize
+}
+
+/// The run cells (level `m`) within `rings` rings of the `seeds`, each once with its ring.
+fn ringed(seeds: impl IntoIterator<Item = Cell>, rings: usize, m: usize) -> Vec<(usize, usize)> {
+    let mut found: CellMap<usize> = CellMap::default();
+    // Whether `c` is new, found in `ring` (a cell found before keeps its ring).
+    let mut first = |c: &Cell, ring: usize| match found.entry(c.index(m)) {
+        std::collections::hash_map::Entry::Vacant(e) => {
+            e.insert(ring);
+            true
+        }
+        std::collections::hash_map::Entry::Occupied(_) => false,
+    };
+    let mut front: Vec<Cell> = seeds.into_iter().filter(|c| first(c, 0)).collect();
+    for ring in 1..=rings {
+        front = front.iter().flat_map(|&c| neighbours(c, m)).filter(|r| first(r, ring)).collect();
+    }
+    found.into_iter().collect()
+}
 
 /// The run cells (level `m`) that the cells of `grid` lie in, possibly with a few more beside
 /// them, in no order and possibly repeated. For a tile whose cells lie on one face, the rectangle of run cells its
@@ -118,8 +149,8 @@ pub const ESTUARY_MIN_M3_S: f32 = 1000.0;
 pub const ESTUARY_FLARE: f32 = 12.0;
 /// Length of an estuary upstream of the coastline, km (at least one of the run's cells).
 pub const ESTUARY_KM: f32 = 60.0;
-/// Largest half-width of a refined river or estuary, in the run's cells: the lines near a
-/// place are looked up in its run cell and the ring around it.
+/// Largest half-width of a refined river or estuary, in the run's cells (its valley reaches
+/// three times as far, [`Course::reach_cells`]).
 pub const MOST_HALF_WIDTH_CELLS: f32 = 0.35;
 
 impl Course {
@@ -134,6 +165,25 @@ impl Course {
             }
             None => self.width_m,
         }
+    }
+
+    /// Points along the curve's straight pieces, none farther than `step` (radians) from the
+    /// next, both ends included.
+    fn samples(&self, step: f32) -> impl Iterator<Item = Vec3> + '_ {
+        self.points.windows(2).flat_map(move |piece| {
+            let (a, b) = (piece[0], piece[1]);
+            let parts = ((b - a).length() / step).ceil().max(1.0) as usize;
+            (0..=parts).map(move |k| (a + (b - a) * (k as f32 / parts as f32)).normalize())
+        })
+    }
+
+    /// How far from its curve a course changes the ground or draws its river, in the run's
+    /// nominal cells of `cell_km`: its valley's half-width (`valley_cells`, or three times its
+    /// widest floor's), which is more than its line's (the line's edge is smoothed over a
+    /// finer cell, and the valley is at least [`VALLEY_MIN_CELLS`] of those).
+    fn reach_cells(&self, valley_cells: f32, cell_km: f32) -> f32 {
+        let floor = (0.5 * self.width_at(0.0).max(self.width_at(1.0)) / 1000.0 / cell_km).min(MOST_HALF_WIDTH_CELLS);
+        valley_cells.max(3.0 * floor)
     }
 
     /// Distance (chord, in radii) from `p` to the curve, and where along it (0 at its start, 1
@@ -161,13 +211,31 @@ fn bent(a: Vec3, c: Vec3, b: Vec3) -> [Vec3; PIECES + 1] {
     std::array::from_fn(|k| bezier(a, c, b, k as f32 / PIECES as f32))
 }
 
+/// What sizes a run's courses besides their rivers, in the run's nominal cells (a quarter turn
+/// over its level).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Extent {
+    /// Sea level, in the elevation's units.
+    sea_level: f32,
+    /// Length of an estuary.
+    estuary_cells: f32,
+    /// Least half-width of a valley ([`Course::reach_cells`]).
+    valley_cells: f32,
+    /// Kilometres in a nominal cell.
+    cell_km: f32,
+}
+
 /// The river courses of a run at level `m` near a finer grid, and the smooth tangent noise
 /// that makes the lines wander.
 struct Courses {
     m: usize,
+    /// Each river cell's course, by its cell.
     lines: CellMap<Course>,
-    /// The run cells within [`QUIET_RINGS`] rings of a course: a place whose run cell is not
-    /// one of them has no course near it, wherever it wanders.
+    /// By run cell, the cells of the courses whose reach ([`Course::reach_cells`]) may
+    /// touch a place in it.
+    nearby: CellMap<Vec<usize>>,
+    /// The run cells that a place may wander out of into one of `nearby`'s: a place whose
+    /// run cell is not one of them has no course near it, wherever it wanders.
     busy: CellSet,
     wander: [FastFbm; 3],
     scale: f64,
@@ -176,9 +244,9 @@ struct Courses {
 
 impl Courses {
     /// The courses of every river cell of the run (mask `rivers`, drainage area in km²,
-    /// discharge in m³/s, elevation) under `grid` and in two rings around it: a place looks at
-    /// the ring around the cell it wanders into, up to a cell away.
-    fn new(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid, sea_level: f32, estuary_cells: f32) -> Courses {
+    /// discharge in m³/s, elevation) that may reach a place of `grid`, wherever it wanders.
+    fn new(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid, extent: Extent) -> Courses {
+        let Extent { sea_level, estuary_cells, valley_cells, cell_km } = extent;
         let m = rivers.n();
         let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
         let sorted = |mut cells: Vec<usize>| {
@@ -188,8 +256,11 @@ impl Courses {
         };
         let mut near = sorted(footprint(grid, m));
         let ring = |near: &mut Vec<usize>| *near = sorted(near.iter().flat_map(|&c| std::iter::once(c).chain(neighbours(Cell::from_index(c, m), m).map(|r| r.index(m)))).collect());
-        ring(&mut near);
-        ring(&mut near);
+        // A course's curve lies in its cell and the one it drains into, and reaches its widest
+        // valley's half-width beyond (or a wandering place reaches it from there).
+        for _ in 0..1 + rings_within(valley_cells.max(3.0 * MOST_HALF_WIDTH_CELLS) + 0.5 * REACH_STEP_CELLS) {
+            ring(&mut near);
+        }
         let seen = near.clone();
         // Two rings more, so that the cells a course drains into have all their upstream
         // river cells here.
@@ -248,18 +319,26 @@ impl Courses {
         }
         let wander = [0x5249_0001, 0x5249_0002, 0x5249_0003].map(|seed| FastFbm::new(seed, 2, 0.5, 2.0));
         let (scale, reach) = (noise_radius(4.0 * m as f32 / BEND_CELLS), WANDER_CELLS * std::f32::consts::FRAC_PI_2 / m as f32);
-        // Ring by ring outwards, each from the cells the ring before added.
-        let mut busy: CellSet = lines.keys().copied().collect();
-        let mut added: Vec<usize> = busy.iter().copied().collect();
-        for _ in 0..QUIET_RINGS {
-            let ring: Vec<usize> = added.iter().flat_map(|&c| neighbours(Cell::from_index(c, m), m).map(|r| r.index(m))).collect();
-            added = ring.into_iter().filter(|&c| busy.insert(c)).collect();
+        // Each course in the run cells around its curve that its reach may touch, and the
+        // ring more that a place may wander in from.
+        let step = REACH_STEP_CELLS * std::f32::consts::FRAC_PI_2 / m as f32;
+        let mut nearby: CellMap<Vec<usize>> = CellMap::default();
+        let mut busy = CellSet::default();
+        for (&c, course) in &lines {
+            let reach = course.reach_cells(valley_cells, cell_km) + 0.5 * REACH_STEP_CELLS;
+            let touched = rings_within(reach);
+            for (cell, ring) in ringed(course.samples(step).map(|p| containing(p, m)), rings_within(reach + MOST_WANDER_CELLS), m) {
+                busy.insert(cell);
+                if ring <= touched {
+                    nearby.entry(cell).or_default().push(c);
+                }
+            }
         }
-        Courses { m, lines, busy, wander, scale, reach }
+        Courses { m, lines, nearby, busy, wander, scale, reach }
     }
 
-    /// Whether a course may pass near the place `at` (before it wanders): its run cell lies
-    /// within [`QUIET_RINGS`] rings of one. Where none may, [`Courses::near`] of the wandered
+    /// Whether a course may pass near the place `at` (before it wanders): its run cell is one
+    /// a place may wander out of towards a course. Where none may, [`Courses::near`] of the wandered
     /// place finds nothing, so the noise of the wandering need not be evaluated.
     fn may_pass(&self, at: Vec3) -> bool {
         !self.busy.is_empty() && self.busy.contains(&containing(at, self.m).index(self.m))
@@ -273,11 +352,10 @@ impl Courses {
         (at + (v - at * v.dot(at)) * self.reach).normalize()
     }
 
-    /// The courses that can pass near the (wandered) place `p`: those of its run cell and the
-    /// ring around it.
+    /// The courses that can pass near the (wandered) place `p`: those whose reach may touch
+    /// its run cell.
     fn near(&self, p: Vec3) -> impl Iterator<Item = &Course> {
-        let home = containing(p, self.m);
-        std::iter::once(home).chain(neighbours(home, self.m)).filter_map(|c| self.lines.get(&c.index(self.m)))
+        self.nearby.get(&containing(p, self.m).index(self.m)).into_iter().flatten().filter_map(|c| self.lines.get(c))
     }
 }
 
@@ -317,8 +395,9 @@ pub struct RefinedCourses {
 pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, radius_km: f32, sea_level: f32) -> RefinedCourses {
     let (m, n) = (elevation.n(), grid.n());
     let (cell_km, run_km) = (std::f32::consts::FRAC_PI_2 / n as f32 * radius_km, std::f32::consts::FRAC_PI_2 / m as f32 * radius_km);
-    let courses = Courses::new(rivers, area_km2, discharge, elevation, grid, sea_level, (ESTUARY_KM / run_km).max(1.0));
     let valley_km = (VALLEY_RUN_CELLS * run_km).max(VALLEY_MIN_CELLS * cell_km);
+    let extent = Extent { sea_level, estuary_cells: (ESTUARY_KM / run_km).max(1.0), valley_cells: valley_km / run_km, cell_km: run_km };
+    let courses = Courses::new(rivers, area_km2, discharge, elevation, grid, extent);
     let h = elevation.data();
     let cells: Vec<[f32; 3]> = (0..grid.cells())
         .into_par_iter()

@@ -21,6 +21,9 @@ fn front_run() -> ([Field; 4], Grid) {
     ([elevation, rivers, area, discharge], Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile")))
 }
 
+/// Sea level 0, estuaries a cell long, valleys 0.6 cells wide each side, cells of 600 km.
+const EXTENT: Extent = Extent { sea_level: 0.0, estuary_cells: 1.0, valley_cells: 0.6, cell_km: 600.0 };
+
 /// [`front_run`]'s river refined on its grid.
 fn refined_front() -> RefinedCourses {
     let ([elevation, rivers, area, discharge], grid) = front_run();
@@ -128,7 +131,7 @@ fn courses_round_their_turns_and_tributaries_join_the_main_river() {
     let area = Field::from_fn_cell(m, |k| at(cell(k)).map_or(if tributary(cell(k)) { 50.0 } else { 10.0 }, |k| 1e4 * (k + 1) as f32));
     let discharge = area.map(|a| 0.01 * a);
     let grid = Grid::Tile(Tile::new(Face::Front, 128, 0, 0, 128).expect("tile"));
-    let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid, 0.0, 1.0);
+    let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid, EXTENT);
     let course = |i: usize, j: usize| courses.lines.get(&Cell { face: Face::Front, i, j }.index(m)).copied().unwrap_or_else(|| panic!("a course at ({i}, {j})"));
     let (before, corner, after) = (course(7, 8), course(8, 8), course(8, 9));
     // The curves meet, and turn there without a kink.
@@ -179,13 +182,13 @@ fn a_large_river_widens_into_an_estuary_where_it_meets_the_sea() {
     assert!(width(0.365, &small, 108) < 2.0, "650 m³/s: {}", width(0.365, &small, 108));
 }
 
-/// Places whose run cell lies beyond [`QUIET_RINGS`] of every course skip the wandering: at
+/// Places whose run cell no course may be wandered to from skip the wandering: at
 /// none of them would the wandered place have found a course, so skipping changes nothing.
 #[test]
 fn a_place_far_from_every_course_finds_none_however_it_wanders() {
     let ([elevation, rivers, area, discharge], _) = front_run();
     let grid = Grid::Whole(96);
-    let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid, 0.0, 1.0);
+    let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid, EXTENT);
     assert!(!courses.lines.is_empty());
     let (mut quiet, mut busy) = (0, 0);
     for k in 0..grid.cells() {
@@ -200,7 +203,7 @@ fn a_place_far_from_every_course_finds_none_however_it_wanders() {
     assert!(quiet > 10 * busy && busy > 1000, "{quiet} quiet, {busy} busy");
     // Without a course no place looks.
     let dry = Field::filled(16, 0.0);
-    assert!(!Courses::new(&dry, &area, &discharge, &elevation, grid, 0.0, 1.0).may_pass(grid.direction(0)));
+    assert!(!Courses::new(&dry, &area, &discharge, &elevation, grid, EXTENT).may_pass(grid.direction(0)));
 }
 
 /// A tile's footprint on the run holds the run cell of every one of its cells, inside a face
@@ -219,5 +222,57 @@ fn a_tile_s_footprint_holds_the_run_cell_of_each_of_its_cells() {
         }
         // Tight: the tiles span 3 to 4 run cells each way, and the margin is one run cell.
         assert!(footprint.len() <= 36, "{}", footprint.len());
+    }
+}
+
+/// A run at 16 whose every cell of the Front face is a river cell, draining down a bumpy
+/// slope every way (so tributaries join their rivers all over, many near the centre of the
+/// cell they drain into), with rivers from a trickle to ones whose floors are as wide as the
+/// run allows.
+fn braided_run() -> [Field; 4] {
+    let m = 16;
+    let cell = |k: usize| Cell::from_index(k, m);
+    let bump = |k: usize| crate::planet::fbm::FastFbm::new(5, 3, 0.5, 2.0).get([cell(k).i as f64 * 0.7, cell(k).j as f64 * 0.7, 0.3]) as f32;
+    let elevation = Field::from_fn_cell(m, |k| 1.0 + 0.02 * cell(k).i as f32 + 0.2 * bump(k));
+    let front = |k: usize| cell(k).face == Face::Front;
+    let rivers = Field::from_fn_cell(m, |k| if front(k) { 1.0 } else { 0.0 });
+    let area = Field::from_fn_cell(m, |k| 1e3 * (1.0 + bump(k)));
+    let discharge = Field::from_fn_cell(m, |k| 1e7 * (0.5 + 0.5 * bump(k)).clamp(0.0, 1.0));
+    [elevation, rivers, area, discharge]
+}
+
+/// Every course whose valley or line may reach a place is among those the place looks at,
+/// whichever cells the course's curve crosses (a tributary ends near the middle of the cell it
+/// drains into, a cell beyond its own) and however wide its valley: a course left out would
+/// cut its valley off along a straight border of the run's cells (a straight step that a
+/// close-up's gullies drew as a dark streak). On a grid eight times as fine as the run, whose
+/// valleys are 0.6 of the run's cells wide each side, and on one twice as fine, whose valleys
+/// (three of its cells) are 1.5.
+#[test]
+fn every_course_that_reaches_a_place_is_looked_at_there() {
+    let [elevation, rivers, area, discharge] = braided_run();
+    let m = 16;
+    let nominal = std::f32::consts::FRAC_PI_2 / m as f32;
+    for (n, valley_cells) in [(128, 0.6), (32, 1.5)] {
+        let grid = Grid::Tile(Tile::new(Face::Front, n, 0, 0, n).expect("tile"));
+        let extent = Extent { sea_level: 0.0, estuary_cells: 1.0, valley_cells, cell_km: 10.0 };
+        let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid, extent);
+        assert!(courses.lines.len() > 200, "{} courses", courses.lines.len());
+        let (mut reached, mut wide) = (0, 0);
+        for k in 0..grid.cells() {
+            let at = grid.direction(k);
+            let p = courses.wandered(at);
+            let looked: Vec<Vec3> = courses.near(p).map(|c| c.points[0]).collect();
+            for course in courses.lines.values() {
+                let reach = course.reach_cells(valley_cells, extent.cell_km);
+                if course.nearest(p).0 < reach * nominal {
+                    reached += 1;
+                    wide += usize::from(reach > 1.0);
+                    assert!(courses.may_pass(at), "place {k} at {n} skipped");
+                    assert!(looked.contains(&course.points[0]), "place {k} at {n} does not look at a course {} cells away", course.nearest(p).0 / nominal);
+                }
+            }
+        }
+        assert!(reached > grid.cells() && wide > 100, "{reached} reaches, {wide} of wide valleys");
     }
 }
