@@ -344,12 +344,38 @@ impl Courses {
         !self.busy.is_empty() && self.busy.contains(&containing(at, self.m).index(self.m))
     }
 
+    /// [`Courses::may_pass`] of the centre of `cell`, a cell of level `n`: where `n` is a whole
+    /// multiple of the run's level, the run cell it lies in found from its column and row (a
+    /// centre never lies on a run cell's border then), else from its direction.
+    fn may_pass_cell(&self, cell: Cell, n: usize) -> bool {
+        let m = self.m;
+        if self.busy.is_empty() || n <= m || !n.is_multiple_of(m) {
+            return self.may_pass(cell.direction(n));
+        }
+        let k = n / m;
+        self.busy.contains(&Cell { face: cell.face, i: cell.i / k, j: cell.j / k }.index(m))
+    }
+
     /// Where the lines are looked up for the place `at`: moved along the smooth tangent noise
     /// field by up to [`WANDER_CELLS`] of the run's cells, so the lines bend.
+    #[cfg(test)]
     fn wandered(&self, at: Vec3) -> Vec3 {
-        let x = [f64::from(at.x) * self.scale, f64::from(at.y) * self.scale, f64::from(at.z) * self.scale];
-        let v = Vec3::from(self.wander.each_ref().map(|w| w.get(x) as f32));
-        (at + (v - at * v.dot(at)) * self.reach).normalize()
+        self.wandered_many(&[at])[0]
+    }
+
+    /// [`Courses::wandered`] of each of `places`, the noise evaluated in vector lanes along
+    /// them ([`FastFbm::get_many`], the same values as one by one).
+    fn wandered_many(&self, places: &[Vec3]) -> Vec<Vec3> {
+        let x: Vec<[f64; 3]> = places.iter().map(|at| [f64::from(at.x) * self.scale, f64::from(at.y) * self.scale, f64::from(at.z) * self.scale]).collect();
+        let [vx, vy, vz] = self.wander.each_ref().map(|w| w.get_many(&x));
+        places
+            .iter()
+            .enumerate()
+            .map(|(k, &at)| {
+                let v = Vec3::new(vx[k] as f32, vy[k] as f32, vz[k] as f32);
+                (at + (v - at * v.dot(at)) * self.reach).normalize()
+            })
+            .collect()
     }
 
     /// The courses that can pass near the (wandered) place `p`: those whose reach may touch
@@ -398,41 +424,52 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
     let valley_km = (VALLEY_RUN_CELLS * run_km).max(VALLEY_MIN_CELLS * cell_km);
     let extent = Extent { sea_level, estuary_cells: (ESTUARY_KM / run_km).max(1.0), valley_cells: valley_km / run_km, cell_km: run_km };
     let courses = Courses::new(rivers, area_km2, discharge, elevation, grid, extent);
-    let h = elevation.data();
-    let cells: Vec<[f32; 3]> = (0..grid.cells())
-        .into_par_iter()
-        .map(|k| {
-            let cell = grid.cell(k);
-            let (a, b) = cell.center_ab(n);
-            let sampled = Field::smooth_taps_ab(m, cell.face, a, b).sample(h);
-            let at = cell.direction(n);
-            if !courses.may_pass(at) {
-                return [0.0, sampled, 1.0];
+    // The run's elevation sampled smoothly at each cell (`Field::smooth_taps_ab`), block by
+    // block along the rows.
+    let sampled = elevation.smooth_on(grid);
+    // A place's line mask, height and valley side from the courses near its wandered place `p`.
+    let shape = |p: Vec3, sampled: f32| -> [f32; 3] {
+        let (mut line_mask, mut height, mut side) = (0.0f32, sampled, 1.0f32);
+        for course in courses.near(p) {
+            let (d, t) = course.nearest(p);
+            let d_km = d * radius_km;
+            let floor_km = (0.5 * course.width_at(t) / 1000.0).min(MOST_HALF_WIDTH_CELLS * run_km);
+            line_mask = line_mask.max(((floor_km.max(0.6 * cell_km) - d_km) / cell_km + 0.5).clamp(0.0, 1.0));
+            // A valley widens from nothing at the river's head to its full width a cell on.
+            let taper = if course.head { t } else { 1.0 };
+            let half_km = valley_km.max(3.0 * floor_km) * taper;
+            if d_km >= half_km || half_km <= floor_km {
+                continue;
             }
-            let p = courses.wandered(at);
-            let (mut line_mask, mut height, mut side) = (0.0f32, sampled, 1.0f32);
-            for course in courses.near(p) {
-                let (d, t) = course.nearest(p);
-                let d_km = d * radius_km;
-                let floor_km = (0.5 * course.width_at(t) / 1000.0).min(MOST_HALF_WIDTH_CELLS * run_km);
-                line_mask = line_mask.max(((floor_km.max(0.6 * cell_km) - d_km) / cell_km + 0.5).clamp(0.0, 1.0));
-                // A valley widens from nothing at the river's head to its full width a cell on.
-                let taper = if course.head { t } else { 1.0 };
-                let half_km = valley_km.max(3.0 * floor_km) * taper;
-                if d_km >= half_km || half_km <= floor_km {
-                    continue;
-                }
-                let x = ((d_km - floor_km) / (half_km - floor_km)).clamp(0.0, 1.0);
-                let rise = x * x * (3.0 - 2.0 * x);
-                side = side.min(rise);
-                let line = course.height.0 + (course.height.1 - course.height.0) * t;
-                if sampled > line {
-                    height = height.min(line + (sampled - line) * rise);
-                }
+            let x = ((d_km - floor_km) / (half_km - floor_km)).clamp(0.0, 1.0);
+            let rise = x * x * (3.0 - 2.0 * x);
+            side = side.min(rise);
+            let line = course.height.0 + (course.height.1 - course.height.0) * t;
+            if sampled > line {
+                height = height.min(line + (sampled - line) * rise);
             }
-            [line_mask, height, side]
-        })
-        .collect();
+        }
+        [line_mask, height, side]
+    };
+    // Row by row: the places of a row that a course may pass near are wandered together.
+    let w = grid.row();
+    let mut cells = vec![[0.0f32; 3]; grid.cells()];
+    cells.par_chunks_mut(w).enumerate().for_each(|(row, out)| {
+        let first = row * w;
+        let busy: Vec<(usize, Vec3)> = (0..out.len())
+            .filter_map(|x| {
+                let cell = grid.cell(first + x);
+                courses.may_pass_cell(cell, n).then(|| (x, cell.direction(n)))
+            })
+            .collect();
+        for (x, o) in out.iter_mut().enumerate() {
+            *o = [0.0, sampled.data()[first + x], 1.0];
+        }
+        let places: Vec<Vec3> = busy.iter().map(|&(_, at)| at).collect();
+        for (&(x, _), p) in busy.iter().zip(courses.wandered_many(&places)) {
+            out[x] = shape(p, sampled.data()[first + x]);
+        }
+    });
     let layer = |i: usize| Field::from_fn_cell_on(grid, |k| cells[k][i]);
     RefinedCourses { rivers: layer(0), elevation: layer(1), sides: layer(2) }
 }
