@@ -211,8 +211,8 @@ fn bent(a: Vec3, c: Vec3, b: Vec3) -> [Vec3; PIECES + 1] {
     std::array::from_fn(|k| bezier(a, c, b, k as f32 / PIECES as f32))
 }
 
-/// What sizes a run's courses besides their rivers, in the run's nominal cells (a quarter turn
-/// over its level).
+/// What sizes a run's courses besides their rivers: where the sea begins, and lengths in the
+/// run's nominal cells (a quarter turn over its level).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Extent {
     /// Sea level, in the elevation's units.
@@ -349,11 +349,12 @@ impl Courses {
     /// centre never lies on a run cell's border then), else from its direction.
     fn may_pass_cell(&self, cell: Cell, n: usize) -> bool {
         let m = self.m;
-        if self.busy.is_empty() || n <= m || !n.is_multiple_of(m) {
-            return self.may_pass(cell.direction(n));
+        if n > m && n.is_multiple_of(m) {
+            let k = n / m;
+            self.busy.contains(&Cell { face: cell.face, i: cell.i / k, j: cell.j / k }.index(m))
+        } else {
+            self.may_pass(cell.direction(n))
         }
-        let k = n / m;
-        self.busy.contains(&Cell { face: cell.face, i: cell.i / k, j: cell.j / k }.index(m))
     }
 
     /// Where the lines are looked up for the place `at`: moved along the smooth tangent noise
@@ -425,8 +426,8 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
     let extent = Extent { sea_level, estuary_cells: (ESTUARY_KM / run_km).max(1.0), valley_cells: valley_km / run_km, cell_km: run_km };
     let courses = Courses::new(rivers, area_km2, discharge, elevation, grid, extent);
     // The run's elevation sampled smoothly at each cell (`Field::smooth_taps_ab`), block by
-    // block along the rows.
-    let sampled = elevation.smooth_on(grid);
+    // block along the rows: the refined elevation where no valley lowers it.
+    let mut height = elevation.smooth_on(grid);
     // A place's line mask, height and valley side from the courses near its wandered place `p`.
     let shape = |p: Vec3, sampled: f32| -> [f32; 3] {
         let (mut line_mask, mut height, mut side) = (0.0f32, sampled, 1.0f32);
@@ -451,27 +452,24 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
         }
         [line_mask, height, side]
     };
-    // Row by row: the places of a row that a course may pass near are wandered together.
+    // Row by row: the places of a row that a course may pass near are wandered together; the
+    // others keep no river, the sampled height and no valley side.
     let w = grid.row();
-    let mut cells = vec![[0.0f32; 3]; grid.cells()];
-    cells.par_chunks_mut(w).enumerate().for_each(|(row, out)| {
-        let first = row * w;
-        let busy: Vec<(usize, Vec3)> = (0..out.len())
+    let (mut rivers, mut sides) = (Field::filled_on(grid, 0.0), Field::filled_on(grid, 1.0));
+    let rows = rivers.data_mut().par_chunks_mut(w).zip(height.data_mut().par_chunks_mut(w)).zip(sides.data_mut().par_chunks_mut(w));
+    rows.enumerate().for_each(|(row, ((line, h), side))| {
+        let busy: Vec<(usize, Vec3)> = (0..h.len())
             .filter_map(|x| {
-                let cell = grid.cell(first + x);
+                let cell = grid.cell(row * w + x);
                 courses.may_pass_cell(cell, n).then(|| (x, cell.direction(n)))
             })
             .collect();
-        for (x, o) in out.iter_mut().enumerate() {
-            *o = [0.0, sampled.data()[first + x], 1.0];
-        }
         let places: Vec<Vec3> = busy.iter().map(|&(_, at)| at).collect();
         for (&(x, _), p) in busy.iter().zip(courses.wandered_many(&places)) {
-            out[x] = shape(p, sampled.data()[first + x]);
+            [line[x], h[x], side[x]] = shape(p, h[x]);
         }
     });
-    let layer = |i: usize| Field::from_fn_cell_on(grid, |k| cells[k][i]);
-    RefinedCourses { rivers: layer(0), elevation: layer(1), sides: layer(2) }
+    RefinedCourses { rivers, elevation: height, sides }
 }
 
 /// Where the ground is hillslope rather than river, valley or lake floor (0..1): the valleys'
