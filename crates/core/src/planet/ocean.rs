@@ -23,18 +23,192 @@ fn piece(k: usize, cells: usize) -> std::ops::Range<usize> {
 }
 
 /// Which cells of a planet of `n` cells per face edge are ocean: those `below` sea level that
-/// are connected, through the neighbours `neighbours` gives ([`NONE`] for none; see
-/// [`bodies`]), to a body below sea level of at least [`SEA_MIN_SHARE`] of the total `area`,
-/// or to the largest body.
+/// are connected, through the neighbours `neighbours` gives ([`NONE`] for none, in
+/// [`NEIGHBOURS_8`]'s order), to a body below sea level of at least [`SEA_MIN_SHARE`] of the
+/// total `area`, or to the largest body.
+///
+/// Inside a face the neighbours must be the raster's eight (as every cube-sphere grid's are);
+/// `neighbours` is asked only on a face's border, for the cells across the seams. The bodies
+/// are found run by run: the runs of consecutive cells below sea level along each face row
+/// ([`Runs`]) are joined where they touch the runs of the row above (faces on the threads),
+/// then across the seams. A run stands for hundreds of open-sea cells, so this reads each cell
+/// once and writes each ocean cell once; it finds the same bodies as [`bodies`].
 pub fn ocean_cells<const K: usize>(n: usize, below: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64 + Sync, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> Vec<bool> {
-    let cells = 6 * n * n;
-    let (body, areas) = bodies(n, below, &area, neighbours);
-    // Summed piece by piece, the pieces in order (the same sum whatever the threads).
-    let partial: Vec<f64> = (0..cells.div_ceil(BODY_PIECE)).into_par_iter().map(|k| piece(k, cells).map(&area).sum()).collect();
+    let runs = Runs::of(n, &below, &area);
+    let (group, count) = runs.groups(&below, neighbours);
+    // Each body's area, its runs summed in cell order, and the total of all cells piece by
+    // piece (the same sums whatever the threads).
+    let mut areas = vec![0.0f64; count];
+    for (g, r) in group.iter().zip(&runs.runs) {
+        areas[*g as usize] += r.area;
+    }
+    let partial: Vec<f64> = (0..(6 * n * n).div_ceil(BODY_PIECE)).into_par_iter().map(|k| piece(k, 6 * n * n).map(&area).sum()).collect();
     let total: f64 = partial.iter().sum();
     let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
     let sea: Vec<bool> = areas.iter().enumerate().map(|(k, &a)| a >= SEA_MIN_SHARE * total || Some(k) == largest).collect();
-    body.par_iter().map(|&b| b != u32::MAX && sea[b as usize]).collect()
+    let mut out = vec![false; 6 * n * n];
+    out.par_chunks_mut(n.max(1)).enumerate().for_each(|(row, cells)| {
+        for k in runs.row_first[row]..runs.row_first[row + 1] {
+            let r = &runs.runs[k];
+            if sea[group[k] as usize] {
+                let first = row * n;
+                cells[r.start as usize - first..r.end as usize - first].fill(true);
+            }
+        }
+    });
+    out
+}
+
+/// A run of consecutive cells of one face row that are kept: cells `start..end`, and their
+/// summed area.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    start: u32,
+    end: u32,
+    area: f64,
+}
+
+/// The runs of kept cells of every face row of a planet, rows in order (faces in order, each
+/// in rows), so runs are in cell order.
+struct Runs {
+    n: usize,
+    runs: Vec<Run>,
+    /// Index of the first run of each row, and the run count at the end (`6 n + 1` entries).
+    row_first: Vec<usize>,
+}
+
+impl Runs {
+    /// The runs where `keep` holds, rows on the threads.
+    fn of(n: usize, keep: &(impl Fn(usize) -> bool + Sync), area: &(impl Fn(usize) -> f64 + Sync)) -> Runs {
+        let per_row: Vec<Vec<Run>> = (0..6 * n)
+            .into_par_iter()
+            .map(|row| {
+                let mut out: Vec<Run> = Vec::new();
+                let mut open: Option<Run> = None;
+                for c in row * n..(row + 1) * n {
+                    match (keep(c), open.as_mut()) {
+                        (true, Some(r)) => {
+                            r.end += 1;
+                            r.area += area(c);
+                        }
+                        (true, None) => open = Some(Run { start: c as u32, end: c as u32 + 1, area: area(c) }),
+                        (false, Some(_)) => out.extend(open.take()),
+                        (false, None) => {}
+                    }
+                }
+                out.extend(open);
+                out
+            })
+            .collect();
+        let mut row_first = Vec::with_capacity(6 * n + 1);
+        let mut total = 0;
+        for r in &per_row {
+            row_first.push(total);
+            total += r.len();
+        }
+        row_first.push(total);
+        Runs { n, runs: per_row.concat(), row_first }
+    }
+
+    /// The run of row `row` that holds cell `c`, if any.
+    fn run_of(&self, row: usize, c: u32) -> Option<usize> {
+        let range = self.row_first[row]..self.row_first[row + 1];
+        let runs = &self.runs[range.clone()];
+        let k = runs.partition_point(|r| r.end <= c);
+        (k < runs.len() && runs[k].start <= c).then_some(range.start + k)
+    }
+
+    /// Each run's group, groups numbered in the order of their first run (so of their first
+    /// cell), and the number of groups. Runs of neighbouring rows of a face touch where their
+    /// cells, widened by one each way (the diagonals), overlap; across the seams the border
+    /// cells' `neighbours` join them.
+    fn groups<const K: usize>(&self, keep: &(impl Fn(usize) -> bool + Sync), neighbours: impl Fn(usize) -> [u32; K] + Sync) -> (Vec<u32>, usize) {
+        let n = self.n;
+        let mut parent: Vec<u32> = (0..self.runs.len() as u32).collect();
+        // Inside each face on the threads: a face's runs are one slice of the parents.
+        let face_starts: Vec<usize> = (0..=6).map(|f| self.row_first[f * n]).collect();
+        let mut slices: Vec<(usize, &mut [u32])> = Vec::with_capacity(6);
+        let mut rest: &mut [u32] = &mut parent;
+        for f in 0..6 {
+            let (mine, after) = rest.split_at_mut(face_starts[f + 1] - face_starts[f]);
+            slices.push((f, mine));
+            rest = after;
+        }
+        let (runs, row_first) = (&self.runs, &self.row_first);
+        slices.into_par_iter().for_each(|(f, local)| {
+            let base = face_starts[f];
+            for row in f * n + 1..(f + 1) * n {
+                let (above, here) = (row_first[row - 1]..row_first[row], row_first[row]..row_first[row + 1]);
+                let mut a = above.start;
+                for h in here {
+                    let (start, end) = (runs[h].start as usize - n, runs[h].end as usize - n);
+                    // Runs above that end before this one's widened start cannot touch it or
+                    // any later run of this row.
+                    while a < above.end && (runs[a].end as usize) < start {
+                        a += 1;
+                    }
+                    let mut k = a;
+                    while k < above.end && runs[k].start as usize <= end {
+                        join(local, base, h as u32, k as u32);
+                        k += 1;
+                    }
+                }
+            }
+        });
+        // Across the seams: the border cells of every face.
+        for face in 0..6 {
+            let edges = (0..n).flat_map(|i| [i, (n - 1) * n + i]).chain((1..n.saturating_sub(1)).flat_map(|j| [j * n, j * n + n - 1]));
+            for p in edges {
+                let c = face * n * n + p;
+                if !keep(c) {
+                    continue;
+                }
+                let Some(mine) = self.run_of(c / n, c as u32) else { continue };
+                for x in neighbours(c) {
+                    if x == NONE || x as usize / (n * n) == face {
+                        continue;
+                    }
+                    if let Some(theirs) = self.run_of(x as usize / n, x) {
+                        join(&mut parent, 0, mine as u32, theirs as u32);
+                    }
+                }
+            }
+        }
+        let mut number = vec![u32::MAX; parent.len()];
+        let mut count = 0u32;
+        for k in 0..parent.len() {
+            let root = find(&mut parent, 0, k as u32) as usize;
+            // A group's root is its first run, numbered before the others.
+            number[k] = if root == k {
+                count += 1;
+                count - 1
+            } else {
+                number[root]
+            };
+        }
+        (number, count as usize)
+    }
+}
+
+/// The root of `x` in `parent`, the parents of members `base..` (a group's members all lie
+/// there), halving the path on the way.
+fn find(parent: &mut [u32], base: usize, mut x: u32) -> u32 {
+    let at = |x: u32| x as usize - base;
+    while parent[at(x)] != x {
+        let grand = parent[at(parent[at(x)])];
+        parent[at(x)] = grand;
+        x = grand;
+    }
+    x
+}
+
+/// Joins the groups of `a` and `b` in `parent` (as in [`find`]), the later root under the
+/// earlier (so every group's root is its first member, whatever the order of the joins).
+fn join(parent: &mut [u32], base: usize, a: u32, b: u32) {
+    let (a, b) = (find(parent, base, a), find(parent, base, b));
+    if a != b {
+        parent[a.max(b) as usize - base] = a.min(b);
+    }
 }
 
 /// The connected groups of the cells of a planet of `n` cells per face edge (faces in order,
@@ -242,6 +416,33 @@ mod tests {
         for (a, b) in one.1.iter().zip(&areas) {
             assert!((a - b).abs() <= 1e-9 * b, "{a} against {b}");
         }
+    }
+
+    /// The ocean found run by run is the one the cell-by-cell bodies give (the same bodies and
+    /// the same choice of seas), on one thread and on several, for odd and even levels, single
+    /// cells, bodies that cross seams and cube corners, and seas of every size.
+    #[test]
+    fn runs_find_the_ocean_of_the_cell_by_cell_bodies() {
+        let by_bodies = |n: usize, h: &[f32], sea_level: f32| -> Vec<bool> {
+            let face_area = face_solid_angles(n);
+            let area = |c: usize| face_area[c % (n * n)];
+            let (body, areas) = bodies(n, |c| h[c] < sea_level, area, |c| moore(c, n));
+            let total: f64 = (0..h.len()).map(area).sum();
+            let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
+            body.iter().map(|&b| b != u32::MAX && (areas[b as usize] >= SEA_MIN_SHARE * total || Some(b as usize) == largest)).collect()
+        };
+        let mut checked = 0;
+        for n in [1usize, 2, 3, 5, 16, 33, 64] {
+            let f = Field::from_fn_dir(n, |d| (d.x * 9.0).sin() * (d.y * 7.0).cos() + (d.z * 13.0 + d.x * 3.0).sin() * 0.6 + (d.y * 29.0).cos() * 0.2);
+            for sea_level in [-1.5f32, -0.6, 0.0, 0.4, 0.9, 2.0] {
+                let want = by_bodies(n, f.data(), sea_level);
+                let run = |threads: usize| rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool").install(|| ocean_of(&f, sea_level));
+                assert_eq!(run(1), want, "n={n} sea level {sea_level}, one thread");
+                assert_eq!(run(3), want, "n={n} sea level {sea_level}, three threads");
+                checked += want.iter().filter(|&&x| x).count();
+            }
+        }
+        assert!(checked > 1000, "{checked} ocean cells checked");
     }
 
     /// A sea around a continent, and two hollows below sea level in the continent: a small one
