@@ -221,7 +221,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
             Some(e) => e.resample_map(ln, |_, v| v.max(0.0)),
             None => vec![1.0; 6 * ln * ln],
         };
-        let mut level = Level::new(Grid::new(ln, s.radius_km), h, uplift, rain, erodibility);
+        let mut level = Level::new(Grid::shared(ln, s.radius_km), h, uplift, rain, erodibility);
         if let Some(up) = coarse {
             fill_sunk_land(&mut level, up.data());
         }

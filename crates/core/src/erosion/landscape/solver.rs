@@ -6,6 +6,7 @@ use super::grid::{Grid, NONE};
 use super::routing::{split_chunks, Scratch};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// The physical constants of a run, in SI-like units (metres and years).
 #[derive(Debug, Clone, Copy)]
@@ -26,8 +27,8 @@ pub struct Physics {
 
 /// The state of one level and its scratch arrays.
 pub struct Level {
-    /// Geometry.
-    pub grid: Grid,
+    /// Geometry (shared with other runs of the same level: [`Grid::shared`]).
+    pub grid: Arc<Grid>,
     /// Elevation, m above sea level.
     pub h: Vec<f32>,
     /// Uplift, m/yr.
@@ -87,7 +88,8 @@ pub fn ocean_cells(grid: &Grid, h: &[f32]) -> Vec<bool> {
 impl Level {
     /// A level with elevation `h` (m) and per-cell uplift (m/yr), rain weights and
     /// erodibility factors.
-    pub fn new(grid: Grid, h: Vec<f32>, uplift: Vec<f32>, rain: Vec<f32>, erodibility: Vec<f32>) -> Level {
+    pub fn new(grid: impl Into<Arc<Grid>>, h: Vec<f32>, uplift: Vec<f32>, rain: Vec<f32>, erodibility: Vec<f32>) -> Level {
+        let grid = grid.into();
         let cells = grid.cells();
         let ocean = ocean_cells(&grid, &h);
         Level {
