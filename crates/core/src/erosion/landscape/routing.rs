@@ -332,14 +332,21 @@ unsafe fn descend_run_avx2(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, 
     descend_run_plain(h, ocean, grid, first, receivers, distances);
 }
 
-/// [`descend_run`] as the compiler's target allows: runs of cells inside a face row
-/// [`LANES`] at a time ([`descend_lanes`]), the rest one by one ([`descend`]).
+/// [`descend_run`] as the compiler's target allows: [`LANES`] cells of sea at a time (no
+/// receiver; most of a planet), runs of cells inside a face row [`LANES`] at a time
+/// ([`descend_lanes`]), the rest one by one ([`descend`]).
 #[inline(always)]
 fn descend_run_plain(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, first: usize, receivers: &mut [u32], distances: &mut [f32]) {
     let n = grid.n;
     let mut o = 0;
     while o < receivers.len() {
         let c = first + o;
+        if o + LANES <= receivers.len() && (0..LANES).fold(true, |all, l| all & is_sea(ocean, h, c + l)) {
+            receivers[o..o + LANES].fill(NONE);
+            distances[o..o + LANES].fill(1.0);
+            o += LANES;
+            continue;
+        }
         let (_, i, j) = grid.position(c);
         // Cells left in this row inside the face, and in this run.
         let run = if i >= 1 && j >= 1 && j + 1 < n && i + 1 < n { (n - 1 - i).min(receivers.len() - o) } else { 0 };
