@@ -216,9 +216,9 @@ impl Level {
     /// [`OUTLETS_PER_CHUNK`] outlets (in cell order) on the threads, every cell after its
     /// receiver; each group is a chunk for the solve.
     fn build_stack(&mut self) {
-        let (receiver, grid) = (&self.receiver, &self.grid);
+        let (receiver, grid, h, ocean) = (&self.receiver, &self.grid, &self.h, &self.ocean);
         let s = &mut self.routing;
-        donors::donor_masks(grid, receiver, &mut s.donors);
+        donors::donor_masks(grid, receiver, &|c| is_sea(ocean, h, c), &mut s.donors);
         let masks = &s.donors;
         // Each group's trees into buffers kept between steps: the cells, and each one's
         // receiver's position within the group.
