@@ -18,8 +18,8 @@
 //! requested resolution when it is lower). Each finer level, doubling up to the requested one,
 //! starts from the coarser result upsampled plus the detail of the input elevation that the
 //! coarser level could not hold (with lakes on, only the coarser level's lakes stay lakes: other
-//! depressions fill), and runs [`FINE_STEPS`] steps over
-//! [`LandscapeSettings::level_myr`]: time for the hillslopes and channels that the finer cells
+//! depressions fill), and runs [`FINE_STEPS`] steps over [`level_years`] (from
+//! [`LandscapeSettings::level_myr`], less at each level after the first finer one): time for the hillslopes and channels that the finer cells
 //! can hold to grow their relief (new interfluves rise with the uplift until their own, steeper,
 //! steady slopes, while the rivers keep theirs). So a preview at 128 and a build at 4096 share
 //! the river network and ranges of the 128 run, the build carries the relief of its own cells,
@@ -62,6 +62,9 @@ pub struct LandscapeSettings {
     /// Simulated time at each level finer than the base, millions of years (in
     /// [`FINE_STEPS`] steps; 0 runs none).
     pub level_myr: f64,
+    /// Share of the time of the level before that each level after the first finer one gets
+    /// ([`level_years`]), 0..1.
+    pub level_ratio: f64,
     /// Uplift of an uplift input value of 1, mm per year.
     pub uplift_mm_yr: f64,
     /// Uplift of every cell that starts as land, on top of the input's, mm per year
@@ -162,6 +165,16 @@ pub fn fine_steps(level_myr: f64) -> usize {
     }
 }
 
+/// Simulated years at the finer level `index` (1 for the first level after the base):
+/// [`LandscapeSettings::level_myr`] times [`LandscapeSettings::level_ratio`] for each level
+/// after the first finer one. A hillslope's response time grows with the square of its length,
+/// so the relief that a level's finer cells can hold grows in less time than the coarser
+/// level's; with the same time at every level, each finer level of a 1024 build added relief
+/// of its own and left the land rougher than Earth's at the same cells (`bench --earth`).
+pub fn level_years(s: &LandscapeSettings, index: usize) -> f64 {
+    s.level_myr * 1e6 * s.level_ratio.powi(index.saturating_sub(1) as i32)
+}
+
 /// Steps of a whole run at `n` cells per face edge (for progress).
 pub fn total_steps(n: usize, time_myr: f64, level_myr: f64) -> usize {
     base_steps(time_myr) + (levels(n).len() - 1) * fine_steps(level_myr)
@@ -226,7 +239,7 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
             fill_sunk_land(&mut level, up.data());
         }
         level.lakes_allowed = coarse_lakes;
-        let (level_steps, level_dt) = if index == 0 { (steps, dt) } else { (fine_steps(s.level_myr), s.level_myr * 1e6 / FINE_STEPS as f64) };
+        let (level_steps, level_dt) = if index == 0 { (steps, dt) } else { (fine_steps(s.level_myr), level_years(s, index) / FINE_STEPS as f64) };
         // Remembering pays over many steps (the base level's hundreds), where most areas stay
         // the same from step to step; the few steps of a finer level would only fill the memory.
         if level_steps > 2 * FINE_STEPS {

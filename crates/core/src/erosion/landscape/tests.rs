@@ -10,6 +10,7 @@ fn settings() -> LandscapeSettings {
     LandscapeSettings {
         time_myr: 20.0,
         level_myr: 0.5,
+        level_ratio: 1.0,
         uplift_mm_yr: 0.0,
         land_uplift_mm_yr: 1.0,
         k: 1e-5,
@@ -337,4 +338,14 @@ fn remembered_powers_give_the_same_bits() {
     };
     let (plain, remembered) = (run(false), run(true));
     assert_eq!(plain, remembered);
+}
+
+/// The first finer level gets the time per finer level, each later one the ratio of the one
+/// before; a ratio of 1 keeps every level's time.
+#[test]
+fn finer_levels_get_less_time_by_the_ratio() {
+    let s = LandscapeSettings { level_myr: 2.0, level_ratio: 0.5, ..settings() };
+    assert_eq!([1, 2, 3, 4].map(|k| level_years(&s, k)), [2e6, 1e6, 0.5e6, 0.25e6]);
+    let same = LandscapeSettings { level_ratio: 1.0, ..s };
+    assert_eq!([1, 2, 3].map(|k| level_years(&same, k)), [2e6; 3]);
 }

@@ -14,6 +14,8 @@ crate::settings! {
         time_myr: f32 = float("Simulated time", 20.0, 0.0, 1000.0, Unit::MillionYears, 0.5, "Millions of years of uplift and erosion, spent at 128 cells per face edge in steps of at most 100 000 years; each finer level then adds 5 steps. Ranges approach a steady state (uplift balanced by erosion) after some tens of Myr."),
         /// Simulated time at each finer level, Myr.
         level_myr: f32 = float("Time per finer level", 2.0, 0.0, 100.0, Unit::MillionYears, 0.1, "Millions of years at each level finer than 128 cells per face edge (5 steps each): time for the hills and valleys that finer cells can hold to grow under the uplift, while the rivers of the 128 run keep their courses. More: more relief between the ranges and higher ground in builds above 128; 0: finer levels only add the input's detail."),
+        /// Share of the time of the level before that each finer level gets (from the second finer level on).
+        level_ratio: f32 = float("Finer level time ratio", 0.71, 0.1, 1.0, Unit::None, 0.01, "Each level from 512 cells per face edge on gets this share of the time of the level before it (256 gets the Time per finer level): finer hills and valleys reach their relief sooner, as a hillslope's response time grows with the square of its length. 0.71 (1 / the square root of 2) keeps a 1024 build's flats and local relief near Earth's at the same cells (bench --earth); 1: every finer level gets the Time per finer level, and each adds relief of its own."),
         /// Uplift of an uplift input of 1, mm/yr.
         uplift_mm_yr: f32 = float("Uplift", 2.0, 0.0, 100.0, Unit::MillimetrePerYear, 0.01, "Rock uplift of an 'uplift' input value of 1, in mm per year (young mountain belts: 1 to 10). Connect the plates' pressure (clamped at 0) to raise ranges where plates converge."),
         /// Uplift of every land cell, mm/yr.
@@ -44,6 +46,7 @@ impl LandscapeEvolutionSettings {
         LandscapeSettings {
             time_myr: f64::from(self.time_myr),
             level_myr: f64::from(self.level_myr),
+            level_ratio: f64::from(self.level_ratio),
             uplift_mm_yr: f64::from(self.uplift_mm_yr),
             land_uplift_mm_yr: f64::from(self.land_uplift_mm_yr),
             k: f64::from(self.k_micro) * 1e-6,
