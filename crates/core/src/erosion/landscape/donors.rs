@@ -103,7 +103,7 @@ mod tests {
             // Each cell drains to one of its neighbours (or nowhere), picked by a hash.
             let receiver: Vec<u32> = (0..cells).map(|c| if c % 13 == 0 { NONE } else { grid.neighbour_cells(c)[(c * 7919 + c / 5) % 8] }).collect();
             // Sea in stripes of every width, and none.
-            let stripes = |c: usize| (c / 3 + c / 200) % 5 == 0 || (c / 40) % 3 == 0;
+            let stripes = |c: usize| (c / 3 + c / 200).is_multiple_of(5) || (c / 40).is_multiple_of(3);
             for sea in [&stripes as &(dyn Fn(usize) -> bool + Sync), &|_| false] {
                 let mut masks = Vec::new();
                 donor_masks(&grid, &receiver, &sea, &mut masks);
