@@ -43,7 +43,7 @@ fn keep_freed_blocks() {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let args = Cli::parse();
-    if matches!(&args.command, Some(Command::Build(_) | Command::Merge(_) | Command::Bench { memory: true, .. })) || matches!(&args.command, Some(Command::Bench { memory_probe: Some(_), .. })) {
+    if matches!(&args.command, Some(Command::Build(_) | Command::Merge(_) | Command::Bench { memory: true, .. } | Command::Bench { memory_probe: Some(_), .. })) {
         map_large_blocks();
     } else {
         keep_freed_blocks();

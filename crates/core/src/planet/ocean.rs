@@ -13,8 +13,8 @@ use rayon::prelude::*;
 /// than the Caspian Sea's 371 000 km²). The largest body is a sea whatever its size.
 pub const SEA_MIN_SHARE: f64 = 0.001;
 
-/// Cells per piece of the parallel numbering and summing in [`bodies`] (fixed, so the sums
-/// do not depend on the number of threads).
+/// Cells per piece of the parallel sum of the planet's area in [`ocean_cells`] (fixed, so the
+/// sum does not depend on the number of threads).
 const BODY_PIECE: usize = 1 << 15;
 
 /// The cells of piece `k` of `cells` cells in [`BODY_PIECE`]s.
@@ -36,26 +36,14 @@ fn piece(k: usize, cells: usize) -> std::ops::Range<usize> {
 pub fn ocean_cells<const K: usize>(n: usize, below: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64 + Sync, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> Vec<bool> {
     let runs = Runs::of(n, &below, &area);
     let (group, count) = runs.groups(&below, neighbours);
-    // Each body's area, its runs summed in cell order, and the total of all cells piece by
-    // piece (the same sums whatever the threads).
-    let mut areas = vec![0.0f64; count];
-    for (g, r) in group.iter().zip(&runs.runs) {
-        areas[*g as usize] += r.area;
-    }
+    let areas = runs.group_areas(&group, count);
+    // The total of all cells piece by piece (the same sum whatever the threads).
     let partial: Vec<f64> = (0..(6 * n * n).div_ceil(BODY_PIECE)).into_par_iter().map(|k| piece(k, 6 * n * n).map(&area).sum()).collect();
     let total: f64 = partial.iter().sum();
     let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
     let sea: Vec<bool> = areas.iter().enumerate().map(|(k, &a)| a >= SEA_MIN_SHARE * total || Some(k) == largest).collect();
     let mut out = vec![false; 6 * n * n];
-    out.par_chunks_mut(n.max(1)).enumerate().for_each(|(row, cells)| {
-        for k in runs.row_first[row]..runs.row_first[row + 1] {
-            let r = &runs.runs[k];
-            if sea[group[k] as usize] {
-                let first = row * n;
-                cells[r.start as usize - first..r.end as usize - first].fill(true);
-            }
-        }
-    });
+    runs.fill(&mut out, |k| sea[group[k] as usize].then_some(true));
     out
 }
 
@@ -110,6 +98,30 @@ impl Runs {
         Runs { n, runs: per_row.concat(), row_first }
     }
 
+    /// Each group's area (its runs' areas summed in cell order), from the runs' `group`s of
+    /// [`Runs::groups`].
+    fn group_areas(&self, group: &[u32], count: usize) -> Vec<f64> {
+        let mut areas = vec![0.0f64; count];
+        for (g, r) in group.iter().zip(&self.runs) {
+            areas[*g as usize] += r.area;
+        }
+        areas
+    }
+
+    /// Writes `value(k)` over the cells of every run `k` it gives one for (rows on the
+    /// threads); `out` holds a value per cell.
+    fn fill<T: Copy + Send + Sync>(&self, out: &mut [T], value: impl Fn(usize) -> Option<T> + Sync) {
+        let n = self.n;
+        out.par_chunks_mut(n.max(1)).enumerate().for_each(|(row, cells)| {
+            for k in self.row_first[row]..self.row_first[row + 1] {
+                if let Some(v) = value(k) {
+                    let (r, first) = (&self.runs[k], row * n);
+                    cells[r.start as usize - first..r.end as usize - first].fill(v);
+                }
+            }
+        });
+    }
+
     /// The run of row `row` that holds cell `c`, if any.
     fn run_of(&self, row: usize, c: u32) -> Option<usize> {
         let range = self.row_first[row]..self.row_first[row + 1];
@@ -120,10 +132,13 @@ impl Runs {
 
     /// Each run's group, groups numbered in the order of their first run (so of their first
     /// cell), and the number of groups. Runs of neighbouring rows of a face touch where their
-    /// cells, widened by one each way (the diagonals), overlap; across the seams the border
-    /// cells' `neighbours` join them.
+    /// cells overlap, with eight neighbours (`K` = 8) once widened by one each way (the
+    /// diagonals), with four (`K` = 4) as they are; across the seams the border cells'
+    /// `neighbours` join them.
     fn groups<const K: usize>(&self, keep: &(impl Fn(usize) -> bool + Sync), neighbours: impl Fn(usize) -> [u32; K] + Sync) -> (Vec<u32>, usize) {
+        debug_assert!(K == 4 || K == 8, "a cube-sphere cell has 4 or 8 neighbours, not {K}");
         let n = self.n;
+        let diagonal = usize::from(K == 8);
         let mut parent: Vec<u32> = (0..self.runs.len() as u32).collect();
         // Inside each face on the threads: a face's runs are one slice of the parents.
         let face_starts: Vec<usize> = (0..=6).map(|f| self.row_first[f * n]).collect();
@@ -142,13 +157,13 @@ impl Runs {
                 let mut a = above.start;
                 for h in here {
                     let (start, end) = (runs[h].start as usize - n, runs[h].end as usize - n);
-                    // Runs above that end before this one's widened start cannot touch it or
+                    // Runs above that end before this one's (widened) start cannot touch it or
                     // any later run of this row.
-                    while a < above.end && (runs[a].end as usize) < start {
+                    while a < above.end && runs[a].end as usize + diagonal <= start {
                         a += 1;
                     }
                     let mut k = a;
-                    while k < above.end && runs[k].start as usize <= end {
+                    while k < above.end && runs[k].start as usize + 1 - diagonal <= end {
                         join(local, base, h as u32, k as u32);
                         k += 1;
                     }
@@ -213,131 +228,17 @@ fn join(parent: &mut [u32], base: usize, a: u32, b: u32) {
 
 /// The connected groups of the cells of a planet of `n` cells per face edge (faces in order,
 /// each in rows) where `keep` holds, through the neighbours `neighbours` gives ([`NONE`] for
-/// none; with eight, in [`NEIGHBOURS_8`]'s order): each cell's group (`u32::MAX` where `keep`
-/// fails) and each group's area, its cells weighing `area`. Groups are numbered in the order
-/// of their first cell. Found on the threads by union-find (each group's root is its first
-/// cell, whatever order the threads join them in), so the result does not depend on the
-/// number of threads.
-///
-/// Inside a face, with eight neighbours, a cell joins only the earlier neighbours that the
-/// others do not already join it to (the decision tree of Wu, Otoo and Suzuki 2005): the cell
-/// above is next to the three other earlier ones, so joining it is enough, and so on. The
-/// groups are the same; the joins are fewer.
+/// none; eight in [`NEIGHBOURS_8`]'s order or the four edge neighbours, the raster's inside a
+/// face; see [`ocean_cells`]): each
+/// cell's group (`u32::MAX` where `keep` fails) and each group's area, its cells weighing
+/// `area`. Groups are numbered in the order of their first cell; found run by run as
+/// [`ocean_cells`] finds the bodies, so the result does not depend on the number of threads.
 pub fn bodies<const K: usize>(n: usize, keep: impl Fn(usize) -> bool + Sync, area: impl Fn(usize) -> f64 + Sync, neighbours: impl Fn(usize) -> [u32; K] + Sync) -> (Vec<u32>, Vec<f64>) {
-    let cells = 6 * n * n;
-    use std::sync::atomic::{AtomicU32, Ordering};
-    let parent: Vec<AtomicU32> = (0..cells as u32).into_par_iter().map(AtomicU32::new).collect();
-    // The root of `x`, halving the path on the way. Only roots are ever linked (by the
-    // compare-exchange below), so a plain store of a grandparent keeps every pointer on a
-    // path to the same root, whatever other threads do meanwhile.
-    let find = |mut x: u32| loop {
-        let p = parent[x as usize].load(Ordering::Relaxed);
-        if p == x {
-            return x;
-        }
-        let gp = parent[p as usize].load(Ordering::Relaxed);
-        if gp != p {
-            parent[x as usize].store(gp, Ordering::Relaxed);
-        }
-        x = gp;
-    };
-    // Joins the groups of `root` and `x` (the later root under the earlier); the joined root.
-    let join = |root: u32, x: u32| -> u32 {
-        let (mut a, mut b) = (find(root), find(x));
-        while a != b {
-            if a < b {
-                std::mem::swap(&mut a, &mut b);
-            }
-            match parent[a as usize].compare_exchange(a, b, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => break,
-                Err(_) => (a, b) = (find(a), find(b)),
-            }
-        }
-        b
-    };
-    (0..cells).into_par_iter().with_min_len(4096).filter(|&c| keep(c)).for_each(|c| {
-        let found = neighbours(c);
-        let (i, j) = ((c % (n * n)) % n, (c % (n * n)) / n);
-        // Up-left, up, up-right and left, where they are the raster's: inside the face (the
-        // row below too, whose cells all come later), so no other neighbour comes earlier.
-        let earlier = [c.wrapping_sub(n + 1), c.wrapping_sub(n), c.wrapping_sub(n).wrapping_add(1), c.wrapping_sub(1)];
-        let raster = K == 8 && i >= 1 && i + 1 < n && j >= 1 && j + 1 < n && (0..4).all(|k| found[k] as usize == earlier[k]);
-        if raster {
-            let [up_left, up, up_right, left] = earlier.map(|x| (keep(x), x as u32));
-            let root = c as u32;
-            if up.0 {
-                join(root, up.1);
-            } else if up_right.0 {
-                let root = join(root, up_right.1);
-                if up_left.0 {
-                    join(root, up_left.1);
-                } else if left.0 {
-                    join(root, left.1);
-                }
-            } else if up_left.0 {
-                join(root, up_left.1);
-            } else if left.0 {
-                join(root, left.1);
-            }
-            return;
-        }
-        let mut root = c as u32;
-        for x in found {
-            if x == NONE || x as usize >= c || !keep(x as usize) {
-                continue;
-            }
-            root = join(root, x);
-        }
-    });
-    let roots: Vec<u32> = (0..cells).into_par_iter().map(|c| find(c as u32)).collect();
-    // Groups numbered in the order of their roots (first cells): each piece of the cells counts
-    // its roots, and numbers them from the count of the pieces before it.
-    let pieces = cells.div_ceil(BODY_PIECE);
-    let range = |k: usize| piece(k, cells);
-    let is_root = |c: usize| keep(c) && roots[c] as usize == c;
-    let counts: Vec<u32> = (0..pieces).into_par_iter().map(|k| range(k).filter(|&c| is_root(c)).count() as u32).collect();
-    let mut first = Vec::with_capacity(pieces);
-    let mut groups = 0u32;
-    for &count in &counts {
-        first.push(groups);
-        groups += count;
-    }
-    let mut root_number = vec![u32::MAX; cells];
-    root_number.par_chunks_mut(BODY_PIECE).enumerate().for_each(|(k, out)| {
-        let mut next = first[k];
-        for (o, c) in out.iter_mut().zip(range(k)) {
-            if is_root(c) {
-                *o = next;
-                next += 1;
-            }
-        }
-    });
-    let body: Vec<u32> = (0..cells).into_par_iter().map(|c| if keep(c) { root_number[roots[c] as usize] } else { u32::MAX }).collect();
-    drop(root_number);
-    // Areas: each piece's runs of one group summed in cell order, then the runs added to their
-    // groups piece by piece (an order fixed by the cells, whatever the threads).
-    let runs: Vec<Vec<(u32, f64)>> = (0..pieces)
-        .into_par_iter()
-        .map(|k| {
-            let mut out: Vec<(u32, f64)> = Vec::new();
-            for c in range(k) {
-                let b = body[c];
-                if b == u32::MAX {
-                    continue;
-                }
-                match out.last_mut() {
-                    Some((last, sum)) if *last == b => *sum += area(c),
-                    _ => out.push((b, area(c))),
-                }
-            }
-            out
-        })
-        .collect();
-    let mut areas = vec![0.0f64; groups as usize];
-    for (b, sum) in runs.into_iter().flatten() {
-        areas[b as usize] += sum;
-    }
-    (body, areas)
+    let runs = Runs::of(n, &keep, &area);
+    let (group, count) = runs.groups(&keep, neighbours);
+    let mut body = vec![u32::MAX; 6 * n * n];
+    runs.fill(&mut body, |k| Some(group[k]));
+    (body, runs.group_areas(&group, count))
 }
 
 /// The ocean of the whole field `f`, with `sea_level` its value of sea level (8 neighbours
@@ -376,24 +277,12 @@ mod tests {
         }
     }
 
-    /// The groups and their areas are the same to the bit on one thread and on several, and
-    /// match a plain flood fill's (groups numbered by their first cell).
-    #[test]
-    fn bodies_are_the_same_for_any_thread_count_and_match_a_flood_fill() {
-        // More cells than one piece of the parallel numbering, so groups span pieces.
-        let n = 128;
-        assert!(6 * n * n > 2 * BODY_PIECE);
-        let f = Field::from_fn_dir(n, |d| (d.x * 7.0).sin() * (d.y * 5.0).cos() + (d.z * 11.0).sin() * 0.5);
-        let h = f.data();
-        let face_area = face_solid_angles(n);
-        let keep = |c: usize| h[c] > 0.8;
-        let run = |threads: usize| rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool").install(|| bodies(n, keep, |c| face_area[c % (n * n)], |c| moore(c, n)));
-        let (one, many) = (run(1), run(3));
-        assert_eq!(one.0, many.0);
-        assert_eq!(one.1.iter().map(|a| a.to_bits()).collect::<Vec<_>>(), many.1.iter().map(|a| a.to_bits()).collect::<Vec<_>>());
-        let mut body = vec![u32::MAX; h.len()];
+    /// The groups of the cells where `keep` holds and their areas by a plain flood fill over
+    /// the `neighbours` of each cell, groups numbered by their first cell.
+    fn flood_bodies<const K: usize>(n: usize, keep: impl Fn(usize) -> bool, area: impl Fn(usize) -> f64, neighbours: impl Fn(usize) -> [u32; K]) -> (Vec<u32>, Vec<f64>) {
+        let mut body = vec![u32::MAX; 6 * n * n];
         let mut areas: Vec<f64> = Vec::new();
-        for start in 0..h.len() {
+        for start in 0..body.len() {
             if !keep(start) || body[start] != u32::MAX {
                 continue;
             }
@@ -402,8 +291,8 @@ mod tests {
             let mut stack = vec![start];
             body[start] = id;
             while let Some(c) = stack.pop() {
-                areas[id as usize] += face_area[c % (n * n)];
-                for x in moore(c, n) {
+                areas[id as usize] += area(c);
+                for x in neighbours(c) {
                     if x != NONE && keep(x as usize) && body[x as usize] == u32::MAX {
                         body[x as usize] = id;
                         stack.push(x as usize);
@@ -411,22 +300,50 @@ mod tests {
                 }
             }
         }
-        assert!(areas.len() > 3, "{} groups", areas.len());
-        assert_eq!(one.0, body);
-        for (a, b) in one.1.iter().zip(&areas) {
-            assert!((a - b).abs() <= 1e-9 * b, "{a} against {b}");
+        (body, areas)
+    }
+
+    /// The groups and their areas are the same to the bit on one thread and on several, and
+    /// match a plain flood fill's (groups numbered by their first cell), with eight neighbours
+    /// and with four (which do not join cells that touch only at a corner).
+    #[test]
+    fn bodies_are_the_same_for_any_thread_count_and_match_a_flood_fill() {
+        fn check<const K: usize>(n: usize, neighbours: impl Fn(usize) -> [u32; K] + Sync + Copy) -> usize {
+            let f = Field::from_fn_dir(n, |d| (d.x * 7.0).sin() * (d.y * 5.0).cos() + (d.z * 11.0).sin() * 0.5);
+            let h = f.data();
+            let face_area = face_solid_angles(n);
+            // Blobs, and diagonal lines whose cells touch only at their corners.
+            let keep = |c: usize| h[c] > 0.8 || (c % n + c / n % n).is_multiple_of(7);
+            let run = |threads: usize| rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool").install(|| bodies(n, keep, |c| face_area[c % (n * n)], neighbours));
+            let (one, many) = (run(1), run(3));
+            assert_eq!(one.0, many.0);
+            assert_eq!(one.1.iter().map(|a| a.to_bits()).collect::<Vec<_>>(), many.1.iter().map(|a| a.to_bits()).collect::<Vec<_>>());
+            let (body, areas) = flood_bodies(n, keep, |c| face_area[c % (n * n)], neighbours);
+            assert_eq!(one.0, body, "n={n} with {K} neighbours");
+            for (a, b) in one.1.iter().zip(&areas) {
+                assert!((a - b).abs() <= 1e-9 * b, "{a} against {b}");
+            }
+            areas.len()
+        }
+        for n in [1usize, 3, 128] {
+            let table = crate::planet::pipes::pipes4(n);
+            let four_of = &table.to;
+            let (eight, four) = (check(n, |c| moore(c, n)), check(n, |c| four_of[c]));
+            if n == 128 {
+                assert!(four > eight && eight > 3, "{four} groups with four neighbours, {eight} with eight");
+            }
         }
     }
 
-    /// The ocean found run by run is the one the cell-by-cell bodies give (the same bodies and
+    /// The ocean found run by run is the one a flood fill's bodies give (the same bodies and
     /// the same choice of seas), on one thread and on several, for odd and even levels, single
     /// cells, bodies that cross seams and cube corners, and seas of every size.
     #[test]
-    fn runs_find_the_ocean_of_the_cell_by_cell_bodies() {
+    fn runs_find_the_ocean_of_the_flood_filled_bodies() {
         let by_bodies = |n: usize, h: &[f32], sea_level: f32| -> Vec<bool> {
             let face_area = face_solid_angles(n);
             let area = |c: usize| face_area[c % (n * n)];
-            let (body, areas) = bodies(n, |c| h[c] < sea_level, area, |c| moore(c, n));
+            let (body, areas) = flood_bodies(n, |c| h[c] < sea_level, area, |c| moore(c, n));
             let total: f64 = (0..h.len()).map(area).sum();
             let largest = areas.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, _)| k);
             body.iter().map(|&b| b != u32::MAX && (areas[b as usize] >= SEA_MIN_SHARE * total || Some(b as usize) == largest)).collect()

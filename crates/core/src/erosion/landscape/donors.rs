@@ -2,7 +2,7 @@
 //! over the cells with eight cells of a face row at a time, so the stack's walk up the trees
 //! reads one byte per cell instead of eight neighbours' receivers.
 
-use super::LANES;
+use super::{all_sea, LANES};
 use crate::erosion::landscape::grid::{Grid, NONE};
 use rayon::prelude::*;
 
@@ -62,7 +62,7 @@ fn mask_run_plain(grid: &Grid, receiver: &[u32], sea: &impl Fn(usize) -> bool, f
     let mut o = 0;
     while o < out.len() {
         let c = first + o;
-        if o + LANES <= out.len() && (0..LANES).fold(true, |all, l| all & sea(c + l)) {
+        if o + LANES <= out.len() && all_sea(c, sea) {
             out[o..o + LANES].fill(0);
             o += LANES;
             continue;

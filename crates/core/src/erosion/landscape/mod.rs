@@ -63,7 +63,7 @@ pub struct LandscapeSettings {
     /// [`FINE_STEPS`] steps; 0 runs none).
     pub level_myr: f64,
     /// Share of the time of the level before that each level after the first finer one gets
-    /// ([`level_years`]), 0..1.
+    /// ([`level_years`]), 0.1..1.
     pub level_ratio: f64,
     /// Uplift of an uplift input value of 1, mm per year.
     pub uplift_mm_yr: f64,
