@@ -6,11 +6,12 @@
 //! border read their neighbours and distances from the cube-sphere directly; they are `4 / n`
 //! of the cells.
 
+use crate::planet::cache::Recent;
 use crate::planet::coords::{face_solid_angles, neighbour, Cell, NEIGHBOURS_8};
 use crate::planet::warp::warp;
 use glam::DVec3;
 use rayon::prelude::*;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 /// Marks a missing neighbour (the diagonal over a cube corner) or a missing receiver.
 pub const NONE: u32 = u32::MAX;
@@ -39,47 +40,26 @@ pub struct Grid {
     border: Vec<[(u32, f32); 8]>,
 }
 
-/// Grids kept between runs ([`Grid::shared`]): cells per face edge, the radius's bits, the grid;
-/// the most recently used last.
-static SHARED: Mutex<Vec<(usize, u64, Arc<Grid>)>> = Mutex::new(Vec::new());
+/// Grids kept between runs ([`Grid::shared`]), by cells per face edge and the radius's bits.
+static SHARED: Recent<(usize, u64), Grid> = Recent::new();
 
-/// The finest level whose grid [`Grid::shared`] keeps (28 MiB: seven tables of `n²` values).
-pub const SHARED_MAX_N: usize = 1024;
-
-/// How many grids [`Grid::shared`] keeps: the levels of one run up to [`SHARED_MAX_N`]
-/// (128, 256, 512 and 1024: 37 MiB in all).
-const SHARED_GRIDS: usize = 4;
+/// Bytes of grids [`Grid::shared`] keeps: the levels of one run up to 1024 (128, 256, 512 and
+/// 1024: 40 MiB in all), not a 2048 grid (115 MiB), which is made afresh.
+pub const SHARED_BYTES: usize = 48 << 20;
 
 impl Grid {
     /// The geometry at `n` cells per face edge on a planet of `radius_km`, kept for the next
-    /// run that asks for the same (up to [`SHARED_MAX_N`] cells per face edge, the last
-    /// [`SHARED_GRIDS`] asked for): the editor runs the same levels after every edit, and a
-    /// 1024 grid takes about 40 ms to make on 2 cores. A kept grid is the one [`Grid::new`]
-    /// makes.
+    /// run that asks for the same (the most recent up to [`SHARED_BYTES`]): the editor runs the
+    /// same levels after every edit, and a 1024 grid takes about 40 ms to make on 2 cores. A
+    /// kept grid is the one [`Grid::new`] makes.
     pub fn shared(n: usize, radius_km: f64) -> Arc<Grid> {
-        if n > SHARED_MAX_N {
-            return Arc::new(Grid::new(n, radius_km));
-        }
-        let key = (n, radius_km.to_bits());
-        {
-            let mut kept = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some(k) = kept.iter().position(|(n, r, _)| (*n, *r) == key) {
-                let entry = kept.remove(k);
-                let grid = Arc::clone(&entry.2);
-                kept.push(entry);
-                return grid;
-            }
-        }
-        // Made outside the lock, so other runs are not held up meanwhile.
-        let grid = Arc::new(Grid::new(n, radius_km));
-        let mut kept = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-        if !kept.iter().any(|(n, r, _)| (*n, *r) == key) {
-            kept.push((key.0, key.1, Arc::clone(&grid)));
-            if kept.len() > SHARED_GRIDS {
-                kept.remove(0);
-            }
-        }
-        grid
+        SHARED.get_or((n, radius_km.to_bits()), SHARED_BYTES, Grid::bytes, || Grid::new(n, radius_km))
+    }
+
+    /// Bytes the grid's tables hold.
+    pub fn bytes(&self) -> usize {
+        let tables = [&self.right, &self.down, &self.down_right, &self.down_left, &self.inverse_squares[0], &self.inverse_squares[1], &self.area];
+        tables.iter().map(|t| t.len()).sum::<usize>() * std::mem::size_of::<f32>() + self.border.len() * std::mem::size_of::<[(u32, f32); 8]>()
     }
 
     /// The geometry at `n` cells per face edge on a planet of `radius_km`.
@@ -279,7 +259,7 @@ mod tests {
     use super::*;
 
     /// A grid asked for again is the kept one; another radius or level is another grid, and
-    /// levels above [`SHARED_MAX_N`] are never kept.
+    /// a grid larger than [`SHARED_BYTES`] is never kept.
     #[test]
     fn shared_grids_are_kept_per_level_and_radius() {
         // Other tests' runs may push it out between two asks, so a few tries.
@@ -289,7 +269,9 @@ mod tests {
         assert!(!Arc::ptr_eq(&a, &other));
         assert_eq!(other.right.iter().zip(&a.right).filter(|(x, y)| x == y).count(), 0, "another radius has other distances");
         assert_eq!((a.n, Grid::shared(25, 1234.5).n), (24, 25));
-        assert!(!Arc::ptr_eq(&Grid::shared(SHARED_MAX_N + 1, 1.0), &Grid::shared(SHARED_MAX_N + 1, 1.0)));
+        let run: usize = [128, 256, 512, 1024].map(|n| Grid::shared(n, 1.0).bytes()).iter().sum();
+        assert!(run <= SHARED_BYTES && Grid::new(1400, 1.0).bytes() > SHARED_BYTES, "a run's grids up to 1024 ({run} bytes) are kept, a 1400 one is not");
+        assert!(!Arc::ptr_eq(&Grid::shared(1400, 1.0), &Grid::shared(1400, 1.0)));
         let fresh = Grid::new(24, 1234.5);
         assert_eq!((fresh.right.clone(), fresh.area.clone(), fresh.border.clone()), (a.right.clone(), a.area.clone(), a.border.clone()));
     }
