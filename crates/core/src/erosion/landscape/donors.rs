@@ -2,12 +2,20 @@
 //! over the cells with eight cells of a face row at a time, so the stack's walk up the trees
 //! reads one byte per cell instead of eight neighbours' receivers.
 
-use super::{all_sea, LANES};
+use super::LANES;
 use crate::erosion::landscape::grid::{Grid, NONE};
 use rayon::prelude::*;
 
 /// Cells per piece of the parallel pass.
 const PIECE: usize = 4096;
+
+/// Whether the [`LANES`] cells from `c` on are all sea (`sea` of each), without branches, so
+/// the test itself runs in lanes: the passes over every cell (the donor masks, the steepest
+/// descent) skip such groups.
+#[inline(always)]
+pub(super) fn all_sea(c: usize, sea: impl Fn(usize) -> bool) -> bool {
+    (0..LANES).fold(true, |all, l| all & sea(c + l))
+}
 
 /// The donors of every land cell into `masks` (resized to the cells): bit `k` set where the
 /// neighbour `k` of [`Grid::neighbour_cells`] has the cell as its receiver. The stack holds

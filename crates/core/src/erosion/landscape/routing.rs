@@ -277,13 +277,6 @@ impl Level {
 /// Cells [`descend_lanes`] takes at once: eight `f32` lanes of AVX2.
 const LANES: usize = 8;
 
-/// Whether the [`LANES`] cells from `c` on are all sea (`sea` of each), without branches, so
-/// the test itself runs in lanes: the passes over every cell skip such groups.
-#[inline(always)]
-fn all_sea(c: usize, sea: impl Fn(usize) -> bool) -> bool {
-    (0..LANES).fold(true, |all, l| all & sea(c + l))
-}
-
 /// The receiver of cell `c` and the distance to it, m, as [`Level::steepest_descent`] finds
 /// it: `(NONE, 1.0)` for a pit and at sea.
 #[inline]
@@ -348,7 +341,7 @@ fn descend_run_plain(h: &[f32], ocean: &[bool], grid: &super::grid::Grid, first:
     let mut o = 0;
     while o < receivers.len() {
         let c = first + o;
-        if o + LANES <= receivers.len() && all_sea(c, |x| is_sea(ocean, h, x)) {
+        if o + LANES <= receivers.len() && donors::all_sea(c, |x| is_sea(ocean, h, x)) {
             receivers[o..o + LANES].fill(NONE);
             distances[o..o + LANES].fill(1.0);
             o += LANES;
