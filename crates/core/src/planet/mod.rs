@@ -17,6 +17,7 @@ pub mod field;
 pub mod gradient;
 pub mod ocean;
 pub mod pipes;
+pub mod power;
 pub mod projection;
 pub mod radix_heap;
 pub mod regions;

@@ -240,11 +240,6 @@ pub fn evolve(inputs: LandscapeInputs, s: &LandscapeSettings, progress: &AtomicU
         }
         level.lakes_allowed = coarse_lakes;
         let (level_steps, level_dt) = if index == 0 { (steps, dt) } else { (fine_steps(s.level_myr), level_years(s, index) / FINE_STEPS as f64) };
-        // Remembering pays over many steps (the base level's hundreds), where most areas stay
-        // the same from step to step; the few steps of a finer level would only fill the memory.
-        if level_steps > 2 * FINE_STEPS {
-            level.remember_powers();
-        }
         for _ in 0..level_steps {
             if cancel.load(Ordering::Relaxed) {
                 return Err(SimError::Cancelled);

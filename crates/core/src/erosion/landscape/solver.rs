@@ -5,7 +5,7 @@
 use super::grid::{Grid, NONE};
 use super::routing::{split_chunks, Scratch};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// The physical constants of a run, in SI-like units (metres and years).
@@ -68,16 +68,12 @@ pub struct Level {
     pub(super) routing: Scratch,
     /// Scratch in stack order: heights, m.
     stack_h: Vec<f32>,
-    /// Scratch in stack order: drainage area, m².
+    /// Scratch in stack order: drainage area, m², then that area to the power m.
     stack_area: Vec<f64>,
     /// Scratch in stack order: sediment volume passing each cell in a step, m³.
     stack_sediment: Vec<f64>,
     /// Scratch of the diffusion: the heights of the next sub-step, m.
     next_h: Vec<f32>,
-    /// With [`Level::remember_powers`], each cell's last drainage area and that area to the
-    /// power m (both as `f64` bits), so a step whose area at a cell is unchanged reuses its
-    /// power instead of computing it again.
-    powers: Option<(Vec<AtomicU64>, Vec<AtomicU64>)>,
 }
 
 /// The ocean of heights `h` (m above sea level) on `grid`: see [`Level::ocean`].
@@ -112,16 +108,7 @@ impl Level {
             stack_area: Vec::new(),
             stack_sediment: Vec::new(),
             next_h: Vec::new(),
-            powers: None,
         }
-    }
-
-    /// Remember each cell's drainage area to the power m from step to step (worth it for a
-    /// level of many steps, where most areas stay the same from one step to the next: 16 bytes
-    /// a cell). The results are the same to the bit.
-    pub fn remember_powers(&mut self) {
-        let fresh = || (0..self.h.len()).map(|_| AtomicU64::new(f64::NAN.to_bits())).collect();
-        self.powers = Some((fresh(), fresh()));
     }
 
     /// Whether cell `c` is sea: a cell of the [`Level::ocean`] still below sea level.
@@ -203,19 +190,6 @@ impl Level {
         let (order, grid, routing) = (&self.order, &self.grid, &self.routing);
         let (h, filled, uplift, erodibility, receiver, receiver_m, rain) = (&self.h, &self.filled, &self.uplift, &self.erodibility, &self.receiver, &self.receiver_m, &self.rain);
         let lakes_allowed = &self.lakes_allowed;
-        let powers = &self.powers;
-        // `a` to the power m at cell `c`, remembered where the level remembers powers (an
-        // area is never NaN, the key of a cell without one).
-        let power = |c: usize, a: f64| -> f64 {
-            let Some((keys, values)) = powers else { return a.powf(p.m) };
-            if keys[c].load(Ordering::Relaxed) == a.to_bits() {
-                return f64::from_bits(values[c].load(Ordering::Relaxed));
-            }
-            let v = a.powf(p.m);
-            keys[c].store(a.to_bits(), Ordering::Relaxed);
-            values[c].store(v.to_bits(), Ordering::Relaxed);
-            v
-        };
         let chunks = &routing.chunks;
         let pieces = split_chunks(&mut self.stack_h, chunks).into_par_iter().zip(split_chunks(&mut self.stack_sediment, chunks)).zip(split_chunks(&mut self.stack_area, chunks));
         let sums: Vec<(f64, f64)> = pieces
@@ -223,6 +197,8 @@ impl Level {
             .map(|(((heights, eroded), area), &(start, _))| {
                 // The drainage area of the chunk's trees, while its cells are in the cache.
                 accumulate_chunk(area, start, order, &routing.receiver_pos, |c| f64::from(grid.area(c)) * f64::from(rain[c]), |to, from| *to += from);
+                // Every area to the power m at once, in vector lanes.
+                crate::planet::power::powers_in_place(area, p.m);
                 let mut filled_m3 = 0.0;
                 for i in 0..heights.len() {
                     let c = order[start + i] as usize;
@@ -239,7 +215,7 @@ impl Level {
                         Some(hr) if h0 > hr && !(filled[c] > ground && may_hold_lake(lakes_allowed, p.lakes, c)) => {
                             let l = f64::from(receiver_m[c]);
                             let l_n = if unit_n { l } else { l.powf(p.n) };
-                            let g = dt * p.k * f64::from(erodibility[c]) * power(c, area[i]) / l_n;
+                            let g = dt * p.k * f64::from(erodibility[c]) * area[i] / l_n;
                             hr + solve(h0 - hr, g, p.n)
                         }
                         _ => h0,

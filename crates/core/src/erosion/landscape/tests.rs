@@ -314,32 +314,6 @@ fn large_rivers_are_painted_as_lines_on_coarse_cells_and_small_ones_at_their_tru
     assert_eq!(river_cover(50_000.0, 500.0 * 500.0, 10_000.0), 1.0);
 }
 
-/// A level that remembers its powers of the drainage area steps to the same bits as one that
-/// computes them every step (with most areas unchanged from step to step, and some changed).
-#[test]
-fn remembered_powers_give_the_same_bits() {
-    let n = 32;
-    let s = settings();
-    let h = continent(n);
-    let heights: Vec<f32> = h.data().iter().map(|&v| (v - s.sea_level) * s.metres_per_unit).collect();
-    let cells = 6 * n * n;
-    let uplift: Vec<f32> = heights.iter().map(|&v| if v >= 0.0 { 1e-3 } else { 0.0 }).collect();
-    let rain: Vec<f32> = (0..cells).map(|c| 0.5 + (c % 7) as f32 * 0.1).collect();
-    let physics = Physics { k: s.k, m: 0.45, n: 1.0, diffusion: 0.01, max_slope: 0.6, lakes: true };
-    let run = |remember: bool| {
-        let mut level = Level::new(Grid::new(n, s.radius_km), heights.clone(), uplift.clone(), rain.clone(), vec![1.0; cells]);
-        if remember {
-            level.remember_powers();
-        }
-        for _ in 0..30 {
-            level.step(1e5, &physics);
-        }
-        level.h.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
-    };
-    let (plain, remembered) = (run(false), run(true));
-    assert_eq!(plain, remembered);
-}
-
 /// The first finer level gets the time per finer level, each later one the ratio of the one
 /// before; a ratio of 1 keeps every level's time.
 #[test]
