@@ -5,16 +5,28 @@
 //! that line instead of a bilinear trough. (Lakes finer than the run: [`super::lakes`].)
 
 use crate::planet::cell_map::{CellMap, CellSet};
-use crate::planet::coords::{dir_to_face_ab, wrap_cell, Cell};
+use crate::planet::coords::Cell;
 use crate::planet::fbm::{noise_radius, FastFbm};
 use crate::planet::{Field, Grid};
 use glam::Vec3;
 use rayon::prelude::*;
+use run_cells::{containing, footprint, neighbours, receiver, ringed, rings_within, to_segment, REACH_STEP_CELLS};
+
+#[path = "run_cells.rs"]
+mod run_cells;
 
 /// Width of a river carrying `discharge_m3_s`, metres: about 4 Q^0.5 (the hydraulic geometry of
 /// alluvial rivers, Leopold and Maddock: a river of 1 000 m³/s is about 130 m wide).
 pub fn river_width_m(discharge_m3_s: f32) -> f32 {
     4.0 * discharge_m3_s.max(0.0).sqrt()
+}
+
+/// Depth a river's valley is cut below the run's height of its course, m: 2.5 Q^0.3, at most
+/// 150 m (about 20 m at 1 000 m³/s, 40 m at 10 000 and 100 m at 200 000: the bluffs of large
+/// lowland rivers stand tens of metres over their floors, the Mississippi's 30 to 60 m), so
+/// rivers on plains, whose run cells lie level with the land around them, sit in valleys.
+pub fn valley_depth_m(discharge_m3_s: f32) -> f32 {
+    (2.5 * discharge_m3_s.max(0.0).powf(0.3)).min(150.0)
 }
 
 /// How far a line wanders from the straight course between two cells' centres, in the run's
@@ -23,99 +35,9 @@ const WANDER_CELLS: f32 = 0.3;
 /// Wavelength of those bends, in the run's cells.
 const BEND_CELLS: f32 = 2.0;
 
-/// The eight neighbours of `c` at level `m` (across face edges; fewer at cube corners).
-fn neighbours(c: Cell, m: usize) -> impl Iterator<Item = Cell> {
-    (-1i64..=1).flat_map(move |dj| (-1i64..=1).map(move |di| (di, dj))).filter(|&d| d != (0, 0)).filter_map(move |(di, dj)| wrap_cell(c.face, c.i as i64 + di, c.j as i64 + dj, m))
-}
-
-/// The cell river cell `c` drains into, as the landscape evolution routes water: its steepest
-/// downhill neighbour (its receivers are not an output), or on a flat (a lake's) the lowest
-/// neighbour with a larger drainage area; `None` where neither exists.
-fn receiver(c: Cell, m: usize, area: &[f32], elevation: &[f32]) -> Option<Cell> {
-    let (h, at) = (elevation[c.index(m)], c.direction(m));
-    let drop = |r: &Cell| (h - elevation[r.index(m)]) / (r.direction(m) - at).length().max(1e-12);
-    let steepest = neighbours(c, m).filter(|r| drop(r) > 0.0).max_by(|a, b| drop(a).total_cmp(&drop(b)));
-    steepest.or_else(|| {
-        let own = area[c.index(m)];
-        neighbours(c, m).filter(|r| area[r.index(m)] > own).min_by(|a, b| elevation[a.index(m)].total_cmp(&elevation[b.index(m)]))
-    })
-}
-
-/// The cell of level `m` that direction `d` lies in.
-fn containing(d: Vec3, m: usize) -> Cell {
-    let (face, a, b) = dir_to_face_ab(d);
-    let at = |x: f32| ((x * m as f32) as usize).min(m - 1);
-    Cell { face, i: at(a), j: at(b) }
-}
-
-/// Distance (chord, in radii) from `p` to the segment `a`..`b` (unit vectors, a cell or two
-/// apart, where the chord is the arc), and where along it (0 at `a`, 1 at `b`) the nearest
-/// point lies.
-fn to_segment(p: Vec3, a: Vec3, b: Vec3) -> (f32, f32) {
-    let ab = b - a;
-    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-20)).clamp(0.0, 1.0);
-    ((p - (a + ab * t)).length(), t)
-}
-
 /// Most a place wanders ([`Courses::wandered`]), in the run's nominal cells (a quarter turn
 /// over `m`): [`WANDER_CELLS`] times the length of a tangent of three noise values of at most 1.
 const MOST_WANDER_CELLS: f32 = WANDER_CELLS * 1.733;
-
-/// Least width of a run cell between its opposite sides, in nominal cells: the tangent warp's
-/// cells keep their nominal width along the face's middle lines and narrow to about 0.82 of it
-/// at the cube's corners (rhombi of 0.94 a side).
-const NARROWEST_CELL: f32 = 0.75;
-
-/// Spacing of the points a course's reach is found from, in nominal cells (every point of the
-/// curve lies within half of it of one).
-const REACH_STEP_CELLS: f32 = 0.25;
-
-/// How many rings of run cells around the cell of a point lie within `cells` nominal cells of
-/// it: a path of that length crosses at most that many cell borders each way.
-fn rings_within(cells: f32) -> usize {
-    (cells.max(0.0) / NARROWEST_CELL).ceil() as usize
-}
-
-/// The run cells (level `m`) within `rings` rings of the `seeds`, each once with its ring.
-fn ringed(seeds: impl IntoIterator<Item = Cell>, rings: usize, m: usize) -> Vec<(usize, usize)> {
-    let mut found: CellMap<usize> = CellMap::default();
-    // Whether `c` is new, found in `ring` (a cell found before keeps its ring).
-    let mut first = |c: &Cell, ring: usize| match found.entry(c.index(m)) {
-        std::collections::hash_map::Entry::Vacant(e) => {
-            e.insert(ring);
-            true
-        }
-        std::collections::hash_map::Entry::Occupied(_) => false,
-    };
-    let mut front: Vec<Cell> = seeds.into_iter().filter(|c| first(c, 0)).collect();
-    for ring in 1..=rings {
-        front = front.iter().flat_map(|&c| neighbours(c, m)).filter(|r| first(r, ring)).collect();
-    }
-    found.into_iter().collect()
-}
-
-/// The run cells (level `m`) that the cells of `grid` lie in, possibly with a few more beside
-/// them, in no order and possibly repeated. For a tile whose cells lie on one face, the rectangle of run cells its
-/// border cells lie in, one more each way (along a face the cell a direction lies in moves
-/// with its position, so the inside's cells lie in the rectangle; the margin covers rounding),
-/// found from the border alone; else every cell's own.
-fn footprint(grid: Grid, m: usize) -> Vec<usize> {
-    let n = grid.n();
-    let own = |k: usize| containing(grid.cell(k).direction(n), m);
-    if let (Grid::Tile(t), Some(_)) = (grid, grid.straight_row(0)) {
-        let w = t.width();
-        let border: Vec<Cell> = (0..w).flat_map(|x| [x, (w - 1) * w + x, x * w, x * w + w - 1]).map(own).collect();
-        if border.iter().all(|c| c.face == t.face) {
-            let span = |of: fn(&Cell) -> usize| {
-                let (lo, hi) = border.iter().map(of).fold((usize::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
-                lo.saturating_sub(1)..=(hi + 1).min(m - 1)
-            };
-            let (is, js) = (span(|c| c.i), span(|c| c.j));
-            return js.flat_map(|j| is.clone().map(move |i| Cell { face: t.face, i, j }.index(m))).collect();
-        }
-    }
-    (0..grid.cells()).into_par_iter().map(|k| own(k).index(m)).collect()
-}
 
 /// Straight pieces a course's curve is measured on.
 const PIECES: usize = 4;
@@ -134,6 +56,9 @@ struct Course {
     width_m: f32,
     /// The run's elevation at both ends of the curve, in the elevation's units.
     height: (f32, f32),
+    /// How far the valley's floor lies below that at both ends ([`valley_depth_m`]), in the
+    /// elevation's units.
+    cut: (f32, f32),
     /// Whether no river drains into it (its valley opens from nothing at its centre).
     head: bool,
     /// Where it lies in an estuary ([`ESTUARY_MIN_M3_S`]): how far its start lies upstream of
@@ -223,6 +148,8 @@ struct Extent {
     valley_cells: f32,
     /// Kilometres in a nominal cell.
     cell_km: f32,
+    /// Elevation units per metre above sea level.
+    units_per_metre: f32,
 }
 
 /// The river courses of a run at level `m` near a finer grid, and the smooth tangent noise
@@ -246,7 +173,7 @@ impl Courses {
     /// The courses of every river cell of the run (mask `rivers`, drainage area in km²,
     /// discharge in m³/s, elevation) that may reach a place of `grid`, wherever it wanders.
     fn new(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid, extent: Extent) -> Courses {
-        let Extent { sea_level, estuary_cells, valley_cells, cell_km } = extent;
+        let Extent { sea_level, estuary_cells, valley_cells, cell_km, units_per_metre } = extent;
         let m = rivers.n();
         let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
         let sorted = |mut cells: Vec<usize>| {
@@ -279,24 +206,33 @@ impl Courses {
         let centre = |c: usize| Cell::from_index(c, m).direction(m);
         let half_way = |a: usize, b: usize| ((centre(a) + centre(b)) * 0.5, 0.5 * (h[a] + h[b]));
         let start = |c: usize| main_in.get(&c).map_or((centre(c), h[c]), |&u| half_way(u, c));
+        // The valley's cut at each river cell, and at the start of its course as its height.
+        let cut = |c: usize| valley_depth_m(q[c]) * units_per_metre;
+        let start_cut = |c: usize| main_in.get(&c).map_or(cut(c), |&u| 0.5 * (cut(u) + cut(c)));
         let mut lines: CellMap<Course> = seen
             .into_iter()
             .filter_map(|c| {
                 let r = *drains.get(&c)?;
-                let ((from, from_h), (to, to_h)) = (
+                let ((from, from_h), (to, to_h, to_cut)) = (
                     start(c),
                     match drains.get(&r) {
-                        Some(_) if main_in.get(&r) == Some(&c) => half_way(c, r),
+                        Some(_) if main_in.get(&r) == Some(&c) => {
+                            let (at, height) = half_way(c, r);
+                            (at, height, 0.5 * (cut(c) + cut(r)))
+                        }
                         // Another river is the main one there: join its curve half-way along
                         // (as if that river went on half-way to the cell below it).
                         Some(&below) => {
                             let ((a, ha), (b, hb)) = (start(r), half_way(r, below));
-                            (bezier(a, centre(r), b, 0.5), 0.5 * (ha + hb))
+                            (bezier(a, centre(r), b, 0.5), 0.5 * (ha + hb), 0.5 * (start_cut(r) + 0.5 * (cut(r) + cut(below))))
                         }
-                        None => (centre(r), h[r]),
+                        // Into the sea or a lake: the cut goes on to the end (the floor never
+                        // below sea level, see `refine_courses`).
+                        None => (centre(r), h[r], cut(c)),
                     },
                 );
-                Some((c, Course { points: bent(from, centre(c), to), width_m: river_width_m(q[c]), height: (from_h, to_h), head: !main_in.contains_key(&c), estuary: None }))
+                let (height, cut) = ((from_h, to_h), (start_cut(c), to_cut));
+                Some((c, Course { points: bent(from, centre(c), to), width_m: river_width_m(q[c]), height, cut, head: !main_in.contains_key(&c), estuary: None }))
             })
             .collect();
         // Estuaries: from each large river's mouth (a river cell draining into the sea) up
@@ -386,10 +322,31 @@ impl Courses {
     }
 }
 
+/// Width of a floodplain cut into a plain ([`valley_depth_m`]), in widths of its river (the
+/// floors of lowland rivers are tens of times as wide as their channels).
+pub const FLOODPLAIN_WIDTHS: f32 = 30.0;
+
+/// Smoothstep of `x` clamped to 0..1.
+fn smooth(x: f32) -> f32 {
+    let x = x.clamp(0.0, 1.0);
+    x * x * (3.0 - 2.0 * x)
+}
+
 /// Half-width of the valley gathered around a refined river line, in the run's cells.
 pub const VALLEY_RUN_CELLS: f32 = 0.6;
 /// Least half-width of that valley, in the finer grid's cells.
 pub const VALLEY_MIN_CELLS: f32 = 3.0;
+
+/// The planet a run's rivers are refined on.
+#[derive(Debug, Clone, Copy)]
+pub struct RunPlanet {
+    /// Radius, km.
+    pub radius_km: f32,
+    /// Sea level, in the elevation's units.
+    pub sea_level: f32,
+    /// Elevation units per metre above sea level (0: valleys are not cut below the run).
+    pub units_per_metre: f32,
+}
 
 /// What [`refine_courses`] makes of a run's rivers on a finer grid.
 pub struct RefinedCourses {
@@ -404,8 +361,11 @@ pub struct RefinedCourses {
     /// river's own height along the line (the run's heights of the river cell and the cell it
     /// drains into, interpolated, so it falls downstream): a flat floor as wide as the river,
     /// then sides that rise smoothly to the sampled ground; at a river's head (no river drains
-    /// into its cell) the valley opens from nothing. The valley is the run's own relief
-    /// gathered along the river, never deeper than the river cells.
+    /// into its cell) the valley opens from nothing. That valley is the run's own relief
+    /// gathered along the river. Into it a floodplain is cut: [`valley_depth_m`] below the
+    /// line (at most half the line's height over the sea), [`FLOODPLAIN_WIDTHS`] river widths
+    /// wide, with bluffs up to the ground; the cut grows downstream with the discharge and
+    /// joins a tributary's floor to its main river's.
     pub elevation: Field,
     /// How far up a valley's side each cell lies (0 on the floor, 1 at and beyond the edge;
     /// the lowest of the valleys that reach the cell).
@@ -419,11 +379,12 @@ pub struct RefinedCourses {
 /// in the elevation's units) widens over its last [`ESTUARY_KM`] into an estuary,
 /// [`ESTUARY_FLARE`] times its width at the coastline (at most [`MOST_HALF_WIDTH_CELLS`] of
 /// the run's cells each side), its floor falling to the sea cell's depth.
-pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, radius_km: f32, sea_level: f32) -> RefinedCourses {
+pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, planet: RunPlanet) -> RefinedCourses {
+    let RunPlanet { radius_km, sea_level, units_per_metre } = planet;
     let (m, n) = (elevation.n(), grid.n());
     let (cell_km, run_km) = (std::f32::consts::FRAC_PI_2 / n as f32 * radius_km, std::f32::consts::FRAC_PI_2 / m as f32 * radius_km);
     let valley_km = (VALLEY_RUN_CELLS * run_km).max(VALLEY_MIN_CELLS * cell_km);
-    let extent = Extent { sea_level, estuary_cells: (ESTUARY_KM / run_km).max(1.0), valley_cells: valley_km / run_km, cell_km: run_km };
+    let extent = Extent { sea_level, estuary_cells: (ESTUARY_KM / run_km).max(1.0), valley_cells: valley_km / run_km, cell_km: run_km, units_per_metre };
     let courses = Courses::new(rivers, area_km2, discharge, elevation, grid, extent);
     // The run's elevation sampled smoothly at each cell (`Field::smooth_taps_ab`), block by
     // block along the rows: the refined elevation where no valley lowers it.
@@ -442,12 +403,21 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
             if d_km >= half_km || half_km <= floor_km {
                 continue;
             }
-            let x = ((d_km - floor_km) / (half_km - floor_km)).clamp(0.0, 1.0);
-            let rise = x * x * (3.0 - 2.0 * x);
+            let rise = smooth((d_km - floor_km) / (half_km - floor_km));
             side = side.min(rise);
             let line = course.height.0 + (course.height.1 - course.height.0) * t;
             if sampled > line {
                 height = height.min(line + (sampled - line) * rise);
+            }
+            // The floodplain: a floor cut below the line (by at most half its height over the
+            // sea), [`FLOODPLAIN_WIDTHS`] times as wide as the river, then bluffs up to the
+            // ground, all within the valley's half-width.
+            let cut = (course.cut.0 + (course.cut.1 - course.cut.0) * t) * taper;
+            let floor = line - cut.min(0.5 * (line - sea_level)).max(0.0);
+            if floor < line && sampled > floor {
+                let bluff_km = (0.25 * FLOODPLAIN_WIDTHS * floor_km).max(2.0 * cell_km).min(half_km - floor_km);
+                let plain_km = (FLOODPLAIN_WIDTHS * floor_km).min(half_km - bluff_km).max(floor_km);
+                height = height.min(floor + (sampled - floor) * smooth((d_km - plain_km) / bluff_km));
             }
         }
         [line_mask, height, side]

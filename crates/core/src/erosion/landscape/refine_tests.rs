@@ -22,12 +22,17 @@ fn front_run() -> ([Field; 4], Grid) {
 }
 
 /// Sea level 0, estuaries a cell long, valleys 0.6 cells wide each side, cells of 600 km.
-const EXTENT: Extent = Extent { sea_level: 0.0, estuary_cells: 1.0, valley_cells: 0.6, cell_km: 600.0 };
+const EXTENT: Extent = Extent { sea_level: 0.0, estuary_cells: 1.0, valley_cells: 0.6, cell_km: 600.0, units_per_metre: 0.0 };
+
+/// A planet of `radius_km` with the sea at `sea_level` whose valleys are not cut below the run.
+fn plain(radius_km: f32, sea_level: f32) -> RunPlanet {
+    RunPlanet { radius_km, sea_level, units_per_metre: 0.0 }
+}
 
 /// [`front_run`]'s river refined on its grid.
 fn refined_front() -> RefinedCourses {
     let ([elevation, rivers, area, discharge], grid) = front_run();
-    refine_courses(&elevation, &rivers, &area, &discharge, grid, 6371.0, 0.0)
+    refine_courses(&elevation, &rivers, &area, &discharge, grid, plain(6371.0, 0.0))
 }
 
 /// [`front_run`]'s river drawn on its grid.
@@ -64,7 +69,7 @@ fn the_ground_gathers_into_a_valley_along_the_river_line() {
     let ([elevation, rivers, area, discharge], grid) = front_run();
     let (m, n) = (16, 128);
     let cell = |k: usize| Cell::from_index(k, m);
-    let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, 6371.0, 0.0);
+    let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, plain(6371.0, 0.0));
     let (valleys, line) = (&refined.elevation, &refined.rivers);
     // The run's elevation sampled as region evaluation samples it: smooth taps.
     let sampled = Field::from_fn_cell_on(grid, |k| {
@@ -111,6 +116,43 @@ fn the_ground_gathers_into_a_valley_along_the_river_line() {
     }
     assert_eq!(h[(3 * 8 + 4) * n + 14 * 8 + 4], 0.0, "the lake");
     assert!(h.iter().all(|v| (0.0..=1.0).contains(v)));
+}
+
+/// A large river on a plain (the run's river cells level with the land beside them) sits in a
+/// valley cut below the plain by [`valley_depth_m`] of its discharge, whose floor falls
+/// downstream as the discharge grows, and never reaches down to the sea.
+#[test]
+fn a_river_on_a_plain_is_cut_into_a_valley_by_its_discharge() {
+    let ([_, rivers, area, _], grid) = front_run();
+    let (m, n) = (16, 128);
+    let cell = |k: usize| Cell::from_index(k, m);
+    // A plain falling 1 m a cell downstream, 300 m (0.03 units of 10 km) over the sea, beside
+    // a river of 1 000 to 13 000 m³/s.
+    let elevation = Field::from_fn_cell(m, |k| 0.03 - 1e-4 * cell(k).i as f32);
+    let discharge = Field::from_fn_cell(m, |k| if rivers.data()[k] > 0.0 { 1000.0 * cell(k).i as f32 } else { 0.1 });
+    let planet = RunPlanet { radius_km: 6371.0, sea_level: 0.0, units_per_metre: 1e-4 };
+    let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, planet);
+    let flat = refine_courses(&elevation, &rivers, &area, &discharge, grid, plain(6371.0, 0.0));
+    let (v, l, s) = (refined.elevation.data(), refined.rivers.data(), flat.elevation.data());
+    let mut previous = f32::MAX;
+    for i in 24..105 {
+        let j = (0..n).max_by(|&a, &b| l[a * n + i].total_cmp(&l[b * n + i])).unwrap_or(0);
+        let (floor, uncut) = (v[j * n + i], s[j * n + i]);
+        // The discharge at this column lies between those of the run cells around it.
+        let q = 1000.0 * (i as f32 / 8.0 - 1.0).max(1.0);
+        let depth_m = (uncut - floor) / 1e-4;
+        assert!(depth_m > 0.8 * valley_depth_m(q) && depth_m < 1.2 * valley_depth_m(q + 1000.0), "column {i}: {depth_m} m at {q} m³/s");
+        // Falling downstream (within a twentieth of the cut: a cell's centre lies up to half a
+        // cell off the line, a little way up the valley's side).
+        assert!(floor <= previous + 0.05 * 1e-4 * valley_depth_m(q) && floor > 0.0, "column {i}: {floor} after {previous}");
+        previous = floor;
+        // Beyond the valley the plain is untouched.
+        assert_eq!(v[(j + 8).min(n - 1) * n + i], s[(j + 8).min(n - 1) * n + i], "column {i}");
+    }
+    // Where the plain is barely over the sea, the floor stays at half its height.
+    let low = Field::from_fn_cell(m, |k| 0.001 - 5e-5 * cell(k).i as f32);
+    let near_sea = refine_courses(&low, &rivers, &area, &discharge, grid, planet).elevation;
+    assert!(near_sea.data().iter().all(|&h| h > 0.0), "below the sea");
 }
 
 /// A run at 16 whose river flows +i along row 8 to cell (8, 8), turns there to flow +j
@@ -166,7 +208,7 @@ fn a_large_river_widens_into_an_estuary_where_it_meets_the_sea() {
     let ([elevation, rivers, area, discharge], grid) = front_run();
     let great = discharge.map(|q| q * 1000.0);
     let width = |sea: f32, discharge: &Field, i: usize| {
-        let f = refine_courses(&elevation, &rivers, &area, discharge, grid, 204.0, sea).rivers;
+        let f = refine_courses(&elevation, &rivers, &area, discharge, grid, plain(204.0, sea)).rivers;
         (0..128).map(|j| f.data()[j * 128 + i]).sum::<f32>()
     };
     let middle = width(0.365, &great, 60);
@@ -255,7 +297,7 @@ fn every_course_that_reaches_a_place_is_looked_at_there() {
     let nominal = std::f32::consts::FRAC_PI_2 / m as f32;
     for (n, valley_cells) in [(128, 0.6), (32, 1.5)] {
         let grid = Grid::Tile(Tile::new(Face::Front, n, 0, 0, n).expect("tile"));
-        let extent = Extent { sea_level: 0.0, estuary_cells: 1.0, valley_cells, cell_km: 10.0 };
+        let extent = Extent { sea_level: 0.0, estuary_cells: 1.0, valley_cells, cell_km: 10.0, units_per_metre: 0.0 };
         let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid, extent);
         assert!(courses.lines.len() > 200, "{} courses", courses.lines.len());
         let (mut reached, mut wide) = (0, 0);

@@ -3,7 +3,7 @@
 //! `crate::erosion::landscape`).
 
 use crate::erosion::landscape::lakes::refine_lakes;
-use crate::erosion::landscape::refine::{hillslopes, refine_courses};
+use crate::erosion::landscape::refine::{hillslopes, refine_courses, RunPlanet};
 use crate::erosion::landscape::{evolve, total_steps, LandscapeInputs, LandscapeSettings};
 use crate::nodes::prelude::*;
 
@@ -146,7 +146,7 @@ impl Node for LandscapeEvolution {
         let lakes = (want(LAKES) || want(HILLSLOPES)).then(|| field(LAKES).zip(field(ELEVATION)).map(|(l, h)| refine_lakes(&l, &h, grid))).flatten();
         if want(ELEVATION) || want(RIVERS) || want(HILLSLOPES) {
             if let (Some(elevation), Some(area), Some(discharge), Some(rivers), Some(planet)) = (field(ELEVATION), field(AREA), field(DISCHARGE), field(RIVERS), planet) {
-                let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, planet.radius_km, planet.sea_level);
+                let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, RunPlanet { radius_km: planet.radius_km, sea_level: planet.sea_level, units_per_metre: planet.from_metres(1.0) - planet.sea_level });
                 if want(HILLSLOPES) {
                     out[HILLSLOPES.index()] = lakes.as_ref().map(|l| hillslopes(&refined.sides, l).into());
                 }
