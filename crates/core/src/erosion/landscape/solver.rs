@@ -287,21 +287,33 @@ impl Level {
 
     /// Slopes steeper than the critical angle collapse to it, from the outlets upwards along
     /// the receivers (the steepest way down, so no downhill slope stays steeper), outlet by
-    /// outlet on the threads.
+    /// outlet on the threads. Only the cells that slid are written back (few of them: the
+    /// other cells keep their height).
     fn landslides(&mut self, max_slope: f64) {
         let t = max_slope as f32;
         let (order, routing, h, receiver, receiver_m) = (&self.order, &self.routing, &self.h, &self.receiver, &self.receiver_m);
         self.stack_h.resize(order.len(), 0.0);
-        split_chunks(&mut self.stack_h, &routing.chunks).into_par_iter().zip(routing.chunks.par_iter()).for_each(|(heights, &(start, _))| {
-            for i in 0..heights.len() {
-                let c = order[start + i] as usize;
-                heights[i] = match receiver_height(heights, start, routing.receiver_pos[start + i], receiver[c]) {
-                    Some(hr) => h[c].min(hr + t * receiver_m[c]),
-                    None => h[c],
-                };
-            }
-        });
-        self.scatter_heights();
+        let slid: Vec<Vec<(u32, f32)>> = split_chunks(&mut self.stack_h, &routing.chunks)
+            .into_par_iter()
+            .zip(routing.chunks.par_iter())
+            .map(|(heights, &(start, _))| {
+                let mut slid = Vec::new();
+                for i in 0..heights.len() {
+                    let c = order[start + i] as usize;
+                    heights[i] = match receiver_height(heights, start, routing.receiver_pos[start + i], receiver[c]) {
+                        Some(hr) => h[c].min(hr + t * receiver_m[c]),
+                        None => h[c],
+                    };
+                    if heights[i] != h[c] {
+                        slid.push((c as u32, heights[i]));
+                    }
+                }
+                slid
+            })
+            .collect();
+        for (c, v) in slid.into_iter().flatten() {
+            self.h[c as usize] = v;
+        }
     }
 }
 

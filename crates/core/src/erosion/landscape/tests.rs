@@ -323,3 +323,38 @@ fn finer_levels_get_less_time_by_the_ratio() {
     let same = LandscapeSettings { level_ratio: 1.0, ..s };
     assert_eq!([1, 2, 3].map(|k| level_years(&same, k)), [2e6; 3]);
 }
+
+/// After a step with landslides, no land cell stands above its receiver by more than the
+/// critical slope over the distance between them (the cells that slid are written back), and
+/// cells that did not slide keep the height the incision and diffusion left them.
+#[test]
+fn landslides_leave_no_slope_steeper_than_the_critical_angle() {
+    let n = 24;
+    let s = settings();
+    // Steep hills: up to 6 km over cells of about 130 km, then steepened tenfold below.
+    let h: Vec<f32> = continent(n).data().iter().map(|&v| if v > 0.0 { v * 200.0 * s.metres_per_unit } else { v * s.metres_per_unit }).collect();
+    let cells = 6 * n * n;
+    let max_slope = 0.02f64;
+    let physics = Physics { k: s.k, m: 0.45, n: 1.0, diffusion: 0.0, max_slope, lakes: false };
+    let mut level = Level::new(Grid::new(n, s.radius_km), h.clone(), vec![1e-3; cells], vec![1.0; cells], vec![1.0; cells]);
+    let steady = Physics { max_slope: f64::INFINITY, ..physics };
+    let mut without = Level::new(Grid::new(n, s.radius_km), h, vec![1e-3; cells], vec![1.0; cells], vec![1.0; cells]);
+    level.step(1e4, &physics);
+    without.step(1e4, &steady);
+    let (mut slid, mut kept) = (0, 0);
+    for c in 0..cells {
+        let r = level.receiver[c];
+        if level.is_sea(c) || r == grid::NONE {
+            continue;
+        }
+        let below = level.h[r as usize].max(0.0);
+        assert!(f64::from(level.h[c]) <= f64::from(below) + max_slope * f64::from(level.receiver_m[c]) * (1.0 + 1e-5) + 1e-3, "cell {c}: {} over {below}", level.h[c]);
+        if level.h[c] < without.h[c] {
+            slid += 1;
+        } else {
+            assert_eq!(level.h[c], without.h[c], "cell {c}");
+            kept += 1;
+        }
+    }
+    assert!(slid > 0 && kept > 0, "{slid} slid, {kept} kept");
+}
