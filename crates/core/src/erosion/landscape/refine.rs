@@ -367,8 +367,8 @@ pub struct RefinedCourses {
     /// wide, with bluffs up to the ground; the cut grows downstream with the discharge and
     /// joins a tributary's floor to its main river's.
     pub elevation: Field,
-    /// How far up a valley's side each cell lies (0 on the floor, 1 at and beyond the edge;
-    /// the lowest of the valleys that reach the cell).
+    /// How far up a valley's side each cell lies (0 on the floor, a floodplain's included, 1
+    /// at and beyond the edge; the lowest of the valleys that reach the cell).
     pub sides: Field,
 }
 
@@ -414,10 +414,16 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
             // ground, all within the valley's half-width.
             let cut = (course.cut.0 + (course.cut.1 - course.cut.0) * t) * taper;
             let floor = line - cut.min(0.5 * (line - sea_level)).max(0.0);
-            if floor < line && sampled > floor {
+            if floor < line {
                 let bluff_km = (0.25 * FLOODPLAIN_WIDTHS * floor_km).max(2.0 * cell_km).min(half_km - floor_km);
                 let plain_km = (FLOODPLAIN_WIDTHS * floor_km).min(half_km - bluff_km).max(floor_km);
-                height = height.min(floor + (sampled - floor) * smooth((d_km - plain_km) / bluff_km));
+                let bluff = smooth((d_km - plain_km) / bluff_km);
+                // The floodplain is floor too (fine relief added through the hillslopes
+                // leaves it smooth), its bluffs are valley side.
+                side = side.min(bluff);
+                if sampled > floor {
+                    height = height.min(floor + (sampled - floor) * bluff);
+                }
             }
         }
         [line_mask, height, side]

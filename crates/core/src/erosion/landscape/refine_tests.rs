@@ -134,6 +134,7 @@ fn a_river_on_a_plain_is_cut_into_a_valley_by_its_discharge() {
     let refined = refine_courses(&elevation, &rivers, &area, &discharge, grid, planet);
     let flat = refine_courses(&elevation, &rivers, &area, &discharge, grid, plain(6371.0, 0.0));
     let (v, l, s) = (refined.elevation.data(), refined.rivers.data(), flat.elevation.data());
+    let (sides, uncut_sides) = (refined.sides.data(), flat.sides.data());
     let mut previous = f32::MAX;
     for i in 24..105 {
         let j = (0..n).max_by(|&a, &b| l[a * n + i].total_cmp(&l[b * n + i])).unwrap_or(0);
@@ -146,9 +147,26 @@ fn a_river_on_a_plain_is_cut_into_a_valley_by_its_discharge() {
         // cell off the line, a little way up the valley's side).
         assert!(floor <= previous + 0.05 * 1e-4 * valley_depth_m(q) && floor > 0.0, "column {i}: {floor} after {previous}");
         previous = floor;
+        // The floodplain is valley floor in the sides (so gullies leave it smooth), no less
+        // than without the cut.
+        assert!(sides[j * n + i] <= uncut_sides[j * n + i] && sides[j * n + i] < 0.1, "column {i}: side {}", sides[j * n + i]);
         // Beyond the valley the plain is untouched.
         assert_eq!(v[(j + 8).min(n - 1) * n + i], s[(j + 8).min(n - 1) * n + i], "column {i}");
     }
+    // On a planet of 204 km radius (run cells of 20 km, fine cells of 2.5 km) the floodplain
+    // spans a few fine cells each side: there the sides stay floor, where without the cut the
+    // valley's side had begun to rise.
+    let small = RunPlanet { radius_km: 204.0, ..planet };
+    let (cut, uncut) = (refine_courses(&elevation, &rivers, &area, &discharge, grid, small).sides, refine_courses(&elevation, &rivers, &area, &discharge, grid, plain(204.0, 0.0)).sides);
+    let (mut on_cut, mut on_uncut) = (0.0, 0.0);
+    for i in 60..100 {
+        let j = (0..n).max_by(|&a, &b| l[a * n + i].total_cmp(&l[b * n + i])).unwrap_or(0);
+        for row in j - 3..=j + 3 {
+            on_cut += cut.data()[row * n + i];
+            on_uncut += uncut.data()[row * n + i];
+        }
+    }
+    assert!(on_cut < 0.5 * on_uncut, "sides near the river: {on_cut} with the cut, {on_uncut} without");
     // Where the plain is barely over the sea, the floor stays at half its height.
     let low = Field::from_fn_cell(m, |k| 0.001 - 5e-5 * cell(k).i as f32);
     let near_sea = refine_courses(&low, &rivers, &area, &discharge, grid, planet).elevation;
