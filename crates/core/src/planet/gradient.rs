@@ -93,34 +93,73 @@ fn gradient_lanes(f: &Field, stencil: &Neighbours4, first: usize) -> [[f32; 3]; 
         }
     }
     let mut out = [[0.0f32; 3]; LANES];
-    for l in 0..LANES {
-        let (x, y, z) = (p[0][l], p[1][l], p[2][l]);
-        // glam's `any_orthonormal_vector` and `cross`, written out.
+    for (l, o) in out.iter_mut().enumerate() {
+        let mut fit = Fit::at([p[0][l], p[1][l], p[2][l]]);
+        for k in 0..4 {
+            fit.add([q[k][0][l], q[k][1][l], q[k][2][l]], dh[k][l]);
+        }
+        *o = fit.gradient();
+    }
+    out
+}
+
+/// The least-squares fit of [`tangent_gradient`] at one point, on plain arrays (so a loop over
+/// lanes of it runs in vector instructions): the tangent basis at the point and the sums of
+/// the normal equations.
+struct Fit {
+    p: [f32; 3],
+    e1: [f32; 3],
+    e2: [f32; 3],
+    /// `aa, ab, bb, ra, rb`: the sums of the tangent offsets' products and of their products
+    /// with the changes.
+    sums: [f32; 5],
+}
+
+impl Fit {
+    /// A fit at the unit vector `p` with no neighbour yet: an orthonormal basis of the
+    /// tangent plane (glam's `any_orthonormal_vector` and `cross`, written out).
+    #[inline(always)]
+    fn at(p: [f32; 3]) -> Fit {
+        let [x, y, z] = p;
         let sign = 1.0f32.copysign(z);
         let a = -1.0 / (sign + z);
         let b = x * y * a;
         let e1 = [b, sign + y * y * a, -y];
         let e2 = [y * e1[2] - e1[1] * z, z * e1[0] - e1[2] * x, x * e1[1] - e1[0] * y];
-        let (mut aa, mut ab, mut bb, mut ra, mut rb) = (0.0f32, 0.0f32, 0.0f32, 0.0f32, 0.0f32);
-        for k in 0..4 {
-            let (qx, qy, qz) = (q[k][0][l], q[k][1][l], q[k][2][l]);
-            let along = (x * qx) + (y * qy) + (z * qz);
-            let t = [qx - x * along, qy - y * along, qz - z * along];
-            let ta = (t[0] * e1[0]) + (t[1] * e1[1]) + (t[2] * e1[2]);
-            let tb = (t[0] * e2[0]) + (t[1] * e2[1]) + (t[2] * e2[2]);
-            aa += ta * ta;
-            ab += ta * tb;
-            bb += tb * tb;
-            ra += ta * dh[k][l];
-            rb += tb * dh[k][l];
-        }
+        Fit { p, e1, e2, sums: [0.0; 5] }
+    }
+
+    /// Adds a neighbour at `q` whose value differs by `dh`.
+    #[inline(always)]
+    fn add(&mut self, q: [f32; 3], dh: f32) {
+        let dot = |u: [f32; 3], v: [f32; 3]| (u[0] * v[0]) + (u[1] * v[1]) + (u[2] * v[2]);
+        let along = dot(self.p, q);
+        // The tangent displacement (about the angle in radians).
+        let t = [q[0] - self.p[0] * along, q[1] - self.p[1] * along, q[2] - self.p[2] * along];
+        let (a, b) = (dot(t, self.e1), dot(t, self.e2));
+        let s = &mut self.sums;
+        s[0] += a * a;
+        s[1] += a * b;
+        s[2] += b * b;
+        s[3] += a * dh;
+        s[4] += b * dh;
+    }
+
+    /// The gradient that fits the neighbours added (zero where they do not span the plane).
+    #[inline(always)]
+    fn gradient(&self) -> [f32; 3] {
+        let [aa, ab, bb, ra, rb] = self.sums;
         let det = aa * bb - ab * ab;
         let flat = det.abs() <= 1e-12 * (aa * bb).max(f32::MIN_POSITIVE);
         let (s1, s2) = ((bb * ra - ab * rb) / det, (aa * rb - ab * ra) / det);
+        let (e1, e2) = (self.e1, self.e2);
         let g = [e1[0] * s1 + e2[0] * s2, e1[1] * s1 + e2[1] * s2, e1[2] * s1 + e2[2] * s2];
-        out[l] = if flat { [0.0; 3] } else { g };
+        if flat {
+            [0.0; 3]
+        } else {
+            g
+        }
     }
-    out
 }
 
 /// The tangent vector `g` at the point `p` of the unit sphere that best explains the changes
@@ -129,24 +168,11 @@ fn gradient_lanes(f: &Field, stencil: &Neighbours4, first: usize) -> [[f32; 3]; 
 /// the program computes (the Gradient node, exported normal maps whole and tiled), so they
 /// agree to the bit.
 pub fn tangent_gradient(p: glam::Vec3, to: impl IntoIterator<Item = (glam::Vec3, f32)>) -> glam::Vec3 {
-    // An orthonormal basis of the tangent plane at p.
-    let e1 = p.any_orthonormal_vector();
-    let e2 = p.cross(e1);
-    let (mut aa, mut ab, mut bb, mut ra, mut rb) = (0.0f32, 0.0f32, 0.0f32, 0.0f32, 0.0f32);
+    let mut fit = Fit::at(p.to_array());
     for (q, dh) in to {
-        let t = q - p * p.dot(q); // tangent displacement (about the angle in radians)
-        let (a, b) = (t.dot(e1), t.dot(e2));
-        aa += a * a;
-        ab += a * b;
-        bb += b * b;
-        ra += a * dh;
-        rb += b * dh;
+        fit.add(q.to_array(), dh);
     }
-    let det = aa * bb - ab * ab;
-    if det.abs() <= 1e-12 * (aa * bb).max(f32::MIN_POSITIVE) {
-        return glam::Vec3::ZERO;
-    }
-    e1 * ((bb * ra - ab * rb) / det) + e2 * ((aa * rb - ab * ra) / det)
+    glam::Vec3::from_array(fit.gradient())
 }
 
 #[cfg(test)]
@@ -182,8 +208,31 @@ mod tests {
         assert!((v.length() - 1.0).abs() < 0.1);
     }
 
-    /// The gradients in lanes are [`tangent_gradient`]'s of each cell alone, to the bit, on
-    /// the whole planet (face edges and cube corners included, and flat ground) and on a tile.
+    /// The least-squares fit written with glam's vector operations, as the gradient was
+    /// before its arithmetic went onto plain arrays.
+    fn with_glam(p: glam::Vec3, to: [(glam::Vec3, f32); 4]) -> glam::Vec3 {
+        let e1 = p.any_orthonormal_vector();
+        let e2 = p.cross(e1);
+        let (mut aa, mut ab, mut bb, mut ra, mut rb) = (0.0f32, 0.0f32, 0.0f32, 0.0f32, 0.0f32);
+        for (q, dh) in to {
+            let t = q - p * p.dot(q);
+            let (a, b) = (t.dot(e1), t.dot(e2));
+            aa += a * a;
+            ab += a * b;
+            bb += b * b;
+            ra += a * dh;
+            rb += b * dh;
+        }
+        let det = aa * bb - ab * ab;
+        if det.abs() <= 1e-12 * (aa * bb).max(f32::MIN_POSITIVE) {
+            return glam::Vec3::ZERO;
+        }
+        e1 * ((bb * ra - ab * rb) / det) + e2 * ((aa * rb - ab * ra) / det)
+    }
+
+    /// The gradients in lanes are [`tangent_gradient`]'s of each cell alone, and those are
+    /// glam's formula's, to the bit, on the whole planet (face edges and cube corners
+    /// included, and flat ground) and on a tile.
     #[test]
     fn gradients_in_lanes_are_each_cell_s_own() {
         let n = 37;
@@ -200,8 +249,10 @@ mod tests {
             for k in 0..stencil.out().cells() {
                 let (c, to) = stencil.at(k);
                 let h = f.data()[c];
-                let alone = tangent_gradient(stencil.direction(c), to.into_iter().map(|nb| (stencil.direction(nb), f.data()[nb] - h)));
+                let to = to.map(|nb| (stencil.direction(nb), f.data()[nb] - h));
+                let alone = tangent_gradient(stencil.direction(c), to);
                 assert_eq!(g.data[k].map(f32::to_bits), [alone.x, alone.y, alone.z].map(f32::to_bits), "cell {k}");
+                assert_eq!(alone.to_array().map(f32::to_bits), with_glam(stencil.direction(c), to).to_array().map(f32::to_bits), "cell {k}");
             }
         }
     }

@@ -38,3 +38,10 @@ pub use rng::Rng;
 pub use sim_error::{check_cancel, FieldSizeError, SimError};
 pub use tile::{Grid, Tile, TileError, MAX_LEVEL};
 pub use vector::VectorField;
+
+/// `3t² - 2t³` of `t` clamped to 0..1 (the Hermite smoothstep from 0 to 1).
+#[inline]
+pub fn smoothstep(t: f32) -> f32 {
+    let t = t.clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}

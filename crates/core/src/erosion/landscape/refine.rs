@@ -7,7 +7,7 @@
 use crate::planet::cell_map::{CellMap, CellSet};
 use crate::planet::coords::Cell;
 use crate::planet::fbm::{noise_radius, FastFbm};
-use crate::planet::{Field, Grid};
+use crate::planet::{smoothstep, Field, Grid};
 use glam::Vec3;
 use rayon::prelude::*;
 use run_cells::{containing, footprint, neighbours, receiver, ringed, rings_within, to_segment, REACH_STEP_CELLS};
@@ -204,34 +204,32 @@ impl Courses {
             }
         }
         let centre = |c: usize| Cell::from_index(c, m).direction(m);
-        let half_way = |a: usize, b: usize| ((centre(a) + centre(b)) * 0.5, 0.5 * (h[a] + h[b]));
-        let start = |c: usize| main_in.get(&c).map_or((centre(c), h[c]), |&u| half_way(u, c));
-        // The valley's cut at each river cell, and at the start of its course as its height.
-        let cut = |c: usize| valley_depth_m(q[c]) * units_per_metre;
-        let start_cut = |c: usize| main_in.get(&c).map_or(cut(c), |&u| 0.5 * (cut(u) + cut(c)));
+        // A river cell's run height and its valley's cut ([`valley_depth_m`]), both in the
+        // elevation's units, and the mean of two such.
+        let level = |c: usize| (h[c], valley_depth_m(q[c]) * units_per_metre);
+        let mean = |a: (f32, f32), b: (f32, f32)| (0.5 * (a.0 + b.0), 0.5 * (a.1 + b.1));
+        let half_way = |a: usize, b: usize| ((centre(a) + centre(b)) * 0.5, mean(level(a), level(b)));
+        let start = |c: usize| main_in.get(&c).map_or((centre(c), level(c)), |&u| half_way(u, c));
         let mut lines: CellMap<Course> = seen
             .into_iter()
             .filter_map(|c| {
                 let r = *drains.get(&c)?;
-                let ((from, from_h), (to, to_h, to_cut)) = (
+                let ((from, from_level), (to, to_level)) = (
                     start(c),
                     match drains.get(&r) {
-                        Some(_) if main_in.get(&r) == Some(&c) => {
-                            let (at, height) = half_way(c, r);
-                            (at, height, 0.5 * (cut(c) + cut(r)))
-                        }
+                        Some(_) if main_in.get(&r) == Some(&c) => half_way(c, r),
                         // Another river is the main one there: join its curve half-way along
                         // (as if that river went on half-way to the cell below it).
                         Some(&below) => {
-                            let ((a, ha), (b, hb)) = (start(r), half_way(r, below));
-                            (bezier(a, centre(r), b, 0.5), 0.5 * (ha + hb), 0.5 * (start_cut(r) + 0.5 * (cut(r) + cut(below))))
+                            let ((a, la), (b, lb)) = (start(r), half_way(r, below));
+                            (bezier(a, centre(r), b, 0.5), mean(la, lb))
                         }
                         // Into the sea or a lake: the cut goes on to the end (the floor never
                         // below sea level, see `refine_courses`).
-                        None => (centre(r), h[r], cut(c)),
+                        None => (centre(r), (h[r], level(c).1)),
                     },
                 );
-                let (height, cut) = ((from_h, to_h), (start_cut(c), to_cut));
+                let (height, cut) = ((from_level.0, to_level.0), (from_level.1, to_level.1));
                 Some((c, Course { points: bent(from, centre(c), to), width_m: river_width_m(q[c]), height, cut, head: !main_in.contains_key(&c), estuary: None }))
             })
             .collect();
@@ -240,7 +238,7 @@ impl Courses {
         // level on the last course.
         let mouths: Vec<(usize, usize)> = drains.iter().map(|(&c, &r)| (c, r)).filter(|&(c, r)| !drains.contains_key(&r) && h[r] < sea_level && q[c] >= ESTUARY_MIN_M3_S).collect();
         for (mouth, sea) in mouths {
-            let (from_h, to_h) = (start(mouth).1, h[sea]);
+            let (from_h, to_h) = (start(mouth).1 .0, h[sea]);
             let crossing = ((from_h - sea_level) / (from_h - to_h).max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
             let (mut cell, mut k) = (mouth, 0.0f32);
             while k < estuary_cells + 1.0 {
@@ -326,12 +324,6 @@ impl Courses {
 /// floors of lowland rivers are tens of times as wide as their channels).
 pub const FLOODPLAIN_WIDTHS: f32 = 30.0;
 
-/// Smoothstep of `x` clamped to 0..1.
-fn smooth(x: f32) -> f32 {
-    let x = x.clamp(0.0, 1.0);
-    x * x * (3.0 - 2.0 * x)
-}
-
 /// Half-width of the valley gathered around a refined river line, in the run's cells.
 pub const VALLEY_RUN_CELLS: f32 = 0.6;
 /// Least half-width of that valley, in the finer grid's cells.
@@ -403,7 +395,7 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
             if d_km >= half_km || half_km <= floor_km {
                 continue;
             }
-            let rise = smooth((d_km - floor_km) / (half_km - floor_km));
+            let rise = smoothstep((d_km - floor_km) / (half_km - floor_km));
             side = side.min(rise);
             let line = course.height.0 + (course.height.1 - course.height.0) * t;
             if sampled > line {
@@ -417,7 +409,7 @@ pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, disch
             if floor < line {
                 let bluff_km = (0.25 * FLOODPLAIN_WIDTHS * floor_km).max(2.0 * cell_km).min(half_km - floor_km);
                 let plain_km = (FLOODPLAIN_WIDTHS * floor_km).min(half_km - bluff_km).max(floor_km);
-                let bluff = smooth((d_km - plain_km) / bluff_km);
+                let bluff = smoothstep((d_km - plain_km) / bluff_km);
                 // The floodplain is floor too (fine relief added through the hillslopes
                 // leaves it smooth), its bluffs are valley side.
                 side = side.min(bluff);

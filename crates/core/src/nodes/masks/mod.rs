@@ -12,6 +12,5 @@ pub fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
     if b <= a {
         return if x >= a { 1.0 } else { 0.0 };
     }
-    let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
+    crate::planet::smoothstep((x - a) / (b - a))
 }

@@ -184,12 +184,7 @@ pub fn margin_profile(offshore_km: f32, floor_m: f32, m: &Margin) -> f32 {
     }
 }
 
-/// `3t² - 2t³` on `t` clamped to 0..1.
-#[inline]
-pub fn smoothstep(t: f32) -> f32 {
-    let t = t.clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
-}
+pub use crate::planet::smoothstep;
 
 /// Empties this module's cache (tests that a result computed afresh equals a cached one).
 #[cfg(test)]
