@@ -13,7 +13,7 @@
 //! the coarser ones: they branch. Positions are 3-D points of the unit sphere, so no face seam
 //! exists; the cost is that of eight lattice corners per octave, whatever the level.
 
-use crate::planet::rounding::floor_to_i32;
+use crate::planet::rounding::{floor_to_i32_near, NEAR_RANGE};
 use glam::Vec3;
 use std::f32::consts::TAU;
 
@@ -33,6 +33,11 @@ const MAX_STEEPENING: f32 = 3.0;
 /// per wavelength at 1024 (2 %, a few metres), so without this a 1024 build spent 1.9 s and
 /// every close-up tile a sixth of its filter on relief nobody can see.
 pub const MIN_OCTAVE_SHARE: f32 = 0.05;
+
+/// Most lattice cells per radian of an octave: a point of the unit sphere then lies within
+/// [`NEAR_RANGE`] of the origin in lattice units, where its cell is found with vector
+/// instructions (2^21: waves of about 1.5 m on Earth, a hundredth of the finest level's cells).
+const MAX_CELLS_PER_RADIAN: f32 = NEAR_RANGE / 2.0;
 
 /// Length of the blended phasor below which the stripes fade (where they fork).
 const FORK_WIDTH: f32 = 0.4;
@@ -104,10 +109,14 @@ impl GullyFilter {
                 let wavelength = spec.spacing_rad / (1u32 << k) as f32;
                 let fade = crate::planet::fbm::resolved_share(f64::from(wavelength / cell));
                 let amplitude_per_slope = spec.strength * spec.gain.powi(k as i32) * fade * wavelength / TAU;
-                (fade >= MIN_OCTAVE_SHARE && amplitude_per_slope > 0.0).then(|| Octave { cells_per_radian: 1.0 / (wavelength * WAVES_PER_CELL), amplitude_per_slope, seed: spec.seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u32) })
+                let cells_per_radian = 1.0 / (wavelength * WAVES_PER_CELL);
+                // A lattice finer than this has no room in an f32 beside the point's position
+                // (and its waves would be far below any level's cells).
+                let held = cells_per_radian < MAX_CELLS_PER_RADIAN;
+                (fade >= MIN_OCTAVE_SHARE && amplitude_per_slope > 0.0 && held).then(|| Octave { cells_per_radian, amplitude_per_slope, seed: spec.seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u32) })
             })
             .collect();
-        let drift = (1.0 / (spec.spacing_rad * WAVES_PER_CELL), spec.seed ^ 0x5BD1_E995);
+        let drift = ((1.0 / (spec.spacing_rad * WAVES_PER_CELL)).min(MAX_CELLS_PER_RADIAN), spec.seed ^ 0x5BD1_E995);
         GullyFilter { octaves, follow: spec.follow.clamp(0.0, 1.0), min_slope: spec.min_slope.max(0.0), drift }
     }
 
@@ -169,10 +178,17 @@ impl GullyFilter {
         lanes(|l| if scale[l] <= 0.0 { 0.0 } else { sum[l] })
     }
 
-    /// [`GullyFilter::at_lanes`] of a row of points, [`ROW_LANES`] at a time, written to `out`
-    /// (the lengths must agree): in AVX2 vector instructions where the CPU has them (without
-    /// FMA, so every lane rounds as a lone point does), plainly elsewhere.
+    /// [`GullyFilter::at_lanes`] of a row of points, written to `out` (the lengths must agree):
+    /// [`WIDE_LANES`] at a time in AVX-512 vector instructions where the CPU has them,
+    /// [`ROW_LANES`] at a time in AVX2 where it has those (both without FMA, so every lane
+    /// rounds as a lone point does), plainly elsewhere.
     pub fn at_row(&self, p: &[Vec3], gradient: &[Vec3], water: &[PointWater], out: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: AVX-512F support was detected at run time just above.
+            unsafe { self.at_row_avx512(p, gradient, water, out) };
+            return;
+        }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 support was detected at run time just above.
@@ -192,13 +208,30 @@ impl GullyFilter {
         self.at_row_plain(p, gradient, water, out);
     }
 
+    /// [`GullyFilter::at_row`] compiled with AVX-512: sixteen lanes a vector, and twice the
+    /// registers, so fewer of the corners' values wait in memory.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn at_row_avx512(&self, p: &[Vec3], gradient: &[Vec3], water: &[PointWater], out: &mut [f32]) {
+        self.at_row_in::<WIDE_LANES>(p, gradient, water, out);
+    }
+
     /// [`GullyFilter::at_row`] as the compiler's target allows.
     #[inline(always)]
     fn at_row_plain(&self, p: &[Vec3], gradient: &[Vec3], water: &[PointWater], out: &mut [f32]) {
-        let (p, p_rest) = p.as_chunks::<ROW_LANES>();
-        let (g, g_rest) = gradient.as_chunks::<ROW_LANES>();
-        let (w, w_rest) = water.as_chunks::<ROW_LANES>();
-        let (o, o_rest) = out.as_chunks_mut::<ROW_LANES>();
+        self.at_row_in::<ROW_LANES>(p, gradient, water, out);
+    }
+
+    /// The row in chunks of `L` points, the rest one by one.
+    #[inline(always)]
+    fn at_row_in<const L: usize>(&self, p: &[Vec3], gradient: &[Vec3], water: &[PointWater], out: &mut [f32]) {
+        let (p, p_rest) = p.as_chunks::<L>();
+        let (g, g_rest) = gradient.as_chunks::<L>();
+        let (w, w_rest) = water.as_chunks::<L>();
+        let (o, o_rest) = out.as_chunks_mut::<L>();
         for (((p, g), w), o) in p.iter().zip(g).zip(w).zip(o) {
             *o = self.at_lanes(*p, *g, *w);
         }
@@ -210,6 +243,9 @@ impl GullyFilter {
 
 /// Points that [`GullyFilter::at_row`] evaluates together: eight `f32` lanes of AVX2.
 const ROW_LANES: usize = 8;
+
+/// Points that the AVX-512 path evaluates together.
+const WIDE_LANES: usize = 16;
 
 /// `L` values, lane by lane (a plain loop, which the compiler turns into vector instructions;
 /// `std::array::from_fn` and `map` are not always inlined, and then they are not).
@@ -329,7 +365,7 @@ impl<const L: usize> Lattice<L> {
     /// The cells around `q` for the lattice of `seed`.
     #[inline(always)]
     fn at(q: V3<L>, seed: u32) -> Lattice<L> {
-        let cell = |v: [f32; L]| -> [i32; L] { lanes(|l| floor_to_i32(v[l])) };
+        let cell = |v: [f32; L]| -> [i32; L] { lanes(|l| floor_to_i32_near(v[l])) };
         let (ix, iy, iz) = (cell(q.x), cell(q.y), cell(q.z));
         let fraction = V3 { x: lanes(|l| q.x[l] - ix[l] as f32), y: lanes(|l| q.y[l] - iy[l] as f32), z: lanes(|l| q.z[l] - iz[l] as f32) };
         let (wx, wy, wz): ([f32; L], [f32; L], [f32; L]) = (lanes(|l| smooth(fraction.x[l])), lanes(|l| smooth(fraction.y[l])), lanes(|l| smooth(fraction.z[l])));

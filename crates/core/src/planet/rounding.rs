@@ -35,9 +35,44 @@ pub fn floor_to_i32(x: f32) -> i32 {
     t - i32::from(x < t as f32)
 }
 
+/// Magnitude below which [`floor_to_i32_near`] holds: 2^22.
+pub const NEAR_RANGE: f32 = 4_194_304.0;
+
+/// [`floor_to_i32`] of `x` with `|x| <` [`NEAR_RANGE`], without a conversion instruction: adding
+/// 1.5 * 2^23 leaves `x` rounded to an integer in the low bits of the sum, so a row of these
+/// compiles to vector additions and compares (the saturating `as i32` of [`floor_to_i32`] stays
+/// one scalar conversion per value). Larger magnitudes give wrong values, not a panic.
+#[inline(always)]
+pub fn floor_to_i32_near(x: f32) -> i32 {
+    const SHIFT: f32 = 12_582_912.0;
+    let nearest = ((x + SHIFT).to_bits() as i32).wrapping_sub(SHIFT.to_bits() as i32);
+    nearest - i32::from(x < nearest as f32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_near_floor_is_the_floor_below_its_range() {
+        let mut state = 0x2545_F491u32;
+        let edges = [0.0f32, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.499_999_97, -0.499_999_97, 1e-30, -1e-30, NEAR_RANGE - 0.5, -(NEAR_RANGE - 0.5), NEAR_RANGE - 1.0, -NEAR_RANGE];
+        let randoms = (0..400_000).map(|k| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            // Uniform bits below 2^22 in magnitude, and small values with many fraction bits.
+            let x = (state >> 9) as f32 * if k % 2 == 0 { 0.5 } else { 1.0 / 4096.0 };
+            if state & 1 == 0 {
+                x
+            } else {
+                -x
+            }
+        });
+        for x in edges.into_iter().chain(randoms) {
+            assert_eq!(floor_to_i32_near(x), x.floor() as i32, "floor_to_i32_near({x:e})");
+        }
+    }
 
     #[test]
     fn the_floors_are_the_library_s_bit_for_bit() {
