@@ -225,6 +225,29 @@ impl GullyFilter {
         self.at_row_in::<ROW_LANES>(p, gradient, water, out);
     }
 
+    /// The row by each path this CPU can run, named (for the tests: each must give every
+    /// point's own bits).
+    #[cfg(test)]
+    fn row_by_every_path(&self, p: &[Vec3], gradient: &[Vec3], water: &[PointWater]) -> Vec<(&'static str, Vec<f32>)> {
+        let mut rows = vec![("plain", vec![f32::NAN; p.len()])];
+        self.at_row_plain(p, gradient, water, &mut rows[0].1);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            let mut row = vec![f32::NAN; p.len()];
+            // SAFETY: AVX2 support was detected at run time just above.
+            unsafe { self.at_row_avx2(p, gradient, water, &mut row) };
+            rows.push(("avx2", row));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            let mut row = vec![f32::NAN; p.len()];
+            // SAFETY: AVX-512F support was detected at run time just above.
+            unsafe { self.at_row_avx512(p, gradient, water, &mut row) };
+            rows.push(("avx512", row));
+        }
+        rows
+    }
+
     /// The row in chunks of `L` points, the rest one by one.
     #[inline(always)]
     fn at_row_in<const L: usize>(&self, p: &[Vec3], gradient: &[Vec3], water: &[PointWater], out: &mut [f32]) {

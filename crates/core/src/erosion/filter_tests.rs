@@ -89,7 +89,7 @@ fn a_row_in_lanes_gives_each_point_its_own_value() {
     let f = GullyFilter::new(&GullySpec { min_slope: 0.3, ..spec() }, 8192);
     let p = Vec3::new(0.4, -0.2, 0.9).normalize();
     let (east, north) = (Vec3::Y.cross(p).normalize(), p.cross(Vec3::Y.cross(p).normalize()));
-    let count = 8 * ROW_LANES + 5;
+    let count = 8 * WIDE_LANES + 5;
     let points: Vec<Vec3> = (0..count).map(|k| (p + east * (k as f32 * 3e-5) + north * (k as f32 * 1e-5)).normalize()).collect();
     let gradients: Vec<Vec3> = (0..count).map(|k| if k % 7 == 3 { Vec3::ZERO } else { east * 0.7 + north * (0.3 * (k as f32 * 0.05).sin()) }).collect();
     let water: Vec<PointWater> = (0..count).map(|k| PointWater { river: [0.0, 0.5, 1.0][k % 3], scale: [1.0, 0.0, 0.6, 1.0, 1.0][k % 5] }).collect();
@@ -103,6 +103,12 @@ fn a_row_in_lanes_gives_each_point_its_own_value() {
             changed += usize::from(alone != 0.0);
         }
         assert!(changed > count / 2, "{changed} of {count} points get gullies");
+        // Every vector path the CPU has, not only the one `at_row` picks.
+        for (path, by_path) in filter.row_by_every_path(&points, &gradients, &water) {
+            for k in 0..count {
+                assert_eq!(by_path[k].to_bits(), row[k].to_bits(), "point {k} by the {path} path");
+            }
+        }
     }
 }
 

@@ -35,10 +35,16 @@ const PIECE: usize = 4096;
 /// Cells whose gradients are computed together: eight `f32` lanes of AVX2.
 const LANES: usize = 8;
 
-/// The gradients of output cells `first..` into `values`, [`LANES`] at a time: in AVX2
-/// vector instructions where the CPU has them (without FMA, so every lane rounds as
-/// [`tangent_gradient`] does), plainly elsewhere.
+/// The gradients of output cells `first..` into `values`: [`WIDE_LANES`] at a time in AVX-512
+/// vector instructions where the CPU has them, [`LANES`] at a time in AVX2 where it has those
+/// (both without FMA, so every lane rounds as [`tangent_gradient`] does), plainly elsewhere.
 fn gradients(f: &Field, stencil: &Neighbours4, first: usize, values: &mut [[f32; 3]]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: AVX-512F support was detected at run time just above.
+        unsafe { gradients_avx512(f, stencil, first, values) };
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: AVX2 support was detected at run time just above.
@@ -58,14 +64,57 @@ unsafe fn gradients_avx2(f: &Field, stencil: &Neighbours4, first: usize, values:
     gradients_plain(f, stencil, first, values);
 }
 
+/// [`gradients`] compiled with AVX-512, [`WIDE_LANES`] cells at a time.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn gradients_avx512(f: &Field, stencil: &Neighbours4, first: usize, values: &mut [[f32; 3]]) {
+    gradients_in::<WIDE_LANES>(f, stencil, first, values);
+}
+
+/// The gradients of all output cells by each path this CPU can run, named (for the tests:
+/// each must give every cell's own bits).
+#[cfg(test)]
+fn gradients_by_every_path(f: &Field, stencil: &Neighbours4) -> Vec<(&'static str, Vec<[f32; 3]>)> {
+    let cells = stencil.out().cells();
+    let mut paths = vec![("plain", vec![[f32::NAN; 3]; cells])];
+    gradients_plain(f, stencil, 0, &mut paths[0].1);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        let mut values = vec![[f32::NAN; 3]; cells];
+        // SAFETY: AVX2 support was detected at run time just above.
+        unsafe { gradients_avx2(f, stencil, 0, &mut values) };
+        paths.push(("avx2", values));
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        let mut values = vec![[f32::NAN; 3]; cells];
+        // SAFETY: AVX-512F support was detected at run time just above.
+        unsafe { gradients_avx512(f, stencil, 0, &mut values) };
+        paths.push(("avx512", values));
+    }
+    paths
+}
+
+/// Cells whose gradients the AVX-512 path computes together.
+const WIDE_LANES: usize = 16;
+
 /// [`gradients`] as the compiler's target allows.
 #[inline(always)]
 fn gradients_plain(f: &Field, stencil: &Neighbours4, first: usize, values: &mut [[f32; 3]]) {
-    let (lanes, rest) = values.as_chunks_mut::<LANES>();
+    gradients_in::<LANES>(f, stencil, first, values);
+}
+
+/// [`gradients`] in chunks of `L` cells, the rest one by one.
+#[inline(always)]
+fn gradients_in<const L: usize>(f: &Field, stencil: &Neighbours4, first: usize, values: &mut [[f32; 3]]) {
+    let (lanes, rest) = values.as_chunks_mut::<L>();
     for (k, out) in lanes.iter_mut().enumerate() {
-        *out = gradient_lanes(f, stencil, first + k * LANES);
+        *out = gradient_lanes(f, stencil, first + k * L);
     }
-    let done = lanes.len() * LANES;
+    let done = lanes.len() * L;
     for (k, out) in rest.iter_mut().enumerate() {
         let (c, to) = stencil.at(first + done + k);
         let h = f.data()[c];
@@ -74,14 +123,14 @@ fn gradients_plain(f: &Field, stencil: &Neighbours4, first: usize, values: &mut 
     }
 }
 
-/// [`tangent_gradient`] of output cells `first..first + LANES`, each lane with the same
+/// [`tangent_gradient`] of output cells `first..first + L`, each lane with the same
 /// operations in the same order as a lone cell (so the same bits).
 #[inline(always)]
-fn gradient_lanes(f: &Field, stencil: &Neighbours4, first: usize) -> [[f32; 3]; LANES] {
-    let mut p = [[0.0f32; LANES]; 3];
-    let mut q = [[[0.0f32; LANES]; 3]; 4];
-    let mut dh = [[0.0f32; LANES]; 4];
-    for l in 0..LANES {
+fn gradient_lanes<const L: usize>(f: &Field, stencil: &Neighbours4, first: usize) -> [[f32; 3]; L] {
+    let mut p = [[0.0f32; L]; 3];
+    let mut q = [[[0.0f32; L]; 3]; 4];
+    let mut dh = [[0.0f32; L]; 4];
+    for l in 0..L {
         let (c, to) = stencil.at(first + l);
         let h = f.data()[c];
         let at = stencil.direction(c);
@@ -92,7 +141,7 @@ fn gradient_lanes(f: &Field, stencil: &Neighbours4, first: usize) -> [[f32; 3]; 
             dh[k][l] = f.data()[nb] - h;
         }
     }
-    let mut out = [[0.0f32; 3]; LANES];
+    let mut out = [[0.0f32; 3]; L];
     for (l, o) in out.iter_mut().enumerate() {
         let mut fit = Fit::at([p[0][l], p[1][l], p[2][l]]);
         for k in 0..4 {
@@ -246,6 +295,9 @@ mod tests {
         let tiled = Neighbours4::new(input, crate::planet::Grid::Tile(tile)).expect("stencil");
         for (f, stencil) in [(&whole, Neighbours4::whole(n)), (&on_tile, tiled)] {
             let g = gradient_on(f, &stencil);
+            for (path, values) in gradients_by_every_path(f, &stencil) {
+                assert!(values.iter().zip(&g.data).all(|(a, b)| a.map(f32::to_bits) == b.map(f32::to_bits)), "the {path} path");
+            }
             for k in 0..stencil.out().cells() {
                 let (c, to) = stencil.at(k);
                 let h = f.data()[c];
