@@ -349,8 +349,9 @@ fn stripes<const L: usize>(q: V3<L>, t: V3<L>, seed: u32) -> ([f32; L], V3<L>) {
         for l in 0..L {
             let r_t = c.x[corner][l] * t.x[l] + c.y[corner][l] * t.y[l] + c.z[corner][l] * t.z[l];
             let phase = (base[l] - d_t[l] - r_t * JITTER) * WAVES_PER_CELL;
-            re[l] = c.weights[corner][l] * sin_turns(phase + 0.25);
-            im[l] = c.weights[corner][l] * sin_turns(phase);
+            let (sin, cos) = sin_cos_turns(phase);
+            re[l] = c.weights[corner][l] * cos;
+            im[l] = c.weights[corner][l] * sin;
         }
         (re, im)
     };
@@ -468,13 +469,21 @@ fn mix(mut h: u32) -> u32 {
     h ^ (h >> 16)
 }
 
-/// `sin(2 pi x)` of `x` in turns, to about 4e-6: the turn reduced to -0.5..0.5, folded without
-/// branches to a quarter turn either side of 0 (`sin(pi - a) = sin(a)`), then a Taylor
-/// polynomial of degree 9.
+/// `sin(2 pi x)` and `cos(2 pi x)` of `x` in turns, each to about 4e-6, from one reduction:
+/// the turn reduced to `y` in -0.5..0.5; the cosine is the sine of `0.25 - |y|` (a quarter
+/// turn either side of 0 already), the sine that of `y` folded there without branches
+/// (`sin(pi - a) = sin(a)`).
 #[inline(always)]
-fn sin_turns(x: f32) -> f32 {
+fn sin_cos_turns(x: f32) -> (f32, f32) {
     let y = x - (x + 0.5).floor();
-    let y = (0.25 - (y.abs() - 0.25).abs()).copysign(y);
+    let cos_arg = 0.25 - y.abs();
+    let sin_arg = (0.25 - cos_arg.abs()).copysign(y);
+    (sin_quarter(sin_arg), sin_quarter(cos_arg))
+}
+
+/// `sin(2 pi y)` for `y` within a quarter turn of 0: a Taylor polynomial of degree 9.
+#[inline(always)]
+fn sin_quarter(y: f32) -> f32 {
     let a = y * TAU;
     let a2 = a * a;
     a * (1.0 + a2 * (-1.0 / 6.0 + a2 * (1.0 / 120.0 + a2 * (-1.0 / 5040.0 + a2 * (1.0 / 362_880.0)))))

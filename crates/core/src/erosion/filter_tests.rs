@@ -9,11 +9,13 @@ fn spec() -> GullySpec {
 const DRY: PointWater = PointWater { river: 0.0, scale: 1.0 };
 
 #[test]
-fn the_fast_sine_is_close_to_the_library_s() {
-    for k in -2000..2000 {
-        let x = k as f32 * 0.00137;
-        for (y, exact) in [(x, (x * TAU).sin()), (x + 0.25, (x * TAU).cos()), (-x, -(x * TAU).sin()), (x * 3.0, (x * 3.0 * TAU).sin())] {
-            assert!((sin_turns(y) - exact).abs() < 2e-5, "at {y}: {} against {exact}", sin_turns(y));
+fn the_fast_sine_and_cosine_are_close_to_the_library_s() {
+    for k in -20_000..20_000 {
+        let x = k as f32 * 0.000_137;
+        for y in [x, -x, x * 3.0, x + 0.25, x * 31.0] {
+            let (sin, cos) = sin_cos_turns(y);
+            let (sin_exact, cos_exact) = (f64::from(y) * std::f64::consts::TAU).sin_cos();
+            assert!((f64::from(sin) - sin_exact).abs() < 1e-5 && (f64::from(cos) - cos_exact).abs() < 1e-5, "at {y}: {sin}, {cos} against {sin_exact}, {cos_exact}");
         }
     }
 }
