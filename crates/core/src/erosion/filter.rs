@@ -340,28 +340,36 @@ impl<const L: usize> V3<L> {
 #[inline(always)]
 fn stripes<const L: usize>(q: V3<L>, t: V3<L>, seed: u32) -> ([f32; L], V3<L>) {
     let c = Lattice::at(q, seed);
+    let w = WAVES_PER_CELL;
+    // With r_k = bits_k / 1023 - 0.5 (the corner's ten-bit integers), the phase is
+    // w (f - d_k) . t + w JITTER 0.5 (t.x + t.y + t.z) - (bits_k . t) w JITTER / 1023: all
+    // but the last term are shared by the corners (but for d_k), so a corner costs three
+    // products and a sum before its sine and cosine.
+    let scaled_t = t.times(lanes(|_| w * JITTER / 1023.0));
+    let centre: [f32; L] = lanes(|l| (0.5 * w * JITTER) * ((t.x[l] + t.y[l]) + t.z[l]));
     let f_t = c.fraction.dot(t);
-    // Corner k's wave as (re, im), the lower four corners (d_k.z = 0) from `f_t`, the upper
-    // four from `f_t - t.z`.
+    let lower_base: [f32; L] = lanes(|l| w * f_t[l] + centre[l]);
+    let upper_base: [f32; L] = lanes(|l| w * (f_t[l] - t.z[l]) + centre[l]);
+    // Corner k's wave as (re, im), the lower four corners (d_k.z = 0) from `lower_base`, the
+    // upper four from `upper_base`.
     let wave = |corner: usize, base: &[f32; L], d_t: &[f32; L]| -> ([f32; L], [f32; L]) {
         let mut re = [0.0; L];
         let mut im = [0.0; L];
         for l in 0..L {
-            let r_t = c.x[corner][l] * t.x[l] + c.y[corner][l] * t.y[l] + c.z[corner][l] * t.z[l];
-            let phase = (base[l] - d_t[l] - r_t * JITTER) * WAVES_PER_CELL;
+            let r_t = c.x[corner][l] * scaled_t.x[l] + c.y[corner][l] * scaled_t.y[l] + c.z[corner][l] * scaled_t.z[l];
+            let phase = (base[l] - d_t[l]) - r_t;
             let (sin, cos) = sin_cos_turns(phase);
             re[l] = c.weights[corner][l] * cos;
             im[l] = c.weights[corner][l] * sin;
         }
         (re, im)
     };
-    let upper_base: [f32; L] = lanes(|l| f_t[l] - t.z[l]);
-    let offsets: [[f32; L]; 4] = [[0.0; L], t.x, t.y, lanes(|l| t.x[l] + t.y[l])];
+    let offsets: [[f32; L]; 4] = [[0.0; L], lanes(|l| w * t.x[l]), lanes(|l| w * t.y[l]), lanes(|l| w * (t.x[l] + t.y[l]))];
     // Corner k's pair first (lower plus upper), then the pairs summed as (0 + 1) + (2 + 3).
     let mut re_pairs = [[0.0f32; L]; 4];
     let mut im_pairs = [[0.0f32; L]; 4];
     for k in 0..4 {
-        let (lo_re, lo_im) = wave(k, &f_t, &offsets[k]);
+        let (lo_re, lo_im) = wave(k, &lower_base, &offsets[k]);
         let (hi_re, hi_im) = wave(k + 4, &upper_base, &offsets[k]);
         re_pairs[k] = lanes(|l| lo_re[l] + hi_re[l]);
         im_pairs[k] = lanes(|l| lo_im[l] + hi_im[l]);
@@ -374,9 +382,9 @@ fn stripes<const L: usize>(q: V3<L>, t: V3<L>, seed: u32) -> ([f32; L], V3<L>) {
 }
 
 /// The lattice cells around `L` points: each point's fraction within its cell, the blending
-/// weights of the eight corners (smooth, summing to 1) and their random vectors ([`unit`] of
-/// bits 0, 10 and 20 of each corner's hash), by axis. Corner `k` is `(k & 1, (k >> 1) & 1,
-/// k >> 2)` from the cell's lowest corner.
+/// weights of the eight corners (smooth, summing to 1) and the ten-bit integers (0..1023, as
+/// `f32`) of bits 0, 10 and 20 of each corner's hash, by axis: [`unit`] of them is the corner's
+/// random vector. Corner `k` is `(k & 1, (k >> 1) & 1, k >> 2)` from the cell's lowest corner.
 struct Lattice<const L: usize> {
     fraction: V3<L>,
     weights: [[f32; L]; 8],
@@ -407,9 +415,9 @@ impl<const L: usize> Lattice<L> {
         let (mut x, mut y, mut z) = ([[0.0; L]; 8], [[0.0; L]; 8], [[0.0; L]; 8]);
         for k in 0..8 {
             let h: [u32; L] = lanes(|l| mix(seed ^ hx[k & 1][l] ^ hy[(k >> 1) & 1][l] ^ hz[k >> 2][l]));
-            x[k] = lanes(|l| unit(h[l]));
-            y[k] = lanes(|l| unit(h[l] >> 10));
-            z[k] = lanes(|l| unit(h[l] >> 20));
+            x[k] = lanes(|l| ten_bits(h[l]));
+            y[k] = lanes(|l| ten_bits(h[l] >> 10));
+            z[k] = lanes(|l| ten_bits(h[l] >> 20));
         }
         Lattice { fraction, weights, x, y, z }
     }
@@ -427,7 +435,7 @@ fn drift<const L: usize>(p: V3<L>, cells_per_radian: f32, seed: u32) -> V3<L> {
     let sum_of = |axis: &[[f32; L]; 8]| {
         let mut s = [0.0; L];
         for (a, w) in axis.iter().zip(&c.weights) {
-            s = lanes(|l| s[l] + a[l] * w[l]);
+            s = lanes(|l| s[l] + unit(a[l]) * w[l]);
         }
         s
     };
@@ -446,10 +454,16 @@ fn smooth(x: f32) -> f32 {
     x * x * x * (x * (x * 6.0 - 15.0) + 10.0)
 }
 
-/// Ten bits of a hash as -0.5..0.5.
+/// The low ten bits of a hash, 0..1023.
 #[inline]
-fn unit(h: u32) -> f32 {
-    (h & 1023) as f32 * (1.0 / 1023.0) - 0.5
+fn ten_bits(h: u32) -> f32 {
+    (h & 1023) as f32
+}
+
+/// [`ten_bits`] brought to -0.5..0.5.
+#[inline]
+fn unit(bits: f32) -> f32 {
+    bits * (1.0 / 1023.0) - 0.5
 }
 
 /// The hash's factor of a corner's x.
