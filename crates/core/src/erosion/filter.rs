@@ -160,7 +160,7 @@ impl GullyFilter {
             let slope: [f32; L] = lanes(|l| slope_len[l].min(most[l]));
             let across = p.cross(g);
             let len = across.length();
-            let t = across.over(len);
+            let t = across.times(lanes(|l| 1.0 / len[l]));
             let (v, dv) = stripes(p.times(lanes(|_| o.cells_per_radian)), t, o.seed);
             let a: [f32; L] = lanes(|l| o.amplitude_per_slope * slope[l] * scale[l]);
             // Under a river only the troughs stay: the ridges (v > 0) are scaled down.
@@ -483,7 +483,7 @@ fn mix(mut h: u32) -> u32 {
     h ^ (h >> 16)
 }
 
-/// `sin(2 pi x)` and `cos(2 pi x)` of `x` in turns, each to about 4e-6, from one reduction:
+/// `sin(2 pi x)` and `cos(2 pi x)` of `x` in turns, each to about 1e-6, from one reduction:
 /// the turn reduced to `y` in -0.5..0.5; the cosine is the sine of `0.25 - |y|` (a quarter
 /// turn either side of 0 already), the sine that of `y` folded there without branches
 /// (`sin(pi - a) = sin(a)`).
@@ -495,12 +495,15 @@ fn sin_cos_turns(x: f32) -> (f32, f32) {
     (sin_quarter(sin_arg), sin_quarter(cos_arg))
 }
 
-/// `sin(2 pi y)` for `y` within a quarter turn of 0: a Taylor polynomial of degree 9.
+/// `sin(2 pi y)` for `y` within a quarter turn of 0, to 1e-6: an odd polynomial of degree 7
+/// in `a = 2 pi y`, its coefficients fitted to keep the largest error on `-pi/2..pi/2` small
+/// (7e-7 in `f32`, where Taylor's terms need degree 9 for 4e-6).
 #[inline(always)]
 fn sin_quarter(y: f32) -> f32 {
+    const C: [f32; 4] = [0.999_996_6, -0.166_648_22, 0.008_306_269, -0.000_183_622_29];
     let a = y * TAU;
     let a2 = a * a;
-    a * (1.0 + a2 * (-1.0 / 6.0 + a2 * (1.0 / 120.0 + a2 * (-1.0 / 5040.0 + a2 * (1.0 / 362_880.0)))))
+    a * (C[0] + a2 * (C[1] + a2 * (C[2] + a2 * C[3])))
 }
 
 #[cfg(test)]
