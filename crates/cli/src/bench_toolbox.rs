@@ -46,7 +46,7 @@ pub fn run(quick: bool, wants: &dyn Fn(&str) -> bool, print: &dyn Fn(&str, f64, 
     }
     if wants("erosion_filter_mcells_per_s") {
         // The Erosion filter node's defaults on a close-up tile of 1024 x 1024 cells at level
-        // 16384 (400 m cells on Earth: six of its eight octaves resolved) over fBm relief.
+        // 16384 (611 m cells on Earth: four of its eight octaves resolved) over fBm relief.
         let tile = planetgraph_core::planet::Tile::new(planetgraph_core::planet::Face::Front, 16384, 8192, 8192, 1024);
         if let Ok(tile) = tile {
             let input = fbm_field(&FastFbm::new(7, 8, 0.55, 2.0), planetgraph_core::planet::Grid::Tile(tile.with_halo(1)), noise_radius(4.0), 1.0);
