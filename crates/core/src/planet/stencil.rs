@@ -95,6 +95,29 @@ impl Neighbours4 {
         }
     }
 
+    /// For output values `k..k + len` within one row of a tile's own cells (not its halo): the
+    /// input position `c` of value `k` and the input's row width `w`, so that value `k + l` lies
+    /// at `c + l` with the neighbours `c + l - 1`, `c + l + 1`, `c + l - w` and `c + l + w`, as
+    /// [`Neighbours4::at`] gives them; `None` elsewhere (the whole planet's table, a halo).
+    #[inline]
+    pub fn straight_run(&self, k: usize, len: usize) -> Option<(usize, usize)> {
+        match (&self.pipes, self.out) {
+            (Pipes::Tile(_), Grid::Tile(o)) => {
+                let w = self.out.row();
+                let (x, y) = (k % w, k / w);
+                let inside = x >= o.halo && x + len <= o.halo + o.size && y >= o.halo && y < o.halo + o.size;
+                inside.then(|| ((y + self.margin) * self.width + x + self.margin, self.width))
+            }
+            _ => None,
+        }
+    }
+
+    /// Directions of the input's cells, by storage position.
+    #[inline]
+    pub fn directions(&self) -> &[Vec3] {
+        &self.dirs
+    }
+
     /// The neighbours `around` (left, right, up, down in the tile's face) of the halo position
     /// `c`, in the order of its own cell's face: a position beyond the tile's face's edge lies
     /// on a face turned against it, so the same four cells come in another order there, and a
