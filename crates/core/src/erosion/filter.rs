@@ -500,7 +500,7 @@ fn sin_cos_turns(x: f32) -> (f32, f32) {
 /// (7e-7 in `f32`, where Taylor's terms need degree 9 for 4e-6).
 #[inline(always)]
 fn sin_quarter(y: f32) -> f32 {
-    const C: [f32; 4] = [0.999_996_6, -0.166_648_22, 0.008_306_269, -0.000_183_622_29];
+    const C: [f32; 4] = [0.999_996_6, -0.166_648_22, 0.008_306_269, -0.000_183_622_3];
     let a = y * TAU;
     let a2 = a * a;
     a * (C[0] + a2 * (C[1] + a2 * (C[2] + a2 * C[3])))
