@@ -13,8 +13,9 @@
 //! the coarser ones: they branch. Positions are 3-D points of the unit sphere, so no face seam
 //! exists; the cost is that of eight lattice corners per octave, whatever the level.
 
-use crate::planet::rounding::{floor_to_i32_near, NEAR_RANGE};
+use crate::planet::rounding::NEAR_RANGE;
 use glam::Vec3;
+use lattice::{sin_cos_turns, unit, Lattice};
 use std::f32::consts::TAU;
 
 /// Lattice jitter: how far a pivot may move from its corner, in lattice cells each way.
@@ -36,7 +37,9 @@ pub const MIN_OCTAVE_SHARE: f32 = 0.05;
 
 /// Most lattice cells per radian of an octave: a point of the unit sphere then lies within
 /// [`NEAR_RANGE`] of the origin in lattice units, where its cell is found with vector
-/// instructions (2^21: waves of about 1.5 m on Earth, a hundredth of the finest level's cells).
+/// instructions. 2^21 is three times the lattice of the finest waves any level resolves (two
+/// cells of [`crate::planet::tile::MAX_LEVEL`], 2^22 / 2 pi cells per radian), so no octave a
+/// level can show is left out.
 const MAX_CELLS_PER_RADIAN: f32 = NEAR_RANGE / 2.0;
 
 /// Length of the blended phasor below which the stripes fade (where they fork).
@@ -381,48 +384,6 @@ fn stripes<const L: usize>(q: V3<L>, t: V3<L>, seed: u32) -> ([f32; L], V3<L>) {
     (lanes(|l| re[l] * norm[l]), t.times(slope))
 }
 
-/// The lattice cells around `L` points: each point's fraction within its cell, the blending
-/// weights of the eight corners (smooth, summing to 1) and the ten-bit integers (0..1023, as
-/// `f32`) of bits 0, 10 and 20 of each corner's hash, by axis: [`unit`] of them is the corner's
-/// random vector. Corner `k` is `(k & 1, (k >> 1) & 1, k >> 2)` from the cell's lowest corner.
-struct Lattice<const L: usize> {
-    fraction: V3<L>,
-    weights: [[f32; L]; 8],
-    x: [[f32; L]; 8],
-    y: [[f32; L]; 8],
-    z: [[f32; L]; 8],
-}
-
-impl<const L: usize> Lattice<L> {
-    /// The cells around `q` for the lattice of `seed`.
-    #[inline(always)]
-    fn at(q: V3<L>, seed: u32) -> Lattice<L> {
-        let cell = |v: [f32; L]| -> [i32; L] { lanes(|l| floor_to_i32_near(v[l])) };
-        let (ix, iy, iz) = (cell(q.x), cell(q.y), cell(q.z));
-        let fraction = V3 { x: lanes(|l| q.x[l] - ix[l] as f32), y: lanes(|l| q.y[l] - iy[l] as f32), z: lanes(|l| q.z[l] - iz[l] as f32) };
-        let (wx, wy, wz): ([f32; L], [f32; L], [f32; L]) = (lanes(|l| smooth(fraction.x[l])), lanes(|l| smooth(fraction.y[l])), lanes(|l| smooth(fraction.z[l])));
-        let across: [[f32; L]; 4] = [lanes(|l| (1.0 - wx[l]) * (1.0 - wy[l])), lanes(|l| wx[l] * (1.0 - wy[l])), lanes(|l| (1.0 - wx[l]) * wy[l]), lanes(|l| wx[l] * wy[l])];
-        let mut weights = [[0.0; L]; 8];
-        for k in 0..4 {
-            weights[k] = lanes(|l| across[k][l] * (1.0 - wz[l]));
-            weights[k + 4] = lanes(|l| across[k][l] * wz[l]);
-        }
-        // The hash's three products, shared between the corners.
-        let product = |i: [i32; L], step: i32, factor: u32| -> [u32; L] { lanes(|l| (i[l].wrapping_add(step) as u32).wrapping_mul(factor)) };
-        let hx = [product(ix, 0, HASH_X), product(ix, 1, HASH_X)];
-        let hy = [product(iy, 0, HASH_Y), product(iy, 1, HASH_Y)];
-        let hz = [product(iz, 0, HASH_Z), product(iz, 1, HASH_Z)];
-        let (mut x, mut y, mut z) = ([[0.0; L]; 8], [[0.0; L]; 8], [[0.0; L]; 8]);
-        for k in 0..8 {
-            let h: [u32; L] = lanes(|l| mix(seed ^ hx[k & 1][l] ^ hy[(k >> 1) & 1][l] ^ hz[k >> 2][l]));
-            x[k] = lanes(|l| ten_bits(h[l]));
-            y[k] = lanes(|l| ten_bits(h[l] >> 10));
-            z[k] = lanes(|l| ten_bits(h[l] >> 20));
-        }
-        Lattice { fraction, weights, x, y, z }
-    }
-}
-
 /// Length of the blended drift below which it is not brought to unit length.
 const DRIFT_TAPER: f32 = 0.5;
 
@@ -448,63 +409,8 @@ fn drift<const L: usize>(p: V3<L>, cells_per_radian: f32, seed: u32) -> V3<L> {
     tangent.over(lanes(|l| length[l].max(DRIFT_TAPER)))
 }
 
-/// Quintic smoothstep of a lattice fraction (zero first and second derivatives at the corners).
-#[inline]
-fn smooth(x: f32) -> f32 {
-    x * x * x * (x * (x * 6.0 - 15.0) + 10.0)
-}
-
-/// The low ten bits of a hash, 0..1023.
-#[inline]
-fn ten_bits(h: u32) -> f32 {
-    (h & 1023) as f32
-}
-
-/// [`ten_bits`] brought to -0.5..0.5.
-#[inline]
-fn unit(bits: f32) -> f32 {
-    bits * (1.0 / 1023.0) - 0.5
-}
-
-/// The hash's factor of a corner's x.
-const HASH_X: u32 = 0x8DA6_B343;
-/// The hash's factor of a corner's y.
-const HASH_Y: u32 = 0xD816_3841;
-/// The hash's factor of a corner's z.
-const HASH_Z: u32 = 0xCB1A_B31F;
-
-/// The hash's finaliser: every input bit moves every output bit.
-#[inline]
-fn mix(mut h: u32) -> u32 {
-    h ^= h >> 16;
-    h = h.wrapping_mul(0x7FEB_352D);
-    h ^= h >> 15;
-    h = h.wrapping_mul(0x846C_A68B);
-    h ^ (h >> 16)
-}
-
-/// `sin(2 pi x)` and `cos(2 pi x)` of `x` in turns, each to about 1e-6, from one reduction:
-/// the turn reduced to `y` in -0.5..0.5; the cosine is the sine of `0.25 - |y|` (a quarter
-/// turn either side of 0 already), the sine that of `y` folded there without branches
-/// (`sin(pi - a) = sin(a)`).
-#[inline(always)]
-fn sin_cos_turns(x: f32) -> (f32, f32) {
-    let y = x - (x + 0.5).floor();
-    let cos_arg = 0.25 - y.abs();
-    let sin_arg = (0.25 - cos_arg.abs()).copysign(y);
-    (sin_quarter(sin_arg), sin_quarter(cos_arg))
-}
-
-/// `sin(2 pi y)` for `y` within a quarter turn of 0, to 1e-6: an odd polynomial of degree 7
-/// in `a = 2 pi y`, its coefficients fitted to keep the largest error on `-pi/2..pi/2` small
-/// (7e-7 in `f32`, where Taylor's terms need degree 9 for 4e-6).
-#[inline(always)]
-fn sin_quarter(y: f32) -> f32 {
-    const C: [f32; 4] = [0.999_996_6, -0.166_648_22, 0.008_306_269, -0.000_183_622_3];
-    let a = y * TAU;
-    let a2 = a * a;
-    a * (C[0] + a2 * (C[1] + a2 * (C[2] + a2 * C[3])))
-}
+#[path = "filter_lattice.rs"]
+mod lattice;
 
 #[cfg(test)]
 #[path = "filter_tests.rs"]
