@@ -130,38 +130,23 @@ fn gradient_lanes<const L: usize>(f: &Field, stencil: &Neighbours4, first: usize
     let mut p = [[0.0f32; L]; 3];
     let mut q = [[[0.0f32; L]; 3]; 4];
     let mut dh = [[0.0f32; L]; 4];
-    if let Some((c, w)) = stencil.straight_run(first, L) {
-        // A row inside a tile: the cells and their neighbours lie side by side in the input.
-        let (dirs, h) = (stencil.directions(), f.data());
-        for l in 0..L {
-            let at = dirs[c + l];
-            (p[0][l], p[1][l], p[2][l]) = (at.x, at.y, at.z);
-            for (k, nb) in [c + l - 1, c + l + 1, c + l - w, c + l + w].into_iter().enumerate() {
-                let d = dirs[nb];
-                (q[k][0][l], q[k][1][l], q[k][2][l]) = (d.x, d.y, d.z);
-                dh[k][l] = h[nb] - h[c + l];
-            }
-        }
-        return fit_lanes(&p, &q, &dh);
-    }
+    // A row inside a tile: the cells and their neighbours lie side by side in the input, so
+    // the stencil is not asked cell by cell.
+    let run = stencil.straight_run(first, L);
+    let (dirs, h) = (stencil.directions(), f.data());
     for l in 0..L {
-        let (c, to) = stencil.at(first + l);
-        let h = f.data()[c];
-        let at = stencil.direction(c);
+        let (c, to) = match run {
+            Some((c, w)) => (c + l, [c + l - 1, c + l + 1, c + l - w, c + l + w]),
+            None => stencil.at(first + l),
+        };
+        let at = dirs[c];
         (p[0][l], p[1][l], p[2][l]) = (at.x, at.y, at.z);
-        for (k, &nb) in to.iter().enumerate() {
-            let d = stencil.direction(nb);
+        for (k, nb) in to.into_iter().enumerate() {
+            let d = dirs[nb];
             (q[k][0][l], q[k][1][l], q[k][2][l]) = (d.x, d.y, d.z);
-            dh[k][l] = f.data()[nb] - h;
+            dh[k][l] = h[nb] - h[c];
         }
     }
-    fit_lanes(&p, &q, &dh)
-}
-
-/// The fits of `L` cells at the directions `p` (by axis) with the neighbours' directions `q`
-/// (by neighbour and axis) and changes `dh` (by neighbour).
-#[inline(always)]
-fn fit_lanes<const L: usize>(p: &[[f32; L]; 3], q: &[[[f32; L]; 3]; 4], dh: &[[f32; L]; 4]) -> [[f32; 3]; L] {
     let mut out = [[0.0f32; 3]; L];
     for (l, o) in out.iter_mut().enumerate() {
         let mut fit = Fit::at([p[0][l], p[1][l], p[2][l]]);

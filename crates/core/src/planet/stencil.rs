@@ -79,20 +79,25 @@ impl Neighbours4 {
         match &self.pipes {
             Pipes::Table(table) => (k, table.to[k].map(|x| x as usize)),
             Pipes::Tile(_) => {
-                let w = self.out.row();
-                let c = (k / w + self.margin) * self.width + k % w + self.margin;
+                let (c, in_halo) = self.tile_position(k);
                 let around = [c - 1, c + 1, c - self.width, c + self.width];
                 // Only a position in the output's own halo can lie off the tile's face.
-                let in_halo = match self.out {
-                    Grid::Tile(o) => {
-                        let (x, y) = (k % w, k / w);
-                        x < o.halo || y < o.halo || x >= o.halo + o.size || y >= o.halo + o.size
-                    }
-                    Grid::Whole(_) => false,
-                };
                 (c, if in_halo { self.oriented(c, around) } else { around })
             }
         }
+    }
+
+    /// On a tile: the input position of output value `k`, and whether it lies in the output's
+    /// own halo.
+    #[inline]
+    fn tile_position(&self, k: usize) -> (usize, bool) {
+        let w = self.out.row();
+        let (x, y) = (k % w, k / w);
+        let in_halo = match self.out {
+            Grid::Tile(o) => x < o.halo || y < o.halo || x >= o.halo + o.size || y >= o.halo + o.size,
+            Grid::Whole(_) => false,
+        };
+        ((y + self.margin) * self.width + x + self.margin, in_halo)
     }
 
     /// For output values `k..k + len` within one row of a tile's own cells (not its halo): the
@@ -101,15 +106,13 @@ impl Neighbours4 {
     /// [`Neighbours4::at`] gives them; `None` elsewhere (the whole planet's table, a halo).
     #[inline]
     pub fn straight_run(&self, k: usize, len: usize) -> Option<(usize, usize)> {
-        match (&self.pipes, self.out) {
-            (Pipes::Tile(_), Grid::Tile(o)) => {
-                let w = self.out.row();
-                let (x, y) = (k % w, k / w);
-                let inside = x >= o.halo && x + len <= o.halo + o.size && y >= o.halo && y < o.halo + o.size;
-                inside.then(|| ((y + self.margin) * self.width + x + self.margin, self.width))
-            }
-            _ => None,
+        let Pipes::Tile(_) = self.pipes else { return None };
+        if len == 0 || k % self.out.row() + len > self.out.row() {
+            return None;
         }
+        // Within one row, a run whose ends lie off the halo lies off it throughout.
+        let ((c, first_in_halo), (_, last_in_halo)) = (self.tile_position(k), self.tile_position(k + len - 1));
+        (!first_in_halo && !last_in_halo).then_some((c, self.width))
     }
 
     /// Directions of the input's cells, by storage position.

@@ -140,16 +140,14 @@ fn bent(a: Vec3, c: Vec3, b: Vec3) -> [Vec3; PIECES + 1] {
 /// run's nominal cells (a quarter turn over its level).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Extent {
-    /// Sea level, in the elevation's units.
-    sea_level: f32,
+    /// The planet (its sea level and elevation units).
+    planet: RunPlanet,
     /// Length of an estuary.
     estuary_cells: f32,
     /// Least half-width of a valley ([`Course::reach_cells`]).
     valley_cells: f32,
     /// Kilometres in a nominal cell.
     cell_km: f32,
-    /// Elevation units per metre above sea level.
-    units_per_metre: f32,
 }
 
 /// The river courses of a run at level `m` near a finer grid, and the smooth tangent noise
@@ -173,7 +171,7 @@ impl Courses {
     /// The courses of every river cell of the run (mask `rivers`, drainage area in km²,
     /// discharge in m³/s, elevation) that may reach a place of `grid`, wherever it wanders.
     fn new(rivers: &Field, area_km2: &Field, discharge: &Field, elevation: &Field, grid: Grid, extent: Extent) -> Courses {
-        let Extent { sea_level, estuary_cells, valley_cells, cell_km, units_per_metre } = extent;
+        let Extent { planet: RunPlanet { sea_level, units_per_metre, .. }, estuary_cells, valley_cells, cell_km } = extent;
         let m = rivers.n();
         let (river, area, q, h) = (rivers.data(), area_km2.data(), discharge.data(), elevation.data());
         let sorted = |mut cells: Vec<usize>| {
@@ -330,7 +328,7 @@ pub const VALLEY_RUN_CELLS: f32 = 0.6;
 pub const VALLEY_MIN_CELLS: f32 = 3.0;
 
 /// The planet a run's rivers are refined on.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunPlanet {
     /// Radius, km.
     pub radius_km: f32,
@@ -372,11 +370,11 @@ pub struct RefinedCourses {
 /// [`ESTUARY_FLARE`] times its width at the coastline (at most [`MOST_HALF_WIDTH_CELLS`] of
 /// the run's cells each side), its floor falling to the sea cell's depth.
 pub fn refine_courses(elevation: &Field, rivers: &Field, area_km2: &Field, discharge: &Field, grid: Grid, planet: RunPlanet) -> RefinedCourses {
-    let RunPlanet { radius_km, sea_level, units_per_metre } = planet;
+    let RunPlanet { radius_km, sea_level, .. } = planet;
     let (m, n) = (elevation.n(), grid.n());
     let (cell_km, run_km) = (std::f32::consts::FRAC_PI_2 / n as f32 * radius_km, std::f32::consts::FRAC_PI_2 / m as f32 * radius_km);
     let valley_km = (VALLEY_RUN_CELLS * run_km).max(VALLEY_MIN_CELLS * cell_km);
-    let extent = Extent { sea_level, estuary_cells: (ESTUARY_KM / run_km).max(1.0), valley_cells: valley_km / run_km, cell_km: run_km, units_per_metre };
+    let extent = Extent { planet, estuary_cells: (ESTUARY_KM / run_km).max(1.0), valley_cells: valley_km / run_km, cell_km: run_km };
     let courses = Courses::new(rivers, area_km2, discharge, elevation, grid, extent);
     // The run's elevation sampled smoothly at each cell (`Field::smooth_taps_ab`), block by
     // block along the rows: the refined elevation where no valley lowers it.

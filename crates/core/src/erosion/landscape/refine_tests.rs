@@ -22,7 +22,10 @@ fn front_run() -> ([Field; 4], Grid) {
 }
 
 /// Sea level 0, estuaries a cell long, valleys 0.6 cells wide each side, cells of 600 km.
-const EXTENT: Extent = Extent { sea_level: 0.0, estuary_cells: 1.0, valley_cells: 0.6, cell_km: 600.0, units_per_metre: 0.0 };
+const EXTENT: Extent = Extent { planet: FLAT_PLANET, estuary_cells: 1.0, valley_cells: 0.6, cell_km: 600.0 };
+
+/// Sea level 0, no valley cut below the run (the courses read no radius).
+const FLAT_PLANET: RunPlanet = RunPlanet { radius_km: 6371.0, sea_level: 0.0, units_per_metre: 0.0 };
 
 /// A planet of `radius_km` with the sea at `sea_level` whose valleys are not cut below the run.
 fn plain(radius_km: f32, sea_level: f32) -> RunPlanet {
@@ -315,7 +318,7 @@ fn every_course_that_reaches_a_place_is_looked_at_there() {
     let nominal = std::f32::consts::FRAC_PI_2 / m as f32;
     for (n, valley_cells) in [(128, 0.6), (32, 1.5)] {
         let grid = Grid::Tile(Tile::new(Face::Front, n, 0, 0, n).expect("tile"));
-        let extent = Extent { sea_level: 0.0, estuary_cells: 1.0, valley_cells, cell_km: 10.0, units_per_metre: 0.0 };
+        let extent = Extent { planet: FLAT_PLANET, estuary_cells: 1.0, valley_cells, cell_km: 10.0 };
         let courses = Courses::new(&rivers, &area, &discharge, &elevation, grid, extent);
         assert!(courses.lines.len() > 200, "{} courses", courses.lines.len());
         let (mut reached, mut wide) = (0, 0);

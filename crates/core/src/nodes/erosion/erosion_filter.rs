@@ -92,9 +92,13 @@ impl Node for ErosionFilter {
         let out = Field::from_rows_on(stencil.out(), |row, values| {
             let first = row * w;
             // Inside a tile the row's cells lie side by side in the input.
-            let (cells, points): (Vec<usize>, Vec<glam::Vec3>) = match stencil.straight_run(first, values.len()) {
-                Some((c, _)) => ((c..c + values.len()).collect(), stencil.directions()[c..c + values.len()].to_vec()),
-                None => (first..first + values.len()).map(|k| stencil.at(k).0).map(|c| (c, stencil.direction(c))).unzip(),
+            let (cells, points): (Vec<usize>, std::borrow::Cow<[glam::Vec3]>) = match stencil.straight_run(first, values.len()) {
+                Some((c, _)) => ((c..c + values.len()).collect(), std::borrow::Cow::Borrowed(&stencil.directions()[c..c + values.len()])),
+                None => {
+                    let cells: Vec<usize> = (first..first + values.len()).map(|k| stencil.at(k).0).collect();
+                    let points = cells.iter().map(|&c| stencil.direction(c)).collect();
+                    (cells, std::borrow::Cow::Owned(points))
+                }
             };
             let gradients: Vec<glam::Vec3> = gradient.data[first..first + values.len()].iter().map(|&g| glam::Vec3::from(g)).collect();
             let water: Vec<PointWater> = cells.iter().map(|&c| PointWater { river: share(rivers, c), scale: (1.0 - share(lakes, c)) * mask.map_or(1.0, |m| m.data()[c].clamp(0.0, 1.0)) }).collect();

@@ -6,7 +6,7 @@ use crate::planet::cache::Recent;
 use crate::planet::coords::face_solid_angles;
 use crate::planet::distance::signed_distance_km;
 use crate::planet::fbm::{noise_radius, points_at, FastFbm};
-use crate::planet::SimError;
+use crate::planet::{smoothstep, SimError};
 use glam::Vec3;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
@@ -183,8 +183,6 @@ pub fn margin_profile(offshore_km: f32, floor_m: f32, m: &Margin) -> f32 {
         foot + (floor_m - foot) * smoothstep(t)
     }
 }
-
-pub use crate::planet::smoothstep;
 
 /// Empties this module's cache (tests that a result computed afresh equals a cached one).
 #[cfg(test)]
